@@ -1,0 +1,36 @@
+// Bundles the shim and the inlined wasm core into the one main.js Obsidian loads.
+// Externals follow the official sample plugin: Obsidian provides these at runtime.
+import esbuild from "esbuild";
+import { builtinModules } from "node:module";
+
+const production = process.argv[2] === "production";
+
+await esbuild.build({
+	entryPoints: ["plugin-shim/main.ts"],
+	bundle: true,
+	external: [
+		"obsidian",
+		"electron",
+		"@codemirror/autocomplete",
+		"@codemirror/collab",
+		"@codemirror/commands",
+		"@codemirror/language",
+		"@codemirror/lint",
+		"@codemirror/search",
+		"@codemirror/state",
+		"@codemirror/view",
+		"@lezer/common",
+		"@lezer/highlight",
+		"@lezer/lr",
+		...builtinModules,
+		...builtinModules.map((name) => `node:${name}`),
+	],
+	format: "cjs",
+	target: "es2022",
+	logLevel: "info",
+	sourcemap: production ? false : "inline",
+	treeShaking: true,
+	minify: production,
+	loader: { ".wasm": "binary" },
+	outfile: "main.js",
+});

@@ -1,0 +1,23 @@
+// Obsidian's plugin review rules (eslint-plugin-obsidianmd recommended, which
+// includes ESLint's and typescript-eslint's type-checked recommended sets).
+import { defineConfig } from "eslint/config";
+import obsidianmd from "eslint-plugin-obsidianmd";
+
+export default defineConfig([
+	{ ignores: ["main.js", "build/**", "node_modules/**", "target/**", "tests/**", "scripts/**", "esbuild.config.mjs", "eslint.config.mjs"] },
+	...obsidianmd.configs.recommended,
+	{
+		files: ["plugin-shim/**/*.ts"],
+		languageOptions: {
+			parserOptions: {
+				projectService: true,
+				tsconfigRootDir: import.meta.dirname,
+			},
+		},
+		rules: {
+			// The declarative settings API needs Obsidian 1.13; minAppVersion is
+			// 1.12.7 (the first CLI installer), so the tab keeps display().
+			"obsidianmd/settings-tab/prefer-setting-definitions": "off",
+		},
+	},
+]);

@@ -1,0 +1,79 @@
+// Public API of the Vault Agent plugin. Other plugins may copy this file:
+//
+//   const api = (app as any).plugins.getPlugin("vault-agent")?.api as VaultAgentApi | undefined;
+//   const result = await api?.callTool("obsidianDailyNote", { command: "daily:read" });
+//
+// The API exists on desktop only. Every call goes through the same registry,
+// policy and settings as the in-app agent; nothing here can change settings.
+
+/** Whether a command reads, writes at once, or waits for the user's click. */
+export type CommandAccess = "read" | "directWrite" | "confirmedWrite";
+
+export interface CommandDescriptor {
+	name: string;
+	access: CommandAccess;
+	summary: string;
+}
+
+export interface ToolDescriptor {
+	/** Stable id, e.g. "obsidianDailyNote". */
+	id: string;
+	/** Human name, ending in "(CLI)". */
+	displayName: string;
+	description: string;
+	/** When to use this tool and which tool to use instead. */
+	guidance: string;
+	/** JSON Schema (draft 2020-12) of the arguments object. */
+	inputSchema: Record<string, unknown>;
+	/** The command allowlist. */
+	commands: string[];
+	commandDetails: CommandDescriptor[];
+	/** False when the user turned the tool off; calls are then refused. */
+	enabled: boolean;
+}
+
+/** Stable error codes (see README, "Errors"). */
+export type ToolErrorCode =
+	| "cli_not_found"
+	| "app_not_running"
+	| "vault_not_found"
+	| "cli_error"
+	| "timeout"
+	| "killed"
+	| "exit_status"
+	| "empty_output"
+	| "unknown_tool"
+	| "tool_disabled"
+	| "invalid_arguments"
+	| "command_not_allowed"
+	| "unsupported_platform"
+	| (string & {});
+
+export interface ToolResult {
+	ok: boolean;
+	/** The CLI's output, or the error message (which says what to do). */
+	text: string;
+	error?: { code: ToolErrorCode; message: string };
+	/** The CLI binary that ran. */
+	program?: string;
+	/** The exact arguments passed to execFile after the program. */
+	argv?: string[];
+	/** True when the output cap cut the text; the text ends with a notice. */
+	truncated?: boolean;
+	/** True for "No … found." answers and commands that print nothing. */
+	empty?: boolean;
+	durationMs: number;
+}
+
+/**
+ * Arguments are `{ command, ...parameters }` with the CLI's own parameter
+ * names; flags are booleans. `command` may be omitted on single-command tools.
+ */
+export type ToolArguments = { command?: string } & Record<string, string | number | boolean | null | undefined>;
+
+export interface VaultAgentApi {
+	/** API version; bumped on breaking changes. */
+	readonly version: 1;
+	listTools(): ToolDescriptor[];
+	callTool(id: string, args?: ToolArguments): Promise<ToolResult>;
+}

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Builds what Obsidian installs: main.js (shim + inlined wasm core),
+# manifest.json and styles.css. Also builds the CLI emulator used by the demo
+# and the tests.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+. scripts/toolchain.sh
+
+echo "build: core → wasm32 (release)"
+cargo build --lib --target wasm32-unknown-unknown --release
+rm -rf build/wasm
+wasm-bindgen --target web --omit-default-module-path --out-dir build/wasm \
+	target/wasm32-unknown-unknown/release/vault_agent.wasm
+
+if [ "${VAULT_AGENT_NO_WASM_OPT:-}" != "1" ]; then
+	# wasm-opt from the npm binaryen package (Debian's 108 miscompiles this module).
+	echo "build: wasm-opt -Oz"
+	npx --no-install wasm-opt -Oz --all-features --strip-debug --strip-producers \
+		build/wasm/vault_agent_bg.wasm -o build/wasm/vault_agent_bg.opt.wasm
+	mv build/wasm/vault_agent_bg.opt.wasm build/wasm/vault_agent_bg.wasm
+fi
+
+echo "build: bundle main.js"
+node esbuild.config.mjs production
+
+echo "build: CLI emulator"
+cargo build -p obsidian-cli-emulator --release
+
+ls -l main.js manifest.json styles.css | awk '{print "build: " $5 " bytes  " $9}'

@@ -1,0 +1,172 @@
+//! Runs CLI invocations through the host: finds the binary (once, then cached),
+//! applies the timeout and output cap, and maps the outcome.
+
+use std::cell::RefCell;
+
+use serde::Serialize;
+
+use super::argv::CliInvocation;
+use super::discovery::{discover, Discovery};
+use super::outcome::{interpret, CliOutput, EmptyOutput, OutcomeContext};
+use crate::error::ToolError;
+use crate::host::{Host, ProcessRequest};
+use crate::settings::Settings;
+
+/// How long a process gets between SIGTERM and SIGKILL.
+pub const KILL_GRACE_MS: u32 = 1_000;
+/// `obsidian version` should answer at once; do not let the settings tab hang.
+const VERSION_TIMEOUT_MS: u32 = 5_000;
+
+/// What the settings tab shows about the CLI.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CliStatus {
+    pub discovery: Discovery,
+    /// The first line `obsidian version` printed, when it could run.
+    pub version: Option<String>,
+    /// Why the version could not be read.
+    pub version_error: Option<String>,
+}
+
+/// One finished (or refused) run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CliRun {
+    pub program: Option<String>,
+    pub argv: Vec<String>,
+    pub output: Result<CliOutput, ToolError>,
+}
+
+/// The CLI as the core sees it: a cached binary location plus how to run it.
+#[derive(Default)]
+pub struct CliClient {
+    discovery: RefCell<Option<Discovery>>,
+}
+
+impl CliClient {
+    /// The cached binary, discovering it first if needed.
+    async fn binary<H: Host>(&self, host: &H, settings: &Settings) -> Result<String, Vec<String>> {
+        let cached = self.discovery.borrow().clone();
+        let discovery = match cached {
+            Some(d) => d,
+            None => {
+                let d = discover(host, &settings.cli_path).await;
+                *self.discovery.borrow_mut() = Some(d.clone());
+                d
+            }
+        };
+        discovery.binary.clone().ok_or_else(|| discovery.tried())
+    }
+
+    /// Forgets the cached location (the settings changed, or the binary vanished).
+    pub fn forget_binary(&self) {
+        *self.discovery.borrow_mut() = None;
+    }
+
+    /// Runs `invocation` and maps the outcome.
+    pub async fn run<H: Host>(
+        &self,
+        host: &H,
+        settings: &Settings,
+        invocation: &CliInvocation,
+        empty_output: EmptyOutput,
+    ) -> CliRun {
+        let argv = match invocation.to_argv() {
+            Ok(argv) => argv,
+            Err(problem) => {
+                return CliRun {
+                    program: None,
+                    argv: Vec::new(),
+                    output: Err(ToolError::invalid(&invocation.command, problem.to_string())),
+                }
+            }
+        };
+        let mut retried = false;
+        loop {
+            let program = match self.binary(host, settings).await {
+                Ok(program) => program,
+                Err(tried) => {
+                    return CliRun {
+                        program: None,
+                        argv,
+                        output: Err(ToolError::CliNotFound { tried }),
+                    }
+                }
+            };
+            let request = ProcessRequest {
+                program: program.clone(),
+                args: argv.clone(),
+                cwd: host.platform().vault_path.clone(),
+                timeout_ms: settings.timeout_ms,
+                kill_grace_ms: KILL_GRACE_MS,
+                max_output_bytes: settings.output_cap_bytes,
+            };
+            let outcome = host.run_process(&request).await;
+            if let Some(failure) = &outcome.spawn_failure {
+                if matches!(failure.code.as_str(), "ENOENT" | "EACCES" | "ENOTDIR") {
+                    // The binary moved or lost its permission since discovery:
+                    // look again once, then give up with the full list.
+                    self.forget_binary();
+                    if !retried {
+                        retried = true;
+                        continue;
+                    }
+                    let tried = match self.binary(host, settings).await {
+                        Ok(_) => vec![format!("{program} ({})", failure.code)],
+                        Err(tried) => tried,
+                    };
+                    return CliRun {
+                        program: Some(program),
+                        argv,
+                        output: Err(ToolError::CliNotFound { tried }),
+                    };
+                }
+            }
+            let context = OutcomeContext {
+                timeout_ms: settings.timeout_ms,
+                vault: invocation.vault.as_deref(),
+                empty_output,
+            };
+            return CliRun {
+                program: Some(program),
+                argv,
+                output: interpret(&outcome, &context),
+            };
+        }
+    }
+
+    /// Discovers the binary again and asks it for its version.
+    pub async fn status<H: Host>(&self, host: &H, settings: &Settings) -> CliStatus {
+        self.forget_binary();
+        let discovery = discover(host, &settings.cli_path).await;
+        *self.discovery.borrow_mut() = Some(discovery.clone());
+        let (version, version_error) = match &discovery.binary {
+            None => (None, Some("The Obsidian CLI was not found.".to_string())),
+            Some(_) => {
+                let version_settings = Settings {
+                    timeout_ms: settings.timeout_ms.min(VERSION_TIMEOUT_MS),
+                    ..settings.clone()
+                };
+                let run = self
+                    .run(
+                        host,
+                        &version_settings,
+                        &CliInvocation::new("version"),
+                        EmptyOutput::Error,
+                    )
+                    .await;
+                match run.output {
+                    Ok(out) => (
+                        Some(out.text.lines().next().unwrap_or("").to_string()),
+                        None,
+                    ),
+                    Err(e) => (None, Some(e.to_string())),
+                }
+            }
+        };
+        CliStatus {
+            discovery,
+            version,
+            version_error,
+        }
+    }
+}

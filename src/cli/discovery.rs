@@ -1,0 +1,282 @@
+//! Where the Obsidian CLI lives. Electron apps may replace PATH, and every
+//! platform installs the CLI somewhere else, so we look in a fixed order and
+//! keep a record of every place we looked.
+
+use serde::Serialize;
+
+use crate::host::{Host, Os, PlatformFacts};
+
+/// Where a candidate path came from, in the order they are tried.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum CandidateSource {
+    SettingsOverride,
+    EnvObsidianCliBinary,
+    EnvObsidianCliPath,
+    RunningApp,
+    SystemPath,
+    KnownLocation,
+}
+
+/// One place we looked, and what we found there.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Candidate {
+    pub path: String,
+    pub source: CandidateSource,
+    pub verdict: Verdict,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Verdict {
+    Found,
+    Missing,
+    NotExecutable,
+    /// Windows batch files cannot run without a shell; we never use one.
+    NeedsShell,
+    /// Looked at only if an earlier candidate had not been found.
+    Skipped,
+}
+
+/// The result of a discovery run.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Discovery {
+    pub binary: Option<String>,
+    pub candidates: Vec<Candidate>,
+}
+
+impl Discovery {
+    /// Every place that was actually looked at, for error messages.
+    pub fn tried(&self) -> Vec<String> {
+        self.candidates
+            .iter()
+            .filter(|c| c.verdict != Verdict::Skipped && c.verdict != Verdict::Found)
+            .map(|c| format!("{} ({})", c.path, verdict_words(c.verdict)))
+            .collect()
+    }
+}
+
+fn verdict_words(verdict: Verdict) -> &'static str {
+    match verdict {
+        Verdict::Found => "found",
+        Verdict::Missing => "missing",
+        Verdict::NotExecutable => "not executable",
+        Verdict::NeedsShell => "a batch file, which cannot run without a shell",
+        Verdict::Skipped => "not checked",
+    }
+}
+
+/// The candidate paths, in order, before any of them is checked.
+pub fn candidates(
+    override_path: &str,
+    env: &dyn Fn(&str) -> Option<String>,
+    facts: &PlatformFacts,
+) -> Vec<(String, CandidateSource)> {
+    let os = facts.os();
+    let mut list: Vec<(String, CandidateSource)> = Vec::new();
+    let mut push = |path: String, source: CandidateSource| {
+        if !path.is_empty() && !list.iter().any(|(p, _)| *p == path) {
+            list.push((path, source));
+        }
+    };
+
+    push(
+        override_path.trim().to_string(),
+        CandidateSource::SettingsOverride,
+    );
+    for (name, source) in [
+        ("OBSIDIAN_CLI_BINARY", CandidateSource::EnvObsidianCliBinary),
+        ("OBSIDIAN_CLI_PATH", CandidateSource::EnvObsidianCliPath),
+    ] {
+        if let Some(value) = env(name) {
+            push(value.trim().to_string(), source);
+        }
+    }
+    for path in running_app_cli(os, facts) {
+        push(path, CandidateSource::RunningApp);
+    }
+    if let Some(path_var) = env("PATH").or_else(|| env("Path")) {
+        let separator = if os == Os::Windows { ';' } else { ':' };
+        let name = if os == Os::Windows {
+            // Only the console redirector: `Obsidian.exe` is the GUI and would
+            // open a window instead of answering.
+            "Obsidian.com"
+        } else {
+            "obsidian"
+        };
+        for dir in path_var.split(separator).filter(|d| !d.trim().is_empty()) {
+            push(join(os, dir.trim(), name), CandidateSource::SystemPath);
+        }
+    }
+    for path in known_locations(os, facts, env) {
+        push(path, CandidateSource::KnownLocation);
+    }
+    list
+}
+
+/// The CLI that ships with the app the plugin is running in.
+fn running_app_cli(os: Os, facts: &PlatformFacts) -> Vec<String> {
+    let mut out = Vec::new();
+    let exec_dir = facts.exec_path.as_deref().and_then(|p| parent(os, p));
+    let resources_parent = facts.resources_path.as_deref().and_then(|p| parent(os, p));
+    match os {
+        Os::Windows => {
+            if let Some(dir) = exec_dir {
+                out.push(join(os, &dir, "Obsidian.com"));
+            }
+            if let Some(dir) = resources_parent {
+                out.push(join(os, &dir, "Obsidian.com"));
+            }
+        }
+        Os::Macos => {
+            // exec: …/Obsidian.app/Contents/MacOS/Obsidian; resources: …/Contents/Resources
+            if let Some(dir) = exec_dir {
+                out.push(join(os, &dir, "obsidian-cli"));
+            }
+            if let Some(contents) = resources_parent {
+                out.push(join(os, &join(os, &contents, "MacOS"), "obsidian-cli"));
+            }
+        }
+        Os::Linux | Os::Other => {
+            if let Some(dir) = exec_dir {
+                out.push(join(os, &dir, "obsidian-cli"));
+            }
+            if let Some(dir) = resources_parent {
+                out.push(join(os, &dir, "obsidian-cli"));
+            }
+        }
+    }
+    out
+}
+
+fn known_locations(
+    os: Os,
+    facts: &PlatformFacts,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Vec<String> {
+    let home = facts.home_dir.clone().or_else(|| env("HOME"));
+    let in_home = |rel: &[&str]| {
+        home.as_deref().map(|h| {
+            rel.iter()
+                .fold(h.trim_end_matches(['/', '\\']).to_string(), |acc, part| {
+                    join(os, &acc, part)
+                })
+        })
+    };
+    match os {
+        Os::Macos => [
+            Some("/usr/local/bin/obsidian".to_string()),
+            Some("/Applications/Obsidian.app/Contents/MacOS/obsidian-cli".to_string()),
+            in_home(&[
+                "Applications",
+                "Obsidian.app",
+                "Contents",
+                "MacOS",
+                "obsidian-cli",
+            ]),
+        ]
+        .into_iter()
+        .flatten()
+        .collect(),
+        Os::Linux | Os::Other => [
+            in_home(&[".local", "bin", "obsidian"]),
+            Some("/usr/local/bin/obsidian".to_string()),
+            Some("/var/lib/flatpak/exports/bin/md.obsidian.Obsidian".to_string()),
+            in_home(&[
+                ".local",
+                "share",
+                "flatpak",
+                "exports",
+                "bin",
+                "md.obsidian.Obsidian",
+            ]),
+            Some("/snap/bin/obsidian".to_string()),
+        ]
+        .into_iter()
+        .flatten()
+        .collect(),
+        Os::Windows => {
+            let local = env("LOCALAPPDATA").or_else(|| {
+                home.as_deref()
+                    .map(|h| join(os, &join(os, h, "AppData"), "Local"))
+            });
+            match local {
+                Some(local) => vec![
+                    join(
+                        os,
+                        &join(os, &join(os, &local, "Programs"), "obsidian"),
+                        "Obsidian.com",
+                    ),
+                    join(os, &join(os, &local, "obsidian"), "Obsidian.com"),
+                ],
+                None => Vec::new(),
+            }
+        }
+    }
+}
+
+/// Checks candidates in order and stops at the first usable one.
+pub async fn discover<H: Host>(host: &H, override_path: &str) -> Discovery {
+    let env = |name: &str| host.env_var(name);
+    let list = candidates(override_path, &env, host.platform());
+    let os = host.platform().os();
+    let mut result = Discovery {
+        binary: None,
+        candidates: Vec::with_capacity(list.len()),
+    };
+    for (path, source) in list {
+        let verdict = if result.binary.is_some() {
+            Verdict::Skipped
+        } else if os == Os::Windows && is_batch_file(&path) {
+            Verdict::NeedsShell
+        } else {
+            let status = host.file_status(&path).await;
+            if !status.exists || !status.is_file {
+                Verdict::Missing
+            } else if !status.executable {
+                Verdict::NotExecutable
+            } else {
+                Verdict::Found
+            }
+        };
+        if verdict == Verdict::Found {
+            result.binary = Some(path.clone());
+        }
+        result.candidates.push(Candidate {
+            path,
+            source,
+            verdict,
+        });
+    }
+    result
+}
+
+fn is_batch_file(path: &str) -> bool {
+    let lower = path.to_ascii_lowercase();
+    lower.ends_with(".bat") || lower.ends_with(".cmd")
+}
+
+/// Joins path parts with the separator of `os` (not of the machine running the
+/// tests: discovery must be testable for every OS anywhere).
+pub fn join(os: Os, dir: &str, name: &str) -> String {
+    let sep = if os == Os::Windows { '\\' } else { '/' };
+    let trimmed = dir.trim_end_matches(|c| c == '/' || (os == Os::Windows && c == '\\'));
+    if trimmed.is_empty() && dir.starts_with('/') {
+        return format!("/{name}");
+    }
+    format!("{trimmed}{sep}{name}")
+}
+
+fn parent(os: Os, path: &str) -> Option<String> {
+    let is_sep = |c: char| c == '/' || (os == Os::Windows && c == '\\');
+    let trimmed = path.trim_end_matches(is_sep);
+    let cut = trimmed.rfind(is_sep)?;
+    let dir = &trimmed[..cut];
+    if dir.is_empty() {
+        Some("/".to_string())
+    } else {
+        Some(dir.to_string())
+    }
+}

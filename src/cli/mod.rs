@@ -1,0 +1,6 @@
+//! The Obsidian CLI client: argv, discovery, execution and outcome mapping.
+
+pub mod argv;
+pub mod client;
+pub mod discovery;
+pub mod outcome;

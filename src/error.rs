@@ -1,0 +1,117 @@
+//! The one error type every front end sees. Each variant has a stable `code`
+//! (part of the public API: do not rename) and a message that says what to do next.
+
+use thiserror::Error;
+
+/// Why a tool call did not produce a result.
+#[derive(Clone, Debug, Error, PartialEq)]
+pub enum ToolError {
+    #[error("{}", cli_not_found_message(.tried))]
+    CliNotFound { tried: Vec<String> },
+
+    #[error("Obsidian is not running, or the CLI cannot reach it ({detail}). Start Obsidian, wait until the vault is open, and try again.")]
+    AppNotRunning { detail: String },
+
+    #[error("{}", vault_not_found_message(.vault))]
+    VaultNotFound { vault: Option<String> },
+
+    #[error("The Obsidian CLI reported an error: {output}{}", hint_suffix(.hint))]
+    CliError {
+        output: String,
+        hint: Option<String>,
+    },
+
+    #[error("The Obsidian CLI did not finish within {timeout_ms} ms and was stopped. If Obsidian is busy, try again, or raise the timeout in Settings → Vault Agent → CLI.")]
+    Timeout { timeout_ms: u32 },
+
+    #[error("The Obsidian CLI was killed by signal {signal} before it finished. Try again; if it keeps happening, run the same command in a terminal to see what goes wrong.")]
+    Killed { signal: String },
+
+    #[error("The Obsidian CLI exited with status {status}{}. Run the same command in a terminal to see what goes wrong.", detail_suffix(.detail))]
+    ExitStatus { status: i32, detail: String },
+
+    #[error("The Obsidian CLI printed nothing. Obsidian may still be opening the vault; wait a moment and try again.")]
+    EmptyOutput,
+
+    #[error("Unknown tool \"{tool}\". Available tools: {available}.")]
+    UnknownTool { tool: String, available: String },
+
+    #[error("The tool {tool} is turned off. The user can turn it on in Settings → Vault Agent → Tools. Tools that are on: {available}.")]
+    ToolDisabled { tool: String, available: String },
+
+    #[error("Invalid arguments for {tool}: {problem}")]
+    InvalidArguments { tool: String, problem: String },
+
+    #[error("\"{command}\" is not a command of {tool}. {reason}")]
+    CommandNotAllowed {
+        tool: String,
+        command: String,
+        reason: String,
+    },
+
+    #[error("The Obsidian CLI tools need the Obsidian desktop app; they are not available on this device.")]
+    UnsupportedPlatform,
+}
+
+impl ToolError {
+    /// The stable, machine-readable code of this error.
+    pub fn code(&self) -> &'static str {
+        match self {
+            ToolError::CliNotFound { .. } => "cli_not_found",
+            ToolError::AppNotRunning { .. } => "app_not_running",
+            ToolError::VaultNotFound { .. } => "vault_not_found",
+            ToolError::CliError { .. } => "cli_error",
+            ToolError::Timeout { .. } => "timeout",
+            ToolError::Killed { .. } => "killed",
+            ToolError::ExitStatus { .. } => "exit_status",
+            ToolError::EmptyOutput => "empty_output",
+            ToolError::UnknownTool { .. } => "unknown_tool",
+            ToolError::ToolDisabled { .. } => "tool_disabled",
+            ToolError::InvalidArguments { .. } => "invalid_arguments",
+            ToolError::CommandNotAllowed { .. } => "command_not_allowed",
+            ToolError::UnsupportedPlatform => "unsupported_platform",
+        }
+    }
+
+    pub fn invalid(tool: &str, problem: impl Into<String>) -> Self {
+        ToolError::InvalidArguments {
+            tool: tool.to_string(),
+            problem: problem.into(),
+        }
+    }
+}
+
+fn cli_not_found_message(tried: &[String]) -> String {
+    let mut message = String::from(
+        "The Obsidian CLI was not found. Turn it on in Obsidian: Settings → General → Command line interface, \
+         and accept the prompt to register it (needs the Obsidian 1.12.7 installer or later). \
+         Or set its path in Settings → Vault Agent → CLI.",
+    );
+    if !tried.is_empty() {
+        message.push_str(" Looked in: ");
+        message.push_str(&tried.join("; "));
+        message.push('.');
+    }
+    message
+}
+
+fn vault_not_found_message(vault: &Option<String>) -> String {
+    match vault {
+        Some(name) => format!(
+            "Obsidian has no vault named \"{name}\". Fix the vault name in Settings → Vault Agent → CLI, or leave it empty to use the open vault."
+        ),
+        None => "Obsidian could not tell which vault to use. Open the vault in Obsidian, or set its name in Settings → Vault Agent → CLI.".to_string(),
+    }
+}
+
+fn hint_suffix(hint: &Option<String>) -> String {
+    hint.as_ref().map(|h| format!(" {h}")).unwrap_or_default()
+}
+
+fn detail_suffix(detail: &str) -> String {
+    if detail.is_empty() {
+        String::new()
+    } else {
+        format!(" ({detail})")
+    }
+}

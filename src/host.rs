@@ -1,0 +1,110 @@
+//! The `Host` trait: every contact the core has with the outside world.
+//!
+//! The core decides; the host acts. In Obsidian the host is the TypeScript shim
+//! (`child_process.execFile`, `fs`, `Date.now`, Obsidian's `Platform`), reached
+//! through `src/wasm/`. In native tests it is a fake (see `crate::testing`).
+
+use serde::{Deserialize, Serialize};
+
+/// The operating system the plugin runs on, as Obsidian's `Platform` reports it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Os {
+    Macos,
+    Windows,
+    Linux,
+    /// Anything Obsidian's `Platform` does not flag (should not happen on desktop).
+    Other,
+}
+
+/// Facts about the running app that do not change while the plugin is loaded.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct PlatformFacts {
+    pub os: Option<Os>,
+    /// `Platform.isDesktopApp`: the CLI tools exist only there.
+    pub is_desktop_app: bool,
+    /// Electron's `process.resourcesPath` (the app's `resources` folder).
+    pub resources_path: Option<String>,
+    /// Electron's `process.execPath` (the app's own executable).
+    pub exec_path: Option<String>,
+    /// Absolute path of the open vault's folder (working directory for the CLI).
+    pub vault_path: Option<String>,
+    /// The user's home folder.
+    pub home_dir: Option<String>,
+}
+
+impl PlatformFacts {
+    pub fn os(&self) -> Os {
+        self.os.unwrap_or(Os::Other)
+    }
+}
+
+/// One program to run, without a shell. Built only by `crate::cli`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProcessRequest {
+    pub program: String,
+    pub args: Vec<String>,
+    pub cwd: Option<String>,
+    /// After this the host sends SIGTERM, then SIGKILL after `kill_grace_ms`.
+    pub timeout_ms: u32,
+    pub kill_grace_ms: u32,
+    /// The host keeps at most this many bytes of each stream but counts them all.
+    pub max_output_bytes: u32,
+}
+
+/// Why a process could not be started at all.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SpawnFailure {
+    /// The system error code, such as `ENOENT` or `EACCES`.
+    pub code: String,
+    pub message: String,
+}
+
+/// What happened to a `ProcessRequest`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ProcessOutcome {
+    pub spawn_failure: Option<SpawnFailure>,
+    pub exit_code: Option<i32>,
+    /// The signal that ended the process, such as `SIGKILL`.
+    pub signal: Option<String>,
+    /// The host killed the process because `timeout_ms` passed.
+    pub timed_out: bool,
+    /// At most `max_output_bytes` of standard output.
+    pub stdout: Vec<u8>,
+    pub stderr: Vec<u8>,
+    /// How many bytes the process wrote in all, kept or not.
+    pub stdout_total_bytes: u64,
+    pub stderr_total_bytes: u64,
+    /// The output went so far past the cap that the host stopped the process;
+    /// the totals are then lower bounds.
+    pub output_overflow: bool,
+}
+
+/// What the host knows about a path without opening it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct FileStatus {
+    pub exists: bool,
+    pub is_file: bool,
+    pub executable: bool,
+}
+
+/// Everything the core may ask of the outside world.
+///
+/// The futures are not `Send`: in WebAssembly everything runs on the one
+/// JavaScript thread, and native tests drive them with a single-threaded executor.
+#[allow(async_fn_in_trait)]
+pub trait Host {
+    /// Runs a program directly (never through a shell) and waits for it to end.
+    async fn run_process(&self, request: &ProcessRequest) -> ProcessOutcome;
+    /// Looks at a path: does it exist, is it a file, may we execute it.
+    async fn file_status(&self, path: &str) -> FileStatus;
+    /// Reads one environment variable of the app's process.
+    fn env_var(&self, name: &str) -> Option<String>;
+    fn platform(&self) -> &PlatformFacts;
+    /// Milliseconds since the Unix epoch.
+    fn now_ms(&self) -> f64;
+}

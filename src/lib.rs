@@ -1,0 +1,22 @@
+//! Vault Agent's core: which tools exist, what a call may do, how it becomes
+//! argv for the Obsidian CLI, and what the outcome means. Everything here is
+//! plain Rust, tested natively against a fake `Host`; only `wasm` (compiled for
+//! wasm32) touches wasm-bindgen.
+
+pub mod cli;
+pub mod core;
+pub mod error;
+pub mod host;
+pub mod policy;
+pub mod result;
+pub mod settings;
+pub mod testing;
+pub mod tools;
+
+#[cfg(target_arch = "wasm32")]
+pub mod wasm;
+
+pub use crate::core::{ToolDescriptor, VaultAgentCore};
+pub use crate::error::ToolError;
+pub use crate::host::Host;
+pub use crate::result::ToolResult;

@@ -1,0 +1,60 @@
+//! The one result type every caller gets back: the model, the UI, other plugins.
+
+use serde::Serialize;
+
+use crate::error::ToolError;
+
+/// A stable error code and a message that says what to do next.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ErrorInfo {
+    pub code: &'static str,
+    pub message: String,
+}
+
+/// The outcome of one tool call.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolResult {
+    pub ok: bool,
+    /// What to show: the CLI's output, or the error message.
+    pub text: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<ErrorInfo>,
+    /// The resolved CLI binary, when the call got that far.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub program: Option<String>,
+    /// The exact arguments given to `execFile` after the program.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub argv: Option<Vec<String>>,
+    /// True when the output cap cut the text (the text ends with a notice).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub truncated: Option<bool>,
+    /// True for the CLI's "No … found." answers and silent successes.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub empty: bool,
+    pub duration_ms: f64,
+}
+
+impl ToolResult {
+    pub fn failure(error: &ToolError, duration_ms: f64) -> Self {
+        let message = error.to_string();
+        ToolResult {
+            ok: false,
+            text: message.clone(),
+            error: Some(ErrorInfo {
+                code: error.code(),
+                message,
+            }),
+            program: None,
+            argv: None,
+            truncated: None,
+            empty: false,
+            duration_ms,
+        }
+    }
+
+    /// The error code, if any (handy in tests and logs).
+    pub fn code(&self) -> Option<&'static str> {
+        self.error.as_ref().map(|e| e.code)
+    }
+}

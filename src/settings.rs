@@ -1,0 +1,309 @@
+//! The plugin's settings and how a stored `data.json` becomes safe settings.
+//!
+//! `data.json` may come from an older version, be edited by hand, or be
+//! corrupted: every field is read on its own, wrong types fall back to the
+//! default, numbers are clamped into range and unknown keys are dropped. The
+//! notes say what was repaired, so the shim can log it.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+pub const DEFAULT_TIMEOUT_MS: u32 = 15_000;
+pub const TIMEOUT_RANGE_MS: (u32, u32) = (1_000, 120_000);
+pub const DEFAULT_OUTPUT_CAP_BYTES: u32 = 1024 * 1024;
+pub const OUTPUT_CAP_RANGE_BYTES: (u32, u32) = (4 * 1024, 16 * 1024 * 1024);
+pub const DEFAULT_CONFIRMATION_EXPIRY_MS: u32 = 5 * 60 * 1000;
+pub const CONFIRMATION_EXPIRY_RANGE_MS: (u32, u32) = (10_000, 60 * 60 * 1000);
+
+/// Everything the user can set. The model can never change any of it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Settings {
+    /// Path to the CLI binary; empty means "discover it".
+    pub cli_path: String,
+    /// `vault=<name>` for every call; empty means the vault that is open.
+    pub vault_name: String,
+    pub timeout_ms: u32,
+    pub output_cap_bytes: u32,
+    /// "Allow vault changes": off until the user turns it on.
+    pub allow_vault_changes: bool,
+    pub confirmation_expiry_ms: u32,
+    /// Per-tool switches by tool id; a tool not listed is enabled.
+    pub tools: BTreeMap<String, bool>,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            cli_path: String::new(),
+            vault_name: String::new(),
+            timeout_ms: DEFAULT_TIMEOUT_MS,
+            output_cap_bytes: DEFAULT_OUTPUT_CAP_BYTES,
+            allow_vault_changes: false,
+            confirmation_expiry_ms: DEFAULT_CONFIRMATION_EXPIRY_MS,
+            tools: BTreeMap::new(),
+        }
+    }
+}
+
+impl Settings {
+    pub fn tool_enabled(&self, tool_id: &str) -> bool {
+        self.tools.get(tool_id).copied().unwrap_or(true)
+    }
+
+    pub fn vault(&self) -> Option<&str> {
+        let name = self.vault_name.trim();
+        (!name.is_empty()).then_some(name)
+    }
+
+    pub fn to_json(&self) -> Value {
+        serde_json::to_value(self).expect("settings serialize to JSON")
+    }
+}
+
+/// Settings read from stored data, with what had to be repaired.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NormalisedSettings {
+    pub settings: Settings,
+    pub repairs: Vec<String>,
+}
+
+/// Reads stored data leniently. `known_tools` limits the per-tool switches to
+/// tools that exist (old ids are dropped).
+pub fn normalise(stored: &Value, known_tools: &[&str]) -> NormalisedSettings {
+    let defaults = Settings::default();
+    let mut repairs = Vec::new();
+    let empty = Map::new();
+    let object = match stored {
+        Value::Object(map) => map,
+        Value::Null => &empty,
+        other => {
+            repairs.push(format!(
+                "stored settings were {}, not an object; using defaults",
+                type_name(other)
+            ));
+            &empty
+        }
+    };
+    let mut reader = Reader {
+        object,
+        repairs: &mut repairs,
+    };
+    let settings = Settings {
+        cli_path: reader.string("cliPath", &defaults.cli_path),
+        vault_name: reader.string("vaultName", &defaults.vault_name),
+        timeout_ms: reader.number("timeoutMs", defaults.timeout_ms, TIMEOUT_RANGE_MS),
+        output_cap_bytes: reader.number(
+            "outputCapBytes",
+            defaults.output_cap_bytes,
+            OUTPUT_CAP_RANGE_BYTES,
+        ),
+        allow_vault_changes: reader.boolean("allowVaultChanges", defaults.allow_vault_changes),
+        confirmation_expiry_ms: reader.number(
+            "confirmationExpiryMs",
+            defaults.confirmation_expiry_ms,
+            CONFIRMATION_EXPIRY_RANGE_MS,
+        ),
+        tools: reader.tool_switches("tools", known_tools),
+    };
+    let known_keys = [
+        "cliPath",
+        "vaultName",
+        "timeoutMs",
+        "outputCapBytes",
+        "allowVaultChanges",
+        "confirmationExpiryMs",
+        "tools",
+    ];
+    for key in object.keys() {
+        if !known_keys.contains(&key.as_str()) && !is_foreign_section(key) {
+            repairs.push(format!("dropped unknown setting `{key}`"));
+        }
+    }
+    NormalisedSettings { settings, repairs }
+}
+
+/// Keys of `data.json` that belong to other parts of the plugin (kept as they are
+/// by the shim, not settings of the tool system).
+fn is_foreign_section(key: &str) -> bool {
+    matches!(key, "chat" | "conversations")
+}
+
+struct Reader<'a> {
+    object: &'a Map<String, Value>,
+    repairs: &'a mut Vec<String>,
+}
+
+impl Reader<'_> {
+    fn string(&mut self, key: &str, default: &str) -> String {
+        match self.object.get(key) {
+            None | Some(Value::Null) => default.to_string(),
+            Some(Value::String(s)) if s.chars().any(char::is_control) => {
+                self.repairs
+                    .push(format!("`{key}` contained control characters; cleared"));
+                default.to_string()
+            }
+            Some(Value::String(s)) => s.trim().to_string(),
+            Some(other) => {
+                self.repairs.push(format!(
+                    "`{key}` was {}, not text; using the default",
+                    type_name(other)
+                ));
+                default.to_string()
+            }
+        }
+    }
+
+    fn number(&mut self, key: &str, default: u32, (min, max): (u32, u32)) -> u32 {
+        match self.object.get(key) {
+            None | Some(Value::Null) => default,
+            Some(Value::Number(n)) => match n.as_f64() {
+                Some(f) if f.is_finite() => {
+                    let clamped = f.round().clamp(min as f64, max as f64) as u32;
+                    if clamped as f64 != f {
+                        self.repairs.push(format!(
+                            "`{key}` was {f}; using {clamped} (allowed {min}–{max})"
+                        ));
+                    }
+                    clamped
+                }
+                _ => default,
+            },
+            Some(other) => {
+                self.repairs.push(format!(
+                    "`{key}` was {}, not a number; using {default}",
+                    type_name(other)
+                ));
+                default
+            }
+        }
+    }
+
+    fn boolean(&mut self, key: &str, default: bool) -> bool {
+        match self.object.get(key) {
+            None | Some(Value::Null) => default,
+            Some(Value::Bool(b)) => *b,
+            Some(other) => {
+                // Never read "yes"/1 as consent: a wrong type is the default.
+                self.repairs.push(format!(
+                    "`{key}` was {}, not true/false; using {default}",
+                    type_name(other)
+                ));
+                default
+            }
+        }
+    }
+
+    fn tool_switches(&mut self, key: &str, known_tools: &[&str]) -> BTreeMap<String, bool> {
+        let mut out = BTreeMap::new();
+        match self.object.get(key) {
+            None | Some(Value::Null) => {}
+            Some(Value::Object(map)) => {
+                for (id, value) in map {
+                    match value {
+                        Value::Bool(b) if known_tools.contains(&id.as_str()) => {
+                            out.insert(id.clone(), *b);
+                        }
+                        Value::Bool(_) => self
+                            .repairs
+                            .push(format!("dropped the switch of unknown tool `{id}`")),
+                        other => self.repairs.push(format!(
+                            "the switch of `{id}` was {}, not true/false; left enabled",
+                            type_name(other)
+                        )),
+                    }
+                }
+            }
+            Some(other) => self.repairs.push(format!(
+                "`{key}` was {}, not an object; all tools enabled",
+                type_name(other)
+            )),
+        }
+        out
+    }
+}
+
+fn type_name(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "true/false",
+        Value::Number(_) => "a number",
+        Value::String(_) => "text",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "an object",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    const TOOLS: &[&str] = &["obsidianDailyNote", "obsidianRandomRead"];
+
+    #[test]
+    fn missing_data_gives_defaults_without_repairs() {
+        let n = normalise(&Value::Null, TOOLS);
+        assert_eq!(n.settings, Settings::default());
+        assert!(n.repairs.is_empty());
+        assert!(!n.settings.allow_vault_changes);
+    }
+
+    #[test]
+    fn good_values_are_kept() {
+        let stored = json!({
+            "cliPath": " /opt/obsidian-cli ", "vaultName": "Work", "timeoutMs": 3000,
+            "outputCapBytes": 65536, "allowVaultChanges": true,
+            "confirmationExpiryMs": 60000, "tools": {"obsidianRandomRead": false}
+        });
+        let n = normalise(&stored, TOOLS);
+        assert!(n.repairs.is_empty(), "{:?}", n.repairs);
+        let s = n.settings;
+        assert_eq!(s.cli_path, "/opt/obsidian-cli");
+        assert_eq!(s.vault(), Some("Work"));
+        assert_eq!((s.timeout_ms, s.output_cap_bytes), (3000, 65536));
+        assert!(s.allow_vault_changes);
+        assert!(!s.tool_enabled("obsidianRandomRead"));
+        assert!(s.tool_enabled("obsidianDailyNote"));
+    }
+
+    #[test]
+    fn wrong_types_out_of_range_and_unknown_keys_are_repaired() {
+        let stored = json!({
+            "cliPath": 42, "timeoutMs": -5, "outputCapBytes": 1e12,
+            "allowVaultChanges": "yes", "confirmationExpiryMs": "soon",
+            "tools": {"obsidianDailyNote": "off", "oldTool": false},
+            "legacyOption": 1, "vaultName": "bad\u{0}name"
+        });
+        let n = normalise(&stored, TOOLS);
+        let s = &n.settings;
+        assert_eq!(s.cli_path, "");
+        assert_eq!(s.vault_name, "");
+        assert_eq!(s.timeout_ms, TIMEOUT_RANGE_MS.0);
+        assert_eq!(s.output_cap_bytes, OUTPUT_CAP_RANGE_BYTES.1);
+        assert!(!s.allow_vault_changes, "a string must never turn writes on");
+        assert_eq!(s.confirmation_expiry_ms, DEFAULT_CONFIRMATION_EXPIRY_MS);
+        assert!(s.tools.is_empty());
+        assert_eq!(n.repairs.len(), 9, "{:#?}", n.repairs);
+        assert!(n.repairs.iter().any(|r| r.contains("legacyOption")));
+    }
+
+    #[test]
+    fn a_non_object_is_replaced_by_defaults() {
+        let n = normalise(&json!([1, 2]), TOOLS);
+        assert_eq!(n.settings, Settings::default());
+        assert_eq!(n.repairs.len(), 1);
+    }
+
+    #[test]
+    fn round_trip_through_json() {
+        let mut s = Settings::default();
+        s.tools.insert("obsidianDailyNote".into(), false);
+        s.vault_name = "V".into();
+        let n = normalise(&s.to_json(), TOOLS);
+        assert_eq!(n.settings, s);
+        assert!(n.repairs.is_empty());
+    }
+}

@@ -1,0 +1,154 @@
+//! A fake `Host` for native tests: a scripted CLI, an in-memory file table,
+//! a fixed environment and a clock the test moves by hand.
+
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use crate::host::{FileStatus, Host, Os, PlatformFacts, ProcessOutcome, ProcessRequest};
+
+type Responder = Box<dyn Fn(&ProcessRequest) -> ProcessOutcome>;
+
+/// A host whose every effect is recorded and scripted.
+pub struct FakeHost {
+    pub facts: PlatformFacts,
+    pub env: HashMap<String, String>,
+    pub files: HashMap<String, FileStatus>,
+    /// Every process the core asked to run, in order.
+    pub requests: Rc<RefCell<Vec<ProcessRequest>>>,
+    /// Every path the core looked at, in order.
+    pub looked_at: RefCell<Vec<String>>,
+    responder: Responder,
+    clock_ms: Rc<Cell<f64>>,
+    /// Added to the clock by every process run (simulated duration).
+    pub process_ms: f64,
+}
+
+impl FakeHost {
+    /// A Linux desktop with the CLI at `/usr/bin/obsidian` printing `stdout`.
+    pub fn linux_with_cli(stdout: &str) -> Self {
+        let text = stdout.to_string();
+        let mut host = FakeHost::new(Os::Linux, move |_| ProcessOutcome::success(&text));
+        host.env.insert("PATH".into(), "/usr/bin".into());
+        host.add_executable("/usr/bin/obsidian");
+        host
+    }
+
+    pub fn new(os: Os, responder: impl Fn(&ProcessRequest) -> ProcessOutcome + 'static) -> Self {
+        FakeHost {
+            facts: PlatformFacts {
+                os: Some(os),
+                is_desktop_app: true,
+                vault_path: Some("/vault".into()),
+                home_dir: Some(match os {
+                    Os::Windows => "C:\\Users\\ada".into(),
+                    Os::Macos => "/Users/ada".into(),
+                    _ => "/home/ada".into(),
+                }),
+                ..PlatformFacts::default()
+            },
+            env: HashMap::new(),
+            files: HashMap::new(),
+            requests: Rc::new(RefCell::new(Vec::new())),
+            looked_at: RefCell::new(Vec::new()),
+            responder: Box::new(responder),
+            clock_ms: Rc::new(Cell::new(1_700_000_000_000.0)),
+            process_ms: 5.0,
+        }
+    }
+
+    pub fn respond_with(
+        &mut self,
+        responder: impl Fn(&ProcessRequest) -> ProcessOutcome + 'static,
+    ) {
+        self.responder = Box::new(responder);
+    }
+
+    pub fn add_executable(&mut self, path: &str) {
+        self.files.insert(
+            path.to_string(),
+            FileStatus {
+                exists: true,
+                is_file: true,
+                executable: true,
+            },
+        );
+    }
+
+    pub fn add_plain_file(&mut self, path: &str) {
+        self.files.insert(
+            path.to_string(),
+            FileStatus {
+                exists: true,
+                is_file: true,
+                executable: false,
+            },
+        );
+    }
+
+    /// A handle to move the clock while the core owns the host.
+    pub fn clock(&self) -> Rc<Cell<f64>> {
+        self.clock_ms.clone()
+    }
+
+    pub fn process_count(&self) -> usize {
+        self.requests.borrow().len()
+    }
+}
+
+impl ProcessOutcome {
+    /// Exit 0 with `stdout`.
+    pub fn success(stdout: &str) -> Self {
+        ProcessOutcome {
+            exit_code: Some(0),
+            stdout: stdout.as_bytes().to_vec(),
+            stdout_total_bytes: stdout.len() as u64,
+            ..ProcessOutcome::default()
+        }
+    }
+}
+
+impl Host for FakeHost {
+    async fn run_process(&self, request: &ProcessRequest) -> ProcessOutcome {
+        self.requests.borrow_mut().push(request.clone());
+        self.clock_ms.set(self.clock_ms.get() + self.process_ms);
+        let mut outcome = (self.responder)(request);
+        // Behave like the shim: keep at most the cap, count everything.
+        let cap = request.max_output_bytes as usize;
+        if outcome.stdout.len() > cap {
+            outcome.stdout_total_bytes = outcome.stdout.len() as u64;
+            outcome.stdout.truncate(cap);
+        }
+        outcome
+    }
+
+    async fn file_status(&self, path: &str) -> FileStatus {
+        self.looked_at.borrow_mut().push(path.to_string());
+        self.files.get(path).copied().unwrap_or_default()
+    }
+
+    fn env_var(&self, name: &str) -> Option<String> {
+        self.env.get(name).cloned()
+    }
+
+    fn platform(&self) -> &PlatformFacts {
+        &self.facts
+    }
+
+    fn now_ms(&self) -> f64 {
+        self.clock_ms.get()
+    }
+}
+
+/// Runs a future to completion on the current thread (tests only). The fake
+/// host never suspends, so polling until ready cannot spin.
+pub fn block_on<F: std::future::Future>(future: F) -> F::Output {
+    use std::task::{Context, Poll, Waker};
+    let mut context = Context::from_waker(Waker::noop());
+    let mut future = std::pin::pin!(future);
+    loop {
+        if let Poll::Ready(output) = future.as_mut().poll(&mut context) {
+            return output;
+        }
+    }
+}

@@ -1,0 +1,424 @@
+//! The tool registry. Each category tool lives in its own file and declares
+//! the same things: its commands (the allowlist), each command's typed
+//! arguments (serde + schemars), whether the command reads or writes, and the
+//! guidance the model gets. Everything else (parsing, schemas, argv) is shared
+//! here, so adding a command is one `CommandSpec` line plus its argument type.
+
+pub mod daily;
+pub mod random;
+
+use std::any::Any;
+
+use schemars::generate::SchemaSettings;
+use schemars::{JsonSchema, SchemaGenerator};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use serde_json::{json, Map, Value};
+
+use crate::cli::argv::CliInvocation;
+use crate::cli::outcome::EmptyOutput;
+use crate::error::ToolError;
+
+/// Every tool, in the order the settings tab and the model see them.
+pub fn builtin_tools() -> Vec<ToolSpec> {
+    vec![daily::tool(), random::tool()]
+}
+
+/// What a command does to the vault.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Access {
+    Read,
+    /// Runs at once when vault changes are allowed (additive, low risk).
+    DirectWrite,
+    /// Waits for the user's click on a confirmation card.
+    ConfirmedWrite,
+}
+
+impl Access {
+    pub fn is_write(self) -> bool {
+        self != Access::Read
+    }
+}
+
+/// The typed arguments of one command (everything but `command` itself).
+///
+/// Implementors derive `Deserialize` with `#[serde(deny_unknown_fields)]`,
+/// `Serialize` (field order = argv order; `true` booleans become flags, `false`
+/// and `None` are left out) and `JsonSchema` (doc comments become the field
+/// descriptions the model reads).
+pub trait CommandArgs: DeserializeOwned + Serialize + JsonSchema + 'static {
+    /// Rules between fields that serde cannot express.
+    fn validate(&self) -> Result<(), String> {
+        Ok(())
+    }
+}
+
+/// Arguments of a command that takes none.
+#[derive(Debug, serde::Deserialize, serde::Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NoArguments {}
+
+impl CommandArgs for NoArguments {}
+
+/// `key=value` parameters and bare flags, in declaration order.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct CliArguments {
+    pub parameters: Vec<(String, String)>,
+    pub flags: Vec<String>,
+}
+
+/// Typed arguments once their concrete type no longer matters to the caller.
+pub trait ParsedArgs: Any {
+    fn cli_arguments(&self) -> Result<CliArguments, String>;
+    fn as_any(&self) -> &dyn Any;
+}
+
+impl<A: CommandArgs> ParsedArgs for A {
+    fn cli_arguments(&self) -> Result<CliArguments, String> {
+        let value = serde_json::to_value(self).map_err(|e| e.to_string())?;
+        let Value::Object(fields) = value else {
+            return Err("arguments must serialize to an object".into());
+        };
+        let mut out = CliArguments::default();
+        for (key, value) in fields {
+            match value {
+                Value::Null | Value::Bool(false) => {}
+                Value::Bool(true) => out.flags.push(key),
+                Value::String(s) => out.parameters.push((key, s)),
+                Value::Number(n) => out.parameters.push((key, n.to_string())),
+                other => return Err(format!("`{key}` cannot be sent as {other}")),
+            }
+        }
+        Ok(out)
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+type ParseFn = fn(Value) -> Result<Box<dyn ParsedArgs>, String>;
+type SchemaFn = fn(&mut SchemaGenerator) -> schemars::Schema;
+
+/// One command of a tool's allowlist.
+pub struct CommandSpec {
+    pub name: &'static str,
+    pub access: Access,
+    /// One line for the model and the settings tab.
+    pub summary: &'static str,
+    pub empty_output: EmptyOutput,
+    parse: ParseFn,
+    schema: SchemaFn,
+}
+
+impl CommandSpec {
+    pub fn new<A: CommandArgs>(name: &'static str, access: Access, summary: &'static str) -> Self {
+        CommandSpec {
+            name,
+            access,
+            summary,
+            empty_output: EmptyOutput::Error,
+            parse: parse_args::<A>,
+            schema: |generator| generator.root_schema_for::<A>(),
+        }
+    }
+
+    /// Declares that printing nothing is a normal answer of this command.
+    pub fn silent_success(mut self, text: &'static str) -> Self {
+        self.empty_output = EmptyOutput::Success(text);
+        self
+    }
+}
+
+fn parse_args<A: CommandArgs>(value: Value) -> Result<Box<dyn ParsedArgs>, String> {
+    let args: A = serde_path_to_error::deserialize(value).map_err(|e| {
+        let path = e.path().to_string();
+        if path == "." {
+            e.inner().to_string()
+        } else {
+            format!("`{path}`: {}", e.inner())
+        }
+    })?;
+    args.validate()?;
+    Ok(Box::new(args))
+}
+
+/// A category tool: a name the model calls, and the commands it may run.
+pub struct ToolSpec {
+    pub id: &'static str,
+    /// Ends in "(CLI)", as the design asks.
+    pub display_name: &'static str,
+    pub description: &'static str,
+    /// When to use this tool and which tool to use instead.
+    pub guidance: &'static str,
+    pub commands: Vec<CommandSpec>,
+}
+
+/// A call that passed parsing: a known command with well-typed arguments.
+pub struct ToolCall<'a> {
+    pub tool: &'a ToolSpec,
+    pub command: &'a CommandSpec,
+    pub args: Box<dyn ParsedArgs>,
+}
+
+impl ToolCall<'_> {
+    /// The CLI invocation this call stands for.
+    pub fn invocation(&self, vault: Option<&str>) -> Result<CliInvocation, ToolError> {
+        let arguments = self
+            .args
+            .cli_arguments()
+            .map_err(|p| ToolError::invalid(self.tool.id, p))?;
+        Ok(CliInvocation {
+            vault: vault.map(str::to_string),
+            command: self.command.name.to_string(),
+            parameters: arguments.parameters,
+            flags: arguments.flags,
+        })
+    }
+
+    /// The typed arguments, for tool-specific logic (previews).
+    pub fn args_as<A: CommandArgs>(&self) -> Option<&A> {
+        self.args.as_any().downcast_ref::<A>()
+    }
+}
+
+impl ToolSpec {
+    pub fn command(&self, name: &str) -> Option<&CommandSpec> {
+        self.commands.iter().find(|c| c.name == name)
+    }
+
+    pub fn command_names(&self) -> Vec<&'static str> {
+        self.commands.iter().map(|c| c.name).collect()
+    }
+
+    /// Parses `{ command, ...parameters }` into a call, refusing anything the
+    /// tool does not declare before any process could start.
+    pub fn parse_call(&self, args: &Value) -> Result<ToolCall<'_>, ToolError> {
+        let mut fields = match args {
+            Value::Object(map) => map.clone(),
+            // Some models send no arguments at all for a no-parameter command.
+            Value::Null => Map::new(),
+            other => {
+                return Err(ToolError::invalid(
+                    self.id,
+                    format!(
+                        "arguments must be a JSON object like {{\"command\": \"{}\"}}, not {}",
+                        self.commands[0].name,
+                        short_json(other)
+                    ),
+                ))
+            }
+        };
+        let command = match fields.remove("command") {
+            Some(Value::String(name)) => {
+                self.command(&name)
+                    .ok_or_else(|| ToolError::CommandNotAllowed {
+                        tool: self.id.to_string(),
+                        reason: not_allowed_reason(&name, &self.command_names()),
+                        command: name,
+                    })?
+            }
+            None | Some(Value::Null) if self.commands.len() == 1 => &self.commands[0],
+            None | Some(Value::Null) => {
+                return Err(ToolError::invalid(
+                    self.id,
+                    format!(
+                        "missing `command`; use one of: {}",
+                        self.command_names().join(", ")
+                    ),
+                ))
+            }
+            Some(other) => {
+                return Err(ToolError::invalid(
+                    self.id,
+                    format!(
+                        "`command` must be text, one of: {}; got {}",
+                        self.command_names().join(", "),
+                        short_json(&other)
+                    ),
+                ))
+            }
+        };
+        // Models often send `null` for parameters they do not use.
+        fields.retain(|_, v| !v.is_null());
+        let args = (command.parse)(Value::Object(fields)).map_err(|problem| {
+            ToolError::invalid(self.id, format!("{}: {problem}", command.name))
+        })?;
+        Ok(ToolCall {
+            tool: self,
+            command,
+            args,
+        })
+    }
+
+    /// One flat JSON Schema object for the whole tool, generated from the
+    /// argument types of its commands. Providers want `type: object` at the
+    /// top, so per-command rules live in the descriptions and are enforced by
+    /// `parse_call`.
+    pub fn input_schema(&self) -> Value {
+        let mut generator = SchemaSettings::draft2020_12()
+            .with(|s| {
+                s.inline_subschemas = true;
+                s.meta_schema = None;
+            })
+            .into_generator();
+        let mut properties = Map::new();
+        let mut users: Vec<(String, Vec<&str>, Vec<&str>)> = Vec::new(); // (field, used by, required by)
+        let command_help: Vec<String> = self
+            .commands
+            .iter()
+            .map(|c| format!("{}: {}", c.name, c.summary))
+            .collect();
+        properties.insert(
+            "command".into(),
+            json!({
+                "type": "string",
+                "enum": self.command_names(),
+                "description": command_help.join(" "),
+            }),
+        );
+        for command in &self.commands {
+            let schema = (command.schema)(&mut generator);
+            let object = schema.as_object().cloned().unwrap_or_default();
+            let required: Vec<String> = object
+                .get("required")
+                .and_then(Value::as_array)
+                .map(|r| {
+                    r.iter()
+                        .filter_map(|v| v.as_str().map(String::from))
+                        .collect()
+                })
+                .unwrap_or_default();
+            let Some(Value::Object(props)) = object.get("properties") else {
+                continue;
+            };
+            for (name, prop) in props {
+                let entry = match users.iter_mut().find(|(n, _, _)| n == name) {
+                    Some(entry) => entry,
+                    None => {
+                        properties.insert(name.clone(), prop.clone());
+                        users.push((name.clone(), Vec::new(), Vec::new()));
+                        users.last_mut().expect("just pushed")
+                    }
+                };
+                entry.1.push(command.name);
+                if required.contains(name) {
+                    entry.2.push(command.name);
+                }
+                merge_enum(properties.get_mut(name), prop);
+            }
+        }
+        let mut top_required = Vec::new();
+        if self.commands.len() > 1 {
+            top_required.push(Value::from("command"));
+        }
+        for (name, used_by, required_by) in &users {
+            let Some(Value::Object(prop)) = properties.get_mut(name) else {
+                continue;
+            };
+            prop.remove("title");
+            let mut description = prop
+                .get("description")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .trim_end_matches('.')
+                .to_string();
+            if required_by.len() == self.commands.len() {
+                top_required.push(Value::from(name.as_str()));
+            } else if self.commands.len() > 1 {
+                description.push_str(&format!(". For: {}", used_by.join(", ")));
+                if !required_by.is_empty() {
+                    description.push_str(&format!(" (required by {})", required_by.join(", ")));
+                }
+            }
+            description.push('.');
+            prop.insert("description".into(), Value::from(description));
+        }
+        json!({
+            "type": "object",
+            "properties": properties,
+            "required": top_required,
+            "additionalProperties": false,
+        })
+    }
+}
+
+/// When two commands share a parameter with different allowed values, the
+/// schema offers the union; `parse_call` still checks per command.
+fn merge_enum(existing: Option<&mut Value>, incoming: &Value) {
+    let (Some(Value::Object(existing)), Some(Value::Array(new_values))) =
+        (existing, incoming.get("enum"))
+    else {
+        return;
+    };
+    if let Some(Value::Array(values)) = existing.get_mut("enum") {
+        for v in new_values {
+            if !values.contains(v) {
+                values.push(v.clone());
+            }
+        }
+    }
+}
+
+/// Commands no tool may ever run: destructive, UI-only, code execution or
+/// settings (seed 000, "Excluded from Tool System").
+pub const EXCLUDED_COMMANDS: &[&str] = &[
+    "delete",
+    "move",
+    "rename",
+    "create",
+    "plugin:",
+    "plugins:",
+    "theme:",
+    "snippet:",
+    "sync:",
+    "history:",
+    "diff",
+    "publish:",
+    "eval",
+    "dev:",
+    "devtools",
+    "command",
+    "web",
+    "workspace:",
+    "tabs",
+    "tab:open",
+    "open",
+    "reload",
+    "restart",
+    "vault:open",
+    "unique",
+    "template:insert",
+];
+
+/// True when `command` is on the excluded list (exactly, or by family prefix).
+pub fn is_excluded(command: &str) -> bool {
+    EXCLUDED_COMMANDS.iter().any(|excluded| {
+        if excluded.ends_with(':') {
+            command.starts_with(excluded) || command == excluded.trim_end_matches(':')
+        } else {
+            command == *excluded
+        }
+    })
+}
+
+fn not_allowed_reason(command: &str, allowed: &[&str]) -> String {
+    let allowed_text = format!("Allowed commands: {}.", allowed.join(", "));
+    if is_excluded(command) {
+        format!(
+            "It can delete, move or overwrite notes, change Obsidian itself, or run code, so no Vault Agent tool ever runs it. {allowed_text}"
+        )
+    } else {
+        allowed_text
+    }
+}
+
+fn short_json(value: &Value) -> String {
+    let text = value.to_string();
+    if text.chars().count() > 60 {
+        format!("{}…", text.chars().take(60).collect::<String>())
+    } else {
+        text
+    }
+}

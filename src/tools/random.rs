@@ -1,0 +1,40 @@
+//! `obsidianRandomRead`: a random note, for serendipity and review.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::{Access, CommandArgs, CommandSpec, ToolSpec};
+use crate::policy::paths::check_vault_folder;
+
+/// Arguments of `random:read`.
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RandomReadArgs {
+    /// Only pick from this folder (path from the vault root, e.g. "Ideas").
+    pub folder: Option<String>,
+}
+
+impl CommandArgs for RandomReadArgs {
+    fn validate(&self) -> Result<(), String> {
+        match &self.folder {
+            Some(folder) => check_vault_folder("folder", folder),
+            None => Ok(()),
+        }
+    }
+}
+
+pub fn tool() -> ToolSpec {
+    ToolSpec {
+        id: "obsidianRandomRead",
+        display_name: "Random note (CLI)",
+        description: "Read a randomly chosen note, optionally from one folder.",
+        guidance: "Use obsidianRandomRead only when the user wants a random note (to review, \
+                   resurface or get inspired). Each call picks a different note. To read a \
+                   specific note use obsidianNotes `read`.",
+        commands: vec![CommandSpec::new::<RandomReadArgs>(
+            "random:read",
+            Access::Read,
+            "Read a random note (its path comes first).",
+        )],
+    }
+}

@@ -1,0 +1,76 @@
+//! `Host` implemented by calling the functions the shim passes in.
+
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+
+use super::interop::{from_js, process_outcome, to_js};
+use crate::host::{FileStatus, Host, PlatformFacts, ProcessOutcome, ProcessRequest, SpawnFailure};
+
+#[wasm_bindgen]
+extern "C" {
+    /// The shim's effect functions (see `plugin-shim/host.ts`).
+    pub type HostFunctions;
+
+    #[wasm_bindgen(method, js_name = runProcess)]
+    fn run_process(this: &HostFunctions, request: JsValue) -> js_sys::Promise;
+
+    #[wasm_bindgen(method, js_name = fileStatus)]
+    fn file_status(this: &HostFunctions, path: &str) -> js_sys::Promise;
+
+    #[wasm_bindgen(method)]
+    fn env(this: &HostFunctions, name: &str) -> Option<String>;
+
+    #[wasm_bindgen(method)]
+    fn now(this: &HostFunctions) -> f64;
+}
+
+pub struct JsHost {
+    functions: HostFunctions,
+    facts: PlatformFacts,
+}
+
+impl JsHost {
+    pub fn new(functions: HostFunctions, facts: PlatformFacts) -> Self {
+        JsHost { functions, facts }
+    }
+}
+
+impl Host for JsHost {
+    async fn run_process(&self, request: &ProcessRequest) -> ProcessOutcome {
+        let failed = |message: String| ProcessOutcome {
+            spawn_failure: Some(SpawnFailure {
+                code: "HOST_ERROR".into(),
+                message,
+            }),
+            ..ProcessOutcome::default()
+        };
+        let request = match to_js(request) {
+            Ok(value) => value,
+            Err(e) => return failed(format!("{e:?}")),
+        };
+        match JsFuture::from(self.functions.run_process(request)).await {
+            Ok(value) => process_outcome(&value),
+            // The shim's promise should never reject; if it does, say so.
+            Err(error) => failed(error.as_string().unwrap_or_else(|| format!("{error:?}"))),
+        }
+    }
+
+    async fn file_status(&self, path: &str) -> FileStatus {
+        match JsFuture::from(self.functions.file_status(path)).await {
+            Ok(value) => from_js(value).unwrap_or_default(),
+            Err(_) => FileStatus::default(),
+        }
+    }
+
+    fn env_var(&self, name: &str) -> Option<String> {
+        self.functions.env(name)
+    }
+
+    fn platform(&self) -> &PlatformFacts {
+        &self.facts
+    }
+
+    fn now_ms(&self) -> f64 {
+        self.functions.now()
+    }
+}

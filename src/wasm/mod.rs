@@ -1,0 +1,94 @@
+//! The JavaScript face of the core. This module only translates: JS values in,
+//! a core call, JS values out. All decisions live in the core.
+
+mod host;
+mod interop;
+
+use std::rc::Rc;
+
+use serde_json::Value;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::future_to_promise;
+
+use self::host::{HostFunctions, JsHost};
+use self::interop::{from_js, into_error, to_js};
+use crate::core::VaultAgentCore;
+use crate::host::PlatformFacts;
+
+#[wasm_bindgen(start)]
+fn start() {
+    console_error_panic_hook::set_once();
+}
+
+/// The core as the shim sees it. Created once in `onload`.
+#[wasm_bindgen]
+pub struct VaultAgent {
+    core: Rc<VaultAgentCore<JsHost>>,
+    startup_repairs: Vec<String>,
+}
+
+#[wasm_bindgen]
+impl VaultAgent {
+    /// `host` holds the shim's effect functions, `platform` the app's facts,
+    /// `storedSettings` whatever `loadData()` returned (null on first run).
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        host: HostFunctions,
+        platform: JsValue,
+        stored_settings: JsValue,
+    ) -> Result<VaultAgent, JsError> {
+        let facts: PlatformFacts = from_js(platform).map_err(into_error)?;
+        let stored: Value = from_js(stored_settings).unwrap_or(Value::Null);
+        let (core, startup_repairs) = VaultAgentCore::new(JsHost::new(host, facts), &stored);
+        Ok(VaultAgent {
+            core: Rc::new(core),
+            startup_repairs,
+        })
+    }
+
+    /// What had to be repaired in the stored settings at load.
+    #[wasm_bindgen(js_name = startupRepairs)]
+    pub fn startup_repairs(&self) -> Vec<String> {
+        self.startup_repairs.clone()
+    }
+
+    #[wasm_bindgen(js_name = listTools)]
+    pub fn list_tools(&self) -> Result<JsValue, JsError> {
+        to_js(&self.core.list_tools())
+    }
+
+    /// Resolves to a `ToolResult`; never rejects for a tool failure.
+    #[wasm_bindgen(js_name = callTool)]
+    pub fn call_tool(&self, tool_id: String, args: JsValue) -> js_sys::Promise {
+        let core = self.core.clone();
+        let args: Result<Value, _> = from_js(args);
+        future_to_promise(async move {
+            let args = args.map_err(|e| JsValue::from(into_error(e)))?;
+            let result = core.call_tool(&tool_id, &args).await;
+            to_js(&result).map_err(JsValue::from)
+        })
+    }
+
+    pub fn settings(&self) -> Result<JsValue, JsError> {
+        to_js(&self.core.settings().to_json())
+    }
+
+    /// Normalises and applies settings from the settings tab; returns
+    /// `{ settings, repairs }` so the tab shows (and saves) what is in effect.
+    #[wasm_bindgen(js_name = setSettings)]
+    pub fn set_settings(&self, stored: JsValue) -> Result<JsValue, JsError> {
+        let stored: Value = from_js(stored).map_err(into_error)?;
+        let normalised = self.core.set_settings(&stored);
+        to_js(&serde_json::json!({
+            "settings": normalised.settings.to_json(),
+            "repairs": normalised.repairs,
+        }))
+    }
+
+    /// Looks for the CLI again and asks it for its version.
+    #[wasm_bindgen(js_name = cliStatus)]
+    pub fn cli_status(&self) -> js_sys::Promise {
+        let core = self.core.clone();
+        future_to_promise(async move { to_js(&core.cli_status().await).map_err(JsValue::from) })
+    }
+}

@@ -1,0 +1,157 @@
+//! Binary discovery, per OS, with a fake file table and environment.
+
+use vault_agent::cli::discovery::{discover, CandidateSource, Verdict};
+use vault_agent::host::{Os, ProcessOutcome};
+use vault_agent::testing::{block_on, FakeHost};
+
+fn host(os: Os) -> FakeHost {
+    FakeHost::new(os, |_| ProcessOutcome::success("1.12.7"))
+}
+
+fn order(host: &FakeHost, override_path: &str) -> Vec<(String, CandidateSource)> {
+    let env = |name: &str| host.env.get(name).cloned();
+    vault_agent::cli::discovery::candidates(override_path, &env, &host.facts)
+}
+
+#[test]
+fn linux_order_override_env_app_path_known() {
+    let mut h = host(Os::Linux);
+    h.env
+        .insert("OBSIDIAN_CLI_BINARY".into(), "/env/binary".into());
+    h.env.insert("OBSIDIAN_CLI_PATH".into(), "/env/path".into());
+    h.env.insert("PATH".into(), "/usr/bin::/opt/bin".into());
+    h.facts.exec_path = Some("/opt/Obsidian/obsidian".into());
+    h.facts.resources_path = Some("/opt/Obsidian/resources".into());
+    let paths: Vec<(String, CandidateSource)> = order(&h, "/my/obsidian");
+    let expected = [
+        ("/my/obsidian", CandidateSource::SettingsOverride),
+        ("/env/binary", CandidateSource::EnvObsidianCliBinary),
+        ("/env/path", CandidateSource::EnvObsidianCliPath),
+        ("/opt/Obsidian/obsidian-cli", CandidateSource::RunningApp),
+        ("/usr/bin/obsidian", CandidateSource::SystemPath),
+        ("/opt/bin/obsidian", CandidateSource::SystemPath),
+        (
+            "/home/ada/.local/bin/obsidian",
+            CandidateSource::KnownLocation,
+        ),
+        ("/usr/local/bin/obsidian", CandidateSource::KnownLocation),
+        (
+            "/var/lib/flatpak/exports/bin/md.obsidian.Obsidian",
+            CandidateSource::KnownLocation,
+        ),
+        (
+            "/home/ada/.local/share/flatpak/exports/bin/md.obsidian.Obsidian",
+            CandidateSource::KnownLocation,
+        ),
+        ("/snap/bin/obsidian", CandidateSource::KnownLocation),
+    ];
+    let got: Vec<(&str, CandidateSource)> = paths.iter().map(|(p, s)| (p.as_str(), *s)).collect();
+    assert_eq!(got, expected);
+}
+
+#[test]
+fn macos_uses_the_app_bundle_cli() {
+    let mut h = host(Os::Macos);
+    h.facts.exec_path = Some("/Applications/Obsidian.app/Contents/MacOS/Obsidian".into());
+    h.facts.resources_path = Some("/Applications/Obsidian.app/Contents/Resources".into());
+    let paths: Vec<String> = order(&h, "").into_iter().map(|(p, _)| p).collect();
+    assert_eq!(
+        paths,
+        [
+            "/Applications/Obsidian.app/Contents/MacOS/obsidian-cli",
+            "/usr/local/bin/obsidian",
+            "/Users/ada/Applications/Obsidian.app/Contents/MacOS/obsidian-cli",
+        ]
+    );
+}
+
+#[test]
+fn windows_uses_the_com_redirector_never_the_exe() {
+    let mut h = host(Os::Windows);
+    h.facts.exec_path =
+        Some("C:\\Users\\ada\\AppData\\Local\\Programs\\obsidian\\Obsidian.exe".into());
+    h.env
+        .insert("Path".into(), "C:\\Tools;C:\\Users\\ada\\bin\\".into());
+    h.env.insert(
+        "LOCALAPPDATA".into(),
+        "C:\\Users\\ada\\AppData\\Local".into(),
+    );
+    let paths: Vec<String> = order(&h, "").into_iter().map(|(p, _)| p).collect();
+    assert_eq!(
+        paths,
+        [
+            "C:\\Users\\ada\\AppData\\Local\\Programs\\obsidian\\Obsidian.com",
+            "C:\\Tools\\Obsidian.com",
+            "C:\\Users\\ada\\bin\\Obsidian.com",
+            "C:\\Users\\ada\\AppData\\Local\\obsidian\\Obsidian.com",
+        ]
+    );
+    assert!(paths.iter().all(|p| !p.to_lowercase().ends_with(".exe")));
+}
+
+#[test]
+fn moves_on_only_past_missing_or_non_executable_candidates() {
+    let mut h = host(Os::Linux);
+    h.env
+        .insert("OBSIDIAN_CLI_BINARY".into(), "/env/not-executable".into());
+    h.env.insert("PATH".into(), "/usr/bin".into());
+    h.add_plain_file("/env/not-executable");
+    h.add_executable("/usr/bin/obsidian");
+    h.add_executable("/snap/bin/obsidian");
+    let d = block_on(discover(&h, "/missing/override"));
+    assert_eq!(d.binary.as_deref(), Some("/usr/bin/obsidian"));
+    let verdicts: Vec<(&str, Verdict)> = d
+        .candidates
+        .iter()
+        .map(|c| (c.path.as_str(), c.verdict))
+        .collect();
+    assert_eq!(verdicts[0], ("/missing/override", Verdict::Missing));
+    assert_eq!(verdicts[1], ("/env/not-executable", Verdict::NotExecutable));
+    assert_eq!(verdicts[2], ("/usr/bin/obsidian", Verdict::Found));
+    assert!(verdicts[3..].iter().all(|(_, v)| *v == Verdict::Skipped));
+    // Nothing after the hit is touched on disk.
+    assert_eq!(
+        *h.looked_at.borrow(),
+        [
+            "/missing/override",
+            "/env/not-executable",
+            "/usr/bin/obsidian"
+        ]
+    );
+}
+
+#[test]
+fn a_folder_is_not_a_binary() {
+    let mut h = host(Os::Linux);
+    h.files.insert(
+        "/dir/obsidian".into(),
+        vault_agent::host::FileStatus {
+            exists: true,
+            is_file: false,
+            executable: true,
+        },
+    );
+    let d = block_on(discover(&h, "/dir/obsidian"));
+    assert_eq!(d.candidates[0].verdict, Verdict::Missing);
+}
+
+#[test]
+fn windows_batch_files_are_never_used() {
+    let mut h = host(Os::Windows);
+    h.add_executable("C:\\tools\\obsidian.cmd");
+    let d = block_on(discover(&h, "C:\\tools\\obsidian.cmd"));
+    assert_eq!(d.candidates[0].verdict, Verdict::NeedsShell);
+    assert_eq!(d.binary, None);
+}
+
+#[test]
+fn nothing_found_lists_every_place_tried() {
+    let mut h = host(Os::Linux);
+    h.env.insert("PATH".into(), "/usr/bin".into());
+    let d = block_on(discover(&h, ""));
+    assert_eq!(d.binary, None);
+    let tried = d.tried();
+    assert_eq!(tried.len(), d.candidates.len());
+    assert!(tried.contains(&"/usr/bin/obsidian (missing)".to_string()));
+    assert!(tried.contains(&"/snap/bin/obsidian (missing)".to_string()));
+}

@@ -1,0 +1,147 @@
+//! The wasm boundary in Node (wasm-bindgen-test): the core driven through its
+//! JS class with a host whose functions are written in JavaScript, called and
+//! awaited from Rust. Runs with `cargo test --target wasm32-unknown-unknown`.
+#![cfg(target_arch = "wasm32")]
+
+use serde::Serialize;
+use serde_json::{json, Value};
+use vault_agent::wasm::VaultAgent;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+use wasm_bindgen_test::*;
+
+/// A host written in JS. `runProcess` awaits a timer before answering, so
+/// Rust really suspends on the promise. Calls are recorded in `host.calls`.
+fn js_host(stdout: &str, reject: bool) -> JsValue {
+    let make = js_sys::Function::new_with_args(
+        "stdout, reject",
+        r#"
+        const calls = [];
+        return {
+            calls,
+            runProcess: async (request) => {
+                calls.push(request);
+                await new Promise((resolve) => setTimeout(resolve, 10));
+                if (reject) throw new Error("shim exploded");
+                const bytes = new TextEncoder().encode(stdout);
+                return { exitCode: 0, signal: null, timedOut: false, stdout: bytes,
+                         stderr: new Uint8Array(), stdoutTotalBytes: bytes.length, stderrTotalBytes: 0 };
+            },
+            fileStatus: async (path) => ({ exists: path === "/bin/obsidian", isFile: true, executable: true }),
+            env: (name) => (name === "PATH" ? "/bin" : undefined),
+            now: () => Date.now(),
+        };
+        "#,
+    );
+    make.call2(&JsValue::NULL, &stdout.into(), &reject.into())
+        .unwrap()
+}
+
+fn facts() -> JsValue {
+    plain(
+        json!({"os": "linux", "isDesktopApp": true, "vaultPath": "/vault", "homeDir": "/home/ada"}),
+    )
+}
+
+/// A plain JS object, as the shim passes (not a JS `Map`).
+fn plain(value: Value) -> JsValue {
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .unwrap()
+}
+
+fn to_json(value: JsValue) -> Value {
+    serde_wasm_bindgen::from_value(value).unwrap()
+}
+
+#[wasm_bindgen_test]
+async fn call_tool_awaits_the_js_host_and_returns_a_plain_result() {
+    let host = js_host("Daily/2026-03-03.md\n", false);
+    let agent = VaultAgent::new(
+        host.clone().unchecked_into(),
+        facts(),
+        plain(json!({"vaultName": "Work", "timeoutMs": 2500})),
+    )
+    .unwrap();
+    let args = plain(json!({"command": "daily:path"}));
+    let result = to_json(
+        JsFuture::from(agent.call_tool("obsidianDailyNote".into(), args))
+            .await
+            .unwrap(),
+    );
+    assert_eq!(result["ok"], true, "{result}");
+    assert_eq!(result["text"], "Daily/2026-03-03.md");
+    assert_eq!(result["argv"], json!(["vault=Work", "daily:path"]));
+    assert_eq!(result["program"], "/bin/obsidian");
+    assert!(result["durationMs"].as_f64().unwrap() >= 9.0, "{result}");
+
+    let calls = js_sys::Reflect::get(&host, &"calls".into()).unwrap();
+    let calls = to_json(calls);
+    assert_eq!(calls.as_array().unwrap().len(), 1);
+    assert_eq!(calls[0]["program"], "/bin/obsidian");
+    assert_eq!(calls[0]["args"], json!(["vault=Work", "daily:path"]));
+    assert_eq!(calls[0]["cwd"], "/vault");
+    assert_eq!(calls[0]["timeoutMs"], 2500);
+}
+
+#[wasm_bindgen_test]
+async fn refusals_cross_the_boundary_as_results_not_exceptions() {
+    let host = js_host("", false);
+    let agent = VaultAgent::new(host.clone().unchecked_into(), facts(), JsValue::NULL).unwrap();
+    let args = plain(json!({"command": "random:read", "folder": 3}));
+    let result = to_json(
+        JsFuture::from(agent.call_tool("obsidianRandomRead".into(), args))
+            .await
+            .unwrap(),
+    );
+    assert_eq!(result["ok"], false);
+    assert_eq!(result["error"]["code"], "invalid_arguments");
+    assert!(result["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("`folder`"));
+    assert_eq!(
+        to_json(js_sys::Reflect::get(&host, &"calls".into()).unwrap()),
+        json!([])
+    );
+}
+
+#[wasm_bindgen_test]
+async fn a_rejecting_host_function_becomes_a_typed_error() {
+    let host = js_host("", true);
+    let agent = VaultAgent::new(host.unchecked_into(), facts(), JsValue::NULL).unwrap();
+    let args = plain(json!({"command": "daily:read"}));
+    let result = to_json(
+        JsFuture::from(agent.call_tool("obsidianDailyNote".into(), args))
+            .await
+            .unwrap(),
+    );
+    assert_eq!(result["ok"], false);
+    assert_eq!(result["error"]["code"], "exit_status");
+    assert!(
+        result["text"].as_str().unwrap().contains("shim exploded"),
+        "{result}"
+    );
+}
+
+#[wasm_bindgen_test]
+fn list_tools_and_settings_are_plain_objects() {
+    let agent = VaultAgent::new(
+        js_host("", false).unchecked_into(),
+        facts(),
+        plain(json!({"timeoutMs": -1})),
+    )
+    .unwrap();
+    let tools = to_json(agent.list_tools().unwrap());
+    assert_eq!(tools[0]["id"], "obsidianDailyNote");
+    assert_eq!(tools[0]["inputSchema"]["type"], "object");
+    assert_eq!(tools[0]["enabled"], true);
+    assert!(
+        tools[0].get("command_details").is_none(),
+        "camelCase on the wire"
+    );
+    let current = to_json(agent.settings().unwrap());
+    assert_eq!(current["timeoutMs"], 1000);
+    assert_eq!(agent.startup_repairs().len(), 1);
+}
