@@ -7,30 +7,9 @@ import { constants as fsConstants, promises as fs } from "fs";
 import { homedir } from "os";
 import type { FileStatus, HostFunctions, PlatformFacts, ProcessOutcome, ProcessRequest } from "./core-types";
 
-/** Beyond this many times the cap Node stops the process (memory guard). */
+/** Output is counted up to this many times the cap; beyond it Node stops the
+ * process (a memory guard) and the core reports the size as a lower bound. */
 const OVERFLOW_FACTOR = 16;
-
-/** Keeps the first `cap` bytes of a stream and counts all of them. */
-class CappedSink {
-	private chunks: Buffer[] = [];
-	private kept = 0;
-	total = 0;
-
-	constructor(private readonly cap: number) {}
-
-	push(chunk: Buffer): void {
-		this.total += chunk.length;
-		if (this.kept >= this.cap) return;
-		const room = this.cap - this.kept;
-		const piece = chunk.length > room ? chunk.subarray(0, room) : chunk;
-		this.chunks.push(piece);
-		this.kept += piece.length;
-	}
-
-	bytes(): Uint8Array {
-		return new Uint8Array(Buffer.concat(this.chunks));
-	}
-}
 
 /** Children still running, so unload can stop them. */
 const running = new Set<ChildProcess>();
@@ -46,8 +25,6 @@ function stop(child: ChildProcess, signal: NodeJS.Signals): void {
 
 export function runProcess(request: ProcessRequest): Promise<ProcessOutcome> {
 	return new Promise((resolve) => {
-		const stdout = new CappedSink(request.maxOutputBytes);
-		const stderr = new CappedSink(request.maxOutputBytes);
 		let timedOut = false;
 		let termTimer: number | undefined;
 		let killTimer: number | undefined;
@@ -63,7 +40,9 @@ export function runProcess(request: ProcessRequest): Promise<ProcessOutcome> {
 					windowsHide: true,
 					maxBuffer: request.maxOutputBytes * OVERFLOW_FACTOR,
 				},
-				(error: ExecFileException | null) => {
+				// execFile keeps at most maxBuffer bytes; the core gets the first
+				// maxOutputBytes and the count, and cuts on a character boundary.
+				(error: ExecFileException | null, stdout: Buffer, stderr: Buffer) => {
 					window.clearTimeout(termTimer);
 					window.clearTimeout(killTimer);
 					running.delete(child);
@@ -77,10 +56,10 @@ export function runProcess(request: ProcessRequest): Promise<ProcessOutcome> {
 						exitCode: child.exitCode,
 						signal: child.signalCode ?? error?.signal ?? null,
 						timedOut,
-						stdout: stdout.bytes(),
-						stderr: stderr.bytes(),
-						stdoutTotalBytes: stdout.total,
-						stderrTotalBytes: stderr.total,
+						stdout: stdout.subarray(0, request.maxOutputBytes),
+						stderr: stderr.subarray(0, request.maxOutputBytes),
+						stdoutTotalBytes: stdout.length,
+						stderrTotalBytes: stderr.length,
 					});
 				},
 			);
@@ -90,8 +69,6 @@ export function runProcess(request: ProcessRequest): Promise<ProcessOutcome> {
 			return;
 		}
 		running.add(child);
-		child.stdout?.on("data", (chunk: Buffer) => stdout.push(chunk));
-		child.stderr?.on("data", (chunk: Buffer) => stderr.push(chunk));
 		termTimer = window.setTimeout(() => {
 			timedOut = true;
 			stop(child, "SIGTERM");

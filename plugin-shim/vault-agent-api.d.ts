@@ -28,6 +28,8 @@ export interface ToolDescriptor {
 	/** The command allowlist. */
 	commands: string[];
 	commandDetails: CommandDescriptor[];
+	/** A typical read-only call of this tool. */
+	example: ToolArguments;
 	/** False when the user turned the tool off; calls are then refused. */
 	enabled: boolean;
 }

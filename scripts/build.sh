@@ -16,7 +16,11 @@ wasm-bindgen --target web --omit-default-module-path --out-dir build/wasm \
 if [ "${VAULT_AGENT_NO_WASM_OPT:-}" != "1" ]; then
 	# wasm-opt from the npm binaryen package (Debian's 108 miscompiles this module).
 	echo "build: wasm-opt -Oz"
-	npx --no-install wasm-opt -Oz --all-features --strip-debug --strip-producers \
+	# Exactly the features rustc's wasm32 target emits; --all-features would let
+	# wasm-opt introduce ones (stringref) that Electron and Node cannot load.
+	npx --no-install wasm-opt -Oz --strip-debug --strip-producers \
+		--enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
+		--enable-mutable-globals --enable-reference-types --enable-multivalue \
 		build/wasm/vault_agent_bg.wasm -o build/wasm/vault_agent_bg.opt.wasm
 	mv build/wasm/vault_agent_bg.opt.wasm build/wasm/vault_agent_bg.wasm
 fi

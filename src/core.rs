@@ -3,6 +3,7 @@
 //! goes through it, so no front end has a way around the policy.
 
 use std::cell::RefCell;
+use std::rc::Rc;
 
 use serde::Serialize;
 use serde_json::Value;
@@ -26,6 +27,8 @@ pub struct ToolDescriptor {
     /// The command allowlist.
     pub commands: Vec<&'static str>,
     pub command_details: Vec<CommandDescriptor>,
+    /// A typical read-only call.
+    pub example: Value,
     pub enabled: bool,
 }
 
@@ -40,7 +43,8 @@ pub struct CommandDescriptor {
 pub struct VaultAgentCore<H: Host> {
     host: H,
     tools: Vec<ToolSpec>,
-    settings: RefCell<Settings>,
+    /// Shared, not cloned, per call: a call keeps the snapshot it started with.
+    settings: RefCell<Rc<Settings>>,
     cli: CliClient,
 }
 
@@ -52,7 +56,7 @@ impl<H: Host> VaultAgentCore<H> {
         let core = VaultAgentCore {
             host,
             tools,
-            settings: RefCell::new(settings),
+            settings: RefCell::new(Rc::new(settings)),
             cli: CliClient::default(),
         };
         (core, repairs)
@@ -63,6 +67,10 @@ impl<H: Host> VaultAgentCore<H> {
     }
 
     pub fn settings(&self) -> Settings {
+        Settings::clone(&self.settings.borrow())
+    }
+
+    fn settings_snapshot(&self) -> Rc<Settings> {
         self.settings.borrow().clone()
     }
 
@@ -73,7 +81,7 @@ impl<H: Host> VaultAgentCore<H> {
         if normalised.settings.cli_path != old_path {
             self.cli.forget_binary();
         }
-        *self.settings.borrow_mut() = normalised.settings.clone();
+        *self.settings.borrow_mut() = Rc::new(normalised.settings.clone());
         normalised
     }
 
@@ -101,6 +109,7 @@ impl<H: Host> VaultAgentCore<H> {
                         summary: c.summary,
                     })
                     .collect(),
+                example: tool.example.clone(),
                 enabled: settings.tool_enabled(tool.id),
             })
             .collect()
@@ -108,7 +117,7 @@ impl<H: Host> VaultAgentCore<H> {
 
     /// Discovers the CLI again and reads its version (the settings tab's button).
     pub async fn cli_status(&self) -> CliStatus {
-        let settings = self.settings();
+        let settings = self.settings_snapshot();
         self.cli.status(&self.host, &settings).await
     }
 

@@ -32,6 +32,20 @@ fn every_tool_is_well_formed() {
 }
 
 #[test]
+fn every_example_is_a_valid_read() {
+    for tool in builtin_tools() {
+        let call = tool
+            .parse_call(&tool.example)
+            .unwrap_or_else(|e| panic!("{}: {e}", tool.id));
+        assert!(
+            !call.command.access.is_write(),
+            "{} example must not write",
+            tool.id
+        );
+    }
+}
+
+#[test]
 fn schemas_are_flat_objects_generated_from_the_types() {
     for tool in builtin_tools() {
         let schema = tool.input_schema();

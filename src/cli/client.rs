@@ -39,27 +39,28 @@ pub struct CliRun {
 /// The CLI as the core sees it: a cached binary location plus how to run it.
 #[derive(Default)]
 pub struct CliClient {
-    discovery: RefCell<Option<Discovery>>,
+    /// The last discovery's answer: the binary, or every place tried.
+    binary: RefCell<Option<Result<String, Vec<String>>>>,
 }
 
 impl CliClient {
     /// The cached binary, discovering it first if needed.
     async fn binary<H: Host>(&self, host: &H, settings: &Settings) -> Result<String, Vec<String>> {
-        let cached = self.discovery.borrow().clone();
-        let discovery = match cached {
-            Some(d) => d,
-            None => {
-                let d = discover(host, &settings.cli_path).await;
-                *self.discovery.borrow_mut() = Some(d.clone());
-                d
-            }
-        };
+        if let Some(cached) = self.binary.borrow().as_ref() {
+            return cached.clone();
+        }
+        let discovery = discover(host, &settings.cli_path).await;
+        self.remember(&discovery);
         discovery.binary.clone().ok_or_else(|| discovery.tried())
+    }
+
+    fn remember(&self, discovery: &Discovery) {
+        *self.binary.borrow_mut() = Some(discovery.binary.clone().ok_or_else(|| discovery.tried()));
     }
 
     /// Forgets the cached location (the settings changed, or the binary vanished).
     pub fn forget_binary(&self) {
-        *self.discovery.borrow_mut() = None;
+        *self.binary.borrow_mut() = None;
     }
 
     /// Runs `invocation` and maps the outcome.
@@ -136,9 +137,8 @@ impl CliClient {
 
     /// Discovers the binary again and asks it for its version.
     pub async fn status<H: Host>(&self, host: &H, settings: &Settings) -> CliStatus {
-        self.forget_binary();
         let discovery = discover(host, &settings.cli_path).await;
-        *self.discovery.borrow_mut() = Some(discovery.clone());
+        self.remember(&discovery);
         let (version, version_error) = match &discovery.binary {
             None => (None, Some("The Obsidian CLI was not found.".to_string())),
             Some(_) => {

@@ -1,6 +1,8 @@
 //! `obsidianDailyNote`: today's daily note, wherever the user's Daily notes
 //! settings put it.
 
+use serde_json::json;
+
 use super::{Access, CommandSpec, NoArguments, ToolSpec};
 
 pub fn tool() -> ToolSpec {
@@ -21,5 +23,6 @@ pub fn tool() -> ToolSpec {
                 "Get the vault path of today's daily note (even before it exists).",
             ),
         ],
+        example: json!({"command": "daily:read"}),
     }
 }

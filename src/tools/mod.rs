@@ -153,6 +153,8 @@ pub struct ToolSpec {
     /// When to use this tool and which tool to use instead.
     pub guidance: &'static str,
     pub commands: Vec<CommandSpec>,
+    /// A typical read-only call, used by the demo and the docs.
+    pub example: Value,
 }
 
 /// A call that passed parsing: a known command with well-typed arguments.

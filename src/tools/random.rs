@@ -2,6 +2,7 @@
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+use serde_json::json;
 
 use super::{Access, CommandArgs, CommandSpec, ToolSpec};
 use crate::policy::paths::check_vault_folder;
@@ -36,5 +37,6 @@ pub fn tool() -> ToolSpec {
             Access::Read,
             "Read a random note (its path comes first).",
         )],
+        example: json!({"folder": "Ideas"}),
     }
 }

@@ -116,8 +116,8 @@ describe("api.callTool against the CLI emulator", () => {
 			});
 		}
 
-		it("flood: capped on a UTF-8 boundary with a notice", async () => {
-			useEmulator(vault, { OBSIDIAN_EMULATOR_FAULT: "flood", OBSIDIAN_EMULATOR_FLOOD_BYTES: String(3 * 1024 * 1024) });
+		it("flood: capped on a UTF-8 boundary with a notice that says how much was cut", async () => {
+			useEmulator(vault, { OBSIDIAN_EMULATOR_FAULT: "flood", OBSIDIAN_EMULATOR_FLOOD_BYTES: String(512 * 1024) });
 			await plugin.updateSettings({ outputCapBytes: 65536 });
 			try {
 				const result = await api.callTool("obsidianDailyNote", { command: "daily:read" });
@@ -127,7 +127,21 @@ describe("api.callTool against the CLI emulator", () => {
 				assert.ok(Buffer.byteLength(body, "utf8") <= 65536);
 				assert.ok(Buffer.byteLength(body, "utf8") > 65536 - 4);
 				assert.ok(!body.includes("\uFFFD"), "no broken character at the cut");
-				assert.match(notice, /of 3\.0 MiB/);
+				assert.match(notice, /of 512\.0 KiB; 448\.0 KiB were left out/);
+			} finally {
+				await plugin.updateSettings({ outputCapBytes: 1048576 });
+			}
+		});
+
+		it("flood far past the cap: the process is stopped and the notice says 'at least'", async () => {
+			const log = useEmulator(vault, { OBSIDIAN_EMULATOR_FAULT: "flood", OBSIDIAN_EMULATOR_FLOOD_BYTES: String(8 * 1024 * 1024) });
+			await plugin.updateSettings({ outputCapBytes: 65536 });
+			try {
+				const result = await api.callTool("obsidianDailyNote", { command: "daily:read" });
+				assert.equal(result.ok, true, result.text.slice(0, 200));
+				assert.equal(result.truncated, true);
+				assert.match(result.text, /of at least 1\.\d MiB/);
+				assert.equal(isAlive(readLog(log).at(-1).pid), false);
 			} finally {
 				await plugin.updateSettings({ outputCapBytes: 1048576 });
 			}

@@ -18,7 +18,13 @@ const require = createRequire(import.meta.url);
 let domReady = false;
 function ensureDom() {
 	if (domReady) return;
+	// Obsidian's renderer has native timers and microtasks; happy-dom replaces
+	// them with tracked versions, so put the natives back after registering.
+	const natives = {};
+	for (const key of ["queueMicrotask", "setTimeout", "clearTimeout", "setInterval", "clearInterval"]) natives[key] = globalThis[key];
 	require("@happy-dom/global-registrator").GlobalRegistrator.register({ url: "app://obsidian.md/" });
+	Object.assign(globalThis, natives);
+	if (globalThis.window !== globalThis) Object.assign(globalThis.window, natives);
 	require("obsidian-test-mocks/setup").setup();
 	domReady = true;
 }
@@ -94,6 +100,7 @@ export function useEmulator(vault, extra = {}) {
 	const keys = ["OBSIDIAN_EMULATOR_VAULT", "OBSIDIAN_EMULATOR_LOG", "OBSIDIAN_EMULATOR_TODAY", "OBSIDIAN_EMULATOR_FAULT", "OBSIDIAN_EMULATOR_FAULT_COMMAND", "OBSIDIAN_EMULATOR_FLOOD_BYTES", "OBSIDIAN_EMULATOR_SEED", "OBSIDIAN_EMULATOR_ACTIVE_FILE", "OBSIDIAN_EMULATOR_SLOW_MS"];
 	for (const key of keys) delete process.env[key];
 	const log = join(dirname(vault), "emulator.log");
+	rmSync(log, { force: true });
 	Object.assign(process.env, {
 		OBSIDIAN_EMULATOR_VAULT: vault,
 		OBSIDIAN_EMULATOR_LOG: log,

@@ -1,0 +1,92 @@
+// Benchmarks, reported as medians within one process (this machine is noisy,
+// so the call overhead is a ratio against a raw execFile of the same argv run
+// interleaved in the same loop). Prints a Markdown table for BENCHMARKS.md.
+import { execFile } from "node:child_process";
+import { statSync } from "node:fs";
+import { join } from "node:path";
+import { createRequire } from "node:module";
+import { promisify } from "node:util";
+import { copySampleVault, emulator, installPlugin, loadPlugin, removeVault, root, useEmulator } from "../tests/support/harness.mjs";
+
+const run = promisify(execFile);
+const CALLS = 300;
+const require = createRequire(import.meta.url);
+const median = (xs) => {
+	const s = [...xs].sort((a, b) => a - b);
+	const m = s.length >> 1;
+	return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+const vault = copySampleVault();
+try {
+	useEmulator(vault);
+	// Warm everything once (DOM double, mocks, file cache).
+	const { plugin, app, obsidian } = await loadPlugin(vault, { data: { cliPath: emulator } });
+	const pluginDir = installPlugin(vault);
+	const mainPath = join(pluginDir, "main.js");
+	const manifest = plugin.manifest;
+
+	// 1. Plugin load: require(main.js) + wasm init + registry (onload).
+	const loads = [];
+	const requires = [];
+	const listings = [];
+	for (let i = 0; i < 30; i++) {
+		delete require.cache[mainPath];
+		const t0 = performance.now();
+		const exported = require(mainPath);
+		const t1 = performance.now();
+		const instance = new exported.default(app, manifest);
+		await instance.onload();
+		const t2 = performance.now();
+		instance.api.listTools();
+		const t3 = performance.now();
+		requires.push(t1 - t0);
+		loads.push(t2 - t0);
+		listings.push(t3 - t2);
+		instance.unload();
+	}
+
+	// 2. Per-call overhead: api.callTool vs raw execFile of the same argv, interleaved.
+	const api = plugin.api;
+	const probe = await api.callTool("obsidianDailyNote", { command: "daily:path" });
+	if (!probe.ok) throw new Error(`probe failed: ${probe.text}`);
+	const raw = [];
+	const viaApi = [];
+	for (let i = 0; i < 5; i++) {
+		await run(emulator, probe.argv, { cwd: vault });
+		await api.callTool("obsidianDailyNote", { command: "daily:path" });
+	}
+	const timeRaw = async () => {
+		const t0 = performance.now();
+		await run(emulator, probe.argv, { cwd: vault });
+		raw.push(performance.now() - t0);
+	};
+	const timeApi = async () => {
+		const t0 = performance.now();
+		await api.callTool("obsidianDailyNote", { command: "daily:path" });
+		viaApi.push(performance.now() - t0);
+	};
+	// ABBA order cancels drift (CPU frequency, cache, other load) between the two.
+	for (let i = 0; i < CALLS / 2; i++) {
+		await timeRaw();
+		await timeApi();
+		await timeApi();
+		await timeRaw();
+	}
+
+	const size = statSync(join(root, "main.js")).size;
+	const rows = [
+		["Plugin load (require main.js + wasm init + registry), median of 30", `${median(loads).toFixed(2)} ms`, "≤ 10 ms"],
+		["  of which require(main.js) (evaluate the bundle, decode the inlined wasm)", `${median(requires).toFixed(2)} ms`, ""],
+		["First api.listTools() after load (JSON Schemas generated), median of 30", `${median(listings).toFixed(2)} ms`, ""],
+		[`Raw execFile of the emulator (daily:path), median of ${CALLS}`, `${median(raw).toFixed(2)} ms`, ""],
+		[`api.callTool of the same argv, median of ${CALLS}`, `${median(viaApi).toFixed(2)} ms`, ""],
+		["Per-call ratio api.callTool / raw execFile", (median(viaApi) / median(raw)).toFixed(3), "≤ 1.05"],
+		["main.js size", `${(size / 1024).toFixed(1)} KiB (${size} bytes)`, "≤ 400 KB"],
+	];
+	console.log(`| Measure | Value | Target |\n|---|---|---|`);
+	for (const [name, value, target] of rows) console.log(`| ${name} | ${value} | ${target} |`);
+	void obsidian;
+} finally {
+	removeVault(vault);
+}

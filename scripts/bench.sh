@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Builds, then prints the benchmark table (see BENCHMARKS.md).
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+bash scripts/build.sh >/dev/null
+node scripts/bench.mjs
