@@ -1,0 +1,370 @@
+//! Bases: `bases`, `base:views`, `base:query`, `base:create`.
+
+use super::base_filter::{self, Requirements, Row, Val};
+use super::{csv_row, format_param, json, read_note, target, tsv_row, Ctx, Out};
+use crate::args::Invocation;
+use crate::frontmatter::{self, NewValue};
+use crate::markdown;
+use crate::vault;
+use yaml_rust2::{Yaml, YamlLoader};
+
+struct View {
+    name: String,
+    filters: Option<Yaml>,
+    order: Vec<String>,
+    sort: Vec<(String, bool)>,
+    limit: Option<usize>,
+}
+
+struct Base {
+    filters: Option<Yaml>,
+    views: Vec<View>,
+    /// property id -> displayName
+    display: Vec<(String, String)>,
+}
+
+fn strings(y: &Yaml) -> Vec<String> {
+    match y {
+        Yaml::Array(a) => a
+            .iter()
+            .filter_map(|v| v.as_str().map(str::to_string))
+            .collect(),
+        Yaml::String(s) => vec![s.clone()],
+        _ => Vec::new(),
+    }
+}
+
+fn parse_base(text: &str) -> Result<Base, String> {
+    let docs =
+        YamlLoader::load_from_str(text).map_err(|e| format!("Error: Invalid base file: {e}"))?;
+    let root = docs.into_iter().next().unwrap_or(Yaml::Null);
+    let get = |k: &str| match &root {
+        Yaml::Hash(h) => h.get(&Yaml::String(k.to_string())).cloned(),
+        _ => None,
+    };
+    let mut views = Vec::new();
+    if let Some(Yaml::Array(items)) = get("views") {
+        for (i, v) in items.iter().enumerate() {
+            let field = |k: &str| v[k].clone();
+            let name = field("name")
+                .as_str()
+                .map(str::to_string)
+                .unwrap_or_else(|| format!("View {}", i + 1));
+            let sort = match field("sort") {
+                Yaml::Array(a) => a
+                    .iter()
+                    .filter_map(|s| {
+                        let prop = s["property"].as_str()?.to_string();
+                        let asc = !s["direction"]
+                            .as_str()
+                            .is_some_and(|d| d.eq_ignore_ascii_case("desc"));
+                        Some((prop, asc))
+                    })
+                    .collect(),
+                _ => Vec::new(),
+            };
+            views.push(View {
+                name,
+                filters: match field("filters") {
+                    Yaml::BadValue | Yaml::Null => None,
+                    f => Some(f),
+                },
+                order: strings(&field("order")),
+                sort,
+                limit: field("limit")
+                    .as_i64()
+                    .and_then(|n| usize::try_from(n).ok()),
+            });
+        }
+    }
+    let mut display = Vec::new();
+    if let Some(Yaml::Hash(props)) = get("properties") {
+        for (k, v) in props {
+            if let (Some(id), Some(d)) = (k.as_str(), v["displayName"].as_str()) {
+                display.push((id.to_string(), d.to_string()));
+            }
+        }
+    }
+    Ok(Base {
+        filters: get("filters"),
+        views,
+        display,
+    })
+}
+
+pub fn list(ctx: &Ctx, inv: &Invocation) -> Out {
+    let found: Vec<&String> = ctx
+        .vault
+        .files()
+        .iter()
+        .filter(|f| vault::extension(f).eq_ignore_ascii_case("base"))
+        .collect();
+    if inv.has("total") {
+        return Ok(found.len().to_string());
+    }
+    if found.is_empty() {
+        return Ok("No bases found.".to_string());
+    }
+    Ok(found
+        .iter()
+        .map(|s| s.as_str())
+        .collect::<Vec<_>>()
+        .join("\n"))
+}
+
+fn load(ctx: &Ctx, inv: &Invocation) -> Result<(String, Base), String> {
+    let path = target(ctx, inv, "base")?;
+    if !vault::extension(&path).eq_ignore_ascii_case("base") {
+        return Err(format!("Error: \"{path}\" is not a base file."));
+    }
+    let text = read_note(ctx, &path)?;
+    Ok((path, parse_base(&text)?))
+}
+
+pub fn views(ctx: &Ctx, inv: &Invocation) -> Out {
+    let (_, base) = load(ctx, inv)?;
+    if base.views.is_empty() {
+        return Ok("No views found.".to_string());
+    }
+    Ok(base
+        .views
+        .iter()
+        .map(|v| v.name.as_str())
+        .collect::<Vec<_>>()
+        .join("\n"))
+}
+
+fn pick_view<'a>(base: &'a Base, inv: &Invocation) -> Result<Option<&'a View>, String> {
+    match inv.get("view") {
+        Some(name) => base
+            .views
+            .iter()
+            .find(|v| v.name == name)
+            .map(Some)
+            .ok_or_else(|| format!("Error: View \"{name}\" not found.")),
+        None => Ok(base.views.first()),
+    }
+}
+
+fn build_row<'a>(ctx: &Ctx, path: &'a str) -> Row<'a> {
+    let content = if vault::is_markdown(path) {
+        ctx.vault.read(path).unwrap_or_default()
+    } else {
+        String::new()
+    };
+    let fm = markdown::frontmatter(&content).unwrap_or_default();
+    let mut tags: Vec<String> = markdown::tags(&content)
+        .into_iter()
+        .map(|(t, _)| t.to_lowercase())
+        .collect();
+    tags.dedup();
+    let mut links = Vec::new();
+    for l in markdown::links(&content) {
+        if let Some(r) = ctx.vault.resolve_link(&l.target, path) {
+            links.push(r);
+        }
+        links.push(l.target);
+    }
+    Row {
+        path,
+        fm,
+        tags,
+        links,
+    }
+}
+
+pub fn query(ctx: &Ctx, inv: &Invocation) -> Out {
+    let format = format_param(inv, &["json", "csv", "tsv", "md", "paths"])?.unwrap_or("json");
+    let (_, base) = load(ctx, inv)?;
+    let view = pick_view(&base, inv)?;
+    let mut rows: Vec<Row> = Vec::new();
+    for f in ctx.vault.files() {
+        if vault::extension(f).eq_ignore_ascii_case("base") {
+            continue;
+        }
+        let row = build_row(ctx, f);
+        let global = match &base.filters {
+            Some(node) => base_filter::matches(&row, node),
+            None => Ok(true),
+        };
+        let local = match view.and_then(|v| v.filters.as_ref()) {
+            Some(node) => base_filter::matches(&row, node),
+            None => Ok(true),
+        };
+        let keep = global
+            .and_then(|g| local.map(|l| g && l))
+            .map_err(|e| format!("Error: Unsupported base filter: {e}"))?;
+        if keep {
+            rows.push(row);
+        }
+    }
+    if let Some(v) = view {
+        if !v.sort.is_empty() {
+            rows.sort_by(|a, b| {
+                for (prop, asc) in &v.sort {
+                    let o = base_filter::compare(&a.get(prop), &b.get(prop));
+                    let o = if *asc { o } else { o.reverse() };
+                    if o.is_ne() {
+                        return o;
+                    }
+                }
+                std::cmp::Ordering::Equal
+            });
+        }
+        if let Some(n) = v.limit {
+            rows.truncate(n);
+        }
+    }
+    if inv.has("total") {
+        return Ok(rows.len().to_string());
+    }
+    if rows.is_empty() {
+        return Ok("No results found.".to_string());
+    }
+    let columns: Vec<String> = match view {
+        Some(v) if !v.order.is_empty() => v.order.clone(),
+        _ => vec!["file.name".to_string()],
+    };
+    let header: Vec<String> = columns
+        .iter()
+        .map(|c| {
+            base.display
+                .iter()
+                .find(|(id, _)| id == c || id.strip_prefix("note.") == Some(c.as_str()))
+                .map_or_else(|| c.clone(), |(_, d)| d.clone())
+        })
+        .collect();
+    let cells = |r: &Row| columns.iter().map(|c| r.get(c).text()).collect::<Vec<_>>();
+    Ok(match format {
+        "paths" => rows.iter().map(|r| r.path).collect::<Vec<_>>().join("\n"),
+        "csv" => {
+            let mut out = vec![csv_row(&header)];
+            out.extend(rows.iter().map(|r| csv_row(&cells(r))));
+            out.join("\n")
+        }
+        "tsv" => {
+            let mut out = vec![tsv_row(&header)];
+            out.extend(rows.iter().map(|r| tsv_row(&cells(r))));
+            out.join("\n")
+        }
+        "md" => {
+            let esc = |s: &str| s.replace('|', "\\|").replace('\n', " ");
+            let line = |v: &[String]| {
+                format!(
+                    "| {} |",
+                    v.iter().map(|s| esc(s)).collect::<Vec<_>>().join(" | ")
+                )
+            };
+            let mut out = vec![line(&header), line(&vec!["---".to_string(); header.len()])];
+            out.extend(rows.iter().map(|r| line(&cells(r))));
+            out.join("\n")
+        }
+        _ => json(&serde_json::Value::Array(
+            rows.iter()
+                .map(|r| {
+                    let mut o = serde_json::Map::new();
+                    o.insert("path".into(), r.path.into());
+                    for c in &columns {
+                        let v = match c.as_str() {
+                            id if id.starts_with("file.") || id.starts_with("formula.") => {
+                                val_json(&r.get(id))
+                            }
+                            id => frontmatter::get(&r.fm, id.strip_prefix("note.").unwrap_or(id))
+                                .map_or(serde_json::Value::Null, frontmatter::to_json),
+                        };
+                        o.insert(c.clone(), v);
+                    }
+                    serde_json::Value::Object(o)
+                })
+                .collect(),
+        )),
+    })
+}
+
+fn val_json(v: &Val) -> serde_json::Value {
+    match v {
+        Val::Null => serde_json::Value::Null,
+        Val::Bool(b) => (*b).into(),
+        Val::Num(n) => serde_json::Number::from_f64(*n).map_or(serde_json::Value::Null, Into::into),
+        Val::Str(s) => s.clone().into(),
+        Val::List(l) => serde_json::Value::Array(l.iter().map(val_json).collect()),
+    }
+}
+
+fn valid_name(name: &str) -> bool {
+    let n = name.trim();
+    !n.is_empty()
+        && n != "."
+        && n != ".."
+        && !n.starts_with('.')
+        && !n.contains(['/', '\\', '\0', ':'])
+}
+
+/// `base:create`: a new note that the base (and view) would list: in the
+/// folder named by `file.inFolder(...)`, with `tags` from `file.hasTag(...)`
+/// and properties from `prop == literal` filters.
+pub fn create(ctx: &mut Ctx, inv: &Invocation) -> Out {
+    let (_, base) = load(ctx, inv)?;
+    let view = pick_view(&base, inv)?;
+    let mut req = Requirements::default();
+    if let Some(f) = &base.filters {
+        base_filter::requirements(f, &mut req);
+    }
+    if let Some(f) = view.and_then(|v| v.filters.as_ref()) {
+        base_filter::requirements(f, &mut req);
+    }
+    let folder = req
+        .folder
+        .as_deref()
+        .and_then(vault::safe_folder)
+        .unwrap_or_default();
+    let prefix = if folder.is_empty() {
+        String::new()
+    } else {
+        format!("{folder}/")
+    };
+    let path = match inv.get_nonempty("name") {
+        Some(name) => {
+            let name = name.trim().strip_suffix(".md").unwrap_or(name.trim());
+            if !valid_name(name) {
+                return Err(format!("Error: Invalid file name \"{name}\"."));
+            }
+            let p = format!("{prefix}{name}.md");
+            if ctx.vault.contains(&p) || ctx.vault.abs(&p).exists() {
+                return Err(format!("Error: File \"{p}\" already exists."));
+            }
+            p
+        }
+        None => {
+            let mut n = 0;
+            loop {
+                let name = if n == 0 {
+                    "Untitled".to_string()
+                } else {
+                    format!("Untitled {n}")
+                };
+                let p = format!("{prefix}{name}.md");
+                if !ctx.vault.contains(&p) && !ctx.vault.abs(&p).exists() {
+                    break p;
+                }
+                n += 1;
+            }
+        }
+    };
+    let mut text = inv.get("content").unwrap_or("").to_string();
+    for (k, v) in &req.props {
+        let nv = match v {
+            Val::Str(s) => NewValue::Text(s.clone()),
+            Val::Null => NewValue::Raw("null".into()),
+            other => NewValue::Raw(other.text()),
+        };
+        text = frontmatter::set_property(&text, k, &nv);
+    }
+    if !req.tags.is_empty() {
+        text = frontmatter::set_property(&text, "tags", &NewValue::List(req.tags.clone()));
+    }
+    ctx.vault
+        .write(&path, &text)
+        .map_err(|e| format!("Error: {e}"))?;
+    Ok(format!("Created: {path}"))
+}

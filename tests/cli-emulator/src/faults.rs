@@ -1,0 +1,118 @@
+//! Fault injection, chosen by `OBSIDIAN_EMULATOR_FAULT`.
+
+use std::io::Write;
+use std::time::Duration;
+
+/// The message the real CLI prints when the app cannot be reached.
+pub const APP_NOT_RUNNING: &str =
+    "The CLI is unable to find Obsidian. Please make sure Obsidian is running and try again.";
+
+/// Apply the configured fault, if any, for this invocation. Returns normally
+/// when the command should run as usual (no fault, a fault limited to another
+/// command, or after the `slow` delay); otherwise it never returns.
+pub fn apply(command: Option<&str>) {
+    let Ok(mode) = std::env::var("OBSIDIAN_EMULATOR_FAULT") else {
+        return;
+    };
+    if mode.is_empty() {
+        return;
+    }
+    if let Ok(only) = std::env::var("OBSIDIAN_EMULATOR_FAULT_COMMAND") {
+        if !only.is_empty() && command != Some(only.as_str()) {
+            return;
+        }
+    }
+    match mode.as_str() {
+        "hang" => sleep_forever(),
+        "hang-ignore-term" => {
+            ignore_sigterm();
+            sleep_forever()
+        }
+        "flood" => flood(),
+        "app-not-running" => {
+            let mut out = std::io::stdout().lock();
+            let _ = writeln!(out, "{APP_NOT_RUNNING}");
+            let _ = out.flush();
+            std::process::exit(1)
+        }
+        "signal" => kill_self(),
+        "empty" => std::process::exit(0),
+        "slow" => {
+            let ms = std::env::var("OBSIDIAN_EMULATOR_SLOW_MS")
+                .ok()
+                .and_then(|v| v.trim().parse::<u64>().ok())
+                .unwrap_or(1000);
+            std::thread::sleep(Duration::from_millis(ms));
+        }
+        other => {
+            eprintln!("obsidian-emulator: unknown OBSIDIAN_EMULATOR_FAULT {other:?}");
+            std::process::exit(2)
+        }
+    }
+}
+
+fn sleep_forever() -> ! {
+    loop {
+        std::thread::sleep(Duration::from_secs(3600));
+    }
+}
+
+#[cfg(unix)]
+fn ignore_sigterm() {
+    // SAFETY: installing SIG_IGN for SIGTERM has no preconditions; no Rust
+    // state is touched from a signal handler.
+    unsafe {
+        libc::signal(libc::SIGTERM, libc::SIG_IGN);
+    }
+}
+
+#[cfg(not(unix))]
+fn ignore_sigterm() {}
+
+#[cfg(unix)]
+fn kill_self() -> ! {
+    // SAFETY: raise() with a valid signal number; SIGKILL cannot be caught.
+    unsafe {
+        libc::raise(libc::SIGKILL);
+    }
+    std::process::exit(137)
+}
+
+#[cfg(not(unix))]
+fn kill_self() -> ! {
+    std::process::exit(137)
+}
+
+/// Print `OBSIDIAN_EMULATOR_FLOOD_BYTES` bytes (default 5 MiB) of valid
+/// multi-byte UTF-8 and exit 0. The total is exact: the tail is padded with
+/// ASCII so no character is ever cut in half.
+fn flood() -> ! {
+    let total = std::env::var("OBSIDIAN_EMULATOR_FLOOD_BYTES")
+        .ok()
+        .and_then(|v| v.trim().parse::<usize>().ok())
+        .unwrap_or(5 * 1024 * 1024);
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::with_capacity(64 * 1024, stdout.lock());
+    let mut written = 0usize;
+    let mut n = 0u64;
+    while written < total {
+        n += 1;
+        let line = format!("{n:08} café crème – 日本語のテキスト – naïve résumé ✓\n");
+        let remaining = total - written;
+        let chunk: String = if line.len() <= remaining {
+            line
+        } else if remaining == 1 {
+            "\n".to_string()
+        } else {
+            let mut pad = ".".repeat(remaining - 1);
+            pad.push('\n');
+            pad
+        };
+        if out.write_all(chunk.as_bytes()).is_err() {
+            std::process::exit(0);
+        }
+        written += chunk.len();
+    }
+    let _ = out.flush();
+    std::process::exit(0)
+}

@@ -1,0 +1,515 @@
+//! Reading a note: frontmatter block, lines outside code, tasks, headings,
+//! links and tags.
+
+use yaml_rust2::{Yaml, YamlLoader};
+
+/// Where the frontmatter block sits in a note.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FrontmatterSpan {
+    /// Byte offset where the YAML text starts (after the opening `---` line).
+    pub yaml_start: usize,
+    /// Byte offset where the YAML text ends (start of the closing `---` line).
+    pub yaml_end: usize,
+    /// Byte offset just after the closing `---` line (start of the body).
+    pub body_start: usize,
+    /// Number of lines the block occupies, both fences included.
+    pub line_count: usize,
+}
+
+/// Locate a frontmatter block: the note must start with a `---` line and a
+/// later line must be exactly `---`.
+pub fn frontmatter_span(content: &str) -> Option<FrontmatterSpan> {
+    let first_end = content.find('\n')?;
+    if content[..first_end].trim_end_matches('\r') != "---" {
+        return None;
+    }
+    let yaml_start = first_end + 1;
+    let mut offset = yaml_start;
+    for (lines, line) in (2..).zip(content[yaml_start..].split_inclusive('\n')) {
+        let bare = line.trim_end_matches('\n').trim_end_matches('\r');
+        if bare == "---" {
+            return Some(FrontmatterSpan {
+                yaml_start,
+                yaml_end: offset,
+                body_start: offset + line.len(),
+                line_count: lines,
+            });
+        }
+        offset += line.len();
+    }
+    None
+}
+
+/// The parsed frontmatter mapping (top-level keys in file order), if the
+/// note has a valid one.
+pub fn frontmatter(content: &str) -> Option<yaml_rust2::yaml::Hash> {
+    let span = frontmatter_span(content)?;
+    let text = &content[span.yaml_start..span.yaml_end];
+    if text.trim().is_empty() {
+        return Some(Default::default());
+    }
+    let docs = YamlLoader::load_from_str(text).ok()?;
+    match docs.into_iter().next() {
+        Some(Yaml::Hash(h)) => Some(h),
+        _ => None,
+    }
+}
+
+/// A line of a note with its 1-based number and whether it is part of the
+/// frontmatter or of a fenced code block.
+pub struct Line<'a> {
+    pub number: usize,
+    pub text: &'a str,
+    pub in_frontmatter: bool,
+    pub in_code: bool,
+}
+
+/// Every line of a note, classified.
+pub fn lines(content: &str) -> Vec<Line<'_>> {
+    let fm_lines = frontmatter_span(content).map_or(0, |s| s.line_count);
+    let mut fence: Option<(char, usize)> = None;
+    let mut out = Vec::new();
+    for (i, raw) in content.split('\n').enumerate() {
+        let text = raw.strip_suffix('\r').unwrap_or(raw);
+        let number = i + 1;
+        let in_frontmatter = number <= fm_lines;
+        let mut in_code = fence.is_some();
+        if !in_frontmatter {
+            let t = text.trim_start();
+            let fence_char = t.chars().next().filter(|c| *c == '`' || *c == '~');
+            if let Some(c) = fence_char {
+                let run = t.chars().take_while(|x| *x == c).count();
+                if run >= 3 {
+                    match fence {
+                        None => {
+                            fence = Some((c, run));
+                            in_code = true;
+                        }
+                        Some((open, len))
+                            if open == c && run >= len && t[run..].trim().is_empty() =>
+                        {
+                            fence = None;
+                            in_code = true;
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+        out.push(Line {
+            number,
+            text,
+            in_frontmatter,
+            in_code,
+        });
+    }
+    // A trailing newline yields an empty last "line" that does not exist.
+    if content.ends_with('\n') {
+        out.pop();
+    }
+    out
+}
+
+/// A checklist item.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Task {
+    pub line: usize,
+    pub status: char,
+    /// The text after the checkbox.
+    pub text: String,
+    /// The whole line as written.
+    pub raw: String,
+}
+
+/// Parse a task line: optional indentation, a list marker (`-`, `*`, `+` or
+/// `1.`/`1)`), whitespace, `[c]` with one character, then the text.
+pub fn parse_task(line: &str) -> Option<(char, String)> {
+    let t = line.trim_start();
+    let after_marker = if let Some(rest) = t
+        .strip_prefix('-')
+        .or_else(|| t.strip_prefix('*'))
+        .or_else(|| t.strip_prefix('+'))
+    {
+        rest
+    } else {
+        let digits = t.chars().take_while(|c| c.is_ascii_digit()).count();
+        if digits == 0 {
+            return None;
+        }
+        let rest = &t[digits..];
+        rest.strip_prefix('.').or_else(|| rest.strip_prefix(')'))?
+    };
+    if !after_marker.starts_with([' ', '\t']) {
+        return None;
+    }
+    let rest = after_marker.trim_start();
+    let rest = rest.strip_prefix('[')?;
+    let mut chars = rest.chars();
+    let status = chars.next()?;
+    let rest = chars.as_str().strip_prefix(']')?;
+    if !(rest.is_empty() || rest.starts_with([' ', '\t'])) {
+        return None;
+    }
+    Some((status, rest.trim_start().to_string()))
+}
+
+/// Replace the status character of a task line, keeping everything else.
+pub fn set_task_status(line: &str, status: char) -> Option<String> {
+    parse_task(line)?;
+    let open = line.find('[')?;
+    let old_len = line[open + 1..].chars().next()?.len_utf8();
+    let mut out = String::with_capacity(line.len() + 4);
+    out.push_str(&line[..=open]);
+    out.push(status);
+    out.push_str(&line[open + 1 + old_len..]);
+    Some(out)
+}
+
+/// All tasks outside frontmatter and code blocks.
+pub fn tasks(content: &str) -> Vec<Task> {
+    lines(content)
+        .into_iter()
+        .filter(|l| !l.in_frontmatter && !l.in_code)
+        .filter_map(|l| {
+            parse_task(l.text).map(|(status, text)| Task {
+                line: l.number,
+                status,
+                text,
+                raw: l.text.to_string(),
+            })
+        })
+        .collect()
+}
+
+/// An ATX heading.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Heading {
+    pub level: usize,
+    pub text: String,
+    pub line: usize,
+}
+
+pub fn headings(content: &str) -> Vec<Heading> {
+    let mut out = Vec::new();
+    for l in lines(content) {
+        if l.in_frontmatter || l.in_code {
+            continue;
+        }
+        let t = l.text.trim_start_matches(' ');
+        if l.text.len() - t.len() > 3 {
+            continue;
+        }
+        let level = t.chars().take_while(|c| *c == '#').count();
+        if level == 0 || level > 6 {
+            continue;
+        }
+        let rest = &t[level..];
+        if !(rest.is_empty() || rest.starts_with([' ', '\t'])) {
+            continue;
+        }
+        let mut text = rest.trim();
+        // Closing sequence of #'s.
+        let stripped = text.trim_end_matches('#');
+        if stripped.len() != text.len() && (stripped.is_empty() || stripped.ends_with(' ')) {
+            text = stripped.trim_end();
+        }
+        out.push(Heading {
+            level,
+            text: text.to_string(),
+            line: l.number,
+        });
+    }
+    out
+}
+
+/// A link as written in a note.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Link {
+    /// The link path, without alias, heading or block reference.
+    pub target: String,
+    pub line: usize,
+    pub embed: bool,
+}
+
+/// Remove `inline code` spans so that links and tags inside them are ignored.
+fn strip_inline_code(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut in_code = false;
+    for c in text.chars() {
+        if c == '`' {
+            in_code = !in_code;
+            out.push(' ');
+        } else if in_code {
+            out.push(' ');
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Cut `|alias`, `#heading` and `^block` from a wikilink's inner text.
+fn link_path(inner: &str) -> String {
+    let no_alias = inner.split('|').next().unwrap_or("");
+    let no_heading = no_alias.split('#').next().unwrap_or("");
+    no_heading
+        .split('^')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_string()
+}
+
+fn percent_decode(s: &str) -> String {
+    fn hex(b: u8) -> Option<u8> {
+        (b as char).to_digit(16).map(|d| d as u8)
+    }
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' && i + 2 < bytes.len() {
+            if let (Some(h), Some(l)) = (hex(bytes[i + 1]), hex(bytes[i + 2])) {
+                out.push(h * 16 + l);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Wikilinks (`[[x]]`, `![[x]]`) and internal markdown links (`[t](x.md)`)
+/// in one line of text.
+pub fn links_in_text(text: &str, line: usize, out: &mut Vec<Link>) {
+    let text = strip_inline_code(text);
+    let mut rest = text.as_str();
+    while let Some(start) = rest.find("[[") {
+        let after = &rest[start + 2..];
+        let Some(end) = after.find("]]") else { break };
+        let inner = &after[..end];
+        let embed = start > 0 && rest[..start].ends_with('!');
+        let target = link_path(inner);
+        if !target.is_empty() && !inner.contains('\n') {
+            out.push(Link {
+                target,
+                line,
+                embed,
+            });
+        }
+        let advance = start + 2 + end + 2;
+        rest = &rest[advance..];
+    }
+    // Markdown links: [text](destination)
+    let mut rest = text.as_str();
+    while let Some(pos) = rest.find("](") {
+        let before = &rest[..pos];
+        let after = &rest[pos + 2..];
+        let Some(close) = after.find(')') else { break };
+        let mut dest = after[..close].trim();
+        let has_open = before.contains('[') && !before.ends_with(']');
+        if has_open {
+            if let Some(stripped) = dest.strip_prefix('<').and_then(|d| d.strip_suffix('>')) {
+                dest = stripped;
+            }
+            // Drop an optional title: (dest "title")
+            let dest = dest.split(" \"").next().unwrap_or(dest);
+            let is_external = dest.contains("://")
+                || dest.starts_with("mailto:")
+                || dest.starts_with("obsidian:")
+                || dest.starts_with('#')
+                || dest.is_empty();
+            if !is_external {
+                let decoded = percent_decode(dest);
+                let target = decoded.split('#').next().unwrap_or("").trim().to_string();
+                if !target.is_empty() {
+                    let embed = before
+                        .rfind('[')
+                        .is_some_and(|i| i > 0 && before[..i].ends_with('!'));
+                    out.push(Link {
+                        target,
+                        line,
+                        embed,
+                    });
+                }
+            }
+        }
+        rest = &after[close + 1..];
+    }
+}
+
+fn yaml_strings<'a>(value: &'a Yaml, out: &mut Vec<&'a str>) {
+    match value {
+        Yaml::String(s) => out.push(s),
+        Yaml::Array(items) => items.iter().for_each(|v| yaml_strings(v, out)),
+        Yaml::Hash(h) => h.values().for_each(|v| yaml_strings(v, out)),
+        _ => {}
+    }
+}
+
+/// All links of a note: in the body (outside code) and in frontmatter
+/// property values (Obsidian indexes `"[[x]]"` in properties too).
+pub fn links(content: &str) -> Vec<Link> {
+    let mut out = Vec::new();
+    if let Some(fm) = frontmatter(content) {
+        let mut strings = Vec::new();
+        for v in fm.values() {
+            yaml_strings(v, &mut strings);
+        }
+        for s in strings {
+            let mut found = Vec::new();
+            links_in_text(s, 1, &mut found);
+            out.extend(found.into_iter().filter(|l| !l.embed));
+        }
+    }
+    for l in lines(content) {
+        if l.in_frontmatter || l.in_code {
+            continue;
+        }
+        links_in_text(l.text, l.number, &mut out);
+    }
+    out
+}
+
+fn is_tag_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '_' || c == '-' || c == '/'
+}
+
+/// Inline `#tags` in one line (without the `#`). A tag must follow the start
+/// of the line or whitespace and contain at least one non-digit.
+pub fn tags_in_text(text: &str) -> Vec<String> {
+    let text = strip_inline_code(text);
+    let mut out = Vec::new();
+    let mut prev: Option<char> = None;
+    let mut iter = text.char_indices().peekable();
+    while let Some((i, c)) = iter.next() {
+        if c == '#' && prev.is_none_or(char::is_whitespace) {
+            let tag: String = text[i + 1..]
+                .chars()
+                .take_while(|c| is_tag_char(*c))
+                .collect();
+            let tag = tag.trim_end_matches('/').to_string();
+            if !tag.is_empty() && !tag.chars().all(|c| c.is_ascii_digit() || c == '/') {
+                for _ in 0..tag.chars().count() {
+                    iter.next();
+                }
+                prev = tag.chars().last();
+                out.push(tag);
+                continue;
+            }
+        }
+        prev = Some(c);
+    }
+    out
+}
+
+/// Tags from the `tags`/`tag` properties (a list, or a string separated by
+/// commas or spaces), without `#`.
+pub fn frontmatter_tags(fm: &yaml_rust2::yaml::Hash) -> Vec<String> {
+    let mut out = Vec::new();
+    for key in ["tags", "tag"] {
+        let Some(v) = fm.get(&Yaml::String(key.to_string())) else {
+            continue;
+        };
+        let mut push = |s: &str| {
+            for part in s.split([',', ' ']) {
+                let t = part.trim().trim_start_matches('#');
+                if !t.is_empty() {
+                    out.push(t.to_string());
+                }
+            }
+        };
+        match v {
+            Yaml::String(s) => push(s),
+            Yaml::Array(items) => {
+                for item in items {
+                    match item {
+                        Yaml::String(s) => push(s),
+                        Yaml::Integer(i) => push(&i.to_string()),
+                        _ => {}
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Every tag occurrence of a note (frontmatter first, then inline), without
+/// `#`, with the line it appears on.
+pub fn tags(content: &str) -> Vec<(String, usize)> {
+    let mut out = Vec::new();
+    if let Some(fm) = frontmatter(content) {
+        out.extend(frontmatter_tags(&fm).into_iter().map(|t| (t, 1)));
+    }
+    for l in lines(content) {
+        if l.in_frontmatter || l.in_code {
+            continue;
+        }
+        out.extend(tags_in_text(l.text).into_iter().map(|t| (t, l.number)));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn task_parsing() {
+        assert_eq!(parse_task("- [ ] a"), Some((' ', "a".into())));
+        assert_eq!(parse_task("  * [x] b c"), Some(('x', "b c".into())));
+        assert_eq!(parse_task("1. [/] d"), Some(('/', "d".into())));
+        assert_eq!(parse_task("- [ ]"), Some((' ', String::new())));
+        assert_eq!(parse_task("- [] nope"), None);
+        assert_eq!(parse_task("-[ ] nope"), None);
+        assert_eq!(parse_task("text [ ] nope"), None);
+        assert_eq!(
+            set_task_status("  - [ ] a [ ] b", 'x').unwrap(),
+            "  - [x] a [ ] b"
+        );
+    }
+
+    #[test]
+    fn frontmatter_and_code() {
+        let c = "---\na: 1\n---\n# T\n```\n- [ ] no\n#nottag [[NoLink]]\n```\n- [x] yes #tag/nested [[Link|alias]] ![[img.png]]\n";
+        let span = frontmatter_span(c).unwrap();
+        assert_eq!(span.line_count, 3);
+        assert_eq!(&c[span.body_start..span.body_start + 3], "# T");
+        let t = tasks(c);
+        assert_eq!(t.len(), 1);
+        assert_eq!(t[0].line, 9);
+        let l = links(c);
+        assert_eq!(
+            l.iter().map(|l| l.target.as_str()).collect::<Vec<_>>(),
+            ["Link", "img.png"]
+        );
+        assert!(l[1].embed);
+        let tg = tags(c);
+        assert_eq!(tg, vec![("tag/nested".to_string(), 9)]);
+    }
+
+    #[test]
+    fn tag_rules() {
+        assert_eq!(
+            tags_in_text("Review PR #2181 #a1 x#no #café (#p)"),
+            ["a1", "café"]
+        );
+        assert_eq!(tags_in_text("`#code` #real"), ["real"]);
+    }
+
+    #[test]
+    fn markdown_links() {
+        let mut out = Vec::new();
+        links_in_text(
+            "[R](Projects/Road%20map.md#Q2) [w](https://x.y) [[A#h|b]]",
+            3,
+            &mut out,
+        );
+        let t: Vec<_> = out.iter().map(|l| l.target.as_str()).collect();
+        assert_eq!(t, ["A", "Projects/Road map.md"]);
+    }
+}
