@@ -26,11 +26,14 @@ await esbuild.build({
 		...builtinModules.map((name) => `node:${name}`),
 	],
 	format: "cjs",
+	// es2022 also keeps esbuild from decoding the inlined bytes with
+	// Uint8Array.fromBase64, which Obsidian's Electron may lack.
 	target: "es2022",
 	logLevel: "info",
 	sourcemap: production ? false : "inline",
 	treeShaking: true,
 	minify: production,
-	loader: { ".wasm": "binary" },
+	// The core's module is inlined gzip-compressed (see plugin-shim/core.ts).
+	loader: { ".wasm": "binary", ".gz": "binary" },
 	outfile: "main.js",
 });

@@ -2,7 +2,7 @@
 // types in src/host.rs and src/result.rs; the public API types live in
 // vault-agent-api.d.ts.
 
-import type { ToolDescriptor, ToolResult } from "./vault-agent-api";
+import type { ChangePreview, ToolDescriptor, ToolResult } from "./vault-agent-api";
 
 export interface ProcessRequest {
 	program: string;
@@ -70,6 +70,21 @@ export interface CliStatus {
 	versionError: string | null;
 }
 
+export type ConfirmationState = "proposed" | "approved" | "running" | "done" | "failed" | "rejected" | "expired" | "stale";
+
+/** What the plugin's own confirmation card shows (src/confirm.rs). */
+export interface ConfirmationCard {
+	id: string;
+	toolId: string;
+	command: string;
+	summary: string;
+	preview: ChangePreview;
+	argv: string[];
+	argvHash: string;
+	expiresMs: number;
+	state: ConfirmationState;
+}
+
 /** The wasm class, typed (wasm-bindgen types its values as `any`). */
 export interface CoreHandle {
 	startupRepairs(): string[];
@@ -78,4 +93,9 @@ export interface CoreHandle {
 	settings(): VaultAgentSettings;
 	setSettings(stored: unknown): { settings: VaultAgentSettings; repairs: string[] };
 	cliStatus(): Promise<CliStatus>;
+	approve(id: string, argvHash: string): Promise<ToolResult>;
+	reject(id: string): ToolResult;
+	confirmationCard(id: string): ConfirmationCard | null;
+	openConfirmations(): ConfirmationCard[];
+	expiredResult(id: string): ToolResult | null;
 }

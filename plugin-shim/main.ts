@@ -3,6 +3,7 @@
 
 import { FileSystemAdapter, Platform, Plugin } from "obsidian";
 import { createPublicApi } from "./api";
+import { ConfirmationCoordinator } from "./confirmations";
 import type { CoreHandle, VaultAgentSettings } from "./core-types";
 import { VaultAgentSettingTab } from "./settings-tab";
 import type { VaultAgentApi } from "./vault-agent-api";
@@ -11,6 +12,7 @@ export default class VaultAgentPlugin extends Plugin {
 	/** Public API for other plugins (desktop only). */
 	api: VaultAgentApi | null = null;
 	core: CoreHandle | null = null;
+	confirmations: ConfirmationCoordinator | null = null;
 	/** Parts of data.json that are not tool settings (kept as they are). */
 	private storedExtras: Record<string, unknown> = {};
 
@@ -30,13 +32,15 @@ export default class VaultAgentPlugin extends Plugin {
 		for (const repair of core.startupRepairs()) console.warn(`Vault Agent settings: ${repair}`);
 		this.register(stopAllProcesses);
 		this.core = core;
-		this.api = createPublicApi(core);
+		this.confirmations = new ConfirmationCoordinator(core);
+		this.api = createPublicApi(this.app, core, this.confirmations);
 		this.addSettingTab(new VaultAgentSettingTab(this.app, this));
 	}
 
 	onunload(): void {
 		this.api = null;
 		this.core = null;
+		this.confirmations = null;
 	}
 
 	/** Applies a change from the settings tab and saves what the core accepted. */

@@ -49,7 +49,30 @@ export type ToolErrorCode =
 	| "invalid_arguments"
 	| "command_not_allowed"
 	| "unsupported_platform"
+	| "writes_disabled"
+	| "missing_target"
+	| "confirmation_not_found"
+	| "confirmation_used"
+	| "confirmation_expired"
+	| "confirmation_rejected"
+	| "argv_mismatch"
+	| "stale"
 	| (string & {});
+
+/** What a write that waits for the user's click will change. */
+export interface ChangePreview {
+	/** What changes, in words. */
+	target: string;
+	before: string;
+	after: string;
+}
+
+/** A write waiting for the user's Approve / Reject. */
+export interface PendingConfirmation {
+	id: string;
+	summary: string;
+	preview: ChangePreview;
+}
 
 export interface ToolResult {
 	ok: boolean;
@@ -64,6 +87,12 @@ export interface ToolResult {
 	truncated?: boolean;
 	/** True for "No … found." answers and commands that print nothing. */
 	empty?: boolean;
+	/**
+	 * Set when the call is a write that waits for the user's click in Obsidian
+	 * (`ok` is false, nothing has changed yet). The user sees a confirmation
+	 * card; `waitForConfirmation(id)` resolves with the final result.
+	 */
+	pending?: PendingConfirmation;
 	durationMs: number;
 }
 
@@ -78,4 +107,10 @@ export interface VaultAgentApi {
 	readonly version: 1;
 	listTools(): ToolDescriptor[];
 	callTool(id: string, args?: ToolArguments): Promise<ToolResult>;
+	/**
+	 * Resolves when the user answers the confirmation `id` (or it expires):
+	 * the write's result, or an error result (`confirmation_rejected`,
+	 * `confirmation_expired`, `stale`). There is no way to approve from code.
+	 */
+	waitForConfirmation(id: string): Promise<ToolResult>;
 }

@@ -8,12 +8,16 @@ use std::rc::Rc;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::cli::client::{CliClient, CliStatus};
+use crate::cli::argv::CliInvocation;
+use crate::cli::client::{CliClient, CliRun, CliStatus};
+use crate::cli::outcome::EmptyOutput;
+use crate::confirm::{ConfirmationBook, ConfirmationCard, ConfirmationState, Proposal};
 use crate::error::ToolError;
 use crate::host::Host;
+use crate::policy;
 use crate::result::ToolResult;
 use crate::settings::{normalise, NormalisedSettings, Settings};
-use crate::tools::{builtin_tools, Access, ToolSpec};
+use crate::tools::{builtin_tools, Access, ProbeResult, ToolCall, ToolSpec};
 
 /// How a tool is described to callers (`api.listTools()`).
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -46,6 +50,7 @@ pub struct VaultAgentCore<H: Host> {
     /// Shared, not cloned, per call: a call keeps the snapshot it started with.
     settings: RefCell<Rc<Settings>>,
     cli: CliClient,
+    confirmations: RefCell<ConfirmationBook>,
 }
 
 impl<H: Host> VaultAgentCore<H> {
@@ -58,6 +63,7 @@ impl<H: Host> VaultAgentCore<H> {
             tools,
             settings: RefCell::new(Rc::new(settings)),
             cli: CliClient::default(),
+            confirmations: RefCell::new(ConfirmationBook::default()),
         };
         (core, repairs)
     }
@@ -121,38 +127,101 @@ impl<H: Host> VaultAgentCore<H> {
         self.cli.status(&self.host, &settings).await
     }
 
-    /// Runs one tool call end to end and reports how long it took.
+    /// Runs one tool call end to end and reports how long it took. A
+    /// confirmed write comes back as a pending result; nothing has run then.
     pub async fn call_tool(&self, tool_id: &str, args: &Value) -> ToolResult {
-        let started = self.host.now_ms();
-        let mut result = match self.run_tool(tool_id, args).await {
-            Ok(result) => result,
-            Err(error) => ToolResult::failure(&error, 0.0),
+        self.timed(self.run_tool(tool_id, args)).await
+    }
+
+    /// The user clicked Approve on the card for `argv_hash`: check the
+    /// confirmation, re-read the target, and run the write if nothing changed.
+    pub async fn approve(&self, id: &str, argv_hash: &str) -> ToolResult {
+        self.timed(self.run_approved(id, argv_hash)).await
+    }
+
+    /// The user clicked Reject. The result is what the model is told.
+    pub fn reject(&self, id: &str) -> ToolResult {
+        let error = match self
+            .confirmations
+            .borrow_mut()
+            .reject(id, self.host.now_ms())
+        {
+            Ok(()) => ToolError::ConfirmationRejected,
+            Err(error) => error,
         };
+        ToolResult::failure(&error, 0.0)
+    }
+
+    /// What the confirmation card for `id` shows, with its current state.
+    pub fn confirmation_card(&self, id: &str) -> Option<ConfirmationCard> {
+        let now = self.host.now_ms();
+        self.confirmations
+            .borrow_mut()
+            .get(id, now)
+            .map(|c| c.card())
+    }
+
+    /// The result to report for a confirmation that expired unanswered, once
+    /// it has (the shim asks when the card's time is up).
+    pub fn expired_result(&self, id: &str) -> Option<ToolResult> {
+        let card = self.confirmation_card(id)?;
+        (card.state == ConfirmationState::Expired)
+            .then(|| ToolResult::failure(&ToolError::ConfirmationExpired, 0.0))
+    }
+
+    /// Confirmations still waiting for the user.
+    pub fn open_confirmations(&self) -> Vec<ConfirmationCard> {
+        let now = self.host.now_ms();
+        self.confirmations
+            .borrow_mut()
+            .open(now)
+            .into_iter()
+            .map(|c| c.card())
+            .collect()
+    }
+
+    async fn timed(
+        &self,
+        work: impl std::future::Future<Output = Result<ToolResult, ToolError>>,
+    ) -> ToolResult {
+        let started = self.host.now_ms();
+        let mut result = work
+            .await
+            .unwrap_or_else(|error| ToolResult::failure(&error, 0.0));
         result.duration_ms = (self.host.now_ms() - started).max(0.0);
         result
     }
 
-    async fn run_tool(&self, tool_id: &str, args: &Value) -> Result<ToolResult, ToolError> {
-        if !self.host.platform().is_desktop_app {
-            return Err(ToolError::UnsupportedPlatform);
-        }
-        let settings = self.settings();
+    fn find_tool(&self, tool_id: &str, settings: &Settings) -> Result<&ToolSpec, ToolError> {
         let tool =
             self.tools
                 .iter()
                 .find(|t| t.id == tool_id)
                 .ok_or_else(|| ToolError::UnknownTool {
                     tool: tool_id.to_string(),
-                    available: self.enabled_ids(&settings).join(", "),
+                    available: self.enabled_ids(settings).join(", "),
                 })?;
         if !settings.tool_enabled(tool.id) {
             return Err(ToolError::ToolDisabled {
                 tool: tool.id.to_string(),
-                available: self.enabled_ids(&settings).join(", "),
+                available: self.enabled_ids(settings).join(", "),
             });
         }
+        Ok(tool)
+    }
+
+    async fn run_tool(&self, tool_id: &str, args: &Value) -> Result<ToolResult, ToolError> {
+        if !self.host.platform().is_desktop_app {
+            return Err(ToolError::UnsupportedPlatform);
+        }
+        let settings = self.settings_snapshot();
+        let tool = self.find_tool(tool_id, &settings)?;
         let call = tool.parse_call(args)?;
+        let access = policy::check(&call, &settings)?;
         let invocation = call.invocation(settings.vault())?;
+        if access == Access::ConfirmedWrite {
+            return self.propose(&call, args, invocation, &settings).await;
+        }
         let run = self
             .cli
             .run(
@@ -162,24 +231,119 @@ impl<H: Host> VaultAgentCore<H> {
                 call.command.empty_output,
             )
             .await;
-        let mut result = match run.output {
-            Ok(output) => ToolResult {
-                ok: true,
-                text: output.text,
-                error: None,
-                program: None,
-                argv: None,
-                truncated: output.truncation.map(|_| true),
-                empty: output.empty,
-                duration_ms: 0.0,
-            },
-            Err(error) => ToolResult::failure(&error, 0.0),
+        Ok(result_of(run))
+    }
+
+    /// Reads the target, builds the preview and files a confirmation.
+    async fn propose(
+        &self,
+        call: &ToolCall<'_>,
+        args: &Value,
+        invocation: CliInvocation,
+        settings: &Settings,
+    ) -> Result<ToolResult, ToolError> {
+        let argv = invocation
+            .to_argv()
+            .map_err(|e| ToolError::invalid(call.tool.id, e.to_string()))?;
+        let probe = call
+            .args
+            .probe()
+            .ok_or_else(|| {
+                ToolError::invalid(call.tool.id, "this write has no way to preview its target")
+            })?
+            .in_vault(settings.vault());
+        let current = self.read_probe(&probe, settings).await;
+        let preview = call.args.preview(&current)?;
+        let summary = format!("{} {}", call.command.confirm_verb, preview.target);
+        let proposal = Proposal {
+            tool_id: call.tool.id,
+            command: call.command.name,
+            arguments: args.clone(),
+            invocation,
+            argv: argv.clone(),
+            probe,
+            probe_snapshot: snapshot(&current),
+            summary,
+            preview,
+            empty_output: call.command.empty_output,
         };
-        result.program = run.program;
-        if !run.argv.is_empty() {
-            result.argv = Some(run.argv);
+        let now = self.host.now_ms();
+        let mut book = self.confirmations.borrow_mut();
+        let pending = book
+            .propose(proposal, now, settings.confirmation_expiry_ms)
+            .view();
+        Ok(ToolResult::pending(pending, argv))
+    }
+
+    async fn run_approved(&self, id: &str, argv_hash: &str) -> Result<ToolResult, ToolError> {
+        let settings = self.settings_snapshot();
+        if !settings.allow_vault_changes {
+            // Turned off since the card appeared: the switch wins.
+            let entry = self
+                .confirmation_card(id)
+                .ok_or_else(|| ToolError::ConfirmationNotFound { id: id.to_string() })?;
+            return Err(ToolError::WritesDisabled {
+                tool: entry.tool_id.to_string(),
+                command: entry.command.to_string(),
+            });
         }
+        let now = self.host.now_ms();
+        let entry = self
+            .confirmations
+            .borrow_mut()
+            .approve(id, argv_hash, now)?;
+        let current = self.read_probe(&entry.probe, &settings).await;
+        if snapshot(&current) != entry.probe_snapshot {
+            self.confirmations
+                .borrow_mut()
+                .advance(id, ConfirmationState::Stale)?;
+            let target = entry.preview.target.clone();
+            let now_text = match &current {
+                Ok(text) => text.lines().last().unwrap_or("").to_string(),
+                Err(error) => error.to_string(),
+            };
+            // Ask again with a fresh preview, if the call still makes sense.
+            let fresh = self.call_tool(entry.tool_id, &entry.arguments).await;
+            let mut result = ToolResult::failure(
+                &ToolError::Stale {
+                    target,
+                    now: now_text,
+                },
+                0.0,
+            );
+            result.pending = fresh.pending;
+            return Ok(result);
+        }
+        self.confirmations
+            .borrow_mut()
+            .advance(id, ConfirmationState::Running)?;
+        let run = self
+            .cli
+            .run(&self.host, &settings, &entry.invocation, entry.empty_output)
+            .await;
+        let result = result_of(run);
+        let end = if result.ok {
+            ConfirmationState::Done
+        } else {
+            ConfirmationState::Failed
+        };
+        self.confirmations.borrow_mut().advance(id, end)?;
         Ok(result)
+    }
+
+    async fn read_probe(&self, probe: &CliInvocation, settings: &Settings) -> ProbeResult {
+        // Empty is a real answer here (a property that is not set).
+        let run = self
+            .cli
+            .run(&self.host, settings, probe, EmptyOutput::Success(""))
+            .await;
+        run.output.map(|out| {
+            if out.empty && out.text.is_empty() {
+                String::new()
+            } else {
+                out.text
+            }
+        })
     }
 
     fn enabled_ids(&self, settings: &Settings) -> Vec<&'static str> {
@@ -188,6 +352,37 @@ impl<H: Host> VaultAgentCore<H> {
             .filter(|t| settings.tool_enabled(t.id))
             .map(|t| t.id)
             .collect()
+    }
+}
+
+/// The one result of a finished CLI run.
+fn result_of(run: CliRun) -> ToolResult {
+    let mut result = match run.output {
+        Ok(output) => ToolResult {
+            ok: true,
+            text: output.text,
+            error: None,
+            program: None,
+            argv: None,
+            truncated: output.truncation.map(|_| true),
+            empty: output.empty,
+            pending: None,
+            duration_ms: 0.0,
+        },
+        Err(error) => ToolResult::failure(&error, 0.0),
+    };
+    result.program = run.program;
+    if !run.argv.is_empty() {
+        result.argv = Some(run.argv);
+    }
+    result
+}
+
+/// What a probe read, as a comparable string (errors included).
+fn snapshot(result: &ProbeResult) -> String {
+    match result {
+        Ok(text) => format!("ok:{text}"),
+        Err(error) => format!("error:{}:{error}", error.code()),
     }
 }
 

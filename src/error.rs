@@ -51,6 +51,32 @@ pub enum ToolError {
 
     #[error("The Obsidian CLI tools need the Obsidian desktop app; they are not available on this device.")]
     UnsupportedPlatform,
+
+    #[error("Vault changes are turned off, so {tool} {command} did not run and nothing changed. The user can allow them in Settings → Vault Agent → Safety → Allow vault changes.")]
+    WritesDisabled { tool: String, command: String },
+
+    #[error("{command} changes a note but does not say which one, so the CLI would change the note open in Obsidian; it was refused. {fix}")]
+    MissingTarget { command: String, fix: String },
+
+    #[error("There is no pending confirmation \"{id}\". It may have been answered already or the plugin was reloaded; ask for the change again.")]
+    ConfirmationNotFound { id: String },
+
+    #[error("This confirmation was already answered ({state}); each one can be used once. Ask for the change again to get a new one.")]
+    ConfirmationUsed { state: String },
+
+    #[error("This confirmation expired before it was approved, so nothing changed. Ask for the change again.")]
+    ConfirmationExpired,
+
+    #[error("The user rejected this change, so nothing changed.")]
+    ConfirmationRejected,
+
+    #[error(
+        "The approval was for a different command line than the pending change, so nothing ran."
+    )]
+    ArgvMismatch,
+
+    #[error("{target} changed since the preview was made (now: {now}), so the change did not run. A new preview is waiting for the user.")]
+    Stale { target: String, now: String },
 }
 
 impl ToolError {
@@ -70,6 +96,14 @@ impl ToolError {
             ToolError::InvalidArguments { .. } => "invalid_arguments",
             ToolError::CommandNotAllowed { .. } => "command_not_allowed",
             ToolError::UnsupportedPlatform => "unsupported_platform",
+            ToolError::WritesDisabled { .. } => "writes_disabled",
+            ToolError::MissingTarget { .. } => "missing_target",
+            ToolError::ConfirmationNotFound { .. } => "confirmation_not_found",
+            ToolError::ConfirmationUsed { .. } => "confirmation_used",
+            ToolError::ConfirmationExpired => "confirmation_expired",
+            ToolError::ConfirmationRejected => "confirmation_rejected",
+            ToolError::ArgvMismatch => "argv_mismatch",
+            ToolError::Stale { .. } => "stale",
         }
     }
 

@@ -4,6 +4,7 @@
 //! wasm32) touches wasm-bindgen.
 
 pub mod cli;
+pub mod confirm;
 pub mod core;
 pub mod error;
 pub mod host;

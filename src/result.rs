@@ -2,6 +2,7 @@
 
 use serde::Serialize;
 
+use crate::confirm::PendingView;
 use crate::error::ToolError;
 
 /// A stable error code and a message that says what to do next.
@@ -32,6 +33,9 @@ pub struct ToolResult {
     /// True for the CLI's "No … found." answers and silent successes.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub empty: bool,
+    /// Set when the write waits for the user's click; nothing has run yet.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pending: Option<PendingView>,
     pub duration_ms: f64,
 }
 
@@ -49,7 +53,26 @@ impl ToolResult {
             argv: None,
             truncated: None,
             empty: false,
+            pending: None,
             duration_ms,
+        }
+    }
+
+    /// A write waiting for the user's click: not a failure, not done yet.
+    pub fn pending(pending: PendingView, argv: Vec<String>) -> Self {
+        ToolResult {
+            ok: false,
+            text: format!(
+                "Waiting for the user to approve: {}. Nothing has changed yet; the user sees the change and decides.",
+                pending.summary
+            ),
+            error: None,
+            program: None,
+            argv: Some(argv),
+            truncated: None,
+            empty: false,
+            pending: Some(pending),
+            duration_ms: 0.0,
         }
     }
 

@@ -125,6 +125,60 @@ pub fn escape_value(key: &str, value: &str) -> Result<String, ArgvError> {
     Ok(out)
 }
 
+/// Linux refuses a single argument over 128 KiB (MAX_ARG_STRLEN).
+pub const MAX_UNIX_ARGUMENT_BYTES: usize = 128 * 1024 - 1;
+/// macOS allows 1 MiB for arguments and environment together; leave room.
+pub const MAX_UNIX_COMMAND_LINE_BYTES: usize = 896 * 1024;
+/// Windows' CreateProcess takes at most 32,767 UTF-16 units, program included.
+pub const MAX_WINDOWS_COMMAND_LINE_UNITS: usize = 32_767;
+
+/// Checks that the operating system will accept this command line; a value
+/// too long for it would otherwise fail with a bare E2BIG.
+pub fn check_size(program: &str, argv: &[String], os: crate::host::Os) -> Result<(), String> {
+    let key_of = |element: &str| {
+        element
+            .split_once('=')
+            .map_or(element, |(k, _)| k)
+            .to_string()
+    };
+    if os == crate::host::Os::Windows {
+        // Each argument may gain quotes and escapes; count 3 extra units each.
+        let units: usize = program.encode_utf16().count()
+            + 2
+            + argv
+                .iter()
+                .map(|a| a.encode_utf16().count() + 3)
+                .sum::<usize>();
+        if units > MAX_WINDOWS_COMMAND_LINE_UNITS {
+            let biggest = argv
+                .iter()
+                .max_by_key(|a| a.len())
+                .map(|a| key_of(a))
+                .unwrap_or_default();
+            return Err(format!(
+                "the command line would be {units} characters and Windows allows {MAX_WINDOWS_COMMAND_LINE_UNITS}; `{biggest}` is the longest part. Send the text in smaller pieces"
+            ));
+        }
+        return Ok(());
+    }
+    if let Some(element) = argv.iter().find(|a| a.len() > MAX_UNIX_ARGUMENT_BYTES) {
+        return Err(format!(
+            "`{}` is {} KiB and one value can be at most 128 KiB; send the text in smaller pieces",
+            key_of(element),
+            element.len() / 1024
+        ));
+    }
+    let total: usize = program.len() + 1 + argv.iter().map(|a| a.len() + 1).sum::<usize>();
+    if total > MAX_UNIX_COMMAND_LINE_BYTES {
+        return Err(format!(
+            "the command line would be {} KiB and at most {} KiB is safe; send the text in smaller pieces",
+            total / 1024,
+            MAX_UNIX_COMMAND_LINE_BYTES / 1024
+        ));
+    }
+    Ok(())
+}
+
 /// The text the CLI will see after unescaping: what `escape_value` promises to
 /// preserve. Carriage returns become newlines.
 pub fn normalise_line_endings(value: &str) -> String {
@@ -240,6 +294,45 @@ mod tests {
         }
         let result = CliInvocation::new("tasks").flag("open").to_argv();
         assert!(matches!(result, Err(ArgvError::UiOnly { .. })));
+    }
+
+    #[test]
+    fn command_lines_the_system_would_refuse_are_caught_first() {
+        use crate::host::Os;
+        let big = |n: usize| format!("content={}", "a".repeat(n));
+        assert!(check_size(
+            "/bin/obsidian",
+            &["daily:append".into(), big(100_000)],
+            Os::Linux
+        )
+        .is_ok());
+        let err = check_size(
+            "/bin/obsidian",
+            &["daily:append".into(), big(200_000)],
+            Os::Linux,
+        )
+        .unwrap_err();
+        assert!(err.starts_with("`content` is 195 KiB"), "{err}");
+        let many: Vec<String> = (0..10).map(|_| big(100_000)).collect();
+        assert!(check_size("/bin/obsidian", &many, Os::Macos)
+            .unwrap_err()
+            .contains("at most 896 KiB"));
+        assert!(check_size(
+            "C:\\o\\Obsidian.com",
+            &["read".into(), big(30_000)],
+            Os::Windows
+        )
+        .is_ok());
+        let err = check_size(
+            "C:\\o\\Obsidian.com",
+            &["read".into(), big(33_000)],
+            Os::Windows,
+        )
+        .unwrap_err();
+        assert!(
+            err.contains("Windows allows 32767") && err.contains("`content`"),
+            "{err}"
+        );
     }
 
     proptest! {

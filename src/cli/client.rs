@@ -93,6 +93,13 @@ impl CliClient {
                     }
                 }
             };
+            if let Err(problem) = super::argv::check_size(&program, &argv, host.platform().os()) {
+                return CliRun {
+                    program: Some(program),
+                    argv,
+                    output: Err(ToolError::invalid(&invocation.command, problem)),
+                };
+            }
             let request = ProcessRequest {
                 program: program.clone(),
                 args: argv.clone(),

@@ -4,8 +4,18 @@
 //! guidance the model gets. Everything else (parsing, schemas, argv) is shared
 //! here, so adding a command is one `CommandSpec` line plus its argument type.
 
+pub mod bases;
+pub mod bookmarks;
 pub mod daily;
+pub mod links;
+pub mod notes;
+pub mod properties;
 pub mod random;
+pub mod search;
+pub mod shared;
+pub mod tags;
+pub mod tasks;
+pub mod templates;
 
 use std::any::Any;
 
@@ -21,7 +31,19 @@ use crate::error::ToolError;
 
 /// Every tool, in the order the settings tab and the model see them.
 pub fn builtin_tools() -> Vec<ToolSpec> {
-    vec![daily::tool(), random::tool()]
+    vec![
+        notes::tool(),
+        search::tool(),
+        daily::tool(),
+        tasks::tool(),
+        properties::tool(),
+        links::tool(),
+        tags::tool(),
+        templates::tool(),
+        bases::tool(),
+        bookmarks::tool(),
+        random::tool(),
+    ]
 }
 
 /// What a command does to the vault.
@@ -52,6 +74,46 @@ pub trait CommandArgs: DeserializeOwned + Serialize + JsonSchema + 'static {
     fn validate(&self) -> Result<(), String> {
         Ok(())
     }
+
+    /// What this call does, when that depends on the arguments (`task`
+    /// without a change only shows the task).
+    fn effective_access(&self, declared: Access) -> Access {
+        declared
+    }
+
+    /// For writes: what the call changes, in words ("today's daily note",
+    /// "note \"Plan\""). `None` means the CLI would fall back to the note open
+    /// in Obsidian, which policy refuses for every write.
+    fn write_target(&self) -> Option<String> {
+        None
+    }
+
+    /// For confirmed writes: the read that shows the target as it is now. It
+    /// is run for the preview and again just before the write (staleness).
+    fn probe(&self) -> Option<CliInvocation> {
+        None
+    }
+
+    /// For confirmed writes: the preview from what `probe` returned.
+    fn preview(&self, current: &ProbeResult) -> Result<Preview, ToolError> {
+        let _ = current;
+        Err(ToolError::invalid(
+            "preview",
+            "this command has no preview; it cannot be confirmed",
+        ))
+    }
+}
+
+/// What a probe read: the CLI's text, or the error it gave.
+pub type ProbeResult = Result<String, ToolError>;
+
+/// What the user sees before approving a write.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Preview {
+    /// What changes, in words.
+    pub target: String,
+    pub before: String,
+    pub after: String,
 }
 
 /// Arguments of a command that takes none.
@@ -71,10 +133,30 @@ pub struct CliArguments {
 /// Typed arguments once their concrete type no longer matters to the caller.
 pub trait ParsedArgs: Any {
     fn cli_arguments(&self) -> Result<CliArguments, String>;
+    fn effective_access(&self, declared: Access) -> Access;
+    fn write_target(&self) -> Option<String>;
+    fn probe(&self) -> Option<CliInvocation>;
+    fn preview(&self, current: &ProbeResult) -> Result<Preview, ToolError>;
     fn as_any(&self) -> &dyn Any;
 }
 
 impl<A: CommandArgs> ParsedArgs for A {
+    fn effective_access(&self, declared: Access) -> Access {
+        CommandArgs::effective_access(self, declared)
+    }
+
+    fn write_target(&self) -> Option<String> {
+        CommandArgs::write_target(self)
+    }
+
+    fn probe(&self) -> Option<CliInvocation> {
+        CommandArgs::probe(self)
+    }
+
+    fn preview(&self, current: &ProbeResult) -> Result<Preview, ToolError> {
+        CommandArgs::preview(self, current)
+    }
+
     fn cli_arguments(&self) -> Result<CliArguments, String> {
         let value = serde_json::to_value(self).map_err(|e| e.to_string())?;
         let Value::Object(fields) = value else {
@@ -108,6 +190,8 @@ pub struct CommandSpec {
     /// One line for the model and the settings tab.
     pub summary: &'static str,
     pub empty_output: EmptyOutput,
+    /// For confirmed writes: the verb of the card's summary ("Set …").
+    pub confirm_verb: &'static str,
     parse: ParseFn,
     schema: SchemaFn,
 }
@@ -119,9 +203,22 @@ impl CommandSpec {
             access,
             summary,
             empty_output: EmptyOutput::Error,
+            confirm_verb: "Change",
             parse: parse_args::<A>,
             schema: |generator| generator.root_schema_for::<A>(),
         }
+    }
+
+    /// The JSON Schema of this command's own arguments (tests and docs).
+    pub fn arguments_schema(&self) -> Value {
+        let mut generator = schema_generator();
+        (self.schema)(&mut generator).to_value()
+    }
+
+    /// The verb a confirmation card uses for this command ("Set", "Remove").
+    pub fn confirm_as(mut self, verb: &'static str) -> Self {
+        self.confirm_verb = verb;
+        self
     }
 
     /// Declares that printing nothing is a normal answer of this command.
@@ -165,6 +262,11 @@ pub struct ToolCall<'a> {
 }
 
 impl ToolCall<'_> {
+    /// What this call does to the vault, given its arguments.
+    pub fn access(&self) -> Access {
+        self.args.effective_access(self.command.access)
+    }
+
     /// The CLI invocation this call stands for.
     pub fn invocation(&self, vault: Option<&str>) -> Result<CliInvocation, ToolError> {
         let arguments = self
@@ -259,12 +361,7 @@ impl ToolSpec {
     /// top, so per-command rules live in the descriptions and are enforced by
     /// `parse_call`.
     pub fn input_schema(&self) -> Value {
-        let mut generator = SchemaSettings::draft2020_12()
-            .with(|s| {
-                s.inline_subschemas = true;
-                s.meta_schema = None;
-            })
-            .into_generator();
+        let mut generator = schema_generator();
         let mut properties = Map::new();
         let mut users: Vec<(String, Vec<&str>, Vec<&str>)> = Vec::new(); // (field, used by, required by)
         let command_help: Vec<String> = self
@@ -344,6 +441,16 @@ impl ToolSpec {
             "additionalProperties": false,
         })
     }
+}
+
+/// Schemas with every subschema inlined: model providers handle `$ref` badly.
+fn schema_generator() -> SchemaGenerator {
+    SchemaSettings::draft2020_12()
+        .with(|s| {
+            s.inline_subschemas = true;
+            s.meta_schema = None;
+        })
+        .into_generator()
 }
 
 /// When two commands share a parameter with different allowed values, the

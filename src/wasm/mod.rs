@@ -85,6 +85,39 @@ impl VaultAgent {
         }))
     }
 
+    /// The user clicked Approve on the card whose command line hashes to
+    /// `argvHash`. Only the plugin's own UI calls this; it is not in the
+    /// public API.
+    pub fn approve(&self, id: String, argv_hash: String) -> js_sys::Promise {
+        let core = self.core.clone();
+        future_to_promise(async move {
+            to_js(&core.approve(&id, &argv_hash).await).map_err(JsValue::from)
+        })
+    }
+
+    /// The user clicked Reject; returns what to tell the model.
+    pub fn reject(&self, id: String) -> Result<JsValue, JsError> {
+        to_js(&self.core.reject(&id))
+    }
+
+    /// What the confirmation card for `id` shows, or null.
+    #[wasm_bindgen(js_name = confirmationCard)]
+    pub fn confirmation_card(&self, id: String) -> Result<JsValue, JsError> {
+        to_js(&self.core.confirmation_card(&id))
+    }
+
+    /// Confirmations waiting for the user.
+    #[wasm_bindgen(js_name = openConfirmations)]
+    pub fn open_confirmations(&self) -> Result<JsValue, JsError> {
+        to_js(&self.core.open_confirmations())
+    }
+
+    /// The expiry result once a confirmation has expired, else null.
+    #[wasm_bindgen(js_name = expiredResult)]
+    pub fn expired_result(&self, id: String) -> Result<JsValue, JsError> {
+        to_js(&self.core.expired_result(&id))
+    }
+
     /// Looks for the CLI again and asks it for its version.
     #[wasm_bindgen(js_name = cliStatus)]
     pub fn cli_status(&self) -> js_sys::Promise {

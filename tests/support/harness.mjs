@@ -18,10 +18,16 @@ const require = createRequire(import.meta.url);
 let domReady = false;
 function ensureDom() {
 	if (domReady) return;
-	// Obsidian's renderer has native timers and microtasks; happy-dom replaces
-	// them with tracked versions, so put the natives back after registering.
+	// Obsidian's renderer has the platform's own timers, streams, Blob, fetch
+	// classes and URL; happy-dom replaces them with its versions, so put the
+	// natives back after registering and keep happy-dom for the DOM only.
 	const natives = {};
-	for (const key of ["queueMicrotask", "setTimeout", "clearTimeout", "setInterval", "clearInterval"]) natives[key] = globalThis[key];
+	const platform = [
+		"queueMicrotask", "setTimeout", "clearTimeout", "setInterval", "clearInterval", "URL", "AbortController",
+		"AbortSignal", "TransformStream", "WritableStream", "atob", "btoa", "Blob", "File", "fetch", "FormData",
+		"Headers", "Request", "Response",
+	];
+	for (const key of platform) natives[key] = globalThis[key];
 	require("@happy-dom/global-registrator").GlobalRegistrator.register({ url: "app://obsidian.md/" });
 	Object.assign(globalThis, natives);
 	if (globalThis.window !== globalThis) Object.assign(globalThis.window, natives);

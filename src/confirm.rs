@@ -1,0 +1,458 @@
+//! The confirmation state machine for risky writes.
+//!
+//! ```text
+//! proposed ──approve──▶ approved ──▶ running ──▶ done | failed
+//!    │                     └──(target changed)──▶ stale
+//!    ├──reject──▶ rejected
+//!    └──(time)──▶ expired
+//! ```
+//!
+//! A confirmation is bound to a SHA-256 of the exact argv it will run, is used
+//! at most once, and expires. Approval is only reachable from the plugin's own
+//! UI: the public API and the model get the pending result and nothing that
+//! approves it.
+
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+
+use crate::cli::argv::CliInvocation;
+use crate::cli::outcome::EmptyOutput;
+use crate::error::ToolError;
+use crate::tools::Preview;
+
+/// Finished confirmations kept to answer replays with the right code.
+const KEEP_FINISHED: usize = 64;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum ConfirmationState {
+    Proposed,
+    Approved,
+    Running,
+    Done,
+    Failed,
+    Rejected,
+    Expired,
+    Stale,
+}
+
+impl ConfirmationState {
+    /// The edges of the state machine; everything else is refused.
+    pub fn can_become(self, next: ConfirmationState) -> bool {
+        use ConfirmationState::*;
+        matches!(
+            (self, next),
+            (Proposed, Approved | Rejected | Expired)
+                | (Approved, Running | Stale)
+                | (Running, Done | Failed)
+        )
+    }
+
+    pub fn is_open(self) -> bool {
+        self == ConfirmationState::Proposed
+    }
+
+    fn words(self) -> &'static str {
+        use ConfirmationState::*;
+        match self {
+            Proposed => "waiting",
+            Approved => "approved",
+            Running => "running",
+            Done => "done",
+            Failed => "failed",
+            Rejected => "rejected",
+            Expired => "expired",
+            Stale => "stale",
+        }
+    }
+}
+
+/// The hash a confirmation is bound to: SHA-256 over the argv elements, each
+/// followed by a NUL (which no element can contain), in hex.
+pub fn argv_hash(argv: &[String]) -> String {
+    let mut hasher = Sha256::new();
+    for element in argv {
+        hasher.update(element.as_bytes());
+        hasher.update([0u8]);
+    }
+    hasher
+        .finalize()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// A write waiting for (or past) the user's decision.
+#[derive(Clone, Debug)]
+pub struct PendingConfirmation {
+    pub id: String,
+    pub tool_id: &'static str,
+    pub command: &'static str,
+    /// The call's arguments as given, to rebuild the preview if it goes stale.
+    pub arguments: serde_json::Value,
+    /// The write itself, vault included.
+    pub invocation: CliInvocation,
+    pub argv: Vec<String>,
+    pub argv_hash: String,
+    /// The read that shows the target; run again just before the write.
+    pub probe: CliInvocation,
+    /// What the probe read when the preview was made.
+    pub probe_snapshot: String,
+    pub summary: String,
+    pub preview: Preview,
+    pub empty_output: EmptyOutput,
+    pub created_ms: f64,
+    pub expires_ms: f64,
+    pub state: ConfirmationState,
+}
+
+/// What the model and other plugins see of a pending confirmation.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PendingView {
+    pub id: String,
+    pub summary: String,
+    pub preview: Preview,
+}
+
+/// What the plugin's confirmation card shows (and needs to approve).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ConfirmationCard {
+    pub id: String,
+    pub tool_id: &'static str,
+    pub command: &'static str,
+    pub summary: String,
+    pub preview: Preview,
+    pub argv: Vec<String>,
+    pub argv_hash: String,
+    pub expires_ms: f64,
+    pub state: ConfirmationState,
+}
+
+impl PendingConfirmation {
+    pub fn view(&self) -> PendingView {
+        PendingView {
+            id: self.id.clone(),
+            summary: self.summary.clone(),
+            preview: self.preview.clone(),
+        }
+    }
+
+    pub fn card(&self) -> ConfirmationCard {
+        ConfirmationCard {
+            id: self.id.clone(),
+            tool_id: self.tool_id,
+            command: self.command,
+            summary: self.summary.clone(),
+            preview: self.preview.clone(),
+            argv: self.argv.clone(),
+            argv_hash: self.argv_hash.clone(),
+            expires_ms: self.expires_ms,
+            state: self.state,
+        }
+    }
+}
+
+/// Everything needed to propose a confirmation.
+pub struct Proposal {
+    pub tool_id: &'static str,
+    pub command: &'static str,
+    pub arguments: serde_json::Value,
+    pub invocation: CliInvocation,
+    pub argv: Vec<String>,
+    pub probe: CliInvocation,
+    pub probe_snapshot: String,
+    pub summary: String,
+    pub preview: Preview,
+    pub empty_output: EmptyOutput,
+}
+
+/// All confirmations of this session.
+#[derive(Default)]
+pub struct ConfirmationBook {
+    entries: Vec<PendingConfirmation>,
+    proposed_count: u64,
+}
+
+impl ConfirmationBook {
+    pub fn propose(
+        &mut self,
+        proposal: Proposal,
+        now_ms: f64,
+        expiry_ms: u32,
+    ) -> &PendingConfirmation {
+        self.proposed_count += 1;
+        let argv_hash = argv_hash(&proposal.argv);
+        let id = format!("c{}-{}", self.proposed_count, &argv_hash[..8]);
+        self.entries.push(PendingConfirmation {
+            id,
+            tool_id: proposal.tool_id,
+            command: proposal.command,
+            arguments: proposal.arguments,
+            invocation: proposal.invocation,
+            argv: proposal.argv,
+            argv_hash,
+            probe: proposal.probe,
+            probe_snapshot: proposal.probe_snapshot,
+            summary: proposal.summary,
+            preview: proposal.preview,
+            empty_output: proposal.empty_output,
+            created_ms: now_ms,
+            expires_ms: now_ms + f64::from(expiry_ms),
+            state: ConfirmationState::Proposed,
+        });
+        self.forget_old();
+        self.entries.last().expect("just pushed")
+    }
+
+    /// The confirmation with `id`, with expiry applied first.
+    pub fn get(&mut self, id: &str, now_ms: f64) -> Option<&PendingConfirmation> {
+        self.expire(now_ms);
+        self.entries.iter().find(|e| e.id == id)
+    }
+
+    /// Proposals still waiting for the user.
+    pub fn open(&mut self, now_ms: f64) -> Vec<&PendingConfirmation> {
+        self.expire(now_ms);
+        self.entries.iter().filter(|e| e.state.is_open()).collect()
+    }
+
+    /// The user clicked Approve on the card for `argv_hash`. On success the
+    /// confirmation is `approved` and a copy is returned to run.
+    pub fn approve(
+        &mut self,
+        id: &str,
+        argv_hash: &str,
+        now_ms: f64,
+    ) -> Result<PendingConfirmation, ToolError> {
+        self.expire(now_ms);
+        let entry = self
+            .entries
+            .iter_mut()
+            .find(|e| e.id == id)
+            .ok_or_else(|| ToolError::ConfirmationNotFound { id: id.to_string() })?;
+        refuse_unless_open(entry.state)?;
+        if entry.argv_hash != argv_hash {
+            // A card for some other command line: leave this one waiting.
+            return Err(ToolError::ArgvMismatch);
+        }
+        entry.state = ConfirmationState::Approved;
+        Ok(entry.clone())
+    }
+
+    /// The user clicked Reject.
+    pub fn reject(&mut self, id: &str, now_ms: f64) -> Result<(), ToolError> {
+        self.expire(now_ms);
+        let entry = self
+            .entries
+            .iter_mut()
+            .find(|e| e.id == id)
+            .ok_or_else(|| ToolError::ConfirmationNotFound { id: id.to_string() })?;
+        refuse_unless_open(entry.state)?;
+        entry.state = ConfirmationState::Rejected;
+        Ok(())
+    }
+
+    /// Moves an approved confirmation along; refuses edges the machine lacks.
+    pub fn advance(&mut self, id: &str, next: ConfirmationState) -> Result<(), ToolError> {
+        let entry = self
+            .entries
+            .iter_mut()
+            .find(|e| e.id == id)
+            .ok_or_else(|| ToolError::ConfirmationNotFound { id: id.to_string() })?;
+        if !entry.state.can_become(next) {
+            return Err(ToolError::ConfirmationUsed {
+                state: entry.state.words().into(),
+            });
+        }
+        entry.state = next;
+        Ok(())
+    }
+
+    fn expire(&mut self, now_ms: f64) {
+        for entry in &mut self.entries {
+            if entry.state == ConfirmationState::Proposed && now_ms >= entry.expires_ms {
+                entry.state = ConfirmationState::Expired;
+            }
+        }
+    }
+
+    fn forget_old(&mut self) {
+        let finished = self.entries.iter().filter(|e| !e.state.is_open()).count();
+        if finished > KEEP_FINISHED {
+            let mut to_drop = finished - KEEP_FINISHED;
+            self.entries.retain(|e| {
+                if to_drop > 0 && !e.state.is_open() {
+                    to_drop -= 1;
+                    false
+                } else {
+                    true
+                }
+            });
+        }
+    }
+}
+
+fn refuse_unless_open(state: ConfirmationState) -> Result<(), ToolError> {
+    match state {
+        ConfirmationState::Proposed => Ok(()),
+        ConfirmationState::Rejected => Err(ToolError::ConfirmationRejected),
+        ConfirmationState::Expired => Err(ToolError::ConfirmationExpired),
+        other => Err(ToolError::ConfirmationUsed {
+            state: other.words().into(),
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn proposal(content: &str) -> Proposal {
+        let invocation = CliInvocation::new("property:set")
+            .parameter("name", "status")
+            .parameter("value", content)
+            .parameter("file", "Plan");
+        Proposal {
+            tool_id: "obsidianProperties",
+            command: "property:set",
+            arguments: serde_json::Value::Null,
+            argv: invocation.to_argv().unwrap(),
+            invocation,
+            probe: CliInvocation::new("property:read"),
+            probe_snapshot: "active".into(),
+            summary: "Set property".into(),
+            preview: Preview {
+                target: "t".into(),
+                before: "active".into(),
+                after: content.into(),
+            },
+            empty_output: EmptyOutput::Error,
+        }
+    }
+
+    #[test]
+    fn hash_binds_every_element_and_its_boundaries() {
+        let a = argv_hash(&["ab".into(), "c".into()]);
+        let b = argv_hash(&["a".into(), "bc".into()]);
+        assert_ne!(a, b);
+        assert_eq!(a.len(), 64);
+        assert_eq!(a, argv_hash(&["ab".into(), "c".into()]));
+    }
+
+    #[test]
+    fn approve_once_then_replays_are_refused() {
+        let mut book = ConfirmationBook::default();
+        let (id, hash) = {
+            let p = book.propose(proposal("done"), 0.0, 1000);
+            (p.id.clone(), p.argv_hash.clone())
+        };
+        let approved = book.approve(&id, &hash, 10.0).unwrap();
+        assert_eq!(approved.state, ConfirmationState::Approved);
+        assert_eq!(
+            book.approve(&id, &hash, 11.0).unwrap_err().code(),
+            "confirmation_used"
+        );
+        book.advance(&id, ConfirmationState::Running).unwrap();
+        book.advance(&id, ConfirmationState::Done).unwrap();
+        assert_eq!(
+            book.approve(&id, &hash, 12.0).unwrap_err().code(),
+            "confirmation_used"
+        );
+        assert_eq!(
+            book.reject(&id, 12.0).unwrap_err().code(),
+            "confirmation_used"
+        );
+    }
+
+    #[test]
+    fn a_different_argv_does_not_approve_and_leaves_it_waiting() {
+        let mut book = ConfirmationBook::default();
+        let (id, hash) = {
+            let p = book.propose(proposal("done"), 0.0, 1000);
+            (p.id.clone(), p.argv_hash.clone())
+        };
+        let other = argv_hash(&proposal("archived").argv);
+        assert_eq!(
+            book.approve(&id, &other, 1.0).unwrap_err().code(),
+            "argv_mismatch"
+        );
+        assert_eq!(
+            book.get(&id, 1.0).unwrap().state,
+            ConfirmationState::Proposed
+        );
+        assert!(book.approve(&id, &hash, 2.0).is_ok());
+    }
+
+    #[test]
+    fn expiry_and_rejection_have_their_own_codes() {
+        let mut book = ConfirmationBook::default();
+        let (id, hash) = {
+            let p = book.propose(proposal("done"), 0.0, 1000);
+            (p.id.clone(), p.argv_hash.clone())
+        };
+        assert_eq!(book.open(999.0).len(), 1);
+        assert_eq!(
+            book.approve(&id, &hash, 1000.0).unwrap_err().code(),
+            "confirmation_expired"
+        );
+        assert!(book.open(1000.0).is_empty());
+
+        let (id, hash) = {
+            let p = book.propose(proposal("x"), 0.0, 1000);
+            (p.id.clone(), p.argv_hash.clone())
+        };
+        book.reject(&id, 1.0).unwrap();
+        assert_eq!(
+            book.approve(&id, &hash, 2.0).unwrap_err().code(),
+            "confirmation_rejected"
+        );
+        assert_eq!(
+            book.approve("nope", &hash, 2.0).unwrap_err().code(),
+            "confirmation_not_found"
+        );
+    }
+
+    #[test]
+    fn only_the_drawn_edges_exist() {
+        use ConfirmationState::*;
+        let all = [
+            Proposed, Approved, Running, Done, Failed, Rejected, Expired, Stale,
+        ];
+        let mut edges = Vec::new();
+        for from in all {
+            for to in all {
+                if from.can_become(to) {
+                    edges.push((from, to));
+                }
+            }
+        }
+        assert_eq!(
+            edges,
+            [
+                (Proposed, Approved),
+                (Proposed, Rejected),
+                (Proposed, Expired),
+                (Approved, Running),
+                (Approved, Stale),
+                (Running, Done),
+                (Running, Failed)
+            ]
+        );
+    }
+
+    #[test]
+    fn old_finished_entries_are_forgotten_but_open_ones_kept() {
+        let mut book = ConfirmationBook::default();
+        let first = book.propose(proposal("keep"), 0.0, 1_000_000).id.clone();
+        for i in 0..(KEEP_FINISHED + 10) {
+            let id = book
+                .propose(proposal(&i.to_string()), 0.0, 1_000_000)
+                .id
+                .clone();
+            book.reject(&id, 1.0).unwrap();
+        }
+        assert!(book.get(&first, 2.0).is_some());
+        assert!(book.entries.len() <= KEEP_FINISHED + 2);
+    }
+}

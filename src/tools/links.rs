@@ -1,0 +1,106 @@
+//! `obsidianLinks`: the link graph: backlinks, outgoing links, orphans,
+//! dead ends and unresolved links.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use super::shared::{check_note_target, TableFormat};
+use super::{Access, CommandArgs, CommandSpec, ToolSpec};
+
+/// Arguments of `backlinks`.
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BacklinksArgs {
+    /// The note's name, resolved like a wikilink. Omit both `file` and `path` for the note open in Obsidian.
+    pub file: Option<String>,
+    /// The note's exact path from the vault root.
+    pub path: Option<String>,
+    /// Output format: json, tsv (default) or csv.
+    pub format: Option<TableFormat>,
+    /// Include how many links come from each note.
+    #[serde(default)]
+    pub counts: bool,
+    /// Return only the count.
+    #[serde(default)]
+    pub total: bool,
+}
+
+impl CommandArgs for BacklinksArgs {
+    fn validate(&self) -> Result<(), String> {
+        check_note_target(&self.file, &self.path)
+    }
+}
+
+/// Arguments of `links`.
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LinksArgs {
+    /// The note's name, resolved like a wikilink. Omit both `file` and `path` for the note open in Obsidian.
+    pub file: Option<String>,
+    /// The note's exact path from the vault root.
+    pub path: Option<String>,
+    /// Return only the count.
+    #[serde(default)]
+    pub total: bool,
+}
+
+impl CommandArgs for LinksArgs {
+    fn validate(&self) -> Result<(), String> {
+        check_note_target(&self.file, &self.path)
+    }
+}
+
+/// Arguments of `orphans` and `deadends`.
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GraphListArgs {
+    /// Return only the count.
+    #[serde(default)]
+    pub total: bool,
+}
+
+impl CommandArgs for GraphListArgs {}
+
+/// Arguments of `unresolved`.
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct UnresolvedArgs {
+    /// Output format: json, tsv (default) or csv.
+    pub format: Option<TableFormat>,
+    /// Include how often each missing note is linked.
+    #[serde(default)]
+    pub counts: bool,
+    /// Include the note each link comes from.
+    #[serde(default)]
+    pub verbose: bool,
+    /// Return only the count.
+    #[serde(default)]
+    pub total: bool,
+}
+
+impl CommandArgs for UnresolvedArgs {}
+
+pub fn tool() -> ToolSpec {
+    ToolSpec {
+        id: "obsidianLinks",
+        display_name: "Links (CLI)",
+        description: "Query the link graph: what links to a note, what it links to, orphans, dead ends and links to missing notes.",
+        guidance: "Use obsidianLinks for questions about connections: `backlinks` (what links TO a \
+                   note), `links` (what a note links to), `orphans` (notes nothing links to), \
+                   `deadends` (notes that link nowhere), `unresolved` (links to notes that do not \
+                   exist). To read a note use obsidianNotes.",
+        commands: vec![
+            CommandSpec::new::<BacklinksArgs>("backlinks", Access::Read, "List notes that link to a note."),
+            CommandSpec::new::<LinksArgs>("links", Access::Read, "List the links going out of a note."),
+            CommandSpec::new::<GraphListArgs>("orphans", Access::Read, "List notes that nothing links to."),
+            CommandSpec::new::<GraphListArgs>("deadends", Access::Read, "List notes that link to nothing."),
+            CommandSpec::new::<UnresolvedArgs>(
+                "unresolved",
+                Access::Read,
+                "List links to notes that do not exist.",
+            ),
+        ],
+        example: json!({"command": "backlinks", "file": "Roadmap", "counts": true}),
+    }
+}

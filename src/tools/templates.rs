@@ -1,0 +1,60 @@
+//! `obsidianTemplates`: the user's templates.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use super::shared::check_not_blank;
+use super::{Access, CommandArgs, CommandSpec, ToolSpec};
+
+/// Arguments of `templates`.
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TemplatesArgs {
+    /// Return only the number of templates.
+    #[serde(default)]
+    pub total: bool,
+}
+
+impl CommandArgs for TemplatesArgs {}
+
+/// Arguments of `template:read`.
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TemplateReadArgs {
+    /// The template's name, as `templates` lists it.
+    pub name: String,
+    /// The note title to use for `{{title}}` when `resolve` is set.
+    pub title: Option<String>,
+    /// Fill in `{{date}}`, `{{time}}` and `{{title}}`.
+    #[serde(default)]
+    pub resolve: bool,
+}
+
+impl CommandArgs for TemplateReadArgs {
+    fn validate(&self) -> Result<(), String> {
+        check_not_blank("name", &self.name)
+    }
+}
+
+pub fn tool() -> ToolSpec {
+    ToolSpec {
+        id: "obsidianTemplates",
+        display_name: "Templates (CLI)",
+        description:
+            "List the user's templates or read one, optionally with its variables filled in.",
+        guidance: "Use obsidianTemplates to see which templates exist (`templates`) and what one \
+                   contains (`template:read`, with `resolve` to fill in date, time and title). \
+                   Templates are read only here; to read ordinary notes use obsidianNotes.",
+        commands: vec![
+            CommandSpec::new::<TemplatesArgs>("templates", Access::Read, "List template names."),
+            CommandSpec::new::<TemplateReadArgs>(
+                "template:read",
+                Access::Read,
+                "Read a template's text.",
+            )
+            .silent_success("The template is empty."),
+        ],
+        example: json!({"command": "templates"}),
+    }
+}

@@ -1,0 +1,262 @@
+//! The confirmation machine through the core: previews, approval bound to the
+//! exact argv, single use, expiry on a fake clock, rejection and staleness.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use serde_json::{json, Value};
+use vault_agent::confirm::ConfirmationState;
+use vault_agent::host::{Os, ProcessOutcome};
+use vault_agent::testing::{block_on, FakeHost};
+use vault_agent::{ToolResult, VaultAgentCore};
+
+/// A fake CLI over one note's `status` property and one task line.
+struct Vault {
+    status: Option<String>,
+    task: String,
+    writes: Vec<Vec<String>>,
+}
+
+fn core_with_vault(settings: Value) -> (VaultAgentCore<FakeHost>, Rc<RefCell<Vault>>) {
+    let vault = Rc::new(RefCell::new(Vault {
+        status: Some("active".into()),
+        task: "- [ ] Ship it".into(),
+        writes: Vec::new(),
+    }));
+    let state = vault.clone();
+    let mut host = FakeHost::new(Os::Linux, move |request| {
+        let mut v = state.borrow_mut();
+        let args = &request.args;
+        let output = match args[0].as_str() {
+            "property:read" => match &v.status {
+                Some(value) => value.clone(),
+                None => "Error: Property \"status\" not found.".into(),
+            },
+            "property:set" => {
+                v.writes.push(args.clone());
+                v.status = args
+                    .iter()
+                    .find_map(|a| a.strip_prefix("value="))
+                    .map(String::from);
+                "Property \"status\" set on Plan.md".into()
+            }
+            "property:remove" => {
+                v.writes.push(args.clone());
+                v.status = None;
+                "Property \"status\" removed from Plan.md".into()
+            }
+            "task" if args.iter().any(|a| a == "done") => {
+                v.writes.push(args.clone());
+                v.task = v.task.replacen("[ ]", "[x]", 1);
+                format!("Plan.md:3\n{}", v.task)
+            }
+            "task" => format!("Plan.md:3\n{}", v.task),
+            other => format!("Error: unexpected {other}"),
+        };
+        ProcessOutcome::success(&output)
+    });
+    host.env.insert("PATH".into(), "/usr/bin".into());
+    host.add_executable("/usr/bin/obsidian");
+    let settings = if settings.is_null() {
+        json!({"allowVaultChanges": true})
+    } else {
+        settings
+    };
+    (VaultAgentCore::new(host, &settings).0, vault)
+}
+
+fn set_status(core: &VaultAgentCore<FakeHost>, value: &str) -> ToolResult {
+    block_on(core.call_tool(
+        "obsidianProperties",
+        &json!({"command": "property:set", "name": "status", "value": value, "file": "Plan"}),
+    ))
+}
+
+fn hash_of(core: &VaultAgentCore<FakeHost>, id: &str) -> String {
+    core.confirmation_card(id).unwrap().argv_hash
+}
+
+#[test]
+fn a_confirmed_write_waits_then_runs_once_on_approval() {
+    let (core, vault) = core_with_vault(Value::Null);
+    let pending = set_status(&core, "done");
+    assert!(!pending.ok);
+    assert_eq!(pending.error, None, "pending is not an error");
+    let view = pending.pending.clone().expect("pending");
+    assert_eq!(view.summary, "Set property \"status\" of note \"Plan\"");
+    assert_eq!(
+        (view.preview.before.as_str(), view.preview.after.as_str()),
+        ("active", "done")
+    );
+    assert!(
+        vault.borrow().writes.is_empty(),
+        "nothing written before approval"
+    );
+    assert_eq!(
+        pending.argv.as_deref().unwrap(),
+        ["property:set", "name=status", "value=done", "file=Plan"]
+    );
+
+    let card = core.confirmation_card(&view.id).unwrap();
+    assert_eq!(card.state, ConfirmationState::Proposed);
+    assert_eq!(card.argv, pending.argv.unwrap());
+    assert_eq!(core.open_confirmations().len(), 1);
+
+    let result = block_on(core.approve(&view.id, &card.argv_hash));
+    assert!(result.ok, "{}", result.text);
+    assert_eq!(vault.borrow().writes.len(), 1);
+    assert_eq!(vault.borrow().status.as_deref(), Some("done"));
+    assert_eq!(
+        core.confirmation_card(&view.id).unwrap().state,
+        ConfirmationState::Done
+    );
+    assert!(core.open_confirmations().is_empty());
+
+    // Replay: the same approval again is refused and writes nothing.
+    let replay = block_on(core.approve(&view.id, &card.argv_hash));
+    assert_eq!(replay.code(), Some("confirmation_used"));
+    assert_eq!(vault.borrow().writes.len(), 1);
+}
+
+#[test]
+fn approving_a_different_argv_fails_and_leaves_the_card_waiting() {
+    let (core, vault) = core_with_vault(Value::Null);
+    let first = set_status(&core, "done").pending.unwrap();
+    let second = set_status(&core, "archived").pending.unwrap();
+    let result = block_on(core.approve(&first.id, &hash_of(&core, &second.id)));
+    assert_eq!(result.code(), Some("argv_mismatch"));
+    assert!(vault.borrow().writes.is_empty());
+    assert_eq!(
+        core.confirmation_card(&first.id).unwrap().state,
+        ConfirmationState::Proposed
+    );
+    let made_up = block_on(core.approve(&first.id, "0000"));
+    assert_eq!(made_up.code(), Some("argv_mismatch"));
+}
+
+#[test]
+fn an_expired_confirmation_cannot_be_approved() {
+    let (core, vault) =
+        core_with_vault(json!({"allowVaultChanges": true, "confirmationExpiryMs": 60000}));
+    let clock = core.host().clock();
+    let view = set_status(&core, "done").pending.unwrap();
+    let hash = hash_of(&core, &view.id);
+    clock.set(clock.get() + 60_001.0);
+    let result = block_on(core.approve(&view.id, &hash));
+    assert_eq!(result.code(), Some("confirmation_expired"));
+    assert!(result.text.contains("expired"));
+    assert!(vault.borrow().writes.is_empty());
+    assert_eq!(
+        core.confirmation_card(&view.id).unwrap().state,
+        ConfirmationState::Expired
+    );
+}
+
+#[test]
+fn a_rejected_confirmation_runs_nothing_and_tells_the_model() {
+    let (core, vault) = core_with_vault(Value::Null);
+    let view = set_status(&core, "done").pending.unwrap();
+    let hash = hash_of(&core, &view.id);
+    let rejected = core.reject(&view.id);
+    assert_eq!(rejected.code(), Some("confirmation_rejected"));
+    assert!(rejected.text.contains("rejected"));
+    let after = block_on(core.approve(&view.id, &hash));
+    assert_eq!(after.code(), Some("confirmation_rejected"));
+    assert_eq!(core.reject(&view.id).code(), Some("confirmation_rejected"));
+    assert!(vault.borrow().writes.is_empty());
+    assert_eq!(
+        core.reject("c999-nope").code(),
+        Some("confirmation_not_found")
+    );
+}
+
+#[test]
+fn a_target_that_changed_since_the_preview_is_stale_and_asked_again() {
+    let (core, vault) = core_with_vault(Value::Null);
+    let view = set_status(&core, "done").pending.unwrap();
+    let hash = hash_of(&core, &view.id);
+    vault.borrow_mut().status = Some("paused".into()); // someone edited the note
+    let result = block_on(core.approve(&view.id, &hash));
+    assert_eq!(result.code(), Some("stale"), "{}", result.text);
+    assert!(result.text.contains("paused"), "{}", result.text);
+    assert!(vault.borrow().writes.is_empty(), "the write did not run");
+    assert_eq!(
+        core.confirmation_card(&view.id).unwrap().state,
+        ConfirmationState::Stale
+    );
+    let again = result.pending.expect("a fresh preview");
+    assert_ne!(again.id, view.id);
+    assert_eq!(again.preview.before, "paused");
+    let result = block_on(core.approve(&again.id, &hash_of(&core, &again.id)));
+    assert!(result.ok, "{}", result.text);
+    assert_eq!(vault.borrow().status.as_deref(), Some("done"));
+}
+
+#[test]
+fn task_changes_preview_the_line_now_and_after() {
+    let (core, vault) = core_with_vault(Value::Null);
+    let pending = block_on(core.call_tool(
+        "obsidianTasks",
+        &json!({"command": "task", "ref": "Plan.md:3", "done": true}),
+    ));
+    let view = pending.pending.expect("pending");
+    assert_eq!(view.summary, "Change the task at Plan.md:3");
+    assert_eq!(view.preview.before, "- [ ] Ship it");
+    assert_eq!(view.preview.after, "- [x] Ship it");
+    let result = block_on(core.approve(&view.id, &hash_of(&core, &view.id)));
+    assert!(result.ok, "{}", result.text);
+    assert_eq!(
+        vault.borrow().writes,
+        vec![vec![
+            "task".to_string(),
+            "ref=Plan.md:3".into(),
+            "done".into()
+        ]]
+    );
+}
+
+#[test]
+fn removing_a_property_that_is_not_set_is_refused_without_a_card() {
+    let (core, vault) = core_with_vault(Value::Null);
+    vault.borrow_mut().status = None;
+    let result = block_on(core.call_tool(
+        "obsidianProperties",
+        &json!({"command": "property:remove", "name": "status", "file": "Plan"}),
+    ));
+    assert_eq!(result.code(), Some("cli_error"));
+    assert!(result.text.contains("nothing to remove"), "{}", result.text);
+    assert!(core.open_confirmations().is_empty());
+}
+
+#[test]
+fn turning_writes_off_wins_over_an_open_card() {
+    let (core, vault) = core_with_vault(Value::Null);
+    let view = set_status(&core, "done").pending.unwrap();
+    let hash = hash_of(&core, &view.id);
+    core.set_settings(&json!({"allowVaultChanges": false}));
+    let result = block_on(core.approve(&view.id, &hash));
+    assert_eq!(result.code(), Some("writes_disabled"));
+    assert!(vault.borrow().writes.is_empty());
+}
+
+#[test]
+fn the_pending_result_has_the_documented_shape() {
+    let (core, _) = core_with_vault(Value::Null);
+    let value = serde_json::to_value(set_status(&core, "done")).unwrap();
+    assert_eq!(value["ok"], false);
+    assert!(value.get("error").is_none());
+    let pending = &value["pending"];
+    assert!(pending["id"].as_str().unwrap().starts_with('c'));
+    assert_eq!(
+        pending["summary"],
+        "Set property \"status\" of note \"Plan\""
+    );
+    assert_eq!(
+        pending["preview"],
+        json!({"target": "property \"status\" of note \"Plan\"", "before": "active", "after": "done"})
+    );
+    assert!(
+        pending.get("argvHash").is_none(),
+        "the hash only goes to the plugin's own card"
+    );
+}

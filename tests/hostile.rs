@@ -1,0 +1,449 @@
+//! Hostile argument values through every string parameter of every command.
+//! Whatever the value, the process the host is asked to run gets exactly the
+//! declared command, one element per declared parameter, no extra element,
+//! and the value reads back literally; or the call is refused with a clear
+//! error that names the parameter.
+
+use std::collections::BTreeSet;
+
+use serde_json::{json, Map, Value};
+use vault_agent::cli::argv::{escape_value, normalise_line_endings};
+use vault_agent::host::ProcessOutcome;
+use vault_agent::testing::{block_on, FakeHost};
+use vault_agent::tools::builtin_tools;
+use vault_agent::VaultAgentCore;
+
+/// A core with writes allowed over a CLI that answers every call sensibly.
+fn core() -> VaultAgentCore<FakeHost> {
+    let mut host = FakeHost::linux_with_cli("");
+    host.respond_with(|request| {
+        ProcessOutcome::success(match request.args[0].as_str() {
+            "task" => "Plan.md:3\n- [ ] Ship",
+            _ => "ok",
+        })
+    });
+    VaultAgentCore::new(host, &json!({"allowVaultChanges": true})).0
+}
+
+/// Valid arguments for every command, the base each hostile value goes into.
+fn base_arguments(tool: &str, command: &str) -> Value {
+    match (tool, command) {
+        ("obsidianNotes", "read" | "file" | "outline") => json!({"file": "Welcome"}),
+        ("obsidianNotes", "files" | "folders") => json!({"folder": "Projects"}),
+        ("obsidianSearch", _) => json!({"query": "launch", "path": "Projects"}),
+        ("obsidianDailyNote", "daily:append" | "daily:prepend") => json!({"content": "- [ ] x"}),
+        ("obsidianDailyNote", _) => json!({}),
+        ("obsidianTasks", "tasks") => json!({"file": "Plan", "status": "x"}),
+        ("obsidianTasks", "task") => json!({"ref": "Plan.md:3", "status": "x"}),
+        ("obsidianProperties", "properties") => json!({"file": "Plan", "name": "status"}),
+        ("obsidianProperties", "property:set") => {
+            json!({"name": "status", "value": "done", "file": "Plan"})
+        }
+        ("obsidianProperties", _) => json!({"name": "status", "file": "Plan"}),
+        ("obsidianLinks", "backlinks" | "links") => json!({"file": "Plan"}),
+        ("obsidianLinks", _) => json!({}),
+        ("obsidianTags", "tags") => json!({"file": "Plan"}),
+        ("obsidianTags", "tag") => json!({"name": "project"}),
+        ("obsidianTemplates", "template:read") => json!({"name": "Daily Note", "title": "T"}),
+        ("obsidianTemplates", _) => json!({}),
+        ("obsidianBases", "bases") => json!({}),
+        ("obsidianBases", "base:views") => json!({"file": "Projects"}),
+        ("obsidianBases", "base:query") => json!({"file": "Projects", "view": "All"}),
+        ("obsidianBases", _) => {
+            json!({"file": "Projects", "view": "All", "name": "New", "content": "x"})
+        }
+        ("obsidianBookmarks", "bookmark") => {
+            json!({"file": "Plan.md", "subpath": "#Goals", "title": "T"})
+        }
+        ("obsidianBookmarks", _) => json!({}),
+        ("obsidianRandomRead", _) => json!({"folder": "Ideas"}),
+        _ => panic!("no base arguments for {tool} {command}: add them here"),
+    }
+}
+
+/// At least 300 values that have broken command lines somewhere.
+fn hostile_values() -> Vec<String> {
+    let mut values: Vec<String> = [
+        "",
+        " ",
+        "\t",
+        "\n",
+        "\r\n",
+        "\r",
+        "a\nb",
+        "a\r\nb",
+        "trailing\n",
+        "\n\nleading",
+        "=",
+        "==",
+        "a=b",
+        "key=value other=thing",
+        "vault=Evil",
+        "vault=Evil daily:read",
+        " vault=Evil",
+        "vault=\"My Vault\" delete",
+        "path=../../etc/passwd",
+        "file=x",
+        "--copy",
+        "-",
+        "--",
+        "-rf",
+        "--vault=x",
+        "-- delete",
+        "delete",
+        "eval",
+        "plugin:enable",
+        "open",
+        "command id=app:reload",
+        "..",
+        "../x",
+        "a/../../b",
+        "./x",
+        "/etc/passwd",
+        "C:\\Windows\\system32",
+        "\\\\server\\share",
+        "~/.ssh/id_rsa",
+        "%APPDATA%",
+        "$HOME",
+        "$(reboot)",
+        "`id`",
+        "; rm -rf /",
+        "| cat",
+        "&& echo hi",
+        "' \"",
+        "\"quoted\"",
+        "'single'",
+        "!!",
+        "%s%s%n",
+        "{{date}}",
+        "${x}",
+        "\\",
+        "\\\\",
+        "\\n",
+        "\\t",
+        "\\times",
+        "C:\\temp\\new",
+        "a\\nb\nc",
+        "\u{202E}evil",
+        "\u{202D}",
+        "\u{2066}x\u{2069}",
+        "\u{200B}",
+        "\u{200C}\u{200D}",
+        "\u{200E}\u{200F}",
+        "\u{FEFF}bom",
+        "\u{2028}",
+        "\u{2029}",
+        "\u{3000}",
+        "Café ☕",
+        "日本語のノート",
+        "🦀🚀",
+        "e\u{301}",
+        "\u{10FFFF}",
+        "\u{FFFD}",
+        "عربي",
+        "עברית",
+        "{\"a\":1}",
+        "[1,2]",
+        "null",
+        "true",
+        "0",
+        "-1",
+        "1e309",
+        "NaN",
+        "<script>alert(1)</script>",
+        "[[Link]]",
+        "![[Embed]]",
+        "#tag",
+        "^block",
+        "# Heading",
+        "- [ ] task",
+        "---\nfoo: bar\n---",
+    ]
+    .into_iter()
+    .map(String::from)
+    .collect();
+    // The nastiest ones again inside ordinary-looking names and paths.
+    let nasty = [
+        "\n",
+        "=",
+        "vault=Evil",
+        "--copy",
+        "..",
+        "\u{202E}",
+        "\u{200B}",
+        "\\",
+        "\t",
+        "; rm -rf /",
+        "\r",
+        "$(x)",
+        "\"",
+        "#",
+        "%n",
+        "../../etc",
+        "delete",
+        "\u{0}",
+        "\u{1b}[31m",
+        "\u{7f}",
+    ];
+    for piece in nasty {
+        for shape in ["note {}", "{}.md", "Folder/{}", "{} {}", "a{}b"] {
+            values.push(shape.replace("{}", piece));
+        }
+    }
+    // Every C0 control, DEL and every C1 control, alone and embedded.
+    for code in (0u32..0x20).chain([0x7F]).chain(0x80..0xA0) {
+        let c = char::from_u32(code).unwrap();
+        values.push(c.to_string());
+        values.push(format!("before{c}after"));
+    }
+    // Long values: around the limits and far past them.
+    values.push("a".repeat(1024 * 1024));
+    values.push("é".repeat(512 * 1024));
+    values.push("\n".repeat(70_000));
+    values.push("x".repeat(120_000));
+    values.push("\\".repeat(70_000));
+    values
+}
+
+/// Hostile JSON where a string is expected: refused by type, never sent.
+fn hostile_json() -> Vec<Value> {
+    vec![
+        json!(1),
+        json!(-1.5),
+        json!(true),
+        json!([]),
+        json!(["a", "b"]),
+        json!({}),
+        json!({"command": "delete"}),
+        json!({"$ne": ""}),
+    ]
+}
+
+fn string_parameters(schema: &Value) -> Vec<String> {
+    let Some(properties) = schema["properties"].as_object() else {
+        return Vec::new();
+    };
+    properties
+        .iter()
+        .filter(|(_, p)| p.get("enum").is_none() && p.get("oneOf").is_none())
+        .filter(|(_, p)| match &p["type"] {
+            Value::String(t) => t == "string",
+            Value::Array(ts) => ts.iter().any(|t| t == "string"),
+            _ => false,
+        })
+        .map(|(name, _)| name.clone())
+        .collect()
+}
+
+#[test]
+fn the_corpus_is_big_enough() {
+    assert!(hostile_values().len() >= 300, "{}", hostile_values().len());
+}
+
+#[test]
+fn hostile_strings_run_literally_or_are_refused_by_name() {
+    let values = hostile_values();
+    let mut ran = 0usize;
+    let mut refused = 0usize;
+    for tool in builtin_tools() {
+        for command in &tool.commands {
+            let schema = command.arguments_schema();
+            let declared: BTreeSet<String> = schema["properties"]
+                .as_object()
+                .map(|p| p.keys().cloned().collect())
+                .unwrap_or_default();
+            let base = base_arguments(tool.id, command.name);
+            let base_argv_len = {
+                let core = core();
+                let mut args = base.as_object().unwrap().clone();
+                args.insert("command".into(), json!(command.name));
+                let result = block_on(core.call_tool(tool.id, &Value::Object(args)));
+                assert!(
+                    result.ok || result.pending.is_some(),
+                    "base arguments of {} {} must work: {}",
+                    tool.id,
+                    command.name,
+                    result.text
+                );
+                let len = command_argv(&result, &core.host().requests.borrow(), command.name).len();
+                len
+            };
+            for parameter in string_parameters(&schema) {
+                for value in &values {
+                    let core = core();
+                    let mut args: Map<String, Value> = base.as_object().unwrap().clone();
+                    args.insert("command".into(), json!(command.name));
+                    args.insert(parameter.clone(), json!(value));
+                    let result = block_on(core.call_tool(tool.id, &Value::Object(args)));
+                    let requests = core.host().requests.borrow();
+                    if requests.is_empty() {
+                        // Refused before anything ran: say which parameter.
+                        refused += 1;
+                        assert!(!result.ok);
+                        let code = result.code().unwrap_or("none");
+                        assert!(
+                            matches!(code, "invalid_arguments" | "missing_target"),
+                            "{} {} {parameter}={value:?}: {code}",
+                            tool.id,
+                            command.name
+                        );
+                        assert!(
+                            result.text.contains(&format!("`{parameter}`"))
+                                || result.text.contains("`file`")
+                                || result.text.contains("`ref`"),
+                            "{} {} {parameter}={:?}: error does not name it: {}",
+                            tool.id,
+                            command.name,
+                            value.chars().take(40).collect::<String>(),
+                            result.text
+                        );
+                        continue;
+                    }
+                    ran += 1;
+                    for request in requests.iter() {
+                        let argv = &request.args;
+                        // The command is the declared one (or its probe), at the front.
+                        assert!(
+                            argv[0] == command.name
+                                || (command.name.starts_with("property:")
+                                    && argv[0] == "property:read"),
+                            "{argv:?}"
+                        );
+                        for element in &argv[1..] {
+                            let key = element.split_once('=').map_or(element.as_str(), |(k, _)| k);
+                            assert!(
+                                declared.contains(key),
+                                "{} {}: undeclared `{key}` in {argv:?}",
+                                tool.id,
+                                command.name
+                            );
+                        }
+                        let keys: Vec<&str> = argv[1..]
+                            .iter()
+                            .map(|e| e.split_once('=').map_or(e.as_str(), |(k, _)| k))
+                            .collect();
+                        let unique: BTreeSet<&str> = keys.iter().copied().collect();
+                        assert_eq!(
+                            keys.len(),
+                            unique.len(),
+                            "a parameter appears twice: {argv:?}"
+                        );
+                    }
+                    // The command itself (run, or waiting for approval) carries the value literally.
+                    let main_args = command_argv(&result, &requests, command.name);
+                    let element = main_args
+                        .iter()
+                        .find(|e| e.starts_with(&format!("{parameter}=")))
+                        .unwrap_or_else(|| {
+                            panic!(
+                                "{} {} {parameter}={value:?} not sent: {:?}",
+                                tool.id, command.name, main_args
+                            )
+                        });
+                    let sent = &element[parameter.len() + 1..];
+                    assert_eq!(sent, escape_value(&parameter, value).unwrap());
+                    let expected = base_argv_len
+                        + usize::from(!base.as_object().unwrap().contains_key(&parameter));
+                    assert_eq!(main_args.len(), expected, "no extra element: {main_args:?}");
+                    assert!(!normalise_line_endings(value).is_empty() || value.is_empty());
+                }
+            }
+        }
+    }
+    assert!(ran > 1000 && refused > 1000, "ran {ran}, refused {refused}");
+}
+
+/// The argv of the command itself: what ran, or what waits for approval (a
+/// confirmed write only runs its read-only probe until the user approves).
+fn command_argv(
+    result: &vault_agent::ToolResult,
+    requests: &[vault_agent::host::ProcessRequest],
+    command: &str,
+) -> Vec<String> {
+    if result.pending.is_some() {
+        return result
+            .argv
+            .clone()
+            .expect("a pending result carries its argv");
+    }
+    requests
+        .iter()
+        .find(|r| r.args[0] == command)
+        .map(|r| r.args.clone())
+        .unwrap_or_else(|| panic!("{command} did not run"))
+}
+
+#[test]
+fn hostile_json_types_are_refused_by_name() {
+    for tool in builtin_tools() {
+        for command in &tool.commands {
+            let schema = command.arguments_schema();
+            let base = base_arguments(tool.id, command.name);
+            for parameter in string_parameters(&schema) {
+                for value in hostile_json() {
+                    let core = core();
+                    let mut args = base.as_object().unwrap().clone();
+                    args.insert("command".into(), json!(command.name));
+                    args.insert(parameter.clone(), value.clone());
+                    let result = block_on(core.call_tool(tool.id, &Value::Object(args)));
+                    assert_eq!(
+                        result.code(),
+                        Some("invalid_arguments"),
+                        "{} {} {parameter}={value}",
+                        tool.id,
+                        command.name
+                    );
+                    assert!(
+                        result
+                            .text
+                            .contains(&format!("`{parameter}`: invalid type")),
+                        "{}",
+                        result.text
+                    );
+                    assert_eq!(core.host().process_count(), 0);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn undeclared_parameters_and_smuggled_commands_never_reach_argv() {
+    for tool in builtin_tools() {
+        for command in &tool.commands {
+            let base = base_arguments(tool.id, command.name);
+            for (key, value) in [
+                ("vault", json!("Evil")),
+                ("open", json!(true)),
+                ("newtab", json!(true)),
+                ("--copy", json!(true)),
+                ("silent", json!(true)),
+                ("paneType", json!("tab")),
+                ("overwrite", json!(true)),
+                ("permanent", json!(true)),
+                ("code", json!("app.vault")),
+                ("delete", json!(true)),
+                ("command2", json!("delete")),
+            ] {
+                let core = core();
+                let mut args = base.as_object().unwrap().clone();
+                args.insert("command".into(), json!(command.name));
+                args.insert(key.into(), value);
+                let result = block_on(core.call_tool(tool.id, &Value::Object(args)));
+                assert_eq!(
+                    result.code(),
+                    Some("invalid_arguments"),
+                    "{} {} {key}",
+                    tool.id,
+                    command.name
+                );
+                assert!(
+                    result.text.contains(&format!("unknown field `{key}`")),
+                    "{}",
+                    result.text
+                );
+                assert_eq!(core.host().process_count(), 0);
+            }
+        }
+    }
+}
