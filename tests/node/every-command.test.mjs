@@ -1,0 +1,130 @@
+// Every command of every tool through the built main.js, real execFile and the
+// CLI emulator: the argv the emulator logged is the documented form (vault
+// first, command, key=value parameters, bare flags), and writes really change
+// the vault copy (confirmed writes only after the card's approval).
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { copySampleVault, emulator, loadPlugin, readLog, removeVault, useEmulator } from "../support/harness.mjs";
+
+const V = "vault=Sample Vault";
+
+// [tool, arguments, argv after the vault, what the output or the vault shows]
+const cases = [
+	["obsidianNotes", { command: "read", file: "Welcome" }, ["read", "file=Welcome"], (r) => assert.match(r.text, /^# Welcome/)],
+	["obsidianNotes", { command: "outline", path: "Projects/Launch plan.md" }, ["outline", "path=Projects/Launch plan.md"], (r) => assert.match(r.text, /Launch plan|Goals|#/)],
+	["obsidianNotes", { command: "file", file: "Welcome" }, ["file", "file=Welcome"], (r) => assert.match(r.text, /extension\s+md/)],
+	["obsidianNotes", { command: "files", folder: "Projects", ext: "md", total: true }, ["files", "folder=Projects", "ext=md", "total"], (r) => assert.equal(r.text, "3")],
+	["obsidianNotes", { command: "folders" }, ["folders"], (r) => assert.match(r.text, /Projects/)],
+	["obsidianSearch", { command: "search", query: "launch" }, ["search", "query=launch", "limit=20"], (r) => assert.match(r.text, /\.md/)],
+	["obsidianSearch", { command: "search:context", query: "Alice", limit: 5, case: true }, ["search:context", "query=Alice", "limit=5", "case"], (r) => assert.match(r.text, /:\d+: .*Alice/)],
+	["obsidianDailyNote", { command: "daily:read" }, ["daily:read"], (r) => assert.match(r.text, /2026-03-03/)],
+	["obsidianDailyNote", { command: "daily:path" }, ["daily:path"], (r) => assert.equal(r.text, "Daily/2026-03-03.md")],
+	[
+		"obsidianDailyNote",
+		{ command: "daily:append", content: "- [ ] Call Bob\n\tabout $a \\times b$" },
+		["daily:append", "content=- [ ] Call Bob\\n\\tabout $a \\\\times b$"],
+		(r, vault) => assert.ok(readFileSync(join(vault, "Daily/2026-03-03.md"), "utf8").endsWith("- [ ] Call Bob\n\tabout $a \\times b$"), "the text arrived literally"),
+	],
+	[
+		"obsidianDailyNote",
+		{ command: "daily:prepend", content: "## Morning", inline: true },
+		["daily:prepend", "content=## Morning", "inline"],
+		(r, vault) => assert.match(readFileSync(join(vault, "Daily/2026-03-03.md"), "utf8"), /## Morning/),
+	],
+	["obsidianTasks", { command: "tasks", all: true, todo: true, verbose: true }, ["tasks", "all", "todo", "verbose"], (r) => assert.match(r.text, /L\d+: - \[ \]/)],
+	["obsidianTasks", { command: "tasks", file: "Launch plan", format: "json" }, ["tasks", "file=Launch plan", "format=json"], (r) => assert.ok(Array.isArray(JSON.parse(r.text)))],
+	["obsidianTasks", { command: "tasks", daily: true, total: true }, ["tasks", "daily", "total"], (r) => assert.match(r.text, /^\d+$/)],
+	["obsidianTasks", { command: "task", ref: "Projects/Launch plan.md:31" }, ["task", "ref=Projects/Launch plan.md:31"], (r) => assert.match(r.text, /Launch plan\.md:31\n- \[ \]/)],
+	[
+		"obsidianTasks",
+		{ command: "task", ref: "Projects/Launch plan.md:31", done: true },
+		["task", "ref=Projects/Launch plan.md:31", "done"],
+		(r, vault) => assert.match(readFileSync(join(vault, "Projects/Launch plan.md"), "utf8").split("\n")[30], /^- \[x\]/),
+	],
+	["obsidianProperties", { command: "properties", all: true, counts: true }, ["properties", "all", "counts"], (r) => assert.match(r.text, /status: \d+/)],
+	["obsidianProperties", { command: "properties", file: "Launch plan" }, ["properties", "file=Launch plan"], (r) => assert.match(r.text, /owner: Alice/)],
+	["obsidianProperties", { command: "property:read", name: "status", file: "Launch plan" }, ["property:read", "name=status", "file=Launch plan"], (r) => assert.equal(r.text, "active")],
+	[
+		"obsidianProperties",
+		{ command: "property:set", name: "status", value: "done", type: "text", file: "Launch plan" },
+		["property:set", "name=status", "value=done", "type=text", "file=Launch plan"],
+		(r, vault) => assert.match(readFileSync(join(vault, "Projects/Launch plan.md"), "utf8"), /^status: done$/m),
+	],
+	[
+		"obsidianProperties",
+		{ command: "property:remove", name: "reviewed", path: "Projects/Launch plan.md" },
+		["property:remove", "name=reviewed", "path=Projects/Launch plan.md"],
+		(r, vault) => assert.doesNotMatch(readFileSync(join(vault, "Projects/Launch plan.md"), "utf8"), /^reviewed:/m),
+	],
+	["obsidianLinks", { command: "backlinks", file: "Roadmap", counts: true }, ["backlinks", "file=Roadmap", "counts"], (r) => assert.match(r.text, /\.md\t\d+/)],
+	["obsidianLinks", { command: "links", file: "Welcome", total: true }, ["links", "file=Welcome", "total"], (r) => assert.match(r.text, /^\d+$/)],
+	["obsidianLinks", { command: "orphans" }, ["orphans"], (r) => assert.match(r.text, /Unlinked thought\.md/)],
+	["obsidianLinks", { command: "deadends", total: true }, ["deadends", "total"], (r) => assert.match(r.text, /^\d+$/)],
+	["obsidianLinks", { command: "unresolved", counts: true }, ["unresolved", "counts"], (r) => assert.match(r.text, /Nonexistent Note\t4/)],
+	["obsidianTags", { command: "tags", all: true, counts: true, sort: "count" }, ["tags", "sort=count", "all", "counts"], (r) => assert.match(r.text, /#\w+\t\d+/)],
+	["obsidianTags", { command: "tag", name: "project", verbose: true }, ["tag", "name=project", "verbose"], (r) => assert.match(r.text, /Launch plan\.md/)],
+	["obsidianTemplates", { command: "templates" }, ["templates"], (r) => assert.match(r.text, /Daily Note/)],
+	["obsidianTemplates", { command: "template:read", name: "Meeting Notes", title: "Kickoff", resolve: true }, ["template:read", "name=Meeting Notes", "title=Kickoff", "resolve"], (r) => assert.match(r.text, /Kickoff/)],
+	["obsidianBases", { command: "bases" }, ["bases"], (r) => assert.match(r.text, /Projects\.base/)],
+	["obsidianBases", { command: "base:views", file: "Projects" }, ["base:views", "file=Projects"], (r) => assert.match(r.text, /Active/)],
+	["obsidianBases", { command: "base:query", file: "Projects", view: "All Projects", format: "csv" }, ["base:query", "file=Projects", "view=All Projects", "format=csv"], (r) => assert.match(r.text, /Launch plan/)],
+	[
+		"obsidianBases",
+		{ command: "base:create", file: "Projects", name: "Garden shed", content: "Build it." },
+		["base:create", "file=Projects", "name=Garden shed", "content=Build it."],
+		(r) => assert.match(r.text, /Created: .*Garden shed\.md/),
+	],
+	["obsidianBookmarks", { command: "bookmarks", verbose: true }, ["bookmarks", "verbose"], (r) => assert.match(r.text, /\S/)],
+	[
+		"obsidianBookmarks",
+		{ command: "bookmark", file: "Projects/Roadmap.md", subpath: "#Q2", title: "Q2 plan" },
+		["bookmark", "file=Projects/Roadmap.md", "subpath=#Q2", "title=Q2 plan"],
+		(r, vault) => assert.match(readFileSync(join(vault, ".obsidian/bookmarks.json"), "utf8"), /Q2 plan/),
+	],
+	["obsidianRandomRead", { folder: "Ideas" }, ["random:read", "folder=Ideas"], (r) => assert.match(r.text, /^Ideas\//)],
+];
+
+describe("every command of every tool against the emulator", () => {
+	let vault;
+	let plugin;
+	before(async () => {
+		vault = copySampleVault();
+		({ plugin } = await loadPlugin(vault, {
+			data: { cliPath: emulator, vaultName: "Sample Vault", allowVaultChanges: true },
+		}));
+	});
+	after(() => removeVault(vault));
+
+	it("covers every command the registry offers", () => {
+		const covered = new Set(cases.map(([tool, args]) => `${tool} ${args.command ?? ""}`));
+		for (const tool of plugin.api.listTools()) {
+			for (const command of tool.commands) {
+				const key = tool.commands.length === 1 ? `${tool.id} ` : `${tool.id} ${command}`;
+				assert.ok(covered.has(key), `no case for ${tool.id} ${command}`);
+			}
+		}
+	});
+
+	for (const [tool, args, argv, check] of cases) {
+		it(`${tool} ${JSON.stringify(args)}`, async () => {
+			const log = useEmulator(vault, { OBSIDIAN_EMULATOR_SEED: "3" });
+			const core = plugin.core;
+			let result = await core.callTool(tool, args);
+			if (result.pending) {
+				// A confirmed write: only the read-only probe ran so far.
+				const write = JSON.stringify([V, ...argv]);
+				assert.ok(!readLog(log).some((entry) => JSON.stringify(entry.argv) === write), "the write waits for approval");
+				const card = core.confirmationCard(result.pending.id);
+				assert.deepEqual(card.argv, [V, ...argv]);
+				result = await plugin.confirmations.approve(card);
+			}
+			assert.equal(result.ok, true, result.text);
+			assert.deepEqual(result.argv, [V, ...argv]);
+			const entries = readLog(log);
+			assert.deepEqual(entries.at(-1).argv, [V, ...argv], "the emulator received exactly this argv");
+			check(result, vault);
+		});
+	}
+});
