@@ -107,7 +107,7 @@ pub struct PendingConfirmation {
 }
 
 /// What the model and other plugins see of a pending confirmation.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct PendingView {
     pub id: String,
     pub summary: String,

@@ -8,6 +8,7 @@ use std::rc::Rc;
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::agent::chat::StopSignal;
 use crate::cli::argv::CliInvocation;
 use crate::cli::client::{CliClient, CliRun, CliStatus};
 use crate::cli::outcome::EmptyOutput;
@@ -51,6 +52,8 @@ pub struct VaultAgentCore<H: Host> {
     settings: RefCell<Rc<Settings>>,
     cli: CliClient,
     confirmations: RefCell<ConfirmationBook>,
+    /// Set by the chat's Stop button.
+    pub(crate) chat_stop: StopSignal,
 }
 
 impl<H: Host> VaultAgentCore<H> {
@@ -64,6 +67,7 @@ impl<H: Host> VaultAgentCore<H> {
             settings: RefCell::new(Rc::new(settings)),
             cli: CliClient::default(),
             confirmations: RefCell::new(ConfirmationBook::default()),
+            chat_stop: StopSignal::default(),
         };
         (core, repairs)
     }
@@ -76,7 +80,7 @@ impl<H: Host> VaultAgentCore<H> {
         Settings::clone(&self.settings.borrow())
     }
 
-    fn settings_snapshot(&self) -> Rc<Settings> {
+    pub(crate) fn settings_snapshot(&self) -> Rc<Settings> {
         self.settings.borrow().clone()
     }
 

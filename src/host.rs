@@ -92,6 +92,37 @@ pub struct FileStatus {
     pub executable: bool,
 }
 
+/// One HTTP request to a model server.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HttpRequest {
+    pub method: String,
+    pub url: String,
+    pub headers: Vec<(String, String)>,
+    pub body: Option<String>,
+    /// Until the response starts (the stream itself may run longer).
+    pub timeout_ms: u32,
+}
+
+/// An HTTP response whose body is read chunk by chunk with `http_read`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HttpResponseHead {
+    /// Handle for `http_read` / `http_close`.
+    pub id: u32,
+    pub status: u16,
+}
+
+/// Why an HTTP exchange failed before or while the body arrived.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HttpFailure {
+    /// `ECONNREFUSED`, `ENOTFOUND`, `ETIMEDOUT`, `ABORTED` (the user pressed
+    /// Stop), `CERT_…`, or another system code.
+    pub code: String,
+    pub message: String,
+}
+
 /// Everything the core may ask of the outside world.
 ///
 /// The futures are not `Send`: in WebAssembly everything runs on the one
@@ -107,4 +138,12 @@ pub trait Host {
     fn platform(&self) -> &PlatformFacts;
     /// Milliseconds since the Unix epoch.
     fn now_ms(&self) -> f64;
+    /// Sends a request; resolves when the response head arrives.
+    async fn http_open(&self, request: &HttpRequest) -> Result<HttpResponseHead, HttpFailure>;
+    /// The next piece of the body, `None` at its end.
+    async fn http_read(&self, id: u32) -> Result<Option<Vec<u8>>, HttpFailure>;
+    /// Drops a response the core no longer reads.
+    fn http_close(&self, id: u32);
+    /// A secret from Obsidian's secret storage (API keys), by its name.
+    fn secret(&self, name: &str) -> Option<String>;
 }

@@ -1,19 +1,19 @@
 //! The one result type every caller gets back: the model, the UI, other plugins.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::confirm::PendingView;
 use crate::error::ToolError;
 
 /// A stable error code and a message that says what to do next.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ErrorInfo {
-    pub code: &'static str,
+    pub code: String,
     pub message: String,
 }
 
 /// The outcome of one tool call.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ToolResult {
     pub ok: bool,
@@ -31,7 +31,7 @@ pub struct ToolResult {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub truncated: Option<bool>,
     /// True for the CLI's "No … found." answers and silent successes.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub empty: bool,
     /// Set when the write waits for the user's click; nothing has run yet.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -46,7 +46,7 @@ impl ToolResult {
             ok: false,
             text: message.clone(),
             error: Some(ErrorInfo {
-                code: error.code(),
+                code: error.code().to_string(),
                 message,
             }),
             program: None,
@@ -77,7 +77,7 @@ impl ToolResult {
     }
 
     /// The error code, if any (handy in tests and logs).
-    pub fn code(&self) -> Option<&'static str> {
-        self.error.as_ref().map(|e| e.code)
+    pub fn code(&self) -> Option<&str> {
+        self.error.as_ref().map(|e| e.code.as_str())
     }
 }

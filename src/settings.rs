@@ -16,6 +16,73 @@ pub const DEFAULT_OUTPUT_CAP_BYTES: u32 = 1024 * 1024;
 pub const OUTPUT_CAP_RANGE_BYTES: (u32, u32) = (4 * 1024, 16 * 1024 * 1024);
 pub const DEFAULT_CONFIRMATION_EXPIRY_MS: u32 = 5 * 60 * 1000;
 pub const CONFIRMATION_EXPIRY_RANGE_MS: (u32, u32) = (10_000, 60 * 60 * 1000);
+pub const DEFAULT_MAX_TOOL_ROUNDS: u32 = 10;
+pub const MAX_TOOL_ROUNDS_RANGE: (u32, u32) = (1, 50);
+pub const DEFAULT_TOOL_RESULT_CAP_CHARS: u32 = 16_000;
+pub const TOOL_RESULT_CAP_RANGE_CHARS: (u32, u32) = (1_000, 200_000);
+pub const DEFAULT_MODEL_TIMEOUT_MS: u32 = 60_000;
+pub const MODEL_TIMEOUT_RANGE_MS: (u32, u32) = (5_000, 600_000);
+
+/// Which kind of model server the chat talks to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum ProviderKind {
+    /// OpenAI Chat Completions and the servers that speak it (Ollama, LM Studio, OpenRouter…).
+    OpenAi,
+    Anthropic,
+}
+
+/// One model server: where it is, which model, and the name of the secret
+/// that holds its API key (the key itself lives in Obsidian's secret storage).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProviderSettings {
+    pub base_url: String,
+    pub model: String,
+    pub api_key_secret: String,
+}
+
+/// The chat agent's settings.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ChatSettings {
+    pub provider: ProviderKind,
+    pub openai: ProviderSettings,
+    pub anthropic: ProviderSettings,
+    pub max_tool_rounds: u32,
+    pub tool_result_cap_chars: u32,
+    pub model_timeout_ms: u32,
+}
+
+impl Default for ChatSettings {
+    fn default() -> Self {
+        ChatSettings {
+            provider: ProviderKind::OpenAi,
+            openai: ProviderSettings {
+                base_url: "http://localhost:11434/v1".into(),
+                model: "llama3.1".into(),
+                api_key_secret: String::new(),
+            },
+            anthropic: ProviderSettings {
+                base_url: "https://api.anthropic.com".into(),
+                model: "claude-sonnet-4-5".into(),
+                api_key_secret: String::new(),
+            },
+            max_tool_rounds: DEFAULT_MAX_TOOL_ROUNDS,
+            tool_result_cap_chars: DEFAULT_TOOL_RESULT_CAP_CHARS,
+            model_timeout_ms: DEFAULT_MODEL_TIMEOUT_MS,
+        }
+    }
+}
+
+impl ChatSettings {
+    pub fn active(&self) -> &ProviderSettings {
+        match self.provider {
+            ProviderKind::OpenAi => &self.openai,
+            ProviderKind::Anthropic => &self.anthropic,
+        }
+    }
+}
 
 /// Everything the user can set. The model can never change any of it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -32,6 +99,7 @@ pub struct Settings {
     pub confirmation_expiry_ms: u32,
     /// Per-tool switches by tool id; a tool not listed is enabled.
     pub tools: BTreeMap<String, bool>,
+    pub chat: ChatSettings,
 }
 
 impl Default for Settings {
@@ -44,6 +112,7 @@ impl Default for Settings {
             allow_vault_changes: false,
             confirmation_expiry_ms: DEFAULT_CONFIRMATION_EXPIRY_MS,
             tools: BTreeMap::new(),
+            chat: ChatSettings::default(),
         }
     }
 }
@@ -107,6 +176,7 @@ pub fn normalise(stored: &Value, known_tools: &[&str]) -> NormalisedSettings {
             CONFIRMATION_EXPIRY_RANGE_MS,
         ),
         tools: reader.tool_switches("tools", known_tools),
+        chat: reader.chat("chat"),
     };
     let known_keys = [
         "cliPath",
@@ -116,6 +186,7 @@ pub fn normalise(stored: &Value, known_tools: &[&str]) -> NormalisedSettings {
         "allowVaultChanges",
         "confirmationExpiryMs",
         "tools",
+        "chat",
     ];
     for key in object.keys() {
         if !known_keys.contains(&key.as_str()) && !is_foreign_section(key) {
@@ -128,7 +199,7 @@ pub fn normalise(stored: &Value, known_tools: &[&str]) -> NormalisedSettings {
 /// Keys of `data.json` that belong to other parts of the plugin (kept as they are
 /// by the shim, not settings of the tool system).
 fn is_foreign_section(key: &str) -> bool {
-    matches!(key, "chat" | "conversations")
+    matches!(key, "lastConversation")
 }
 
 struct Reader<'a> {
@@ -137,6 +208,88 @@ struct Reader<'a> {
 }
 
 impl Reader<'_> {
+    /// A nested section, read with its own reader; repairs name the path.
+    fn section<T>(&mut self, key: &str, read: impl FnOnce(&mut Reader) -> T) -> T {
+        let empty = Map::new();
+        let object = match self.object.get(key) {
+            Some(Value::Object(map)) => map,
+            None | Some(Value::Null) => &empty,
+            Some(other) => {
+                self.repairs.push(format!(
+                    "`{key}` was {}, not an object; using defaults",
+                    type_name(other)
+                ));
+                &empty
+            }
+        };
+        let mut inner = Vec::new();
+        let value = read(&mut Reader {
+            object,
+            repairs: &mut inner,
+        });
+        self.repairs
+            .extend(inner.into_iter().map(|r| format!("{key}: {r}")));
+        value
+    }
+
+    fn chat(&mut self, key: &str) -> ChatSettings {
+        let defaults = ChatSettings::default();
+        self.section(key, |r| ChatSettings {
+            provider: match r.string("provider", "openAi").as_str() {
+                "anthropic" => ProviderKind::Anthropic,
+                "openAi" => ProviderKind::OpenAi,
+                other => {
+                    r.repairs
+                        .push(format!("`provider` was {other:?}; using openAi"));
+                    ProviderKind::OpenAi
+                }
+            },
+            openai: r.section("openai", |p| p.provider(&defaults.openai)),
+            anthropic: r.section("anthropic", |p| p.provider(&defaults.anthropic)),
+            max_tool_rounds: r.number(
+                "maxToolRounds",
+                defaults.max_tool_rounds,
+                MAX_TOOL_ROUNDS_RANGE,
+            ),
+            tool_result_cap_chars: r.number(
+                "toolResultCapChars",
+                defaults.tool_result_cap_chars,
+                TOOL_RESULT_CAP_RANGE_CHARS,
+            ),
+            model_timeout_ms: r.number(
+                "modelTimeoutMs",
+                defaults.model_timeout_ms,
+                MODEL_TIMEOUT_RANGE_MS,
+            ),
+        })
+    }
+
+    fn provider(&mut self, defaults: &ProviderSettings) -> ProviderSettings {
+        let mut base_url = self.string("baseUrl", &defaults.base_url);
+        let lower = base_url.to_ascii_lowercase();
+        if !(lower.starts_with("http://") || lower.starts_with("https://")) {
+            self.repairs.push(format!(
+                "`baseUrl` {base_url:?} is not an http(s) address; using {}",
+                defaults.base_url
+            ));
+            base_url = defaults.base_url.clone();
+        }
+        let secret = self.string("apiKeySecret", &defaults.api_key_secret);
+        let secret_ok = secret
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
+        ProviderSettings {
+            base_url: base_url.trim_end_matches('/').to_string(),
+            model: self.string("model", &defaults.model),
+            api_key_secret: if secret_ok {
+                secret
+            } else {
+                self.repairs.push("`apiKeySecret` must be a secret name (lowercase letters, digits, dashes); cleared".into());
+                String::new()
+            },
+        }
+    }
+
     fn string(&mut self, key: &str, default: &str) -> String {
         match self.object.get(key) {
             None | Some(Value::Null) => default.to_string(),

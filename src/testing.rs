@@ -2,12 +2,31 @@
 //! a fixed environment and a clock the test moves by hand.
 
 use std::cell::{Cell, RefCell};
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::rc::Rc;
 
-use crate::host::{FileStatus, Host, Os, PlatformFacts, ProcessOutcome, ProcessRequest};
+use crate::host::{
+    FileStatus, Host, HttpFailure, HttpRequest, HttpResponseHead, Os, PlatformFacts,
+    ProcessOutcome, ProcessRequest,
+};
+
+/// A scripted answer of the fake model server.
+#[derive(Clone, Debug)]
+pub enum ScriptedHttp {
+    /// A status and the body in these chunks.
+    Response { status: u16, chunks: Vec<Vec<u8>> },
+    /// The connection failed before a response.
+    Failure(HttpFailure),
+    /// The body breaks off with this failure after the chunks.
+    BrokenAfter {
+        chunks: Vec<Vec<u8>>,
+        failure: HttpFailure,
+    },
+}
 
 type Responder = Box<dyn Fn(&ProcessRequest) -> ProcessOutcome>;
+/// The chunks still to send, then an optional failure.
+type ScriptedBody = (VecDeque<Vec<u8>>, Option<HttpFailure>);
 
 /// A host whose every effect is recorded and scripted.
 pub struct FakeHost {
@@ -22,6 +41,12 @@ pub struct FakeHost {
     clock_ms: Rc<Cell<f64>>,
     /// Added to the clock by every process run (simulated duration).
     pub process_ms: f64,
+    /// Answers for HTTP requests, in order.
+    pub http_script: RefCell<VecDeque<ScriptedHttp>>,
+    /// Every HTTP request the core made.
+    pub http_requests: RefCell<Vec<HttpRequest>>,
+    http_bodies: RefCell<HashMap<u32, ScriptedBody>>,
+    pub secrets: HashMap<String, String>,
 }
 
 impl FakeHost {
@@ -54,7 +79,16 @@ impl FakeHost {
             responder: Box::new(responder),
             clock_ms: Rc::new(Cell::new(1_700_000_000_000.0)),
             process_ms: 5.0,
+            http_script: RefCell::new(VecDeque::new()),
+            http_requests: RefCell::new(Vec::new()),
+            http_bodies: RefCell::new(HashMap::new()),
+            secrets: HashMap::new(),
         }
+    }
+
+    /// Queues the next HTTP answer.
+    pub fn script_http(&self, answer: ScriptedHttp) {
+        self.http_script.borrow_mut().push_back(answer);
     }
 
     pub fn respond_with(
@@ -137,6 +171,56 @@ impl Host for FakeHost {
 
     fn now_ms(&self) -> f64 {
         self.clock_ms.get()
+    }
+
+    async fn http_open(&self, request: &HttpRequest) -> Result<HttpResponseHead, HttpFailure> {
+        self.http_requests.borrow_mut().push(request.clone());
+        let id = self.http_requests.borrow().len() as u32;
+        let answer = self
+            .http_script
+            .borrow_mut()
+            .pop_front()
+            .unwrap_or(ScriptedHttp::Failure(HttpFailure {
+                code: "ECONNREFUSED".into(),
+                message: "nothing scripted".into(),
+            }));
+        match answer {
+            ScriptedHttp::Failure(failure) => Err(failure),
+            ScriptedHttp::Response { status, chunks } => {
+                self.http_bodies
+                    .borrow_mut()
+                    .insert(id, (chunks.into(), None));
+                Ok(HttpResponseHead { id, status })
+            }
+            ScriptedHttp::BrokenAfter { chunks, failure } => {
+                self.http_bodies
+                    .borrow_mut()
+                    .insert(id, (chunks.into(), Some(failure)));
+                Ok(HttpResponseHead { id, status: 200 })
+            }
+        }
+    }
+
+    async fn http_read(&self, id: u32) -> Result<Option<Vec<u8>>, HttpFailure> {
+        let mut bodies = self.http_bodies.borrow_mut();
+        let Some((chunks, failure)) = bodies.get_mut(&id) else {
+            return Ok(None);
+        };
+        match chunks.pop_front() {
+            Some(chunk) => Ok(Some(chunk)),
+            None => match failure.take() {
+                Some(failure) => Err(failure),
+                None => Ok(None),
+            },
+        }
+    }
+
+    fn http_close(&self, id: u32) {
+        self.http_bodies.borrow_mut().remove(&id);
+    }
+
+    fn secret(&self, name: &str) -> Option<String> {
+        self.secrets.get(name).cloned()
     }
 }
 

@@ -108,7 +108,7 @@ pub trait CommandArgs: DeserializeOwned + Serialize + JsonSchema + 'static {
 pub type ProbeResult = Result<String, ToolError>;
 
 /// What the user sees before approving a write.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Preview {
     /// What changes, in words.
     pub target: String,

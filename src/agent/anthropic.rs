@@ -1,0 +1,362 @@
+//! Anthropic Messages: the request (tool results travel in user turns), and
+//! the stream of `content_block_start` / `*_delta` / `content_block_stop`.
+
+use std::collections::BTreeMap;
+
+use serde_json::{json, Value};
+
+use super::conversation::{ChatMessage, ToolCallRecord};
+use super::provider::{ChatError, ModelReply, ModelRequest, StreamAssembler, StreamPiece};
+use super::sse::SseEvent;
+use crate::host::HttpRequest;
+use crate::settings::ProviderSettings;
+
+const API_VERSION: &str = "2023-06-01";
+const MAX_TOKENS: u32 = 4096;
+
+fn headers(api_key: Option<String>) -> Vec<(String, String)> {
+    let mut headers = vec![
+        ("Content-Type".to_string(), "application/json".to_string()),
+        ("anthropic-version".to_string(), API_VERSION.to_string()),
+    ];
+    if let Some(key) = api_key.filter(|k| !k.is_empty()) {
+        headers.push(("x-api-key".into(), key));
+    }
+    headers
+}
+
+/// Anthropic wants user and assistant turns to alternate, and tool results
+/// inside a user turn: consecutive blocks of one role are merged.
+fn messages(history: &[ChatMessage]) -> Vec<Value> {
+    let mut out: Vec<(String, Vec<Value>)> = Vec::new();
+    let mut push = |role: &str, block: Value| match out.last_mut() {
+        Some((last, blocks)) if last == role => blocks.push(block),
+        _ => out.push((role.to_string(), vec![block])),
+    };
+    for message in history {
+        match message {
+            ChatMessage::User { text } => push("user", json!({"type": "text", "text": text})),
+            ChatMessage::Assistant { text, tool_calls } => {
+                if !text.is_empty() {
+                    push("assistant", json!({"type": "text", "text": text}));
+                }
+                for call in tool_calls {
+                    // Invalid JSON from the model still needs an object here;
+                    // the tool result already told it what was wrong.
+                    let input = serde_json::from_str::<Value>(&call.arguments)
+                        .ok()
+                        .filter(Value::is_object)
+                        .unwrap_or_else(|| json!({}));
+                    push(
+                        "assistant",
+                        json!({"type": "tool_use", "id": call.id, "name": call.name, "input": input}),
+                    );
+                }
+            }
+            ChatMessage::Tool {
+                call_id,
+                content,
+                is_error,
+                ..
+            } => push(
+                "user",
+                json!({"type": "tool_result", "tool_use_id": call_id, "content": content, "is_error": is_error}),
+            ),
+            ChatMessage::Notice { .. } => {}
+        }
+    }
+    out.into_iter()
+        .map(|(role, content)| json!({"role": role, "content": content}))
+        .collect()
+}
+
+pub fn messages_request(request: &ModelRequest) -> HttpRequest {
+    let tools: Vec<Value> = request
+        .tools
+        .iter()
+        .map(|t| json!({"name": t.name, "description": t.description, "input_schema": t.input_schema}))
+        .collect();
+    let mut body = json!({
+        "model": request.settings.model,
+        "max_tokens": MAX_TOKENS,
+        "system": request.system,
+        "messages": messages(request.messages),
+        "stream": true,
+    });
+    if !tools.is_empty() {
+        body["tools"] = json!(tools);
+    }
+    HttpRequest {
+        method: "POST".into(),
+        url: format!("{}/v1/messages", request.settings.base_url),
+        headers: headers(request.api_key.clone()),
+        body: Some(body.to_string()),
+        timeout_ms: request.timeout_ms,
+    }
+}
+
+pub fn models_request(settings: &ProviderSettings, api_key: Option<String>) -> HttpRequest {
+    HttpRequest {
+        method: "GET".into(),
+        url: format!("{}/v1/models", settings.base_url),
+        headers: headers(api_key),
+        body: None,
+        timeout_ms: 15_000,
+    }
+}
+
+enum Block {
+    Text,
+    ToolUse {
+        id: String,
+        name: String,
+        json: String,
+    },
+    Other,
+}
+
+#[derive(Default)]
+pub struct AnthropicStream {
+    text: String,
+    blocks: BTreeMap<u64, Block>,
+    stop_reason: Option<String>,
+}
+
+impl StreamAssembler for AnthropicStream {
+    fn on_event(&mut self, event: &SseEvent) -> Result<Vec<StreamPiece>, ChatError> {
+        let value: Value = serde_json::from_str(&event.data).map_err(|e| ChatError::BadStream {
+            detail: format!(
+                "{e} in {}",
+                event.data.chars().take(120).collect::<String>()
+            ),
+        })?;
+        let kind = event
+            .event
+            .clone()
+            .or_else(|| value.get("type").and_then(Value::as_str).map(String::from))
+            .unwrap_or_default();
+        let index = value.get("index").and_then(Value::as_u64).unwrap_or(0);
+        let mut pieces = Vec::new();
+        match kind.as_str() {
+            "content_block_start" => {
+                let block = &value["content_block"];
+                let started = match block.get("type").and_then(Value::as_str) {
+                    Some("text") => {
+                        if let Some(text) = block
+                            .get("text")
+                            .and_then(Value::as_str)
+                            .filter(|t| !t.is_empty())
+                        {
+                            self.text.push_str(text);
+                            pieces.push(StreamPiece::Text(text.to_string()));
+                        }
+                        Block::Text
+                    }
+                    Some("tool_use") => Block::ToolUse {
+                        id: block
+                            .get("id")
+                            .and_then(Value::as_str)
+                            .unwrap_or_default()
+                            .to_string(),
+                        name: block
+                            .get("name")
+                            .and_then(Value::as_str)
+                            .unwrap_or_default()
+                            .to_string(),
+                        json: String::new(),
+                    },
+                    _ => Block::Other,
+                };
+                self.blocks.insert(index, started);
+            }
+            "content_block_delta" => {
+                let delta = &value["delta"];
+                match (
+                    delta.get("type").and_then(Value::as_str),
+                    self.blocks.get_mut(&index),
+                ) {
+                    (Some("text_delta"), _) => {
+                        if let Some(text) = delta.get("text").and_then(Value::as_str) {
+                            self.text.push_str(text);
+                            pieces.push(StreamPiece::Text(text.to_string()));
+                        }
+                    }
+                    (Some("input_json_delta"), Some(Block::ToolUse { json, .. })) => {
+                        json.push_str(
+                            delta
+                                .get("partial_json")
+                                .and_then(Value::as_str)
+                                .unwrap_or_default(),
+                        );
+                    }
+                    _ => {}
+                }
+            }
+            "message_delta" => {
+                if let Some(reason) = value.pointer("/delta/stop_reason").and_then(Value::as_str) {
+                    self.stop_reason = Some(reason.to_string());
+                }
+            }
+            "error" => {
+                let message = value
+                    .pointer("/error/message")
+                    .and_then(Value::as_str)
+                    .unwrap_or("unknown error");
+                let kind = value
+                    .pointer("/error/type")
+                    .and_then(Value::as_str)
+                    .unwrap_or("");
+                return Err(if kind == "overloaded_error" || kind == "api_error" {
+                    ChatError::ServerError {
+                        status: 529,
+                        detail: message.to_string(),
+                    }
+                } else {
+                    ChatError::BadRequest {
+                        status: 400,
+                        detail: message.to_string(),
+                    }
+                });
+            }
+            // message_start, content_block_stop, message_stop, ping
+            _ => {}
+        }
+        Ok(pieces)
+    }
+
+    fn finish(self: Box<Self>) -> ModelReply {
+        let tool_calls = self
+            .blocks
+            .into_values()
+            .filter_map(|block| match block {
+                Block::ToolUse { id, name, json } => Some(ToolCallRecord {
+                    id,
+                    name,
+                    // A tool without parameters streams no JSON at all.
+                    arguments: if json.trim().is_empty() {
+                        "{}".into()
+                    } else {
+                        json
+                    },
+                }),
+                _ => None,
+            })
+            .collect();
+        ModelReply {
+            text: self.text,
+            tool_calls,
+            stop_reason: self.stop_reason,
+        }
+    }
+
+    fn partial_text(&self) -> String {
+        self.text.clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::result::ToolResult;
+
+    fn event(kind: &str, data: &str) -> SseEvent {
+        SseEvent {
+            event: Some(kind.into()),
+            data: data.into(),
+        }
+    }
+
+    #[test]
+    fn text_and_tool_use_blocks() {
+        let mut s = AnthropicStream::default();
+        let events = [
+            (
+                "message_start",
+                r#"{"type":"message_start","message":{"id":"m"}}"#,
+            ),
+            (
+                "content_block_start",
+                r#"{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}"#,
+            ),
+            (
+                "content_block_delta",
+                r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Checking."}}"#,
+            ),
+            (
+                "content_block_stop",
+                r#"{"type":"content_block_stop","index":0}"#,
+            ),
+            (
+                "content_block_start",
+                r#"{"type":"content_block_start","index":1,"content_block":{"type":"tool_use","id":"toolu_1","name":"obsidianLinks","input":{}}}"#,
+            ),
+            (
+                "content_block_delta",
+                r#"{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"{\"command\": \"back"}}"#,
+            ),
+            (
+                "content_block_delta",
+                r#"{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"links\", \"file\": \"Roadmap\"}"}}"#,
+            ),
+            (
+                "content_block_stop",
+                r#"{"type":"content_block_stop","index":1}"#,
+            ),
+            (
+                "message_delta",
+                r#"{"type":"message_delta","delta":{"stop_reason":"tool_use"}}"#,
+            ),
+            ("message_stop", r#"{"type":"message_stop"}"#),
+        ];
+        for (kind, data) in events {
+            s.on_event(&event(kind, data)).unwrap();
+        }
+        let reply = Box::new(s).finish();
+        assert_eq!(reply.text, "Checking.");
+        assert_eq!(reply.tool_calls[0].name, "obsidianLinks");
+        assert_eq!(
+            reply.tool_calls[0].arguments,
+            r#"{"command": "backlinks", "file": "Roadmap"}"#
+        );
+        assert_eq!(reply.stop_reason.as_deref(), Some("tool_use"));
+    }
+
+    #[test]
+    fn tool_results_go_in_user_turns_and_roles_alternate() {
+        let call = ToolCallRecord {
+            id: "t1".into(),
+            name: "x".into(),
+            arguments: "not json".into(),
+        };
+        let history = vec![
+            ChatMessage::User { text: "hi".into() },
+            ChatMessage::Assistant {
+                text: String::new(),
+                tool_calls: vec![call],
+            },
+            ChatMessage::Tool {
+                call_id: "t1".into(),
+                tool: "x".into(),
+                content: "data".into(),
+                is_error: false,
+                result: Box::new(ToolResult::failure(
+                    &crate::error::ToolError::EmptyOutput,
+                    0.0,
+                )),
+                table: None,
+            },
+            ChatMessage::Notice {
+                text: "not sent".into(),
+            },
+            ChatMessage::User {
+                text: "and?".into(),
+            },
+        ];
+        let m = messages(&history);
+        assert_eq!(m.len(), 3);
+        assert_eq!(m[1]["content"][0]["input"], json!({}));
+        assert_eq!(m[2]["role"], "user");
+        assert_eq!(m[2]["content"][0]["type"], "tool_result");
+        assert_eq!(m[2]["content"][1]["text"], "and?");
+    }
+}

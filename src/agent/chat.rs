@@ -1,0 +1,507 @@
+//! The chat agent loop: ask the model, stream its answer, run the tools it
+//! calls through the same registry, policy and confirmations as every other
+//! caller, and go round again until it answers without tools.
+
+use std::cell::Cell;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::conversation::{ChatMessage, Conversation, PausedTurn, ToolCallRecord};
+use super::prompt::{for_model, system_prompt};
+use super::provider::{
+    assembler, build_request, connection_error, status_error, ChatError, ModelReply, ModelRequest,
+    ModelTool, StreamPiece,
+};
+use super::sse::SseParser;
+use super::table::{self, Table};
+use crate::confirm::ConfirmationCard;
+use crate::core::VaultAgentCore;
+use crate::error::ToolError;
+use crate::host::Host;
+use crate::result::ToolResult;
+use crate::settings::{ProviderKind, Settings};
+
+/// Error bodies beyond this are not read (they are only for the message).
+const MAX_ERROR_BODY: usize = 64 * 1024;
+
+/// How a turn ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum TurnEnd {
+    /// The model answered without calling tools.
+    Done,
+    /// A change waits for the user's click; `resolve_confirmation` goes on.
+    AwaitingConfirmation,
+    /// The tool-round limit was reached.
+    RoundLimit,
+    /// The user pressed Stop.
+    Stopped,
+    /// The model server failed; the error event says what to fix.
+    Failed,
+}
+
+/// What the chat view is told while a turn runs.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "camelCase")]
+pub enum ChatEvent {
+    #[serde(rename_all = "camelCase")]
+    ModelRound { round: u32 },
+    #[serde(rename_all = "camelCase")]
+    TextDelta { text: String },
+    #[serde(rename_all = "camelCase")]
+    AssistantMessage { text: String },
+    #[serde(rename_all = "camelCase")]
+    ToolStarted {
+        call_id: String,
+        tool: String,
+        display_name: String,
+        arguments: String,
+    },
+    #[serde(rename_all = "camelCase")]
+    ToolFinished {
+        call_id: String,
+        tool: String,
+        display_name: String,
+        result: ToolResult,
+        table: Option<Table>,
+    },
+    #[serde(rename_all = "camelCase")]
+    ConfirmationNeeded {
+        call_id: String,
+        card: ConfirmationCard,
+    },
+    #[serde(rename_all = "camelCase")]
+    Notice { text: String },
+    #[serde(rename_all = "camelCase")]
+    Error { code: String, message: String },
+    #[serde(rename_all = "camelCase")]
+    TurnEnded { end: TurnEnd },
+}
+
+/// Where events go (the chat view, through the shim; a list in tests).
+pub trait ChatEvents {
+    fn emit(&self, event: ChatEvent);
+}
+
+/// The user's answer to a paused turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Decision<'a> {
+    Approve { argv_hash: &'a str },
+    Reject,
+}
+
+/// Set by Stop; checked between the steps of a turn.
+#[derive(Default)]
+pub struct StopSignal(Cell<bool>);
+
+impl StopSignal {
+    pub fn request(&self) {
+        self.0.set(true);
+    }
+    fn reset(&self) {
+        self.0.set(false);
+    }
+    fn requested(&self) -> bool {
+        self.0.get()
+    }
+}
+
+impl<H: Host> VaultAgentCore<H> {
+    /// The user sent `text`: run a turn until the model is done, a change
+    /// needs the user's click, the round limit, Stop, or an error.
+    pub async fn chat_send(
+        &self,
+        conversation: &mut Conversation,
+        text: &str,
+        events: &dyn ChatEvents,
+    ) -> TurnEnd {
+        self.chat_stop.reset();
+        if conversation.paused.take().is_some() {
+            // A new message answers nothing that was pending: drop it.
+            conversation.messages.push(ChatMessage::Notice {
+                text: "The change that was waiting for approval was dropped.".into(),
+            });
+        }
+        conversation.messages.push(ChatMessage::User {
+            text: text.to_string(),
+        });
+        conversation.retitle();
+        let end = self.run_turn(conversation, Vec::new(), 0, events).await;
+        self.finish_turn(conversation, end, events)
+    }
+
+    /// The user answered the confirmation card of a paused turn.
+    pub async fn chat_resolve(
+        &self,
+        conversation: &mut Conversation,
+        confirmation_id: &str,
+        decision: Decision<'_>,
+        events: &dyn ChatEvents,
+    ) -> TurnEnd {
+        self.chat_stop.reset();
+        let Some(paused) = conversation
+            .paused
+            .take()
+            .filter(|p| p.confirmation_id == confirmation_id)
+        else {
+            events.emit(ChatEvent::Error {
+                code: "confirmation_not_found".into(),
+                message: "This conversation is not waiting for that change any more.".into(),
+            });
+            return self.finish_turn(conversation, TurnEnd::Failed, events);
+        };
+        let result = match decision {
+            Decision::Approve { argv_hash } => self.approve(confirmation_id, argv_hash).await,
+            Decision::Reject => self.reject(confirmation_id),
+        };
+        if let Some(pending) = &result.pending {
+            // Stale: the target changed; the user is asked again.
+            if let Some(card) = self.confirmation_card(&pending.id) {
+                self.report_tool(&paused.call, &result, events);
+                events.emit(ChatEvent::ConfirmationNeeded {
+                    call_id: paused.call.id.clone(),
+                    card,
+                });
+                conversation.paused = Some(PausedTurn {
+                    confirmation_id: pending.id.clone(),
+                    ..paused
+                });
+                return self.finish_turn(conversation, TurnEnd::AwaitingConfirmation, events);
+            }
+        }
+        self.record_tool_result(conversation, &paused.call, result, events);
+        let end = self
+            .run_turn(conversation, paused.remaining, paused.rounds, events)
+            .await;
+        self.finish_turn(conversation, end, events)
+    }
+
+    /// Stop: the running request is aborted by the shim; the loop ends at
+    /// its next step.
+    pub fn chat_stop(&self) {
+        self.chat_stop.request();
+    }
+
+    fn finish_turn(
+        &self,
+        conversation: &mut Conversation,
+        end: TurnEnd,
+        events: &dyn ChatEvents,
+    ) -> TurnEnd {
+        conversation.updated_ms = self.host().now_ms();
+        events.emit(ChatEvent::TurnEnded { end });
+        end
+    }
+
+    /// Runs queued tool calls, then model rounds, until the turn ends.
+    async fn run_turn(
+        &self,
+        conversation: &mut Conversation,
+        mut queue: Vec<ToolCallRecord>,
+        mut rounds: u32,
+        events: &dyn ChatEvents,
+    ) -> TurnEnd {
+        loop {
+            while !queue.is_empty() {
+                let call = queue.remove(0);
+                if self.chat_stop.requested() {
+                    let result = ToolResult::failure(
+                        &ToolError::invalid(&call.name, "not run: the user pressed Stop"),
+                        0.0,
+                    );
+                    self.record_tool_result(conversation, &call, result, events);
+                    continue;
+                }
+                if let Some(card) = self.run_tool_call(conversation, &call, events).await {
+                    events.emit(ChatEvent::ConfirmationNeeded {
+                        call_id: call.id.clone(),
+                        card: card.clone(),
+                    });
+                    conversation.paused = Some(PausedTurn {
+                        confirmation_id: card.id,
+                        call,
+                        remaining: queue,
+                        rounds,
+                    });
+                    return TurnEnd::AwaitingConfirmation;
+                }
+            }
+            if self.chat_stop.requested() {
+                return self.stopped(conversation, events);
+            }
+            let settings = self.settings_snapshot();
+            if rounds >= settings.chat.max_tool_rounds && last_is_tool_result(conversation) {
+                let text = format!(
+                    "Stopped after {} tool rounds, the limit for one message (Settings → Vault Agent → Model). Send another message to let the agent go on.",
+                    settings.chat.max_tool_rounds
+                );
+                conversation
+                    .messages
+                    .push(ChatMessage::Notice { text: text.clone() });
+                events.emit(ChatEvent::Notice { text });
+                return TurnEnd::RoundLimit;
+            }
+            events.emit(ChatEvent::ModelRound { round: rounds + 1 });
+            let reply = match self.ask_model(conversation, &settings, events).await {
+                Ok(reply) => reply,
+                Err(RoundError::Stopped(partial)) => {
+                    if !partial.is_empty() {
+                        conversation.messages.push(ChatMessage::Assistant {
+                            text: partial,
+                            tool_calls: Vec::new(),
+                        });
+                    }
+                    return self.stopped(conversation, events);
+                }
+                Err(RoundError::Failed(error)) => {
+                    events.emit(ChatEvent::Error {
+                        code: error.code().into(),
+                        message: error.to_string(),
+                    });
+                    return TurnEnd::Failed;
+                }
+            };
+            events.emit(ChatEvent::AssistantMessage {
+                text: reply.text.clone(),
+            });
+            conversation.messages.push(ChatMessage::Assistant {
+                text: reply.text.clone(),
+                tool_calls: reply.tool_calls.clone(),
+            });
+            if reply.tool_calls.is_empty() {
+                return TurnEnd::Done;
+            }
+            rounds += 1;
+            queue = reply.tool_calls;
+        }
+    }
+
+    fn stopped(&self, conversation: &mut Conversation, events: &dyn ChatEvents) -> TurnEnd {
+        let text = "Stopped.".to_string();
+        conversation
+            .messages
+            .push(ChatMessage::Notice { text: text.clone() });
+        events.emit(ChatEvent::Notice { text });
+        TurnEnd::Stopped
+    }
+
+    /// Runs one tool call. Returns the card when it waits for the user.
+    async fn run_tool_call(
+        &self,
+        conversation: &mut Conversation,
+        call: &ToolCallRecord,
+        events: &dyn ChatEvents,
+    ) -> Option<ConfirmationCard> {
+        events.emit(ChatEvent::ToolStarted {
+            call_id: call.id.clone(),
+            tool: call.name.clone(),
+            display_name: self.display_name(&call.name),
+            arguments: call.arguments.clone(),
+        });
+        let result = match parse_arguments(&call.arguments) {
+            Ok(args) => self.call_tool(&call.name, &args).await,
+            Err(problem) => ToolResult::failure(&ToolError::invalid(&call.name, problem), 0.0),
+        };
+        if let Some(pending) = &result.pending {
+            self.report_tool(call, &result, events);
+            return self.confirmation_card(&pending.id);
+        }
+        self.record_tool_result(conversation, call, result, events);
+        None
+    }
+
+    fn report_tool(
+        &self,
+        call: &ToolCallRecord,
+        result: &ToolResult,
+        events: &dyn ChatEvents,
+    ) -> Option<Table> {
+        let format = serde_json::from_str::<Value>(&call.arguments)
+            .ok()
+            .and_then(|a| a.get("format").and_then(Value::as_str).map(String::from));
+        let table = if result.ok {
+            table::detect(&result.text, format.as_deref())
+        } else {
+            None
+        };
+        events.emit(ChatEvent::ToolFinished {
+            call_id: call.id.clone(),
+            tool: call.name.clone(),
+            display_name: self.display_name(&call.name),
+            result: result.clone(),
+            table: table.clone(),
+        });
+        table
+    }
+
+    fn record_tool_result(
+        &self,
+        conversation: &mut Conversation,
+        call: &ToolCallRecord,
+        result: ToolResult,
+        events: &dyn ChatEvents,
+    ) {
+        let table = self.report_tool(call, &result, events);
+        let settings = self.settings_snapshot();
+        let command = serde_json::from_str::<Value>(&call.arguments)
+            .ok()
+            .and_then(|a| a.get("command").and_then(Value::as_str).map(String::from));
+        conversation.messages.push(ChatMessage::Tool {
+            call_id: call.id.clone(),
+            tool: call.name.clone(),
+            content: for_model(
+                &call.name,
+                command.as_deref(),
+                &result,
+                settings.chat.tool_result_cap_chars as usize,
+            ),
+            is_error: !result.ok,
+            result: Box::new(result),
+            table,
+        });
+    }
+
+    fn display_name(&self, tool_id: &str) -> String {
+        self.tools()
+            .iter()
+            .find(|t| t.id == tool_id)
+            .map(|t| t.display_name.to_string())
+            .unwrap_or_else(|| tool_id.to_string())
+    }
+
+    /// The tools the model may call: exactly the enabled ones.
+    pub fn model_tools(&self) -> Vec<ModelTool> {
+        self.list_tools()
+            .into_iter()
+            .filter(|t| t.enabled)
+            .map(|t| ModelTool {
+                name: t.id.to_string(),
+                description: format!("{} {}", t.description, t.guidance),
+                input_schema: t.input_schema,
+            })
+            .collect()
+    }
+
+    /// One model round: request, stream, assemble.
+    async fn ask_model(
+        &self,
+        conversation: &Conversation,
+        settings: &Settings,
+        events: &dyn ChatEvents,
+    ) -> Result<ModelReply, RoundError> {
+        let chat = &settings.chat;
+        let provider = chat.active();
+        let api_key = self.api_key(settings).map_err(RoundError::Failed)?;
+        let tools = self.model_tools();
+        let system = system_prompt(&self.list_tools(), self.host().now_ms());
+        let request = build_request(
+            chat.provider,
+            &ModelRequest {
+                settings: provider,
+                api_key,
+                system: &system,
+                messages: &conversation.messages,
+                tools: &tools,
+                timeout_ms: chat.model_timeout_ms,
+            },
+        );
+        let head = match self.host().http_open(&request).await {
+            Ok(head) => head,
+            Err(failure) if failure.code == "ABORTED" => {
+                return Err(RoundError::Stopped(String::new()))
+            }
+            Err(failure) => {
+                return Err(RoundError::Failed(connection_error(&request.url, &failure)))
+            }
+        };
+        if head.status != 200 {
+            let body = self.read_error_body(head.id).await;
+            return Err(RoundError::Failed(status_error(
+                head.status,
+                &body,
+                &provider.model,
+                &request.url,
+            )));
+        }
+        let mut parser = SseParser::new();
+        let mut stream = assembler(chat.provider);
+        loop {
+            let chunk = match self.host().http_read(head.id).await {
+                Ok(Some(chunk)) => chunk,
+                Ok(None) => break,
+                Err(failure) => {
+                    self.host().http_close(head.id);
+                    if failure.code == "ABORTED" || self.chat_stop.requested() {
+                        return Err(RoundError::Stopped(stream.partial_text()));
+                    }
+                    return Err(RoundError::Failed(connection_error(&request.url, &failure)));
+                }
+            };
+            for event in parser.push(&chunk) {
+                for StreamPiece::Text(text) in
+                    stream.on_event(&event).map_err(RoundError::Failed)?
+                {
+                    events.emit(ChatEvent::TextDelta { text });
+                }
+            }
+            if self.chat_stop.requested() {
+                self.host().http_close(head.id);
+                return Err(RoundError::Stopped(stream.partial_text()));
+            }
+        }
+        for event in parser.finish() {
+            for StreamPiece::Text(text) in stream.on_event(&event).map_err(RoundError::Failed)? {
+                events.emit(ChatEvent::TextDelta { text });
+            }
+        }
+        Ok(stream.finish())
+    }
+
+    fn api_key(&self, settings: &Settings) -> Result<Option<String>, ChatError> {
+        let provider = settings.chat.active();
+        let key = (!provider.api_key_secret.is_empty())
+            .then(|| self.host().secret(&provider.api_key_secret))
+            .flatten();
+        if settings.chat.provider == ProviderKind::Anthropic && key.is_none() {
+            return Err(ChatError::MissingApiKey {
+                provider: "Anthropic".into(),
+            });
+        }
+        Ok(key)
+    }
+
+    async fn read_error_body(&self, id: u32) -> String {
+        let mut body = Vec::new();
+        while let Ok(Some(chunk)) = self.host().http_read(id).await {
+            body.extend_from_slice(&chunk);
+            if body.len() > MAX_ERROR_BODY {
+                break;
+            }
+        }
+        self.host().http_close(id);
+        String::from_utf8_lossy(&body).into_owned()
+    }
+}
+
+enum RoundError {
+    /// Stopped by the user, with the text streamed so far.
+    Stopped(String),
+    Failed(ChatError),
+}
+
+fn last_is_tool_result(conversation: &Conversation) -> bool {
+    matches!(conversation.messages.last(), Some(ChatMessage::Tool { .. }))
+}
+
+/// The model's arguments, or what is wrong with them (sent back to it).
+fn parse_arguments(raw: &str) -> Result<Value, String> {
+    if raw.trim().is_empty() {
+        return Ok(Value::Object(Default::default()));
+    }
+    match serde_json::from_str::<Value>(raw) {
+        Ok(value @ Value::Object(_)) => Ok(value),
+        Ok(other) => Err(format!("the arguments must be a JSON object, not {other}")),
+        Err(e) => Err(format!("the arguments are not valid JSON ({e}); send a JSON object like {{\"command\": \"…\"}}")),
+    }
+}

@@ -1,0 +1,232 @@
+//! OpenAI Chat Completions, as OpenAI, Ollama, LM Studio and OpenRouter speak
+//! it: the request, and the stream whose `delta.tool_calls` fragments are
+//! assembled by `index`.
+
+use std::collections::BTreeMap;
+
+use serde_json::{json, Value};
+
+use super::conversation::{ChatMessage, ToolCallRecord};
+use super::provider::{ChatError, ModelReply, ModelRequest, StreamAssembler, StreamPiece};
+use super::sse::SseEvent;
+use crate::host::HttpRequest;
+use crate::settings::ProviderSettings;
+
+fn headers(api_key: Option<String>) -> Vec<(String, String)> {
+    let mut headers = vec![("Content-Type".to_string(), "application/json".to_string())];
+    if let Some(key) = api_key.filter(|k| !k.is_empty()) {
+        headers.push(("Authorization".into(), format!("Bearer {key}")));
+    }
+    headers
+}
+
+pub fn chat_request(request: &ModelRequest) -> HttpRequest {
+    let mut messages = vec![json!({"role": "system", "content": request.system})];
+    for message in request.messages {
+        match message {
+            ChatMessage::User { text } => messages.push(json!({"role": "user", "content": text})),
+            ChatMessage::Assistant { text, tool_calls } => {
+                let mut m = json!({"role": "assistant", "content": if text.is_empty() { Value::Null } else { json!(text) }});
+                if !tool_calls.is_empty() {
+                    m["tool_calls"] = tool_calls
+                        .iter()
+                        .map(|c| json!({"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}))
+                        .collect();
+                }
+                messages.push(m);
+            }
+            ChatMessage::Tool {
+                call_id, content, ..
+            } => {
+                messages.push(json!({"role": "tool", "tool_call_id": call_id, "content": content}))
+            }
+            ChatMessage::Notice { .. } => {}
+        }
+    }
+    let tools: Vec<Value> = request
+        .tools
+        .iter()
+        .map(|t| json!({"type": "function", "function": {"name": t.name, "description": t.description, "parameters": t.input_schema}}))
+        .collect();
+    let mut body = json!({
+        "model": request.settings.model,
+        "messages": messages,
+        "stream": true,
+    });
+    if !tools.is_empty() {
+        body["tools"] = json!(tools);
+    }
+    HttpRequest {
+        method: "POST".into(),
+        url: format!("{}/chat/completions", request.settings.base_url),
+        headers: headers(request.api_key.clone()),
+        body: Some(body.to_string()),
+        timeout_ms: request.timeout_ms,
+    }
+}
+
+pub fn models_request(settings: &ProviderSettings, api_key: Option<String>) -> HttpRequest {
+    HttpRequest {
+        method: "GET".into(),
+        url: format!("{}/models", settings.base_url),
+        headers: headers(api_key),
+        body: None,
+        timeout_ms: 15_000,
+    }
+}
+
+#[derive(Default)]
+struct PartialCall {
+    id: String,
+    name: String,
+    arguments: String,
+}
+
+#[derive(Default)]
+pub struct OpenAiStream {
+    text: String,
+    calls: BTreeMap<u64, PartialCall>,
+    finish_reason: Option<String>,
+}
+
+impl StreamAssembler for OpenAiStream {
+    fn on_event(&mut self, event: &SseEvent) -> Result<Vec<StreamPiece>, ChatError> {
+        let data = event.data.trim();
+        if data.is_empty() || data == "[DONE]" {
+            return Ok(Vec::new());
+        }
+        let value: Value = serde_json::from_str(data).map_err(|e| ChatError::BadStream {
+            detail: format!("{e} in {}", data.chars().take(120).collect::<String>()),
+        })?;
+        if let Some(error) = value.get("error") {
+            let message = error
+                .get("message")
+                .and_then(Value::as_str)
+                .unwrap_or("unknown error");
+            return Err(ChatError::ServerError {
+                status: 200,
+                detail: message.to_string(),
+            });
+        }
+        let mut pieces = Vec::new();
+        for choice in value
+            .get("choices")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            let delta = &choice["delta"];
+            if let Some(text) = delta.get("content").and_then(Value::as_str) {
+                if !text.is_empty() {
+                    self.text.push_str(text);
+                    pieces.push(StreamPiece::Text(text.to_string()));
+                }
+            }
+            for fragment in delta
+                .get("tool_calls")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                let index = fragment
+                    .get("index")
+                    .and_then(Value::as_u64)
+                    .unwrap_or(self.calls.len() as u64);
+                let call = self.calls.entry(index).or_default();
+                if let Some(id) = fragment.get("id").and_then(Value::as_str) {
+                    call.id.push_str(id);
+                }
+                if let Some(name) = fragment.pointer("/function/name").and_then(Value::as_str) {
+                    call.name.push_str(name);
+                }
+                match fragment.pointer("/function/arguments") {
+                    Some(Value::String(arguments)) => call.arguments.push_str(arguments),
+                    // Some servers send the arguments as an object.
+                    Some(other @ Value::Object(_)) => call.arguments.push_str(&other.to_string()),
+                    _ => {}
+                }
+            }
+            if let Some(reason) = choice.get("finish_reason").and_then(Value::as_str) {
+                self.finish_reason = Some(reason.to_string());
+            }
+        }
+        Ok(pieces)
+    }
+
+    fn finish(self: Box<Self>) -> ModelReply {
+        let tool_calls = self
+            .calls
+            .into_iter()
+            .map(|(index, call)| ToolCallRecord {
+                id: if call.id.is_empty() {
+                    format!("call_{index}")
+                } else {
+                    call.id
+                },
+                name: call.name,
+                arguments: call.arguments,
+            })
+            .collect();
+        ModelReply {
+            text: self.text,
+            tool_calls,
+            stop_reason: self.finish_reason,
+        }
+    }
+
+    fn partial_text(&self) -> String {
+        self.text.clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn event(data: &str) -> SseEvent {
+        SseEvent {
+            event: None,
+            data: data.into(),
+        }
+    }
+
+    #[test]
+    fn text_and_tool_call_fragments_assemble_by_index() {
+        let mut s = OpenAiStream::default();
+        let events = [
+            r#"{"choices":[{"delta":{"role":"assistant","content":"Let me "}}]}"#,
+            r#"{"choices":[{"delta":{"content":"look."}}]}"#,
+            r#"{"choices":[{"delta":{"tool_calls":[{"index":0,"id":"call_a","type":"function","function":{"name":"obsidianTasks","arguments":""}}]}}]}"#,
+            r#"{"choices":[{"delta":{"tool_calls":[{"index":1,"id":"call_b","function":{"name":"obsidianDailyNote","arguments":"{\"comm"}}]}}]}"#,
+            r#"{"choices":[{"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{\"command\":\"tasks\"}"}}]}}]}"#,
+            r#"{"choices":[{"delta":{"tool_calls":[{"index":1,"function":{"arguments":"and\":\"daily:read\"}"}}]},"finish_reason":"tool_calls"}]}"#,
+            "[DONE]",
+        ];
+        let mut text = String::new();
+        for e in events {
+            for StreamPiece::Text(t) in s.on_event(&event(e)).unwrap() {
+                text.push_str(&t);
+            }
+        }
+        assert_eq!(text, "Let me look.");
+        let reply = Box::new(s).finish();
+        assert_eq!(reply.tool_calls.len(), 2);
+        assert_eq!(reply.tool_calls[0].arguments, r#"{"command":"tasks"}"#);
+        assert_eq!(reply.tool_calls[1].name, "obsidianDailyNote");
+        assert_eq!(reply.tool_calls[1].arguments, r#"{"command":"daily:read"}"#);
+        assert_eq!(reply.stop_reason.as_deref(), Some("tool_calls"));
+    }
+
+    #[test]
+    fn an_error_in_the_stream_is_reported() {
+        let mut s = OpenAiStream::default();
+        let err = s
+            .on_event(&event(r#"{"error":{"message":"overloaded"}}"#))
+            .unwrap_err();
+        assert!(err.to_string().contains("overloaded"));
+        assert_eq!(
+            s.on_event(&event("{oops")).unwrap_err().code(),
+            "bad_stream"
+        );
+    }
+}

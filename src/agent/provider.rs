@@ -1,0 +1,275 @@
+//! What every model provider shares: the tools and messages to send, the
+//! pieces a stream is assembled into, and what a failed request means for
+//! the user.
+
+use serde::Serialize;
+use thiserror::Error;
+
+use super::conversation::{ChatMessage, ToolCallRecord};
+use super::sse::SseEvent;
+use super::{anthropic, openai};
+use crate::host::{HttpFailure, HttpRequest};
+use crate::settings::{ProviderKind, ProviderSettings};
+
+/// A tool as the model is told about it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ModelTool {
+    pub name: String,
+    pub description: String,
+    pub input_schema: serde_json::Value,
+}
+
+/// Everything one request to the model needs.
+pub struct ModelRequest<'a> {
+    pub settings: &'a ProviderSettings,
+    pub api_key: Option<String>,
+    pub system: &'a str,
+    pub messages: &'a [ChatMessage],
+    pub tools: &'a [ModelTool],
+    pub timeout_ms: u32,
+}
+
+/// What the stream has said so far, piece by piece.
+#[derive(Clone, Debug, PartialEq)]
+pub enum StreamPiece {
+    Text(String),
+}
+
+/// A complete model reply.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ModelReply {
+    pub text: String,
+    pub tool_calls: Vec<ToolCallRecord>,
+    pub stop_reason: Option<String>,
+}
+
+/// Turns a provider's stream events into a reply.
+pub trait StreamAssembler {
+    fn on_event(&mut self, event: &SseEvent) -> Result<Vec<StreamPiece>, ChatError>;
+    fn finish(self: Box<Self>) -> ModelReply;
+    /// The reply so far, for a stream that was stopped or broke off.
+    fn partial_text(&self) -> String;
+}
+
+pub fn build_request(kind: ProviderKind, request: &ModelRequest) -> HttpRequest {
+    match kind {
+        ProviderKind::OpenAi => openai::chat_request(request),
+        ProviderKind::Anthropic => anthropic::messages_request(request),
+    }
+}
+
+pub fn assembler(kind: ProviderKind) -> Box<dyn StreamAssembler> {
+    match kind {
+        ProviderKind::OpenAi => Box::<openai::OpenAiStream>::default(),
+        ProviderKind::Anthropic => Box::<anthropic::AnthropicStream>::default(),
+    }
+}
+
+/// The request that lists a server's models ("Test connection").
+pub fn models_request(
+    kind: ProviderKind,
+    settings: &ProviderSettings,
+    api_key: Option<String>,
+) -> HttpRequest {
+    match kind {
+        ProviderKind::OpenAi => openai::models_request(settings, api_key),
+        ProviderKind::Anthropic => anthropic::models_request(settings, api_key),
+    }
+}
+
+/// Model ids from a models listing (both APIs answer `{"data": [{"id": …}]}`).
+pub fn parse_models(body: &str) -> Vec<String> {
+    let value: serde_json::Value = serde_json::from_str(body).unwrap_or_default();
+    let list = value
+        .get("data")
+        .or_else(|| value.get("models"))
+        .and_then(|d| d.as_array())
+        .cloned()
+        .unwrap_or_default();
+    let mut ids: Vec<String> = list
+        .iter()
+        .filter_map(|m| {
+            m.get("id")
+                .or_else(|| m.get("name"))
+                .and_then(|v| v.as_str())
+                .map(String::from)
+        })
+        .collect();
+    ids.sort();
+    ids.dedup();
+    ids
+}
+
+/// Why a chat turn could not go on, with what to do about it.
+#[derive(Clone, Debug, Error, PartialEq, Serialize)]
+#[serde(tag = "code", content = "message", rename_all = "snake_case")]
+pub enum ChatError {
+    #[error("Could not reach {url} ({detail}). {fix}")]
+    Connection {
+        url: String,
+        detail: String,
+        fix: String,
+    },
+    #[error("The model server refused the API key ({status}). Check the key in Settings → Vault Agent → Model.")]
+    Unauthorized { status: u16 },
+    #[error("The model server does not know model \"{model}\" (404). Check the model name in Settings → Vault Agent → Model (\"Test connection\" lists the models){hint}.")]
+    ModelNotFound { model: String, hint: String },
+    #[error("The model server is rate limiting or out of credit (429). Wait a moment and try again, or check your plan. {detail}")]
+    RateLimited { detail: String },
+    #[error("The model server failed ({status}): {detail}. Try again in a moment.")]
+    ServerError { status: u16, detail: String },
+    #[error("The model \"{model}\" cannot call tools, which Vault Agent needs. Choose a model with tool calling (for Ollama, e.g. llama3.1, qwen2.5 or mistral-nemo). {detail}")]
+    NoToolSupport { model: String, detail: String },
+    #[error("The model server rejected the request ({status}): {detail}")]
+    BadRequest { status: u16, detail: String },
+    #[error("The model's answer could not be read: {detail}")]
+    BadStream { detail: String },
+    #[error("No API key is set for {provider}. Add one in Settings → Vault Agent → Model.")]
+    MissingApiKey { provider: String },
+}
+
+impl ChatError {
+    pub fn code(&self) -> &'static str {
+        match self {
+            ChatError::Connection { .. } => "connection",
+            ChatError::Unauthorized { .. } => "unauthorized",
+            ChatError::ModelNotFound { .. } => "model_not_found",
+            ChatError::RateLimited { .. } => "rate_limited",
+            ChatError::ServerError { .. } => "server_error",
+            ChatError::NoToolSupport { .. } => "no_tool_support",
+            ChatError::BadRequest { .. } => "bad_request",
+            ChatError::BadStream { .. } => "bad_stream",
+            ChatError::MissingApiKey { .. } => "missing_api_key",
+        }
+    }
+}
+
+/// A connection that failed before any answer.
+pub fn connection_error(url: &str, failure: &HttpFailure) -> ChatError {
+    let local = url.contains("localhost") || url.contains("127.0.0.1");
+    let fix = match failure.code.as_str() {
+        "ECONNREFUSED" if url.contains(":11434") => "Is Ollama running? Start it (`ollama serve`), or check the base URL.",
+        "ECONNREFUSED" if url.contains(":1234") => "Is LM Studio's server running? Start it in LM Studio (Developer → Start server), or check the base URL.",
+        "ECONNREFUSED" if local => "Is the model server running? Start it, or check the base URL.",
+        "ENOTFOUND" | "EAI_AGAIN" => "Check the base URL and your internet connection.",
+        "ETIMEDOUT" | "TIMEOUT" => "The server did not answer in time; check that it is running, or raise the model timeout.",
+        _ => "Check the base URL in Settings → Vault Agent → Model.",
+    };
+    ChatError::Connection {
+        url: url.to_string(),
+        detail: if failure.message.is_empty() {
+            failure.code.clone()
+        } else {
+            format!("{}: {}", failure.code, failure.message)
+        },
+        fix: fix.to_string(),
+    }
+}
+
+/// A response with an error status, given its body.
+pub fn status_error(status: u16, body: &str, model: &str, url: &str) -> ChatError {
+    let detail = server_message(body);
+    let lower = detail.to_ascii_lowercase();
+    let no_tools = lower.contains("does not support tools")
+        || lower.contains("tools is not supported")
+        || lower.contains("tool use is not supported")
+        || (lower.contains("tool") && lower.contains("not support"));
+    match status {
+        401 | 403 => ChatError::Unauthorized { status },
+        404 => ChatError::ModelNotFound {
+            model: model.to_string(),
+            hint: if url.contains(":11434") {
+                format!(", or run `ollama pull {model}`")
+            } else {
+                String::new()
+            },
+        },
+        429 => ChatError::RateLimited { detail },
+        400 | 422 if no_tools => ChatError::NoToolSupport {
+            model: model.to_string(),
+            detail,
+        },
+        s if s >= 500 => ChatError::ServerError { status, detail },
+        _ if no_tools => ChatError::NoToolSupport {
+            model: model.to_string(),
+            detail,
+        },
+        _ => ChatError::BadRequest { status, detail },
+    }
+}
+
+/// The human part of an error body (`{"error": {"message": …}}` and friends).
+fn server_message(body: &str) -> String {
+    let value: serde_json::Value = serde_json::from_str(body).unwrap_or_default();
+    let message = value
+        .pointer("/error/message")
+        .or_else(|| value.get("error").filter(|e| e.is_string()))
+        .or_else(|| value.get("message"))
+        .and_then(|m| m.as_str())
+        .map(String::from)
+        .unwrap_or_else(|| body.trim().chars().take(300).collect());
+    if message.is_empty() {
+        "no details".into()
+    } else {
+        message
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn statuses_map_to_errors_with_fixes() {
+        let e = status_error(
+            401,
+            r#"{"error":{"message":"bad key"}}"#,
+            "m",
+            "https://api.openai.com/v1",
+        );
+        assert_eq!(e.code(), "unauthorized");
+        assert!(e.to_string().contains("Settings → Vault Agent → Model"));
+        let e = status_error(404, "{}", "llama9", "http://localhost:11434/v1");
+        assert!(e.to_string().contains("ollama pull llama9"), "{e}");
+        let e = status_error(429, r#"{"error":{"message":"slow down"}}"#, "m", "u");
+        assert!(e.to_string().contains("slow down"));
+        let e = status_error(503, "upstream gone", "m", "u");
+        assert_eq!(
+            (e.code(), e.to_string().contains("upstream gone")),
+            ("server_error", true)
+        );
+        let e = status_error(
+            400,
+            r#"{"error":"registry.ollama.ai/library/gemma does not support tools"}"#,
+            "gemma",
+            "u",
+        );
+        assert_eq!(e.code(), "no_tool_support");
+        let e = status_error(
+            400,
+            r#"{"error":{"message":"max_tokens too large"}}"#,
+            "m",
+            "u",
+        );
+        assert_eq!(e.code(), "bad_request");
+    }
+
+    #[test]
+    fn refused_connections_say_what_to_start() {
+        let failure = HttpFailure {
+            code: "ECONNREFUSED".into(),
+            message: "connect ECONNREFUSED 127.0.0.1:11434".into(),
+        };
+        let e = connection_error("http://localhost:11434/v1/chat/completions", &failure);
+        assert!(e.to_string().contains("Is Ollama running?"), "{e}");
+    }
+
+    #[test]
+    fn model_listings() {
+        assert_eq!(
+            parse_models(r#"{"data":[{"id":"b"},{"id":"a"},{"id":"a"}]}"#),
+            ["a", "b"]
+        );
+        assert!(parse_models("nonsense").is_empty());
+    }
+}

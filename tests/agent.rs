@@ -1,0 +1,633 @@
+//! The chat agent loop against scripted model servers (fake host): tool
+//! rounds, writes off, confirmations, malformed arguments, Stop, server
+//! errors and the round limit, for both providers.
+
+use std::cell::RefCell;
+
+use serde_json::{json, Value};
+use vault_agent::agent::chat::{ChatEvent, ChatEvents, Decision, TurnEnd};
+use vault_agent::agent::conversation::{ChatMessage, Conversation};
+use vault_agent::host::{HttpFailure, Os, ProcessOutcome};
+use vault_agent::testing::{block_on, FakeHost, ScriptedHttp};
+use vault_agent::VaultAgentCore;
+
+#[derive(Default)]
+struct Recorder(RefCell<Vec<ChatEvent>>);
+
+impl ChatEvents for Recorder {
+    fn emit(&self, event: ChatEvent) {
+        self.0.borrow_mut().push(event);
+    }
+}
+
+impl Recorder {
+    fn kinds(&self) -> Vec<String> {
+        self.0
+            .borrow()
+            .iter()
+            .map(|e| {
+                serde_json::to_value(e).unwrap()["type"]
+                    .as_str()
+                    .unwrap()
+                    .to_string()
+            })
+            .collect()
+    }
+    fn text(&self) -> String {
+        self.0
+            .borrow()
+            .iter()
+            .filter_map(|e| match e {
+                ChatEvent::TextDelta { text } => Some(text.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
+/// An OpenAI stream (SSE) with some text and tool calls, cut into `pieces`.
+fn openai_sse(text: &str, calls: &[(&str, &str)], pieces: usize) -> Vec<Vec<u8>> {
+    let mut body = String::new();
+    if !text.is_empty() {
+        for word in text.split_inclusive(' ') {
+            body.push_str(&format!(
+                "data: {}\n\n",
+                json!({"choices": [{"delta": {"content": word}}]})
+            ));
+        }
+    }
+    for (i, (name, args)) in calls.iter().enumerate() {
+        let (a, b) = args.split_at(args.len() / 2);
+        body.push_str(&format!(
+            "data: {}\n\n",
+            json!({"choices": [{"delta": {"tool_calls": [{"index": i, "id": format!("call_{i}"), "type": "function", "function": {"name": name, "arguments": a}}]}}]})
+        ));
+        body.push_str(&format!(
+            "data: {}\n\n",
+            json!({"choices": [{"delta": {"tool_calls": [{"index": i, "function": {"arguments": b}}]}}]})
+        ));
+    }
+    body.push_str("data: [DONE]\n\n");
+    split(body.into_bytes(), pieces)
+}
+
+fn split(bytes: Vec<u8>, pieces: usize) -> Vec<Vec<u8>> {
+    let size = bytes.len().div_ceil(pieces.max(1)).max(1);
+    bytes.chunks(size).map(<[u8]>::to_vec).collect()
+}
+
+fn ok(chunks: Vec<Vec<u8>>) -> ScriptedHttp {
+    ScriptedHttp::Response {
+        status: 200,
+        chunks,
+    }
+}
+
+/// A core over a fake CLI that records commands, with the given settings.
+fn agent(settings: Value) -> VaultAgentCore<FakeHost> {
+    let mut host = FakeHost::new(Os::Linux, |request| {
+        ProcessOutcome::success(match request.args[0].as_str() {
+            "tasks" => "- [ ] Review PR\n- [ ] Call Alice",
+            "backlinks" => "Projects/Roadmap.md\t2",
+            "property:read" => "active",
+            "property:set" => "Property \"status\" set on Projects/Plan.md",
+            _ => "ok",
+        })
+    });
+    host.env.insert("PATH".into(), "/usr/bin".into());
+    host.add_executable("/usr/bin/obsidian");
+    host.secrets
+        .insert("anthropic-key".into(), "sk-ant-test".into());
+    VaultAgentCore::new(host, &settings).0
+}
+
+fn conversation() -> Conversation {
+    Conversation::new("c1".into(), 0.0)
+}
+
+fn request_body(core: &VaultAgentCore<FakeHost>, n: usize) -> Value {
+    serde_json::from_str(core.host().http_requests.borrow()[n].body.as_ref().unwrap()).unwrap()
+}
+
+#[test]
+fn a_read_tool_then_an_answer() {
+    let core = agent(Value::Null);
+    core.host().script_http(ok(openai_sse(
+        "Let me check. ",
+        &[(
+            "obsidianTasks",
+            r#"{"command":"tasks","all":true,"todo":true}"#,
+        )],
+        7,
+    )));
+    core.host()
+        .script_http(ok(openai_sse("You have 2 open tasks.", &[], 5)));
+    let events = Recorder::default();
+    let mut conv = conversation();
+    let end = block_on(core.chat_send(&mut conv, "What's open on my task list?", &events));
+    assert_eq!(end, TurnEnd::Done);
+    assert_eq!(events.text(), "Let me check. You have 2 open tasks.");
+    assert_eq!(
+        core.host().requests.borrow()[0].args,
+        ["tasks", "all", "todo"]
+    );
+    // The second request carries the tool result, marked as vault data.
+    let body = request_body(&core, 1);
+    let tool_message = body["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["role"] == "tool")
+        .unwrap();
+    assert!(tool_message["content"]
+        .as_str()
+        .unwrap()
+        .starts_with("<vault-data tool=\"obsidianTasks\" command=\"tasks\">"));
+    assert_eq!(tool_message["tool_call_id"], "call_0");
+    assert_eq!(conv.title, "What's open on my task list?");
+    let kinds = events.kinds();
+    assert_eq!(kinds.first().unwrap(), "modelRound");
+    assert!(
+        kinds.contains(&"toolStarted".to_string()) && kinds.contains(&"toolFinished".to_string())
+    );
+    assert_eq!(kinds.last().unwrap(), "turnEnded");
+}
+
+#[test]
+fn the_request_offers_exactly_the_enabled_tools_with_their_schemas() {
+    let core = agent(json!({"tools": {"obsidianBookmarks": false, "obsidianRandomRead": false}}));
+    core.host().script_http(ok(openai_sse("Hi.", &[], 1)));
+    block_on(core.chat_send(&mut conversation(), "hello", &Recorder::default()));
+    let body = request_body(&core, 0);
+    let names: Vec<&str> = body["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["function"]["name"].as_str().unwrap())
+        .collect();
+    let enabled: Vec<&str> = core
+        .list_tools()
+        .into_iter()
+        .filter(|t| t.enabled)
+        .map(|t| t.id)
+        .collect();
+    assert_eq!(names, enabled);
+    assert!(!names.contains(&"obsidianBookmarks"));
+    let daily = body["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["function"]["name"] == "obsidianDailyNote")
+        .unwrap();
+    assert_eq!(
+        daily["function"]["parameters"]["properties"]["command"]["enum"][0],
+        "daily:read"
+    );
+    let system = body["messages"][0]["content"].as_str().unwrap();
+    assert!(system.contains("- obsidianTasks: Use obsidianTasks"));
+    assert!(
+        !system.contains("obsidianBookmarks:"),
+        "disabled tools are not described"
+    );
+    assert!(system.contains("<vault-data>"));
+    assert_eq!(body["stream"], true);
+}
+
+#[test]
+fn two_tool_calls_in_one_reply() {
+    let core = agent(Value::Null);
+    core.host().script_http(ok(openai_sse(
+        "",
+        &[
+            ("obsidianTasks", r#"{"command":"tasks","daily":true}"#),
+            (
+                "obsidianLinks",
+                r#"{"command":"backlinks","file":"Roadmap"}"#,
+            ),
+        ],
+        3,
+    )));
+    core.host().script_http(ok(openai_sse("Done.", &[], 1)));
+    let mut conv = conversation();
+    let end = block_on(core.chat_send(&mut conv, "tasks and backlinks", &Recorder::default()));
+    assert_eq!(end, TurnEnd::Done);
+    let commands: Vec<String> = core
+        .host()
+        .requests
+        .borrow()
+        .iter()
+        .map(|r| r.args[0].clone())
+        .collect();
+    assert_eq!(commands, ["tasks", "backlinks"]);
+    let tools = conv
+        .messages
+        .iter()
+        .filter(|m| matches!(m, ChatMessage::Tool { .. }))
+        .count();
+    assert_eq!(tools, 2);
+}
+
+#[test]
+fn a_write_while_writes_are_off_is_refused_and_the_model_is_told() {
+    let core = agent(Value::Null);
+    core.host().script_http(ok(openai_sse(
+        "",
+        &[(
+            "obsidianDailyNote",
+            r#"{"command":"daily:append","content":"- [ ] Buy milk"}"#,
+        )],
+        2,
+    )));
+    core.host()
+        .script_http(ok(openai_sse("Vault changes are off.", &[], 1)));
+    let events = Recorder::default();
+    let end =
+        block_on(core.chat_send(&mut conversation(), "add buy milk to today's note", &events));
+    assert_eq!(end, TurnEnd::Done);
+    assert_eq!(core.host().process_count(), 0, "nothing ran");
+    let body = request_body(&core, 1);
+    let tool_message = body["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["role"] == "tool")
+        .unwrap();
+    let content = tool_message["content"].as_str().unwrap();
+    assert!(content.starts_with("Error (writes_disabled):"), "{content}");
+    assert!(content.contains("Allow vault changes"));
+}
+
+fn property_set_turn(core: &VaultAgentCore<FakeHost>) -> (Conversation, String, String) {
+    core.host().script_http(ok(openai_sse(
+        "",
+        &[(
+            "obsidianProperties",
+            r#"{"command":"property:set","name":"status","value":"done","file":"Plan"}"#,
+        )],
+        4,
+    )));
+    let events = Recorder::default();
+    let mut conv = conversation();
+    let end = block_on(core.chat_send(&mut conv, "mark Plan done", &events));
+    assert_eq!(end, TurnEnd::AwaitingConfirmation);
+    let card = events
+        .0
+        .borrow()
+        .iter()
+        .find_map(|e| match e {
+            ChatEvent::ConfirmationNeeded { card, .. } => Some(card.clone()),
+            _ => None,
+        })
+        .expect("a card");
+    assert_eq!(card.preview.before, "active");
+    assert!(conv.paused.is_some());
+    (conv, card.id, card.argv_hash)
+}
+
+#[test]
+fn a_confirmed_write_pauses_then_runs_on_approval() {
+    let core = agent(json!({"allowVaultChanges": true}));
+    let (mut conv, id, hash) = property_set_turn(&core);
+    assert!(
+        !core
+            .host()
+            .requests
+            .borrow()
+            .iter()
+            .any(|r| r.args[0] == "property:set"),
+        "not before approval"
+    );
+    core.host()
+        .script_http(ok(openai_sse("Marked as done.", &[], 2)));
+    let events = Recorder::default();
+    let end = block_on(core.chat_resolve(
+        &mut conv,
+        &id,
+        Decision::Approve { argv_hash: &hash },
+        &events,
+    ));
+    assert_eq!(end, TurnEnd::Done);
+    let set = core
+        .host()
+        .requests
+        .borrow()
+        .iter()
+        .filter(|r| r.args[0] == "property:set")
+        .count();
+    assert_eq!(set, 1);
+    assert!(conv.paused.is_none());
+    let body = request_body(&core, 1);
+    let tool = body["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["role"] == "tool")
+        .unwrap();
+    assert!(tool["content"]
+        .as_str()
+        .unwrap()
+        .contains("set on Projects/Plan.md"));
+}
+
+#[test]
+fn a_rejected_write_runs_nothing_and_the_model_hears_it() {
+    let core = agent(json!({"allowVaultChanges": true}));
+    let (mut conv, id, _) = property_set_turn(&core);
+    core.host()
+        .script_http(ok(openai_sse("Okay, left as is.", &[], 1)));
+    let end = block_on(core.chat_resolve(&mut conv, &id, Decision::Reject, &Recorder::default()));
+    assert_eq!(end, TurnEnd::Done);
+    assert!(!core
+        .host()
+        .requests
+        .borrow()
+        .iter()
+        .any(|r| r.args[0] == "property:set"));
+    let body = request_body(&core, 1);
+    let tool = body["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["role"] == "tool")
+        .unwrap();
+    assert!(tool["content"]
+        .as_str()
+        .unwrap()
+        .starts_with("Error (confirmation_rejected)"));
+}
+
+#[test]
+fn malformed_arguments_go_back_to_the_model_which_corrects_them() {
+    let core = agent(Value::Null);
+    core.host().script_http(ok(openai_sse(
+        "",
+        &[("obsidianTasks", r#"{"command":"tasks","all":tru"#)],
+        2,
+    )));
+    core.host().script_http(ok(openai_sse(
+        "",
+        &[("obsidianTasks", r#"{"command":"tasks","all":"yes"}"#)],
+        2,
+    )));
+    core.host().script_http(ok(openai_sse(
+        "",
+        &[("obsidianTasks", r#"{"command":"tasks","all":true}"#)],
+        2,
+    )));
+    core.host()
+        .script_http(ok(openai_sse("Here they are.", &[], 1)));
+    let mut conv = conversation();
+    let end = block_on(core.chat_send(&mut conv, "tasks?", &Recorder::default()));
+    assert_eq!(end, TurnEnd::Done);
+    assert_eq!(
+        core.host().process_count(),
+        1,
+        "only the corrected call ran"
+    );
+    let contents: Vec<String> = conv
+        .messages
+        .iter()
+        .filter_map(|m| match m {
+            ChatMessage::Tool { content, .. } => Some(content.clone()),
+            _ => None,
+        })
+        .collect();
+    assert!(contents[0].contains("not valid JSON"), "{}", contents[0]);
+    assert!(
+        contents[1].contains("`all`: invalid type: string \"yes\", expected a boolean"),
+        "{}",
+        contents[1]
+    );
+    assert!(contents[2].starts_with("<vault-data"));
+}
+
+#[test]
+fn an_unknown_tool_is_an_error_result_not_a_crash() {
+    let core = agent(Value::Null);
+    core.host().script_http(ok(openai_sse(
+        "",
+        &[("obsidianDelete", r#"{"file":"x"}"#)],
+        1,
+    )));
+    core.host()
+        .script_http(ok(openai_sse("That tool does not exist.", &[], 1)));
+    let mut conv = conversation();
+    assert_eq!(
+        block_on(core.chat_send(&mut conv, "delete x", &Recorder::default())),
+        TurnEnd::Done
+    );
+    let ChatMessage::Tool { content, .. } = &conv.messages[2] else {
+        panic!("{:?}", conv.messages[2])
+    };
+    assert!(content.starts_with("Error (unknown_tool)"));
+}
+
+#[test]
+fn stop_in_mid_stream_keeps_what_was_said() {
+    let core = agent(Value::Null);
+    let mut chunks = openai_sse("This is a long answer that", &[], 6);
+    chunks.truncate(3);
+    core.host().script_http(ScriptedHttp::BrokenAfter {
+        chunks,
+        failure: HttpFailure {
+            code: "ABORTED".into(),
+            message: "The user pressed Stop".into(),
+        },
+    });
+    let events = Recorder::default();
+    let mut conv = conversation();
+    let end = block_on(core.chat_send(&mut conv, "explain", &events));
+    assert_eq!(end, TurnEnd::Stopped);
+    let said = events.text();
+    assert!(!said.is_empty());
+    assert!(matches!(&conv.messages[1], ChatMessage::Assistant { text, .. } if *text == said));
+    assert!(
+        matches!(conv.messages.last().unwrap(), ChatMessage::Notice { text } if text == "Stopped.")
+    );
+}
+
+#[test]
+fn server_errors_become_one_clear_message() {
+    for (status, body, code, fragment) in [
+        (
+            401,
+            r#"{"error":{"message":"Incorrect API key"}}"#,
+            "unauthorized",
+            "API key",
+        ),
+        (
+            429,
+            r#"{"error":{"message":"Rate limit reached"}}"#,
+            "rate_limited",
+            "Rate limit reached",
+        ),
+        (
+            500,
+            r#"{"error":{"message":"boom"}}"#,
+            "server_error",
+            "boom",
+        ),
+        (
+            404,
+            r#"{"error":{"message":"model not found"}}"#,
+            "model_not_found",
+            "llama3.1",
+        ),
+        (
+            400,
+            r#"{"error":"registry.ollama.ai/library/llama3.1 does not support tools"}"#,
+            "no_tool_support",
+            "tool calling",
+        ),
+    ] {
+        let core = agent(Value::Null);
+        core.host().script_http(ScriptedHttp::Response {
+            status,
+            chunks: vec![body.as_bytes().to_vec()],
+        });
+        let events = Recorder::default();
+        let end = block_on(core.chat_send(&mut conversation(), "hi", &events));
+        assert_eq!(end, TurnEnd::Failed);
+        let (got, message) = events
+            .0
+            .borrow()
+            .iter()
+            .find_map(|e| match e {
+                ChatEvent::Error { code, message } => Some((code.clone(), message.clone())),
+                _ => None,
+            })
+            .unwrap();
+        assert_eq!(got, code);
+        assert!(message.contains(fragment), "{status}: {message}");
+    }
+    let core = agent(Value::Null);
+    core.host().script_http(ScriptedHttp::Failure(HttpFailure {
+        code: "ECONNREFUSED".into(),
+        message: "connect ECONNREFUSED 127.0.0.1:11434".into(),
+    }));
+    let events = Recorder::default();
+    block_on(core.chat_send(&mut conversation(), "hi", &events));
+    assert!(events.0.borrow().iter().any(
+        |e| matches!(e, ChatEvent::Error { message, .. } if message.contains("Is Ollama running?"))
+    ));
+}
+
+#[test]
+fn the_tool_round_limit_ends_the_turn_with_a_message() {
+    let core = agent(json!({"chat": {"maxToolRounds": 2}}));
+    for _ in 0..3 {
+        core.host().script_http(ok(openai_sse(
+            "",
+            &[("obsidianTasks", r#"{"command":"tasks","all":true}"#)],
+            1,
+        )));
+    }
+    let events = Recorder::default();
+    let mut conv = conversation();
+    let end = block_on(core.chat_send(&mut conv, "loop", &events));
+    assert_eq!(end, TurnEnd::RoundLimit);
+    assert_eq!(core.host().http_requests.borrow().len(), 2);
+    assert_eq!(core.host().process_count(), 2);
+    assert!(
+        matches!(conv.messages.last().unwrap(), ChatMessage::Notice { text } if text.contains("Stopped after 2 tool rounds"))
+    );
+}
+
+/// An Anthropic stream with text and tool_use blocks, cut into `pieces`.
+fn anthropic_sse(text: &str, calls: &[(&str, &str)], pieces: usize) -> Vec<Vec<u8>> {
+    let mut events: Vec<(String, Value)> = vec![(
+        "message_start".into(),
+        json!({"type": "message_start", "message": {"id": "msg"}}),
+    )];
+    let mut index = 0;
+    if !text.is_empty() {
+        events.push(("content_block_start".into(), json!({"type": "content_block_start", "index": index, "content_block": {"type": "text", "text": ""}})));
+        for word in text.split_inclusive(' ') {
+            events.push(("content_block_delta".into(), json!({"type": "content_block_delta", "index": index, "delta": {"type": "text_delta", "text": word}})));
+        }
+        events.push((
+            "content_block_stop".into(),
+            json!({"type": "content_block_stop", "index": index}),
+        ));
+        index += 1;
+    }
+    for (i, (name, args)) in calls.iter().enumerate() {
+        events.push(("content_block_start".into(), json!({"type": "content_block_start", "index": index, "content_block": {"type": "tool_use", "id": format!("toolu_{i}"), "name": name, "input": {}}})));
+        let (a, b) = args.split_at(args.len() / 2);
+        for part in [a, b] {
+            events.push(("content_block_delta".into(), json!({"type": "content_block_delta", "index": index, "delta": {"type": "input_json_delta", "partial_json": part}})));
+        }
+        events.push((
+            "content_block_stop".into(),
+            json!({"type": "content_block_stop", "index": index}),
+        ));
+        index += 1;
+    }
+    let stop = if calls.is_empty() {
+        "end_turn"
+    } else {
+        "tool_use"
+    };
+    events.push((
+        "message_delta".into(),
+        json!({"type": "message_delta", "delta": {"stop_reason": stop}}),
+    ));
+    events.push(("message_stop".into(), json!({"type": "message_stop"})));
+    let body: String = events
+        .iter()
+        .map(|(kind, data)| format!("event: {kind}\ndata: {data}\n\n"))
+        .collect();
+    split(body.into_bytes(), pieces)
+}
+
+#[test]
+fn anthropic_round_trip_with_tool_use() {
+    let core = agent(
+        json!({"chat": {"provider": "anthropic", "anthropic": {"apiKeySecret": "anthropic-key", "model": "claude-test"}}}),
+    );
+    core.host().script_http(ok(anthropic_sse(
+        "Looking. ",
+        &[(
+            "obsidianLinks",
+            r#"{"command":"backlinks","file":"Roadmap"}"#,
+        )],
+        9,
+    )));
+    core.host()
+        .script_http(ok(anthropic_sse("Roadmap has 2 backlinks.", &[], 4)));
+    let events = Recorder::default();
+    let mut conv = conversation();
+    assert_eq!(
+        block_on(core.chat_send(&mut conv, "what links to Roadmap?", &events)),
+        TurnEnd::Done
+    );
+    assert_eq!(events.text(), "Looking. Roadmap has 2 backlinks.");
+    let first = &core.host().http_requests.borrow()[0];
+    assert!(first.url.ends_with("/v1/messages"));
+    assert!(first
+        .headers
+        .contains(&("x-api-key".into(), "sk-ant-test".into())));
+    let body = request_body(&core, 1);
+    assert_eq!(body["model"], "claude-test");
+    assert_eq!(body["tools"][0]["input_schema"]["type"], "object");
+    let last = body["messages"].as_array().unwrap().last().unwrap();
+    assert_eq!(last["role"], "user");
+    assert_eq!(last["content"][0]["type"], "tool_result");
+    assert_eq!(last["content"][0]["tool_use_id"], "toolu_0");
+}
+
+#[test]
+fn anthropic_without_a_key_says_where_to_add_it() {
+    let core = agent(json!({"chat": {"provider": "anthropic"}}));
+    let events = Recorder::default();
+    assert_eq!(
+        block_on(core.chat_send(&mut conversation(), "hi", &events)),
+        TurnEnd::Failed
+    );
+    assert!(events
+        .0
+        .borrow()
+        .iter()
+        .any(|e| matches!(e, ChatEvent::Error { code, .. } if code == "missing_api_key")));
+    assert!(core.host().http_requests.borrow().is_empty());
+}
