@@ -18,6 +18,11 @@ export default defineConfig([
 			// The declarative settings API needs Obsidian 1.13; minAppVersion is
 			// 1.12.7 (the first CLI installer), so the tab keeps display().
 			"obsidianmd/settings-tab/prefer-setting-definitions": "off",
+			// Proper nouns keep their casing: the plugin's name and the model servers'.
+			"obsidianmd/ui/sentence-case": [
+				"warn",
+				{ enforceCamelCaseLower: true, brands: ["Vault Agent", "Obsidian", "OpenAI", "Anthropic", "Ollama", "LM Studio", "OpenRouter"] },
+			],
 		},
 	},
 ]);

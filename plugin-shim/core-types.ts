@@ -31,12 +31,36 @@ export interface FileStatus {
 	executable: boolean;
 }
 
+export interface HttpRequestSpec {
+	method: string;
+	url: string;
+	headers: Array<[string, string]>;
+	body: string | null;
+	timeoutMs: number;
+}
+
+export interface HttpFailure {
+	code: string;
+	message: string;
+}
+
+export interface HttpOpened {
+	id: number;
+	status: number;
+}
+
+export type HttpChunk = { chunk: Uint8Array } | { done: true } | { error: HttpFailure };
+
 /** The effects the core may ask for (implemented in node-host.ts). */
 export interface HostFunctions {
 	runProcess(request: ProcessRequest): Promise<ProcessOutcome>;
 	fileStatus(path: string): Promise<FileStatus>;
 	env(name: string): string | undefined;
 	now(): number;
+	httpOpen(request: HttpRequestSpec): Promise<HttpOpened | { error: HttpFailure }>;
+	httpRead(id: number): Promise<HttpChunk>;
+	httpClose(id: number): void;
+	secret(name: string): string | undefined;
 }
 
 export interface PlatformFacts {
@@ -48,6 +72,24 @@ export interface PlatformFacts {
 	homeDir: string | null;
 }
 
+export type ProviderKind = "openAi" | "anthropic";
+
+export interface ProviderSettings {
+	baseUrl: string;
+	model: string;
+	/** Name of the secret in Obsidian's secret storage that holds the API key. */
+	apiKeySecret: string;
+}
+
+export interface ChatSettings {
+	provider: ProviderKind;
+	openai: ProviderSettings;
+	anthropic: ProviderSettings;
+	maxToolRounds: number;
+	toolResultCapChars: number;
+	modelTimeoutMs: number;
+}
+
 export interface VaultAgentSettings {
 	cliPath: string;
 	vaultName: string;
@@ -56,6 +98,67 @@ export interface VaultAgentSettings {
 	allowVaultChanges: boolean;
 	confirmationExpiryMs: number;
 	tools: Record<string, boolean>;
+	chat: ChatSettings;
+}
+
+export interface ProviderPreset {
+	id: string;
+	label: string;
+	kind: ProviderKind;
+	baseUrl: string;
+	model: string;
+	needsKey: boolean;
+}
+
+export interface ConnectionReport {
+	ok: boolean;
+	models: string[];
+	message: string;
+}
+
+export interface ToolCallRecord {
+	id: string;
+	name: string;
+	arguments: string;
+}
+
+export interface Table {
+	headers: string[] | null;
+	rows: string[][];
+	moreRows: number;
+}
+
+export type ChatMessage =
+	| { role: "user"; text: string }
+	| { role: "assistant"; text: string; toolCalls: ToolCallRecord[] }
+	| { role: "tool"; callId: string; tool: string; content: string; isError: boolean; result: ToolResult; table: Table | null }
+	| { role: "notice"; text: string };
+
+export interface Conversation {
+	id: string;
+	title: string;
+	createdMs: number;
+	updatedMs: number;
+	messages: ChatMessage[];
+	paused: { confirmationId: string; call: ToolCallRecord; remaining: ToolCallRecord[]; rounds: number } | null;
+}
+
+export type TurnEnd = "done" | "awaitingConfirmation" | "roundLimit" | "stopped" | "failed";
+
+export type ChatEvent =
+	| { type: "modelRound"; round: number }
+	| { type: "textDelta"; text: string }
+	| { type: "assistantMessage"; text: string }
+	| { type: "toolStarted"; callId: string; tool: string; displayName: string; arguments: string }
+	| { type: "toolFinished"; callId: string; tool: string; displayName: string; result: ToolResult; table: Table | null }
+	| { type: "confirmationNeeded"; callId: string; card: ConfirmationCard }
+	| { type: "notice"; text: string }
+	| { type: "error"; code: string; message: string }
+	| { type: "turnEnded"; end: TurnEnd };
+
+export interface TurnResult {
+	conversation: Conversation;
+	end: TurnEnd;
 }
 
 export interface DiscoveryCandidate {
@@ -98,4 +201,16 @@ export interface CoreHandle {
 	confirmationCard(id: string): ConfirmationCard | null;
 	openConfirmations(): ConfirmationCard[];
 	expiredResult(id: string): ToolResult | null;
+	newConversation(): Conversation;
+	chatSend(conversation: Conversation, text: string, onEvent: (event: ChatEvent) => void): Promise<TurnResult>;
+	chatResolve(
+		conversation: Conversation,
+		confirmationId: string,
+		approve: boolean,
+		argvHash: string,
+		onEvent: (event: ChatEvent) => void,
+	): Promise<TurnResult>;
+	chatStop(): void;
+	testConnection(): Promise<ConnectionReport>;
+	providerPresets(): ProviderPreset[];
 }

@@ -3,8 +3,10 @@
 
 import { FileSystemAdapter, Platform, Plugin } from "obsidian";
 import { createPublicApi } from "./api";
+import { CHAT_VIEW_TYPE, ChatView } from "./chat-view";
 import { ConfirmationCoordinator } from "./confirmations";
-import type { CoreHandle, VaultAgentSettings } from "./core-types";
+import { ConversationStore } from "./conversation-store";
+import type { CoreHandle, ProviderKind, VaultAgentSettings } from "./core-types";
 import { VaultAgentSettingTab } from "./settings-tab";
 import type { VaultAgentApi } from "./vault-agent-api";
 
@@ -13,34 +15,63 @@ export default class VaultAgentPlugin extends Plugin {
 	api: VaultAgentApi | null = null;
 	core: CoreHandle | null = null;
 	confirmations: ConfirmationCoordinator | null = null;
+	conversations: ConversationStore | null = null;
 	/** Parts of data.json that are not tool settings (kept as they are). */
 	private storedExtras: Record<string, unknown> = {};
+	private abortHttp: (() => void) | null = null;
 
 	async onload(): Promise<void> {
 		if (!Platform.isDesktopApp) {
 			console.debug("Vault Agent: the Obsidian CLI needs the desktop app; nothing was registered.");
 			return;
 		}
-		const { createNodeHost, nodePlatformFacts, stopAllProcesses } = await import("./node-host");
+		const { createNodeHost, nodePlatformFacts, stopAllProcesses, abortHttp } = await import("./node-host");
 		const { loadCore } = await import("./core");
 		const stored: unknown = await this.loadData();
 		if (stored && typeof stored === "object") this.storedExtras = { ...(stored as Record<string, unknown>) };
 		const adapter = this.app.vault.adapter;
 		const vaultPath = adapter instanceof FileSystemAdapter ? adapter.getBasePath() : null;
 		const os = Platform.isMacOS ? "macos" : Platform.isWin ? "windows" : Platform.isLinux ? "linux" : "other";
-		const core = await loadCore(createNodeHost(), nodePlatformFacts(os, Platform.isDesktopApp, vaultPath), stored);
+		const host = createNodeHost((name) => this.app.secretStorage.getSecret(name));
+		const core = await loadCore(host, nodePlatformFacts(os, Platform.isDesktopApp, vaultPath), stored);
 		for (const repair of core.startupRepairs()) console.warn(`Vault Agent settings: ${repair}`);
 		this.register(stopAllProcesses);
+		this.abortHttp = abortHttp;
 		this.core = core;
 		this.confirmations = new ConfirmationCoordinator(core);
+		this.conversations = new ConversationStore(adapter, this.manifest.dir ?? `${this.app.vault.configDir}/plugins/${this.manifest.id}`);
 		this.api = createPublicApi(this.app, core, this.confirmations);
 		this.addSettingTab(new VaultAgentSettingTab(this.app, this));
+		this.registerView(CHAT_VIEW_TYPE, (leaf) => new ChatView(leaf, this));
+		this.addRibbonIcon("bot", "Open Vault Agent chat", () => this.openChat());
+		this.addCommand({ id: "open-chat", name: "Open chat", callback: () => this.openChat() });
+		this.addCommand({
+			id: "new-chat",
+			name: "New chat",
+			callback: async () => {
+				const view = await this.openChat();
+				view?.newChat();
+			},
+		});
 	}
 
 	onunload(): void {
 		this.api = null;
 		this.core = null;
 		this.confirmations = null;
+	}
+
+	/** Opens (or reveals) the chat in the right sidebar. */
+	async openChat(): Promise<ChatView | null> {
+		const { workspace } = this.app;
+		let leaf = workspace.getLeavesOfType(CHAT_VIEW_TYPE)[0] ?? null;
+		if (!leaf) {
+			leaf = workspace.getRightLeaf(false);
+			if (!leaf) return null;
+			await leaf.setViewState({ type: CHAT_VIEW_TYPE, active: true });
+		}
+		await workspace.revealLeaf(leaf);
+		return leaf.view instanceof ChatView ? leaf.view : null;
 	}
 
 	/** Applies a change from the settings tab and saves what the core accepted. */
@@ -51,6 +82,30 @@ export default class VaultAgentPlugin extends Plugin {
 		for (const repair of repairs) console.warn(`Vault Agent settings: ${repair}`);
 		this.storedExtras = { ...this.storedExtras, ...settings };
 		await this.saveData(this.storedExtras);
+		for (const leaf of this.app.workspace.getLeavesOfType(CHAT_VIEW_TYPE)) {
+			if (leaf.view instanceof ChatView) leaf.view.refreshModel();
+		}
 		return settings;
+	}
+
+	async updateChatProvider(provider: ProviderKind): Promise<void> {
+		const chat = this.core?.settings().chat;
+		if (chat) await this.updateSettings({ chat: { ...chat, provider } });
+	}
+
+	lastConversationId(): string | null {
+		const id = this.storedExtras.lastConversation;
+		return typeof id === "string" ? id : null;
+	}
+
+	async rememberConversation(id: string): Promise<void> {
+		if (this.storedExtras.lastConversation === id) return;
+		this.storedExtras = { ...this.storedExtras, lastConversation: id };
+		await this.saveData(this.storedExtras);
+	}
+
+	/** Stop: end every model request in flight. */
+	abortRequests(): void {
+		this.abortHttp?.();
 	}
 }

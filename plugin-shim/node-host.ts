@@ -4,8 +4,20 @@
 
 import { execFile, type ChildProcess, type ExecFileException } from "child_process";
 import { constants as fsConstants, promises as fs } from "fs";
+import { request as httpRequest, type ClientRequest, type IncomingMessage } from "http";
+import { request as httpsRequest } from "https";
 import { homedir } from "os";
-import type { FileStatus, HostFunctions, PlatformFacts, ProcessOutcome, ProcessRequest } from "./core-types";
+import type {
+	FileStatus,
+	HostFunctions,
+	HttpChunk,
+	HttpFailure,
+	HttpOpened,
+	HttpRequestSpec,
+	PlatformFacts,
+	ProcessOutcome,
+	ProcessRequest,
+} from "./core-types";
 
 /** Output is counted up to this many times the cap; beyond it Node stops the
  * process (a memory guard) and the core reports the size as a lower bound. */
@@ -77,10 +89,11 @@ export function runProcess(request: ProcessRequest): Promise<ProcessOutcome> {
 	});
 }
 
-/** Stops every CLI process still running (plugin unload). */
+/** Stops every CLI process and model request still running (plugin unload). */
 export function stopAllProcesses(): void {
 	for (const child of running) stop(child, "SIGKILL");
 	running.clear();
+	abortHttp();
 }
 
 export async function fileStatus(path: string): Promise<FileStatus> {
@@ -99,12 +112,119 @@ export async function fileStatus(path: string): Promise<FileStatus> {
 	}
 }
 
-export function createNodeHost(): HostFunctions {
+/** A response body being read by the core, chunk by chunk. */
+interface OpenResponse {
+	request: ClientRequest;
+	response: IncomingMessage;
+	chunks: Buffer[];
+	done: boolean;
+	error: HttpFailure | null;
+	wake: (() => void) | null;
+}
+
+const responses = new Map<number, OpenResponse>();
+const requests = new Set<ClientRequest>();
+let nextResponseId = 1;
+
+function failureOf(error: unknown): HttpFailure {
+	const e = error as NodeJS.ErrnoException;
+	const code = e.name === "AbortError" || e.code === "ABORT_ERR" ? "ABORTED" : (e.code ?? "HTTP_ERROR");
+	return { code, message: e.message ?? String(error) };
+}
+
+/** Node's http/https from the renderer: no CORS, and a real stream. */
+export function httpOpen(spec: HttpRequestSpec): Promise<HttpOpened | { error: HttpFailure }> {
+	return new Promise((resolve) => {
+		let url: URL;
+		try {
+			url = new URL(spec.url);
+		} catch {
+			resolve({ error: { code: "ERR_INVALID_URL", message: `Not a valid address: ${spec.url}` } });
+			return;
+		}
+		const send = url.protocol === "https:" ? httpsRequest : httpRequest;
+		const request = send(url, { method: spec.method, headers: Object.fromEntries(spec.headers) }, (response) => {
+			window.clearTimeout(timer);
+			const id = nextResponseId++;
+			const open: OpenResponse = { request, response, chunks: [], done: false, error: null, wake: null };
+			const wake = () => {
+				const w = open.wake;
+				open.wake = null;
+				w?.();
+			};
+			responses.set(id, open);
+			response.on("data", (chunk: Buffer) => {
+				open.chunks.push(chunk);
+				wake();
+			});
+			response.on("end", () => {
+				open.done = true;
+				wake();
+			});
+			response.on("error", (error) => {
+				open.error ??= failureOf(error);
+				wake();
+			});
+			response.on("close", () => {
+				if (!open.done) open.error ??= { code: "ECONNRESET", message: "The connection closed before the answer ended." };
+				wake();
+			});
+			resolve({ id, status: response.statusCode ?? 0 });
+		});
+		requests.add(request);
+		request.on("close", () => requests.delete(request));
+		const timer = window.setTimeout(() => {
+			request.destroy(Object.assign(new Error(`No answer within ${spec.timeoutMs} ms`), { code: "ETIMEDOUT" }));
+		}, spec.timeoutMs);
+		request.on("error", (error) => {
+			window.clearTimeout(timer);
+			resolve({ error: failureOf(error) });
+		});
+		if (spec.body !== null && spec.body !== undefined) request.write(spec.body);
+		request.end();
+	});
+}
+
+export async function httpRead(id: number): Promise<HttpChunk> {
+	const open = responses.get(id);
+	if (!open) return { done: true };
+	for (;;) {
+		const chunk = open.chunks.shift();
+		if (chunk) return { chunk: new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength) };
+		if (open.error) return { error: open.error };
+		if (open.done) return { done: true };
+		await new Promise<void>((resolve) => (open.wake = resolve));
+	}
+}
+
+export function httpClose(id: number): void {
+	const open = responses.get(id);
+	responses.delete(id);
+	if (open && !open.done) open.request.destroy();
+}
+
+/** Stop: every model request in flight ends with code ABORTED. */
+export function abortHttp(): void {
+	for (const open of responses.values()) {
+		if (!open.done) {
+			open.error = { code: "ABORTED", message: "Stopped by the user." };
+			open.request.destroy();
+			open.wake?.();
+		}
+	}
+	for (const request of requests) request.destroy(Object.assign(new Error("Stopped by the user."), { code: "ABORTED" }));
+}
+
+export function createNodeHost(secret: (name: string) => string | null): HostFunctions {
 	return {
 		runProcess,
 		fileStatus,
 		env: (name) => process.env[name],
 		now: () => performance.timeOrigin + performance.now(),
+		httpOpen,
+		httpRead,
+		httpClose,
+		secret: (name) => secret(name) ?? undefined,
 	};
 }
 

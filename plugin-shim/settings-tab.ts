@@ -1,13 +1,14 @@
 // The settings tab. It shows what the core reports and hands every change to
 // the core, which normalises it; the tab itself decides nothing.
 
-import { type App, PluginSettingTab, Setting, type ToggleComponent } from "obsidian";
-import type { CliStatus, VaultAgentSettings } from "./core-types";
+import { type App, PluginSettingTab, SecretComponent, Setting, type ToggleComponent } from "obsidian";
+import type { ChatSettings, CliStatus, ProviderSettings, VaultAgentSettings } from "./core-types";
 import type VaultAgentPlugin from "./main";
 import type { ToolDescriptor } from "./vault-agent-api";
 
 export class VaultAgentSettingTab extends PluginSettingTab {
 	private cliStatus: CliStatus | null = null;
+	private modelEl: HTMLElement | null = null;
 
 	constructor(app: App, private readonly plugin: VaultAgentPlugin) {
 		super(app, plugin);
@@ -22,7 +23,105 @@ export class VaultAgentSettingTab extends PluginSettingTab {
 		const settings = core.settings();
 		this.cliSection(containerEl, settings);
 		this.safetySection(containerEl, settings);
+		this.modelEl = containerEl.createDiv({ cls: "vault-agent-model-settings" });
+		this.modelSection(settings.chat);
 		this.toolsSection(containerEl, core.listTools());
+	}
+
+	/** Redraws only the model section (its fields depend on the provider). */
+	private modelSection(chat: ChatSettings): void {
+		const core = this.plugin.core;
+		const containerEl = this.modelEl;
+		if (!core || !containerEl) return;
+		containerEl.empty();
+		const redraw = () => this.modelSection(this.plugin.core?.settings().chat ?? chat);
+		new Setting(containerEl).setName("Model").setHeading();
+		const kind = chat.provider;
+		const active: ProviderSettings = kind === "anthropic" ? chat.anthropic : chat.openai;
+		const save = async (patch: Partial<ProviderSettings>, provider = kind) => {
+			const current = this.plugin.core?.settings().chat ?? chat;
+			const key = provider === "anthropic" ? "anthropic" : "openai";
+			await this.plugin.updateSettings({ chat: { ...current, provider, [key]: { ...current[key], ...patch } } });
+		};
+		const presets = core.providerPresets();
+		new Setting(containerEl)
+			.setName("Provider")
+			.setDesc("Local servers (Ollama, LM Studio) keep your notes on this computer; hosted ones send the conversation to that service.")
+			.addDropdown((dropdown) => {
+				dropdown.addOption("", kind === "anthropic" ? "Anthropic" : "OpenAI-compatible server");
+				for (const preset of presets) dropdown.addOption(preset.id, `Use ${preset.label}`);
+				dropdown.setValue("").onChange(async (id) => {
+					const preset = presets.find((p) => p.id === id);
+					if (!preset) return;
+					await save({ baseUrl: preset.baseUrl, model: preset.model }, preset.kind);
+					redraw();
+				});
+			})
+			.settingEl.addClass("vault-agent-provider");
+		if (kind === "openAi") {
+			new Setting(containerEl)
+				.setName("Server address")
+				.setDesc("The OpenAI-compatible base address, ending in /v1.")
+				.addText((text) =>
+					text.setValue(active.baseUrl).onChange(async (value) => {
+						await save({ baseUrl: value });
+					}),
+				);
+		}
+		new Setting(containerEl)
+			.setName("Model name")
+			.setDesc("Exactly as the server names it; use a model that can call tools.")
+			.addText((text) =>
+				text.setValue(active.model).onChange(async (value) => {
+					await save({ model: value });
+				}),
+			)
+			.settingEl.addClass("vault-agent-model-name");
+		new Setting(containerEl)
+			.setName("API key")
+			.setDesc("Kept in Obsidian's secret storage under the name you pick, not in this plugin's data. Local servers usually need none.")
+			.addComponent((el) =>
+				new SecretComponent(this.app, el).setValue(active.apiKeySecret).onChange(async (name) => {
+					await save({ apiKeySecret: name });
+				}),
+			);
+		const test = new Setting(containerEl).setName("Test connection").setDesc("Lists the models the server offers.");
+		test.addButton((button) =>
+			button.setButtonText("Test connection").onClick(async () => {
+				test.setDesc("Connecting…");
+				const report = await core.testConnection();
+				test.descEl.empty();
+				test.descEl.createDiv({ cls: report.ok ? "vault-agent-cli-found" : "vault-agent-cli-missing", text: report.message });
+				if (report.models.length > 0) {
+					test.addDropdown((dropdown) => {
+						dropdown.addOption("", "Choose a model");
+						for (const model of report.models) dropdown.addOption(model, model);
+						dropdown.onChange(async (model) => {
+							if (!model) return;
+							await save({ model });
+							redraw();
+						});
+					});
+				}
+			}),
+		);
+		this.numberSetting(containerEl, "Tool rounds per message", "The agent stops after this many rounds of tool calls for one message.", chat.maxToolRounds, (value) => ({
+			chat: { ...(this.plugin.core?.settings().chat ?? chat), maxToolRounds: Math.round(value) },
+		}));
+		this.numberSetting(
+			containerEl,
+			"Tool result size (characters)",
+			"Longer tool output is cut before it goes to the model, with a note saying so.",
+			chat.toolResultCapChars,
+			(value) => ({ chat: { ...(this.plugin.core?.settings().chat ?? chat), toolResultCapChars: Math.round(value) } }),
+		);
+		this.numberSetting(
+			containerEl,
+			"Model timeout (seconds)",
+			"How long to wait for the server to start answering.",
+			chat.modelTimeoutMs / 1000,
+			(value) => ({ chat: { ...(this.plugin.core?.settings().chat ?? chat), modelTimeoutMs: Math.round(value * 1000) } }),
+		);
 	}
 
 	private cliSection(containerEl: HTMLElement, settings: VaultAgentSettings): void {

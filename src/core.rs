@@ -54,6 +54,7 @@ pub struct VaultAgentCore<H: Host> {
     confirmations: RefCell<ConfirmationBook>,
     /// Set by the chat's Stop button.
     pub(crate) chat_stop: StopSignal,
+    pub(crate) conversation_count: std::cell::Cell<u64>,
 }
 
 impl<H: Host> VaultAgentCore<H> {
@@ -68,6 +69,7 @@ impl<H: Host> VaultAgentCore<H> {
             cli: CliClient::default(),
             confirmations: RefCell::new(ConfirmationBook::default()),
             chat_stop: StopSignal::default(),
+            conversation_count: std::cell::Cell::new(0),
         };
         (core, repairs)
     }

@@ -79,6 +79,15 @@ pub enum ChatEvent {
     TurnEnded { end: TurnEnd },
 }
 
+/// The answer of "Test connection".
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ConnectionReport {
+    pub ok: bool,
+    pub models: Vec<String>,
+    pub message: String,
+}
+
 /// Where events go (the chat view, through the shim; a list in tests).
 pub trait ChatEvents {
     fn emit(&self, event: ChatEvent);
@@ -175,6 +184,55 @@ impl<H: Host> VaultAgentCore<H> {
             .run_turn(conversation, paused.remaining, paused.rounds, events)
             .await;
         self.finish_turn(conversation, end, events)
+    }
+
+    /// A fresh conversation with an id no other one has.
+    pub fn new_conversation(&self) -> Conversation {
+        let now = self.host().now_ms();
+        let n = self.conversation_count.get() + 1;
+        self.conversation_count.set(n);
+        Conversation::new(format!("chat-{}-{n}", now as u64), now)
+    }
+
+    /// Lists the active provider's models, which also proves the address
+    /// and the key work.
+    pub async fn test_connection(&self) -> ConnectionReport {
+        let settings = self.settings_snapshot();
+        let chat = &settings.chat;
+        let failed = |error: ChatError| ConnectionReport {
+            ok: false,
+            models: Vec::new(),
+            message: error.to_string(),
+        };
+        let api_key = match self.api_key(&settings) {
+            Ok(key) => key,
+            Err(error) => return failed(error),
+        };
+        let request = super::provider::models_request(chat.provider, chat.active(), api_key);
+        let head = match self.host().http_open(&request).await {
+            Ok(head) => head,
+            Err(failure) => return failed(connection_error(&request.url, &failure)),
+        };
+        let body = self.read_error_body(head.id).await;
+        if head.status != 200 {
+            return failed(status_error(
+                head.status,
+                &body,
+                &chat.active().model,
+                &request.url,
+            ));
+        }
+        let models = super::provider::parse_models(&body);
+        let message = if models.is_empty() {
+            "Connected. The server did not list its models.".to_string()
+        } else {
+            format!("Connected. {} models available.", models.len())
+        };
+        ConnectionReport {
+            ok: true,
+            models,
+            message,
+        }
     }
 
     /// Stop: the running request is aborted by the shim; the loop ends at

@@ -273,3 +273,58 @@ mod tests {
         assert!(parse_models("nonsense").is_empty());
     }
 }
+
+/// A starting point for the settings tab's provider choice.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProviderPreset {
+    pub id: &'static str,
+    pub label: &'static str,
+    pub kind: crate::settings::ProviderKind,
+    pub base_url: &'static str,
+    pub model: &'static str,
+    pub needs_key: bool,
+}
+
+pub const PRESETS: &[ProviderPreset] = &[
+    ProviderPreset {
+        id: "ollama",
+        label: "Ollama (local)",
+        kind: crate::settings::ProviderKind::OpenAi,
+        base_url: "http://localhost:11434/v1",
+        model: "llama3.1",
+        needs_key: false,
+    },
+    ProviderPreset {
+        id: "lmstudio",
+        label: "LM Studio (local)",
+        kind: crate::settings::ProviderKind::OpenAi,
+        base_url: "http://localhost:1234/v1",
+        model: "qwen2.5-7b-instruct",
+        needs_key: false,
+    },
+    ProviderPreset {
+        id: "openai",
+        label: "OpenAI",
+        kind: crate::settings::ProviderKind::OpenAi,
+        base_url: "https://api.openai.com/v1",
+        model: "gpt-4.1-mini",
+        needs_key: true,
+    },
+    ProviderPreset {
+        id: "openrouter",
+        label: "OpenRouter",
+        kind: crate::settings::ProviderKind::OpenAi,
+        base_url: "https://openrouter.ai/api/v1",
+        model: "openai/gpt-4.1-mini",
+        needs_key: true,
+    },
+    ProviderPreset {
+        id: "anthropic",
+        label: "Anthropic",
+        kind: crate::settings::ProviderKind::Anthropic,
+        base_url: "https://api.anthropic.com",
+        model: "claude-sonnet-4-5",
+        needs_key: true,
+    },
+];

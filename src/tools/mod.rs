@@ -229,16 +229,33 @@ impl CommandSpec {
 }
 
 fn parse_args<A: CommandArgs>(value: Value) -> Result<Box<dyn ParsedArgs>, String> {
-    let args: A = serde_path_to_error::deserialize(value).map_err(|e| {
-        let path = e.path().to_string();
-        if path == "." {
-            e.inner().to_string()
-        } else {
-            format!("`{path}`: {}", e.inner())
-        }
-    })?;
+    let args: A =
+        serde_json::from_value(value.clone()).map_err(|e| name_the_field::<A>(&value, e))?;
     args.validate()?;
     Ok(Box::new(args))
+}
+
+/// serde names the field for unknown and missing fields, not for a value of
+/// the wrong type. Find it by leaving fields out one at a time: the one whose
+/// absence changes the error is the culprit. (This replaced
+/// serde_path_to_error, which cost a fifth of the wasm module.)
+fn name_the_field<A: CommandArgs>(value: &Value, error: serde_json::Error) -> String {
+    let message = error.to_string();
+    let type_error = message.starts_with("invalid type") || message.starts_with("invalid value");
+    if let (true, Value::Object(fields)) = (type_error, value) {
+        for key in fields.keys() {
+            let mut without = fields.clone();
+            without.remove(key);
+            let changed = match serde_json::from_value::<A>(Value::Object(without)) {
+                Ok(_) => true,
+                Err(other) => other.to_string() != message,
+            };
+            if changed {
+                return format!("`{key}`: {message}");
+            }
+        }
+    }
+    message
 }
 
 /// A category tool: a name the model calls, and the commands it may run.

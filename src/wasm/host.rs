@@ -3,8 +3,11 @@
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
-use super::interop::{from_js, process_outcome, to_js};
-use crate::host::{FileStatus, Host, PlatformFacts, ProcessOutcome, ProcessRequest, SpawnFailure};
+use super::interop::{from_js, http_chunk, http_failure, process_outcome, to_js};
+use crate::host::{
+    FileStatus, Host, HttpFailure, HttpRequest, HttpResponseHead, PlatformFacts, ProcessOutcome,
+    ProcessRequest, SpawnFailure,
+};
 
 #[wasm_bindgen]
 extern "C" {
@@ -22,6 +25,20 @@ extern "C" {
 
     #[wasm_bindgen(method)]
     fn now(this: &HostFunctions) -> f64;
+
+    /// Resolves to `{ id, status }` or `{ error: { code, message } }`.
+    #[wasm_bindgen(method, js_name = httpOpen)]
+    fn http_open(this: &HostFunctions, request: JsValue) -> js_sys::Promise;
+
+    /// Resolves to `{ chunk: Uint8Array }`, `{ done: true }` or `{ error }`.
+    #[wasm_bindgen(method, js_name = httpRead)]
+    fn http_read(this: &HostFunctions, id: u32) -> js_sys::Promise;
+
+    #[wasm_bindgen(method, js_name = httpClose)]
+    fn http_close(this: &HostFunctions, id: u32);
+
+    #[wasm_bindgen(method)]
+    fn secret(this: &HostFunctions, name: &str) -> Option<String>;
 }
 
 pub struct JsHost {
@@ -72,5 +89,41 @@ impl Host for JsHost {
 
     fn now_ms(&self) -> f64 {
         self.functions.now()
+    }
+
+    async fn http_open(&self, request: &HttpRequest) -> Result<HttpResponseHead, HttpFailure> {
+        let request = to_js(request).map_err(|e| host_failure(format!("{e:?}")))?;
+        let answer = JsFuture::from(self.functions.http_open(request))
+            .await
+            .map_err(|e| host_failure(e.as_string().unwrap_or_else(|| format!("{e:?}"))))?;
+        if let Some(failure) = http_failure(&answer) {
+            return Err(failure);
+        }
+        from_js(answer).map_err(|e| host_failure(e.to_string()))
+    }
+
+    async fn http_read(&self, id: u32) -> Result<Option<Vec<u8>>, HttpFailure> {
+        let answer = JsFuture::from(self.functions.http_read(id))
+            .await
+            .map_err(|e| host_failure(e.as_string().unwrap_or_else(|| format!("{e:?}"))))?;
+        if let Some(failure) = http_failure(&answer) {
+            return Err(failure);
+        }
+        Ok(http_chunk(&answer))
+    }
+
+    fn http_close(&self, id: u32) {
+        self.functions.http_close(id);
+    }
+
+    fn secret(&self, name: &str) -> Option<String> {
+        self.functions.secret(name)
+    }
+}
+
+fn host_failure(message: String) -> HttpFailure {
+    HttpFailure {
+        code: "HOST_ERROR".into(),
+        message,
     }
 }

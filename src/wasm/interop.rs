@@ -4,7 +4,7 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use wasm_bindgen::{JsCast, JsError, JsValue};
 
-use crate::host::{ProcessOutcome, SpawnFailure};
+use crate::host::{HttpFailure, ProcessOutcome, SpawnFailure};
 
 /// Core values become plain JS objects (maps as objects, not `Map`).
 pub fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsError> {
@@ -64,4 +64,25 @@ pub fn process_outcome(value: &JsValue) -> ProcessOutcome {
         stdout,
         stderr,
     }
+}
+
+/// `{ error: { code, message } }` from an HTTP host function, if it is one.
+pub fn http_failure(value: &JsValue) -> Option<HttpFailure> {
+    let error = js_sys::Reflect::get(value, &"error".into()).ok()?;
+    if error.is_undefined() || error.is_null() {
+        return None;
+    }
+    Some(from_js(error).unwrap_or(HttpFailure {
+        code: "HOST_ERROR".into(),
+        message: "unreadable error".into(),
+    }))
+}
+
+/// The bytes of `{ chunk: Uint8Array }`, or `None` for `{ done: true }`.
+pub fn http_chunk(value: &JsValue) -> Option<Vec<u8>> {
+    js_sys::Reflect::get(value, &"chunk".into())
+        .ok()?
+        .dyn_into::<js_sys::Uint8Array>()
+        .ok()
+        .map(|bytes| bytes.to_vec())
 }

@@ -12,6 +12,9 @@ use wasm_bindgen_futures::future_to_promise;
 
 use self::host::{HostFunctions, JsHost};
 use self::interop::{from_js, into_error, to_js};
+use crate::agent::chat::{ChatEvent, ChatEvents, Decision};
+use crate::agent::conversation::Conversation;
+use crate::agent::provider::PRESETS;
 use crate::core::VaultAgentCore;
 use crate::host::PlatformFacts;
 
@@ -118,10 +121,103 @@ impl VaultAgent {
         to_js(&self.core.expired_result(&id))
     }
 
+    /// A new, empty conversation.
+    #[wasm_bindgen(js_name = newConversation)]
+    pub fn new_conversation(&self) -> Result<JsValue, JsError> {
+        to_js(&self.core.new_conversation())
+    }
+
+    /// Sends the user's message and runs the turn. `onEvent` gets every
+    /// event; resolves to `{ conversation, end }`.
+    #[wasm_bindgen(js_name = chatSend)]
+    pub fn chat_send(
+        &self,
+        conversation: JsValue,
+        text: String,
+        on_event: js_sys::Function,
+    ) -> js_sys::Promise {
+        let core = self.core.clone();
+        let conversation: Result<Conversation, _> = from_js(conversation);
+        future_to_promise(async move {
+            let mut conversation = conversation.map_err(|e| JsValue::from(into_error(e)))?;
+            let events = JsEvents(on_event);
+            let end = core.chat_send(&mut conversation, &text, &events).await;
+            turn_result(&conversation, end)
+        })
+    }
+
+    /// The user's answer on a card in the chat; resolves like `chatSend`.
+    #[wasm_bindgen(js_name = chatResolve)]
+    pub fn chat_resolve(
+        &self,
+        conversation: JsValue,
+        confirmation_id: String,
+        approve: bool,
+        argv_hash: String,
+        on_event: js_sys::Function,
+    ) -> js_sys::Promise {
+        let core = self.core.clone();
+        let conversation: Result<Conversation, _> = from_js(conversation);
+        future_to_promise(async move {
+            let mut conversation = conversation.map_err(|e| JsValue::from(into_error(e)))?;
+            let events = JsEvents(on_event);
+            let decision = if approve {
+                Decision::Approve {
+                    argv_hash: &argv_hash,
+                }
+            } else {
+                Decision::Reject
+            };
+            let end = core
+                .chat_resolve(&mut conversation, &confirmation_id, decision, &events)
+                .await;
+            turn_result(&conversation, end)
+        })
+    }
+
+    /// Stop was pressed (the shim also aborts the running request).
+    #[wasm_bindgen(js_name = chatStop)]
+    pub fn chat_stop(&self) {
+        self.core.chat_stop();
+    }
+
+    /// Lists the active provider's models ("Test connection").
+    #[wasm_bindgen(js_name = testConnection)]
+    pub fn test_connection(&self) -> js_sys::Promise {
+        let core = self.core.clone();
+        future_to_promise(
+            async move { to_js(&core.test_connection().await).map_err(JsValue::from) },
+        )
+    }
+
+    /// Provider presets for the settings tab.
+    #[wasm_bindgen(js_name = providerPresets)]
+    pub fn provider_presets(&self) -> Result<JsValue, JsError> {
+        to_js(PRESETS)
+    }
+
     /// Looks for the CLI again and asks it for its version.
     #[wasm_bindgen(js_name = cliStatus)]
     pub fn cli_status(&self) -> js_sys::Promise {
         let core = self.core.clone();
         future_to_promise(async move { to_js(&core.cli_status().await).map_err(JsValue::from) })
     }
+}
+
+/// Chat events go to a JS callback; a throwing callback must not stop the turn.
+struct JsEvents(js_sys::Function);
+
+impl ChatEvents for JsEvents {
+    fn emit(&self, event: ChatEvent) {
+        if let Ok(value) = to_js(&event) {
+            let _ = self.0.call1(&JsValue::NULL, &value);
+        }
+    }
+}
+
+fn turn_result(
+    conversation: &Conversation,
+    end: crate::agent::chat::TurnEnd,
+) -> Result<JsValue, JsValue> {
+    to_js(&serde_json::json!({ "conversation": conversation, "end": end })).map_err(JsValue::from)
 }

@@ -1,0 +1,403 @@
+// The chat sidebar. It renders what the core's agent loop reports (streamed
+// text, tool blocks, confirmation cards, errors) and sends the user's words
+// and clicks back; the loop and every decision live in the core.
+
+import { ButtonComponent, DropdownComponent, ItemView, MarkdownRenderer, setIcon, type WorkspaceLeaf } from "obsidian";
+import { commandLine, renderConfirmationCard } from "./confirmation-card";
+import type { ChatEvent, ChatMessage, ConfirmationCard, Conversation, Table, TurnResult } from "./core-types";
+import type VaultAgentPlugin from "./main";
+import type { ToolResult } from "./vault-agent-api";
+
+export const CHAT_VIEW_TYPE = "vault-agent-chat";
+
+/** Tool errors the user (not the model) has to act on: shown as a banner too. */
+const USER_FIXES = new Set(["writes_disabled", "cli_not_found", "app_not_running", "vault_not_found", "tool_disabled"]);
+
+export class ChatView extends ItemView {
+	private conversation: Conversation | null = null;
+	private messagesEl!: HTMLElement;
+	private bannerEl!: HTMLElement;
+	private inputEl!: HTMLTextAreaElement;
+	private sendButton!: ButtonComponent;
+	private stopButton!: ButtonComponent;
+	private modelDropdown!: DropdownComponent;
+	private historyDropdown!: DropdownComponent;
+	private running = false;
+	private opened = false;
+	/** The assistant message being streamed, and text not yet on screen. */
+	private streamEl: HTMLElement | null = null;
+	private pendingText = "";
+	private frame: number | null = null;
+	private toolBlocks = new Map<string, HTMLElement>();
+
+	constructor(
+		leaf: WorkspaceLeaf,
+		private readonly plugin: VaultAgentPlugin,
+	) {
+		super(leaf);
+	}
+
+	getViewType(): string {
+		return CHAT_VIEW_TYPE;
+	}
+
+	getDisplayText(): string {
+		return "Vault Agent";
+	}
+
+	getIcon(): string {
+		return "bot";
+	}
+
+	async onOpen(): Promise<void> {
+		const root = this.contentEl;
+		root.empty();
+		root.addClass("vault-agent-chat");
+		const header = root.createDiv({ cls: "vault-agent-chat-header" });
+		this.modelDropdown = new DropdownComponent(header);
+		this.modelDropdown.selectEl.addClass("vault-agent-model");
+		this.modelDropdown.selectEl.setAttribute("aria-label", "Model");
+		this.modelDropdown.onChange(async (value) => {
+			await this.plugin.updateChatProvider(value === "anthropic" ? "anthropic" : "openAi");
+		});
+		this.historyDropdown = new DropdownComponent(header);
+		this.historyDropdown.selectEl.addClass("vault-agent-history");
+		this.historyDropdown.selectEl.setAttribute("aria-label", "Earlier chats");
+		this.historyDropdown.onChange(async (id) => {
+			if (id) await this.open(id);
+		});
+		new ButtonComponent(header)
+			.setIcon("plus")
+			.setTooltip("New chat")
+			.onClick(() => this.newChat());
+		this.bannerEl = root.createDiv({ cls: "vault-agent-banner" });
+		this.bannerEl.hide();
+		this.messagesEl = root.createDiv({ cls: "vault-agent-messages" });
+		const composer = root.createDiv({ cls: "vault-agent-composer" });
+		this.inputEl = composer.createEl("textarea", {
+			cls: "vault-agent-input",
+			attr: { rows: "3", placeholder: "Ask about your vault…" },
+		});
+		this.registerDomEvent(this.inputEl, "keydown", (event: KeyboardEvent) => {
+			if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
+				event.preventDefault();
+				void this.send();
+			}
+		});
+		const buttons = composer.createDiv({ cls: "vault-agent-composer-buttons" });
+		this.sendButton = new ButtonComponent(buttons)
+			.setButtonText("Send")
+			.setCta()
+			.onClick(() => this.send());
+		this.sendButton.buttonEl.addClass("vault-agent-send");
+		this.stopButton = new ButtonComponent(buttons).setButtonText("Stop").onClick(() => this.stop());
+		this.stopButton.buttonEl.addClass("vault-agent-stop");
+		this.stopButton.buttonEl.hide();
+		this.opened = true;
+		this.refreshModel();
+		const last = this.plugin.lastConversationId();
+		if (last) await this.open(last);
+		if (!this.conversation) this.newChat();
+		await this.refreshHistory();
+	}
+
+	async onClose(): Promise<void> {
+		if (this.running) this.stop();
+		if (this.frame !== null) window.cancelAnimationFrame(this.frame);
+	}
+
+	/** Shows which model answers; the dropdown switches the provider. */
+	refreshModel(): void {
+		const chat = this.plugin.core?.settings().chat;
+		if (!chat || !this.opened) return;
+		this.modelDropdown.selectEl.empty();
+		this.modelDropdown.addOption("openAi", `${chat.openai.model || "(no model)"} · ${hostOf(chat.openai.baseUrl)}`);
+		this.modelDropdown.addOption("anthropic", `${chat.anthropic.model || "(no model)"} · Anthropic`);
+		this.modelDropdown.setValue(chat.provider);
+	}
+
+	private async refreshHistory(): Promise<void> {
+		const list = await this.plugin.conversations?.list();
+		if (!list) return;
+		this.historyDropdown.selectEl.empty();
+		this.historyDropdown.addOption("", "Earlier chats");
+		for (const item of list.slice(0, 50)) this.historyDropdown.addOption(item.id, item.title);
+		this.historyDropdown.setValue("");
+	}
+
+	newChat(): void {
+		const core = this.plugin.core;
+		if (!core || this.running) return;
+		this.conversation = core.newConversation();
+		this.messagesEl.empty();
+		this.toolBlocks.clear();
+		this.hideBanner();
+		this.inputEl.focus();
+	}
+
+	async open(id: string): Promise<void> {
+		if (this.running) return;
+		const conversation = await this.plugin.conversations?.load(id);
+		if (!conversation) return;
+		this.conversation = conversation;
+		await this.plugin.rememberConversation(id);
+		this.messagesEl.empty();
+		this.toolBlocks.clear();
+		this.hideBanner();
+		for (const message of conversation.messages) await this.renderMessage(message);
+		const paused = conversation.paused;
+		if (paused) {
+			const card = this.plugin.core?.confirmationCard(paused.confirmationId);
+			if (card && card.state === "proposed") this.renderCard(paused.call.id, card);
+			else this.renderNotice("A change was waiting for approval when the chat was closed; it was not made. Ask again if you still want it.");
+		}
+		this.scrollToEnd();
+	}
+
+	private async renderMessage(message: ChatMessage): Promise<void> {
+		switch (message.role) {
+			case "user":
+				this.messagesEl.createDiv({ cls: "vault-agent-msg is-user", text: message.text });
+				break;
+			case "assistant":
+				if (message.text.trim()) await this.renderMarkdown(this.messagesEl.createDiv({ cls: "vault-agent-msg is-assistant" }), message.text);
+				for (const call of message.toolCalls) this.toolBlock(call.id, this.displayName(call.name), call.arguments);
+				break;
+			case "tool":
+				this.finishToolBlock(message.callId, message.result, message.table);
+				break;
+			case "notice":
+				this.renderNotice(message.text);
+				break;
+		}
+	}
+
+	private displayName(toolId: string): string {
+		return this.plugin.core?.listTools().find((t) => t.id === toolId)?.displayName ?? toolId;
+	}
+
+	async send(): Promise<void> {
+		const core = this.plugin.core;
+		const text = this.inputEl.value.trim();
+		if (!core || !text || this.running || !this.conversation) return;
+		this.inputEl.value = "";
+		this.messagesEl.createDiv({ cls: "vault-agent-msg is-user", text });
+		this.scrollToEnd();
+		await this.runTurn((onEvent) => core.chatSend(this.conversation!, text, onEvent));
+	}
+
+	/** The user answered an inline card; returns the tool's result for the card. */
+	private async answer(card: ConfirmationCard, callId: string, approve: boolean): Promise<ToolResult> {
+		const core = this.plugin.core;
+		const conversation = this.conversation;
+		if (!core || !conversation || this.running) return notAnswered();
+		let answered: ToolResult | null = null;
+		await this.runTurn(
+			(onEvent) => core.chatResolve(conversation, card.id, approve, card.argvHash, onEvent),
+			(event) => {
+				if (event.type === "toolFinished" && event.callId === callId && !answered) answered = event.result;
+			},
+		);
+		return answered ?? notAnswered();
+	}
+
+	private async runTurn(
+		start: (onEvent: (event: ChatEvent) => void) => Promise<TurnResult>,
+		also?: (event: ChatEvent) => void,
+	): Promise<void> {
+		this.setRunning(true);
+		this.hideBanner();
+		try {
+			const result = await start((event) => {
+				also?.(event);
+				this.onEvent(event);
+			});
+			this.conversation = result.conversation;
+			await this.plugin.conversations?.save(result.conversation);
+			await this.plugin.rememberConversation(result.conversation.id);
+			void this.refreshHistory();
+		} catch (error) {
+			this.showBanner(`Something went wrong: ${String(error)}`);
+		} finally {
+			this.flushText();
+			this.setRunning(false);
+		}
+	}
+
+	stop(): void {
+		this.plugin.core?.chatStop();
+		this.plugin.abortRequests();
+	}
+
+	private setRunning(running: boolean): void {
+		this.running = running;
+		this.sendButton.setDisabled(running);
+		if (running) this.stopButton.buttonEl.show();
+		else this.stopButton.buttonEl.hide();
+		this.contentEl.toggleClass("is-running", running);
+	}
+
+	private onEvent(event: ChatEvent): void {
+		switch (event.type) {
+			case "modelRound":
+				this.streamEl = this.messagesEl.createDiv({ cls: "vault-agent-msg is-assistant is-streaming" });
+				break;
+			case "textDelta":
+				this.pendingText += event.text;
+				// Rendering is batched per animation frame, not per token.
+				this.frame ??= window.requestAnimationFrame(() => this.flushText());
+				break;
+			case "assistantMessage":
+				this.flushText();
+				if (this.streamEl) {
+					const el = this.streamEl;
+					this.streamEl = null;
+					el.removeClass("is-streaming");
+					el.empty();
+					if (event.text.trim()) void this.renderMarkdown(el, event.text);
+					else el.remove();
+				}
+				break;
+			case "toolStarted":
+				this.toolBlock(event.callId, event.displayName, event.arguments);
+				break;
+			case "toolFinished":
+				this.finishToolBlock(event.callId, event.result, event.table);
+				if (event.result.error && USER_FIXES.has(event.result.error.code)) this.showBanner(event.result.error.message);
+				break;
+			case "confirmationNeeded":
+				this.renderCard(event.callId, event.card);
+				break;
+			case "notice":
+				this.flushText();
+				this.streamEl?.removeClass("is-streaming");
+				this.streamEl = null;
+				this.renderNotice(event.text);
+				break;
+			case "error":
+				this.streamEl?.remove();
+				this.streamEl = null;
+				this.showBanner(event.message);
+				break;
+			case "turnEnded":
+				break;
+		}
+		this.scrollToEnd();
+	}
+
+	private flushText(): void {
+		if (this.frame !== null) window.cancelAnimationFrame(this.frame);
+		this.frame = null;
+		if (!this.pendingText) return;
+		// Appending a text node is cheap however long the answer grows.
+		this.streamEl?.appendText(this.pendingText);
+		this.pendingText = "";
+		this.scrollToEnd();
+	}
+
+	private toolBlock(callId: string, displayName: string, args: string): HTMLElement {
+		const block = this.messagesEl.createEl("details", { cls: "vault-agent-tool-call is-running" });
+		block.dataset.callId = callId;
+		const summary = block.createEl("summary");
+		const icon = summary.createSpan({ cls: "vault-agent-tool-icon" });
+		setIcon(icon, "terminal-square");
+		summary.createSpan({ cls: "vault-agent-tool-name", text: displayName });
+		summary.createSpan({ cls: "vault-agent-tool-status", text: "Running" });
+		summary.createSpan({ cls: "vault-agent-tool-duration" });
+		block.createEl("code", { cls: "vault-agent-tool-command", text: describeArguments(args) });
+		block.createDiv({ cls: "vault-agent-tool-result" });
+		this.toolBlocks.set(callId, block);
+		return block;
+	}
+
+	private finishToolBlock(callId: string, result: ToolResult, table: Table | null): void {
+		const block = this.toolBlocks.get(callId) ?? this.toolBlock(callId, "Tool", "");
+		const status = result.pending ? "Waiting for approval" : result.ok ? "Done" : `Error: ${result.error?.code ?? "failed"}`;
+		block.removeClass("is-running");
+		block.toggleClass("is-error", !result.ok && !result.pending);
+		block.toggleClass("is-pending", Boolean(result.pending));
+		block.querySelector(".vault-agent-tool-status")?.setText(status);
+		block.querySelector(".vault-agent-tool-duration")?.setText(`${Math.round(result.durationMs)} ms`);
+		if (result.argv) block.querySelector(".vault-agent-tool-command")?.setText(commandLine(result.argv));
+		const body = block.querySelector(".vault-agent-tool-result");
+		if (!(body instanceof HTMLElement)) return;
+		body.empty();
+		if (table) renderTable(body, table);
+		body.createEl("pre", { cls: "vault-agent-tool-text", text: result.text });
+	}
+
+	private renderCard(callId: string, card: ConfirmationCard): void {
+		const holder = this.messagesEl.createDiv({ cls: "vault-agent-inline-card" });
+		renderConfirmationCard(holder, card, {
+			approve: () => this.answer(card, callId, true),
+			reject: () => {
+				void this.answer(card, callId, false);
+				return { ok: false, text: "Rejected.", durationMs: 0 };
+			},
+		});
+	}
+
+	private renderNotice(text: string): void {
+		this.messagesEl.createDiv({ cls: "vault-agent-notice", text });
+	}
+
+	private async renderMarkdown(el: HTMLElement, markdown: string): Promise<void> {
+		await MarkdownRenderer.render(this.app, markdown, el, "", this);
+	}
+
+	private showBanner(message: string): void {
+		this.bannerEl.empty();
+		const icon = this.bannerEl.createSpan({ cls: "vault-agent-banner-icon" });
+		setIcon(icon, "alert-triangle");
+		this.bannerEl.createSpan({ cls: "vault-agent-banner-text", text: message });
+		this.bannerEl.show();
+	}
+
+	private hideBanner(): void {
+		this.bannerEl.empty();
+		this.bannerEl.hide();
+	}
+
+	private scrollToEnd(): void {
+		this.messagesEl.scrollTop = this.messagesEl.scrollHeight;
+	}
+}
+
+function notAnswered(): ToolResult {
+	return { ok: false, text: "The chat is busy; try again when the answer has finished.", durationMs: 0 };
+}
+
+function hostOf(url: string): string {
+	try {
+		return new URL(url).host;
+	} catch {
+		return url;
+	}
+}
+
+/** The model's arguments, short: `command key=value …`. */
+function describeArguments(raw: string): string {
+	try {
+		const args = JSON.parse(raw) as Record<string, unknown>;
+		return Object.entries(args)
+			.map(([key, value]) => (key === "command" ? String(value) : value === true ? key : `${key}=${JSON.stringify(value)}`))
+			.join(" ");
+	} catch {
+		return raw;
+	}
+}
+
+function renderTable(parent: HTMLElement, table: Table): void {
+	const wrap = parent.createDiv({ cls: "vault-agent-table-wrap" });
+	const el = wrap.createEl("table", { cls: "vault-agent-table" });
+	if (table.headers) {
+		const row = el.createEl("thead").createEl("tr");
+		for (const header of table.headers) row.createEl("th", { text: header });
+	}
+	const body = el.createEl("tbody");
+	for (const cells of table.rows) {
+		const row = body.createEl("tr");
+		for (const cell of cells) row.createEl("td", { text: cell });
+	}
+	if (table.moreRows > 0) parent.createDiv({ cls: "vault-agent-notice", text: `${table.moreRows} more rows are in the text below.` });
+}
