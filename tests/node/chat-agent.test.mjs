@@ -1,0 +1,218 @@
+// The chat agent of the BUILT main.js against scripted model servers on
+// localhost (real HTTP, SSE cut at awkward places) and the CLI emulator, for
+// both provider kinds.
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { copySampleVault, emulator, loadPlugin, readLog, removeVault, useEmulator } from "../support/harness.mjs";
+import { anthropicStream, openaiStream, startModelServer } from "../support/model-servers.mjs";
+
+for (const provider of ["openAi", "anthropic"]) {
+	const stream = provider === "openAi" ? openaiStream : anthropicStream;
+
+	describe(`chat agent with ${provider === "openAi" ? "an OpenAI-compatible" : "an Anthropic"} server`, () => {
+		let vault;
+		let plugin;
+		let server;
+
+		before(async () => {
+			server = await startModelServer();
+			vault = copySampleVault();
+			const chat =
+				provider === "openAi"
+					? { provider, openai: { baseUrl: `${server.url}/v1`, model: "test-model", apiKeySecret: "" } }
+					: { provider, anthropic: { baseUrl: server.url, model: "claude-test", apiKeySecret: "anthropic-test" } };
+			({ plugin } = await loadPlugin(vault, { data: { cliPath: emulator, chat } }));
+			plugin.app.secretStorage.setSecret("anthropic-test", "sk-ant-test");
+		});
+		after(async () => {
+			await server.close();
+			removeVault(vault);
+		});
+
+		/** One user message; returns the turn's end, its events and the conversation. */
+		async function turn(text, conversation = plugin.core.newConversation()) {
+			const events = [];
+			const result = await plugin.core.chatSend(conversation, text, (event) => events.push(event));
+			return { ...result, events, said: events.filter((e) => e.type === "textDelta").map((e) => e.text).join("") };
+		}
+
+		async function setWrites(on) {
+			await plugin.updateSettings({ allowVaultChanges: on });
+		}
+
+		it("runs a read tool, then streams the answer", async () => {
+			const log = useEmulator(vault);
+			const answer = "You have open tasks: café ☕ and 日本語 notes.";
+			server.script({ stream: stream({ toolCalls: [["obsidianTasks", { command: "tasks", all: true, todo: true }]] }) }, { stream: stream({ text: answer }) });
+			const before = server.requests.length;
+			const { end, said, events, conversation } = await turn("What's open on my task list?");
+			assert.equal(end, "done");
+			assert.equal(said, answer, "streamed text arrives intact across chunk boundaries");
+			assert.deepEqual(readLog(log).map((e) => e.argv), [["tasks", "all", "todo"]]);
+			const finished = events.find((e) => e.type === "toolFinished");
+			assert.equal(finished.result.ok, true);
+			assert.equal(finished.displayName, "Tasks (CLI)");
+			const [first, second] = server.requests.slice(before);
+			const tools = provider === "openAi" ? first.body.tools.map((t) => t.function.name) : first.body.tools.map((t) => t.name);
+			assert.deepEqual(tools, plugin.api.listTools().filter((t) => t.enabled).map((t) => t.id));
+			const toolResult =
+				provider === "openAi"
+					? second.body.messages.find((m) => m.role === "tool").content
+					: second.body.messages.at(-1).content.find((b) => b.type === "tool_result").content;
+			assert.match(toolResult, /^<vault-data tool="obsidianTasks" command="tasks">/);
+			if (provider === "anthropic") assert.equal(first.headers["x-api-key"], "sk-ant-test");
+			assert.equal(conversation.title, "What's open on my task list?");
+		});
+
+		it("runs two tool calls from one reply", async () => {
+			const log = useEmulator(vault);
+			server.script(
+				{ stream: stream({ toolCalls: [["obsidianLinks", { command: "backlinks", file: "Roadmap" }], ["obsidianTags", { command: "tags", all: true, counts: true }]] }) },
+				{ stream: stream({ text: "Both done." }) },
+			);
+			const { end } = await turn("backlinks of Roadmap and the tags");
+			assert.equal(end, "done");
+			assert.deepEqual(readLog(log).map((e) => e.argv[0]), ["backlinks", "tags"]);
+		});
+
+		it("refuses a write while vault changes are off and tells the model", async () => {
+			await setWrites(false);
+			const log = useEmulator(vault);
+			const before = server.requests.length;
+			server.script(
+				{ stream: stream({ toolCalls: [["obsidianDailyNote", { command: "daily:append", content: "- [ ] Buy milk" }]] }) },
+				{ stream: stream({ text: "Vault changes are off; turn them on in the settings." }) },
+			);
+			const { end, events } = await turn("add buy milk to today's note");
+			assert.equal(end, "done");
+			assert.deepEqual(readLog(log), [], "nothing ran");
+			assert.equal(events.find((e) => e.type === "toolFinished").result.error.code, "writes_disabled");
+			const second = server.requests[before + 1];
+			assert.match(JSON.stringify(second.body.messages), /Error \(writes_disabled\)/);
+		});
+
+		it("pauses on a confirmed write and makes it only after approval", async () => {
+			await setWrites(true);
+			const log = useEmulator(vault);
+			server.script({ stream: stream({ toolCalls: [["obsidianProperties", { command: "property:set", name: "status", value: "paused", file: "Roadmap" }]] }) });
+			const paused = await turn("pause the roadmap");
+			assert.equal(paused.end, "awaitingConfirmation");
+			const card = paused.events.find((e) => e.type === "confirmationNeeded").card;
+			assert.deepEqual([card.preview.before, card.preview.after], ["planning", "paused"]);
+			assert.ok(!readLog(log).some((e) => e.argv[0] === "property:set"), "not before approval");
+			server.script({ stream: stream({ text: "Paused." }) });
+			const events = [];
+			const resumed = await plugin.core.chatResolve(paused.conversation, card.id, true, card.argvHash, (e) => events.push(e));
+			assert.equal(resumed.end, "done");
+			assert.deepEqual(readLog(log).at(-1).argv, ["property:set", "name=status", "value=paused", "file=Roadmap"]);
+			assert.match(readFileSync(join(vault, "Projects/Roadmap.md"), "utf8"), /^status: paused$/m);
+			assert.equal(resumed.conversation.paused, null);
+		});
+
+		it("runs nothing when the user rejects", async () => {
+			await setWrites(true);
+			const log = useEmulator(vault);
+			server.script({ stream: stream({ toolCalls: [["obsidianTasks", { command: "task", ref: "Projects/Roadmap.md:14", done: true }]] }) });
+			const paused = await turn("mark the roadmap task done");
+			const card = paused.events.find((e) => e.type === "confirmationNeeded").card;
+			server.script({ stream: stream({ text: "Left it open." }) });
+			const resumed = await plugin.core.chatResolve(paused.conversation, card.id, false, "", () => {});
+			assert.equal(resumed.end, "done");
+			assert.ok(!readLog(log).some((e) => e.argv.includes("done")), "the task was not changed");
+			assert.match(readFileSync(join(vault, "Projects/Roadmap.md"), "utf8").split("\n")[13], /- \[ \]/);
+			const tool = resumed.conversation.messages.findLast((m) => m.role === "tool");
+			assert.equal(tool.result.error.code, "confirmation_rejected");
+		});
+
+		it("sends malformed arguments back and runs the corrected call", async () => {
+			const log = useEmulator(vault);
+			server.script(
+				{ stream: stream({ toolCalls: [["obsidianNotes", '{"command": "read", "file": "Welcome"']] }) },
+				{ stream: stream({ toolCalls: [["obsidianNotes", { command: "read", file: "Welcome" }]] }) },
+				{ stream: stream({ text: "It welcomes you." }) },
+			);
+			const { end, conversation } = await turn("what does Welcome say?");
+			assert.equal(end, "done");
+			assert.equal(readLog(log).length, 1, "only the corrected call ran");
+			const tools = conversation.messages.filter((m) => m.role === "tool");
+			assert.match(tools[0].content, /not valid JSON/);
+			assert.match(tools[1].content, /# Welcome/);
+		});
+
+		it("stops in mid-stream and keeps what was said", async () => {
+			useEmulator(vault);
+			server.script({ stream: stream({ text: "This answer is long and will be interrupted by the user before it ends, ".repeat(20) }), hangAfter: 80 });
+			const events = [];
+			const conversation = plugin.core.newConversation();
+			const running = plugin.core.chatSend(conversation, "tell me a lot", (event) => {
+				events.push(event);
+				if (event.type === "textDelta" && events.filter((e) => e.type === "textDelta").length === 1) {
+					plugin.core.chatStop();
+					plugin.abortRequests();
+				}
+			});
+			const { end, conversation: after } = await running;
+			assert.equal(end, "stopped");
+			const said = events.filter((e) => e.type === "textDelta").map((e) => e.text).join("");
+			assert.ok(said.length > 0);
+			assert.equal(after.messages.find((m) => m.role === "assistant").text, said);
+			assert.equal(after.messages.at(-1).text, "Stopped.");
+		});
+
+		for (const [status, json, code, fragment] of [
+			[401, { error: { message: "invalid x-api-key" } }, "unauthorized", /API key/],
+			[429, { error: { message: "Rate limit exceeded" } }, "rate_limited", /Rate limit exceeded/],
+			[500, { error: { message: "internal failure" } }, "server_error", /internal failure/],
+		]) {
+			it(`turns a ${status} into one clear message`, async () => {
+				server.script({ status, json });
+				const { end, events } = await turn("hello");
+				assert.equal(end, "failed");
+				const error = events.find((e) => e.type === "error");
+				assert.equal(error.code, code);
+				assert.match(error.message, fragment);
+			});
+		}
+
+		it("ends the turn at the tool-round limit with a message", async () => {
+			const chat = plugin.core.settings().chat;
+			await plugin.updateSettings({ chat: { ...chat, maxToolRounds: 2 } });
+			try {
+				const log = useEmulator(vault);
+				for (let i = 0; i < 3; i++) server.script({ stream: stream({ toolCalls: [["obsidianTasks", { command: "tasks", all: true, total: true }]] }) });
+				const { end, events } = await turn("keep counting");
+				assert.equal(end, "roundLimit");
+				assert.equal(readLog(log).length, 2);
+				assert.match(events.find((e) => e.type === "notice").text, /Stopped after 2 tool rounds/);
+				assert.equal(server.pending(), 1, "the third reply was never asked for");
+				server.clear();
+			} finally {
+				await plugin.updateSettings({ chat: { ...chat, maxToolRounds: 10 } });
+			}
+		});
+
+		it("lists the server's models for Test connection", async () => {
+			const report = await plugin.core.testConnection();
+			assert.equal(report.ok, true, report.message);
+			assert.deepEqual(report.models, ["other-model", "test-model"]);
+		});
+	});
+}
+
+it("refused connections say what to start", async () => {
+	const vault = copySampleVault();
+	try {
+		const { plugin } = await loadPlugin(vault, { data: { cliPath: emulator, chat: { provider: "openAi", openai: { baseUrl: "http://127.0.0.1:9/v1", model: "m" } } } });
+		const events = [];
+		const { end } = await plugin.core.chatSend(plugin.core.newConversation(), "hi", (e) => events.push(e));
+		assert.equal(end, "failed");
+		const error = events.find((e) => e.type === "error");
+		assert.equal(error.code, "connection");
+		assert.match(error.message, /ECONNREFUSED/);
+		assert.match(error.message, /Is the model server running\?/);
+	} finally {
+		removeVault(vault);
+	}
+});
