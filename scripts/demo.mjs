@@ -6,6 +6,10 @@
 //   node scripts/demo.mjs                  run the demo
 //   node scripts/demo.mjs --install VAULT  copy main.js, manifest.json and
 //                                          styles.css into VAULT/.obsidian/plugins/vault-agent/
+//   node scripts/demo.mjs --chat           talk to the agent in the terminal over the sample
+//                                          vault; the model server comes from environment
+//                                          variables (see README, "Chat in the terminal")
+//   add --allow-changes to let the chat change the (copied) sample vault
 import { copyFileSync, existsSync, mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { copySampleVault, emulator, loadPlugin, removeVault, root, useEmulator } from "../tests/support/harness.mjs";
@@ -23,6 +27,11 @@ if (installAt !== -1) {
 	for (const file of ["main.js", "manifest.json", "styles.css"]) copyFileSync(join(root, file), join(target, file));
 	console.log(`Installed Vault Agent into ${target}.`);
 	console.log("In Obsidian: Settings → Community plugins → turn on Vault Agent (reload the app if it is not listed).");
+	process.exit(0);
+}
+
+if (args.includes("--chat")) {
+	await chat();
 	process.exit(0);
 }
 
@@ -60,4 +69,74 @@ function quote(arg) {
 
 function indent(text) {
 	return text.split("\n").map((line) => `    ${line}`).join("\n");
+}
+
+/** A terminal conversation with the agent, through the same core and loop. */
+async function chat() {
+	const { createInterface } = await import("node:readline/promises");
+	const provider = (process.env.VAULT_AGENT_PROVIDER ?? "openai").toLowerCase() === "anthropic" ? "anthropic" : "openAi";
+	const baseUrl = process.env.VAULT_AGENT_MODEL_URL ?? (provider === "anthropic" ? "https://api.anthropic.com" : "http://localhost:11434/v1");
+	const model = process.env.VAULT_AGENT_MODEL ?? (provider === "anthropic" ? "claude-sonnet-4-5" : "llama3.1");
+	const key = process.env.VAULT_AGENT_API_KEY ?? "";
+	const vault = copySampleVault();
+	let rl = null;
+	try {
+		useEmulator(vault, { OBSIDIAN_EMULATOR_TODAY: new Date().toISOString().slice(0, 10) });
+		const settings = { provider, [provider === "anthropic" ? "anthropic" : "openai"]: { baseUrl, model, apiKeySecret: key ? "demo-key" : "" } };
+		const { plugin } = await loadPlugin(vault, {
+			data: { cliPath: emulator, allowVaultChanges: args.includes("--allow-changes"), chat: settings },
+		});
+		if (key) plugin.app.secretStorage.setSecret("demo-key", key);
+		const core = plugin.core;
+		// Only now: input typed (or piped) during loading waits in stdin.
+		rl = createInterface({ input: process.stdin, output: process.stdout });
+		const lines = rl[Symbol.asyncIterator]();
+		const ask = async (prompt) => {
+			process.stdout.write(prompt);
+			const next = await lines.next();
+			return next.done ? "" : next.value;
+		};
+		console.log(`Vault Agent chat over the sample vault (a copy at ${vault}).`);
+		console.log(`Model: ${model} at ${baseUrl}. Vault changes ${args.includes("--allow-changes") ? "allowed" : "off (add --allow-changes)"}. Empty line or Ctrl+D to quit.\n`);
+		let conversation = core.newConversation();
+		const onEvent = (event) => {
+			switch (event.type) {
+				case "textDelta":
+					process.stdout.write(event.text);
+					break;
+				case "assistantMessage":
+					if (event.text) process.stdout.write("\n");
+					break;
+				case "toolFinished": {
+					const line = event.result.argv ? ["obsidian", ...event.result.argv].join(" ") : event.tool;
+					const status = event.result.pending ? "waiting for approval" : event.result.ok ? "done" : `error ${event.result.error.code}`;
+					console.log(`  [${event.displayName}] ${line} → ${status} (${Math.round(event.result.durationMs)} ms)`);
+					break;
+				}
+				case "notice":
+					console.log(`  (${event.text})`);
+					break;
+				case "error":
+					console.log(`\n  ! ${event.message}`);
+					break;
+			}
+		};
+		for (;;) {
+			const text = (await ask("\nyou> ")).trim();
+			if (!text) break;
+			process.stdout.write("agent> ");
+			let result = await core.chatSend(conversation, text, onEvent);
+			while (result.end === "awaitingConfirmation") {
+				const card = core.confirmationCard(result.conversation.paused.confirmationId);
+				console.log(`\n  ${card.summary}\n    now:   ${card.preview.before}\n    after: ${card.preview.after}`);
+				const yes = /^y/i.test((await ask("  Approve? [y/N] ")).trim());
+				process.stdout.write("agent> ");
+				result = await core.chatResolve(result.conversation, card.id, yes, card.argvHash, onEvent);
+			}
+			conversation = result.conversation;
+		}
+	} finally {
+		rl?.close();
+		removeVault(vault);
+	}
 }
