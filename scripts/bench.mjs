@@ -74,6 +74,40 @@ try {
 		await timeRaw();
 	}
 
+	// 3. Stream parsing in wasm (SSE + provider assembly), the same streams as
+	// benches/stream_parse.rs builds natively.
+	const pieces = ["The ", "vault ", "has ", "notes ", "café ", "日本 ", "and ", "tasks. "];
+	const openaiStream = (target) => {
+		let out = "";
+		for (let i = 0; out.length < target; i++) {
+			out += `data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", choices: [{ index: 0, delta: { content: pieces[i % 8] }, finish_reason: null }] })}\n\n`;
+		}
+		return Buffer.from(`${out}data: [DONE]\n\n`);
+	};
+	const anthropicStream = (target) => {
+		let out = 'event: content_block_start\ndata: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}\n\n';
+		for (let i = 0; out.length < target; i++) {
+			out += `event: content_block_delta\ndata: ${JSON.stringify({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text: pieces[i % 8] } })}\n\n`;
+		}
+		return Buffer.from(out);
+	};
+	const parseRate = (anthropic, bytes, chunk) => {
+		const rates = [];
+		for (let i = 0; i < 7; i++) {
+			const t0 = performance.now();
+			plugin.core.measureStreamParse(anthropic, bytes, chunk);
+			rates.push(bytes.length / ((performance.now() - t0) / 1000) / 1e6);
+		}
+		return median(rates);
+	};
+	const openaiBytes = openaiStream(20_000_000);
+	const anthropicBytes = anthropicStream(20_000_000);
+	const streamRows = [];
+	for (const chunk of [64, 1024, 16384]) {
+		streamRows.push([`Stream parsing in wasm, OpenAI stream, ${chunk}-byte chunks (median of 7, 20 MB)`, `${parseRate(false, openaiBytes, chunk).toFixed(1)} MB/s`, "≥ 50 MB/s"]);
+		streamRows.push([`Stream parsing in wasm, Anthropic stream, ${chunk}-byte chunks (median of 7, 20 MB)`, `${parseRate(true, anthropicBytes, chunk).toFixed(1)} MB/s`, "≥ 50 MB/s"]);
+	}
+
 	const size = statSync(join(root, "main.js")).size;
 	const rows = [
 		["Plugin load (require main.js + wasm init + registry), median of 30", `${median(loads).toFixed(2)} ms`, "≤ 10 ms"],
@@ -83,6 +117,7 @@ try {
 		[`api.callTool of the same argv, median of ${CALLS}`, `${median(viaApi).toFixed(2)} ms`, ""],
 		["Per-call ratio api.callTool / raw execFile", (median(viaApi) / median(raw)).toFixed(3), "≤ 1.05"],
 		["main.js size", `${(size / 1024).toFixed(1)} KiB (${size} bytes)`, "≤ 400 KB"],
+		...streamRows,
 	];
 	console.log(`| Measure | Value | Target |\n|---|---|---|`);
 	for (const [name, value, target] of rows) console.log(`| ${name} | ${value} | ${target} |`);

@@ -55,6 +55,8 @@ pub struct VaultAgentCore<H: Host> {
     /// Set by the chat's Stop button.
     pub(crate) chat_stop: StopSignal,
     pub(crate) conversation_count: std::cell::Cell<u64>,
+    /// The tools' JSON Schemas, generated once on first use (they never change).
+    schemas: std::cell::OnceCell<Vec<Value>>,
 }
 
 impl<H: Host> VaultAgentCore<H> {
@@ -70,6 +72,7 @@ impl<H: Host> VaultAgentCore<H> {
             confirmations: RefCell::new(ConfirmationBook::default()),
             chat_stop: StopSignal::default(),
             conversation_count: std::cell::Cell::new(0),
+            schemas: std::cell::OnceCell::new(),
         };
         (core, repairs)
     }
@@ -103,14 +106,18 @@ impl<H: Host> VaultAgentCore<H> {
 
     pub fn list_tools(&self) -> Vec<ToolDescriptor> {
         let settings = self.settings.borrow();
+        let schemas = self
+            .schemas
+            .get_or_init(|| self.tools.iter().map(ToolSpec::input_schema).collect());
         self.tools
             .iter()
-            .map(|tool| ToolDescriptor {
+            .zip(schemas)
+            .map(|(tool, schema)| ToolDescriptor {
                 id: tool.id,
                 display_name: tool.display_name,
                 description: tool.description,
                 guidance: tool.guidance,
-                input_schema: tool.input_schema(),
+                input_schema: schema.clone(),
                 commands: tool.command_names(),
                 command_details: tool
                     .commands

@@ -1,8 +1,10 @@
 //! Anthropic Messages: the request (tool results travel in user turns), and
 //! the stream of `content_block_start` / `*_delta` / `content_block_stop`.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
+use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::conversation::{ChatMessage, ToolCallRecord};
@@ -122,47 +124,74 @@ pub struct AnthropicStream {
     stop_reason: Option<String>,
 }
 
+/// One stream event, typed and borrowing (see `openai::Chunk`).
+#[derive(Deserialize)]
+struct StreamEvent<'a> {
+    #[serde(rename = "type", default, borrow)]
+    kind: Option<Cow<'a, str>>,
+    #[serde(default)]
+    index: u64,
+    #[serde(default, borrow)]
+    content_block: Option<ContentBlock<'a>>,
+    #[serde(default, borrow)]
+    delta: Option<BlockDelta<'a>>,
+    #[serde(default)]
+    error: Option<Value>,
+}
+
+#[derive(Deserialize)]
+struct ContentBlock<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: Cow<'a, str>,
+    #[serde(default, borrow)]
+    text: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    id: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    name: Option<Cow<'a, str>>,
+}
+
+#[derive(Deserialize)]
+struct BlockDelta<'a> {
+    #[serde(rename = "type", default, borrow)]
+    kind: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    text: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    partial_json: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    stop_reason: Option<Cow<'a, str>>,
+}
+
 impl StreamAssembler for AnthropicStream {
     fn on_event(&mut self, event: &SseEvent) -> Result<Vec<StreamPiece>, ChatError> {
-        let value: Value = serde_json::from_str(&event.data).map_err(|e| ChatError::BadStream {
-            detail: format!(
-                "{e} in {}",
-                event.data.chars().take(120).collect::<String>()
-            ),
-        })?;
+        let parsed: StreamEvent =
+            serde_json::from_str(&event.data).map_err(|e| ChatError::BadStream {
+                detail: format!(
+                    "{e} in {}",
+                    event.data.chars().take(120).collect::<String>()
+                ),
+            })?;
         let kind = event
             .event
-            .clone()
-            .or_else(|| value.get("type").and_then(Value::as_str).map(String::from))
+            .as_deref()
+            .or(parsed.kind.as_deref())
             .unwrap_or_default();
-        let index = value.get("index").and_then(Value::as_u64).unwrap_or(0);
+        let index = parsed.index;
         let mut pieces = Vec::new();
-        match kind.as_str() {
+        match kind {
             "content_block_start" => {
-                let block = &value["content_block"];
-                let started = match block.get("type").and_then(Value::as_str) {
-                    Some("text") => {
-                        if let Some(text) = block
-                            .get("text")
-                            .and_then(Value::as_str)
-                            .filter(|t| !t.is_empty())
-                        {
-                            self.text.push_str(text);
-                            pieces.push(StreamPiece::Text(text.to_string()));
+                let started = match parsed.content_block {
+                    Some(block) if block.kind == "text" => {
+                        if let Some(text) = block.text.filter(|t| !t.is_empty()) {
+                            self.text.push_str(&text);
+                            pieces.push(StreamPiece::Text(text.into_owned()));
                         }
                         Block::Text
                     }
-                    Some("tool_use") => Block::ToolUse {
-                        id: block
-                            .get("id")
-                            .and_then(Value::as_str)
-                            .unwrap_or_default()
-                            .to_string(),
-                        name: block
-                            .get("name")
-                            .and_then(Value::as_str)
-                            .unwrap_or_default()
-                            .to_string(),
+                    Some(block) if block.kind == "tool_use" => Block::ToolUse {
+                        id: block.id.unwrap_or_default().into_owned(),
+                        name: block.name.unwrap_or_default().into_owned(),
                         json: String::new(),
                     },
                     _ => Block::Other,
@@ -170,42 +199,34 @@ impl StreamAssembler for AnthropicStream {
                 self.blocks.insert(index, started);
             }
             "content_block_delta" => {
-                let delta = &value["delta"];
-                match (
-                    delta.get("type").and_then(Value::as_str),
-                    self.blocks.get_mut(&index),
-                ) {
+                let Some(delta) = parsed.delta else {
+                    return Ok(pieces);
+                };
+                match (delta.kind.as_deref(), self.blocks.get_mut(&index)) {
                     (Some("text_delta"), _) => {
-                        if let Some(text) = delta.get("text").and_then(Value::as_str) {
-                            self.text.push_str(text);
-                            pieces.push(StreamPiece::Text(text.to_string()));
+                        if let Some(text) = delta.text {
+                            self.text.push_str(&text);
+                            pieces.push(StreamPiece::Text(text.into_owned()));
                         }
                     }
                     (Some("input_json_delta"), Some(Block::ToolUse { json, .. })) => {
-                        json.push_str(
-                            delta
-                                .get("partial_json")
-                                .and_then(Value::as_str)
-                                .unwrap_or_default(),
-                        );
+                        json.push_str(delta.partial_json.as_deref().unwrap_or_default());
                     }
                     _ => {}
                 }
             }
             "message_delta" => {
-                if let Some(reason) = value.pointer("/delta/stop_reason").and_then(Value::as_str) {
-                    self.stop_reason = Some(reason.to_string());
+                if let Some(reason) = parsed.delta.and_then(|d| d.stop_reason) {
+                    self.stop_reason = Some(reason.into_owned());
                 }
             }
             "error" => {
-                let message = value
-                    .pointer("/error/message")
+                let error = parsed.error.unwrap_or_default();
+                let message = error
+                    .get("message")
                     .and_then(Value::as_str)
                     .unwrap_or("unknown error");
-                let kind = value
-                    .pointer("/error/type")
-                    .and_then(Value::as_str)
-                    .unwrap_or("");
+                let kind = error.get("type").and_then(Value::as_str).unwrap_or("");
                 return Err(if kind == "overloaded_error" || kind == "api_error" {
                     ChatError::ServerError {
                         status: 529,

@@ -51,6 +51,24 @@ pub trait StreamAssembler {
     fn partial_text(&self) -> String;
 }
 
+/// Parses a whole stream given in chunks (benchmarks and tests).
+pub fn parse_stream<'a>(
+    kind: ProviderKind,
+    chunks: impl IntoIterator<Item = &'a [u8]>,
+) -> Result<ModelReply, ChatError> {
+    let mut parser = super::sse::SseParser::new();
+    let mut stream = assembler(kind);
+    for chunk in chunks {
+        for event in parser.push(chunk) {
+            stream.on_event(&event)?;
+        }
+    }
+    for event in parser.finish() {
+        stream.on_event(&event)?;
+    }
+    Ok(stream.finish())
+}
+
 pub fn build_request(kind: ProviderKind, request: &ModelRequest) -> HttpRequest {
     match kind {
         ProviderKind::OpenAi => openai::chat_request(request),

@@ -28,24 +28,34 @@ impl SseParser {
     }
 
     /// Feeds bytes; returns every event completed by them.
-    pub fn push(&mut self, bytes: &[u8]) -> Vec<SseEvent> {
+    pub fn push(&mut self, mut bytes: &[u8]) -> Vec<SseEvent> {
         let mut events = Vec::new();
-        for &byte in bytes {
-            match byte {
-                b'\n' if self.after_cr => self.after_cr = false,
-                b'\n' | b'\r' => {
-                    self.after_cr = byte == b'\r';
-                    let line = std::mem::take(&mut self.line);
-                    if let Some(event) = self.line_done(&line) {
-                        events.push(event);
-                    }
-                }
-                _ => {
-                    self.after_cr = false;
-                    self.line.push(byte);
+        if self.after_cr && bytes.first() == Some(&b'\n') {
+            bytes = &bytes[1..];
+        }
+        self.after_cr = false;
+        // Whole lines are handled as slices; only a line cut by the chunk's
+        // end is kept for the next push.
+        while let Some(end) = bytes.iter().position(|&b| b == b'\n' || b == b'\r') {
+            let line_end = bytes[end];
+            let event = if self.line.is_empty() {
+                self.line_done(&bytes[..end])
+            } else {
+                self.line.extend_from_slice(&bytes[..end]);
+                let line = std::mem::take(&mut self.line);
+                self.line_done(&line)
+            };
+            events.extend(event);
+            bytes = &bytes[end + 1..];
+            if line_end == b'\r' {
+                match bytes.first() {
+                    Some(b'\n') => bytes = &bytes[1..],
+                    None => self.after_cr = true,
+                    Some(_) => {}
                 }
             }
         }
+        self.line.extend_from_slice(bytes);
         events
     }
 

@@ -196,6 +196,25 @@ impl VaultAgent {
         to_js(PRESETS)
     }
 
+    /// Parses a whole model stream cut into `chunk_size` pieces and returns
+    /// the length of the text it held (for the benchmark in BENCHMARKS.md).
+    #[wasm_bindgen(js_name = measureStreamParse)]
+    pub fn measure_stream_parse(
+        &self,
+        anthropic: bool,
+        stream: &[u8],
+        chunk_size: usize,
+    ) -> Result<usize, JsError> {
+        let kind = if anthropic {
+            crate::settings::ProviderKind::Anthropic
+        } else {
+            crate::settings::ProviderKind::OpenAi
+        };
+        let reply = crate::agent::provider::parse_stream(kind, stream.chunks(chunk_size.max(1)))
+            .map_err(into_error)?;
+        Ok(reply.text.len())
+    }
+
     /// Looks for the CLI again and asks it for its version.
     #[wasm_bindgen(js_name = cliStatus)]
     pub fn cli_status(&self) -> js_sys::Promise {
