@@ -31,4 +31,16 @@ npx --no-install eslint --max-warnings 0 plugin-shim package.json
 step "node tests against the built main.js"
 node --test --test-concurrency=1 tests/node/
 
+step "Chromium for the browser tests (Debian's package)"
+if [ ! -x /usr/bin/chromium ]; then
+	if [ "$(id -u)" -eq 0 ]; then as_root=(env); elif command -v sudo >/dev/null 2>&1; then as_root=(sudo env); else as_root=(); fi
+	if [ "${#as_root[@]}" -eq 0 ] || ! { "${as_root[@]}" DEBIAN_FRONTEND=noninteractive apt-get update && "${as_root[@]}" DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; }; then
+		echo "test.sh: /usr/bin/chromium is missing and could not be installed (needs root or sudo, and apt-get install -y chromium); the browser tests need it." >&2
+		exit 1
+	fi
+fi
+
+step "browser tests: the built main.js in Chromium"
+node --test --test-concurrency=1 tests/browser/
+
 printf '\nAll checks passed.\n'

@@ -1,7 +1,8 @@
 // Loads the BUILT main.js the way Obsidian does: the plugin folder sits in a
 // vault's .obsidian/plugins/, `require("obsidian")` resolves to an API double
-// (obsidian-test-mocks on a happy-dom DOM), and the plugin class is constructed
-// with an App whose FileSystemAdapter points at a real folder on disk.
+// (obsidian-test-mocks on a happy-dom DOM, with the DOM-backed UI classes of
+// obsidian-ui-double.mjs), and the plugin class is constructed with an App
+// whose FileSystemAdapter points at a real folder on disk.
 
 import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, copyFileSync } from "node:fs";
@@ -9,6 +10,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import * as double from "./obsidian-ui-double.mjs";
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 export const emulator = join(root, "target/release/obsidian");
@@ -35,6 +37,17 @@ function ensureDom() {
 	domReady = true;
 }
 
+/** Where the plugin's `require("obsidian")` finds the double (see installPlugin). */
+const OBSIDIAN_KEY = Symbol.for("vault-agent.tests.obsidian");
+
+/** The module object the plugin gets as `require("obsidian")`: one per process,
+ * so `obsidian.Notice` in a test is the class the plugin uses. */
+export function obsidianDouble() {
+	ensureDom();
+	globalThis[OBSIDIAN_KEY] ??= double.createObsidianModule(require("obsidian-test-mocks/obsidian"));
+	return globalThis[OBSIDIAN_KEY];
+}
+
 /** A fresh copy of the sample vault (tests never touch the committed one). */
 export function copySampleVault() {
 	const dir = mkdtempSync(join(tmpdir(), "vault-agent-"));
@@ -48,19 +61,31 @@ export function removeVault(vault) {
 }
 
 /** Copies main.js, manifest.json and styles.css where Obsidian keeps plugins. */
-export function installPlugin(vault) {
+export function copyPluginFiles(vault) {
 	const pluginDir = join(vault, ".obsidian/plugins/vault-agent");
 	mkdirSync(pluginDir, { recursive: true });
 	for (const file of ["main.js", "manifest.json", "styles.css"]) {
 		if (!existsSync(join(root, file))) throw new Error(`${file} is missing: run npm run build first`);
 		copyFileSync(join(root, file), join(pluginDir, file));
 	}
-	// What Obsidian's loader provides as `require("obsidian")`.
+	return pluginDir;
+}
+
+/** copyPluginFiles, plus what Obsidian's loader provides as `require("obsidian")`:
+ * a node_modules/obsidian that hands out the double made by obsidianDouble()
+ * (the double is an ES module; a CommonJS shim cannot import it itself). */
+export function installPlugin(vault) {
+	const pluginDir = copyPluginFiles(vault);
 	const shim = join(pluginDir, "node_modules/obsidian");
 	mkdirSync(shim, { recursive: true });
 	writeFileSync(
 		join(shim, "index.js"),
-		`module.exports = require(${JSON.stringify(require.resolve("obsidian-test-mocks/obsidian"))});\n`,
+		[
+			`const double = globalThis[Symbol.for(${JSON.stringify(OBSIDIAN_KEY.description)})];`,
+			`if (!double) throw new Error("require(\\"obsidian\\") before the harness made the double (call obsidianDouble() first)");`,
+			"module.exports = double;",
+			"",
+		].join("\n"),
 	);
 	return pluginDir;
 }
@@ -70,9 +95,8 @@ export function installPlugin(vault) {
  * `mobile: true` makes Obsidian's Platform report a phone.
  */
 export async function loadPlugin(vault, { mobile = false, data = null, os = "linux" } = {}) {
-	ensureDom();
+	const obsidian = obsidianDouble();
 	const pluginDir = installPlugin(vault);
-	const obsidian = require(join(pluginDir, "node_modules/obsidian"));
 	Object.assign(obsidian.Platform, {
 		isDesktop: !mobile,
 		isDesktopApp: !mobile,
@@ -84,13 +108,16 @@ export async function loadPlugin(vault, { mobile = false, data = null, os = "lin
 		isLinux: !mobile && os === "linux",
 	});
 	const adapter = obsidian.FileSystemAdapter.create__(vault).asOriginalType__();
-	const app = obsidian.App.createConfigured__({ adapter });
+	const app = double.createApp(obsidian, { adapter });
 	const manifest = JSON.parse(readFileSync(join(pluginDir, "manifest.json"), "utf8"));
+	// Obsidian adds the plugin folder, relative to the vault.
+	manifest.dir = `${app.vault.configDir}/plugins/${manifest.id}`;
 	const mainPath = join(pluginDir, "main.js");
 	delete require.cache[mainPath];
 	const exported = require(mainPath);
 	const PluginClass = exported.default ?? exported;
 	const plugin = new PluginClass(app, manifest);
+	app.plugins.plugins[manifest.id] = plugin;
 	if (data !== null) await plugin.saveData(data);
 	// Obsidian calls load(), which calls onload(); ours is async, so keep its promise.
 	const onload = plugin.onload.bind(plugin);
@@ -98,22 +125,41 @@ export async function loadPlugin(vault, { mobile = false, data = null, os = "lin
 	plugin.onload = () => (loading = onload());
 	plugin.load();
 	await loading;
+	// Obsidian loads plugins before the layout is ready, then runs onLayoutReady callbacks.
+	double.markLayoutReady(app);
 	return { plugin, app, obsidian, pluginDir };
+}
+
+/**
+ * Opens Settings → the plugin's tab in document.body (display() runs) and
+ * returns the tab's containerEl. Close it with closeSettings(plugin.app).
+ */
+export function openSettingTab(plugin) {
+	return double.openSettingTab(plugin.app, plugin.manifest.id);
+}
+
+export { clickButton, clickToggle, closeSettings, findButton, findSetting, runCommand, visibleNotices } from "./obsidian-ui-double.mjs";
+
+/** Lets pending promise callbacks and zero-delay timers run (after a click whose handler is async). */
+export async function settle(rounds = 3) {
+	for (let i = 0; i < rounds; i++) await new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+export const emulatorEnvKeys = ["OBSIDIAN_EMULATOR_VAULT", "OBSIDIAN_EMULATOR_LOG", "OBSIDIAN_EMULATOR_TODAY", "OBSIDIAN_EMULATOR_FAULT", "OBSIDIAN_EMULATOR_FAULT_COMMAND", "OBSIDIAN_EMULATOR_FLOOD_BYTES", "OBSIDIAN_EMULATOR_SEED", "OBSIDIAN_EMULATOR_ACTIVE_FILE", "OBSIDIAN_EMULATOR_SLOW_MS"];
+
+/** The emulator's variables for `vault` (a fresh, empty log beside the vault), without applying them. */
+export function emulatorEnv(vault, extra = {}) {
+	const log = join(dirname(vault), "emulator.log");
+	rmSync(log, { force: true });
+	return { OBSIDIAN_EMULATOR_VAULT: vault, OBSIDIAN_EMULATOR_LOG: log, OBSIDIAN_EMULATOR_TODAY: "2026-03-03", ...extra };
 }
 
 /** Environment for the CLI emulator, applied to this process (execFile inherits it). */
 export function useEmulator(vault, extra = {}) {
-	const keys = ["OBSIDIAN_EMULATOR_VAULT", "OBSIDIAN_EMULATOR_LOG", "OBSIDIAN_EMULATOR_TODAY", "OBSIDIAN_EMULATOR_FAULT", "OBSIDIAN_EMULATOR_FAULT_COMMAND", "OBSIDIAN_EMULATOR_FLOOD_BYTES", "OBSIDIAN_EMULATOR_SEED", "OBSIDIAN_EMULATOR_ACTIVE_FILE", "OBSIDIAN_EMULATOR_SLOW_MS"];
-	for (const key of keys) delete process.env[key];
-	const log = join(dirname(vault), "emulator.log");
-	rmSync(log, { force: true });
-	Object.assign(process.env, {
-		OBSIDIAN_EMULATOR_VAULT: vault,
-		OBSIDIAN_EMULATOR_LOG: log,
-		OBSIDIAN_EMULATOR_TODAY: "2026-03-03",
-		...extra,
-	});
-	return log;
+	for (const key of emulatorEnvKeys) delete process.env[key];
+	const env = emulatorEnv(vault, extra);
+	Object.assign(process.env, env);
+	return env.OBSIDIAN_EMULATOR_LOG;
 }
 
 /** Every invocation the emulator logged, oldest first. */

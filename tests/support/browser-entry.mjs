@@ -1,0 +1,480 @@
+// The page side of the browser harness (bundled by tests/support/browser.mjs
+// with esbuild, loaded by the page it serves). It plays the part of
+// Obsidian's Electron renderer for the plugin: `window.require` hands out
+// `obsidian` (obsidian-test-mocks + the DOM-backed UI double) and the Node
+// builtins the plugin uses, whose effects are forwarded to the Node side
+// (real processes, the real file system) through functions the harness
+// exposes with Playwright's page.exposeFunction: child_process.execFile,
+// fs.promises.stat/lstat/access and http(s).request. `window.__harness` is
+// what tests drive through page.evaluate.
+
+import {
+	clickButton,
+	closeSettings,
+	createApp,
+	createObsidianModule,
+	findSetting,
+	markLayoutReady,
+	openSettingTab,
+	runCommand,
+	visibleNotices,
+} from "./obsidian-ui-double.mjs";
+
+// Obsidian's DOM helpers (createDiv, addClass, empty...) on the page's prototypes.
+require("obsidian-test-mocks/setup").setup();
+const obsidian = createObsidianModule(require("obsidian-test-mocks/obsidian"));
+
+/** Facts from the Node side, put on window by an init script before this bundle runs. */
+const node = window.__vaultAgentNode;
+if (!node) throw new Error("window.__vaultAgentNode is missing: the page must be opened by startBrowserPlugin()");
+
+// ---------------------------------------------------------------------------
+// process, as Electron's renderer has it
+
+window.process = {
+	env: { ...node.env },
+	execPath: node.execPath,
+	platform: node.platform,
+	arch: node.arch,
+	type: "renderer",
+	versions: { ...node.versions, chrome: navigator.userAgent.match(/Chrome\/([\d.]+)/)?.[1] ?? "" },
+	cwd: () => node.cwd,
+};
+if (node.resourcesPath) window.process.resourcesPath = node.resourcesPath;
+
+// ---------------------------------------------------------------------------
+// Node-style values rebuilt from what crossed the bridge
+
+/** Node's Buffer, as far as the plugin and its core use it: bytes plus toString(). */
+class BrowserBuffer extends Uint8Array {
+	toString(encoding = "utf8") {
+		if (encoding !== "utf8" && encoding !== "utf-8") throw new Error(`BrowserBuffer.toString: only utf8, not ${encoding}`);
+		return new TextDecoder().decode(this);
+	}
+}
+
+function bufferFromBase64(base64) {
+	const binary = atob(base64);
+	const bytes = new BrowserBuffer(binary.length);
+	for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+	return bytes;
+}
+
+/** An Error with the fields Node sets (code, signal, errno, syscall, path, killed, cmd). */
+function rebuildError(fields) {
+	const error = new Error(fields.message);
+	for (const [key, value] of Object.entries(fields)) if (key !== "message" && key !== "stack" && value !== undefined) error[key] = value;
+	return error;
+}
+
+/** Enough of EventEmitter for code that listens to a child or its streams. */
+class Emitter {
+	#listeners = new Map();
+
+	on(name, listener) {
+		const list = this.#listeners.get(name) ?? [];
+		list.push(listener);
+		this.#listeners.set(name, list);
+		return this;
+	}
+
+	addListener(name, listener) {
+		return this.on(name, listener);
+	}
+
+	once(name, listener) {
+		const wrapper = (...args) => {
+			this.off(name, wrapper);
+			listener(...args);
+		};
+		return this.on(name, wrapper);
+	}
+
+	off(name, listener) {
+		this.#listeners.set(name, (this.#listeners.get(name) ?? []).filter((l) => l !== listener));
+		return this;
+	}
+
+	removeListener(name, listener) {
+		return this.off(name, listener);
+	}
+
+	emit(name, ...args) {
+		const list = this.#listeners.get(name) ?? [];
+		for (const listener of [...list]) listener(...args);
+		return list.length > 0;
+	}
+}
+
+/** stdout / stderr: the output arrives in one 'data' chunk when the process ends. */
+class OutputStream extends Emitter {
+	encoding = null;
+
+	setEncoding(encoding) {
+		this.encoding = encoding;
+		return this;
+	}
+}
+
+// ---------------------------------------------------------------------------
+// child_process.execFile, run for real on the Node side
+
+let nextChildId = 1;
+
+/** What Node's ChildProcess shows the plugin: pid (once spawned), exitCode,
+ * signalCode, killed, kill(), stdout/stderr and the exit/close events. */
+class BrowserChildProcess extends Emitter {
+	pid = undefined;
+	exitCode = null;
+	signalCode = null;
+	killed = false;
+	spawnfile;
+	spawnargs;
+	stdin = null;
+	stdout = new OutputStream();
+	stderr = new OutputStream();
+	#id;
+
+	constructor(id, file, args) {
+		super();
+		this.#id = id;
+		this.spawnfile = file;
+		this.spawnargs = [file, ...args];
+	}
+
+	/** Like Node: false once the process is gone, otherwise the signal is sent (the Node side sends it). */
+	kill(signal = "SIGTERM") {
+		if (this.exitCode !== null || this.signalCode !== null) return false;
+		this.killed = true;
+		void window.__vaultAgentKill(this.#id, String(signal));
+		return true;
+	}
+}
+
+/** child_process.execFile(file[, args][, options][, callback]). The returned child's
+ * pid is set a moment later (when the Node side has spawned it), always before
+ * the callback runs; the callback gets (error, stdout, stderr) as Node gives them. */
+function execFile(file, args, options, callback) {
+	if (typeof args === "function") [args, options, callback] = [[], {}, args];
+	else if (typeof options === "function") [options, callback] = [{}, options];
+	if (!Array.isArray(args)) {
+		if (args && typeof args === "object") options = args;
+		args = [];
+	}
+	options = options ?? {};
+	const id = nextChildId++;
+	const child = new BrowserChildProcess(id, String(file), args.map(String));
+	const forwarded = {};
+	for (const key of ["cwd", "env", "maxBuffer", "timeout", "killSignal", "windowsHide", "shell", "uid", "gid", "argv0"]) {
+		if (options[key] !== undefined && options[key] !== null) forwarded[key] = options[key];
+	}
+	const encoding = options.encoding ?? "utf8";
+	const output = (base64) => {
+		const bytes = bufferFromBase64(base64);
+		return encoding === "buffer" || encoding === null ? bytes : bytes.toString();
+	};
+	window
+		.__vaultAgentSpawn(id, String(file), args.map(String), forwarded)
+		.then((spawned) => {
+			child.pid = spawned.pid ?? undefined;
+			if (child.pid !== undefined) child.emit("spawn");
+			return window.__vaultAgentWait(id);
+		})
+		.then((result) => {
+			child.exitCode = result.exitCode;
+			child.signalCode = result.signalCode;
+			const stdout = output(result.stdout);
+			const stderr = output(result.stderr);
+			const error = result.error ? rebuildError(result.error) : null;
+			if (result.stdout.length > 0) child.stdout.emit("data", stdout);
+			if (result.stderr.length > 0) child.stderr.emit("data", stderr);
+			child.stdout.emit("end");
+			child.stderr.emit("end");
+			if (result.error && child.pid === undefined) child.emit("error", error);
+			else child.emit("exit", child.exitCode, child.signalCode);
+			child.emit("close", child.exitCode, child.signalCode);
+			callback?.(error, stdout, stderr);
+		})
+		.catch((failure) => {
+			// The bridge itself failed (page closing): report it as Node would a spawn error.
+			const error = rebuildError({ message: String(failure?.message ?? failure), code: "EBRIDGE" });
+			callback?.(error, output(""), output(""));
+		});
+	return child;
+}
+
+// ---------------------------------------------------------------------------
+// fs.promises.stat / access (and lstat), os.homedir
+
+function makeStats(fields) {
+	return {
+		...fields,
+		isFile: () => fields.isFile,
+		isDirectory: () => fields.isDirectory,
+		isSymbolicLink: () => fields.isSymbolicLink,
+		mtime: new Date(fields.mtimeMs),
+	};
+}
+
+async function fsCall(operation, ...args) {
+	const result = await window.__vaultAgentFs(operation, ...args);
+	if (result.error) throw rebuildError(result.error);
+	return result.value;
+}
+
+const fs = {
+	constants: { ...node.fsConstants },
+	promises: {
+		stat: async (path) => makeStats(await fsCall("stat", String(path))),
+		lstat: async (path) => makeStats(await fsCall("lstat", String(path))),
+		access: async (path, mode) => {
+			await fsCall("access", String(path), mode ?? node.fsConstants.F_OK);
+		},
+	},
+};
+
+const os = {
+	homedir: () => node.homedir,
+	tmpdir: () => node.tmpdir,
+	platform: () => node.platform,
+	EOL: "\n",
+};
+
+// ---------------------------------------------------------------------------
+// http.request / https.request, sent for real by the Node side (no CORS, as in
+// Electron). The body is sent on end(); the answer streams back chunk by chunk.
+
+let nextRequestId = 1;
+
+function bytesToBase64(bytes) {
+	let binary = "";
+	for (let i = 0; i < bytes.length; i++) binary += String.fromCharCode(bytes[i]);
+	return btoa(binary);
+}
+
+class IncomingMessage extends Emitter {
+	statusCode;
+	statusMessage;
+	headers;
+	complete = false;
+	#request;
+
+	constructor(request, head) {
+		super();
+		this.#request = request;
+		this.statusCode = head.status;
+		this.statusMessage = head.statusMessage;
+		this.headers = head.headers;
+	}
+
+	setEncoding() {
+		return this;
+	}
+
+	destroy(error) {
+		this.#request.destroy(error);
+		return this;
+	}
+}
+
+class ClientRequest extends Emitter {
+	destroyed = false;
+	#id = nextRequestId++;
+	#spec;
+	#body = [];
+	#ended = false;
+
+	constructor(spec, callback) {
+		super();
+		this.#spec = spec;
+		if (callback) this.once("response", callback);
+	}
+
+	setHeader(name, value) {
+		this.#spec.headers[name] = value;
+	}
+
+	write(chunk) {
+		this.#body.push(typeof chunk === "string" ? new TextEncoder().encode(chunk) : new Uint8Array(chunk));
+		return true;
+	}
+
+	end(chunk) {
+		if (this.#ended) return this;
+		this.#ended = true;
+		if (chunk !== undefined && chunk !== null) this.write(chunk);
+		const size = this.#body.reduce((n, part) => n + part.length, 0);
+		const body = new Uint8Array(size);
+		let offset = 0;
+		for (const part of this.#body) {
+			body.set(part, offset);
+			offset += part.length;
+		}
+		window.__vaultAgentHttpOpen(this.#id, this.#spec, bytesToBase64(body)).then((head) => {
+			if (this.destroyed) return;
+			if (head.error) {
+				this.#finish(rebuildError(head.error));
+				return;
+			}
+			const response = new IncomingMessage(this, head);
+			this.emit("response", response);
+			void this.#pump(response);
+		});
+		return this;
+	}
+
+	/** As Node: 'error' (when given one) then 'close'; the Node side drops the connection. */
+	destroy(error) {
+		if (this.destroyed) return this;
+		void window.__vaultAgentHttpAbort(this.#id);
+		this.#finish(error ?? null);
+		return this;
+	}
+
+	abort() {
+		this.destroy();
+	}
+
+	setTimeout() {
+		return this;
+	}
+
+	#finish(error) {
+		if (this.destroyed) return;
+		this.destroyed = true;
+		if (error) this.emit("error", error);
+		this.emit("close");
+	}
+
+	async #pump(response) {
+		for (;;) {
+			const next = await window.__vaultAgentHttpRead(this.#id);
+			for (const chunk of next.chunks) response.emit("data", bufferFromBase64(chunk));
+			if (next.error) {
+				response.emit("error", rebuildError(next.error));
+				response.emit("close");
+				this.#finish(null);
+				return;
+			}
+			if (next.end) {
+				response.complete = true;
+				response.emit("end");
+				response.emit("close");
+				this.#finish(null);
+				return;
+			}
+		}
+	}
+}
+
+/** http.request(url[, options][, callback]) and request(options[, callback]). */
+function requestFor(protocol) {
+	return (url, options, callback) => {
+		if (typeof options === "function") [options, callback] = [{}, options];
+		if (!(typeof url === "string" || url instanceof URL)) [url, options, callback] = [null, url, options];
+		options = options ?? {};
+		const target = url
+			? new URL(String(url))
+			: new URL(`${protocol}//${options.hostname ?? options.host ?? "localhost"}${options.port ? `:${options.port}` : ""}${options.path ?? "/"}`);
+		const headers = {};
+		for (const [name, value] of Object.entries(options.headers ?? {})) headers[name] = String(value);
+		return new ClientRequest({ url: target.href, method: options.method ?? "GET", headers }, callback);
+	};
+}
+
+const http = { request: requestFor("http:") };
+const https = { request: requestFor("https:") };
+
+// ---------------------------------------------------------------------------
+// window.require, as the plugin sees it in Electron
+
+const modules = { obsidian, child_process: { execFile }, fs, os, http, https };
+
+window.require = (name) => {
+	const key = name.startsWith("node:") ? name.slice(5) : name;
+	if (Object.prototype.hasOwnProperty.call(modules, key)) return modules[key];
+	const error = new Error(`Cannot find module '${name}' (the browser harness provides: ${Object.keys(modules).join(", ")})`);
+	error.code = "MODULE_NOT_FOUND";
+	throw error;
+};
+
+// ---------------------------------------------------------------------------
+// Loading the plugin, and what tests reach through page.evaluate
+
+const state = { app: null, plugin: null, saves: [] };
+
+/** Evaluates main.js as Obsidian does: wrapped in a function of (require, module, exports). */
+function evaluatePlugin(code, id) {
+	const wrapped = window.eval(`(function anonymous(require,module,exports){${code}\n})\n//# sourceURL=plugin:${id}`);
+	const module = { exports: {} };
+	wrapped.call(window, window.require, module, module.exports);
+	return module.exports.default ?? module.exports;
+}
+
+async function loadPlugin({ manifest, data, vaultPath, theme }) {
+	Object.assign(obsidian.Platform, {
+		isDesktop: true,
+		isDesktopApp: true,
+		isMobile: false,
+		isMobileApp: false,
+		isPhone: false,
+		isTablet: false,
+		isWin: node.platform === "win32",
+		isMacOS: node.platform === "darwin",
+		isLinux: node.platform === "linux",
+	});
+	const adapter = obsidian.FileSystemAdapter.create__(vaultPath).asOriginalType__();
+	const app = createApp(obsidian, { adapter, theme });
+	const response = await fetch("/plugin/main.js");
+	if (!response.ok) throw new Error(`main.js: HTTP ${response.status}`);
+	const PluginClass = evaluatePlugin(await response.text(), manifest.id);
+	// Obsidian adds the plugin folder, relative to the vault.
+	const plugin = new PluginClass(app, { ...manifest, dir: `${app.vault.configDir}/plugins/${manifest.id}` });
+	app.plugins.plugins[manifest.id] = plugin;
+	if (data !== null && data !== undefined) await plugin.saveData(data);
+	// Every later save is recorded as the JSON Obsidian would write to data.json.
+	const save = plugin.saveData.bind(plugin);
+	plugin.saveData = async (value) => {
+		state.saves.push(JSON.parse(JSON.stringify(value)));
+		return save(value);
+	};
+	// Obsidian calls load(), which calls onload(); ours is async, so keep its promise.
+	const onload = plugin.onload.bind(plugin);
+	let loading = Promise.resolve();
+	plugin.onload = () => (loading = onload());
+	plugin.load();
+	await loading;
+	markLayoutReady(app);
+	Object.assign(state, { app, plugin });
+}
+
+window.__harness = {
+	obsidian,
+	loadPlugin,
+	get app() {
+		return state.app;
+	},
+	get plugin() {
+		return state.plugin;
+	},
+	/** Settings → the plugin's tab; resolves when display() has run. */
+	openSettings: () => {
+		openSettingTab(state.app, state.plugin.manifest.id);
+	},
+	closeSettings: () => closeSettings(state.app),
+	runCommand: (id) => runCommand(state.app, id),
+	/** What the last saveData received (JSON), or null when nothing was saved since loading. */
+	savedData: () => state.saves.at(-1) ?? null,
+	saveCount: () => state.saves.length,
+	notices: () => visibleNotices(),
+	setEnv: (vars) => {
+		for (const [key, value] of Object.entries(vars)) {
+			if (value === null || value === undefined) delete window.process.env[key];
+			else window.process.env[key] = String(value);
+		}
+	},
+	clickButton: (selector, text) => {
+		clickButton(document.querySelector(selector), text);
+	},
+	findSetting,
+};
