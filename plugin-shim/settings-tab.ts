@@ -1,10 +1,26 @@
 // The settings tab. It shows what the core reports and hands every change to
 // the core, which normalises it; the tab itself decides nothing.
 
-import { type App, PluginSettingTab, SecretComponent, Setting, type ToggleComponent } from "obsidian";
+import { type App, PluginSettingTab, SecretComponent, Setting, type TextComponent, type ToggleComponent } from "obsidian";
 import type { ChatSettings, CliStatus, ProviderSettings, VaultAgentSettings } from "./core-types";
 import type VaultAgentPlugin from "./main";
 import type { ToolDescriptor } from "./vault-agent-api";
+
+/**
+ * Saves a text field when the user leaves it or presses Enter (the DOM
+ * "change" event), not on every keystroke, then shows what the core kept
+ * (it normalises and clamps values).
+ */
+function commitOnChange(text: TextComponent, initial: string, commit: (value: string) => Promise<string>): void {
+	text.setValue(initial);
+	text.inputEl.addEventListener("change", () => {
+		// Braces matter: components have a chaining then(), so returning one
+		// from a promise callback would make the promise chase it forever.
+		void commit(text.getValue()).then((kept) => {
+			text.setValue(kept);
+		});
+	});
+}
 
 export class VaultAgentSettingTab extends PluginSettingTab {
 	private cliStatus: CliStatus | null = null;
@@ -63,8 +79,9 @@ export class VaultAgentSettingTab extends PluginSettingTab {
 				.setName("Server address")
 				.setDesc("The OpenAI-compatible base address, ending in /v1.")
 				.addText((text) =>
-					text.setValue(active.baseUrl).onChange(async (value) => {
+					commitOnChange(text, active.baseUrl, async (value) => {
 						await save({ baseUrl: value });
+						return this.plugin.core?.settings().chat.openai.baseUrl ?? value;
 					}),
 				);
 		}
@@ -72,8 +89,9 @@ export class VaultAgentSettingTab extends PluginSettingTab {
 			.setName("Model name")
 			.setDesc("Exactly as the server names it; use a model that can call tools.")
 			.addText((text) =>
-				text.setValue(active.model).onChange(async (value) => {
+				commitOnChange(text, active.model, async (value) => {
 					await save({ model: value });
+					return value.trim();
 				}),
 			)
 			.settingEl.addClass("vault-agent-model-name");
@@ -105,15 +123,21 @@ export class VaultAgentSettingTab extends PluginSettingTab {
 				}
 			}),
 		);
-		this.numberSetting(containerEl, "Tool rounds per message", "The agent stops after this many rounds of tool calls for one message.", chat.maxToolRounds, (value) => ({
-			chat: { ...(this.plugin.core?.settings().chat ?? chat), maxToolRounds: Math.round(value) },
-		}));
+		this.numberSetting(
+			containerEl,
+			"Tool rounds per message",
+			"The agent stops after this many rounds of tool calls for one message.",
+			chat.maxToolRounds,
+			(value) => ({ chat: { ...(this.plugin.core?.settings().chat ?? chat), maxToolRounds: Math.round(value) } }),
+			(saved) => saved.chat.maxToolRounds,
+		);
 		this.numberSetting(
 			containerEl,
 			"Tool result size (characters)",
 			"Longer tool output is cut before it goes to the model, with a note saying so.",
 			chat.toolResultCapChars,
 			(value) => ({ chat: { ...(this.plugin.core?.settings().chat ?? chat), toolResultCapChars: Math.round(value) } }),
+			(saved) => saved.chat.toolResultCapChars,
 		);
 		this.numberSetting(
 			containerEl,
@@ -121,25 +145,28 @@ export class VaultAgentSettingTab extends PluginSettingTab {
 			"How long to wait for the server to start answering.",
 			chat.modelTimeoutMs / 1000,
 			(value) => ({ chat: { ...(this.plugin.core?.settings().chat ?? chat), modelTimeoutMs: Math.round(value * 1000) } }),
+			(saved) => saved.chat.modelTimeoutMs / 1000,
 		);
 	}
 
 	private cliSection(containerEl: HTMLElement, settings: VaultAgentSettings): void {
 		new Setting(containerEl).setName("Command line interface").setHeading();
+		let statusSetting: Setting | null = null;
 		new Setting(containerEl)
 			.setName("Path to the Obsidian CLI")
 			.setDesc("Leave empty to find it automatically. Obsidian turns its CLI on under general settings, command line interface.")
-			.addText((text) =>
-				text
-					.setPlaceholder("Found automatically")
-					.setValue(settings.cliPath)
-					.onChange(async (value) => {
-						await this.plugin.updateSettings({ cliPath: value });
-					}),
-			);
-		const statusSetting = new Setting(containerEl).setName("CLI in use").addButton((button) =>
+			.addText((text) => {
+				text.setPlaceholder("Found automatically");
+				commitOnChange(text, settings.cliPath, async (value) => {
+					const saved = await this.plugin.updateSettings({ cliPath: value });
+					// A new path means a new answer to "which CLI?".
+					if (statusSetting) await this.refreshCliStatus(statusSetting);
+					return saved.cliPath;
+				});
+			});
+		statusSetting = new Setting(containerEl).setName("CLI in use").addButton((button) =>
 			button.setButtonText("Check again").onClick(async () => {
-				await this.refreshCliStatus(statusSetting);
+				if (statusSetting) await this.refreshCliStatus(statusSetting);
 			}),
 		);
 		statusSetting.settingEl.addClass("vault-agent-cli-status");
@@ -150,19 +177,23 @@ export class VaultAgentSettingTab extends PluginSettingTab {
 			.setName("Vault name")
 			.setDesc("The vault the CLI works on. Leave empty for the vault that is open.")
 			.addText((text) =>
-				text.setValue(settings.vaultName).onChange(async (value) => {
-					await this.plugin.updateSettings({ vaultName: value });
-				}),
+				commitOnChange(text, settings.vaultName, async (value) => (await this.plugin.updateSettings({ vaultName: value })).vaultName),
 			);
-		this.numberSetting(containerEl, "Timeout (seconds)", "How long one CLI call may take before it is stopped.", settings.timeoutMs / 1000, (seconds) => ({
-			timeoutMs: Math.round(seconds * 1000),
-		}));
+		this.numberSetting(
+			containerEl,
+			"Timeout (seconds)",
+			"How long one CLI call may take before it is stopped (1 to 120).",
+			settings.timeoutMs / 1000,
+			(seconds) => ({ timeoutMs: Math.round(seconds * 1000) }),
+			(saved) => saved.timeoutMs / 1000,
+		);
 		this.numberSetting(
 			containerEl,
 			"Output cap (KiB)",
 			"Longer output is cut, with a note saying how much was left out.",
 			settings.outputCapBytes / 1024,
 			(kib) => ({ outputCapBytes: Math.round(kib * 1024) }),
+			(saved) => saved.outputCapBytes / 1024,
 		);
 	}
 
@@ -185,6 +216,7 @@ export class VaultAgentSettingTab extends PluginSettingTab {
 			"A change that waits longer than this for your approval is dropped.",
 			settings.confirmationExpiryMs / 60000,
 			(minutes) => ({ confirmationExpiryMs: Math.round(minutes * 60000) }),
+			(saved) => saved.confirmationExpiryMs / 60000,
 		);
 	}
 
@@ -250,18 +282,22 @@ export class VaultAgentSettingTab extends PluginSettingTab {
 		desc: string,
 		value: number,
 		toSettings: (value: number) => Partial<VaultAgentSettings>,
+		shown: (saved: VaultAgentSettings) => number,
 	): void {
 		new Setting(containerEl)
 			.setName(name)
 			.setDesc(desc)
 			.addText((text) => {
 				text.inputEl.type = "number";
-				text.setValue(String(value)).onChange(async (raw) => {
+				commitOnChange(text, String(value), async (raw) => {
 					const parsed = Number(raw);
-					if (raw.trim() === "" || !Number.isFinite(parsed)) return;
-					await this.plugin.updateSettings(toSettings(parsed));
+					const current = this.plugin.core?.settings();
+					if (raw.trim() === "" || !Number.isFinite(parsed)) return current ? String(shown(current)) : String(value);
+					// The core clamps out-of-range numbers; the field shows what was kept.
+					return String(shown(await this.plugin.updateSettings(toSettings(parsed))));
 				});
-			});
+			})
+			.settingEl.addClass("vault-agent-number");
 	}
 
 	private async refreshCliStatus(setting: Setting): Promise<void> {

@@ -1,0 +1,128 @@
+// The settings tab and the confirmation modal through the DOM double, with
+// real DOM events: fields save when the user leaves them (not per keystroke)
+// and show what the core kept; a write requested through the public API
+// shows a card, and only its Approve button makes the change.
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import {
+	clickButton,
+	copySampleVault,
+	emulator,
+	findSetting,
+	loadPlugin,
+	openSettingTab,
+	readLog,
+	removeVault,
+	settle,
+	useEmulator,
+} from "../support/harness.mjs";
+
+/** Types into a text field like a user, then leaves it. */
+async function type(input, value) {
+	input.value = value;
+	input.dispatchEvent(new Event("input", { bubbles: true }));
+	input.dispatchEvent(new Event("change", { bubbles: true }));
+	await settle(6);
+}
+
+describe("settings tab fields", () => {
+	let vault;
+	let plugin;
+	let tab;
+	before(async () => {
+		vault = copySampleVault();
+		useEmulator(vault);
+		({ plugin } = await loadPlugin(vault, { data: { cliPath: emulator } }));
+		tab = openSettingTab(plugin);
+		await settle(6);
+	});
+	after(() => removeVault(vault));
+
+	it("clamps a number when the field is left, and shows the value kept", async () => {
+		const input = findSetting(tab, "Timeout (seconds)").querySelector("input");
+		const saves = [];
+		const original = plugin.saveData.bind(plugin);
+		plugin.saveData = async (data) => {
+			saves.push(structuredClone(data));
+			return original(data);
+		};
+		input.value = "9";
+		input.dispatchEvent(new Event("input", { bubbles: true }));
+		input.value = "99";
+		input.dispatchEvent(new Event("input", { bubbles: true }));
+		await settle(3);
+		assert.equal(saves.length, 0, "typing alone saves nothing");
+		await type(input, "9999999");
+		assert.equal(saves.at(-1).timeoutMs, 120000);
+		assert.equal(input.value, "120", "the field shows the clamped value");
+		await type(input, "abc");
+		assert.equal(input.value, "120", "a non-number goes back to the kept value");
+		await type(input, "30");
+		assert.equal(plugin.core.settings().timeoutMs, 30000);
+	});
+
+	it("checks the CLI again when its path changes", async () => {
+		const input = findSetting(tab, "Path to the Obsidian CLI").querySelector("input");
+		await type(input, "/nowhere/obsidian");
+		await settle(10);
+		const status = findSetting(tab, "CLI in use");
+		// Discovery goes on past the missing override and finds nothing else here
+		// only if PATH has no obsidian; either way the row now reflects the new path.
+		const text = status.querySelector(".setting-item-description").textContent;
+		assert.ok(!text.includes(`Found: ${emulator}`), text);
+		await type(input, emulator);
+		await settle(10);
+		assert.match(findSetting(tab, "CLI in use").querySelector(".setting-item-description").textContent, new RegExp(`Found: ${emulator}`));
+	});
+});
+
+describe("a confirmed write through the public API", () => {
+	let vault;
+	let plugin;
+	before(async () => {
+		vault = copySampleVault();
+		({ plugin } = await loadPlugin(vault, { data: { cliPath: emulator, allowVaultChanges: true } }));
+	});
+	after(() => removeVault(vault));
+
+	it("shows a card in a modal; Approve makes the change and settles waitForConfirmation", async () => {
+		const log = useEmulator(vault);
+		const result = await plugin.api.callTool("obsidianProperties", { command: "property:set", name: "owner", value: "Dana", file: "Launch plan" });
+		assert.equal(result.ok, false);
+		assert.ok(result.pending, "pending");
+		const waiting = plugin.api.waitForConfirmation(result.pending.id);
+		await settle();
+		const card = document.querySelector(".modal-container .modal .vault-agent-confirm");
+		assert.ok(card, "a modal with the card is open");
+		assert.equal(card.dataset.confirmationId, result.pending.id);
+		assert.equal(card.querySelector(".vault-agent-confirm-before").textContent, "Alice");
+		assert.equal(card.querySelector(".vault-agent-confirm-after").textContent, "Dana");
+		assert.match(card.querySelector(".vault-agent-confirm-command code").textContent, /^obsidian property:set name=owner value=Dana 'file=Launch plan'$/);
+		assert.ok(!readLog(log).some((e) => e.argv[0] === "property:set"), "nothing ran yet");
+		clickButton(card, "Approve");
+		const final = await waiting;
+		assert.equal(final.ok, true, final.text);
+		assert.deepEqual(readLog(log).at(-1).argv, ["property:set", "name=owner", "value=Dana", "file=Launch plan"]);
+		assert.match(readFileSync(join(vault, "Projects/Launch plan.md"), "utf8"), /^owner: Dana$/m);
+		await settle();
+		assert.equal(document.querySelector(".modal-container .vault-agent-confirm"), null, "the modal closed");
+	});
+
+	it("closing the modal without answering rejects the change", async () => {
+		const log = useEmulator(vault);
+		const result = await plugin.api.callTool("obsidianTasks", { command: "task", ref: "Projects/Launch plan.md:35", done: true });
+		const waiting = plugin.api.waitForConfirmation(result.pending.id);
+		await settle();
+		const card = document.querySelector(`.vault-agent-confirm[data-confirmation-id="${result.pending.id}"]`);
+		card.closest(".modal").querySelector(".modal-close-button").click();
+		const final = await waiting;
+		assert.equal(final.error.code, "confirmation_rejected");
+		assert.ok(!readLog(log).some((e) => e.argv.includes("done")));
+	});
+
+	it("the API has no way to approve", () => {
+		assert.deepEqual(Object.keys(plugin.api).sort(), ["callTool", "listTools", "version", "waitForConfirmation"]);
+	});
+});
