@@ -1,0 +1,124 @@
+// The chat sidebar in Chromium from the built main.js: a scripted
+// OpenAI-compatible server on localhost streams the answers (real HTTP, SSE
+// cut into small chunks), the CLI emulator runs the tools. The test types,
+// clicks Send, sees a streamed answer and a tool block with a table, and
+// approves a change on the inline card with a real click.
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { startBrowserPlugin } from "../support/browser.mjs";
+import { emulator, emulatorEnv, readLog } from "../support/harness.mjs";
+import { openaiStream, startModelServer } from "../support/model-servers.mjs";
+
+describe("chat view in Chromium", () => {
+	let server;
+	let session;
+	let page;
+	let log;
+
+	before(async () => {
+		server = await startModelServer();
+		session = await startBrowserPlugin({
+			data: {
+				cliPath: emulator,
+				allowVaultChanges: true,
+				chat: { provider: "openAi", openai: { baseUrl: `${server.url}/v1`, model: "test-model", apiKeySecret: "" } },
+			},
+			env: (vault) => {
+				const env = emulatorEnv(vault);
+				log = env.OBSIDIAN_EMULATOR_LOG;
+				return env;
+			},
+			viewport: { width: 1100, height: 900 },
+		});
+		({ page } = session);
+		await page.evaluate(() => window.__harness.runCommand("vault-agent:open-chat"));
+		await page.locator(".vault-agent-chat .vault-agent-input").waitFor({ state: "visible", timeout: 10_000 });
+	});
+
+	after(async () => {
+		await session?.close();
+		await server?.close();
+	});
+
+	async function send(text) {
+		await page.locator(".vault-agent-input").fill(text);
+		await page.locator(".vault-agent-send").click();
+	}
+
+	async function turnDone() {
+		await page.waitForFunction(() => !document.querySelector(".vault-agent-chat.is-running"), null, { timeout: 15_000 });
+	}
+
+	it("opens in the right sidebar with the model shown", async () => {
+		assert.equal(await page.locator(".workspace-leaf .vault-agent-chat").count(), 1);
+		const model = await page.locator(".vault-agent-model option:checked").textContent();
+		assert.match(model, /test-model · 127\.0\.0\.1/);
+	});
+
+	it("streams an answer and shows a tool call with a table", async () => {
+		server.script(
+			{ stream: openaiStream({ text: "Let me look at your projects. ", toolCalls: [["obsidianBases", { command: "base:query", file: "Projects", format: "csv" }]] }) },
+			{ stream: openaiStream({ text: "You have **three projects**:\n\n- Launch plan (active)\n- Roadmap\n- Website Redesign (done)" }) },
+		);
+		await send("What projects do I have?");
+		await turnDone();
+		const block = page.locator(".vault-agent-tool-call").first();
+		assert.equal(await block.locator(".vault-agent-tool-name").textContent(), "Bases (CLI)");
+		assert.equal(await block.locator(".vault-agent-tool-status").textContent(), "Done");
+		assert.match(await block.locator(".vault-agent-tool-command").textContent(), /^obsidian base:query file=Projects format=csv$/);
+		await block.locator("summary").click();
+		const headers = await block.locator(".vault-agent-table th").allTextContents();
+		assert.ok(headers.length >= 2, `table headers: ${headers}`);
+		assert.ok((await block.locator(".vault-agent-table tbody tr").count()) >= 2);
+		const answer = page.locator(".vault-agent-msg.is-assistant").last();
+		assert.equal(await answer.locator("strong").textContent(), "three projects", "Markdown is rendered");
+		assert.equal(await answer.locator("li").count(), 3);
+		assert.deepEqual(session.errors, []);
+		await session.screenshot("chat-view");
+	});
+
+	it("shows a confirmation card inline and makes the change only on Approve", async () => {
+		server.script(
+			{ stream: openaiStream({ toolCalls: [["obsidianProperties", { command: "property:set", name: "status", value: "paused", file: "Roadmap" }]] }) },
+			{ stream: openaiStream({ text: "Done: Roadmap is paused." }) },
+		);
+		await send("Pause the roadmap");
+		const card = page.locator(".vault-agent-inline-card .vault-agent-confirm").last();
+		await card.waitFor({ state: "visible", timeout: 15_000 });
+		await turnDone();
+		assert.equal(await card.locator(".vault-agent-confirm-before").textContent(), "planning");
+		assert.equal(await card.locator(".vault-agent-confirm-after").textContent(), "paused");
+		assert.ok(!readLog(log).some((entry) => entry.argv[0] === "property:set"), "nothing ran before the click");
+		await session.screenshot("chat-confirmation");
+		await card.locator("button.vault-agent-approve").click();
+		await page.waitForFunction(() => document.querySelector(".vault-agent-confirm.is-done"), null, { timeout: 15_000 });
+		await turnDone();
+		assert.deepEqual(readLog(log).at(-1).argv, ["property:set", "name=status", "value=paused", "file=Roadmap"]);
+		assert.match(readFileSync(join(session.vault, "Projects/Roadmap.md"), "utf8"), /^status: paused$/m);
+		assert.match(await page.locator(".vault-agent-msg.is-assistant").last().textContent(), /Roadmap is paused/);
+		await session.screenshot("chat-approved");
+	});
+
+	it("shows a server error as a banner that says what to fix", async () => {
+		server.script({ status: 401, json: { error: { message: "Incorrect API key provided" } } });
+		await send("hello?");
+		await turnDone();
+		const banner = page.locator(".vault-agent-banner");
+		assert.equal(await banner.isVisible(), true);
+		assert.match(await banner.textContent(), /API key.*Settings → Vault Agent → Model/);
+	});
+
+	it("keeps the conversation after the view is closed and opened again", async () => {
+		const before = await page.locator(".vault-agent-msg.is-user").count();
+		await page.evaluate(() => {
+			const app = window.__harness.app;
+			for (const leaf of app.workspace.getLeavesOfType("vault-agent-chat")) leaf.detach();
+		});
+		await page.evaluate(() => window.__harness.runCommand("vault-agent:open-chat"));
+		await page.locator(".vault-agent-msg.is-user").first().waitFor({ timeout: 10_000 });
+		assert.equal(await page.locator(".vault-agent-msg.is-user").count(), before);
+		assert.ok((await page.locator(".vault-agent-tool-call").count()) >= 2);
+	});
+});
