@@ -5,3 +5,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 bash scripts/build.sh >/dev/null
 node scripts/bench.mjs
+echo
+cargo bench --quiet --bench stream_parse
+echo
+node scripts/bench-browser.mjs

@@ -53,7 +53,7 @@ function splitText(text) {
  * `{ stream, hangAfter: n }` (send n chunks, then wait until the client
  * aborts). Every request is kept in `requests` with its parsed JSON body.
  */
-export async function startModelServer({ chunkSize = 7 } = {}) {
+export async function startModelServer({ chunkSize = 7, delayMs = 0 } = {}) {
 	const queue = [];
 	const requests = [];
 	const hanging = new Set();
@@ -96,7 +96,8 @@ export async function startModelServer({ chunkSize = 7 } = {}) {
 				}
 				res.write(bytes.subarray(at, at + chunkSize));
 				sent += 1;
-				await new Promise((resolve) => setImmediate(resolve));
+				// A real model paces its tokens; delayMs imitates that.
+				await new Promise((resolve) => (delayMs > 0 ? setTimeout(resolve, delayMs) : setImmediate(resolve)));
 			}
 			res.end();
 		});
