@@ -134,7 +134,16 @@ fn list_tools_and_settings_are_plain_objects() {
     )
     .unwrap();
     let tools = to_json(agent.list_tools().unwrap());
-    assert_eq!(tools[0]["id"], "obsidianDailyNote");
+    let ids: Vec<&str> = tools
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["id"].as_str().unwrap())
+        .collect();
+    assert!(
+        ids.contains(&"obsidianDailyNote") && ids.contains(&"obsidianNotes"),
+        "{ids:?}"
+    );
     assert_eq!(tools[0]["inputSchema"]["type"], "object");
     assert_eq!(tools[0]["enabled"], true);
     assert!(
@@ -144,4 +153,92 @@ fn list_tools_and_settings_are_plain_objects() {
     let current = to_json(agent.settings().unwrap());
     assert_eq!(current["timeoutMs"], 1000);
     assert_eq!(agent.startup_repairs().len(), 1);
+}
+
+/// A JS host whose HTTP functions stream a scripted OpenAI answer in small
+/// chunks, and whose CLI answers `tasks`.
+fn js_chat_host() -> JsValue {
+    let make = js_sys::Function::new_with_args(
+        "",
+        r#"
+        const body = [
+            'data: {"choices":[{"delta":{"tool_calls":[{"index":0,"id":"c1","function":{"name":"obsidianTasks","arguments":"{\\"command\\":\\"tasks\\",\\"all\\":true}"}}]}}]}\n\n',
+            'data: [DONE]\n\n',
+        ].join("");
+        const answer = 'data: {"choices":[{"delta":{"content":"Two open tasks, caf\u00e9."}}]}\n\ndata: [DONE]\n\n';
+        const replies = [body, answer];
+        const open = new Map();
+        return {
+            requests: [],
+            runProcess: async (request) => {
+                const bytes = new TextEncoder().encode("- [ ] a\n- [ ] b");
+                return { exitCode: 0, stdout: bytes, stderr: new Uint8Array(), stdoutTotalBytes: bytes.length, stderrTotalBytes: 0 };
+            },
+            fileStatus: async (path) => ({ exists: path === "/bin/obsidian", isFile: true, executable: true }),
+            env: (name) => (name === "PATH" ? "/bin" : undefined),
+            now: () => Date.now(),
+            secret: () => undefined,
+            async httpOpen(request) {
+                this.requests.push(request);
+                const id = this.requests.length;
+                const bytes = new TextEncoder().encode(replies.shift());
+                const chunks = [];
+                for (let i = 0; i < bytes.length; i += 5) chunks.push(bytes.slice(i, i + 5));
+                open.set(id, chunks);
+                return { id, status: 200 };
+            },
+            async httpRead(id) {
+                await new Promise((resolve) => setTimeout(resolve, 0));
+                const chunks = open.get(id);
+                return chunks && chunks.length ? { chunk: chunks.shift() } : { done: true };
+            },
+            httpClose(id) { open.delete(id); },
+        };
+        "#,
+    );
+    make.call0(&JsValue::NULL).unwrap()
+}
+
+#[wasm_bindgen_test]
+async fn a_chat_turn_streams_through_js_http_and_reports_events_to_a_js_callback() {
+    let host = js_chat_host();
+    let agent = VaultAgent::new(
+        host.clone().unchecked_into(),
+        facts(),
+        plain(json!({"chat": {"openai": {"baseUrl": "http://model.test/v1", "model": "m"}}})),
+    )
+    .unwrap();
+    let conversation = agent.new_conversation().unwrap();
+    let events = js_sys::Array::new();
+    let sink = events.clone();
+    let on_event = Closure::<dyn Fn(JsValue)>::new(move |event: JsValue| {
+        sink.push(&event);
+    });
+    let callback: &js_sys::Function = on_event.as_ref().unchecked_ref();
+    let result =
+        JsFuture::from(agent.chat_send(conversation, "what is open?".into(), callback.clone()))
+            .await
+            .unwrap();
+    let result = to_json(result);
+    assert_eq!(result["end"], "done", "{result}");
+    let kinds: Vec<String> = events
+        .iter()
+        .map(|e| to_json(e)["type"].as_str().unwrap().to_string())
+        .collect();
+    assert!(kinds.contains(&"toolFinished".to_string()), "{kinds:?}");
+    let text: String = events
+        .iter()
+        .map(to_json)
+        .filter(|e| e["type"] == "textDelta")
+        .map(|e| e["text"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(text, "Two open tasks, café.");
+    let requests = to_json(js_sys::Reflect::get(&host, &"requests".into()).unwrap());
+    assert_eq!(requests[0]["url"], "http://model.test/v1/chat/completions");
+    let messages = result["conversation"]["messages"].as_array().unwrap();
+    assert_eq!(
+        messages.len(),
+        4,
+        "user, assistant with the call, tool, assistant"
+    );
 }
