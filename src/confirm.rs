@@ -226,11 +226,7 @@ impl ConfirmationBook {
         now_ms: f64,
     ) -> Result<PendingConfirmation, ToolError> {
         self.expire(now_ms);
-        let entry = self
-            .entries
-            .iter_mut()
-            .find(|e| e.id == id)
-            .ok_or_else(|| ToolError::ConfirmationNotFound { id: id.to_string() })?;
+        let entry = self.entry(id)?;
         refuse_unless_open(entry.state)?;
         if entry.argv_hash != argv_hash {
             // A card for some other command line: leave this one waiting.
@@ -243,11 +239,7 @@ impl ConfirmationBook {
     /// The user clicked Reject.
     pub fn reject(&mut self, id: &str, now_ms: f64) -> Result<(), ToolError> {
         self.expire(now_ms);
-        let entry = self
-            .entries
-            .iter_mut()
-            .find(|e| e.id == id)
-            .ok_or_else(|| ToolError::ConfirmationNotFound { id: id.to_string() })?;
+        let entry = self.entry(id)?;
         refuse_unless_open(entry.state)?;
         entry.state = ConfirmationState::Rejected;
         Ok(())
@@ -255,11 +247,7 @@ impl ConfirmationBook {
 
     /// Moves an approved confirmation along; refuses edges the machine lacks.
     pub fn advance(&mut self, id: &str, next: ConfirmationState) -> Result<(), ToolError> {
-        let entry = self
-            .entries
-            .iter_mut()
-            .find(|e| e.id == id)
-            .ok_or_else(|| ToolError::ConfirmationNotFound { id: id.to_string() })?;
+        let entry = self.entry(id)?;
         if !entry.state.can_become(next) {
             return Err(ToolError::ConfirmationUsed {
                 state: entry.state.words().into(),
@@ -267,6 +255,13 @@ impl ConfirmationBook {
         }
         entry.state = next;
         Ok(())
+    }
+
+    fn entry(&mut self, id: &str) -> Result<&mut PendingConfirmation, ToolError> {
+        self.entries
+            .iter_mut()
+            .find(|e| e.id == id)
+            .ok_or_else(|| ToolError::ConfirmationNotFound { id: id.to_string() })
     }
 
     fn expire(&mut self, now_ms: f64) {

@@ -119,15 +119,24 @@ fn current_value(current: &ProbeResult) -> Result<Option<String>, ToolError> {
 
 const NOT_SET: &str = "(not set)";
 
+/// The checks every property command shares.
+fn check_property(name: &str, file: &Option<String>, path: &Option<String>) -> Result<(), String> {
+    check_not_blank("name", name)?;
+    check_note_target(file, path)
+}
+
+/// What a property write changes, in words; `None` without a named note.
+fn property_target(name: &str, file: &Option<String>, path: &Option<String>) -> Option<String> {
+    describe_note(file, path).map(|note| format!("property \"{name}\" of {note}"))
+}
+
 impl CommandArgs for PropertyNameArgs {
     fn validate(&self) -> Result<(), String> {
-        check_not_blank("name", &self.name)?;
-        check_note_target(&self.file, &self.path)
+        check_property(&self.name, &self.file, &self.path)
     }
 
     fn write_target(&self) -> Option<String> {
-        describe_note(&self.file, &self.path)
-            .map(|note| format!("property \"{}\" of {note}", self.name))
+        property_target(&self.name, &self.file, &self.path)
     }
 
     fn probe(&self) -> Option<CliInvocation> {
@@ -152,13 +161,11 @@ impl CommandArgs for PropertyNameArgs {
 
 impl CommandArgs for PropertySetArgs {
     fn validate(&self) -> Result<(), String> {
-        check_not_blank("name", &self.name)?;
-        check_note_target(&self.file, &self.path)
+        check_property(&self.name, &self.file, &self.path)
     }
 
     fn write_target(&self) -> Option<String> {
-        describe_note(&self.file, &self.path)
-            .map(|note| format!("property \"{}\" of {note}", self.name))
+        property_target(&self.name, &self.file, &self.path)
     }
 
     fn probe(&self) -> Option<CliInvocation> {
@@ -201,8 +208,7 @@ pub struct PropertyReadArgs {
 
 impl CommandArgs for PropertyReadArgs {
     fn validate(&self) -> Result<(), String> {
-        check_not_blank("name", &self.name)?;
-        check_note_target(&self.file, &self.path)
+        check_property(&self.name, &self.file, &self.path)
     }
 }
 

@@ -448,9 +448,30 @@ async function loadPlugin({ manifest, data, vaultPath, theme }) {
 	Object.assign(state, { app, plugin });
 }
 
+/**
+ * Benchmark: evaluates main.js afresh `times` times (so the wasm core is
+ * inflated, compiled and started every time) and runs onload; returns the
+ * milliseconds of each load.
+ */
+async function measureLoad(times) {
+	const source = await (await fetch("/plugin/main.js")).text();
+	const manifest = await (await fetch("/plugin/manifest.json")).json();
+	const results = [];
+	for (let i = 0; i < times; i++) {
+		const t0 = performance.now();
+		const PluginClass = evaluatePlugin(source, manifest.id);
+		const plugin = new PluginClass(state.app, { ...manifest, dir: `${state.app.vault.configDir}/plugins/${manifest.id}` });
+		await plugin.onload();
+		results.push(performance.now() - t0);
+		plugin.unload();
+	}
+	return results;
+}
+
 window.__harness = {
 	obsidian,
 	loadPlugin,
+	measureLoad,
 	get app() {
 		return state.app;
 	},
