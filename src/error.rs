@@ -21,7 +21,7 @@ pub enum ToolError {
         hint: Option<String>,
     },
 
-    #[error("The Obsidian CLI did not finish within {timeout_ms} ms and was stopped. If Obsidian is busy, try again, or raise the timeout in Settings → Vault Agent → CLI.")]
+    #[error("The Obsidian CLI did not finish within {timeout_ms} ms and was stopped. If Obsidian is busy, try again, or raise the timeout in Settings → Vault Agent → Command line interface.")]
     Timeout { timeout_ms: u32 },
 
     #[error("The Obsidian CLI was killed by signal {signal} before it finished. Try again; if it keeps happening, run the same command in a terminal to see what goes wrong.")]
@@ -119,7 +119,7 @@ fn cli_not_found_message(tried: &[String]) -> String {
     let mut message = String::from(
         "The Obsidian CLI was not found. Turn it on in Obsidian: Settings → General → Command line interface, \
          and accept the prompt to register it (needs the Obsidian 1.12.7 installer or later). \
-         Or set its path in Settings → Vault Agent → CLI.",
+         Or set its path in Settings → Vault Agent → Command line interface.",
     );
     if !tried.is_empty() {
         message.push_str(" Looked in: ");
@@ -132,9 +132,9 @@ fn cli_not_found_message(tried: &[String]) -> String {
 fn vault_not_found_message(vault: &Option<String>) -> String {
     match vault {
         Some(name) => format!(
-            "Obsidian has no vault named \"{name}\". Fix the vault name in Settings → Vault Agent → CLI, or leave it empty to use the open vault."
+            "Obsidian has no vault named \"{name}\". Fix the vault name in Settings → Vault Agent → Command line interface, or leave it empty to use the open vault."
         ),
-        None => "Obsidian could not tell which vault to use. Open the vault in Obsidian, or set its name in Settings → Vault Agent → CLI.".to_string(),
+        None => "Obsidian could not tell which vault to use. Open the vault in Obsidian, or set its name in Settings → Vault Agent → Command line interface.".to_string(),
     }
 }
 
