@@ -322,8 +322,14 @@ export class ChatView extends ItemView {
 		const body = block.querySelector(".vault-agent-tool-result");
 		if (!(body instanceof HTMLElement)) return;
 		body.empty();
-		if (table) renderTable(body, table);
-		body.createEl("pre", { cls: "vault-agent-tool-text", text: result.text });
+		// A table shows the output; the text it came from stays one click away.
+		const textHolder = table ? body.createEl("details", { cls: "vault-agent-tool-raw" }) : body;
+		if (table) {
+			renderTable(body, table);
+			body.appendChild(textHolder);
+			textHolder.createEl("summary", { text: "Text as the CLI printed it" });
+		}
+		textHolder.createEl("pre", { cls: "vault-agent-tool-text", text: result.text });
 	}
 
 	private renderCard(callId: string, card: ConfirmationCard): void {

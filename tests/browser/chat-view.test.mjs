@@ -68,7 +68,7 @@ describe("chat view in Chromium", () => {
 		assert.equal(await block.locator(".vault-agent-tool-name").textContent(), "Bases (CLI)");
 		assert.equal(await block.locator(".vault-agent-tool-status").textContent(), "Done");
 		assert.match(await block.locator(".vault-agent-tool-command").textContent(), /^obsidian base:query file=Projects format=csv$/);
-		await block.locator("summary").click();
+		await block.locator(":scope > summary").click();
 		const headers = await block.locator(".vault-agent-table th").allTextContents();
 		assert.ok(headers.length >= 2, `table headers: ${headers}`);
 		assert.ok((await block.locator(".vault-agent-table tbody tr").count()) >= 2);
