@@ -16,7 +16,7 @@ use super::provider::{
 use super::sse::SseParser;
 use super::table::{self, Table};
 use crate::confirm::ConfirmationCard;
-use crate::core::VaultAgentCore;
+use crate::core::{ToolDescriptor, VaultAgentCore};
 use crate::error::ToolError;
 use crate::host::Host;
 use crate::result::ToolResult;
@@ -430,15 +430,7 @@ impl<H: Host> VaultAgentCore<H> {
 
     /// The tools the model may call: exactly the enabled ones.
     pub fn model_tools(&self) -> Vec<ModelTool> {
-        self.list_tools()
-            .into_iter()
-            .filter(|t| t.enabled)
-            .map(|t| ModelTool {
-                name: t.id.to_string(),
-                description: format!("{} {}", t.description, t.guidance),
-                input_schema: t.input_schema,
-            })
-            .collect()
+        model_tools(&self.list_tools())
     }
 
     /// One model round: request, stream, assemble.
@@ -451,8 +443,10 @@ impl<H: Host> VaultAgentCore<H> {
         let chat = &settings.chat;
         let provider = chat.active();
         let api_key = self.api_key(settings).map_err(RoundError::Failed)?;
-        let tools = self.model_tools();
-        let system = system_prompt(&self.list_tools(), self.host().now_ms());
+        // One listing per round serves both the prompt and the tool list.
+        let descriptors = self.list_tools();
+        let tools = model_tools(&descriptors);
+        let system = system_prompt(&descriptors, self.host().now_ms());
         let request = build_request(
             chat.provider,
             &ModelRequest {
@@ -546,6 +540,18 @@ enum RoundError {
     /// Stopped by the user, with the text streamed so far.
     Stopped(String),
     Failed(ChatError),
+}
+
+fn model_tools(descriptors: &[ToolDescriptor]) -> Vec<ModelTool> {
+    descriptors
+        .iter()
+        .filter(|t| t.enabled)
+        .map(|t| ModelTool {
+            name: t.id.to_string(),
+            description: format!("{} {}", t.description, t.guidance),
+            input_schema: t.input_schema.clone(),
+        })
+        .collect()
 }
 
 fn last_is_tool_result(conversation: &Conversation) -> bool {

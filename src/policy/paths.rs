@@ -20,6 +20,13 @@ pub fn check_vault_folder(key: &str, value: &str) -> Result<(), String> {
     )
 }
 
+/// Checks an optional `folder` parameter.
+pub fn check_optional_folder(key: &str, value: &Option<String>) -> Result<(), String> {
+    value
+        .as_deref()
+        .map_or(Ok(()), |folder| check_vault_folder(key, folder))
+}
+
 /// Checks a note name as `file=` takes it (resolved like a wikilink).
 pub fn check_note_name(key: &str, value: &str) -> Result<(), String> {
     check(key, value, "a note name such as \"Project Plan\"")

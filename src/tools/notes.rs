@@ -7,7 +7,7 @@ use serde_json::json;
 
 use super::shared::check_note_target;
 use super::{Access, CommandArgs, CommandSpec, ToolSpec};
-use crate::policy::paths::check_vault_folder;
+use crate::policy::paths::check_optional_folder;
 
 /// Arguments of `read` and `file`.
 #[derive(Debug, Deserialize, Serialize, JsonSchema)]
@@ -70,9 +70,7 @@ pub struct FilesArgs {
 
 impl CommandArgs for FilesArgs {
     fn validate(&self) -> Result<(), String> {
-        if let Some(folder) = &self.folder {
-            check_vault_folder("folder", folder)?;
-        }
+        check_optional_folder("folder", &self.folder)?;
         if let Some(ext) = &self.ext {
             let ok = !ext.is_empty()
                 && ext
@@ -101,10 +99,7 @@ pub struct FoldersArgs {
 
 impl CommandArgs for FoldersArgs {
     fn validate(&self) -> Result<(), String> {
-        match &self.folder {
-            Some(folder) => check_vault_folder("folder", folder),
-            None => Ok(()),
-        }
+        check_optional_folder("folder", &self.folder)
     }
 }
 

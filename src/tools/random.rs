@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::{Access, CommandArgs, CommandSpec, ToolSpec};
-use crate::policy::paths::check_vault_folder;
+use crate::policy::paths::check_optional_folder;
 
 /// Arguments of `random:read`.
 #[derive(Debug, Deserialize, Serialize, JsonSchema)]
@@ -17,10 +17,7 @@ pub struct RandomReadArgs {
 
 impl CommandArgs for RandomReadArgs {
     fn validate(&self) -> Result<(), String> {
-        match &self.folder {
-            Some(folder) => check_vault_folder("folder", folder),
-            None => Ok(()),
-        }
+        check_optional_folder("folder", &self.folder)
     }
 }
 
