@@ -164,7 +164,7 @@ export interface TurnResult {
 export interface DiscoveryCandidate {
 	path: string;
 	source: string;
-	verdict: "found" | "missing" | "notExecutable" | "needsShell" | "skipped";
+	verdict: "found" | "missing" | "notExecutable" | "needsShell" | "notAbsolute" | "skipped";
 }
 
 export interface CliStatus {

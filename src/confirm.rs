@@ -18,6 +18,8 @@ use sha2::{Digest, Sha256};
 use crate::cli::argv::CliInvocation;
 use crate::cli::outcome::EmptyOutput;
 use crate::error::ToolError;
+use crate::policy::paths::{is_invisible, visible_code};
+use crate::result::ToolResult;
 use crate::tools::Preview;
 
 /// Finished confirmations kept to answer replays with the right code.
@@ -104,6 +106,9 @@ pub struct PendingConfirmation {
     pub created_ms: f64,
     pub expires_ms: f64,
     pub state: ConfirmationState,
+    /// The result once it ran (done, failed) or went stale, so a late
+    /// `waitForConfirmation` gets the same answer as an early one.
+    pub outcome: Option<ToolResult>,
 }
 
 /// What the model and other plugins see of a pending confirmation.
@@ -138,14 +143,22 @@ impl PendingConfirmation {
         }
     }
 
+    /// The card shows every character a person could not see or that would
+    /// reorder the text around it as `⟨U+202E⟩`, so "enod" with a
+    /// right-to-left override never displays as "done". The argv here is for
+    /// display; approval goes by `argv_hash`.
     pub fn card(&self) -> ConfirmationCard {
         ConfirmationCard {
             id: self.id.clone(),
             tool_id: self.tool_id,
             command: self.command,
-            summary: self.summary.clone(),
-            preview: self.preview.clone(),
-            argv: self.argv.clone(),
+            summary: visible_text(&self.summary),
+            preview: Preview {
+                target: visible_text(&self.preview.target),
+                before: visible_text(&self.preview.before),
+                after: visible_text(&self.preview.after),
+            },
+            argv: self.argv.iter().map(|a| visible_text(a)).collect(),
             argv_hash: self.argv_hash.clone(),
             expires_ms: self.expires_ms,
             state: self.state,
@@ -200,6 +213,7 @@ impl ConfirmationBook {
             created_ms: now_ms,
             expires_ms: now_ms + f64::from(expiry_ms),
             state: ConfirmationState::Proposed,
+            outcome: None,
         });
         self.forget_old();
         self.entries.last().expect("just pushed")
@@ -257,6 +271,33 @@ impl ConfirmationBook {
         Ok(())
     }
 
+    /// Moves a confirmation to its last state and keeps the result for
+    /// anyone who asks later.
+    pub fn finish(
+        &mut self,
+        id: &str,
+        next: ConfirmationState,
+        result: &ToolResult,
+    ) -> Result<(), ToolError> {
+        self.advance(id, next)?;
+        self.entry(id)?.outcome = Some(result.clone());
+        Ok(())
+    }
+
+    /// The answer for a confirmation that is over, `None` while it waits or runs.
+    pub fn outcome(&mut self, id: &str, now_ms: f64) -> Option<ToolResult> {
+        let entry = self.get(id, now_ms)?;
+        match entry.state {
+            ConfirmationState::Rejected => {
+                Some(ToolResult::failure(&ToolError::ConfirmationRejected, 0.0))
+            }
+            ConfirmationState::Expired => {
+                Some(ToolResult::failure(&ToolError::ConfirmationExpired, 0.0))
+            }
+            _ => entry.outcome.clone(),
+        }
+    }
+
     fn entry(&mut self, id: &str) -> Result<&mut PendingConfirmation, ToolError> {
         self.entries
             .iter_mut()
@@ -286,6 +327,26 @@ impl ConfirmationBook {
             });
         }
     }
+}
+
+/// `text` with control characters (but newlines and tabs) and invisible or
+/// direction-changing characters written out as `⟨U+XXXX⟩`.
+pub fn visible_text(text: &str) -> String {
+    let hidden = |c: char| (c.is_control() && c != '\n' && c != '\t') || is_invisible(c);
+    if !text.chars().any(hidden) {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        if hidden(c) {
+            out.push('⟨');
+            out.push_str(&visible_code(c));
+            out.push('⟩');
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 fn refuse_unless_open(state: ConfirmationState) -> Result<(), ToolError> {
@@ -405,6 +466,54 @@ mod tests {
         assert_eq!(
             book.approve("nope", &hash, 2.0).unwrap_err().code(),
             "confirmation_not_found"
+        );
+    }
+
+    #[test]
+    fn the_card_shows_hidden_characters_visibly() {
+        let mut book = ConfirmationBook::default();
+        let card = book.propose(proposal("\u{202E}enod"), 0.0, 1000).card();
+        assert_eq!(card.preview.after, "⟨U+202E⟩enod");
+        assert!(
+            card.argv.iter().any(|a| a == "value=⟨U+202E⟩enod"),
+            "{:?}",
+            card.argv
+        );
+        assert_eq!(
+            visible_text("a\tb\nc\u{7}\u{200B}"),
+            "a\tb\nc⟨U+0007⟩⟨U+200B⟩"
+        );
+        assert_eq!(visible_text("plain ☕"), "plain ☕");
+    }
+
+    #[test]
+    fn finished_confirmations_keep_their_answer() {
+        let mut book = ConfirmationBook::default();
+        let (id, hash) = {
+            let p = book.propose(proposal("done"), 0.0, 1000);
+            (p.id.clone(), p.argv_hash.clone())
+        };
+        assert_eq!(book.outcome(&id, 1.0), None, "still waiting");
+        book.approve(&id, &hash, 1.0).unwrap();
+        book.advance(&id, ConfirmationState::Running).unwrap();
+        assert_eq!(book.outcome(&id, 1.0), None, "still running");
+        let done = ToolResult {
+            ok: true,
+            text: "Set status: done".into(),
+            ..ToolResult::failure(&ToolError::EmptyOutput, 0.0)
+        };
+        book.finish(&id, ConfirmationState::Done, &done).unwrap();
+        assert_eq!(book.outcome(&id, 2.0), Some(done));
+        let rejected = book.propose(proposal("x"), 0.0, 1000).id.clone();
+        book.reject(&rejected, 1.0).unwrap();
+        assert_eq!(
+            book.outcome(&rejected, 2.0).unwrap().code(),
+            Some("confirmation_rejected")
+        );
+        let expired = book.propose(proposal("y"), 0.0, 1000).id.clone();
+        assert_eq!(
+            book.outcome(&expired, 1000.0).unwrap().code(),
+            Some("confirmation_expired")
         );
     }
 

@@ -177,9 +177,16 @@ impl<H: Host> VaultAgentCore<H> {
     /// The result to report for a confirmation that expired unanswered, once
     /// it has (the shim asks when the card's time is up).
     pub fn expired_result(&self, id: &str) -> Option<ToolResult> {
-        let card = self.confirmation_card(id)?;
-        (card.state == ConfirmationState::Expired)
-            .then(|| ToolResult::failure(&ToolError::ConfirmationExpired, 0.0))
+        self.confirmation_outcome(id)
+            .filter(|r| r.code() == Some("confirmation_expired"))
+    }
+
+    /// The answer of a confirmation that is over (done, failed, rejected,
+    /// expired, or stale with the new proposal in `pending`); `None` while it
+    /// waits or runs, or when there is no such confirmation.
+    pub fn confirmation_outcome(&self, id: &str) -> Option<ToolResult> {
+        let now = self.host.now_ms();
+        self.confirmations.borrow_mut().outcome(id, now)
     }
 
     /// Confirmations still waiting for the user.
@@ -223,15 +230,27 @@ impl<H: Host> VaultAgentCore<H> {
         Ok(tool)
     }
 
-    async fn run_tool(&self, tool_id: &str, args: &Value) -> Result<ToolResult, ToolError> {
+    /// The one gate every call passes, and every approval passes again: the
+    /// platform, the tool's switch, the arguments, the policy, the argv.
+    fn authorise<'t>(
+        &'t self,
+        tool_id: &str,
+        args: &Value,
+        settings: &Settings,
+    ) -> Result<(ToolCall<'t>, Access, CliInvocation), ToolError> {
         if !self.host.platform().is_desktop_app {
             return Err(ToolError::UnsupportedPlatform);
         }
-        let settings = self.settings_snapshot();
-        let tool = self.find_tool(tool_id, &settings)?;
+        let tool = self.find_tool(tool_id, settings)?;
         let call = tool.parse_call(args)?;
-        let access = policy::check(&call, &settings)?;
+        let access = policy::check(&call, settings, self.host.platform().config_dir())?;
         let invocation = call.invocation(settings.vault())?;
+        Ok((call, access, invocation))
+    }
+
+    async fn run_tool(&self, tool_id: &str, args: &Value) -> Result<ToolResult, ToolError> {
+        let settings = self.settings_snapshot();
+        let (call, access, invocation) = self.authorise(tool_id, args, &settings)?;
         if access == Access::ConfirmedWrite {
             return self.propose(&call, args, invocation, &settings).await;
         }
@@ -290,15 +309,20 @@ impl<H: Host> VaultAgentCore<H> {
 
     async fn run_approved(&self, id: &str, argv_hash: &str) -> Result<ToolResult, ToolError> {
         let settings = self.settings_snapshot();
-        if !settings.allow_vault_changes {
-            // Turned off since the card appeared: the switch wins.
-            let entry = self
-                .confirmation_card(id)
+        let (tool_id, arguments, argv) = {
+            let now = self.host.now_ms();
+            let mut book = self.confirmations.borrow_mut();
+            let entry = book
+                .get(id, now)
                 .ok_or_else(|| ToolError::ConfirmationNotFound { id: id.to_string() })?;
-            return Err(ToolError::WritesDisabled {
-                tool: entry.tool_id.to_string(),
-                command: entry.command.to_string(),
-            });
+            (entry.tool_id, entry.arguments.clone(), entry.argv.clone())
+        };
+        // The switches may have changed since the card appeared (changes
+        // turned off, the tool turned off, another vault): the same gate as
+        // the proposal decides again, and the argv must still be the same.
+        let (_, _, invocation) = self.authorise(tool_id, &arguments, &settings)?;
+        if invocation.to_argv().ok().as_ref() != Some(&argv) {
+            return Err(ToolError::ArgvMismatch);
         }
         let now = self.host.now_ms();
         let entry = self
@@ -307,9 +331,6 @@ impl<H: Host> VaultAgentCore<H> {
             .approve(id, argv_hash, now)?;
         let current = self.read_probe(&entry.probe, &settings).await;
         if snapshot(&current) != entry.probe_snapshot {
-            self.confirmations
-                .borrow_mut()
-                .advance(id, ConfirmationState::Stale)?;
             let target = entry.preview.target.clone();
             let now_text = match &current {
                 Ok(text) => text.lines().last().unwrap_or("").to_string(),
@@ -325,6 +346,9 @@ impl<H: Host> VaultAgentCore<H> {
                 0.0,
             );
             result.pending = fresh.pending;
+            self.confirmations
+                .borrow_mut()
+                .finish(id, ConfirmationState::Stale, &result)?;
             return Ok(result);
         }
         self.confirmations
@@ -340,7 +364,7 @@ impl<H: Host> VaultAgentCore<H> {
         } else {
             ConfirmationState::Failed
         };
-        self.confirmations.borrow_mut().advance(id, end)?;
+        self.confirmations.borrow_mut().finish(id, end, &result)?;
         Ok(result)
     }
 

@@ -27,6 +27,9 @@ pub enum ToolError {
     #[error("The Obsidian CLI was killed by signal {signal} before it finished. Try again; if it keeps happening, run the same command in a terminal to see what goes wrong.")]
     Killed { signal: String },
 
+    #[error("The Obsidian CLI wrote at least {} of error text and was stopped by the plugin's output guard{}. Run the same command in a terminal to see what goes wrong.", crate::cli::outcome::human_bytes(*.bytes), detail_suffix(.first_line))]
+    OutputFlood { bytes: u64, first_line: String },
+
     #[error("The Obsidian CLI exited with status {status}{}. Run the same command in a terminal to see what goes wrong.", detail_suffix(.detail))]
     ExitStatus { status: i32, detail: String },
 
@@ -57,6 +60,13 @@ pub enum ToolError {
 
     #[error("{command} changes a note but does not say which one, so the CLI would change the note open in Obsidian; it was refused. {fix}")]
     MissingTarget { command: String, fix: String },
+
+    #[error("{command} would change `{key}` inside {config_dir}/, the vault's configuration folder (Obsidian's settings and plugins, this one included), so it was refused. Changes go to notes, never to {config_dir}/.")]
+    ConfigFolder {
+        command: String,
+        key: String,
+        config_dir: String,
+    },
 
     #[error("There is no pending confirmation \"{id}\". It may have been answered already or the plugin was reloaded; ask for the change again.")]
     ConfirmationNotFound { id: String },
@@ -90,6 +100,7 @@ impl ToolError {
             ToolError::Timeout { .. } => "timeout",
             ToolError::Killed { .. } => "killed",
             ToolError::ExitStatus { .. } => "exit_status",
+            ToolError::OutputFlood { .. } => "output_flood",
             ToolError::EmptyOutput => "empty_output",
             ToolError::UnknownTool { .. } => "unknown_tool",
             ToolError::ToolDisabled { .. } => "tool_disabled",
@@ -98,6 +109,7 @@ impl ToolError {
             ToolError::UnsupportedPlatform => "unsupported_platform",
             ToolError::WritesDisabled { .. } => "writes_disabled",
             ToolError::MissingTarget { .. } => "missing_target",
+            ToolError::ConfigFolder { .. } => "config_folder",
             ToolError::ConfirmationNotFound { .. } => "confirmation_not_found",
             ToolError::ConfirmationUsed { .. } => "confirmation_used",
             ToolError::ConfirmationExpired => "confirmation_expired",

@@ -32,11 +32,21 @@ pub struct PlatformFacts {
     pub vault_path: Option<String>,
     /// The user's home folder.
     pub home_dir: Option<String>,
+    /// The vault's configuration folder, `app.vault.configDir` (usually
+    /// `.obsidian`): never the target of a change.
+    pub config_dir: Option<String>,
 }
 
 impl PlatformFacts {
     pub fn os(&self) -> Os {
         self.os.unwrap_or(Os::Other)
+    }
+
+    pub fn config_dir(&self) -> &str {
+        self.config_dir
+            .as_deref()
+            .filter(|d| !d.trim().is_empty())
+            .unwrap_or(".obsidian")
     }
 }
 

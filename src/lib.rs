@@ -9,6 +9,7 @@ pub mod confirm;
 pub mod core;
 pub mod error;
 pub mod host;
+pub mod input;
 pub mod policy;
 pub mod result;
 pub mod settings;

@@ -253,7 +253,10 @@ fn a_write_while_writes_are_off_is_refused_and_the_model_is_told() {
         .find(|m| m["role"] == "tool")
         .unwrap();
     let content = tool_message["content"].as_str().unwrap();
-    assert!(content.starts_with("Error (writes_disabled):"), "{content}");
+    assert!(
+        content.contains(" error=\"writes_disabled\">\n"),
+        "{content}"
+    );
     assert!(content.contains("Allow vault changes"));
 }
 
@@ -353,7 +356,7 @@ fn a_rejected_write_runs_nothing_and_the_model_hears_it() {
     assert!(tool["content"]
         .as_str()
         .unwrap()
-        .starts_with("Error (confirmation_rejected)"));
+        .contains(" error=\"confirmation_rejected\">\n"));
 }
 
 #[test]
@@ -419,7 +422,7 @@ fn an_unknown_tool_is_an_error_result_not_a_crash() {
     let ChatMessage::Tool { content, .. } = &conv.messages[2] else {
         panic!("{:?}", conv.messages[2])
     };
-    assert!(content.starts_with("Error (unknown_tool)"));
+    assert!(content.contains(" error=\"unknown_tool\">\n"), "{content}");
 }
 
 #[test]

@@ -260,3 +260,75 @@ fn the_pending_result_has_the_documented_shape() {
         "the hash only goes to the plugin's own card"
     );
 }
+
+/// Regression (hardening #6): the tool was switched off between the card and
+/// the click. Before the fix the write ran anyway.
+#[test]
+fn switching_the_tool_off_wins_over_an_open_card() {
+    let (core, vault) = core_with_vault(Value::Null);
+    let view = set_status(&core, "done").pending.unwrap();
+    let hash = hash_of(&core, &view.id);
+    core.set_settings(&json!({"allowVaultChanges": true, "tools": {"obsidianProperties": false}}));
+    let result = block_on(core.approve(&view.id, &hash));
+    assert_eq!(result.code(), Some("tool_disabled"), "{}", result.text);
+    assert!(vault.borrow().writes.is_empty());
+    // Switched on again, the same card can still be approved once.
+    core.set_settings(&json!({"allowVaultChanges": true}));
+    assert!(block_on(core.approve(&view.id, &hash)).ok);
+    assert_eq!(vault.borrow().writes.len(), 1);
+}
+
+/// Another vault named since the card appeared: the argv would differ, so
+/// the approved command line is not the one that would run.
+#[test]
+fn a_changed_vault_name_does_not_run_the_old_card() {
+    let (core, vault) = core_with_vault(Value::Null);
+    let view = set_status(&core, "done").pending.unwrap();
+    let hash = hash_of(&core, &view.id);
+    core.set_settings(&json!({"allowVaultChanges": true, "vaultName": "Other"}));
+    let result = block_on(core.approve(&view.id, &hash));
+    assert_eq!(result.code(), Some("argv_mismatch"), "{}", result.text);
+    assert!(vault.borrow().writes.is_empty());
+}
+
+/// Regression (hardening #5): the answer of a confirmation that is over stays
+/// available, so a late `waitForConfirmation` resolves.
+#[test]
+fn the_answer_of_a_finished_confirmation_can_be_asked_for_later() {
+    let (core, _) = core_with_vault(Value::Null);
+    let view = set_status(&core, "done").pending.unwrap();
+    assert_eq!(core.confirmation_outcome(&view.id), None, "still waiting");
+    let hash = hash_of(&core, &view.id);
+    let ran = block_on(core.approve(&view.id, &hash));
+    assert!(ran.ok);
+    let later = core.confirmation_outcome(&view.id).unwrap();
+    assert_eq!((later.ok, later.text.as_str()), (true, ran.text.as_str()));
+
+    let rejected = set_status(&core, "archived").pending.unwrap();
+    core.reject(&rejected.id);
+    assert_eq!(
+        core.confirmation_outcome(&rejected.id).unwrap().code(),
+        Some("confirmation_rejected")
+    );
+    assert_eq!(core.confirmation_outcome("c999-nope"), None);
+}
+
+/// A stale card's answer carries the new proposal, to wait on next.
+#[test]
+fn a_stale_answer_points_to_the_fresh_card() {
+    let (core, vault) = core_with_vault(Value::Null);
+    let view = set_status(&core, "done").pending.unwrap();
+    let hash = hash_of(&core, &view.id);
+    vault.borrow_mut().status = Some("blocked".into());
+    let result = block_on(core.approve(&view.id, &hash));
+    assert_eq!(result.code(), Some("stale"));
+    let later = core.confirmation_outcome(&view.id).unwrap();
+    assert_eq!(later.code(), Some("stale"));
+    let fresh = later.pending.expect("a new card");
+    assert_ne!(fresh.id, view.id);
+    assert_eq!(
+        core.confirmation_outcome(&fresh.id),
+        None,
+        "the new one waits"
+    );
+}

@@ -155,3 +155,56 @@ fn nothing_found_lists_every_place_tried() {
     assert!(tried.contains(&"/usr/bin/obsidian (missing)".to_string()));
     assert!(tried.contains(&"/snap/bin/obsidian (missing)".to_string()));
 }
+
+/// Regression (hardening #10): a relative CLI path in the settings or the
+/// environment is never checked nor run (it would be looked up in one folder
+/// and run from the vault), and relative `PATH` entries are skipped.
+#[test]
+fn relative_paths_are_refused_and_relative_path_entries_skipped() {
+    for os in [Os::Linux, Os::Macos, Os::Windows] {
+        let mut h = host(os);
+        let planted = if os == Os::Windows {
+            "Obsidian.com"
+        } else {
+            "obsidian"
+        };
+        h.add_executable(planted);
+        h.add_executable(&format!("bin/{planted}"));
+        h.env
+            .insert("OBSIDIAN_CLI_BINARY".into(), format!("./{planted}"));
+        let separator = if os == Os::Windows { ";" } else { ":" };
+        h.env.insert("PATH".into(), format!(".{separator}bin"));
+        let found = block_on(discover(&h, planted));
+        assert_eq!(found.binary, None, "{os:?}: {found:?}");
+        assert!(
+            !h.looked_at
+                .borrow()
+                .iter()
+                .any(|p| !p.starts_with('/') && !p.contains(':')),
+            "{os:?}: a relative path was looked at: {:?}",
+            h.looked_at.borrow()
+        );
+        let first = &found.candidates[0];
+        assert_eq!(first.verdict, Verdict::NotAbsolute);
+        assert!(
+            found.tried()[0].contains("not a full path"),
+            "{:?}",
+            found.tried()
+        );
+        assert!(
+            !found
+                .candidates
+                .iter()
+                .any(|c| c.source == CandidateSource::SystemPath),
+            "{os:?}: relative PATH entries were used"
+        );
+    }
+    let mut h = host(Os::Windows);
+    h.add_executable("C:\\Obsidian\\Obsidian.com");
+    assert_eq!(
+        block_on(discover(&h, "C:\\Obsidian\\Obsidian.com"))
+            .binary
+            .as_deref(),
+        Some("C:\\Obsidian\\Obsidian.com")
+    );
+}

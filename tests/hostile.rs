@@ -9,6 +9,7 @@ use std::collections::BTreeSet;
 use serde_json::{json, Map, Value};
 use vault_agent::cli::argv::{escape_value, normalise_line_endings};
 use vault_agent::host::ProcessOutcome;
+use vault_agent::policy::paths::{normalised, PathKind};
 use vault_agent::testing::{block_on, FakeHost};
 use vault_agent::tools::builtin_tools;
 use vault_agent::VaultAgentCore;
@@ -341,7 +342,8 @@ fn hostile_strings_run_literally_or_are_refused_by_name() {
                             )
                         });
                     let sent = &element[parameter.len() + 1..];
-                    assert_eq!(sent, escape_value(&parameter, value).unwrap());
+                    let expected_value = as_normalised(tool.id, command.name, &parameter, value);
+                    assert_eq!(sent, escape_value(&parameter, &expected_value).unwrap());
                     let expected = base_argv_len
                         + usize::from(!base.as_object().unwrap().contains_key(&parameter));
                     assert_eq!(main_args.len(), expected, "no extra element: {main_args:?}");
@@ -351,6 +353,29 @@ fn hostile_strings_run_literally_or_are_refused_by_name() {
         }
     }
     assert!(ran > 1000 && refused > 1000, "ran {ran}, refused {refused}");
+}
+
+/// What a value becomes before it is sent: places in the vault are
+/// normalised (NFC, trimmed; see `policy::paths`), everything else is sent as given.
+fn as_normalised(tool: &str, command: &str, parameter: &str, value: &str) -> String {
+    let kind = match (tool, command, parameter) {
+        ("obsidianSearch", _, "path") => PathKind::Folder,
+        (_, _, "path" | "ref") => PathKind::File,
+        ("obsidianBookmarks", _, "file") => PathKind::File,
+        (_, _, "file") => PathKind::NoteName,
+        (_, _, "folder") => PathKind::Folder,
+        ("obsidianBases", "base:create", "name") => PathKind::NoteName,
+        _ => return value.to_string(),
+    };
+    if parameter == "ref" {
+        let (path, line) = value.rsplit_once(':').expect("a ref that ran has a line");
+        return format!(
+            "{}:{}",
+            normalised(parameter, path, kind).unwrap(),
+            line.trim()
+        );
+    }
+    normalised(parameter, value, kind).expect("a value that ran was accepted")
 }
 
 /// The argv of the command itself: what ran, or what waits for approval (a

@@ -260,3 +260,94 @@ fn direct_writes_run_at_once_when_allowed() {
         ]
     );
 }
+
+/// Regression (hardening #9): nothing in the vault's configuration folder is
+/// the target of a write or a bookmark, however the path is spelled.
+#[test]
+fn the_config_folder_is_never_a_write_target() {
+    let core = core(json!({"allowVaultChanges": true}));
+    let cases = [
+        (
+            "obsidianBookmarks",
+            json!({"command": "bookmark", "file": ".obsidian/plugins/vault-agent/data.json"}),
+        ),
+        (
+            "obsidianBookmarks",
+            json!({"command": "bookmark", "folder": ".obsidian"}),
+        ),
+        (
+            "obsidianBookmarks",
+            json!({"command": "bookmark", "folder": " .Obsidian/plugins "}),
+        ),
+        (
+            "obsidianBases",
+            json!({"command": "base:create", "path": ".obsidian/x.base", "name": "n"}),
+        ),
+        (
+            "obsidianProperties",
+            json!({"command": "property:set", "name": "a", "value": "b", "path": ".obsidian/app.json"}),
+        ),
+        (
+            "obsidianProperties",
+            json!({"command": "property:remove", "name": "a", "file": ".obsidian/workspace"}),
+        ),
+        (
+            "obsidianTasks",
+            json!({"command": "task", "ref": ".obsidian/x.md:3", "done": true}),
+        ),
+        (
+            "obsidianTasks",
+            json!({"command": "task", "path": ".OBSIDIAN/x.md", "line": 3, "done": true}),
+        ),
+    ];
+    for (tool, args) in cases {
+        let result = assert_refused(&core, tool, args, "config_folder");
+        assert!(result.text.contains(".obsidian/"), "{}", result.text);
+    }
+    // A custom configuration folder, as `app.vault.configDir` names it.
+    let mut host = FakeHost::linux_with_cli("ok");
+    host.facts.config_dir = Some(".config-obsidian".into());
+    let custom = VaultAgentCore::new(host, &json!({"allowVaultChanges": true})).0;
+    assert_refused(
+        &custom,
+        "obsidianBookmarks",
+        json!({"command": "bookmark", "folder": ".config-obsidian/snippets"}),
+        "config_folder",
+    );
+}
+
+/// Regression (hardening #9): path tricks are refused before any process,
+/// for writes that run at once as well.
+#[test]
+fn path_tricks_are_refused_before_anything_runs() {
+    let core = core(json!({"allowVaultChanges": true}));
+    for bad in [
+        " ../x",
+        ".. /x",
+        "\u{FF0E}\u{FF0E}/x",
+        "%2e%2e/x",
+        "note.md:secret",
+        "~/x",
+        "C:/x",
+        "\u{202E}x",
+    ] {
+        assert_refused(
+            &core,
+            "obsidianBookmarks",
+            json!({"command": "bookmark", "file": bad}),
+            "invalid_arguments",
+        );
+        assert_refused(
+            &core,
+            "obsidianBases",
+            json!({"command": "base:create", "path": bad, "name": "n"}),
+            "invalid_arguments",
+        );
+        assert_refused(
+            &core,
+            "obsidianNotes",
+            json!({"command": "read", "path": bad}),
+            "invalid_arguments",
+        );
+    }
+}

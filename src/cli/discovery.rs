@@ -35,6 +35,9 @@ pub enum Verdict {
     NotExecutable,
     /// Windows batch files cannot run without a shell; we never use one.
     NeedsShell,
+    /// A relative path would be looked up in one folder and run from another
+    /// (the vault), where a planted file could answer: never used.
+    NotAbsolute,
     /// Looked at only if an earlier candidate had not been found.
     Skipped,
 }
@@ -64,6 +67,7 @@ fn verdict_words(verdict: Verdict) -> &'static str {
         Verdict::Missing => "missing",
         Verdict::NotExecutable => "not executable",
         Verdict::NeedsShell => "a batch file, which cannot run without a shell",
+        Verdict::NotAbsolute => "not a full path; give one such as /usr/local/bin/obsidian or C:\\Program Files\\Obsidian\\Obsidian.com",
         Verdict::Skipped => "not checked",
     }
 }
@@ -106,8 +110,14 @@ pub fn candidates(
         } else {
             "obsidian"
         };
-        for dir in path_var.split(separator).filter(|d| !d.trim().is_empty()) {
-            push(join(os, dir.trim(), name), CandidateSource::SystemPath);
+        // A relative entry (`.`, `bin`) would resolve against whatever folder
+        // the lookup runs in, not where the CLI then runs: skip it.
+        for dir in path_var
+            .split(separator)
+            .map(str::trim)
+            .filter(|d| !d.is_empty() && is_absolute(os, d))
+        {
+            push(join(os, dir, name), CandidateSource::SystemPath);
         }
     }
     for path in known_locations(os, facts, env) {
@@ -229,6 +239,8 @@ pub async fn discover<H: Host>(host: &H, override_path: &str) -> Discovery {
     for (path, source) in list {
         let verdict = if result.binary.is_some() {
             Verdict::Skipped
+        } else if !is_absolute(os, &path) {
+            Verdict::NotAbsolute
         } else if os == Os::Windows && is_batch_file(&path) {
             Verdict::NeedsShell
         } else {
@@ -251,6 +263,17 @@ pub async fn discover<H: Host>(host: &H, override_path: &str) -> Discovery {
         });
     }
     result
+}
+
+/// `/usr/bin/x` on macOS and Linux; `C:\x`, `C:/x` or `\\server\share\x` on Windows.
+pub fn is_absolute(os: Os, path: &str) -> bool {
+    if os != Os::Windows {
+        return path.starts_with('/');
+    }
+    let b = path.as_bytes();
+    let drive =
+        b.len() >= 3 && b[0].is_ascii_alphabetic() && b[1] == b':' && matches!(b[2], b'\\' | b'/');
+    drive || path.starts_with("\\\\")
 }
 
 fn is_batch_file(path: &str) -> bool {

@@ -4,8 +4,10 @@
 use crate::error::ToolError;
 use crate::host::ProcessOutcome;
 
-/// Printed (on stdout or stderr, exit 1) when the CLI cannot reach the app.
-const APP_NOT_RUNNING_MARKER: &str = "unable to find Obsidian";
+/// Printed (on stderr, exit 1; older builds used stdout) when the CLI cannot
+/// reach the app. Recognised only as the whole output, never inside it.
+pub const APP_NOT_RUNNING_MESSAGE: &str =
+    "The CLI is unable to find Obsidian. Please make sure Obsidian is running and try again.";
 
 /// What to do when a command succeeds but prints nothing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -78,26 +80,31 @@ pub fn interpret(
         cut.at_least = outcome.output_overflow;
     }
     let stderr = String::from_utf8_lossy(&outcome.stderr);
-    let stdout_trimmed = stdout.trim();
+    let answer = without_installer_lines(&stdout);
+    let status = classify(answer, &stderr, outcome.exit_code);
 
-    if stdout.contains(APP_NOT_RUNNING_MARKER) || stderr.contains(APP_NOT_RUNNING_MARKER) {
-        let detail = first_line(if stdout.contains(APP_NOT_RUNNING_MARKER) {
-            stdout_trimmed
-        } else {
-            stderr.trim()
+    if status == Some(CliStatus::AppNotRunning) {
+        return Err(ToolError::AppNotRunning {
+            detail: APP_NOT_RUNNING_MESSAGE.to_string(),
         });
-        return Err(ToolError::AppNotRunning { detail });
     }
-    // A flood stopped by the host is a cut result, not a crash.
-    if outcome.output_overflow && truncation.is_some() {
-        return Ok(CliOutput {
-            text: format!(
-                "{}\n\n{}",
-                stdout.trim_end(),
-                truncation.map(|t| t.notice()).unwrap_or_default()
-            ),
-            empty: false,
-            truncation,
+    if outcome.output_overflow {
+        // Stopped by the host's output guard: a flood on stdout is a cut
+        // result; a flood on stderr alone is the CLI's failure, not a signal.
+        if truncation.is_some() {
+            return Ok(CliOutput {
+                text: format!(
+                    "{}\n\n{}",
+                    answer.trim_end(),
+                    truncation.map(|t| t.notice()).unwrap_or_default()
+                ),
+                empty: false,
+                truncation,
+            });
+        }
+        return Err(ToolError::OutputFlood {
+            bytes: outcome.stderr_total_bytes,
+            first_line: first_line(stderr.trim()),
         });
     }
     if let Some(signal) = &outcome.signal {
@@ -109,7 +116,7 @@ pub fn interpret(
         Some(0) => {}
         Some(status) => {
             let detail = first_line(if stderr.trim().is_empty() {
-                stdout_trimmed
+                answer.trim()
             } else {
                 stderr.trim()
             });
@@ -121,17 +128,21 @@ pub fn interpret(
             })
         }
     }
-    if is_vault_not_found(stdout_trimmed) {
-        return Err(ToolError::VaultNotFound {
-            vault: context.vault.map(str::to_string),
-        });
+    match status {
+        Some(CliStatus::VaultNotFound) => {
+            return Err(ToolError::VaultNotFound {
+                vault: context.vault.map(str::to_string),
+            })
+        }
+        Some(CliStatus::Error { message }) => {
+            return Err(ToolError::CliError {
+                hint: cli_error_hint(&message),
+                output: message,
+            })
+        }
+        _ => {}
     }
-    if let Some(message) = stdout_trimmed.strip_prefix("Error:") {
-        return Err(ToolError::CliError {
-            output: message.trim().to_string(),
-            hint: cli_error_hint(message),
-        });
-    }
+    let stdout_trimmed = answer.trim();
     if stdout_trimmed.is_empty() {
         return match context.empty_output {
             EmptyOutput::Error => Err(ToolError::EmptyOutput),
@@ -142,7 +153,7 @@ pub fn interpret(
             }),
         };
     }
-    let mut text = stdout.trim_end().to_string();
+    let mut text = answer.trim_end().to_string();
     if let Some(cut) = &truncation {
         text.push_str("\n\n");
         text.push_str(&cut.notice());
@@ -154,13 +165,98 @@ pub fn interpret(
     })
 }
 
-fn is_vault_not_found(stdout: &str) -> bool {
-    stdout == "Vault not found." || stdout.starts_with("Vault not found")
+/// What the CLI says about itself rather than about the vault.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CliStatus {
+    AppNotRunning,
+    VaultNotFound,
+    /// `Error: <message>`, possibly followed by one `Usage: …` line.
+    Error {
+        message: String,
+    },
 }
 
-/// "No tasks found.", "No backlinks found.", "No markdown files found." …
+/// The one rule for telling the CLI's own status lines from command output.
+/// Only whole-output shapes count, never a substring, so a note that
+/// mentions any of these texts reads back exactly:
+///
+/// | status | exit | shape (after leading installer log lines, trimmed, CRLF or LF) |
+/// |---|---|---|
+/// | app not running | not 0 | stderr, or stdout, is exactly `APP_NOT_RUNNING_MESSAGE` |
+/// | vault not found | 0 | stdout is exactly `Vault not found.` |
+/// | CLI error | 0 | stdout is one line `Error: …`, or that line and one `Usage: …` line |
+///
+/// A note whose whole text is one `Error: …` line cannot be told from the
+/// CLI's own error; that is the one remaining ambiguity of the CLI's format.
+pub fn classify(stdout: &str, stderr: &str, exit_code: Option<i32>) -> Option<CliStatus> {
+    let stdout = stdout.trim();
+    if exit_code != Some(0) {
+        let whole = |text: &str| text.trim() == APP_NOT_RUNNING_MESSAGE;
+        return (whole(stderr) || whole(stdout)).then_some(CliStatus::AppNotRunning);
+    }
+    if stdout == "Vault not found." {
+        return Some(CliStatus::VaultNotFound);
+    }
+    let mut lines = stdout.lines().map(|l| l.trim_end_matches('\r'));
+    let first = lines.next()?;
+    let message = first.strip_prefix("Error: ")?;
+    match (lines.next(), lines.next()) {
+        (None, _) => {}
+        (Some(usage), None) if usage.starts_with("Usage: ") => {}
+        _ => return None,
+    }
+    Some(CliStatus::Error {
+        message: message.trim().to_string(),
+    })
+}
+
+/// Old installers log a few lines on stdout before the answer
+/// (`2026-03-01 10:00:00 Loading updated app package …`,
+/// `Your Obsidian installer is out of date …`); they are not the answer.
+pub fn without_installer_lines(stdout: &str) -> &str {
+    let mut rest = stdout;
+    loop {
+        let (line, after) = match rest.find('\n') {
+            Some(end) => (&rest[..end], &rest[end + 1..]),
+            None => return rest,
+        };
+        if is_installer_line(line.trim_end_matches('\r')) {
+            rest = after;
+        } else {
+            return rest;
+        }
+    }
+}
+
+fn is_installer_line(line: &str) -> bool {
+    if line.starts_with("Your Obsidian installer is out of date") {
+        return true;
+    }
+    // `YYYY-MM-DD HH:MM:SS ` and then the app's log text.
+    let b = line.as_bytes();
+    let digit = |i: usize| b.get(i).is_some_and(u8::is_ascii_digit);
+    let at = |i: usize, c: u8| b.get(i) == Some(&c);
+    (0..4).all(digit)
+        && at(4, b'-')
+        && (5..7).all(digit)
+        && at(7, b'-')
+        && (8..10).all(digit)
+        && at(10, b' ')
+        && (11..13).all(digit)
+        && at(13, b':')
+        && (14..16).all(digit)
+        && at(16, b':')
+        && (17..19).all(digit)
+        && at(19, b' ')
+        && (line.contains("app package") || line.contains("installer"))
+}
+
+/// "No tasks found.", "No backlinks found.", "No base files found in vault" …
 pub fn is_no_results_message(text: &str) -> bool {
-    text.starts_with("No ") && text.ends_with(" found.") && !text.contains('\n')
+    let text = text.trim();
+    !text.contains('\n')
+        && text.starts_with("No ")
+        && (text.ends_with(" found.") || text.ends_with(" found in vault"))
 }
 
 fn cli_error_hint(message: &str) -> Option<String> {
@@ -324,6 +420,101 @@ mod tests {
             ..Default::default()
         };
         assert_eq!(code(&outcome), "app_not_running");
+    }
+
+    /// The status rule as a table: (stdout, stderr, exit code) → status.
+    #[test]
+    fn status_lines_are_recognised_only_as_whole_outputs() {
+        let app = APP_NOT_RUNNING_MESSAGE;
+        let app_crlf = format!("{app}\r\n");
+        let error = |m: &str| {
+            Some(CliStatus::Error {
+                message: m.to_string(),
+            })
+        };
+        let table: Vec<(String, &str, Option<i32>, Option<CliStatus>)> = vec![
+            (String::new(), app, Some(1), Some(CliStatus::AppNotRunning)),
+            (format!("{app}\n"), "", Some(1), Some(CliStatus::AppNotRunning)),
+            (String::new(), &app_crlf, Some(1), Some(CliStatus::AppNotRunning)),
+            // A note that quotes the message, read successfully.
+            (format!("{app}\n"), "", Some(0), None),
+            (format!("Notes\n{app}\n"), "", Some(0), None),
+            (format!("Why: {app}"), "", Some(1), None),
+            ("Vault not found.\n".into(), "", Some(0), Some(CliStatus::VaultNotFound)),
+            ("Vault not found.\r\n".into(), "", Some(0), Some(CliStatus::VaultNotFound)),
+            ("Vault not found. Check the name\n".into(), "", Some(0), None),
+            ("Vault not found.\nmore".into(), "", Some(0), None),
+            ("Error: File \"X\" not found.\n".into(), "", Some(0), error("File \"X\" not found.")),
+            ("Error: No active file.\r\n".into(), "", Some(0), error("No active file.")),
+            (
+                "Error: Missing required parameter: to=<path>\nUsage: move [file=<name>] to=<path>\n".into(),
+                "",
+                Some(0),
+                error("Missing required parameter: to=<path>"),
+            ),
+            ("Error: x\nsecond line\n".into(), "", Some(0), None),
+            ("Error: x\nUsage: y\nthird\n".into(), "", Some(0), None),
+            ("Error:x\n".into(), "", Some(0), None),
+            ("Errors: many\n".into(), "", Some(0), None),
+            ("- [ ] Error: fix it\n".into(), "", Some(0), None),
+            ("plain output\n".into(), "", Some(0), None),
+        ];
+        for (stdout, stderr, exit, expected) in table {
+            assert_eq!(
+                classify(&stdout, stderr, exit),
+                expected,
+                "stdout {stdout:?}, stderr {stderr:?}, exit {exit:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn notes_that_look_like_status_lines_read_back_exactly() {
+        for note in [
+            "# Help\nThe CLI is unable to find Obsidian. Please make sure Obsidian is running and try again.\n",
+            "Error: this note starts like an error\nbut goes on.\n",
+            "Vault not found.\nA story about a lost vault.\n",
+        ] {
+            let out = interpret(&ok(note), &context()).unwrap();
+            assert_eq!(out.text, note.trim_end(), "{note:?}");
+        }
+    }
+
+    #[test]
+    fn installer_log_lines_before_the_answer_are_dropped() {
+        let stdout = "2026-03-01 10:00:00 Loading updated app package /x/obsidian-1.12.7.asar\r\nYour Obsidian installer is out of date. Please download the latest installer.\r\nError: File \"X\" not found.\r\n";
+        assert_eq!(
+            interpret(&ok(stdout), &context()).unwrap_err().code(),
+            "cli_error"
+        );
+        let stdout = "2026-03-01 10:00:00 Loading updated app package\n- [ ] Review PR\n";
+        assert_eq!(
+            interpret(&ok(stdout), &context()).unwrap().text,
+            "- [ ] Review PR"
+        );
+        // Only leading lines, and only the installer's: a note's own dated line stays.
+        let note = "2026-03-01 10:00:00 Standup\nnotes\n";
+        assert_eq!(
+            interpret(&ok(note), &context()).unwrap().text,
+            note.trim_end()
+        );
+    }
+
+    #[test]
+    fn a_stderr_flood_stopped_by_the_guard_is_an_output_flood() {
+        let outcome = ProcessOutcome {
+            signal: Some("SIGTERM".into()),
+            stdout: b"ok".to_vec(),
+            stdout_total_bytes: 2,
+            stderr: b"warning: x\n".repeat(100),
+            stderr_total_bytes: 50 * 1024 * 1024,
+            output_overflow: true,
+            ..Default::default()
+        };
+        let err = interpret(&outcome, &context()).unwrap_err();
+        assert_eq!(err.code(), "output_flood");
+        assert!(err.to_string().contains("50.0 MiB"), "{err}");
+        assert!(err.to_string().contains("warning: x"), "{err}");
     }
 
     #[test]

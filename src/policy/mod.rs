@@ -8,13 +8,23 @@ use crate::error::ToolError;
 use crate::settings::Settings;
 use crate::tools::{Access, ToolCall};
 
+/// Parameters that name a place in the vault, by the CLI's own convention
+/// (`ref` is `path:line`).
+const PLACE_PARAMETERS: &[&str] = &["file", "path", "folder", "ref"];
+
 /// Checks a parsed call against the settings; returns what it does.
 ///
 /// - Reads always pass (the tool's own switch is checked by the registry).
 /// - Every write needs "Allow vault changes", which only the user can turn on.
 /// - Every write must name its target: without `file`/`path`/`ref`/`daily`
 ///   the CLI would change the note the user happens to have open.
-pub fn check(call: &ToolCall<'_>, settings: &Settings) -> Result<Access, ToolError> {
+/// - No write and no bookmark touches the vault's configuration folder
+///   (`config_dir`), where plugins, their settings and this plugin live.
+pub fn check(
+    call: &ToolCall<'_>,
+    settings: &Settings,
+    config_dir: &str,
+) -> Result<Access, ToolError> {
     let access = call.access();
     if !access.is_write() {
         return Ok(access);
@@ -31,5 +41,35 @@ pub fn check(call: &ToolCall<'_>, settings: &Settings) -> Result<Access, ToolErr
             fix: "Name it with `file` (its name, like a wikilink) or `path` (the exact path from the vault root).".into(),
         });
     }
+    check_config_dir(call, config_dir)?;
     Ok(access)
+}
+
+/// Refuses a write whose place (`file`, `path`, `folder`, `ref`) is inside the
+/// configuration folder.
+fn check_config_dir(call: &ToolCall<'_>, config_dir: &str) -> Result<(), ToolError> {
+    let arguments = call
+        .args
+        .cli_arguments()
+        .map_err(|p| ToolError::invalid(call.tool.id, p))?;
+    for (key, value) in &arguments.parameters {
+        if !PLACE_PARAMETERS.contains(&key.as_str()) {
+            continue;
+        }
+        let place = if key == "ref" {
+            value
+                .rsplit_once(':')
+                .map_or(value.as_str(), |(path, _)| path)
+        } else {
+            value.as_str()
+        };
+        if paths::in_config_dir(place, config_dir) {
+            return Err(ToolError::ConfigFolder {
+                command: call.command.name.to_string(),
+                key: key.clone(),
+                config_dir: config_dir.to_string(),
+            });
+        }
+    }
+    Ok(())
 }

@@ -1,58 +1,194 @@
-//! Vault paths the agent may name. The CLI resolves `path=` and `folder=` from
-//! the vault root; anything that could point outside the vault is refused with
-//! a message that says how to write it instead.
+//! Vault paths the agent may name, normalised one way for every tool. The CLI
+//! resolves `path=`, `folder=` and `file=` from the vault root; anything that
+//! could point outside the vault, or look like something else than it is, is
+//! refused with a message that says how to write it instead.
+//!
+//! The rule, in order: Unicode NFC (as Obsidian's `normalizePath` does), trim;
+//! then refuse empty values, control characters, invisible and
+//! direction-changing characters, look-alikes of `.` `/` `\` `:` `~`,
+//! `%`-encoded dots, slashes and colons, absolute paths (leading `/`, `\` or
+//! `~`, drive letters, UNC), backslashes, `:` (Windows stream names), and
+//! segments made only of dots and spaces (`..`, `.`, `.. `). The normalised
+//! value is what the CLI receives.
 
-/// Checks a vault-relative file path such as `Projects/Plan.md`.
-pub fn check_vault_path(key: &str, value: &str) -> Result<(), String> {
-    check(
-        key,
-        value,
-        "a path from the vault root such as \"Projects/Plan.md\"",
-    )
+use unicode_normalization::UnicodeNormalization;
+
+/// What a value names; only the example in the message differs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PathKind {
+    /// A path from the vault root, such as `Projects/Plan.md`.
+    File,
+    /// A folder from the vault root, such as `Projects` (a trailing `/` is dropped).
+    Folder,
+    /// A note name as `file=` takes it (resolved like a wikilink).
+    NoteName,
 }
 
-/// Checks a vault-relative folder such as `Projects/2026` (no trailing slash needed).
-pub fn check_vault_folder(key: &str, value: &str) -> Result<(), String> {
-    check(
-        key,
-        value,
-        "a folder from the vault root such as \"Projects\"",
-    )
+impl PathKind {
+    fn example(self) -> &'static str {
+        match self {
+            PathKind::File => "a path from the vault root such as \"Projects/Plan.md\"",
+            PathKind::Folder => "a folder from the vault root such as \"Projects\"",
+            PathKind::NoteName => "a note name such as \"Project Plan\"",
+        }
+    }
 }
 
-/// Checks an optional `folder` parameter.
-pub fn check_optional_folder(key: &str, value: &Option<String>) -> Result<(), String> {
-    value
-        .as_deref()
-        .map_or(Ok(()), |folder| check_vault_folder(key, folder))
+/// Normalises `value` in place, or says why it cannot name anything in the vault.
+pub fn normalise(key: &str, value: &mut String, kind: PathKind) -> Result<(), String> {
+    let normalised = normalised(key, value, kind)?;
+    *value = normalised;
+    Ok(())
 }
 
-/// Checks a note name as `file=` takes it (resolved like a wikilink).
-pub fn check_note_name(key: &str, value: &str) -> Result<(), String> {
-    check(key, value, "a note name such as \"Project Plan\"")
-}
-
-fn check(key: &str, value: &str, example: &str) -> Result<(), String> {
-    let fix = format!("give {example}");
-    if value.trim().is_empty() {
+/// The normalised form of `value`, or why it is refused.
+pub fn normalised(key: &str, value: &str, kind: PathKind) -> Result<String, String> {
+    let fix = format!("give {}", kind.example());
+    let mut text: String = value.nfc().collect::<String>().trim().to_string();
+    if kind == PathKind::Folder && text.len() > 1 && text.ends_with('/') {
+        text.pop();
+    }
+    if text.is_empty() {
         return Err(format!("`{key}` is empty; {fix}"));
     }
-    if value.starts_with('/')
-        || value.starts_with('\\')
-        || value.starts_with('~')
-        || has_drive_letter(value)
+    if let Some(c) = text.chars().find(|c| c.is_control()) {
+        return Err(format!(
+            "`{key}` contains the control character {}; {fix}",
+            visible_code(c)
+        ));
+    }
+    if let Some(c) = text.chars().find(|c| is_invisible(*c)) {
+        return Err(format!(
+            "`{key}` contains the invisible or direction-changing character {}, which would make it look like another name; {fix}",
+            visible_code(c)
+        ));
+    }
+    if let Some(c) = text.chars().find(|c| is_path_lookalike(*c)) {
+        return Err(format!(
+            "`{key}` contains {c:?} ({}), a look-alike of a path character; use the plain character or {fix}",
+            visible_code(c)
+        ));
+    }
+    if let Some(encoded) = percent_encoded_separator(&text) {
+        return Err(format!(
+            "`{key}` contains the %-encoded character {encoded}; write names as they are, not URL-encoded: {fix}"
+        ));
+    }
+    if text.starts_with('/')
+        || text.starts_with('\\')
+        || text.starts_with('~')
+        || has_drive_letter(&text)
     {
         return Err(format!(
             "`{key}` must be inside the vault, not an absolute path; {fix}"
         ));
     }
-    if value.contains('\\') {
+    if text.contains('\\') {
         return Err(format!("`{key}` uses `\\`; Obsidian paths use `/`: {fix}"));
     }
-    if value.split('/').any(|segment| segment == "..") {
-        return Err(format!("`{key}` may not contain `..`; {fix}"));
+    if text.contains(':') {
+        return Err(format!(
+            "`{key}` contains `:`, which no note or folder name may hold (on Windows it names a hidden stream); {fix}"
+        ));
     }
-    Ok(())
+    let segments: Vec<&str> = text.split('/').collect();
+    if segments.iter().any(|s| s.is_empty()) {
+        return Err(format!("`{key}` has an empty part (`//`); {fix}"));
+    }
+    if segments
+        .iter()
+        .any(|s| s.chars().all(|c| c == '.' || c.is_whitespace()))
+    {
+        return Err(format!("`{key}` may not contain `..` or `.` parts; {fix}"));
+    }
+    Ok(text)
+}
+
+/// True when `value` (already normalised) lies in the vault's configuration
+/// folder (`app.vault.configDir`, usually `.obsidian`), compared without case
+/// because macOS and Windows file systems ignore it.
+pub fn in_config_dir(value: &str, config_dir: &str) -> bool {
+    let config = config_dir.trim_matches('/');
+    if config.is_empty() {
+        return false;
+    }
+    let first = value
+        .trim_start_matches("./")
+        .split('/')
+        .next()
+        .unwrap_or("");
+    first.trim().to_lowercase() == config.to_lowercase()
+}
+
+/// Checks a vault-relative file path such as `Projects/Plan.md`.
+pub fn check_vault_path(key: &str, value: &mut String) -> Result<(), String> {
+    normalise(key, value, PathKind::File)
+}
+
+/// Checks a vault-relative folder such as `Projects/2026`.
+pub fn check_vault_folder(key: &str, value: &mut String) -> Result<(), String> {
+    normalise(key, value, PathKind::Folder)
+}
+
+/// Checks an optional `folder` parameter.
+pub fn check_optional_folder(key: &str, value: &mut Option<String>) -> Result<(), String> {
+    value
+        .as_mut()
+        .map_or(Ok(()), |folder| check_vault_folder(key, folder))
+}
+
+/// Checks a note name as `file=` takes it (resolved like a wikilink).
+pub fn check_note_name(key: &str, value: &mut String) -> Result<(), String> {
+    normalise(key, value, PathKind::NoteName)
+}
+
+/// `U+202E`, the way a person can read a character they cannot see.
+pub fn visible_code(c: char) -> String {
+    format!("U+{:04X}", c as u32)
+}
+
+/// Characters that change how text around them is shown, or show nothing:
+/// bidirectional controls and isolates, zero-width characters, the BOM.
+pub fn is_invisible(c: char) -> bool {
+    matches!(c,
+        '\u{061C}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}'
+        | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{2069}' | '\u{FEFF}'
+        | '\u{00AD}' | '\u{180E}')
+}
+
+/// Look-alikes of `.` `/` `\` `:` `~` that some file systems and Windows'
+/// best-fit code pages turn into the real thing.
+fn is_path_lookalike(c: char) -> bool {
+    matches!(
+        c,
+        '\u{FF0E}' // fullwidth full stop
+            | '\u{FF0F}' // fullwidth solidus
+            | '\u{FF3C}' // fullwidth reverse solidus
+            | '\u{FF1A}' // fullwidth colon
+            | '\u{FF5E}' // fullwidth tilde
+            | '\u{2024}' // one dot leader
+            | '\u{2025}' // two dot leader
+            | '\u{FE52}' // small full stop
+            | '\u{FE68}' // small reverse solidus
+            | '\u{2215}' // division slash
+            | '\u{2044}' // fraction slash
+            | '\u{29F8}' // big solidus
+            | '\u{29F9}' // big reverse solidus
+    )
+}
+
+/// `%2e`, `%2f`, `%5c`, `%3a`, `%25` (any case): separators and dots in URL
+/// encoding, which a later decoding step could turn into `../`.
+fn percent_encoded_separator(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    bytes.windows(3).find_map(|w| {
+        if w[0] != b'%' {
+            return None;
+        }
+        let code = std::str::from_utf8(&w[1..]).ok()?;
+        let value = u8::from_str_radix(code, 16).ok()?;
+        matches!(value, b'.' | b'/' | b'\\' | b':' | b'%').then(|| format!("%{code}"))
+    })
 }
 
 fn has_drive_letter(value: &str) -> bool {
@@ -64,37 +200,100 @@ fn has_drive_letter(value: &str) -> bool {
 mod tests {
     use super::*;
 
+    /// Values that pass, and what the CLI then receives.
+    const ACCEPTED: &[(&str, &str)] = &[
+        ("Projects/Plan.md", "Projects/Plan.md"),
+        ("Café ☕.md", "Café ☕.md"),
+        ("Cafe\u{301}.md", "Café.md"), // NFD becomes NFC, as in Obsidian
+        ("  Projects/Plan.md  ", "Projects/Plan.md"),
+        ("a..b/c", "a..b/c"),
+        ("Daily", "Daily"),
+        (".hidden/x", ".hidden/x"),
+        ("Notes…", "Notes…"),
+        ("日本語/ﾃｽﾄ.md", "日本語/ﾃｽﾄ.md"),
+        ("100% done", "100% done"),
+    ];
+
+    /// Values that are refused, and a word the message must contain.
+    const REFUSED: &[(&str, &str)] = &[
+        ("", "empty"),
+        ("  ", "empty"),
+        ("/etc/passwd", "absolute"),
+        ("\\\\server\\share", "absolute"),
+        ("//server/share", "absolute"),
+        ("C:\\x", "absolute"),
+        ("c:/x", "absolute"),
+        ("~/notes", "absolute"),
+        ("../x", "`..`"),
+        (" ../x", "`..`"),
+        (".. /x", "`..`"),
+        ("a/../../b", "`..`"),
+        ("a/./b", "`..`"),
+        ("a/.../b", "`..`"),
+        ("..", "`..`"),
+        ("a\\b", "`\\`"),
+        ("a//b", "empty part"),
+        ("note.md:secret", "stream"),
+        ("note.md::$DATA", "stream"),
+        ("%2e%2e/x", "%-encoded"),
+        ("%2E%2E%2Fx", "%-encoded"),
+        ("a%5cb", "%-encoded"),
+        ("%252e%252e/x", "%-encoded"),
+        ("\u{FF0E}\u{FF0E}/x", "look-alike"),
+        ("..\u{FF0F}x", "look-alike"),
+        ("a\u{2215}b", "look-alike"),
+        ("\u{2025}/x", "look-alike"),
+        ("a\nb", "control"),
+        ("a\u{0}b", "control"),
+        ("\u{202E}dm.txt", "direction"),
+        ("a\u{200B}b", "invisible"),
+        ("\u{2066}x\u{2069}", "direction"),
+    ];
+
     #[test]
-    fn ordinary_paths_pass() {
-        for ok in [
-            "Projects/Plan.md",
-            "Café ☕.md",
-            "a..b/c",
-            "Daily",
-            ".hidden/x",
-        ] {
-            assert_eq!(check_vault_path("path", ok), Ok(()), "{ok}");
+    fn accepted_values_are_normalised() {
+        for (input, expected) in ACCEPTED {
+            assert_eq!(
+                normalised("path", input, PathKind::File).as_deref(),
+                Ok(*expected),
+                "{input:?}"
+            );
         }
     }
 
     #[test]
-    fn escapes_are_refused_with_a_fix() {
-        for bad in [
-            "",
-            "  ",
-            "/etc/passwd",
-            "\\\\server\\share",
-            "C:\\x",
-            "c:/x",
-            "~/notes",
-            "../x",
-            "a/../../b",
-            "a\\b",
-            "..",
-        ] {
-            let err = check_vault_folder("folder", bad).unwrap_err();
-            assert!(err.starts_with("`folder`"), "{bad}: {err}");
-            assert!(err.contains("Projects"), "{bad}: {err}");
+    fn refused_values_name_the_field_the_problem_and_the_fix() {
+        for kind in [PathKind::File, PathKind::Folder, PathKind::NoteName] {
+            for (input, word) in REFUSED {
+                let err = normalised("folder", input, kind).unwrap_err();
+                assert!(err.starts_with("`folder`"), "{input:?}: {err}");
+                assert!(err.contains(word), "{input:?} should mention {word}: {err}");
+                assert!(err.contains("such as"), "{input:?}: {err}");
+            }
         }
+    }
+
+    #[test]
+    fn folders_may_end_with_a_slash() {
+        let mut folder = "Projects/".to_string();
+        check_vault_folder("folder", &mut folder).unwrap();
+        assert_eq!(folder, "Projects");
+        let mut path = "Projects/".to_string();
+        assert!(check_vault_path("path", &mut path).is_err());
+    }
+
+    #[test]
+    fn the_config_folder_is_recognised_without_case() {
+        for inside in [
+            ".obsidian",
+            ".obsidian/plugins/x/data.json",
+            ".Obsidian/app.json",
+        ] {
+            assert!(in_config_dir(inside, ".obsidian"), "{inside}");
+        }
+        for outside in [".obsidianx/a", "Notes/.obsidian", "obsidian/a"] {
+            assert!(!in_config_dir(outside, ".obsidian"), "{outside}");
+        }
+        assert!(in_config_dir(".config-x/a.md", ".config-x"));
     }
 }

@@ -31,8 +31,8 @@ pub struct BaseViewsArgs {
 }
 
 impl CommandArgs for BaseViewsArgs {
-    fn validate(&self) -> Result<(), String> {
-        require_note_target(&self.file, &self.path, "base")
+    fn validate(&mut self) -> Result<(), String> {
+        require_note_target(&mut self.file, &mut self.path, "base")
     }
 }
 
@@ -65,8 +65,8 @@ pub struct BaseQueryArgs {
 }
 
 impl CommandArgs for BaseQueryArgs {
-    fn validate(&self) -> Result<(), String> {
-        require_note_target(&self.file, &self.path, "base")?;
+    fn validate(&mut self) -> Result<(), String> {
+        require_note_target(&mut self.file, &mut self.path, "base")?;
         match &self.view {
             Some(view) => check_not_blank("view", view),
             None => Ok(()),
@@ -91,10 +91,10 @@ pub struct BaseCreateArgs {
 }
 
 impl CommandArgs for BaseCreateArgs {
-    fn validate(&self) -> Result<(), String> {
+    fn validate(&mut self) -> Result<(), String> {
         // A missing base is left to policy (missing_target), like every write.
-        check_note_target(&self.file, &self.path)?;
-        if let Some(name) = &self.name {
+        check_note_target(&mut self.file, &mut self.path)?;
+        if let Some(name) = &mut self.name {
             check_note_name("name", name)?;
             if name.contains('/') {
                 return Err(

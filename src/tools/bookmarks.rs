@@ -43,7 +43,7 @@ pub struct BookmarkArgs {
 }
 
 impl CommandArgs for BookmarkArgs {
-    fn validate(&self) -> Result<(), String> {
+    fn validate(&mut self) -> Result<(), String> {
         let kinds = [&self.file, &self.folder, &self.search, &self.url];
         if kinds.iter().filter(|k| k.is_some()).count() != 1 {
             return Err(
@@ -53,7 +53,7 @@ impl CommandArgs for BookmarkArgs {
         if self.subpath.is_some() && self.file.is_none() {
             return Err("`subpath` only goes with `file`".into());
         }
-        if let Some(file) = &self.file {
+        if let Some(file) = &mut self.file {
             check_vault_path("file", file)?;
         }
         if let Some(subpath) = &self.subpath {
@@ -63,7 +63,7 @@ impl CommandArgs for BookmarkArgs {
                 ));
             }
         }
-        if let Some(folder) = &self.folder {
+        if let Some(folder) = &mut self.folder {
             check_vault_folder("folder", folder)?;
         }
         if let Some(search) = &self.search {

@@ -20,7 +20,7 @@ pub struct DailyWriteArgs {
 }
 
 impl CommandArgs for DailyWriteArgs {
-    fn validate(&self) -> Result<(), String> {
+    fn validate(&mut self) -> Result<(), String> {
         check_not_blank("content", &self.content)
     }
 

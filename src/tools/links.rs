@@ -27,8 +27,8 @@ pub struct BacklinksArgs {
 }
 
 impl CommandArgs for BacklinksArgs {
-    fn validate(&self) -> Result<(), String> {
-        check_note_target(&self.file, &self.path)
+    fn validate(&mut self) -> Result<(), String> {
+        check_note_target(&mut self.file, &mut self.path)
     }
 }
 
@@ -46,8 +46,8 @@ pub struct LinksArgs {
 }
 
 impl CommandArgs for LinksArgs {
-    fn validate(&self) -> Result<(), String> {
-        check_note_target(&self.file, &self.path)
+    fn validate(&mut self) -> Result<(), String> {
+        check_note_target(&mut self.file, &mut self.path)
     }
 }
 

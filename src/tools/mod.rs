@@ -70,8 +70,9 @@ impl Access {
 /// and `None` are left out) and `JsonSchema` (doc comments become the field
 /// descriptions the model reads).
 pub trait CommandArgs: DeserializeOwned + Serialize + JsonSchema + 'static {
-    /// Rules between fields that serde cannot express.
-    fn validate(&self) -> Result<(), String> {
+    /// Rules between fields that serde cannot express. Vault paths are
+    /// normalised here, in place, so the CLI gets what was checked.
+    fn validate(&mut self) -> Result<(), String> {
         Ok(())
     }
 
@@ -229,7 +230,7 @@ impl CommandSpec {
 }
 
 fn parse_args<A: CommandArgs>(value: Value) -> Result<Box<dyn ParsedArgs>, String> {
-    let args: A =
+    let mut args: A =
         serde_json::from_value(value.clone()).map_err(|e| name_the_field::<A>(&value, e))?;
     args.validate()?;
     Ok(Box::new(args))

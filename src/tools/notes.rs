@@ -20,8 +20,8 @@ pub struct NoteArgs {
 }
 
 impl CommandArgs for NoteArgs {
-    fn validate(&self) -> Result<(), String> {
-        check_note_target(&self.file, &self.path)
+    fn validate(&mut self) -> Result<(), String> {
+        check_note_target(&mut self.file, &mut self.path)
     }
 }
 
@@ -50,8 +50,8 @@ pub struct OutlineArgs {
 }
 
 impl CommandArgs for OutlineArgs {
-    fn validate(&self) -> Result<(), String> {
-        check_note_target(&self.file, &self.path)
+    fn validate(&mut self) -> Result<(), String> {
+        check_note_target(&mut self.file, &mut self.path)
     }
 }
 
@@ -69,8 +69,8 @@ pub struct FilesArgs {
 }
 
 impl CommandArgs for FilesArgs {
-    fn validate(&self) -> Result<(), String> {
-        check_optional_folder("folder", &self.folder)?;
+    fn validate(&mut self) -> Result<(), String> {
+        check_optional_folder("folder", &mut self.folder)?;
         if let Some(ext) = &self.ext {
             let ok = !ext.is_empty()
                 && ext
@@ -98,8 +98,8 @@ pub struct FoldersArgs {
 }
 
 impl CommandArgs for FoldersArgs {
-    fn validate(&self) -> Result<(), String> {
-        check_optional_folder("folder", &self.folder)
+    fn validate(&mut self) -> Result<(), String> {
+        check_optional_folder("folder", &mut self.folder)
     }
 }
 

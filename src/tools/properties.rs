@@ -45,8 +45,8 @@ pub struct PropertiesArgs {
 }
 
 impl CommandArgs for PropertiesArgs {
-    fn validate(&self) -> Result<(), String> {
-        check_note_target(&self.file, &self.path)
+    fn validate(&mut self) -> Result<(), String> {
+        check_note_target(&mut self.file, &mut self.path)
     }
 }
 
@@ -120,7 +120,11 @@ fn current_value(current: &ProbeResult) -> Result<Option<String>, ToolError> {
 const NOT_SET: &str = "(not set)";
 
 /// The checks every property command shares.
-fn check_property(name: &str, file: &Option<String>, path: &Option<String>) -> Result<(), String> {
+fn check_property(
+    name: &str,
+    file: &mut Option<String>,
+    path: &mut Option<String>,
+) -> Result<(), String> {
     check_not_blank("name", name)?;
     check_note_target(file, path)
 }
@@ -131,8 +135,8 @@ fn property_target(name: &str, file: &Option<String>, path: &Option<String>) -> 
 }
 
 impl CommandArgs for PropertyNameArgs {
-    fn validate(&self) -> Result<(), String> {
-        check_property(&self.name, &self.file, &self.path)
+    fn validate(&mut self) -> Result<(), String> {
+        check_property(&self.name, &mut self.file, &mut self.path)
     }
 
     fn write_target(&self) -> Option<String> {
@@ -160,8 +164,8 @@ impl CommandArgs for PropertyNameArgs {
 }
 
 impl CommandArgs for PropertySetArgs {
-    fn validate(&self) -> Result<(), String> {
-        check_property(&self.name, &self.file, &self.path)
+    fn validate(&mut self) -> Result<(), String> {
+        check_property(&self.name, &mut self.file, &mut self.path)
     }
 
     fn write_target(&self) -> Option<String> {
@@ -207,8 +211,8 @@ pub struct PropertyReadArgs {
 }
 
 impl CommandArgs for PropertyReadArgs {
-    fn validate(&self) -> Result<(), String> {
-        check_property(&self.name, &self.file, &self.path)
+    fn validate(&mut self) -> Result<(), String> {
+        check_property(&self.name, &mut self.file, &mut self.path)
     }
 }
 

@@ -16,8 +16,8 @@ pub struct RandomReadArgs {
 }
 
 impl CommandArgs for RandomReadArgs {
-    fn validate(&self) -> Result<(), String> {
-        check_optional_folder("folder", &self.folder)
+    fn validate(&mut self) -> Result<(), String> {
+        check_optional_folder("folder", &mut self.folder)
     }
 }
 

@@ -48,9 +48,9 @@ pub struct SearchArgs {
 }
 
 impl CommandArgs for SearchArgs {
-    fn validate(&self) -> Result<(), String> {
+    fn validate(&mut self) -> Result<(), String> {
         check_not_blank("query", &self.query)?;
-        if let Some(path) = &self.path {
+        if let Some(path) = &mut self.path {
             check_vault_folder("path", path)?;
         }
         if !(1..=MAX_LIMIT).contains(&self.limit) {

@@ -23,7 +23,11 @@ pub enum SortOrder {
 }
 
 /// Checks a `file` / `path` pair: at most one of them, each well formed.
-pub fn check_note_target(file: &Option<String>, path: &Option<String>) -> Result<(), String> {
+/// Both are normalised in place (see `policy::paths`).
+pub fn check_note_target(
+    file: &mut Option<String>,
+    path: &mut Option<String>,
+) -> Result<(), String> {
     match (file, path) {
         (Some(_), Some(_)) => Err(
             "give `file` (a note name, resolved like a wikilink) or `path` (the exact path), not both"
@@ -37,8 +41,8 @@ pub fn check_note_target(file: &Option<String>, path: &Option<String>) -> Result
 
 /// Like `check_note_target`, but one of them is required.
 pub fn require_note_target(
-    file: &Option<String>,
-    path: &Option<String>,
+    file: &mut Option<String>,
+    path: &mut Option<String>,
     what: &str,
 ) -> Result<(), String> {
     if file.is_none() && path.is_none() {
@@ -86,14 +90,20 @@ mod tests {
     #[test]
     fn note_targets() {
         let s = |v: &str| Some(v.to_string());
-        assert!(check_note_target(&None, &None).is_ok());
-        assert!(check_note_target(&s("Plan"), &None).is_ok());
-        assert!(check_note_target(&None, &s("Projects/Plan.md")).is_ok());
-        assert!(check_note_target(&s("Plan"), &s("Plan.md"))
+        assert!(check_note_target(&mut None, &mut None).is_ok());
+        assert!(check_note_target(&mut s("Plan"), &mut None).is_ok());
+        let mut path = s(" Projects/Plan.md ");
+        assert!(check_note_target(&mut None, &mut path).is_ok());
+        assert_eq!(
+            path.as_deref(),
+            Some("Projects/Plan.md"),
+            "normalised in place"
+        );
+        assert!(check_note_target(&mut s("Plan"), &mut s("Plan.md"))
             .unwrap_err()
             .contains("not both"));
-        assert!(check_note_target(&None, &s("../x.md")).is_err());
-        assert!(require_note_target(&None, &None, "base")
+        assert!(check_note_target(&mut None, &mut s("../x.md")).is_err());
+        assert!(require_note_target(&mut None, &mut None, "base")
             .unwrap_err()
             .contains("name the base"));
         assert_eq!(describe_note(&s("Plan"), &None).unwrap(), "note \"Plan\"");

@@ -31,8 +31,8 @@ pub struct TagsArgs {
 }
 
 impl CommandArgs for TagsArgs {
-    fn validate(&self) -> Result<(), String> {
-        check_note_target(&self.file, &self.path)
+    fn validate(&mut self) -> Result<(), String> {
+        check_note_target(&mut self.file, &mut self.path)
     }
 }
 
@@ -51,7 +51,7 @@ pub struct TagArgs {
 }
 
 impl CommandArgs for TagArgs {
-    fn validate(&self) -> Result<(), String> {
+    fn validate(&mut self) -> Result<(), String> {
         check_not_blank("name", &self.name)
     }
 }

@@ -44,8 +44,8 @@ pub struct TasksArgs {
 }
 
 impl CommandArgs for TasksArgs {
-    fn validate(&self) -> Result<(), String> {
-        check_note_target(&self.file, &self.path)?;
+    fn validate(&mut self) -> Result<(), String> {
+        check_note_target(&mut self.file, &mut self.path)?;
         if let Some(status) = &self.status {
             check_status_char("status", status)?;
         }
@@ -142,16 +142,20 @@ impl TaskArgs {
 }
 
 impl CommandArgs for TaskArgs {
-    fn validate(&self) -> Result<(), String> {
-        check_note_target(&self.file, &self.path)?;
+    fn validate(&mut self) -> Result<(), String> {
+        check_note_target(&mut self.file, &mut self.path)?;
         let note = self.file.is_some() || self.path.is_some();
-        match (&self.reference, note, self.daily, self.line) {
+        match (&mut self.reference, note, self.daily, self.line) {
             (Some(reference), false, false, None) => {
                 let valid = reference
                     .rsplit_once(':')
-                    .filter(|(path, line)| !path.is_empty() && line.parse::<u32>().is_ok_and(|n| n > 0));
+                    .filter(|(path, line)| !path.trim().is_empty() && line.trim().parse::<u32>().is_ok_and(|n| n > 0))
+                    .map(|(path, line)| (path.to_string(), line.trim().to_string()));
                 match valid {
-                    Some((path, _)) => check_vault_path("ref", path)?,
+                    Some((mut path, line)) => {
+                        check_vault_path("ref", &mut path)?;
+                        *reference = format!("{path}:{line}");
+                    }
                     None => return Err(format!("`ref` must look like \"Folder/Note.md:12\" (path, colon, line number); got {reference:?}")),
                 }
             }
@@ -321,7 +325,7 @@ mod tests {
     }
 
     fn task(json: serde_json::Value) -> Result<TaskArgs, String> {
-        let args: TaskArgs = serde_json::from_value(json).map_err(|e| e.to_string())?;
+        let mut args: TaskArgs = serde_json::from_value(json).map_err(|e| e.to_string())?;
         args.validate()?;
         Ok(args)
     }

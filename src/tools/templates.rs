@@ -32,7 +32,7 @@ pub struct TemplateReadArgs {
 }
 
 impl CommandArgs for TemplateReadArgs {
-    fn validate(&self) -> Result<(), String> {
+    fn validate(&mut self) -> Result<(), String> {
         check_not_blank("name", &self.name)
     }
 }
