@@ -1,24 +1,34 @@
 // The public API object other plugins reach at `plugin.api`. It has no way to
-// approve a change: a write that needs approval opens the plugin's own card.
+// approve a change: a write that needs approval joins the plugin's own queue
+// of cards. No call throws: whatever a caller passes, the answer is a
+// `ToolResult` (the core refuses values that are not bounded plain data).
 
-import type { App } from "obsidian";
-import { ConfirmationModal, type ConfirmationCoordinator } from "./confirmations";
+import type { ConfirmationCoordinator } from "./confirmations";
 import type { CoreHandle } from "./core-types";
-import type { ToolArguments, VaultAgentApi } from "./vault-agent-api";
+import type { ToolArguments, ToolResult, VaultAgentApi } from "./vault-agent-api";
 
-export function createPublicApi(app: App, core: CoreHandle, confirmations: ConfirmationCoordinator): VaultAgentApi {
+function failure(code: string, message: string): ToolResult {
+	return { ok: false, text: message, error: { code, message }, durationMs: 0 };
+}
+
+export function createPublicApi(core: CoreHandle, confirmations: ConfirmationCoordinator): VaultAgentApi {
 	return Object.freeze({
 		version: 1 as const,
 		listTools: () => core.listTools(),
-		callTool: async (id: string, args?: ToolArguments) => {
-			// Only plain data crosses into the core; `undefined` fields are dropped
-			// exactly as JSON would drop them.
-			const plain: unknown = args === undefined ? null : JSON.parse(JSON.stringify(args)) as unknown;
-			const result = await core.callTool(String(id), plain);
-			const card = result.pending ? core.confirmationCard(result.pending.id) : null;
-			if (card) new ConfirmationModal(app, confirmations, core, card).open();
-			return result;
+		callTool: async (id: string, args?: ToolArguments): Promise<ToolResult> => {
+			try {
+				const result = await core.callTool(id, args ?? null);
+				const card = result.pending ? core.confirmationCard(result.pending.id) : null;
+				if (card) confirmations.present(card);
+				return result;
+			} catch (error) {
+				// Only a broken core gets here; say so instead of throwing at the caller.
+				return failure("internal_error", `Vault Agent could not run the call: ${String(error)}. Reload the plugin and try again.`);
+			}
 		},
-		waitForConfirmation: (id: string) => confirmations.wait(String(id)),
+		waitForConfirmation: (id: string): Promise<ToolResult> => {
+			if (typeof id !== "string") return Promise.resolve(failure("confirmation_not_found", "The confirmation id must be the text from `pending.id`."));
+			return confirmations.wait(id);
+		},
 	});
 }

@@ -198,6 +198,8 @@ export class ChatView extends ItemView {
 				if (event.type === "toolFinished" && event.callId === callId && !answered) answered = event.result;
 			},
 		);
+		// Anyone waiting on this card through the public API hears the answer too.
+		this.plugin.confirmations?.settleFromCore(card.id);
 		return answered ?? notAnswered();
 	}
 

@@ -70,6 +70,8 @@ export interface PlatformFacts {
 	execPath: string | null;
 	vaultPath: string | null;
 	homeDir: string | null;
+	/** `app.vault.configDir`: never the target of a change. */
+	configDir: string;
 }
 
 export type ProviderKind = "openAi" | "anthropic";
@@ -192,7 +194,8 @@ export interface ConfirmationCard {
 export interface CoreHandle {
 	startupRepairs(): string[];
 	listTools(): ToolDescriptor[];
-	callTool(toolId: string, args: unknown): Promise<ToolResult>;
+	/** Any values: the core refuses what is not bounded plain data, as a result. */
+	callTool(toolId: unknown, args: unknown): Promise<ToolResult>;
 	settings(): VaultAgentSettings;
 	setSettings(stored: unknown): { settings: VaultAgentSettings; repairs: string[] };
 	cliStatus(): Promise<CliStatus>;
@@ -201,6 +204,7 @@ export interface CoreHandle {
 	confirmationCard(id: string): ConfirmationCard | null;
 	openConfirmations(): ConfirmationCard[];
 	expiredResult(id: string): ToolResult | null;
+	confirmationOutcome(id: string): ToolResult | null;
 	newConversation(): Conversation;
 	chatSend(conversation: Conversation, text: string, onEvent: (event: ChatEvent) => void): Promise<TurnResult>;
 	chatResolve(

@@ -233,6 +233,7 @@ export function nodePlatformFacts(
 	os: PlatformFacts["os"],
 	isDesktopApp: boolean,
 	vaultPath: string | null,
+	configDir: string,
 ): PlatformFacts {
 	const electron = process as NodeJS.Process & { resourcesPath?: string };
 	return {
@@ -242,5 +243,6 @@ export function nodePlatformFacts(
 		execPath: process.execPath ?? null,
 		vaultPath,
 		homeDir: homedir(),
+		configDir,
 	};
 }

@@ -11,7 +11,7 @@
 //! segments made only of dots and spaces (`..`, `.`, `.. `). The normalised
 //! value is what the CLI receives.
 
-use unicode_normalization::UnicodeNormalization;
+use std::sync::OnceLock;
 
 /// What a value names; only the example in the message differs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,7 +44,7 @@ pub fn normalise(key: &str, value: &mut String, kind: PathKind) -> Result<(), St
 /// The normalised form of `value`, or why it is refused.
 pub fn normalised(key: &str, value: &str, kind: PathKind) -> Result<String, String> {
     let fix = format!("give {}", kind.example());
-    let mut text: String = value.nfc().collect::<String>().trim().to_string();
+    let mut text: String = nfc(value).trim().to_string();
     if kind == PathKind::Folder && text.len() > 1 && text.ends_with('/') {
         text.pop();
     }
@@ -102,6 +102,40 @@ pub fn normalised(key: &str, value: &str, kind: PathKind) -> Result<String, Stri
         return Err(format!("`{key}` may not contain `..` or `.` parts; {fix}"));
     }
     Ok(text)
+}
+
+/// How the running engine composes Unicode (NFC), when it has its own.
+static ENGINE_NFC: OnceLock<fn(&str) -> String> = OnceLock::new();
+
+/// In the plugin, NFC comes from the JS engine's `String.prototype.normalize`
+/// (set once by `src/wasm` at start): its tables are already in the engine,
+/// and a Rust copy would add about 85 KB to main.js. Natively (tests, fuzzing)
+/// the unicode-normalization crate does it.
+pub fn use_engine_nfc(normalize: fn(&str) -> String) {
+    let _ = ENGINE_NFC.set(normalize);
+}
+
+/// `text` in Unicode NFC, as Obsidian's `normalizePath` gives it.
+pub fn nfc(text: &str) -> String {
+    if text.is_ascii() {
+        return text.to_string();
+    }
+    if let Some(normalize) = ENGINE_NFC.get() {
+        return normalize(text);
+    }
+    native_nfc(text)
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn native_nfc(text: &str) -> String {
+    use unicode_normalization::UnicodeNormalization;
+    text.nfc().collect()
+}
+
+#[cfg(target_arch = "wasm32")]
+fn native_nfc(text: &str) -> String {
+    // Only reached if the wasm start did not register the engine's NFC.
+    text.to_string()
 }
 
 /// True when `value` (already normalised) lies in the vault's configuration

@@ -74,7 +74,7 @@ impl Host for JsHost {
 
     async fn file_status(&self, path: &str) -> FileStatus {
         match JsFuture::from(self.functions.file_status(path)).await {
-            Ok(value) => from_js(value).unwrap_or_default(),
+            Ok(value) => from_js(&value, &crate::input::SETTINGS).unwrap_or_default(),
             Err(_) => FileStatus::default(),
         }
     }
@@ -99,7 +99,7 @@ impl Host for JsHost {
         if let Some(failure) = http_failure(&answer) {
             return Err(failure);
         }
-        from_js(answer).map_err(|e| host_failure(e.to_string()))
+        from_js(&answer, &crate::input::SETTINGS).map_err(host_failure)
     }
 
     async fn http_read(&self, id: u32) -> Result<Option<Vec<u8>>, HttpFailure> {

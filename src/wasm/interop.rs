@@ -2,9 +2,11 @@
 
 use serde::de::DeserializeOwned;
 use serde::Serialize;
+use serde_json::Value;
 use wasm_bindgen::{JsCast, JsError, JsValue};
 
 use crate::host::{HttpFailure, ProcessOutcome, SpawnFailure};
+use crate::input::{parse_bounded, parse_lenient, InputLimits, InputProblem};
 
 /// Core values become plain JS objects (maps as objects, not `Map`).
 pub fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsError> {
@@ -13,8 +15,99 @@ pub fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsError> {
         .map_err(into_error)
 }
 
-pub fn from_js<T: DeserializeOwned>(value: JsValue) -> Result<T, serde_wasm_bindgen::Error> {
-    serde_wasm_bindgen::from_value(value)
+/// A JS value entering the core, as JSON within `limits`. The engine's own
+/// `JSON.stringify` walks the value (a BigInt, a cycle, a throwing getter or
+/// Proxy trap fails there, outside the core); the text's length is checked
+/// before it is copied in, and its depth before it is parsed. Walking the JS
+/// value from Rust instead overflowed the wasm stack on deep values and left
+/// the module unusable.
+pub fn value_from_js(value: &JsValue, limits: &InputLimits) -> Result<Value, InputProblem> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(Value::Null);
+    }
+    let text = js_sys::JSON::stringify(value)
+        .map_err(|error| InputProblem::NotPlainData(js_error_text(&error)))?;
+    if text.is_undefined() {
+        // A function or a symbol: nothing JSON can hold.
+        return Err(InputProblem::NotPlainData(
+            "a function or symbol, not data".into(),
+        ));
+    }
+    // UTF-16 units: a lower bound of the UTF-8 size, checked before copying.
+    let units = text.length() as usize;
+    if units > limits.max_total_bytes {
+        return Err(InputProblem::TooLarge {
+            bytes: units,
+            max: limits.max_total_bytes,
+        });
+    }
+    parse_bounded(&String::from(text), limits)
+}
+
+/// `value_from_js`, then the core type.
+pub fn from_js<T: DeserializeOwned>(value: &JsValue, limits: &InputLimits) -> Result<T, String> {
+    let value = value_from_js(value, limits).map_err(|p| p.to_string())?;
+    serde_json::from_value(value).map_err(|e| e.to_string())
+}
+
+/// Stored data that must load whatever it holds (`data.json`): what cannot
+/// be read becomes `null` with a line saying so, and the reader's defaults apply.
+pub fn lenient_from_js(value: &JsValue, limits: &InputLimits) -> (Value, Vec<String>) {
+    if value.is_undefined() || value.is_null() {
+        return (Value::Null, Vec::new());
+    }
+    let text = match js_sys::JSON::stringify(value) {
+        Ok(text) if !text.is_undefined() => text,
+        Ok(_) => {
+            return (
+                Value::Null,
+                vec!["the stored data is not JSON data; defaults are used".into()],
+            )
+        }
+        Err(error) => {
+            return (
+                Value::Null,
+                vec![format!(
+                    "the stored data could not be read ({}); defaults are used",
+                    js_error_text(&error)
+                )],
+            )
+        }
+    };
+    let units = text.length() as usize;
+    if units > limits.max_total_bytes {
+        let problem = InputProblem::TooLarge {
+            bytes: units,
+            max: limits.max_total_bytes,
+        };
+        return (
+            Value::Null,
+            vec![format!(
+                "the stored data was ignored: {problem}; defaults are used"
+            )],
+        );
+    }
+    parse_lenient(&String::from(text), limits)
+}
+
+/// A short text from JS (an id, a hash), refused when it is not text or is
+/// longer than `max` characters, before it is copied in.
+pub fn short_text(value: &JsValue, max: usize) -> Option<String> {
+    let text = value.dyn_ref::<js_sys::JsString>()?;
+    if text.length() as usize > max {
+        return None;
+    }
+    text.as_string()
+}
+
+/// The message of a thrown JS value, cut short.
+fn js_error_text(error: &JsValue) -> String {
+    let message = error
+        .dyn_ref::<js_sys::Error>()
+        .map(|e| String::from(e.message()))
+        .or_else(|| error.as_string())
+        .unwrap_or_else(|| "a value that is not plain data".into());
+    message.chars().take(200).collect()
 }
 
 pub fn into_error<E: std::fmt::Display>(error: E) -> JsError {
@@ -72,10 +165,12 @@ pub fn http_failure(value: &JsValue) -> Option<HttpFailure> {
     if error.is_undefined() || error.is_null() {
         return None;
     }
-    Some(from_js(error).unwrap_or(HttpFailure {
-        code: "HOST_ERROR".into(),
-        message: "unreadable error".into(),
-    }))
+    Some(
+        from_js(&error, &crate::input::SETTINGS).unwrap_or(HttpFailure {
+            code: "HOST_ERROR".into(),
+            message: "unreadable error".into(),
+        }),
+    )
 }
 
 /// The bytes of `{ chunk: Uint8Array }`, or `None` for `{ done: true }`.

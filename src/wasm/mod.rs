@@ -6,21 +6,32 @@ mod interop;
 
 use std::rc::Rc;
 
-use serde_json::Value;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
 use self::host::{HostFunctions, JsHost};
-use self::interop::{from_js, into_error, to_js};
+use self::interop::{from_js, into_error, lenient_from_js, short_text, to_js, value_from_js};
 use crate::agent::chat::{ChatEvent, ChatEvents, Decision};
 use crate::agent::conversation::Conversation;
 use crate::agent::provider::PRESETS;
 use crate::core::VaultAgentCore;
+use crate::error::ToolError;
 use crate::host::PlatformFacts;
+use crate::input::{CONVERSATION, MAX_TOOL_ID_CHARS, SETTINGS, TOOL_ARGUMENTS};
+use crate::result::ToolResult;
+
+/// Ids and hashes are short; anything longer is not one of ours.
+const MAX_ID_CHARS: usize = 200;
 
 #[wasm_bindgen(start)]
 fn start() {
     console_error_panic_hook::set_once();
+    crate::policy::paths::use_engine_nfc(engine_nfc);
+}
+
+/// `String.prototype.normalize("NFC")` of the JS engine.
+fn engine_nfc(text: &str) -> String {
+    String::from(js_sys::JsString::from(text).normalize("NFC"))
 }
 
 /// The core as the shim sees it. Created once in `onload`.
@@ -40,9 +51,12 @@ impl VaultAgent {
         platform: JsValue,
         stored_settings: JsValue,
     ) -> Result<VaultAgent, JsError> {
-        let facts: PlatformFacts = from_js(platform).map_err(into_error)?;
-        let stored: Value = from_js(stored_settings).unwrap_or(Value::Null);
-        let (core, startup_repairs) = VaultAgentCore::new(JsHost::new(host, facts), &stored);
+        let facts: PlatformFacts = from_js(&platform, &CONVERSATION).map_err(into_error)?;
+        // Loading never fails on what data.json holds: unreadable parts become
+        // defaults, each with a line in the log.
+        let (stored, mut startup_repairs) = lenient_from_js(&stored_settings, &SETTINGS);
+        let (core, repairs) = VaultAgentCore::new(JsHost::new(host, facts), &stored);
+        startup_repairs.extend(repairs);
         Ok(VaultAgent {
             core: Rc::new(core),
             startup_repairs,
@@ -60,14 +74,28 @@ impl VaultAgent {
         to_js(&self.core.list_tools())
     }
 
-    /// Resolves to a `ToolResult`; never rejects for a tool failure.
+    /// Resolves to a `ToolResult` whatever the caller passed: arguments that
+    /// are not bounded plain data become an `invalid_arguments` result.
     #[wasm_bindgen(js_name = callTool)]
-    pub fn call_tool(&self, tool_id: String, args: JsValue) -> js_sys::Promise {
+    pub fn call_tool(&self, tool_id: JsValue, args: JsValue) -> js_sys::Promise {
         let core = self.core.clone();
-        let args: Result<Value, _> = from_js(args);
+        let tool_id = short_text(&tool_id, MAX_TOOL_ID_CHARS);
+        let args = value_from_js(&args, &TOOL_ARGUMENTS);
         future_to_promise(async move {
-            let args = args.map_err(|e| JsValue::from(into_error(e)))?;
-            let result = core.call_tool(&tool_id, &args).await;
+            let result = match (tool_id, args) {
+                (None, _) => ToolResult::failure(
+                    &ToolError::invalid(
+                        "callTool",
+                        format!("the tool id must be text of at most {MAX_TOOL_ID_CHARS} characters, such as \"obsidianNotes\""),
+                    ),
+                    0.0,
+                ),
+                (Some(tool), Err(problem)) => ToolResult::failure(
+                    &ToolError::invalid(&tool, format!("arguments: {problem}")),
+                    0.0,
+                ),
+                (Some(tool), Ok(args)) => core.call_tool(&tool, &args).await,
+            };
             to_js(&result).map_err(JsValue::from)
         })
     }
@@ -80,33 +108,42 @@ impl VaultAgent {
     /// `{ settings, repairs }` so the tab shows (and saves) what is in effect.
     #[wasm_bindgen(js_name = setSettings)]
     pub fn set_settings(&self, stored: JsValue) -> Result<JsValue, JsError> {
-        let stored: Value = from_js(stored).map_err(into_error)?;
+        let (stored, mut repairs) = lenient_from_js(&stored, &SETTINGS);
         let normalised = self.core.set_settings(&stored);
+        repairs.extend(normalised.repairs);
         to_js(&serde_json::json!({
             "settings": normalised.settings.to_json(),
-            "repairs": normalised.repairs,
+            "repairs": repairs,
         }))
     }
 
     /// The user clicked Approve on the card whose command line hashes to
     /// `argvHash`. Only the plugin's own UI calls this; it is not in the
     /// public API.
-    pub fn approve(&self, id: String, argv_hash: String) -> js_sys::Promise {
+    pub fn approve(&self, id: JsValue, argv_hash: JsValue) -> js_sys::Promise {
         let core = self.core.clone();
+        let id = id_text(&id);
+        let argv_hash = short_text(&argv_hash, MAX_ID_CHARS).unwrap_or_default();
         future_to_promise(async move {
             to_js(&core.approve(&id, &argv_hash).await).map_err(JsValue::from)
         })
     }
 
     /// The user clicked Reject; returns what to tell the model.
-    pub fn reject(&self, id: String) -> Result<JsValue, JsError> {
-        to_js(&self.core.reject(&id))
+    pub fn reject(&self, id: JsValue) -> Result<JsValue, JsError> {
+        to_js(&self.core.reject(&id_text(&id)))
     }
 
     /// What the confirmation card for `id` shows, or null.
     #[wasm_bindgen(js_name = confirmationCard)]
-    pub fn confirmation_card(&self, id: String) -> Result<JsValue, JsError> {
-        to_js(&self.core.confirmation_card(&id))
+    pub fn confirmation_card(&self, id: JsValue) -> Result<JsValue, JsError> {
+        to_js(&self.core.confirmation_card(&id_text(&id)))
+    }
+
+    /// The answer of a confirmation that is over, or null while it waits.
+    #[wasm_bindgen(js_name = confirmationOutcome)]
+    pub fn confirmation_outcome(&self, id: JsValue) -> Result<JsValue, JsError> {
+        to_js(&self.core.confirmation_outcome(&id_text(&id)))
     }
 
     /// Confirmations waiting for the user.
@@ -117,8 +154,8 @@ impl VaultAgent {
 
     /// The expiry result once a confirmation has expired, else null.
     #[wasm_bindgen(js_name = expiredResult)]
-    pub fn expired_result(&self, id: String) -> Result<JsValue, JsError> {
-        to_js(&self.core.expired_result(&id))
+    pub fn expired_result(&self, id: JsValue) -> Result<JsValue, JsError> {
+        to_js(&self.core.expired_result(&id_text(&id)))
     }
 
     /// A new, empty conversation.
@@ -137,7 +174,7 @@ impl VaultAgent {
         on_event: js_sys::Function,
     ) -> js_sys::Promise {
         let core = self.core.clone();
-        let conversation: Result<Conversation, _> = from_js(conversation);
+        let conversation: Result<Conversation, _> = from_js(&conversation, &CONVERSATION);
         future_to_promise(async move {
             let mut conversation = conversation.map_err(|e| JsValue::from(into_error(e)))?;
             let events = JsEvents(on_event);
@@ -157,7 +194,7 @@ impl VaultAgent {
         on_event: js_sys::Function,
     ) -> js_sys::Promise {
         let core = self.core.clone();
-        let conversation: Result<Conversation, _> = from_js(conversation);
+        let conversation: Result<Conversation, _> = from_js(&conversation, &CONVERSATION);
         future_to_promise(async move {
             let mut conversation = conversation.map_err(|e| JsValue::from(into_error(e)))?;
             let events = JsEvents(on_event);
@@ -221,6 +258,11 @@ impl VaultAgent {
         let core = self.core.clone();
         future_to_promise(async move { to_js(&core.cli_status().await).map_err(JsValue::from) })
     }
+}
+
+/// An id from JS; anything that is not a short text matches no confirmation.
+fn id_text(value: &JsValue) -> String {
+    short_text(value, MAX_ID_CHARS).unwrap_or_default()
 }
 
 /// Chat events go to a JS callback; a throwing callback must not stop the turn.

@@ -90,7 +90,7 @@ for (const provider of ["openAi", "anthropic"]) {
 			assert.deepEqual(readLog(log), [], "nothing ran");
 			assert.equal(events.find((e) => e.type === "toolFinished").result.error.code, "writes_disabled");
 			const second = server.requests[before + 1];
-			assert.match(JSON.stringify(second.body.messages), /Error \(writes_disabled\)/);
+			assert.match(JSON.stringify(second.body.messages), /<vault-data tool=\\"obsidianDailyNote\\" command=\\"daily:append\\" error=\\"writes_disabled\\">/);
 		});
 
 		it("pauses on a confirmed write and makes it only after approval", async () => {
