@@ -97,6 +97,8 @@ export interface VaultAgentSettings {
 	vaultName: string;
 	timeoutMs: number;
 	outputCapBytes: number;
+	/** CLI processes at once; more calls wait in order. */
+	maxProcesses: number;
 	allowVaultChanges: boolean;
 	confirmationExpiryMs: number;
 	tools: Record<string, boolean>;

@@ -195,6 +195,14 @@ export class VaultAgentSettingTab extends PluginSettingTab {
 			(kib) => ({ outputCapBytes: Math.round(kib * 1024) }),
 			(saved) => saved.outputCapBytes / 1024,
 		);
+		this.numberSetting(
+			containerEl,
+			"CLI processes at once",
+			"More calls wait their turn, in order (1 to 16).",
+			settings.maxProcesses,
+			(count) => ({ maxProcesses: Math.round(count) }),
+			(saved) => saved.maxProcesses,
+		);
 	}
 
 	private safetySection(containerEl: HTMLElement, settings: VaultAgentSettings): void {

@@ -14,6 +14,9 @@ pub const DEFAULT_TIMEOUT_MS: u32 = 15_000;
 pub const TIMEOUT_RANGE_MS: (u32, u32) = (1_000, 120_000);
 pub const DEFAULT_OUTPUT_CAP_BYTES: u32 = 1024 * 1024;
 pub const OUTPUT_CAP_RANGE_BYTES: (u32, u32) = (4 * 1024, 16 * 1024 * 1024);
+/// CLI processes at once; more calls wait in order.
+pub const DEFAULT_MAX_PROCESSES: u32 = 4;
+pub const MAX_PROCESSES_RANGE: (u32, u32) = (1, 16);
 pub const DEFAULT_CONFIRMATION_EXPIRY_MS: u32 = 5 * 60 * 1000;
 pub const CONFIRMATION_EXPIRY_RANGE_MS: (u32, u32) = (10_000, 60 * 60 * 1000);
 pub const DEFAULT_MAX_TOOL_ROUNDS: u32 = 10;
@@ -94,6 +97,8 @@ pub struct Settings {
     pub vault_name: String,
     pub timeout_ms: u32,
     pub output_cap_bytes: u32,
+    /// CLI processes at once.
+    pub max_processes: u32,
     /// "Allow vault changes": off until the user turns it on.
     pub allow_vault_changes: bool,
     pub confirmation_expiry_ms: u32,
@@ -109,6 +114,7 @@ impl Default for Settings {
             vault_name: String::new(),
             timeout_ms: DEFAULT_TIMEOUT_MS,
             output_cap_bytes: DEFAULT_OUTPUT_CAP_BYTES,
+            max_processes: DEFAULT_MAX_PROCESSES,
             allow_vault_changes: false,
             confirmation_expiry_ms: DEFAULT_CONFIRMATION_EXPIRY_MS,
             tools: BTreeMap::new(),
@@ -169,6 +175,7 @@ pub fn normalise(stored: &Value, known_tools: &[&str]) -> NormalisedSettings {
             defaults.output_cap_bytes,
             OUTPUT_CAP_RANGE_BYTES,
         ),
+        max_processes: reader.number("maxProcesses", defaults.max_processes, MAX_PROCESSES_RANGE),
         allow_vault_changes: reader.boolean("allowVaultChanges", defaults.allow_vault_changes),
         confirmation_expiry_ms: reader.number(
             "confirmationExpiryMs",
@@ -183,6 +190,7 @@ pub fn normalise(stored: &Value, known_tools: &[&str]) -> NormalisedSettings {
         "vaultName",
         "timeoutMs",
         "outputCapBytes",
+        "maxProcesses",
         "allowVaultChanges",
         "confirmationExpiryMs",
         "tools",

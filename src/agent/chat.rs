@@ -202,7 +202,7 @@ impl<H: Host> VaultAgentCore<H> {
         let failed = |error: ChatError| ConnectionReport {
             ok: false,
             models: Vec::new(),
-            message: error.to_string(),
+            message: self.shown_error(&error, &settings),
         };
         let api_key = match self.api_key(&settings) {
             Ok(key) => key,
@@ -315,7 +315,7 @@ impl<H: Host> VaultAgentCore<H> {
                 Err(RoundError::Failed(error)) => {
                     events.emit(ChatEvent::Error {
                         code: error.code().into(),
-                        message: error.to_string(),
+                        message: self.shown_error(&error, &self.settings_snapshot()),
                     });
                     return TurnEnd::Failed;
                 }
@@ -508,6 +508,12 @@ impl<H: Host> VaultAgentCore<H> {
             }
         }
         Ok(stream.finish())
+    }
+
+    /// An error as the banner shows it: never a header value we sent.
+    fn shown_error(&self, error: &ChatError, settings: &Settings) -> String {
+        let key = self.api_key(settings).ok().flatten().unwrap_or_default();
+        super::provider::scrub_server_text(&error.to_string(), &[key.as_str()])
     }
 
     fn api_key(&self, settings: &Settings) -> Result<Option<String>, ChatError> {

@@ -216,6 +216,91 @@ pub fn status_error(status: u16, body: &str, model: &str, url: &str) -> ChatErro
     }
 }
 
+/// What the user sees of a model server's error: one line, at most 300
+/// characters, with every secret we sent (`secrets`: the API key) and
+/// anything that looks like a key or a credential replaced by `[hidden]`. A
+/// server that echoes the request (headers included) must not show the key
+/// in a banner or a log.
+pub fn scrub_server_text(text: &str, secrets: &[&str]) -> String {
+    let line = text
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .unwrap_or("");
+    let mut out = line.to_string();
+    for secret in secrets.iter().map(|s| s.trim()).filter(|s| s.len() >= 4) {
+        out = out.replace(secret, "[hidden]");
+    }
+    let out = hide_credentials(&out);
+    let mut cut: String = out.chars().take(300).collect();
+    if cut.len() < out.len() {
+        cut.push('…');
+    }
+    cut
+}
+
+/// Replaces credential-looking words: the value after `Authorization`,
+/// `Bearer`, `x-api-key`, `api_key`, `token`, `password` …, keys with a known
+/// prefix (`sk-`, `sk-ant-`, `sk-or-`, `AIza`, `ghp_`), and long runs of
+/// key characters that mix letters and digits.
+fn hide_credentials(text: &str) -> String {
+    const LABELS: &[&str] = &[
+        "authorization",
+        "bearer",
+        "x-api-key",
+        "api-key",
+        "api_key",
+        "apikey",
+        "token",
+        "secret",
+        "password",
+        "cookie",
+    ];
+    const PREFIXES: &[&str] = &["sk-", "sk_", "rk-", "AIza", "ghp_", "xox", "pk-", "eyJ"];
+    let is_key_char = |c: char| c.is_ascii_alphanumeric() || "-_.+/".contains(c);
+    let mut out = String::with_capacity(text.len());
+    let mut hide_next = false;
+    let mut rest = text;
+    while !rest.is_empty() {
+        let start = rest.find(is_key_char).unwrap_or(rest.len());
+        out.push_str(&rest[..start]);
+        rest = &rest[start..];
+        let end = rest.find(|c: char| !is_key_char(c)).unwrap_or(rest.len());
+        let word = &rest[..end];
+        rest = &rest[end..];
+        if word.is_empty() {
+            continue;
+        }
+        let lower = word.to_ascii_lowercase();
+        // A long random part: 20+ characters mixing letters and digits
+        // between separators (model names and URLs have short parts).
+        let random_part = word.split(['-', '_', '.', '/', '+']).any(|part| {
+            part.len() >= 20
+                && part.chars().any(|c| c.is_ascii_alphabetic())
+                && part.chars().any(|c| c.is_ascii_digit())
+        });
+        let looks_like_key = PREFIXES
+            .iter()
+            .any(|p| word.starts_with(p) && word.len() > p.len() + 8)
+            || random_part;
+        if word == "hidden" {
+            // Already hidden by an earlier pass: scrubbing twice changes nothing.
+            out.push_str(word);
+            hide_next = false;
+        } else if hide_next || looks_like_key {
+            out.push_str("[hidden]");
+            // "Bearer" after "Authorization:" is a label too; the key follows it.
+            hide_next = lower == "bearer" || lower == "basic";
+        } else {
+            out.push_str(word);
+            hide_next = LABELS
+                .iter()
+                .any(|l| lower.trim_matches(|c: char| !c.is_ascii_alphanumeric()) == *l);
+        }
+    }
+    out
+}
+
 /// The human part of an error body (`{"error": {"message": …}}` and friends).
 fn server_message(body: &str) -> String {
     let value: serde_json::Value = serde_json::from_str(body).unwrap_or_default();
@@ -225,7 +310,8 @@ fn server_message(body: &str) -> String {
         .or_else(|| value.get("message"))
         .and_then(|m| m.as_str())
         .map(String::from)
-        .unwrap_or_else(|| body.trim().chars().take(300).collect());
+        .unwrap_or_else(|| body.to_string());
+    let message = scrub_server_text(&message, &[]);
     if message.is_empty() {
         "no details".into()
     } else {
@@ -236,6 +322,46 @@ fn server_message(body: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Regression (hardening #13): a server that echoes the request showed
+    /// the API key in the banner.
+    #[test]
+    fn server_text_is_one_line_without_secrets() {
+        let key = "sk-proj-abcDEF0123456789ghiJKL";
+        let echoed = format!(
+            "Bad request: {{\"headers\": {{\"Authorization\": \"Bearer {key}\", \"x-api-key\": \"plainsecret\"}}}}\nsecond line {key}"
+        );
+        let shown = scrub_server_text(&echoed, &[key]);
+        assert!(!shown.contains(key) && !shown.contains("abcDEF"), "{shown}");
+        assert!(!shown.contains("plainsecret"), "{shown}");
+        assert!(!shown.contains("second line"), "{shown}");
+        assert!(shown.starts_with("Bad request:"), "{shown}");
+        // A key we do not know is still hidden by its shape.
+        let shown = scrub_server_text("invalid key sk-ant-api03-Zx9y8W7v6U5t4 given", &[]);
+        assert_eq!(shown, "invalid key [hidden] given");
+        let shown = scrub_server_text("token=abc123 and password: hunter2", &[]);
+        assert_eq!(shown, "token=[hidden] and password: [hidden]");
+        // Ordinary messages pass as they are, cut to 300 characters.
+        for plain in [
+            "model 'llama3.1' not found",
+            "model claude-sonnet-4-5-20250929 is overloaded",
+            "Could not reach https://openrouter.ai/api/v1/chat/completions (ECONNRESET)",
+        ] {
+            assert_eq!(scrub_server_text(plain, &[]), plain);
+        }
+        assert_eq!(
+            scrub_server_text("key 0123456789abcdef0123456789abcdef rejected", &[]),
+            "key [hidden] rejected"
+        );
+        assert_eq!(
+            scrub_server_text(&"word ".repeat(100), &[]).chars().count(),
+            301
+        );
+        let once = scrub_server_text(&echoed, &[key]);
+        assert_eq!(scrub_server_text(&once, &[key]), once, "idempotent");
+        let e = status_error(500, &echoed, "m", "u");
+        assert!(!e.to_string().contains("abcDEF"), "{e}");
+    }
 
     #[test]
     fn statuses_map_to_errors_with_fixes() {

@@ -7,13 +7,15 @@ use serde::Serialize;
 
 use super::argv::CliInvocation;
 use super::discovery::{discover, Discovery};
+use super::gate::ProcessGate;
 use super::outcome::{interpret, CliOutput, EmptyOutput, OutcomeContext};
 use crate::error::ToolError;
 use crate::host::{Host, ProcessRequest};
 use crate::settings::Settings;
 
-/// How long a process gets between SIGTERM and SIGKILL.
-pub const KILL_GRACE_MS: u32 = 1_000;
+/// How long a process gets between SIGTERM and SIGKILL. The host settles a
+/// call within the timeout plus this plus a short drain: under a second.
+pub const KILL_GRACE_MS: u32 = 500;
 /// `obsidian version` should answer at once; do not let the settings tab hang.
 const VERSION_TIMEOUT_MS: u32 = 5_000;
 
@@ -41,6 +43,8 @@ pub struct CliRun {
 pub struct CliClient {
     /// The last discovery's answer: the binary, or every place tried.
     binary: RefCell<Option<Result<String, Vec<String>>>>,
+    /// At most `settings.max_processes` CLI processes at once.
+    gate: ProcessGate,
 }
 
 impl CliClient {
@@ -56,6 +60,11 @@ impl CliClient {
 
     fn remember(&self, discovery: &Discovery) {
         *self.binary.borrow_mut() = Some(discovery.binary.clone().ok_or_else(|| discovery.tried()));
+    }
+
+    /// Processes running now and calls waiting for a slot.
+    pub fn load(&self) -> (usize, usize) {
+        (self.gate.running(), self.gate.waiting())
     }
 
     /// Forgets the cached location (the settings changed, or the binary vanished).
@@ -108,7 +117,10 @@ impl CliClient {
                 kill_grace_ms: KILL_GRACE_MS,
                 max_output_bytes: settings.output_cap_bytes,
             };
-            let outcome = host.run_process(&request).await;
+            let outcome = {
+                let _slot = self.gate.acquire(settings.max_processes as usize).await;
+                host.run_process(&request).await
+            };
             if let Some(failure) = &outcome.spawn_failure {
                 if matches!(failure.code.as_str(), "ENOENT" | "EACCES" | "ENOTDIR") {
                     // The binary moved or lost its permission since discovery:

@@ -3,4 +3,5 @@
 pub mod argv;
 pub mod client;
 pub mod discovery;
+pub mod gate;
 pub mod outcome;

@@ -165,6 +165,8 @@ for (const provider of ["openAi", "anthropic"]) {
 			[401, { error: { message: "invalid x-api-key" } }, "unauthorized", /API key/],
 			[429, { error: { message: "Rate limit exceeded" } }, "rate_limited", /Rate limit exceeded/],
 			[500, { error: { message: "internal failure" } }, "server_error", /internal failure/],
+			// A server that echoes the request headers: the key never reaches the banner.
+			[502, { error: { message: "upstream echo: x-api-key: sk-ant-test; Authorization: Bearer sk-ant-test\nmore" } }, "server_error", /upstream echo: x-api-key: \[hidden\]; Authorization: \[hidden\]/],
 		]) {
 			it(`turns a ${status} into one clear message`, async () => {
 				server.script({ status, json });
@@ -173,6 +175,7 @@ for (const provider of ["openAi", "anthropic"]) {
 				const error = events.find((e) => e.type === "error");
 				assert.equal(error.code, code);
 				assert.match(error.message, fragment);
+				assert.ok(!error.message.includes("sk-ant-test") && !error.message.includes("more"), error.message);
 			});
 		}
 

@@ -2,6 +2,8 @@
 // plugins (deep, huge, BigInt, cycles, throwing getters, Proxies), a data.json
 // that holds anything, the one queue of cards, late waits, hidden characters.
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import {
 	clickButton,
@@ -225,4 +227,42 @@ describe("cards of API calls", () => {
 		clickButton(card, "Reject");
 		assert.equal((await plugin.api.waitForConfirmation(result.pending.id)).error.code, "confirmation_rejected");
 	});
+});
+
+describe("the cap on CLI processes", () => {
+	const overlapCli = new URL("../support/overlap-cli.mjs", import.meta.url).pathname;
+
+	/** The most runs that were between their start and end at the same time. */
+	function mostAtOnce(log) {
+		let now = 0;
+		let most = 0;
+		for (const line of readFileSync(log, "utf8").trim().split("\n")) {
+			now += line.startsWith("start") ? 1 : -1;
+			most = Math.max(most, now);
+		}
+		return most;
+	}
+
+	// Runs long enough that the capped ones surely overlap (Node itself takes ~50 ms to start).
+	for (const [cap, calls, ms] of [[1, 8, 100], [4, 16, 400]]) {
+		it(`${calls} parallel calls start at most ${cap} process(es) at once, and all finish`, async () => {
+			const vault = copySampleVault();
+			const log = join(vault, "..", "overlap.log");
+			process.env.VAULT_AGENT_OVERLAP_LOG = log;
+			process.env.VAULT_AGENT_OVERLAP_MS = String(ms);
+			try {
+				const { plugin } = await loadPlugin(vault, { data: { cliPath: overlapCli, maxProcesses: cap } });
+				const results = await Promise.all(
+					Array.from({ length: calls }, (_, i) => plugin.api.callTool("obsidianNotes", { command: "read", file: `Note ${i}` })),
+				);
+				assert.ok(results.every((r) => r.ok), JSON.stringify(results.find((r) => !r.ok)));
+				assert.equal(readFileSync(log, "utf8").match(/^start/gm).length, calls);
+				assert.equal(mostAtOnce(log), cap);
+			} finally {
+				delete process.env.VAULT_AGENT_OVERLAP_LOG;
+				delete process.env.VAULT_AGENT_OVERLAP_MS;
+				removeVault(vault);
+			}
+		});
+	}
 });
