@@ -19,13 +19,14 @@ export default class VaultAgentPlugin extends Plugin {
 	/** Parts of data.json that are not tool settings (kept as they are). */
 	private storedExtras: Record<string, unknown> = {};
 	private abortHttp: (() => void) | null = null;
+	private abortProcesses: (() => void) | null = null;
 
 	async onload(): Promise<void> {
 		if (!Platform.isDesktopApp) {
 			console.debug("Vault Agent: the Obsidian CLI needs the desktop app; nothing was registered.");
 			return;
 		}
-		const { createNodeHost, nodePlatformFacts, stopAllProcesses, abortHttp } = await import("./node-host");
+		const { createNodeHost, nodePlatformFacts, stopAllProcesses, abortHttp, abortProcesses } = await import("./node-host");
 		const { loadCore } = await import("./core");
 		const stored: unknown = await this.loadData();
 		if (stored && typeof stored === "object") this.storedExtras = { ...(stored as Record<string, unknown>) };
@@ -38,6 +39,7 @@ export default class VaultAgentPlugin extends Plugin {
 		for (const repair of core.startupRepairs()) console.warn(`Vault Agent settings: ${repair}`);
 		this.register(stopAllProcesses);
 		this.abortHttp = abortHttp;
+		this.abortProcesses = abortProcesses;
 		this.core = core;
 		const confirmations = new ConfirmationCoordinator(this.app, core);
 		this.register(() => confirmations.dispose());
@@ -107,8 +109,9 @@ export default class VaultAgentPlugin extends Plugin {
 		await this.saveData(this.storedExtras);
 	}
 
-	/** Stop: end every model request in flight. */
+	/** Stop: end every model request and every CLI process (with its group) in flight. */
 	abortRequests(): void {
 		this.abortHttp?.();
+		this.abortProcesses?.();
 	}
 }

@@ -2,7 +2,7 @@
 // renderer. Imported lazily from main.ts, so mobile never loads Node builtins.
 // Nothing here decides anything: the core says what to run, with which limits.
 
-import { execFile, type ChildProcess, type ExecFileException } from "child_process";
+import { execFile, spawn, type ChildProcess } from "child_process";
 import { constants as fsConstants, promises as fs } from "fs";
 import { request as httpRequest, type ClientRequest, type IncomingMessage } from "http";
 import { request as httpsRequest } from "https";
@@ -19,80 +19,205 @@ import type {
 	ProcessRequest,
 } from "./core-types";
 
-/** Output is counted up to this many times the cap; beyond it Node stops the
- * process (a memory guard) and the core reports the size as a lower bound. */
+/** Output is counted exactly up to this many times the cap (only the cap is
+ * kept); past it the host stops the process and the totals are lower bounds. */
 const OVERFLOW_FACTOR = 16;
 
-/** Children still running, so unload can stop them. */
-const running = new Set<ChildProcess>();
+/** How long to keep reading after the CLI exited. A process it started (the
+ * Obsidian app, when it was not running) may hold the pipes open for good. */
+const EXIT_DRAIN_MS = 200;
 
-/**
- * Stops a child. Only the CLI process itself: when Obsidian is not running the
- * CLI may launch the app, and that app must survive a timed-out call.
- */
-function stop(child: ChildProcess, signal: NodeJS.Signals): void {
-	if (child.exitCode !== null || child.signalCode !== null) return;
-	child.kill(signal);
+/** After the last kill signal, the call settles this much later whatever is
+ * left (a process stuck in the kernel, pipes held by an escaped descendant). */
+const SETTLE_SLACK_MS = 300;
+
+type StopSignal = "SIGTERM" | "SIGKILL";
+
+/** Calls still running, so Stop and unload can end them. */
+const running = new Set<(signal: StopSignal) => void>();
+
+/** One stream's output: the first `keep` bytes, and how many arrived in all. */
+class Capture {
+	private readonly chunks: Uint8Array[] = [];
+	private kept = 0;
+	total = 0;
+
+	constructor(private readonly keep: number) {}
+
+	add(chunk: Uint8Array): void {
+		this.total += chunk.length;
+		const room = this.keep - this.kept;
+		if (room <= 0) return;
+		// A partial chunk is copied, so the rest of it is not kept alive.
+		const part = chunk.length <= room ? chunk : new Uint8Array(chunk.subarray(0, room));
+		this.chunks.push(part);
+		this.kept += part.length;
+	}
+
+	bytes(): Uint8Array {
+		if (this.chunks.length === 1 && this.chunks[0]) return this.chunks[0];
+		const out = new Uint8Array(this.kept);
+		let offset = 0;
+		for (const chunk of this.chunks) {
+			out.set(chunk, offset);
+			offset += chunk.length;
+		}
+		return out;
+	}
 }
 
+/**
+ * Signals the CLI and everything it started. On POSIX the CLI leads its own
+ * process group (spawned detached), so one kill reaches the group; on Windows
+ * taskkill ends the tree (taskkill /F cannot be gentle, so both steps force).
+ */
+function signalTree(child: ChildProcess, signal: StopSignal): void {
+	const pid = child.pid;
+	if (pid === undefined) return;
+	const alive = child.exitCode === null && child.signalCode === null;
+	if (process.platform === "win32") {
+		if (!alive) return;
+		const taskkill = `${process.env.SystemRoot ?? "C:\\Windows"}\\System32\\taskkill.exe`;
+		execFile(taskkill, ["/T", "/F", "/PID", String(pid)], { windowsHide: true }, (error) => {
+			if (error && child.exitCode === null && child.signalCode === null) child.kill(signal);
+		});
+		return;
+	}
+	try {
+		process.kill(-pid, signal);
+		return;
+	} catch {
+		// No such group: everything in it is gone, or the child is not a group
+		// leader (a host whose spawn ignores `detached`). Signal the child alone.
+	}
+	if (alive) child.kill(signal);
+}
+
+/**
+ * Runs one program without a shell and settles by timeoutMs + killGraceMs +
+ * SETTLE_SLACK_MS at the latest, whatever the program leaves behind.
+ *
+ * `spawn` with `shell: false` is what execFile does inside; execFile itself
+ * passes no `detached` to spawn (so the CLI could not lead a process group)
+ * and buffers up to maxBuffer per stream, which is why it is not used here.
+ */
 export function runProcess(request: ProcessRequest): Promise<ProcessOutcome> {
 	return new Promise((resolve) => {
-		let timedOut = false;
-		let termTimer: number | undefined;
-		let killTimer: number | undefined;
 		let child: ChildProcess;
 		try {
-			child = execFile(
-				request.program,
-				request.args,
-				{
-					cwd: request.cwd ?? undefined,
-					encoding: "buffer",
-					shell: false,
-					windowsHide: true,
-					maxBuffer: request.maxOutputBytes * OVERFLOW_FACTOR,
-				},
-				// execFile keeps at most maxBuffer bytes; the core gets the first
-				// maxOutputBytes and the count, and cuts on a character boundary.
-				(error: ExecFileException | null, stdout: Buffer, stderr: Buffer) => {
-					window.clearTimeout(termTimer);
-					window.clearTimeout(killTimer);
-					running.delete(child);
-					const code = error?.code;
-					if (typeof code === "string" && code !== "ERR_CHILD_PROCESS_STDIO_MAXBUFFER" && child.pid === undefined) {
-						resolve({ spawnFailure: { code, message: error?.message ?? code } });
-						return;
-					}
-					resolve({
-						outputOverflow: code === "ERR_CHILD_PROCESS_STDIO_MAXBUFFER",
-						exitCode: child.exitCode,
-						signal: child.signalCode ?? error?.signal ?? null,
-						timedOut,
-						stdout: stdout.subarray(0, request.maxOutputBytes),
-						stderr: stderr.subarray(0, request.maxOutputBytes),
-						stdoutTotalBytes: stdout.length,
-						stderrTotalBytes: stderr.length,
-					});
-				},
-			);
+			child = spawn(request.program, request.args, {
+				cwd: request.cwd ?? undefined,
+				shell: false,
+				windowsHide: true,
+				// A new process group on POSIX; on Windows it would open a console.
+				detached: process.platform !== "win32",
+			});
 		} catch (error) {
 			const failure = error as NodeJS.ErrnoException;
 			resolve({ spawnFailure: { code: failure.code ?? "EINVAL", message: failure.message } });
 			return;
 		}
-		running.add(child);
+		const stdout = new Capture(request.maxOutputBytes);
+		const stderr = new Capture(request.maxOutputBytes);
+		const floodBytes = request.maxOutputBytes * OVERFLOW_FACTOR;
+		let timedOut = false;
+		let outputOverflow = false;
+		let exit: { code: number | null; signal: NodeJS.Signals | null } | null = null;
+		let settled = false;
+		let termTimer: number | undefined;
+		let killTimer: number | undefined;
+		let drainTimer: number | undefined;
+		// Timers that end with the call (the SIGKILL timer outlives it: a
+		// descendant that ignored SIGTERM must still go).
+		const timers: number[] = [];
+
+		const closePipes = () => {
+			child.stdin?.destroy();
+			child.stdout?.destroy();
+			child.stderr?.destroy();
+		};
+		const finish = (outcome?: ProcessOutcome) => {
+			if (settled) return;
+			settled = true;
+			for (const timer of timers) window.clearTimeout(timer);
+			window.clearTimeout(drainTimer);
+			running.delete(stop);
+			closePipes();
+			resolve(
+				outcome ?? {
+					outputOverflow,
+					exitCode: exit?.code ?? child.exitCode,
+					signal: exit?.signal ?? child.signalCode,
+					timedOut,
+					stdout: stdout.bytes(),
+					stderr: stderr.bytes(),
+					stdoutTotalBytes: stdout.total,
+					stderrTotalBytes: stderr.total,
+				},
+			);
+		};
+		const settleWithin = (ms: number) => timers.push(window.setTimeout(() => finish(), ms));
+		/** Ends the call: the whole group gets `signal` (SIGTERM, then SIGKILL after the grace). */
+		function stop(signal: StopSignal): void {
+			if (settled) return;
+			// Once the CLI itself has exited, what is left is not ours to kill
+			// (it may be the Obsidian app the CLI launched): just stop reading.
+			if (exit) {
+				finish();
+				return;
+			}
+			signalTree(child, signal);
+			if (signal === "SIGKILL") {
+				window.clearTimeout(killTimer);
+				settleWithin(SETTLE_SLACK_MS);
+			} else if (killTimer === undefined) {
+				killTimer = window.setTimeout(() => signalTree(child, "SIGKILL"), request.killGraceMs);
+				settleWithin(request.killGraceMs + SETTLE_SLACK_MS);
+			}
+		}
+		const onData = (capture: Capture) => (chunk: Uint8Array) => {
+			capture.add(chunk);
+			if (!outputOverflow && capture.total > floodBytes) {
+				// A memory and CPU guard: stop reading, and stop the writer.
+				outputOverflow = true;
+				closePipes();
+				stop("SIGTERM");
+			}
+		};
+
+		child.stdout?.on("data", onData(stdout));
+		child.stderr?.on("data", onData(stderr));
+		child.on("error", (error: NodeJS.ErrnoException) => {
+			// Could not start (ENOENT, EACCES, a missing cwd); later errors
+			// (a failed kill) change nothing: exit, close or a timer settles.
+			if (child.pid === undefined) finish({ spawnFailure: { code: error.code ?? "EINVAL", message: error.message } });
+		});
+		child.on("exit", (code, signal) => {
+			exit = { code, signal };
+			window.clearTimeout(termTimer);
+			// The pipes normally close at once; if a descendant holds them, the
+			// output the CLI wrote before exiting has been read by now.
+			drainTimer ??= window.setTimeout(() => finish(), EXIT_DRAIN_MS);
+		});
+		child.on("close", () => finish());
+		running.add(stop);
 		termTimer = window.setTimeout(() => {
 			timedOut = true;
-			stop(child, "SIGTERM");
-			killTimer = window.setTimeout(() => stop(child, "SIGKILL"), request.killGraceMs);
+			stop("SIGTERM");
 		}, request.timeoutMs);
+		timers.push(termTimer);
+		settleWithin(request.timeoutMs + request.killGraceMs + SETTLE_SLACK_MS);
 	});
 }
 
-/** Stops every CLI process and model request still running (plugin unload). */
+/** Stop in the chat: every CLI call still running ends (SIGTERM, then SIGKILL). */
+export function abortProcesses(): void {
+	for (const stop of [...running]) stop("SIGTERM");
+}
+
+/** Stops every CLI process group and model request still running (plugin unload). */
 export function stopAllProcesses(): void {
-	for (const child of running) stop(child, "SIGKILL");
-	running.clear();
+	for (const stop of [...running]) stop("SIGKILL");
 	abortHttp();
 }
 

@@ -10,6 +10,7 @@ import { stat } from "node:fs/promises";
 import { after, before, describe, it } from "node:test";
 import { startBrowserPlugin } from "../support/browser.mjs";
 import { emulator, emulatorEnv, readLog } from "../support/harness.mjs";
+import { survivors } from "../support/node-host.mjs";
 
 /** The parts of an execFile outcome that node-host.ts reads. */
 function summarize(error, stdout, stderr, child) {
@@ -159,5 +160,27 @@ describe("the page's Node builtins behave like Node's", () => {
 		assert.equal(entries.length, 1);
 		assert.deepEqual(entries[0].argv, ["daily:path"]);
 		assert.equal(entries[0].cwd, session.vault);
+	});
+
+	it("a hanging CLI whose grandchild holds its pipes: the plugin's timeout ends both", async () => {
+		await session.setEnv({ OBSIDIAN_EMULATOR_FAULT: "orphan-hang", OBSIDIAN_EMULATOR_GRANDCHILD_MS: "5000" });
+		const before = readLog(log).length;
+		try {
+			const result = await page.evaluate(async () => {
+				const plugin = window.__harness.plugin;
+				await plugin.updateSettings({ timeoutMs: 1000 });
+				const started = performance.now();
+				const outcome = await plugin.api.callTool("obsidianDailyNote", { command: "daily:path" });
+				return { code: outcome.error?.code ?? null, elapsed: performance.now() - started };
+			});
+			assert.equal(result.code, "timeout");
+			assert.ok(result.elapsed < 2000, `settled after ${result.elapsed} ms`);
+			const pids = readLog(log).slice(before).map((entry) => entry.pid);
+			assert.equal(pids.length, 2, "the CLI and its grandchild ran");
+			assert.deepEqual(await survivors(pids, 200), [], "the group kill reached both");
+		} finally {
+			await session.setEnv({ OBSIDIAN_EMULATOR_FAULT: null, OBSIDIAN_EMULATOR_GRANDCHILD_MS: null });
+			await page.evaluate(() => window.__harness.plugin.updateSettings({ timeoutMs: 15000 }));
+		}
 	});
 });

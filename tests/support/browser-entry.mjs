@@ -4,7 +4,7 @@
 // `obsidian` (obsidian-test-mocks + the DOM-backed UI double) and the Node
 // builtins the plugin uses, whose effects are forwarded to the Node side
 // (real processes, the real file system) through functions the harness
-// exposes with Playwright's page.exposeFunction: child_process.execFile,
+// exposes with Playwright's page.exposeFunction: child_process.execFile and spawn,
 // fs.promises.stat/lstat/access and http(s).request. `window.__harness` is
 // what tests drive through page.evaluate.
 
@@ -109,6 +109,17 @@ class Emitter {
 /** stdout / stderr: the output arrives in one 'data' chunk when the process ends. */
 class OutputStream extends Emitter {
 	encoding = null;
+	destroyed = false;
+
+	/** Nothing to release here (the Node side owns the pipe); later output is dropped. */
+	destroy() {
+		this.destroyed = true;
+		return this;
+	}
+
+	emit(name, ...args) {
+		return this.destroyed && name === "data" ? false : super.emit(name, ...args);
+	}
 
 	setEncoding(encoding) {
 		this.encoding = encoding;
@@ -117,7 +128,7 @@ class OutputStream extends Emitter {
 }
 
 // ---------------------------------------------------------------------------
-// child_process.execFile, run for real on the Node side
+// child_process.execFile and spawn, run for real on the Node side
 
 let nextChildId = 1;
 
@@ -133,11 +144,12 @@ class BrowserChildProcess extends Emitter {
 	stdin = null;
 	stdout = new OutputStream();
 	stderr = new OutputStream();
-	#id;
+	/** The Node side's name for this process. */
+	bridgeId;
 
 	constructor(id, file, args) {
 		super();
-		this.#id = id;
+		this.bridgeId = id;
 		this.spawnfile = file;
 		this.spawnargs = [file, ...args];
 	}
@@ -146,35 +158,18 @@ class BrowserChildProcess extends Emitter {
 	kill(signal = "SIGTERM") {
 		if (this.exitCode !== null || this.signalCode !== null) return false;
 		this.killed = true;
-		void window.__vaultAgentKill(this.#id, String(signal));
+		void window.__vaultAgentKill(this.bridgeId, String(signal));
 		return true;
 	}
 }
 
-/** child_process.execFile(file[, args][, options][, callback]). The returned child's
- * pid is set a moment later (when the Node side has spawned it), always before
- * the callback runs; the callback gets (error, stdout, stderr) as Node gives them. */
-function execFile(file, args, options, callback) {
-	if (typeof args === "function") [args, options, callback] = [[], {}, args];
-	else if (typeof options === "function") [options, callback] = [{}, options];
-	if (!Array.isArray(args)) {
-		if (args && typeof args === "object") options = args;
-		args = [];
-	}
-	options = options ?? {};
-	const id = nextChildId++;
-	const child = new BrowserChildProcess(id, String(file), args.map(String));
-	const forwarded = {};
-	for (const key of ["cwd", "env", "maxBuffer", "timeout", "killSignal", "windowsHide", "shell", "uid", "gid", "argv0"]) {
-		if (options[key] !== undefined && options[key] !== null) forwarded[key] = options[key];
-	}
-	const encoding = options.encoding ?? "utf8";
-	const output = (base64) => {
-		const bytes = bufferFromBase64(base64);
-		return encoding === "buffer" || encoding === null ? bytes : bytes.toString();
-	};
+/** Starts `file` on the Node side and plays its life back on `child`: pid and
+ * 'spawn' first, then the output as one 'data' chunk per stream, 'exit' (or
+ * 'error' when it never started) and 'close'; then `callback` as execFile's. */
+function runBridged(kind, child, forwarded, output, callback) {
+	const id = child.bridgeId;
 	window
-		.__vaultAgentSpawn(id, String(file), args.map(String), forwarded)
+		.__vaultAgentSpawn(id, child.spawnfile, child.spawnargs.slice(1), forwarded, kind)
 		.then((spawned) => {
 			child.pid = spawned.pid ?? undefined;
 			if (child.pid !== undefined) child.emit("spawn");
@@ -198,8 +193,53 @@ function execFile(file, args, options, callback) {
 		.catch((failure) => {
 			// The bridge itself failed (page closing): report it as Node would a spawn error.
 			const error = rebuildError({ message: String(failure?.message ?? failure), code: "EBRIDGE" });
+			if (!callback) {
+				child.emit("error", error);
+				child.emit("close", null, null);
+			}
 			callback?.(error, output(""), output(""));
 		});
+}
+
+function forwardedOptions(options, keys) {
+	const forwarded = {};
+	for (const key of keys) {
+		if (options[key] !== undefined && options[key] !== null) forwarded[key] = options[key];
+	}
+	return forwarded;
+}
+
+/** child_process.execFile(file[, args][, options][, callback]). The returned child's
+ * pid is set a moment later (when the Node side has spawned it), always before
+ * the callback runs; the callback gets (error, stdout, stderr) as Node gives them. */
+function execFile(file, args, options, callback) {
+	if (typeof args === "function") [args, options, callback] = [[], {}, args];
+	else if (typeof options === "function") [options, callback] = [{}, options];
+	if (!Array.isArray(args)) {
+		if (args && typeof args === "object") options = args;
+		args = [];
+	}
+	options = options ?? {};
+	const child = new BrowserChildProcess(nextChildId++, String(file), args.map(String));
+	const forwarded = forwardedOptions(options, ["cwd", "env", "maxBuffer", "timeout", "killSignal", "windowsHide", "shell", "uid", "gid", "argv0"]);
+	const encoding = options.encoding ?? "utf8";
+	const output = (base64) => {
+		const bytes = bufferFromBase64(base64);
+		return encoding === "buffer" || encoding === null ? bytes : bytes.toString();
+	};
+	runBridged("execFile", child, forwarded, output, callback);
+	return child;
+}
+
+/** child_process.spawn(file[, args][, options]), never with a shell (the Node
+ * side refuses one). Output arrives as Buffers, in one chunk per stream when the
+ * process ends; `detached` is honoured there, and kill() then signals the group. */
+function spawn(file, args, options) {
+	if (!Array.isArray(args)) [args, options] = [[], args];
+	options = options ?? {};
+	const child = new BrowserChildProcess(nextChildId++, String(file), args.map(String));
+	const forwarded = forwardedOptions(options, ["cwd", "env", "detached", "windowsHide", "shell", "uid", "gid", "argv0"]);
+	runBridged("spawn", child, forwarded, bufferFromBase64, null);
 	return child;
 }
 
@@ -388,7 +428,7 @@ const https = { request: requestFor("https:") };
 // ---------------------------------------------------------------------------
 // window.require, as the plugin sees it in Electron
 
-const modules = { obsidian, child_process: { execFile }, fs, os, http, https };
+const modules = { obsidian, child_process: { execFile, spawn }, fs, os, http, https };
 
 window.require = (name) => {
 	const key = name.startsWith("node:") ? name.slice(5) : name;

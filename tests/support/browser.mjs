@@ -2,11 +2,11 @@
 // served from 127.0.0.1, the way Obsidian's Electron renderer would. The page
 // (tests/support/browser-entry.mjs, bundled here with esbuild) gives the
 // plugin `require("obsidian")` (obsidian-test-mocks + the DOM-backed UI
-// double) and forwards child_process.execFile, fs.promises and http(s) to
+// double) and forwards child_process.execFile and spawn, fs.promises and http(s) to
 // this Node process, which runs them for real. Helpers only: tests/browser/ holds the
 // tests (node --test runs every file there).
 
-import { execFile as nodeExecFile } from "node:child_process";
+import { execFile as nodeExecFile, spawn as nodeSpawn } from "node:child_process";
 import { constants as fsConstants, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { access, lstat, stat } from "node:fs/promises";
 import { createServer, request as httpRequest } from "node:http";
@@ -113,10 +113,33 @@ function createBridge(sessionEnv) {
 	const requests = new Map(); // id → { request, chunks, end, error, wake }
 	return {
 		children,
-		spawn(id, file, args, options) {
+		/** `kind` is the page's call: "execFile" (Node's, with its buffering) or
+		 * "spawn" (collected here; `detached` honoured, so kill() reaches the group). */
+		spawn(id, file, args, options, kind = "execFile") {
 			let child;
+			const group = kind === "spawn" && options.detached === true && process.platform !== "win32";
 			const done = new Promise((resolve) => {
 				try {
+					if (kind === "spawn") {
+						child = nodeSpawn(file, args, { ...options, env: options.env ?? sessionEnv, shell: false });
+						const out = [];
+						const err = [];
+						child.stdout.on("data", (chunk) => out.push(chunk));
+						child.stderr.on("data", (chunk) => err.push(chunk));
+						child.on("error", (error) => {
+							if (child.pid === undefined) resolve({ exitCode: null, signalCode: null, error: errorFields(error), stdout: "", stderr: "" });
+						});
+						child.on("close", () =>
+							resolve({
+								exitCode: child.exitCode,
+								signalCode: child.signalCode,
+								error: null,
+								stdout: Buffer.concat(out).toString("base64"),
+								stderr: Buffer.concat(err).toString("base64"),
+							}),
+						);
+						return;
+					}
 					child = nodeExecFile(
 						file,
 						args,
@@ -132,11 +155,11 @@ function createBridge(sessionEnv) {
 						},
 					);
 				} catch (error) {
-					// execFile throws for bad arguments (a NUL in an argument...), as in the page.
+					// execFile and spawn throw for bad arguments (a NUL in an argument...), as in the page.
 					resolve({ exitCode: null, signalCode: null, error: errorFields(error), stdout: "", stderr: "" });
 				}
 			});
-			children.set(id, { child, done });
+			children.set(id, { child, done, group });
 			return { pid: child?.pid ?? null };
 		},
 		/** The outcome; kept until the page asks, however early the process ended. */
@@ -150,8 +173,17 @@ function createBridge(sessionEnv) {
 			}
 		},
 		kill(id, signal) {
-			const child = children.get(id)?.child;
-			return child ? child.kill(signal) : false;
+			const entry = children.get(id);
+			if (!entry?.child) return false;
+			if (entry.group && entry.child.pid !== undefined) {
+				try {
+					process.kill(-entry.child.pid, signal);
+					return true;
+				} catch {
+					// The group is gone: signal the child alone, as below.
+				}
+			}
+			return entry.child.kill(signal);
 		},
 		async fs(operation, path, mode) {
 			try {
@@ -235,7 +267,7 @@ function createBridge(sessionEnv) {
 			requests.delete(id);
 		},
 		killAll() {
-			for (const { child } of children.values()) child?.kill("SIGKILL");
+			for (const id of children.keys()) this.kill(id, "SIGKILL");
 			for (const { request } of requests.values()) request?.destroy();
 		},
 	};
@@ -298,7 +330,7 @@ export async function startBrowserPlugin({ data = null, env = {}, theme = "dark"
 			logs.push(`${message.type()}: ${message.text()}`);
 			if (message.type() === "error") errors.push(`console.error: ${message.text()}`);
 		});
-		await page.exposeFunction("__vaultAgentSpawn", (id, file, args, options) => bridge.spawn(id, file, args, options));
+		await page.exposeFunction("__vaultAgentSpawn", (id, file, args, options, kind) => bridge.spawn(id, file, args, options, kind));
 		await page.exposeFunction("__vaultAgentWait", (id) => bridge.wait(id));
 		await page.exposeFunction("__vaultAgentKill", (id, signal) => bridge.kill(id, signal));
 		await page.exposeFunction("__vaultAgentFs", (operation, path, mode) => bridge.fs(operation, path, mode));

@@ -145,7 +145,7 @@ export async function settle(rounds = 3) {
 	for (let i = 0; i < rounds; i++) await new Promise((resolve) => setTimeout(resolve, 0));
 }
 
-export const emulatorEnvKeys = ["OBSIDIAN_EMULATOR_VAULT", "OBSIDIAN_EMULATOR_LOG", "OBSIDIAN_EMULATOR_TODAY", "OBSIDIAN_EMULATOR_FAULT", "OBSIDIAN_EMULATOR_FAULT_COMMAND", "OBSIDIAN_EMULATOR_FLOOD_BYTES", "OBSIDIAN_EMULATOR_SEED", "OBSIDIAN_EMULATOR_ACTIVE_FILE", "OBSIDIAN_EMULATOR_SLOW_MS"];
+export const emulatorEnvKeys = ["OBSIDIAN_EMULATOR_VAULT", "OBSIDIAN_EMULATOR_LOG", "OBSIDIAN_EMULATOR_TODAY", "OBSIDIAN_EMULATOR_FAULT", "OBSIDIAN_EMULATOR_FAULT_COMMAND", "OBSIDIAN_EMULATOR_FLOOD_BYTES", "OBSIDIAN_EMULATOR_SEED", "OBSIDIAN_EMULATOR_ACTIVE_FILE", "OBSIDIAN_EMULATOR_SLOW_MS", "OBSIDIAN_EMULATOR_GRANDCHILD_MS"];
 
 /** The emulator's variables for `vault` (a fresh, empty log beside the vault), without applying them. */
 export function emulatorEnv(vault, extra = {}) {

@@ -36,6 +36,13 @@ pub fn apply(command: Option<&str>) {
             std::process::exit(1)
         }
         "signal" => kill_self(),
+        "orphan" => spawn_grandchild(),
+        "orphan-hang" => {
+            spawn_grandchild();
+            sleep_forever()
+        }
+        "orphan-grandchild" => grandchild(),
+        "flood-stderr" => flood_stderr(),
         "empty" => std::process::exit(0),
         "slow" => {
             let ms = std::env::var("OBSIDIAN_EMULATOR_SLOW_MS")
@@ -112,6 +119,63 @@ fn flood() -> ! {
             std::process::exit(0);
         }
         written += chunk.len();
+    }
+    let _ = out.flush();
+    std::process::exit(0)
+}
+
+/// Start a copy of this binary that inherits stdout and stderr and sleeps (the
+/// `orphan-grandchild` mode), as a CLI that launches the app would leave it
+/// holding the pipes. Its log line is `["--grandchild-of", "<this pid>"]`, so a
+/// test can find its pid. Returns once it is started.
+fn spawn_grandchild() {
+    let exe = match std::env::current_exe() {
+        Ok(exe) => exe,
+        Err(e) => {
+            eprintln!("obsidian-emulator: cannot find own binary: {e}");
+            std::process::exit(2)
+        }
+    };
+    let started = std::process::Command::new(exe)
+        .args(["--grandchild-of", &std::process::id().to_string()])
+        .env("OBSIDIAN_EMULATOR_FAULT", "orphan-grandchild")
+        .env_remove("OBSIDIAN_EMULATOR_FAULT_COMMAND")
+        .stdin(std::process::Stdio::null())
+        .spawn();
+    if let Err(e) = started {
+        eprintln!("obsidian-emulator: cannot start the grandchild: {e}");
+        std::process::exit(2)
+    }
+}
+
+/// The grandchild: sleeps `OBSIDIAN_EMULATOR_GRANDCHILD_MS` (default 60 000)
+/// with the inherited pipes open, then exits 0 without printing anything.
+fn grandchild() -> ! {
+    let ms = std::env::var("OBSIDIAN_EMULATOR_GRANDCHILD_MS")
+        .ok()
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .unwrap_or(60_000);
+    std::thread::sleep(Duration::from_millis(ms));
+    std::process::exit(0)
+}
+
+/// `flood`, on stderr: `OBSIDIAN_EMULATOR_FLOOD_BYTES` bytes, nothing on
+/// stdout, exit 0 (also when the pipe closes early).
+fn flood_stderr() -> ! {
+    let total = std::env::var("OBSIDIAN_EMULATOR_FLOOD_BYTES")
+        .ok()
+        .and_then(|v| v.trim().parse::<usize>().ok())
+        .unwrap_or(5 * 1024 * 1024);
+    let line = b"warning: something is wrong with the vault index, retrying\n";
+    let stderr = std::io::stderr();
+    let mut out = std::io::BufWriter::with_capacity(64 * 1024, stderr.lock());
+    let mut written = 0usize;
+    while written < total {
+        let n = line.len().min(total - written);
+        if out.write_all(&line[..n]).is_err() {
+            std::process::exit(0);
+        }
+        written += n;
     }
     let _ = out.flush();
     std::process::exit(0)
