@@ -11,6 +11,8 @@ export interface ProcessRequest {
 	timeoutMs: number;
 	killGraceMs: number;
 	maxOutputBytes: number;
+	/** How to stop it with its descendants; decided by the core from the OS. */
+	tree?: "processGroup" | "taskkill";
 }
 
 export interface ProcessOutcome {

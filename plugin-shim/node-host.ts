@@ -32,6 +32,7 @@ const EXIT_DRAIN_MS = 200;
 const SETTLE_SLACK_MS = 300;
 
 type StopSignal = "SIGTERM" | "SIGKILL";
+type ProcessTree = NonNullable<ProcessRequest["tree"]>;
 
 /** Calls still running, so Stop and unload can end them. */
 const running = new Set<(signal: StopSignal) => void>();
@@ -71,11 +72,11 @@ class Capture {
  * process group (spawned detached), so one kill reaches the group; on Windows
  * taskkill ends the tree (taskkill /F cannot be gentle, so both steps force).
  */
-function signalTree(child: ChildProcess, signal: StopSignal): void {
+function signalTree(child: ChildProcess, tree: ProcessTree, signal: StopSignal): void {
 	const pid = child.pid;
 	if (pid === undefined) return;
 	const alive = child.exitCode === null && child.signalCode === null;
-	if (process.platform === "win32") {
+	if (tree === "taskkill") {
 		if (!alive) return;
 		const taskkill = `${process.env.SystemRoot ?? "C:\\Windows"}\\System32\\taskkill.exe`;
 		execFile(taskkill, ["/T", "/F", "/PID", String(pid)], { windowsHide: true }, (error) => {
@@ -102,6 +103,7 @@ function signalTree(child: ChildProcess, signal: StopSignal): void {
  * and buffers up to maxBuffer per stream, which is why it is not used here.
  */
 export function runProcess(request: ProcessRequest): Promise<ProcessOutcome> {
+	const tree: ProcessTree = request.tree ?? "processGroup";
 	return new Promise((resolve) => {
 		let child: ChildProcess;
 		try {
@@ -110,7 +112,7 @@ export function runProcess(request: ProcessRequest): Promise<ProcessOutcome> {
 				shell: false,
 				windowsHide: true,
 				// A new process group on POSIX; on Windows it would open a console.
-				detached: process.platform !== "win32",
+				detached: tree === "processGroup",
 			});
 		} catch (error) {
 			const failure = error as NodeJS.ErrnoException;
@@ -166,12 +168,12 @@ export function runProcess(request: ProcessRequest): Promise<ProcessOutcome> {
 				finish();
 				return;
 			}
-			signalTree(child, signal);
+			signalTree(child, tree, signal);
 			if (signal === "SIGKILL") {
 				window.clearTimeout(killTimer);
 				settleWithin(SETTLE_SLACK_MS);
 			} else if (killTimer === undefined) {
-				killTimer = window.setTimeout(() => signalTree(child, "SIGKILL"), request.killGraceMs);
+				killTimer = window.setTimeout(() => signalTree(child, tree, "SIGKILL"), request.killGraceMs);
 				settleWithin(request.killGraceMs + SETTLE_SLACK_MS);
 			}
 		}

@@ -1,7 +1,7 @@
 //! The `Host` trait: every contact the core has with the outside world.
 //!
 //! The core decides; the host acts. In Obsidian the host is the TypeScript shim
-//! (`child_process.execFile`, `fs`, `Date.now`, Obsidian's `Platform`), reached
+//! (`child_process.spawn` without a shell, `fs`, `Date.now`, Obsidian's `Platform`), reached
 //! through `src/wasm/`. In native tests it is a fake (see `crate::testing`).
 
 use serde::{Deserialize, Serialize};
@@ -50,6 +50,28 @@ impl PlatformFacts {
     }
 }
 
+/// How the host stops a process and everything it started.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum ProcessTree {
+    /// POSIX: the program leads its own process group, and signals go to
+    /// the whole group (SIGTERM, then SIGKILL after the grace).
+    #[default]
+    ProcessGroup,
+    /// Windows: `taskkill /T /F` ends the program and its descendants.
+    Taskkill,
+}
+
+impl ProcessTree {
+    pub fn for_os(os: Os) -> Self {
+        if os == Os::Windows {
+            ProcessTree::Taskkill
+        } else {
+            ProcessTree::ProcessGroup
+        }
+    }
+}
+
 /// One program to run, without a shell. Built only by `crate::cli`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -62,6 +84,9 @@ pub struct ProcessRequest {
     pub kill_grace_ms: u32,
     /// The host keeps at most this many bytes of each stream but counts them all.
     pub max_output_bytes: u32,
+    /// How to stop it with its descendants at the timeout or on Stop.
+    #[serde(default)]
+    pub tree: ProcessTree,
 }
 
 /// Why a process could not be started at all.

@@ -24,7 +24,7 @@ pub struct ToolResult {
     /// The resolved CLI binary, when the call got that far.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub program: Option<String>,
-    /// The exact arguments given to `execFile` after the program.
+    /// The exact arguments given to the process after the program.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub argv: Option<Vec<String>>,
     /// True when the output cap cut the text (the text ends with a notice).

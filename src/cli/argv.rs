@@ -58,7 +58,7 @@ impl CliInvocation {
         self
     }
 
-    /// The argv for `execFile` (without the program itself).
+    /// The argv for the process (without the program itself).
     pub fn to_argv(&self) -> Result<Vec<String>, ArgvError> {
         let mut argv = Vec::with_capacity(2 + self.parameters.len() + self.flags.len());
         // The CLI only honours `vault=` as the very first argument.

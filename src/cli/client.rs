@@ -10,7 +10,7 @@ use super::discovery::{discover, Discovery};
 use super::gate::ProcessGate;
 use super::outcome::{interpret, CliOutput, EmptyOutput, OutcomeContext};
 use crate::error::ToolError;
-use crate::host::{Host, ProcessRequest};
+use crate::host::{Host, ProcessRequest, ProcessTree};
 use crate::settings::Settings;
 
 /// How long a process gets between SIGTERM and SIGKILL. The host settles a
@@ -116,6 +116,7 @@ impl CliClient {
                 timeout_ms: settings.timeout_ms,
                 kill_grace_ms: KILL_GRACE_MS,
                 max_output_bytes: settings.output_cap_bytes,
+                tree: ProcessTree::for_os(host.platform().os()),
             };
             let outcome = {
                 let _slot = self.gate.acquire(settings.max_processes as usize).await;
