@@ -10,6 +10,7 @@ pub mod core;
 pub mod error;
 pub mod host;
 pub mod input;
+pub mod notes;
 pub mod policy;
 pub mod result;
 pub mod settings;
