@@ -4,8 +4,9 @@
 
 import { ButtonComponent, DropdownComponent, ItemView, MarkdownRenderer, setIcon, type WorkspaceLeaf } from "obsidian";
 import { commandLine, renderConfirmationCard } from "./confirmation-card";
-import type { ChatEvent, ChatMessage, ConfirmationCard, Conversation, Table, TurnResult } from "./core-types";
+import type { ChatEvent, ChatMessage, ConfirmationCard, Conversation, PermissionMode, Table, TurnResult } from "./core-types";
 import type VaultAgentPlugin from "./main";
+import { asPermissionMode, PERMISSION_MODES, permissionModeText } from "./permission-modes";
 import type { ToolResult } from "./vault-agent-api";
 
 export const CHAT_VIEW_TYPE = "vault-agent-chat";
@@ -21,6 +22,9 @@ export class ChatView extends ItemView {
 	private sendButton!: ButtonComponent;
 	private stopButton!: ButtonComponent;
 	private modelDropdown!: DropdownComponent;
+	private modeEl!: HTMLElement;
+	private modeIcon!: HTMLElement;
+	private modeDropdown!: DropdownComponent;
 	private historyDropdown!: DropdownComponent;
 	private running = false;
 	private opened = false;
@@ -54,6 +58,18 @@ export class ChatView extends ItemView {
 		root.empty();
 		root.addClass("vault-agent-chat");
 		const header = root.createDiv({ cls: "vault-agent-chat-header" });
+		// The permission mode, where the user sees it while chatting. Only this
+		// dropdown (a user's click) and the settings tab change it.
+		this.modeEl = header.createDiv({ cls: "vault-agent-mode" });
+		this.modeIcon = this.modeEl.createSpan({ cls: "vault-agent-mode-icon" });
+		this.modeDropdown = new DropdownComponent(this.modeEl);
+		this.modeDropdown.selectEl.addClass("vault-agent-permission-mode");
+		this.modeDropdown.selectEl.setAttribute("aria-label", "Vault changes");
+		for (const m of PERMISSION_MODES) this.modeDropdown.addOption(m.mode, m.label);
+		this.modeDropdown.onChange(async (value) => {
+			const permissionMode = asPermissionMode(value);
+			if (permissionMode) await this.plugin.updateSettings({ permissionMode });
+		});
 		this.modelDropdown = new DropdownComponent(header);
 		this.modelDropdown.selectEl.addClass("vault-agent-model");
 		this.modelDropdown.selectEl.setAttribute("aria-label", "Model");
@@ -94,7 +110,7 @@ export class ChatView extends ItemView {
 		this.stopButton.buttonEl.addClass("vault-agent-stop");
 		this.stopButton.buttonEl.hide();
 		this.opened = true;
-		this.refreshModel();
+		this.refreshHeader();
 		const last = this.plugin.lastConversationId();
 		if (last) await this.open(last);
 		if (!this.conversation) this.newChat();
@@ -106,14 +122,24 @@ export class ChatView extends ItemView {
 		if (this.frame !== null) window.cancelAnimationFrame(this.frame);
 	}
 
-	/** Shows which model answers; the dropdown switches the provider. */
-	refreshModel(): void {
-		const chat = this.plugin.core?.settings().chat;
-		if (!chat || !this.opened) return;
+	/** Shows the permission mode and which model answers, as saved now. */
+	refreshHeader(): void {
+		const settings = this.plugin.core?.settings();
+		if (!settings || !this.opened) return;
+		this.showMode(settings.permissionMode);
+		const chat = settings.chat;
 		this.modelDropdown.selectEl.empty();
 		this.modelDropdown.addOption("openAi", `${chat.openai.model || "(no model)"} · ${hostOf(chat.openai.baseUrl)}`);
 		this.modelDropdown.addOption("anthropic", `${chat.anthropic.model || "(no model)"} · Anthropic`);
 		this.modelDropdown.setValue(chat.provider);
+	}
+
+	private showMode(mode: PermissionMode): void {
+		const text = permissionModeText(mode);
+		this.modeDropdown.setValue(text.mode);
+		this.modeEl.dataset.mode = text.mode;
+		this.modeEl.setAttribute("title", text.description);
+		setIcon(this.modeIcon, text.mode === "readOnly" ? "lock" : text.mode === "askEveryChange" ? "shield-check" : "pencil");
 	}
 
 	private async refreshHistory(): Promise<void> {

@@ -94,6 +94,9 @@ export interface ChatSettings {
 	modelTimeoutMs: number;
 }
 
+/** What the agent may change; only the user sets it (src/settings.rs). */
+export type PermissionMode = "readOnly" | "askEveryChange" | "askBeforeEdits";
+
 export interface VaultAgentSettings {
 	cliPath: string;
 	vaultName: string;
@@ -101,7 +104,7 @@ export interface VaultAgentSettings {
 	outputCapBytes: number;
 	/** CLI processes at once; more calls wait in order. */
 	maxProcesses: number;
-	allowVaultChanges: boolean;
+	permissionMode: PermissionMode;
 	confirmationExpiryMs: number;
 	tools: Record<string, boolean>;
 	chat: ChatSettings;

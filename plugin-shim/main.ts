@@ -79,16 +79,22 @@ export default class VaultAgentPlugin extends Plugin {
 		return leaf.view instanceof ChatView ? leaf.view : null;
 	}
 
-	/** Applies a change from the settings tab and saves what the core accepted. */
+	/**
+	 * Applies a change from the settings tab or the chat header (the user's
+	 * hand, never the model's or the public API's) and saves what the core accepted.
+	 */
 	async updateSettings(patch: Partial<VaultAgentSettings>): Promise<VaultAgentSettings> {
 		const core = this.core;
 		if (!core) throw new Error("Vault Agent is not loaded.");
 		const { settings, repairs } = core.setSettings({ ...core.settings(), ...patch });
 		for (const repair of repairs) console.warn(`Vault Agent settings: ${repair}`);
-		this.storedExtras = { ...this.storedExtras, ...settings };
+		// An older data.json's switch became `permissionMode` in the core; it is
+		// not saved again, so it can never be read back next to the mode.
+		const { allowVaultChanges: _migrated, ...extras } = this.storedExtras;
+		this.storedExtras = { ...extras, ...settings };
 		await this.saveData(this.storedExtras);
 		for (const leaf of this.app.workspace.getLeavesOfType(CHAT_VIEW_TYPE)) {
-			if (leaf.view instanceof ChatView) leaf.view.refreshModel();
+			if (leaf.view instanceof ChatView) leaf.view.refreshHeader();
 		}
 		return settings;
 	}

@@ -4,6 +4,7 @@
 import { type App, PluginSettingTab, SecretComponent, Setting, type TextComponent, type ToggleComponent } from "obsidian";
 import type { ChatSettings, CliStatus, ProviderSettings, VaultAgentSettings } from "./core-types";
 import type VaultAgentPlugin from "./main";
+import { asPermissionMode, PERMISSION_MODES } from "./permission-modes";
 import type { ToolDescriptor } from "./vault-agent-api";
 
 /**
@@ -207,17 +208,26 @@ export class VaultAgentSettingTab extends PluginSettingTab {
 
 	private safetySection(containerEl: HTMLElement, settings: VaultAgentSettings): void {
 		new Setting(containerEl).setName("Safety").setHeading();
-		new Setting(containerEl)
-			.setName("Allow vault changes")
-			.setDesc(
-				"Off: every change is refused and nothing in the vault is touched. On: additions (daily note text, base items, bookmarks) run at once, and property or task changes wait for your approval on a card that shows the change.",
-			)
-			.addToggle((toggle) =>
-				toggle.setValue(settings.allowVaultChanges).onChange(async (value) => {
-					await this.plugin.updateSettings({ allowVaultChanges: value });
-				}),
-			)
-			.settingEl.addClass("vault-agent-allow-changes");
+		const mode = new Setting(containerEl)
+			.setName("Vault changes")
+			.setDesc("What the agent may change in your vault. You can also switch it in the chat header; the agent itself never can.")
+			.addDropdown((dropdown) => {
+				for (const m of PERMISSION_MODES) dropdown.addOption(m.mode, m.label);
+				dropdown.setValue(settings.permissionMode).onChange(async (value) => {
+					const permissionMode = asPermissionMode(value);
+					if (!permissionMode) return;
+					const saved = await this.plugin.updateSettings({ permissionMode });
+					dropdown.setValue(saved.permissionMode);
+				});
+			});
+		mode.settingEl.addClass("vault-agent-permission-mode-setting");
+		const list = mode.descEl.createEl("ul", { cls: "vault-agent-permission-modes" });
+		for (const m of PERMISSION_MODES) {
+			const item = list.createEl("li");
+			item.dataset.mode = m.mode;
+			item.createEl("strong", { text: m.label });
+			item.appendText(`: ${m.description}`);
+		}
 		this.numberSetting(
 			containerEl,
 			"Confirmation expiry (minutes)",
@@ -278,7 +288,8 @@ export class VaultAgentSettingTab extends PluginSettingTab {
 			const commands = desc.createDiv({ cls: "vault-agent-tool-commands" });
 			if (reads.length > 0) commands.createSpan({ cls: "vault-agent-reads", text: `Reads: ${reads.join(", ")}` });
 			if (writes.length > 0) {
-				const list = writes.map((c) => (c.access === "confirmedWrite" ? `${c.name} (asks you first)` : c.name));
+				// Declared kinds; "Ask before every change" asks for the others too.
+				const list = writes.map((c) => (c.access === "confirmedWrite" ? `${c.name} (always asks you first)` : c.name));
 				commands.createSpan({ cls: "vault-agent-writes", text: `Changes: ${list.join(", ")}` });
 			}
 		}

@@ -9,7 +9,8 @@
 //   node scripts/demo.mjs --chat           talk to the agent in the terminal over the sample
 //                                          vault; the model server comes from environment
 //                                          variables (see README, "Chat in the terminal")
-//   add --allow-changes to let the chat change the (copied) sample vault
+//   add --allow-changes to let the chat change the (copied) sample vault in "Ask before edits",
+//   or --ask-every-change for "Ask before every change" (default: "Read only")
 import { copyFileSync, existsSync, mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { copySampleVault, emulator, loadPlugin, removeVault, root, useEmulator } from "../tests/support/harness.mjs";
@@ -83,8 +84,10 @@ async function chat() {
 	try {
 		useEmulator(vault, { OBSIDIAN_EMULATOR_TODAY: new Date().toISOString().slice(0, 10) });
 		const settings = { provider, [provider === "anthropic" ? "anthropic" : "openai"]: { baseUrl, model, apiKeySecret: key ? "demo-key" : "" } };
+		const permissionMode = args.includes("--ask-every-change") ? "askEveryChange" : args.includes("--allow-changes") ? "askBeforeEdits" : "readOnly";
+		const modeNames = { readOnly: "Read only (add --allow-changes or --ask-every-change)", askEveryChange: "Ask before every change", askBeforeEdits: "Ask before edits" };
 		const { plugin } = await loadPlugin(vault, {
-			data: { cliPath: emulator, allowVaultChanges: args.includes("--allow-changes"), chat: settings },
+			data: { cliPath: emulator, permissionMode, chat: settings },
 		});
 		if (key) plugin.app.secretStorage.setSecret("demo-key", key);
 		const core = plugin.core;
@@ -97,7 +100,7 @@ async function chat() {
 			return next.done ? "" : next.value;
 		};
 		console.log(`Vault Agent chat over the sample vault (a copy at ${vault}).`);
-		console.log(`Model: ${model} at ${baseUrl}. Vault changes ${args.includes("--allow-changes") ? "allowed" : "off (add --allow-changes)"}. Empty line or Ctrl+D to quit.\n`);
+		console.log(`Model: ${model} at ${baseUrl}. Vault changes: ${modeNames[permissionMode]}. Empty line or Ctrl+D to quit.\n`);
 		let conversation = core.newConversation();
 		const onEvent = (event) => {
 			switch (event.type) {

@@ -281,7 +281,15 @@ impl<H: Host> VaultAgentCore<H> {
             .args
             .probe()
             .ok_or_else(|| {
-                ToolError::invalid(call.tool.id, "this write has no way to preview its target")
+                // Reachable for any write in Ask before every change: every
+                // write needs a probe and a preview to be shown on a card.
+                ToolError::invalid(
+                    call.tool.id,
+                    format!(
+                        "{} has no preview, so it cannot wait for approval on a card; nothing ran",
+                        call.command.name
+                    ),
+                )
             })?
             .in_vault(settings.vault());
         let current = self.read_probe(&probe, settings).await;
@@ -337,7 +345,9 @@ impl<H: Host> VaultAgentCore<H> {
                 Err(error) => error.to_string(),
             };
             // Ask again with a fresh preview, if the call still makes sense.
-            let fresh = self.call_tool(entry.tool_id, &entry.arguments).await;
+            let fresh = self
+                .propose_again(entry.tool_id, &entry.arguments, &settings)
+                .await;
             let mut result = ToolResult::failure(
                 &ToolError::Stale {
                     target,
@@ -345,7 +355,7 @@ impl<H: Host> VaultAgentCore<H> {
                 },
                 0.0,
             );
-            result.pending = fresh.pending;
+            result.pending = fresh;
             self.confirmations
                 .borrow_mut()
                 .finish(id, ConfirmationState::Stale, &result)?;
@@ -366,6 +376,23 @@ impl<H: Host> VaultAgentCore<H> {
         };
         self.confirmations.borrow_mut().finish(id, end, &result)?;
         Ok(result)
+    }
+
+    /// A new card for a write whose card went stale. Always a card, never a
+    /// run, whatever the mode says now: the user clicked Approve on what the
+    /// old card showed, not on the target as it is now.
+    async fn propose_again(
+        &self,
+        tool_id: &str,
+        args: &Value,
+        settings: &Settings,
+    ) -> Option<crate::confirm::PendingView> {
+        let (call, access, invocation) = self.authorise(tool_id, args, settings).ok()?;
+        if !access.is_write() {
+            return None;
+        }
+        let proposed = self.propose(&call, args, invocation, settings).await.ok()?;
+        proposed.pending
     }
 
     async fn read_probe(&self, probe: &CliInvocation, settings: &Settings) -> ProbeResult {

@@ -55,8 +55,12 @@ pub enum ToolError {
     #[error("The Obsidian CLI tools need the Obsidian desktop app; they are not available on this device.")]
     UnsupportedPlatform,
 
-    #[error("Vault changes are turned off, so {tool} {command} did not run and nothing changed. The user can allow them in Settings → Vault Agent → Safety → Allow vault changes.")]
-    WritesDisabled { tool: String, command: String },
+    #[error("Vault changes are set to \"{mode}\", so {tool} {command} did not run and nothing changed. The user can choose another mode in the chat header or in Settings → Vault Agent → Safety → Vault changes.")]
+    WritesDisabled {
+        tool: String,
+        command: String,
+        mode: &'static str,
+    },
 
     #[error("{command} changes a note but does not say which one, so the CLI would change the note open in Obsidian; it was refused. {fix}")]
     MissingTarget { command: String, fix: String },

@@ -87,6 +87,51 @@ impl ChatSettings {
     }
 }
 
+/// What the agent may do to the vault. Only the user changes it (the settings
+/// tab and the chat header); no tool argument and no API call can.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum PermissionMode {
+    /// Every change is refused before any process starts.
+    #[default]
+    ReadOnly,
+    /// Every change waits for the user's click on a card.
+    AskEveryChange,
+    /// Additions (create, append, prepend, bookmarks, base items) run at once;
+    /// edits of what is there (properties, tasks) wait for a card.
+    AskBeforeEdits,
+}
+
+impl PermissionMode {
+    /// The stored spelling (`permissionMode` in data.json).
+    pub fn key(self) -> &'static str {
+        match self {
+            PermissionMode::ReadOnly => "readOnly",
+            PermissionMode::AskEveryChange => "askEveryChange",
+            PermissionMode::AskBeforeEdits => "askBeforeEdits",
+        }
+    }
+
+    /// The name the user sees in the settings tab and the chat header.
+    pub fn label(self) -> &'static str {
+        match self {
+            PermissionMode::ReadOnly => "Read only",
+            PermissionMode::AskEveryChange => "Ask before every change",
+            PermissionMode::AskBeforeEdits => "Ask before edits",
+        }
+    }
+
+    pub const ALL: [PermissionMode; 3] = [
+        PermissionMode::ReadOnly,
+        PermissionMode::AskEveryChange,
+        PermissionMode::AskBeforeEdits,
+    ];
+
+    fn from_key(key: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|mode| mode.key() == key)
+    }
+}
+
 /// Everything the user can set. The model can never change any of it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -99,8 +144,8 @@ pub struct Settings {
     pub output_cap_bytes: u32,
     /// CLI processes at once.
     pub max_processes: u32,
-    /// "Allow vault changes": off until the user turns it on.
-    pub allow_vault_changes: bool,
+    /// "Vault changes": Read only until the user picks another mode.
+    pub permission_mode: PermissionMode,
     pub confirmation_expiry_ms: u32,
     /// Per-tool switches by tool id; a tool not listed is enabled.
     pub tools: BTreeMap<String, bool>,
@@ -115,7 +160,7 @@ impl Default for Settings {
             timeout_ms: DEFAULT_TIMEOUT_MS,
             output_cap_bytes: DEFAULT_OUTPUT_CAP_BYTES,
             max_processes: DEFAULT_MAX_PROCESSES,
-            allow_vault_changes: false,
+            permission_mode: PermissionMode::ReadOnly,
             confirmation_expiry_ms: DEFAULT_CONFIRMATION_EXPIRY_MS,
             tools: BTreeMap::new(),
             chat: ChatSettings::default(),
@@ -176,7 +221,7 @@ pub fn normalise(stored: &Value, known_tools: &[&str]) -> NormalisedSettings {
             OUTPUT_CAP_RANGE_BYTES,
         ),
         max_processes: reader.number("maxProcesses", defaults.max_processes, MAX_PROCESSES_RANGE),
-        allow_vault_changes: reader.boolean("allowVaultChanges", defaults.allow_vault_changes),
+        permission_mode: reader.permission_mode(),
         confirmation_expiry_ms: reader.number(
             "confirmationExpiryMs",
             defaults.confirmation_expiry_ms,
@@ -191,6 +236,8 @@ pub fn normalise(stored: &Value, known_tools: &[&str]) -> NormalisedSettings {
         "timeoutMs",
         "outputCapBytes",
         "maxProcesses",
+        "permissionMode",
+        // Read only as the migration input of `permissionMode`; never saved.
         "allowVaultChanges",
         "confirmationExpiryMs",
         "tools",
@@ -342,6 +389,39 @@ impl Reader<'_> {
         }
     }
 
+    /// `permissionMode`, or the mode that matches an older data.json's
+    /// `allowVaultChanges` switch: on meant additions at once and property or
+    /// task changes asked (Ask before edits); off meant Read only. Nothing
+    /// but an exact value turns changes on.
+    fn permission_mode(&mut self) -> PermissionMode {
+        let default = PermissionMode::default();
+        match self.object.get("permissionMode") {
+            None | Some(Value::Null) => {}
+            Some(Value::String(key)) => {
+                return PermissionMode::from_key(key).unwrap_or_else(|| {
+                    self.repairs.push(format!(
+                        "`permissionMode` was {key:?}, not readOnly, askEveryChange or askBeforeEdits; using {}",
+                        default.key()
+                    ));
+                    default
+                })
+            }
+            Some(other) => {
+                self.repairs.push(format!(
+                    "`permissionMode` was {}, not text; using {}",
+                    type_name(other),
+                    default.key()
+                ));
+                return default;
+            }
+        }
+        if self.boolean("allowVaultChanges", false) {
+            PermissionMode::AskBeforeEdits
+        } else {
+            default
+        }
+    }
+
     fn boolean(&mut self, key: &str, default: bool) -> bool {
         match self.object.get(key) {
             None | Some(Value::Null) => default,
@@ -409,14 +489,14 @@ mod tests {
         let n = normalise(&Value::Null, TOOLS);
         assert_eq!(n.settings, Settings::default());
         assert!(n.repairs.is_empty());
-        assert!(!n.settings.allow_vault_changes);
+        assert_eq!(n.settings.permission_mode, PermissionMode::ReadOnly);
     }
 
     #[test]
     fn good_values_are_kept() {
         let stored = json!({
             "cliPath": " /opt/obsidian-cli ", "vaultName": "Work", "timeoutMs": 3000,
-            "outputCapBytes": 65536, "allowVaultChanges": true,
+            "outputCapBytes": 65536, "permissionMode": "askEveryChange",
             "confirmationExpiryMs": 60000, "tools": {"obsidianRandomRead": false}
         });
         let n = normalise(&stored, TOOLS);
@@ -425,7 +505,7 @@ mod tests {
         assert_eq!(s.cli_path, "/opt/obsidian-cli");
         assert_eq!(s.vault(), Some("Work"));
         assert_eq!((s.timeout_ms, s.output_cap_bytes), (3000, 65536));
-        assert!(s.allow_vault_changes);
+        assert_eq!(s.permission_mode, PermissionMode::AskEveryChange);
         assert!(!s.tool_enabled("obsidianRandomRead"));
         assert!(s.tool_enabled("obsidianDailyNote"));
     }
@@ -444,11 +524,85 @@ mod tests {
         assert_eq!(s.vault_name, "");
         assert_eq!(s.timeout_ms, TIMEOUT_RANGE_MS.0);
         assert_eq!(s.output_cap_bytes, OUTPUT_CAP_RANGE_BYTES.1);
-        assert!(!s.allow_vault_changes, "a string must never turn writes on");
+        assert_eq!(
+            s.permission_mode,
+            PermissionMode::ReadOnly,
+            "a string must never turn writes on"
+        );
         assert_eq!(s.confirmation_expiry_ms, DEFAULT_CONFIRMATION_EXPIRY_MS);
         assert!(s.tools.is_empty());
         assert_eq!(n.repairs.len(), 9, "{:#?}", n.repairs);
         assert!(n.repairs.iter().any(|r| r.contains("legacyOption")));
+    }
+
+    #[test]
+    fn an_older_allow_vault_changes_switch_becomes_a_mode() {
+        let mode = |stored: Value| {
+            let n = normalise(&stored, TOOLS);
+            (n.settings.permission_mode, n.repairs.len())
+        };
+        // On was: additions at once, property and task changes asked.
+        assert_eq!(
+            mode(json!({"allowVaultChanges": true})),
+            (PermissionMode::AskBeforeEdits, 0)
+        );
+        assert_eq!(
+            mode(json!({"allowVaultChanges": false})),
+            (PermissionMode::ReadOnly, 0)
+        );
+        assert_eq!(mode(json!({})), (PermissionMode::ReadOnly, 0));
+        // A wrong type never turns changes on, and says so.
+        for wrong in [json!("yes"), json!(1), json!("true"), json!([true])] {
+            assert_eq!(
+                mode(json!({ "allowVaultChanges": wrong })),
+                (PermissionMode::ReadOnly, 1),
+                "{wrong}"
+            );
+        }
+        // A stored mode wins over the old switch, in both directions.
+        assert_eq!(
+            mode(json!({"allowVaultChanges": true, "permissionMode": "readOnly"})),
+            (PermissionMode::ReadOnly, 0)
+        );
+        assert_eq!(
+            mode(json!({"allowVaultChanges": false, "permissionMode": "askEveryChange"})),
+            (PermissionMode::AskEveryChange, 0)
+        );
+        // The old switch is not saved again: the mode replaces it.
+        let saved = normalise(&json!({"allowVaultChanges": true}), TOOLS)
+            .settings
+            .to_json();
+        assert_eq!(saved["permissionMode"], "askBeforeEdits");
+        assert!(saved.get("allowVaultChanges").is_none(), "{saved}");
+    }
+
+    #[test]
+    fn a_wrong_permission_mode_is_read_only() {
+        for (stored, fragment) in [
+            (json!("AskEveryChange"), "\"AskEveryChange\""),
+            (json!("yes"), "\"yes\""),
+            (json!(true), "true/false"),
+            (json!(2), "a number"),
+            (json!({"mode": "askEveryChange"}), "an object"),
+        ] {
+            // Even next to an old switch that was on: a mode was given, and it was wrong.
+            let n = normalise(
+                &json!({"permissionMode": stored, "allowVaultChanges": true}),
+                TOOLS,
+            );
+            assert_eq!(
+                n.settings.permission_mode,
+                PermissionMode::ReadOnly,
+                "{stored}"
+            );
+            assert_eq!(n.repairs.len(), 1, "{:?}", n.repairs);
+            assert!(n.repairs[0].contains(fragment), "{:?}", n.repairs);
+        }
+        for mode in PermissionMode::ALL {
+            let n = normalise(&json!({ "permissionMode": mode.key() }), TOOLS);
+            assert_eq!((n.settings.permission_mode, n.repairs.len()), (mode, 0));
+            assert_eq!(serde_json::to_value(mode).unwrap(), mode.key());
+        }
     }
 
     #[test]
@@ -463,6 +617,7 @@ mod tests {
         let mut s = Settings::default();
         s.tools.insert("obsidianDailyNote".into(), false);
         s.vault_name = "V".into();
+        s.permission_mode = PermissionMode::AskBeforeEdits;
         let n = normalise(&s.to_json(), TOOLS);
         assert_eq!(n.settings, s);
         assert!(n.repairs.is_empty());

@@ -257,7 +257,7 @@ fn a_write_while_writes_are_off_is_refused_and_the_model_is_told() {
         content.contains(" error=\"writes_disabled\">\n"),
         "{content}"
     );
-    assert!(content.contains("Allow vault changes"));
+    assert!(content.contains("Settings → Vault Agent → Safety → Vault changes"));
 }
 
 fn property_set_turn(core: &VaultAgentCore<FakeHost>) -> (Conversation, String, String) {
@@ -289,7 +289,7 @@ fn property_set_turn(core: &VaultAgentCore<FakeHost>) -> (Conversation, String, 
 
 #[test]
 fn a_confirmed_write_pauses_then_runs_on_approval() {
-    let core = agent(json!({"allowVaultChanges": true}));
+    let core = agent(json!({"permissionMode": "askBeforeEdits"}));
     let (mut conv, id, hash) = property_set_turn(&core);
     assert!(
         !core
@@ -334,7 +334,7 @@ fn a_confirmed_write_pauses_then_runs_on_approval() {
 
 #[test]
 fn a_rejected_write_runs_nothing_and_the_model_hears_it() {
-    let core = agent(json!({"allowVaultChanges": true}));
+    let core = agent(json!({"permissionMode": "askBeforeEdits"}));
     let (mut conv, id, _) = property_set_turn(&core);
     core.host()
         .script_http(ok(openai_sse("Okay, left as is.", &[], 1)));

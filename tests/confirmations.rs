@@ -10,17 +10,29 @@ use vault_agent::host::{Os, ProcessOutcome};
 use vault_agent::testing::{block_on, FakeHost};
 use vault_agent::{ToolResult, VaultAgentCore};
 
-/// A fake CLI over one note's `status` property and one task line.
+/// A fake CLI over one note's `status` property, one task line, today's
+/// daily note, the bookmarks and one base.
 struct Vault {
     status: Option<String>,
     task: String,
+    daily: String,
+    bookmarks: Vec<Value>,
+    base_notes: Vec<String>,
     writes: Vec<Vec<String>>,
+}
+
+fn parameter<'a>(args: &'a [String], key: &str) -> Option<&'a str> {
+    args.iter()
+        .find_map(|a| a.strip_prefix(key)?.strip_prefix('='))
 }
 
 fn core_with_vault(settings: Value) -> (VaultAgentCore<FakeHost>, Rc<RefCell<Vault>>) {
     let vault = Rc::new(RefCell::new(Vault {
         status: Some("active".into()),
         task: "- [ ] Ship it".into(),
+        daily: "# Tuesday\n- [ ] Standup".into(),
+        bookmarks: vec![json!({"type": "folder", "path": "Ideas"})],
+        base_notes: Vec::new(),
         writes: Vec::new(),
     }));
     let state = vault.clone();
@@ -51,6 +63,27 @@ fn core_with_vault(settings: Value) -> (VaultAgentCore<FakeHost>, Rc<RefCell<Vau
                 format!("Plan.md:3\n{}", v.task)
             }
             "task" => format!("Plan.md:3\n{}", v.task),
+            "daily:read" => v.daily.clone(),
+            "daily:append" => {
+                v.writes.push(args.clone());
+                let content = parameter(args, "content").unwrap_or("").to_string();
+                v.daily = format!("{}\n{content}", v.daily);
+                String::new()
+            }
+            "bookmarks" => serde_json::to_string(&v.bookmarks).unwrap(),
+            "bookmark" => {
+                v.writes.push(args.clone());
+                let url = parameter(args, "url").unwrap_or("").to_string();
+                v.bookmarks.push(json!({"type": "url", "url": url}));
+                format!("Bookmarked: {url}")
+            }
+            "base:views" => "Table\nBoard".into(),
+            "base:create" => {
+                v.writes.push(args.clone());
+                let name = parameter(args, "name").unwrap_or("Untitled").to_string();
+                v.base_notes.push(name.clone());
+                format!("Created Projects/{name}.md")
+            }
             other => format!("Error: unexpected {other}"),
         };
         ProcessOutcome::success(&output)
@@ -58,7 +91,7 @@ fn core_with_vault(settings: Value) -> (VaultAgentCore<FakeHost>, Rc<RefCell<Vau
     host.env.insert("PATH".into(), "/usr/bin".into());
     host.add_executable("/usr/bin/obsidian");
     let settings = if settings.is_null() {
-        json!({"allowVaultChanges": true})
+        json!({"permissionMode": "askBeforeEdits"})
     } else {
         settings
     };
@@ -137,7 +170,7 @@ fn approving_a_different_argv_fails_and_leaves_the_card_waiting() {
 #[test]
 fn an_expired_confirmation_cannot_be_approved() {
     let (core, vault) =
-        core_with_vault(json!({"allowVaultChanges": true, "confirmationExpiryMs": 60000}));
+        core_with_vault(json!({"permissionMode": "askBeforeEdits", "confirmationExpiryMs": 60000}));
     let clock = core.host().clock();
     let view = set_status(&core, "done").pending.unwrap();
     let hash = hash_of(&core, &view.id);
@@ -228,14 +261,192 @@ fn removing_a_property_that_is_not_set_is_refused_without_a_card() {
     assert!(core.open_confirmations().is_empty());
 }
 
+/// A card approved after the user switched to Read only does not run: the
+/// approval passes the same gate as the proposal. Both the mode and an older
+/// client's `allowVaultChanges: false` (migrated to Read only) win.
 #[test]
-fn turning_writes_off_wins_over_an_open_card() {
-    let (core, vault) = core_with_vault(Value::Null);
-    let view = set_status(&core, "done").pending.unwrap();
+fn switching_to_read_only_wins_over_an_open_card() {
+    for read_only in [
+        json!({"permissionMode": "readOnly"}),
+        json!({"allowVaultChanges": false}),
+    ] {
+        let (core, vault) = core_with_vault(Value::Null);
+        let view = set_status(&core, "done").pending.unwrap();
+        let hash = hash_of(&core, &view.id);
+        core.set_settings(&read_only);
+        let result = block_on(core.approve(&view.id, &hash));
+        assert_eq!(result.code(), Some("writes_disabled"), "{read_only}");
+        assert!(result.text.contains("\"Read only\""), "{}", result.text);
+        assert!(vault.borrow().writes.is_empty());
+        assert_eq!(
+            core.confirmation_card(&view.id).unwrap().state,
+            ConfirmationState::Proposed,
+            "the card is not used up: switched back, it could still be approved"
+        );
+    }
+}
+
+/// The same for a card that exists only because of Ask before every change.
+#[test]
+fn an_addition_card_approved_after_switching_to_read_only_does_not_run() {
+    let (core, vault) = core_with_vault(json!({"permissionMode": "askEveryChange"}));
+    let view = append_to_daily(&core, "- [ ] Call Bob").pending.unwrap();
     let hash = hash_of(&core, &view.id);
-    core.set_settings(&json!({"allowVaultChanges": false}));
+    core.set_settings(&json!({"permissionMode": "readOnly"}));
     let result = block_on(core.approve(&view.id, &hash));
-    assert_eq!(result.code(), Some("writes_disabled"));
+    assert_eq!(result.code(), Some("writes_disabled"), "{}", result.text);
+    assert!(vault.borrow().writes.is_empty());
+    assert!(!vault.borrow().daily.contains("Call Bob"));
+}
+
+fn append_to_daily(core: &VaultAgentCore<FakeHost>, content: &str) -> ToolResult {
+    block_on(core.call_tool(
+        "obsidianDailyNote",
+        &json!({"command": "daily:append", "content": content}),
+    ))
+}
+
+/// Ask before every change: the additions that run at once in Ask before
+/// edits (daily:append, bookmark, base:create) become cards with previews,
+/// nothing is written before the click, and the click writes exactly once.
+#[test]
+fn ask_before_every_change_turns_additions_into_cards() {
+    let (core, vault) = core_with_vault(json!({"permissionMode": "askEveryChange"}));
+
+    let pending = append_to_daily(&core, "- [ ] Call Bob");
+    let view = pending.pending.expect("daily:append waits for a card");
+    assert_eq!(view.summary, "Add to the end of today's daily note");
+    assert_eq!(view.preview.before, "# Tuesday\n- [ ] Standup");
+    assert_eq!(
+        view.preview.after,
+        "# Tuesday\n- [ ] Standup\n- [ ] Call Bob"
+    );
+
+    let bookmark = block_on(core.call_tool(
+        "obsidianBookmarks",
+        &json!({"command": "bookmark", "url": "https://obsidian.md"}),
+    ))
+    .pending
+    .expect("bookmark waits for a card");
+    assert_eq!(
+        bookmark.preview.target,
+        "the bookmarks (adds https://obsidian.md)"
+    );
+    assert_eq!(
+        bookmark.preview.before,
+        "Not bookmarked yet (1 bookmark now)"
+    );
+    assert_eq!(bookmark.preview.after, "Bookmarked: https://obsidian.md");
+
+    let item = block_on(core.call_tool(
+        "obsidianBases",
+        &json!({"command": "base:create", "file": "Projects", "view": "Board", "name": "Launch", "content": "Soon"}),
+    ))
+    .pending
+    .expect("base:create waits for a card");
+    assert_eq!(item.summary, "Add a new item in base note \"Projects\"");
+    assert_eq!(
+        item.preview.before,
+        "Base note \"Projects\", views: Table, Board"
+    );
+    assert!(
+        item.preview
+            .after
+            .starts_with("New note \"Launch\" in view \"Board\""),
+        "{}",
+        item.preview.after
+    );
+    assert!(
+        item.preview.after.ends_with("\nSoon"),
+        "{}",
+        item.preview.after
+    );
+
+    assert!(vault.borrow().writes.is_empty(), "nothing before a click");
+    assert_eq!(core.open_confirmations().len(), 3);
+
+    for id in [&view.id, &bookmark.id, &item.id] {
+        let result = block_on(core.approve(id, &hash_of(&core, id)));
+        assert!(result.ok, "{}", result.text);
+    }
+    let writes: Vec<String> = vault.borrow().writes.iter().map(|w| w[0].clone()).collect();
+    assert_eq!(
+        writes,
+        ["daily:append", "bookmark", "base:create"],
+        "each once"
+    );
+    assert_eq!(
+        vault.borrow().daily,
+        "# Tuesday\n- [ ] Standup\n- [ ] Call Bob"
+    );
+    assert_eq!(vault.borrow().bookmarks.len(), 2);
+    assert_eq!(vault.borrow().base_notes, ["Launch"]);
+    // A second click writes nothing more.
+    let again = block_on(core.approve(&view.id, &hash_of(&core, &view.id)));
+    assert_eq!(again.code(), Some("confirmation_used"));
+    assert_eq!(vault.borrow().writes.len(), 3);
+}
+
+/// The daily note changed between the card and the click: nothing is
+/// appended, and a new card shows the note as it is now.
+#[test]
+fn an_append_card_goes_stale_when_the_daily_note_changed() {
+    let (core, vault) = core_with_vault(json!({"permissionMode": "askEveryChange"}));
+    let view = append_to_daily(&core, "- [ ] Call Bob").pending.unwrap();
+    vault
+        .borrow_mut()
+        .daily
+        .push_str("\n- [ ] Written in Obsidian");
+    let result = block_on(core.approve(&view.id, &hash_of(&core, &view.id)));
+    assert_eq!(result.code(), Some("stale"), "{}", result.text);
+    assert!(vault.borrow().writes.is_empty());
+    let fresh = result.pending.expect("a new card");
+    assert!(fresh.preview.before.ends_with("- [ ] Written in Obsidian"));
+}
+
+/// The user switched to Ask before edits while an append card waited, and
+/// the note changed: the stale card asks again with a new card. Before the
+/// fix the new proposal went through the mode, so the append ran at once
+/// while the answer said it had not.
+#[test]
+fn a_stale_card_asks_again_even_where_the_mode_would_run_it_at_once() {
+    let (core, vault) = core_with_vault(json!({"permissionMode": "askEveryChange"}));
+    let view = append_to_daily(&core, "- [ ] Call Bob").pending.unwrap();
+    core.set_settings(&json!({"permissionMode": "askBeforeEdits"}));
+    vault
+        .borrow_mut()
+        .daily
+        .push_str("\n- [ ] Written in Obsidian");
+    let result = block_on(core.approve(&view.id, &hash_of(&core, &view.id)));
+    assert_eq!(result.code(), Some("stale"), "{}", result.text);
+    assert!(
+        vault.borrow().writes.is_empty(),
+        "{:?}",
+        vault.borrow().writes
+    );
+    let fresh = result.pending.expect("a new card");
+    let again = block_on(core.approve(&fresh.id, &hash_of(&core, &fresh.id)));
+    assert!(again.ok, "{}", again.text);
+    assert_eq!(vault.borrow().writes.len(), 1);
+}
+
+/// Ask before every change cannot run a write whose preview fails: the
+/// error says so and no card or write follows.
+#[test]
+fn a_preview_that_cannot_be_built_is_an_error_not_a_card() {
+    let (core, vault) = core_with_vault(json!({"permissionMode": "askEveryChange"}));
+    let result = block_on(core.call_tool(
+        "obsidianBases",
+        &json!({"command": "base:create", "file": "Projects", "view": "Gallery"}),
+    ));
+    assert_eq!(result.code(), Some("cli_error"), "{}", result.text);
+    assert!(
+        result.text.contains("no view \"Gallery\""),
+        "{}",
+        result.text
+    );
+    assert!(result.pending.is_none());
+    assert!(core.open_confirmations().is_empty());
     assert!(vault.borrow().writes.is_empty());
 }
 
@@ -268,12 +479,14 @@ fn switching_the_tool_off_wins_over_an_open_card() {
     let (core, vault) = core_with_vault(Value::Null);
     let view = set_status(&core, "done").pending.unwrap();
     let hash = hash_of(&core, &view.id);
-    core.set_settings(&json!({"allowVaultChanges": true, "tools": {"obsidianProperties": false}}));
+    core.set_settings(
+        &json!({"permissionMode": "askBeforeEdits", "tools": {"obsidianProperties": false}}),
+    );
     let result = block_on(core.approve(&view.id, &hash));
     assert_eq!(result.code(), Some("tool_disabled"), "{}", result.text);
     assert!(vault.borrow().writes.is_empty());
     // Switched on again, the same card can still be approved once.
-    core.set_settings(&json!({"allowVaultChanges": true}));
+    core.set_settings(&json!({"permissionMode": "askBeforeEdits"}));
     assert!(block_on(core.approve(&view.id, &hash)).ok);
     assert_eq!(vault.borrow().writes.len(), 1);
 }
@@ -285,7 +498,7 @@ fn a_changed_vault_name_does_not_run_the_old_card() {
     let (core, vault) = core_with_vault(Value::Null);
     let view = set_status(&core, "done").pending.unwrap();
     let hash = hash_of(&core, &view.id);
-    core.set_settings(&json!({"allowVaultChanges": true, "vaultName": "Other"}));
+    core.set_settings(&json!({"permissionMode": "askBeforeEdits", "vaultName": "Other"}));
     let result = block_on(core.approve(&view.id, &hash));
     assert_eq!(result.code(), Some("argv_mismatch"), "{}", result.text);
     assert!(vault.borrow().writes.is_empty());

@@ -23,7 +23,7 @@ fn core() -> VaultAgentCore<FakeHost> {
             _ => "ok",
         })
     });
-    VaultAgentCore::new(host, &json!({"allowVaultChanges": true})).0
+    VaultAgentCore::new(host, &json!({"permissionMode": "askBeforeEdits"})).0
 }
 
 /// Valid arguments for every command, the base each hostile value goes into.

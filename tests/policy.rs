@@ -1,6 +1,7 @@
 //! The policy matrix: every refusal has its code and starts no process.
 
 use serde_json::{json, Value};
+use vault_agent::host::ProcessOutcome;
 use vault_agent::testing::{block_on, FakeHost};
 use vault_agent::tools::{builtin_tools, EXCLUDED_COMMANDS};
 use vault_agent::{ToolResult, VaultAgentCore};
@@ -37,64 +38,187 @@ fn assert_refused(
     result
 }
 
-/// One write of every write command, each naming its target.
-fn writes() -> Vec<(&'static str, Value)> {
+/// How a write ends up in one mode.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Outcome {
+    /// `writes_disabled`, nothing started.
+    Refused,
+    /// A pending card; only its probe ran.
+    Card,
+    /// Ran at once, exactly once.
+    RunsAtOnce,
+}
+
+/// One write of every write command, each naming its target, with what
+/// "Ask before edits" does with it (as the switch "Allow vault changes" did).
+fn writes() -> Vec<(&'static str, Value, Outcome)> {
+    use Outcome::{Card, RunsAtOnce};
     vec![
         (
             "obsidianDailyNote",
             json!({"command": "daily:append", "content": "- [ ] x"}),
+            RunsAtOnce,
         ),
         (
             "obsidianDailyNote",
             json!({"command": "daily:prepend", "content": "## Top"}),
+            RunsAtOnce,
         ),
         (
             "obsidianProperties",
             json!({"command": "property:set", "name": "status", "value": "done", "file": "Plan"}),
+            Card,
         ),
         (
             "obsidianProperties",
             json!({"command": "property:remove", "name": "status", "path": "Plan.md"}),
+            Card,
         ),
         (
             "obsidianTasks",
             json!({"command": "task", "ref": "Plan.md:3", "toggle": true}),
+            Card,
         ),
         (
             "obsidianBases",
             json!({"command": "base:create", "file": "Projects", "name": "New"}),
+            RunsAtOnce,
         ),
         (
             "obsidianBookmarks",
             json!({"command": "bookmark", "url": "https://obsidian.md"}),
+            RunsAtOnce,
         ),
     ]
 }
 
+/// A CLI whose reads answer like the real one, so every probe gives a
+/// preview; writes answer "ok".
+fn vault_core(settings: Value) -> VaultAgentCore<FakeHost> {
+    let mut host = FakeHost::linux_with_cli("ok");
+    host.respond_with(|request| {
+        let answer = match request.args[0].as_str() {
+            "daily:read" => "# Today\n- [ ] Ship",
+            "property:read" => "active",
+            "task" if request.args.len() == 2 => "Plan.md:3\n- [ ] Ship",
+            "bookmarks" => r#"[{"type": "folder", "path": "Ideas"}]"#,
+            "base:views" => "Table",
+            _ => "ok",
+        };
+        ProcessOutcome::success(answer)
+    });
+    VaultAgentCore::new(host, &settings).0
+}
+
+/// Runs `args` in a fresh core with `settings` and checks it ended as `expected`.
+#[track_caller]
+fn assert_outcome(settings: &Value, tool: &str, args: &Value, expected: Outcome) {
+    let core = vault_core(settings.clone());
+    let label = format!("{settings} {tool} {args}");
+    match expected {
+        Outcome::Refused => {
+            assert_refused(&core, tool, args.clone(), "writes_disabled");
+        }
+        Outcome::Card => {
+            let result = call(&core, tool, args.clone());
+            let pending = result
+                .pending
+                .unwrap_or_else(|| panic!("{label}: no card: {}", result.text));
+            assert!(!pending.preview.after.is_empty(), "{label}: empty preview");
+            let argv = result.argv.expect("the card's command line");
+            let ran: Vec<Vec<String>> = core
+                .host()
+                .requests
+                .borrow()
+                .iter()
+                .map(|r| r.args.clone())
+                .collect();
+            assert_eq!(ran.len(), 1, "{label}: only the probe runs: {ran:?}");
+            assert_ne!(ran[0], argv, "{label}: the write itself ran");
+            assert_eq!(core.open_confirmations().len(), 1, "{label}");
+        }
+        Outcome::RunsAtOnce => {
+            let result = call(&core, tool, args.clone());
+            assert!(result.ok, "{label}: {}", result.text);
+            assert!(result.pending.is_none(), "{label}");
+            let argv = result.argv.expect("the command line that ran");
+            assert_eq!(argv[0], args["command"], "{label}");
+            let requests = core.host().requests.borrow();
+            assert_eq!(requests.len(), 1, "{label}: one process, no probe");
+            assert_eq!(requests[0].args, argv, "{label}");
+        }
+    }
+}
+
+/// Every write command of every tool in each of the three modes.
 #[test]
-fn writes_are_refused_while_vault_changes_are_off() {
-    for (tool, args) in writes() {
-        let core = core(Value::Null);
-        let result = assert_refused(&core, tool, args, "writes_disabled");
-        assert!(
-            result
-                .text
-                .contains("Settings → Vault Agent → Safety → Allow vault changes"),
-            "{}",
-            result.text
+fn the_permission_mode_matrix() {
+    for (tool, args, in_ask_before_edits) in writes() {
+        for (mode, expected) in [
+            ("readOnly", Outcome::Refused),
+            ("askEveryChange", Outcome::Card),
+            ("askBeforeEdits", in_ask_before_edits),
+        ] {
+            assert_outcome(&json!({ "permissionMode": mode }), tool, &args, expected);
+        }
+    }
+}
+
+/// An older data.json keeps its behaviour for every write: the switch on
+/// is "Ask before edits", off (or missing, or not true/false) is Read only.
+#[test]
+fn an_older_data_json_behaves_as_before() {
+    for (tool, args, when_on) in writes() {
+        assert_outcome(
+            &json!({"permissionMode": "askBeforeEdits"}),
+            tool,
+            &args,
+            when_on,
         );
+        for off in [json!(false), json!("yes"), json!(1), Value::Null] {
+            assert_outcome(
+                &json!({ "allowVaultChanges": off }),
+                tool,
+                &args,
+                Outcome::Refused,
+            );
+        }
     }
 }
 
 #[test]
-fn the_model_cannot_turn_writes_on() {
+fn read_only_says_which_mode_is_on_and_where_to_change_it() {
+    for (tool, args, _) in writes() {
+        let core = core(Value::Null);
+        let result = assert_refused(&core, tool, args, "writes_disabled");
+        for fragment in [
+            "\"Read only\"",
+            "chat header",
+            "Settings → Vault Agent → Safety → Vault changes",
+        ] {
+            assert!(result.text.contains(fragment), "{}", result.text);
+        }
+    }
+}
+
+#[test]
+fn the_model_cannot_change_the_mode() {
     // Settings are not tool arguments: any attempt is an unknown field.
     let core = core(Value::Null);
-    assert_refused(
-        &core,
-        "obsidianDailyNote",
-        json!({"command": "daily:append", "content": "x", "allowVaultChanges": true}),
-        "invalid_arguments",
+    for setting in [
+        json!({"permissionMode": "askBeforeEdits"}),
+        json!({"permissionMode": "askBeforeEdits"}),
+        json!({"permission_mode": "askBeforeEdits"}),
+    ] {
+        let mut args = json!({"command": "daily:append", "content": "x"});
+        args.as_object_mut()
+            .unwrap()
+            .extend(setting.as_object().unwrap().clone());
+        assert_refused(&core, "obsidianDailyNote", args, "invalid_arguments");
+    }
+    assert_eq!(
+        core.settings().permission_mode,
+        vault_agent::settings::PermissionMode::ReadOnly
     );
 }
 
@@ -103,7 +227,7 @@ fn every_write_command_is_in_the_matrix() {
     let writes = writes();
     let listed: Vec<(&str, &str)> = writes
         .iter()
-        .map(|(tool, args)| (*tool, args["command"].as_str().unwrap()))
+        .map(|(tool, args, _)| (*tool, args["command"].as_str().unwrap()))
         .collect();
     for tool in builtin_tools() {
         for command in tool.commands.iter().filter(|c| c.access.is_write()) {
@@ -119,7 +243,15 @@ fn every_write_command_is_in_the_matrix() {
 
 #[test]
 fn writes_that_would_fall_back_to_the_active_file_are_refused() {
-    let on = json!({"allowVaultChanges": true});
+    for on in [
+        json!({"permissionMode": "askBeforeEdits"}),
+        json!({"permissionMode": "askEveryChange"}),
+    ] {
+        refused_without_a_target(on);
+    }
+}
+
+fn refused_without_a_target(on: Value) {
     for (tool, args) in [
         (
             "obsidianProperties",
@@ -160,7 +292,7 @@ fn writes_that_would_fall_back_to_the_active_file_are_refused() {
 #[test]
 fn a_disabled_tool_is_refused() {
     for tool in builtin_tools() {
-        let core = core(json!({ "tools": { tool.id: false }, "allowVaultChanges": true }));
+        let core = core(json!({ "tools": { tool.id: false }, "permissionMode": "askBeforeEdits" }));
         assert_refused(&core, tool.id, tool.example.clone(), "tool_disabled");
         let listed = core.list_tools();
         assert!(!listed.iter().find(|t| t.id == tool.id).unwrap().enabled);
@@ -183,7 +315,7 @@ fn every_excluded_command_is_refused_by_every_tool() {
         }
     }
     assert!(commands.len() > 100);
-    let core = core(json!({"allowVaultChanges": true}));
+    let core = core(json!({"permissionMode": "askBeforeEdits"}));
     for tool in builtin_tools() {
         for command in &commands {
             let result = assert_refused(
@@ -199,7 +331,7 @@ fn every_excluded_command_is_refused_by_every_tool() {
 
 #[test]
 fn wrong_task_change_combinations_are_refused() {
-    let core = core(json!({"allowVaultChanges": true}));
+    let core = core(json!({"permissionMode": "askBeforeEdits"}));
     for args in [
         json!({"command": "task", "ref": "Plan.md:3", "toggle": true, "done": true}),
         json!({"command": "task", "ref": "Plan.md:3", "todo": true, "status": "x"}),
@@ -232,8 +364,8 @@ fn reads_run_with_writes_off() {
 }
 
 #[test]
-fn direct_writes_run_at_once_when_allowed() {
-    let core = core(json!({"allowVaultChanges": true}));
+fn direct_writes_run_at_once_in_ask_before_edits() {
+    let core = core(json!({"permissionMode": "askBeforeEdits"}));
     let result = call(
         &core,
         "obsidianDailyNote",
@@ -265,7 +397,6 @@ fn direct_writes_run_at_once_when_allowed() {
 /// the target of a write or a bookmark, however the path is spelled.
 #[test]
 fn the_config_folder_is_never_a_write_target() {
-    let core = core(json!({"allowVaultChanges": true}));
     let cases = [
         (
             "obsidianBookmarks",
@@ -300,14 +431,19 @@ fn the_config_folder_is_never_a_write_target() {
             json!({"command": "task", "path": ".OBSIDIAN/x.md", "line": 3, "done": true}),
         ),
     ];
-    for (tool, args) in cases {
-        let result = assert_refused(&core, tool, args, "config_folder");
-        assert!(result.text.contains(".obsidian/"), "{}", result.text);
+    // In both modes that allow changes: a card would start its probe, so
+    // the refusal must come first there too.
+    for mode in ["askBeforeEdits", "askEveryChange"] {
+        let core = core(json!({ "permissionMode": mode }));
+        for (tool, args) in cases.clone() {
+            let result = assert_refused(&core, tool, args, "config_folder");
+            assert!(result.text.contains(".obsidian/"), "{}", result.text);
+        }
     }
     // A custom configuration folder, as `app.vault.configDir` names it.
     let mut host = FakeHost::linux_with_cli("ok");
     host.facts.config_dir = Some(".config-obsidian".into());
-    let custom = VaultAgentCore::new(host, &json!({"allowVaultChanges": true})).0;
+    let custom = VaultAgentCore::new(host, &json!({"permissionMode": "askBeforeEdits"})).0;
     assert_refused(
         &custom,
         "obsidianBookmarks",
@@ -320,7 +456,7 @@ fn the_config_folder_is_never_a_write_target() {
 /// for writes that run at once as well.
 #[test]
 fn path_tricks_are_refused_before_anything_runs() {
-    let core = core(json!({"allowVaultChanges": true}));
+    let core = core(json!({"permissionMode": "askBeforeEdits"}));
     for bad in [
         " ../x",
         ".. /x",

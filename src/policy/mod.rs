@@ -5,17 +5,22 @@
 pub mod paths;
 
 use crate::error::ToolError;
-use crate::settings::Settings;
+use crate::settings::{PermissionMode, Settings};
 use crate::tools::{Access, ToolCall};
 
 /// Parameters that name a place in the vault, by the CLI's own convention
 /// (`ref` is `path:line`).
 const PLACE_PARAMETERS: &[&str] = &["file", "path", "folder", "ref"];
 
-/// Checks a parsed call against the settings; returns what it does.
+/// Checks a parsed call against the settings; returns what it does: run at
+/// once (`Read`, `DirectWrite`) or wait for a card (`ConfirmedWrite`).
 ///
 /// - Reads always pass (the tool's own switch is checked by the registry).
-/// - Every write needs "Allow vault changes", which only the user can turn on.
+/// - Writes follow the user's permission mode, which only the user changes:
+///   Read only refuses them all; Ask before every change makes every write a
+///   card; Ask before edits keeps what the command declares (additions at
+///   once, edits of what is there on a card). Only the declared access counts,
+///   so a new tool gets the same treatment without a line here.
 /// - Every write must name its target: without `file`/`path`/`ref`/`daily`
 ///   the CLI would change the note the user happens to have open.
 /// - No write and no bookmark touches the vault's configuration folder
@@ -29,12 +34,17 @@ pub fn check(
     if !access.is_write() {
         return Ok(access);
     }
-    if !settings.allow_vault_changes {
-        return Err(ToolError::WritesDisabled {
-            tool: call.tool.id.to_string(),
-            command: call.command.name.to_string(),
-        });
-    }
+    let effective = match settings.permission_mode {
+        PermissionMode::ReadOnly => {
+            return Err(ToolError::WritesDisabled {
+                tool: call.tool.id.to_string(),
+                command: call.command.name.to_string(),
+                mode: settings.permission_mode.label(),
+            })
+        }
+        PermissionMode::AskEveryChange => Access::ConfirmedWrite,
+        PermissionMode::AskBeforeEdits => access,
+    };
     if call.args.write_target().is_none() {
         return Err(ToolError::MissingTarget {
             command: call.command.name.to_string(),
@@ -42,7 +52,7 @@ pub fn check(
         });
     }
     check_config_dir(call, config_dir)?;
-    Ok(access)
+    Ok(effective)
 }
 
 /// Refuses a write whose place (`file`, `path`, `folder`, `ref`) is inside the

@@ -6,7 +6,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::shared::{check_not_blank, check_note_target, describe_note, require_note_target};
-use super::{Access, CommandArgs, CommandSpec, ToolSpec};
+use super::{Access, CommandArgs, CommandSpec, Preview, ProbeResult, ToolSpec};
+use crate::cli::argv::CliInvocation;
+use crate::error::ToolError;
 use crate::policy::paths::check_note_name;
 
 /// Arguments of `bases`.
@@ -108,6 +110,66 @@ impl CommandArgs for BaseCreateArgs {
     fn write_target(&self) -> Option<String> {
         describe_note(&self.file, &self.path).map(|base| format!("a new item in base {base}"))
     }
+
+    /// The base's views: the read shows the base exists and which view the
+    /// item goes to.
+    fn probe(&self) -> Option<CliInvocation> {
+        let mut probe = CliInvocation::new("base:views");
+        if let Some(file) = &self.file {
+            probe = probe.parameter("file", file.clone());
+        }
+        if let Some(path) = &self.path {
+            probe = probe.parameter("path", path.clone());
+        }
+        Some(probe)
+    }
+
+    fn preview(&self, current: &ProbeResult) -> Result<Preview, ToolError> {
+        let base = describe_note(&self.file, &self.path).unwrap_or_default();
+        let text = current.as_ref().map_err(Clone::clone)?;
+        let views: Vec<&str> = text
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && *l != "No views found.")
+            .collect();
+        let view = match (&self.view, views.first()) {
+            (Some(view), _) if views.contains(&view.as_str()) => format!("view \"{view}\""),
+            (Some(view), _) => {
+                return Err(ToolError::CliError {
+                    output: format!(
+                        "base {base} has no view \"{view}\" (its views: {})",
+                        list_or_none(&views)
+                    ),
+                    hint: Some("Use one of its views, or leave `view` out for the first.".into()),
+                })
+            }
+            (None, Some(first)) => format!("its first view, \"{first}\""),
+            (None, None) => "the base (it has no views)".into(),
+        };
+        let name = match &self.name {
+            Some(name) => format!("\"{name}\""),
+            None => "a generated name (\"Untitled\", numbered if taken)".into(),
+        };
+        let content = match self.content.as_deref() {
+            Some(text) if !text.is_empty() => text.to_string(),
+            _ => "(no text)".into(),
+        };
+        Ok(Preview {
+            target: self.write_target().unwrap_or_default(),
+            before: format!("Base {base}, views: {}", list_or_none(&views)),
+            after: format!(
+                "New note {name} in {view}, in the folder and with the properties the base's filters ask for:\n{content}"
+            ),
+        })
+    }
+}
+
+fn list_or_none(items: &[&str]) -> String {
+    if items.is_empty() {
+        "none".into()
+    } else {
+        items.join(", ")
+    }
 }
 
 pub fn tool() -> ToolSpec {
@@ -127,8 +189,89 @@ pub fn tool() -> ToolSpec {
                 "base:create",
                 Access::DirectWrite,
                 "Add an item (a new note) to a base.",
-            ),
+            )
+            .confirm_as("Add"),
         ],
         example: json!({"command": "base:query", "file": "Projects", "format": "csv"}),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn create(view: Option<&str>, name: Option<&str>, content: Option<&str>) -> BaseCreateArgs {
+        BaseCreateArgs {
+            file: Some("Projects".into()),
+            path: None,
+            view: view.map(String::from),
+            name: name.map(String::from),
+            content: content.map(String::from),
+        }
+    }
+
+    #[test]
+    fn the_preview_names_the_base_the_view_the_note_and_its_text() {
+        let views = Ok("Table\nBoard".to_string());
+        let preview = create(Some("Board"), Some("Launch"), Some("# Launch\nSoon"))
+            .preview(&views)
+            .unwrap();
+        assert_eq!(preview.target, "a new item in base note \"Projects\"");
+        assert_eq!(
+            preview.before,
+            "Base note \"Projects\", views: Table, Board"
+        );
+        assert!(
+            preview
+                .after
+                .starts_with("New note \"Launch\" in view \"Board\""),
+            "{}",
+            preview.after
+        );
+        assert!(
+            preview.after.ends_with(":\n# Launch\nSoon"),
+            "{}",
+            preview.after
+        );
+        let generated = create(None, None, None).preview(&views).unwrap();
+        assert!(
+            generated.after.contains("a generated name"),
+            "{}",
+            generated.after
+        );
+        assert!(
+            generated.after.contains("its first view, \"Table\""),
+            "{}",
+            generated.after
+        );
+        assert!(
+            generated.after.ends_with("(no text)"),
+            "{}",
+            generated.after
+        );
+    }
+
+    #[test]
+    fn no_preview_for_a_missing_base_or_view() {
+        let missing = ToolError::CliError {
+            output: "File \"Projects.base\" not found.".into(),
+            hint: None,
+        };
+        assert_eq!(
+            create(None, None, None)
+                .preview(&Err(missing.clone()))
+                .unwrap_err(),
+            missing
+        );
+        let err = create(Some("Gallery"), None, None)
+            .preview(&Ok("Table".into()))
+            .unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("no view \"Gallery\" (its views: Table)"),
+            "{err}"
+        );
+        let probe = create(None, None, None).probe().unwrap();
+        assert_eq!(probe.to_argv().unwrap(), ["base:views", "file=Projects"]);
     }
 }

@@ -6,12 +6,14 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::shared::check_not_blank;
-use super::{Access, CommandArgs, CommandSpec, NoArguments, ToolSpec};
+use super::{Access, CommandArgs, CommandSpec, NoArguments, Preview, ProbeResult, ToolSpec};
+use crate::cli::argv::CliInvocation;
+use crate::error::ToolError;
 
-/// Arguments of `daily:append` and `daily:prepend`.
+/// Arguments of `daily:append`.
 #[derive(Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct DailyWriteArgs {
+pub struct DailyAppendArgs {
     /// The Markdown text to add. Newlines and tabs are kept exactly.
     pub content: String,
     /// Add the text without a separating newline (continue the last or first line).
@@ -19,13 +21,166 @@ pub struct DailyWriteArgs {
     pub inline: bool,
 }
 
-impl CommandArgs for DailyWriteArgs {
+/// Arguments of `daily:prepend`: the same fields, a different preview.
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DailyPrependArgs {
+    /// The Markdown text to add. Newlines and tabs are kept exactly.
+    pub content: String,
+    /// Add the text without a separating newline (continue the last or first line).
+    #[serde(default)]
+    pub inline: bool,
+}
+
+const TARGET: &str = "today's daily note";
+/// Lines of the note shown around the added text on a card.
+const CONTEXT_LINES: usize = 3;
+/// Stands for the lines of the note the card leaves out.
+const MORE: &str = "…";
+const EMPTY_NOTE: &str = "(empty or not created yet; a new daily note starts from your daily note template, if you set one)";
+
+fn daily_read() -> Option<CliInvocation> {
+    Some(CliInvocation::new("daily:read"))
+}
+
+/// The note's text, or why there is no preview: a failed read is never taken
+/// for an empty note.
+fn note_text(current: &ProbeResult) -> Result<&str, ToolError> {
+    current.as_deref().map_err(|error| ToolError::CliError {
+        output: format!("{TARGET} could not be read to show what would change ({error})"),
+        hint: Some("Nothing was changed. Try again once `daily:read` works.".into()),
+    })
+}
+
+/// `daily:append`: the note's last lines now, and with the text added on a
+/// new line (or at the end of the last line with `inline`), as the CLI adds it.
+fn append_preview(
+    current: &ProbeResult,
+    content: &str,
+    inline: bool,
+) -> Result<Preview, ToolError> {
+    let text = note_text(current)?;
+    if text.is_empty() {
+        return Ok(empty_note_preview(content));
+    }
+    let lines: Vec<&str> = text.lines().collect();
+    let start = lines.len().saturating_sub(CONTEXT_LINES);
+    let mut before: Vec<&str> = Vec::new();
+    if start > 0 {
+        before.push(MORE);
+    }
+    before.extend(&lines[start..]);
+    let before = before.join("\n");
+    let after = if inline {
+        format!("{before}{content}")
+    } else {
+        format!("{before}\n{content}")
+    };
+    Ok(Preview {
+        target: TARGET.into(),
+        before,
+        after,
+    })
+}
+
+/// `daily:prepend`: the note's first lines now, and with the text added at
+/// the start of the body, after the properties (their closing `---` is shown
+/// so the place is clear).
+fn prepend_preview(
+    current: &ProbeResult,
+    content: &str,
+    inline: bool,
+) -> Result<Preview, ToolError> {
+    let text = note_text(current)?;
+    if text.is_empty() {
+        return Ok(empty_note_preview(content));
+    }
+    let lines: Vec<&str> = text.lines().collect();
+    let body_start = frontmatter_lines(&lines);
+    let head: Vec<&str> = lines[body_start.saturating_sub(1)..body_start].to_vec();
+    let body = &lines[body_start..];
+    let shown = &body[..body.len().min(CONTEXT_LINES)];
+    let more = body.len() > shown.len();
+    let join = |parts: Vec<String>| parts.join("\n");
+    let mut before: Vec<String> = head.iter().map(|l| l.to_string()).collect();
+    before.extend(shown.iter().map(|l| l.to_string()));
+    let mut after: Vec<String> = head.iter().map(|l| l.to_string()).collect();
+    match (inline, shown.split_first()) {
+        // Inline continues the first line of the body with it.
+        (true, Some((first, rest))) => {
+            after.push(format!("{content}{first}"));
+            after.extend(rest.iter().map(|l| l.to_string()));
+        }
+        _ => {
+            after.push(content.to_string());
+            after.extend(shown.iter().map(|l| l.to_string()));
+        }
+    }
+    if more {
+        before.push(MORE.into());
+        after.push(MORE.into());
+    }
+    Ok(Preview {
+        target: TARGET.into(),
+        before: join(before),
+        after: join(after),
+    })
+}
+
+fn empty_note_preview(content: &str) -> Preview {
+    Preview {
+        target: TARGET.into(),
+        before: EMPTY_NOTE.into(),
+        after: content.to_string(),
+    }
+}
+
+/// How many lines the properties block takes (both `---` lines), or 0: it
+/// opens on the first line and closes at the next line that is `---`.
+fn frontmatter_lines(lines: &[&str]) -> usize {
+    if lines.first().map(|l| l.trim_end()) != Some("---") {
+        return 0;
+    }
+    lines
+        .iter()
+        .skip(1)
+        .position(|l| l.trim_end() == "---")
+        .map_or(0, |closing| closing + 2)
+}
+
+impl CommandArgs for DailyAppendArgs {
     fn validate(&mut self) -> Result<(), String> {
         check_not_blank("content", &self.content)
     }
 
     fn write_target(&self) -> Option<String> {
-        Some("today's daily note".into())
+        Some(TARGET.into())
+    }
+
+    fn probe(&self) -> Option<CliInvocation> {
+        daily_read()
+    }
+
+    fn preview(&self, current: &ProbeResult) -> Result<Preview, ToolError> {
+        append_preview(current, &self.content, self.inline)
+    }
+}
+
+impl CommandArgs for DailyPrependArgs {
+    fn validate(&mut self) -> Result<(), String> {
+        check_not_blank("content", &self.content)
+    }
+
+    fn write_target(&self) -> Option<String> {
+        Some(TARGET.into())
+    }
+
+    fn probe(&self) -> Option<CliInvocation> {
+        daily_read()
+    }
+
+    fn preview(&self, current: &ProbeResult) -> Result<Preview, ToolError> {
+        prepend_preview(current, &self.content, self.inline)
     }
 }
 
@@ -48,19 +203,125 @@ pub fn tool() -> ToolSpec {
                 Access::Read,
                 "Get the vault path of today's daily note (even before it exists).",
             ),
-            CommandSpec::new::<DailyWriteArgs>(
+            CommandSpec::new::<DailyAppendArgs>(
                 "daily:append",
                 Access::DirectWrite,
                 "Add text at the end of today's daily note.",
             )
-            .silent_success("Added to the end of today's daily note."),
-            CommandSpec::new::<DailyWriteArgs>(
+            .silent_success("Added to the end of today's daily note.")
+            .confirm_as("Add to the end of"),
+            CommandSpec::new::<DailyPrependArgs>(
                 "daily:prepend",
                 Access::DirectWrite,
                 "Add text at the start of today's daily note, after its properties.",
             )
-            .silent_success("Added to the start of today's daily note."),
+            .silent_success("Added to the start of today's daily note.")
+            .confirm_as("Add to the start of"),
         ],
         example: json!({"command": "daily:read"}),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const NOTE: &str = "---\ntags: [daily]\n---\n# Tuesday\n\n- [ ] Ship\n- [x] Plan";
+
+    fn append(content: &str, inline: bool) -> DailyAppendArgs {
+        DailyAppendArgs {
+            content: content.into(),
+            inline,
+        }
+    }
+
+    fn prepend(content: &str, inline: bool) -> DailyPrependArgs {
+        DailyPrependArgs {
+            content: content.into(),
+            inline,
+        }
+    }
+
+    fn shown(preview: &Preview) -> (&str, &str) {
+        (preview.before.as_str(), preview.after.as_str())
+    }
+
+    #[test]
+    fn append_shows_the_last_lines_then_the_text_on_a_new_line() {
+        let preview = append("- [ ] Call Bob", false)
+            .preview(&Ok(NOTE.into()))
+            .unwrap();
+        assert_eq!(preview.target, "today's daily note");
+        assert_eq!(
+            shown(&preview),
+            (
+                "…\n\n- [ ] Ship\n- [x] Plan",
+                "…\n\n- [ ] Ship\n- [x] Plan\n- [ ] Call Bob"
+            )
+        );
+        let inline = append(" (moved)", true)
+            .preview(&Ok("Short".into()))
+            .unwrap();
+        assert_eq!(shown(&inline), ("Short", "Short (moved)"));
+    }
+
+    #[test]
+    fn prepend_goes_after_the_properties() {
+        let preview = prepend("## Top", false).preview(&Ok(NOTE.into())).unwrap();
+        assert_eq!(
+            shown(&preview),
+            (
+                "---\n# Tuesday\n\n- [ ] Ship\n…",
+                "---\n## Top\n# Tuesday\n\n- [ ] Ship\n…"
+            )
+        );
+        let plain = prepend("First ", true)
+            .preview(&Ok("line one\nline two".into()))
+            .unwrap();
+        assert_eq!(
+            shown(&plain),
+            ("line one\nline two", "First line one\nline two")
+        );
+        // An opening `---` that never closes is text, not properties.
+        let open = prepend("x", false)
+            .preview(&Ok("---\nnot closed".into()))
+            .unwrap();
+        assert_eq!(shown(&open), ("---\nnot closed", "x\n---\nnot closed"));
+    }
+
+    #[test]
+    fn an_empty_note_shows_only_the_text_and_a_failed_read_is_no_preview() {
+        for preview in [
+            append("- [ ] a", false)
+                .preview(&Ok(String::new()))
+                .unwrap(),
+            prepend("- [ ] a", false)
+                .preview(&Ok(String::new()))
+                .unwrap(),
+        ] {
+            assert!(
+                preview.before.starts_with("(empty or not created yet"),
+                "{}",
+                preview.before
+            );
+            assert_eq!(preview.after, "- [ ] a");
+        }
+        let failed = Err(ToolError::AppNotRunning {
+            detail: "exit 1".into(),
+        });
+        for error in [
+            append("x", false).preview(&failed).unwrap_err(),
+            prepend("x", false).preview(&failed).unwrap_err(),
+        ] {
+            assert_eq!(error.code(), "cli_error");
+            assert!(error.to_string().contains("could not be read"), "{error}");
+        }
+    }
+
+    #[test]
+    fn both_probe_daily_read() {
+        for probe in [append("x", false).probe(), prepend("x", false).probe()] {
+            assert_eq!(probe.unwrap().to_argv().unwrap(), ["daily:read"]);
+        }
     }
 }

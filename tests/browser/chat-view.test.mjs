@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { startBrowserPlugin } from "../support/browser.mjs";
+import { outputDir, startBrowserPlugin } from "../support/browser.mjs";
 import { emulator, emulatorEnv, readLog } from "../support/harness.mjs";
 import { openaiStream, startModelServer } from "../support/model-servers.mjs";
 
@@ -22,7 +22,7 @@ describe("chat view in Chromium", () => {
 		session = await startBrowserPlugin({
 			data: {
 				cliPath: emulator,
-				allowVaultChanges: true,
+				permissionMode: "askBeforeEdits",
 				chat: { provider: "openAi", openai: { baseUrl: `${server.url}/v1`, model: "test-model", apiKeySecret: "" } },
 			},
 			env: (vault) => {
@@ -55,6 +55,31 @@ describe("chat view in Chromium", () => {
 		assert.equal(await page.locator(".workspace-leaf .vault-agent-chat").count(), 1);
 		const model = await page.locator(".vault-agent-model option:checked").textContent();
 		assert.match(model, /test-model · 127\.0\.0\.1/);
+	});
+
+	it("shows the permission mode in the header; a pick there saves it", async () => {
+		const mode = page.locator(".vault-agent-chat-header .vault-agent-mode");
+		const select = mode.locator("select.vault-agent-permission-mode");
+		assert.equal(await select.getAttribute("aria-label"), "Vault changes");
+		assert.deepEqual(await select.locator("option").allTextContents(), ["Read only", "Ask before every change", "Ask before edits"]);
+		assert.equal(await select.inputValue(), "askBeforeEdits", "as loaded from data.json");
+		assert.equal(await mode.getAttribute("data-mode"), "askBeforeEdits");
+		assert.equal(await mode.locator(".vault-agent-mode-icon svg").count(), 1, "an icon beside it");
+		const box = await select.boundingBox();
+		assert.ok(box && box.width > 40 && box.height > 10 && box.height < 40, `a small dropdown: ${JSON.stringify(box)}`);
+
+		const saves = await session.saveCount();
+		await select.selectOption({ label: "Read only" });
+		const saved = await session.waitForSave(saves);
+		assert.equal(saved.permissionMode, "readOnly", `saved: ${JSON.stringify(saved)}`);
+		assert.equal(await mode.getAttribute("data-mode"), "readOnly");
+		await session.screenshot("chat-header-mode");
+		await page.locator(".vault-agent-chat-header").screenshot({ path: join(outputDir, "chat-header.png") });
+		// Back to the mode the later tests expect, the same way.
+		const again = await session.saveCount();
+		await select.selectOption({ label: "Ask before edits" });
+		assert.equal((await session.waitForSave(again)).permissionMode, "askBeforeEdits");
+		assert.deepEqual(session.errors, []);
 	});
 
 	it("streams an answer and shows a tool call with a table", async () => {

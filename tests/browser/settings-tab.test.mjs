@@ -66,15 +66,22 @@ describe("settings tab in Chromium", () => {
 		assert.equal(enabled, false, "the core has the tool off");
 	});
 
-	it("turning 'Allow vault changes' on saves it", async () => {
-		const allow = tab.locator(".setting-item.vault-agent-allow-changes .checkbox-container");
-		assert.equal(await allow.evaluate((el) => el.classList.contains("is-enabled")), false, "off by default");
+	it("'Vault changes' offers the three modes, each described, and saves the one picked", async () => {
+		const setting = tab.locator(".setting-item.vault-agent-permission-mode-setting");
+		assert.equal(await setting.locator(".setting-item-name").textContent(), "Vault changes");
+		const select = setting.locator("select");
+		assert.deepEqual(await select.locator("option").allTextContents(), ["Read only", "Ask before every change", "Ask before edits"]);
+		assert.equal(await select.inputValue(), "readOnly", "Read only by default");
+		const described = await setting.locator(".vault-agent-permission-modes li strong").allTextContents();
+		assert.deepEqual(described, ["Read only", "Ask before every change", "Ask before edits"], "each mode is explained");
 		const saves = await session.saveCount();
-		await allow.click();
+		await select.selectOption({ label: "Ask before every change" });
 		const saved = await session.waitForSave(saves);
-		assert.equal(saved.allowVaultChanges, true, `saved: ${JSON.stringify(saved)}`);
+		assert.equal(saved.permissionMode, "askEveryChange", `saved: ${JSON.stringify(saved)}`);
+		assert.equal("allowVaultChanges" in saved, false, "the old switch is not saved");
 		assert.equal(saved.tools?.obsidianRandomRead, false, "the earlier change is kept");
-		assert.equal(await allow.evaluate((el) => el.classList.contains("is-enabled")), true);
+		assert.equal(await page.evaluate(() => window.__harness.plugin.core.settings().permissionMode), "askEveryChange");
+		assert.equal(await select.inputValue(), "askEveryChange");
 	});
 
 	it("leaves a full-page screenshot in test-output/ and logged no errors", async () => {

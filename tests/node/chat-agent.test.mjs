@@ -39,7 +39,7 @@ for (const provider of ["openAi", "anthropic"]) {
 		}
 
 		async function setWrites(on) {
-			await plugin.updateSettings({ allowVaultChanges: on });
+			await plugin.updateSettings({ permissionMode: on ? "askBeforeEdits" : "readOnly" });
 		}
 
 		it("runs a read tool, then streams the answer", async () => {

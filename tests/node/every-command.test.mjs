@@ -92,7 +92,7 @@ describe("every command of every tool against the emulator", () => {
 	before(async () => {
 		vault = copySampleVault();
 		({ plugin } = await loadPlugin(vault, {
-			data: { cliPath: emulator, vaultName: "Sample Vault", allowVaultChanges: true },
+			data: { cliPath: emulator, vaultName: "Sample Vault", permissionMode: "askBeforeEdits" },
 		}));
 	});
 	after(() => removeVault(vault));

@@ -142,6 +142,7 @@ describe("data.json that holds anything still loads", () => {
 		"deep nesting at the top": nested(10_000),
 		"a huge string": { cliPath: emulator, vaultName: "v".repeat(2 * 1024 * 1024) },
 		"wrong types everywhere": { cliPath: 5, allowVaultChanges: "yes", timeoutMs: "soon", tools: [1, 2] },
+		"a mode that is not one": { cliPath: emulator, permissionMode: ["askBeforeEdits"], allowVaultChanges: true },
 	};
 	for (const [name, data] of Object.entries(cases)) {
 		it(name, async () => {
@@ -157,7 +158,7 @@ describe("data.json that holds anything still loads", () => {
 					console.warn = warn;
 				}
 				assert.ok(plugin.core, "the plugin loaded");
-				assert.equal(plugin.core.settings().allowVaultChanges, false, "a bad value never turns changes on");
+				assert.equal(plugin.core.settings().permissionMode, "readOnly", "a bad value never turns changes on");
 				assert.ok(warnings.some((w) => w.startsWith("Vault Agent settings:")), "the repair is logged");
 				assert.equal(plugin.api.listTools().length, 11);
 			} finally {
@@ -172,7 +173,7 @@ describe("cards of API calls", () => {
 	let plugin;
 	before(async () => {
 		vault = copySampleVault();
-		({ plugin } = await loadPlugin(vault, { data: { cliPath: emulator, allowVaultChanges: true } }));
+		({ plugin } = await loadPlugin(vault, { data: { cliPath: emulator, permissionMode: "askBeforeEdits" } }));
 	});
 	after(() => removeVault(vault));
 

@@ -83,7 +83,7 @@ describe("a confirmed write through the public API", () => {
 	let plugin;
 	before(async () => {
 		vault = copySampleVault();
-		({ plugin } = await loadPlugin(vault, { data: { cliPath: emulator, allowVaultChanges: true } }));
+		({ plugin } = await loadPlugin(vault, { data: { cliPath: emulator, permissionMode: "askBeforeEdits" } }));
 	});
 	after(() => removeVault(vault));
 
