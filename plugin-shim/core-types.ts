@@ -63,6 +63,12 @@ export interface HostFunctions {
 	httpRead(id: number): Promise<HttpChunk>;
 	httpClose(id: number): void;
 	secret(name: string): string | undefined;
+	vaultRead(path: string): Promise<{ content: string } | { error: { code: string; message: string } }>;
+	vaultProcess(
+		path: string,
+		expected: string,
+		replacement: string,
+	): Promise<{ status: "written" } | { status: "changed"; now: string } | { error: { code: string; message: string } }>;
 }
 
 export interface PlatformFacts {

@@ -4,13 +4,13 @@
 //! with its inline refinement), built without its clock: the wasm target has
 //! none, and a diff of a note is small enough not to need a deadline.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use similar::{ChangeTag, TextDiff};
 
 /// Lines of context around each change.
 pub const CONTEXT_LINES: usize = 3;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum LineKind {
     Context,
@@ -19,13 +19,13 @@ pub enum LineKind {
 }
 
 /// A piece of a line; `changed` pieces are the words that differ.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Segment {
     pub text: String,
     pub changed: bool,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct DiffLine {
     pub kind: LineKind,
@@ -35,7 +35,7 @@ pub struct DiffLine {
     pub segments: Vec<Segment>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct DiffHunk {
     /// `@@ -a,b +c,d @@`
@@ -44,7 +44,7 @@ pub struct DiffHunk {
 }
 
 /// The change to one note.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct NoteDiff {
     pub added: usize,

@@ -154,6 +154,7 @@ impl CommandArgs for PropertyNameArgs {
                 target,
                 before,
                 after: "(removed)".into(),
+                diff: None,
             }),
             None => Err(ToolError::CliError {
                 output: format!("{target} is not set, so there is nothing to remove."),
@@ -193,6 +194,7 @@ impl CommandArgs for PropertySetArgs {
             target: self.write_target().unwrap_or_default(),
             before,
             after,
+            diff: None,
         })
     }
 }

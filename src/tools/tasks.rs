@@ -226,6 +226,7 @@ impl CommandArgs for TaskArgs {
             target: self.describe(),
             before,
             after,
+            diff: None,
         })
     }
 }
