@@ -25,6 +25,8 @@ pub enum ScriptedHttp {
 }
 
 type Responder = Box<dyn Fn(&ProcessRequest) -> ProcessOutcome>;
+/// Changes the notes from outside the core (a keystroke, a sync).
+pub type NotesHook = Box<dyn Fn(&mut HashMap<String, String>)>;
 /// The chunks still to send, then an optional failure.
 type ScriptedBody = (VecDeque<Vec<u8>>, Option<HttpFailure>);
 
@@ -50,7 +52,7 @@ pub struct FakeHost {
     /// Notes as the vault API sees them, by path (shared with a responder).
     pub notes: Rc<RefCell<HashMap<String, String>>>,
     /// Runs just before `vault_process` compares (a keystroke, a sync).
-    pub before_process: RefCell<Option<Box<dyn Fn(&mut HashMap<String, String>)>>>,
+    pub before_process: RefCell<Option<NotesHook>>,
 }
 
 impl FakeHost {
