@@ -18,7 +18,8 @@ fn core() -> VaultAgentCore<FakeHost> {
     let mut host = FakeHost::linux_with_cli("");
     host.respond_with(|request| {
         ProcessOutcome::success(match request.args[0].as_str() {
-            "task" => "Plan.md:3\n- [ ] Ship",
+            // A task change is previewed from the note itself (line 3).
+            "read" | "daily:read" => "# Plan\n\n- [ ] Ship",
             _ => "ok",
         })
     });
@@ -306,7 +307,9 @@ fn hostile_strings_run_literally_or_are_refused_by_name() {
                         assert!(
                             argv[0] == command.name
                                 || (command.name.starts_with("property:")
-                                    && argv[0] == "property:read"),
+                                    && argv[0] == "property:read")
+                                || (command.name == "task"
+                                    && matches!(argv[0].as_str(), "read" | "daily:read")),
                             "{argv:?}"
                         );
                         for element in &argv[1..] {
