@@ -127,6 +127,7 @@ pub fn list(ctx: &Ctx, inv: &Invocation) -> Out {
     })
 }
 
+/// guess: no capture shows `bookmark` (shared reference).
 pub fn add(ctx: &mut Ctx, inv: &Invocation) -> Out {
     let mut item = Map::new();
     let given: Vec<&str> = ["file", "folder", "search", "url"]

@@ -127,6 +127,9 @@ pub fn outline(ctx: &Ctx, inv: &Invocation) -> Out {
     })
 }
 
+/// Vault paths, one per line (MatrixFounder/llm-wiki
+/// evals/fixtures/obsidian-files-md.txt, macOS, 1.12.7); the empty wording
+/// and the order are guesses.
 pub fn files(ctx: &Ctx, inv: &Invocation) -> Out {
     let folder = match inv.get("folder").map(vault::safe_folder) {
         Some(None) => return Ok("No files found.".to_string()),
@@ -159,6 +162,7 @@ pub fn files(ctx: &Ctx, inv: &Invocation) -> Out {
         .join("\n"))
 }
 
+/// guess: folder paths, one per line (no capture).
 pub fn folders(ctx: &Ctx, inv: &Invocation) -> Out {
     let folder = match inv.get("folder").map(vault::safe_folder) {
         Some(None) => return Ok("No folders found.".to_string()),

@@ -139,6 +139,7 @@ fn candidates(ctx: &Ctx) -> Vec<String> {
     ctx.vault.files().to_vec()
 }
 
+/// Files no other note links to (see `candidates` for the source).
 pub fn orphans(ctx: &Ctx, inv: &Invocation) -> Out {
     let g = graph(ctx);
     let linked: Vec<&str> = g
@@ -158,6 +159,7 @@ pub fn orphans(ctx: &Ctx, inv: &Invocation) -> Out {
     list_or(found, inv, "No orphans found.")
 }
 
+/// Files that link nowhere (see `candidates` for the source).
 pub fn deadends(ctx: &Ctx, inv: &Invocation) -> Out {
     let g = graph(ctx);
     let found: Vec<String> = candidates(ctx)

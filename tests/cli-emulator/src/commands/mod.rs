@@ -172,7 +172,8 @@ pub fn wants_single_file(inv: &Invocation) -> bool {
     inv.get("file").is_some() || inv.get("path").is_some() || inv.has("active")
 }
 
-/// Validate `format=`; `None` when not given.
+/// Validate `format=`; `None` when not given (guess: the wording of an
+/// unknown format; `outline` falls back to its default instead, as captured).
 pub fn format_param<'a>(inv: &'a Invocation, allowed: &[&str]) -> Result<Option<&'a str>, String> {
     match inv.get("format") {
         None => Ok(None),
@@ -209,7 +210,8 @@ pub fn tsv_row<S: AsRef<str>>(fields: &[S]) -> String {
         .join("\t")
 }
 
-/// Pretty JSON with two-space indentation.
+/// Pretty JSON with two-space indentation (misiekhardcore/claude-obsidian
+/// lint-backlinks-json.out; marwansaab 013 T0.2). `search` prints compact JSON.
 pub fn json(value: &serde_json::Value) -> String {
     serde_json::to_string_pretty(value).unwrap_or_default()
 }
@@ -226,6 +228,7 @@ pub struct DailySettings {
     pub template: Option<String>,
 }
 
+/// The Daily notes plugin's settings (`.obsidian/daily-notes.json`).
 pub fn daily_settings(ctx: &Ctx) -> DailySettings {
     let cfg = ctx.vault.config_json("daily-notes.json");
     let text = |key: &str| {

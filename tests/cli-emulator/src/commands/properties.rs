@@ -49,6 +49,10 @@ fn property_type(ctx: &Ctx, name: &str, values: &[yaml_rust2::Yaml]) -> String {
         .to_string()
 }
 
+/// `properties`: one note (see `one_file`) or the vault: names in yaml
+/// (default), tsv or json (`[{"name","type","count"}]`, marwansaab 013
+/// Finding 3); the yaml/tsv layouts, `counts`, `sort`, `name=` and `total`
+/// are guesses.
 pub fn list(ctx: &Ctx, inv: &Invocation) -> Out {
     let format = format_param(inv, &["yaml", "json", "tsv"])?.unwrap_or("yaml");
     if wants_single_file(inv) {
