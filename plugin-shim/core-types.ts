@@ -198,6 +198,8 @@ export interface ConfirmationCard {
 	argvHash: string;
 	expiresMs: number;
 	state: ConfirmationState;
+	/** `cli`: the argv runs; `vault`: Obsidian writes the note in one step, only if unchanged. */
+	via: "cli" | "vault";
 }
 
 /** The wasm class, typed (wasm-bindgen types its values as `any`). */

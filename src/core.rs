@@ -384,12 +384,15 @@ impl<H: Host> VaultAgentCore<H> {
         let current = self.read_probe(&entry.probe, &settings).await;
         if snapshot(&current) != entry.probe_snapshot {
             let target = entry.preview.target.clone();
-            let now_text = match &current {
-                Ok(text) => text.lines().last().unwrap_or("").to_string(),
-                Err(error) => error.to_string(),
-            };
             // Ask again with a fresh preview, if the call still makes sense.
             let fresh = self.call_tool(entry.tool_id, &entry.arguments).await;
+            // What the target holds now, as the fresh preview shows it (a
+            // probe may read a whole note when the target is one line).
+            let now_text = match (&fresh.pending, &current) {
+                (Some(pending), _) => pending.preview.before.clone(),
+                (None, Ok(text)) => text.lines().last().unwrap_or("").to_string(),
+                (None, Err(error)) => error.to_string(),
+            };
             let mut result = ToolResult::failure(
                 &ToolError::Stale {
                     target,

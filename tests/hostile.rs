@@ -19,7 +19,8 @@ fn core() -> VaultAgentCore<FakeHost> {
     let mut host = FakeHost::linux_with_cli("");
     host.respond_with(|request| {
         ProcessOutcome::success(match request.args[0].as_str() {
-            "task" => "Plan.md:3\n- [ ] Ship",
+            // A task change is previewed from the note itself (line 3).
+            "read" | "daily:read" => "# Plan\n\n- [ ] Ship",
             // `create` checks first that nothing is at its path.
             "file" if request.args.iter().any(|a| a.starts_with("path=")) => {
                 "Error: File not found."
@@ -65,8 +66,12 @@ fn base_arguments(tool: &str, command: &str) -> Value {
         }
         ("obsidianBookmarks", _) => json!({}),
         ("obsidianRandomRead", _) => json!({"folder": "Ideas"}),
-        ("obsidianEdit", "create") => json!({"path": "New/Note.md", "content": "ok"}),
-        ("obsidianEdit", "append" | "prepend") => json!({"file": "Plan", "content": "ok"}),
+        // Contents the fake `read` then shows, so the read-back confirms them.
+        ("obsidianEdit", "create") => {
+            json!({"path": "New/Note.md", "content": "# Plan\n\n- [ ] Ship"})
+        }
+        ("obsidianEdit", "append") => json!({"file": "Plan", "content": "- [ ] Ship"}),
+        ("obsidianEdit", "prepend") => json!({"file": "Plan", "content": "# Plan"}),
         ("obsidianEdit", "edit") => json!({"path": "Plan.md", "find": "ok", "with": "done"}),
         _ => panic!("no base arguments for {tool} {command}: add them here"),
     }
@@ -327,7 +332,9 @@ fn hostile_strings_run_literally_or_are_refused_by_name() {
                                 || (command.name.starts_with("property:")
                                     && argv[0] == "property:read")
                                 || (tool.id == "obsidianEdit"
-                                    && matches!(argv[0].as_str(), "file" | "read")),
+                                    && matches!(argv[0].as_str(), "file" | "read"))
+                                || (command.name == "task"
+                                    && matches!(argv[0].as_str(), "read" | "daily:read")),
                             "{argv:?}"
                         );
                         if argv[0] != command.name {

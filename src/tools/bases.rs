@@ -122,7 +122,9 @@ pub fn tool() -> ToolSpec {
         commands: vec![
             CommandSpec::new::<BasesArgs>("bases", Access::Read, "List the vault's base files."),
             CommandSpec::new::<BaseViewsArgs>("base:views", Access::Read, "List the views of a base."),
-            CommandSpec::new::<BaseQueryArgs>("base:query", Access::Read, "Query the rows of a base view."),
+            // An empty view prints nothing with format=paths.
+            CommandSpec::new::<BaseQueryArgs>("base:query", Access::Read, "Query the rows of a base view.")
+                .silent_success("The view has no rows."),
             CommandSpec::new::<BaseCreateArgs>(
                 "base:create",
                 Access::DirectWrite,
