@@ -283,14 +283,20 @@ impl<H: Host> VaultAgentCore<H> {
         }
     }
 
-    /// A read through the CLI whose empty answer is a real answer.
+    /// A read through the CLI whose empty answer is a real answer. It is
+    /// ours, not the model's: the output cap is the largest there is, so a
+    /// big note is compared whole.
     async fn read_text(
         &self,
         read: &CliInvocation,
         settings: &Settings,
     ) -> Result<String, ToolError> {
         let read = read.clone().in_vault(settings.vault());
-        self.cli_run(&read, EmptyOutput::Success(""), settings)
+        let settings = Settings {
+            output_cap_bytes: crate::settings::OUTPUT_CAP_RANGE_BYTES.1,
+            ..settings.clone()
+        };
+        self.cli_run(&read, EmptyOutput::Success(""), &settings)
             .await
             .map(|out| if out.empty { String::new() } else { out.text })
     }
