@@ -4,7 +4,10 @@
 
 import { ButtonComponent } from "obsidian";
 import type { ConfirmationCard } from "./core-types";
-import type { ToolResult } from "./vault-agent-api";
+import type { NoteDiff, ToolResult } from "./vault-agent-api";
+
+/** Diff lines shown before "Show all". */
+const FOLDED_DIFF_LINES = 30;
 
 export interface CardActions {
 	approve(card: ConfirmationCard): Promise<ToolResult>;
@@ -18,18 +21,64 @@ export function commandLine(argv: string[]): string {
 	return ["obsidian", ...argv].map((arg) => (/^[\w:./=#@+-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, "'\\''")}'`)).join(" ");
 }
 
+/** A unified diff: counts, then hunks of lines with the changed words marked; long diffs fold. */
+export function renderDiff(parent: HTMLElement, diff: NoteDiff): HTMLElement {
+	const box = parent.createDiv({ cls: "vault-agent-diff" });
+	box.createDiv({ cls: "vault-agent-diff-counts", text: `+${diff.added} −${diff.removed} lines` });
+	const body = box.createDiv({ cls: "vault-agent-diff-body" });
+	let shown = 0;
+	const total = diff.hunks.reduce((sum, hunk) => sum + hunk.lines.length + 1, 0);
+	for (const hunk of diff.hunks) {
+		body.createDiv({ cls: "vault-agent-diff-hunk", text: hunk.header });
+		shown += 1;
+		for (const line of hunk.lines) {
+			const row = body.createDiv({ cls: `vault-agent-diff-line is-${line.kind}` });
+			if (shown >= FOLDED_DIFF_LINES) row.addClass("is-folded");
+			shown += 1;
+			row.createSpan({ cls: "vault-agent-diff-number", text: String(line.newLine ?? line.oldLine ?? "") });
+			row.createSpan({ cls: "vault-agent-diff-sign", text: line.kind === "added" ? "+" : line.kind === "removed" ? "−" : " " });
+			const text = row.createSpan({ cls: "vault-agent-diff-text" });
+			for (const segment of line.segments) {
+				text.createSpan({ cls: segment.changed ? "vault-agent-diff-word" : "", text: segment.text });
+			}
+		}
+	}
+	if (total > FOLDED_DIFF_LINES) {
+		box.addClass("is-folded");
+		new ButtonComponent(box)
+			.setButtonText(`Show all ${total} lines`)
+			.setClass("vault-agent-diff-show-all")
+			.onClick(function (this: void) {
+				box.removeClass("is-folded");
+				box.querySelector(".vault-agent-diff-show-all")?.remove();
+			});
+	}
+	return box;
+}
+
 export function renderConfirmationCard(parent: HTMLElement, card: ConfirmationCard, actions: CardActions): HTMLElement {
 	const root = parent.createDiv({ cls: "vault-agent-confirm" });
 	root.dataset.confirmationId = card.id;
 	root.createDiv({ cls: "vault-agent-confirm-summary", text: card.summary });
-	const preview = root.createDiv({ cls: "vault-agent-confirm-preview" });
-	preview.createDiv({ cls: "vault-agent-confirm-label", text: "Now" });
-	preview.createEl("pre", { cls: "vault-agent-confirm-before", text: card.preview.before });
-	preview.createDiv({ cls: "vault-agent-confirm-label", text: "After" });
-	preview.createEl("pre", { cls: "vault-agent-confirm-after", text: card.preview.after });
-	const details = root.createEl("details", { cls: "vault-agent-confirm-command" });
-	details.createEl("summary", { text: "Command line" });
-	details.createEl("code", { text: commandLine(card.argv) });
+	if (card.preview.diff) {
+		renderDiff(root, card.preview.diff);
+	} else {
+		const preview = root.createDiv({ cls: "vault-agent-confirm-preview" });
+		preview.createDiv({ cls: "vault-agent-confirm-label", text: "Now" });
+		preview.createEl("pre", { cls: "vault-agent-confirm-before", text: card.preview.before });
+		preview.createDiv({ cls: "vault-agent-confirm-label", text: "After" });
+		preview.createEl("pre", { cls: "vault-agent-confirm-after", text: card.preview.after });
+	}
+	if (card.via === "vault") {
+		root.createDiv({
+			cls: "vault-agent-confirm-via",
+			text: "Obsidian writes this change in one step, and only if the note still reads as shown here.",
+		});
+	} else {
+		const details = root.createEl("details", { cls: "vault-agent-confirm-command" });
+		details.createEl("summary", { text: "Command line" });
+		details.createEl("code", { text: commandLine(card.argv) });
+	}
 	const expires = new Date(card.expiresMs);
 	root.createDiv({
 		cls: "vault-agent-confirm-expiry",

@@ -63,6 +63,12 @@ export interface HostFunctions {
 	httpRead(id: number): Promise<HttpChunk>;
 	httpClose(id: number): void;
 	secret(name: string): string | undefined;
+	vaultRead(path: string): Promise<{ content: string } | { error: { code: string; message: string } }>;
+	vaultProcess(
+		path: string,
+		expected: string,
+		replacement: string,
+	): Promise<{ status: "written" } | { status: "changed"; now: string } | { error: { code: string; message: string } }>;
 }
 
 export interface PlatformFacts {
@@ -195,6 +201,8 @@ export interface ConfirmationCard {
 	argvHash: string;
 	expiresMs: number;
 	state: ConfirmationState;
+	/** `cli`: the argv runs; `vault`: Obsidian writes the note in one step, only if unchanged. */
+	via: "cli" | "vault";
 }
 
 /** The wasm class, typed (wasm-bindgen types its values as `any`). */

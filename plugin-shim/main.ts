@@ -8,6 +8,7 @@ import { ConfirmationCoordinator } from "./confirmations";
 import { ConversationStore } from "./conversation-store";
 import type { CoreHandle, ProviderKind, VaultAgentSettings } from "./core-types";
 import { VaultAgentSettingTab } from "./settings-tab";
+import { vaultFunctions } from "./vault-host";
 import type { VaultAgentApi } from "./vault-agent-api";
 
 export default class VaultAgentPlugin extends Plugin {
@@ -33,7 +34,7 @@ export default class VaultAgentPlugin extends Plugin {
 		const adapter = this.app.vault.adapter;
 		const vaultPath = adapter instanceof FileSystemAdapter ? adapter.getBasePath() : null;
 		const os = Platform.isMacOS ? "macos" : Platform.isWin ? "windows" : Platform.isLinux ? "linux" : "other";
-		const host = createNodeHost((name) => this.app.secretStorage.getSecret(name));
+		const host = { ...createNodeHost((name) => this.app.secretStorage.getSecret(name)), ...vaultFunctions(this.app) };
 		const facts = nodePlatformFacts(os, Platform.isDesktopApp, vaultPath, this.app.vault.configDir);
 		const core = await loadCore(host, facts, stored);
 		for (const repair of core.startupRepairs()) console.warn(`Vault Agent settings: ${repair}`);

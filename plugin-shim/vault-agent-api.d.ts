@@ -48,6 +48,19 @@ export type ToolErrorCode =
 	| "tool_disabled"
 	| "invalid_arguments"
 	| "command_not_allowed"
+	| "note_exists"
+	| "note_not_found"
+	| "find_not_found"
+	| "find_ambiguous"
+	| "heading_not_found"
+	| "heading_ambiguous"
+	| "nothing_to_change"
+	| "too_large_for_cli"
+	| "write_not_verified"
+	| "vault_failed"
+	| "config_folder"
+	| "output_flood"
+	| "internal_error"
 	| "unsupported_platform"
 	| "writes_disabled"
 	| "missing_target"
@@ -64,7 +77,26 @@ export interface ChangePreview {
 	/** What changes, in words. */
 	target: string;
 	before: string;
+	/** For a note edit: the change as a unified diff (the text the model reads). */
 	after: string;
+	/** For changes to a note's text: the line diff the card shows. */
+	diff?: NoteDiff;
+}
+
+/** A line diff of a note, with the changed words inside changed lines. */
+export interface NoteDiff {
+	added: number;
+	removed: number;
+	hunks: Array<{
+		/** `@@ -a,b +c,d @@` */
+		header: string;
+		lines: Array<{
+			kind: "context" | "added" | "removed";
+			oldLine?: number | null;
+			newLine?: number | null;
+			segments: Array<{ text: string; changed: boolean }>;
+		}>;
+	}>;
 }
 
 /** A write waiting for the user's Approve / Reject. */

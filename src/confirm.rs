@@ -22,6 +22,36 @@ use crate::policy::paths::{is_invisible, visible_code};
 use crate::result::ToolResult;
 use crate::tools::Preview;
 
+/// An edit written through Obsidian's vault: the note as it was read for the
+/// preview and as it will be. It is written only if the note still holds
+/// exactly `before` at that moment.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NoteEditPlan {
+    pub path: String,
+    pub before: String,
+    pub after: String,
+}
+
+impl NoteEditPlan {
+    /// What the confirmation is bound to: the note and both texts, by hash.
+    pub fn argv(&self) -> Vec<String> {
+        vec![
+            "edit".into(),
+            format!("path={}", self.path),
+            format!("before-sha256={}", text_hash(&self.before)),
+            format!("after-sha256={}", text_hash(&self.after)),
+        ]
+    }
+}
+
+/// SHA-256 of a text, in hex.
+pub fn text_hash(text: &str) -> String {
+    Sha256::digest(text.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
 /// Finished confirmations kept to answer replays with the right code.
 const KEEP_FINISHED: usize = 64;
 
@@ -103,6 +133,8 @@ pub struct PendingConfirmation {
     pub summary: String,
     pub preview: Preview,
     pub empty_output: EmptyOutput,
+    /// Set for an edit written through the vault instead of the CLI.
+    pub note_edit: Option<NoteEditPlan>,
     pub created_ms: f64,
     pub expires_ms: f64,
     pub state: ConfirmationState,
@@ -132,6 +164,9 @@ pub struct ConfirmationCard {
     pub argv_hash: String,
     pub expires_ms: f64,
     pub state: ConfirmationState,
+    /// `cli` (the argv runs) or `vault` (Obsidian writes the note in one
+    /// step, only if it is unchanged).
+    pub via: &'static str,
 }
 
 impl PendingConfirmation {
@@ -157,11 +192,17 @@ impl PendingConfirmation {
                 target: visible_text(&self.preview.target),
                 before: visible_text(&self.preview.before),
                 after: visible_text(&self.preview.after),
+                diff: None,
             },
             argv: self.argv.iter().map(|a| visible_text(a)).collect(),
             argv_hash: self.argv_hash.clone(),
             expires_ms: self.expires_ms,
             state: self.state,
+            via: if self.note_edit.is_some() {
+                "vault"
+            } else {
+                "cli"
+            },
         }
     }
 }
@@ -178,6 +219,7 @@ pub struct Proposal {
     pub summary: String,
     pub preview: Preview,
     pub empty_output: EmptyOutput,
+    pub note_edit: Option<NoteEditPlan>,
 }
 
 /// All confirmations of this session.
@@ -210,6 +252,7 @@ impl ConfirmationBook {
             summary: proposal.summary,
             preview: proposal.preview,
             empty_output: proposal.empty_output,
+            note_edit: proposal.note_edit,
             created_ms: now_ms,
             expires_ms: now_ms + f64::from(expiry_ms),
             state: ConfirmationState::Proposed,
@@ -382,8 +425,10 @@ mod tests {
                 target: "t".into(),
                 before: "active".into(),
                 after: content.into(),
+                diff: None,
             },
             empty_output: EmptyOutput::Error,
+            note_edit: None,
         }
     }
 

@@ -51,7 +51,7 @@ pub struct VaultAgentCore<H: Host> {
     /// Shared, not cloned, per call: a call keeps the snapshot it started with.
     settings: RefCell<Rc<Settings>>,
     cli: CliClient,
-    confirmations: RefCell<ConfirmationBook>,
+    pub(crate) confirmations: RefCell<ConfirmationBook>,
     /// Set by the chat's Stop button.
     pub(crate) chat_stop: StopSignal,
     pub(crate) conversation_count: std::cell::Cell<u64>,
@@ -251,8 +251,22 @@ impl<H: Host> VaultAgentCore<H> {
     async fn run_tool(&self, tool_id: &str, args: &Value) -> Result<ToolResult, ToolError> {
         let settings = self.settings_snapshot();
         let (call, access, invocation) = self.authorise(tool_id, args, &settings)?;
+        if let Some(request) = call.args.note_edit() {
+            return self
+                .propose_note_edit(&call, args, request, &settings)
+                .await;
+        }
         if access == Access::ConfirmedWrite {
             return self.propose(&call, args, invocation, &settings).await;
+        }
+        let check = call.args.write_check();
+        if let Some(check) = &check {
+            // Refuse what the CLI cannot receive before the check runs anything.
+            self.cli
+                .check_fits(&self.host, &settings, &invocation)
+                .await?;
+            let target = call.args.write_target().unwrap_or_default();
+            self.check_before_write(check, &target, &settings).await?;
         }
         let run = self
             .cli
@@ -263,7 +277,38 @@ impl<H: Host> VaultAgentCore<H> {
                 call.command.empty_output,
             )
             .await;
+        self.verified(run, check.as_ref(), &settings).await
+    }
+
+    /// A finished CLI write, read back when the command says how.
+    async fn verified(
+        &self,
+        run: CliRun,
+        check: Option<&crate::tools::WriteCheck>,
+        settings: &Settings,
+    ) -> Result<ToolResult, ToolError> {
+        if let (Some(check), Ok(output)) = (check, &run.output) {
+            if let Err(error) = self.verify_write(check, output, settings).await {
+                return Ok(result_of(CliRun {
+                    output: Err(error),
+                    ..run
+                }));
+            }
+        }
         Ok(result_of(run))
+    }
+
+    /// One CLI run, its output or its error.
+    pub(crate) async fn cli_run(
+        &self,
+        invocation: &CliInvocation,
+        empty_output: EmptyOutput,
+        settings: &Settings,
+    ) -> Result<crate::cli::outcome::CliOutput, ToolError> {
+        self.cli
+            .run(&self.host, settings, invocation, empty_output)
+            .await
+            .output
     }
 
     /// Reads the target, builds the preview and files a confirmation.
@@ -306,6 +351,7 @@ impl<H: Host> VaultAgentCore<H> {
             summary,
             preview,
             empty_output: call.command.empty_output,
+            note_edit: None,
         };
         let now = self.host.now_ms();
         let mut book = self.confirmations.borrow_mut();
@@ -328,8 +374,9 @@ impl<H: Host> VaultAgentCore<H> {
         // The switches may have changed since the card appeared (changes
         // turned off, the tool turned off, another vault): the same gate as
         // the proposal decides again, and the argv must still be the same.
-        let (_, _, invocation) = self.authorise(tool_id, &arguments, &settings)?;
-        if invocation.to_argv().ok().as_ref() != Some(&argv) {
+        let (call, _, invocation) = self.authorise(tool_id, &arguments, &settings)?;
+        let is_note_edit = call.args.note_edit().is_some();
+        if !is_note_edit && invocation.to_argv().ok().as_ref() != Some(&argv) {
             return Err(ToolError::ArgvMismatch);
         }
         let now = self.host.now_ms();
@@ -337,17 +384,25 @@ impl<H: Host> VaultAgentCore<H> {
             .confirmations
             .borrow_mut()
             .approve(id, argv_hash, now)?;
+        if let Some(plan) = &entry.note_edit {
+            return self
+                .run_note_edit(id, entry.tool_id, &entry.arguments, plan, &settings)
+                .await;
+        }
         let current = self.read_probe(&entry.probe, &settings).await;
         if snapshot(&current) != entry.probe_snapshot {
             let target = entry.preview.target.clone();
-            let now_text = match &current {
-                Ok(text) => text.lines().last().unwrap_or("").to_string(),
-                Err(error) => error.to_string(),
-            };
             // Ask again with a fresh preview, if the call still makes sense.
             let fresh = self
                 .propose_again(entry.tool_id, &entry.arguments, &settings)
                 .await;
+            // What the target holds now, as the fresh preview shows it (a
+            // probe may read a whole note when the target is one line).
+            let now_text = match (&fresh, &current) {
+                (Some(pending), _) => pending.preview.before.clone(),
+                (None, Ok(text)) => text.lines().last().unwrap_or("").to_string(),
+                (None, Err(error)) => error.to_string(),
+            };
             let mut result = ToolResult::failure(
                 &ToolError::Stale {
                     target,
@@ -368,7 +423,9 @@ impl<H: Host> VaultAgentCore<H> {
             .cli
             .run(&self.host, &settings, &entry.invocation, entry.empty_output)
             .await;
-        let result = result_of(run);
+        let result = self
+            .verified(run, call.args.write_check().as_ref(), &settings)
+            .await?;
         let end = if result.ok {
             ConfirmationState::Done
         } else {

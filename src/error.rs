@@ -72,6 +72,44 @@ pub enum ToolError {
         config_dir: String,
     },
 
+    #[error("{target} already exists, so nothing was created. To change it use obsidianEdit `append`, `prepend` or `edit`; to make another note choose another name.")]
+    NoteExists { target: String },
+
+    #[error("There is no note {target}. Check the name with obsidianNotes `files` or obsidianSearch, or use `path` with the exact path.")]
+    NoteNotFound { target: String },
+
+    #[error("The text to find is not in {target}, so nothing changed.{}", near_suffix(.near))]
+    FindNotFound { target: String, near: Vec<usize> },
+
+    #[error("The text to find occurs {} times in {target} (lines {}), so nothing changed. Give a longer `find` that occurs once, or `all: true` to change every one.", .lines.len(), join_numbers(.lines))]
+    FindAmbiguous { target: String, lines: Vec<usize> },
+
+    #[error("{target} has no heading \"{heading}\", so nothing changed. Its headings: {}.", list_or_none(.headings))]
+    HeadingNotFound {
+        target: String,
+        heading: String,
+        headings: Vec<String>,
+    },
+
+    #[error("\"{heading}\" names several headings in {target}: {}. Give the path with its parents, e.g. \"Parent::Heading\".", .candidates.join("; "))]
+    HeadingAmbiguous {
+        target: String,
+        heading: String,
+        candidates: Vec<String>,
+    },
+
+    #[error("This edit would leave {target} exactly as it is, so there is nothing to approve.")]
+    NothingToChange { target: String },
+
+    #[error("The text is too long for one command line: {detail}. Nothing was written.")]
+    TooLargeForCli { detail: String },
+
+    #[error("The write to {target} could not be confirmed by reading the note back: {detail}. Read the note to see what it holds now.")]
+    WriteNotVerified { target: String, detail: String },
+
+    #[error("Obsidian could not read or write {target}: {detail}.")]
+    VaultFailed { target: String, detail: String },
+
     #[error("There is no pending confirmation \"{id}\". It may have been answered already or the plugin was reloaded; ask for the change again.")]
     ConfirmationNotFound { id: String },
 
@@ -114,6 +152,16 @@ impl ToolError {
             ToolError::WritesDisabled { .. } => "writes_disabled",
             ToolError::MissingTarget { .. } => "missing_target",
             ToolError::ConfigFolder { .. } => "config_folder",
+            ToolError::NoteExists { .. } => "note_exists",
+            ToolError::NoteNotFound { .. } => "note_not_found",
+            ToolError::FindNotFound { .. } => "find_not_found",
+            ToolError::FindAmbiguous { .. } => "find_ambiguous",
+            ToolError::HeadingNotFound { .. } => "heading_not_found",
+            ToolError::HeadingAmbiguous { .. } => "heading_ambiguous",
+            ToolError::NothingToChange { .. } => "nothing_to_change",
+            ToolError::TooLargeForCli { .. } => "too_large_for_cli",
+            ToolError::WriteNotVerified { .. } => "write_not_verified",
+            ToolError::VaultFailed { .. } => "vault_failed",
             ToolError::ConfirmationNotFound { .. } => "confirmation_not_found",
             ToolError::ConfirmationUsed { .. } => "confirmation_used",
             ToolError::ConfirmationExpired => "confirmation_expired",
@@ -151,6 +199,37 @@ fn vault_not_found_message(vault: &Option<String>) -> String {
             "Obsidian has no vault named \"{name}\". Fix the vault name in Settings → Vault Agent → Command line interface, or leave it empty to use the open vault."
         ),
         None => "Obsidian could not tell which vault to use. Open the vault in Obsidian, or set its name in Settings → Vault Agent → Command line interface.".to_string(),
+    }
+}
+
+fn near_suffix(near: &[usize]) -> String {
+    if near.is_empty() {
+        " Copy the exact text from the note (obsidianNotes `read`) and try again.".into()
+    } else {
+        format!(
+            " Lines {} hold it with other letter case or spacing; copy the text exactly from there.",
+            join_numbers(near)
+        )
+    }
+}
+
+fn join_numbers(numbers: &[usize]) -> String {
+    numbers
+        .iter()
+        .map(usize::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn list_or_none(items: &[String]) -> String {
+    if items.is_empty() {
+        "none".into()
+    } else {
+        items
+            .iter()
+            .map(|h| format!("\"{h}\""))
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 }
 

@@ -158,6 +158,25 @@ pub struct HttpFailure {
     pub message: String,
 }
 
+/// Why the vault could not read or change a note.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct VaultFailure {
+    /// `not_found`, `not_a_file`, or the error the app reported.
+    pub code: String,
+    pub message: String,
+}
+
+/// What `vault_process` did.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", tag = "status")]
+pub enum VaultProcessed {
+    /// The note held exactly the expected text and now holds the new text.
+    Written,
+    /// The note held something else; it was left as it is.
+    Changed { now: String },
+}
+
 /// Everything the core may ask of the outside world.
 ///
 /// The futures are not `Send`: in WebAssembly everything runs on the one
@@ -181,4 +200,16 @@ pub trait Host {
     fn http_close(&self, id: u32);
     /// A secret from Obsidian's secret storage (API keys), by its name.
     fn secret(&self, name: &str) -> Option<String>;
+    /// The exact text of the note at `path` (vault-relative), through
+    /// Obsidian's vault (`app.vault.read`): the CLI's output is not byte-exact.
+    async fn vault_read(&self, path: &str) -> Result<String, VaultFailure>;
+    /// Replaces the note's text with `replacement` only if it is exactly
+    /// `expected`, in one step (`app.vault.process`): the stale check and the
+    /// write cannot be separated by a keystroke or a sync.
+    async fn vault_process(
+        &self,
+        path: &str,
+        expected: &str,
+        replacement: &str,
+    ) -> Result<VaultProcessed, VaultFailure>;
 }

@@ -16,6 +16,7 @@ pub mod result;
 pub mod settings;
 pub mod testing;
 pub mod tools;
+pub mod writes;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

@@ -7,7 +7,7 @@ use std::rc::Rc;
 
 use crate::host::{
     FileStatus, Host, HttpFailure, HttpRequest, HttpResponseHead, Os, PlatformFacts,
-    ProcessOutcome, ProcessRequest,
+    ProcessOutcome, ProcessRequest, VaultFailure, VaultProcessed,
 };
 
 /// A scripted answer of the fake model server.
@@ -25,6 +25,8 @@ pub enum ScriptedHttp {
 }
 
 type Responder = Box<dyn Fn(&ProcessRequest) -> ProcessOutcome>;
+/// Changes the notes from outside the core (a keystroke, a sync).
+pub type NotesHook = Box<dyn Fn(&mut HashMap<String, String>)>;
 /// The chunks still to send, then an optional failure.
 type ScriptedBody = (VecDeque<Vec<u8>>, Option<HttpFailure>);
 
@@ -47,6 +49,10 @@ pub struct FakeHost {
     pub http_requests: RefCell<Vec<HttpRequest>>,
     http_bodies: RefCell<HashMap<u32, ScriptedBody>>,
     pub secrets: HashMap<String, String>,
+    /// Notes as the vault API sees them, by path (shared with a responder).
+    pub notes: Rc<RefCell<HashMap<String, String>>>,
+    /// Runs just before `vault_process` compares (a keystroke, a sync).
+    pub before_process: RefCell<Option<NotesHook>>,
 }
 
 impl FakeHost {
@@ -83,6 +89,8 @@ impl FakeHost {
             http_requests: RefCell::new(Vec::new()),
             http_bodies: RefCell::new(HashMap::new()),
             secrets: HashMap::new(),
+            notes: Rc::new(RefCell::new(HashMap::new())),
+            before_process: RefCell::new(None),
         }
     }
 
@@ -221,6 +229,40 @@ impl Host for FakeHost {
 
     fn secret(&self, name: &str) -> Option<String> {
         self.secrets.get(name).cloned()
+    }
+
+    async fn vault_read(&self, path: &str) -> Result<String, VaultFailure> {
+        self.notes
+            .borrow()
+            .get(path)
+            .cloned()
+            .ok_or_else(|| VaultFailure {
+                code: "not_found".into(),
+                message: format!("No file at {path}"),
+            })
+    }
+
+    async fn vault_process(
+        &self,
+        path: &str,
+        expected: &str,
+        replacement: &str,
+    ) -> Result<VaultProcessed, VaultFailure> {
+        let mut notes = self.notes.borrow_mut();
+        if let Some(hook) = self.before_process.borrow().as_ref() {
+            hook(&mut notes);
+        }
+        let Some(now) = notes.get_mut(path) else {
+            return Err(VaultFailure {
+                code: "not_found".into(),
+                message: format!("No file at {path}"),
+            });
+        };
+        if now != expected {
+            return Ok(VaultProcessed::Changed { now: now.clone() });
+        }
+        *now = replacement.to_string();
+        Ok(VaultProcessed::Written)
     }
 }
 

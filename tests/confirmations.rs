@@ -10,10 +10,13 @@ use vault_agent::host::{Os, ProcessOutcome};
 use vault_agent::testing::{block_on, FakeHost};
 use vault_agent::{ToolResult, VaultAgentCore};
 
-/// A fake CLI over one note's `status` property, one task line, today's
-/// daily note, the bookmarks and one base.
+/// A fake CLI over one note, `Plan.md`: its `status` and `tags` properties
+/// and its third line, a task; and over today's daily note, the bookmarks
+/// and one base. It prints what the real CLI prints where captures show it
+/// (`Set <name>: <value>`, a list one item per line).
 struct Vault {
     status: Option<String>,
+    tags: Vec<String>,
     task: String,
     daily: String,
     bookmarks: Vec<Value>,
@@ -21,7 +24,13 @@ struct Vault {
     writes: Vec<Vec<String>>,
 }
 
-fn parameter<'a>(args: &'a [String], key: &str) -> Option<&'a str> {
+impl Vault {
+    fn note(&self) -> String {
+        format!("# Plan\n\n{}\n- [x] Done already\n", self.task)
+    }
+}
+
+fn value_of<'a>(args: &'a [String], key: &str) -> Option<&'a str> {
     args.iter()
         .find_map(|a| a.strip_prefix(key)?.strip_prefix('='))
 }
@@ -29,6 +38,7 @@ fn parameter<'a>(args: &'a [String], key: &str) -> Option<&'a str> {
 fn core_with_vault(settings: Value) -> (VaultAgentCore<FakeHost>, Rc<RefCell<Vault>>) {
     let vault = Rc::new(RefCell::new(Vault {
         status: Some("active".into()),
+        tags: vec!["project".into(), "launch".into()],
         task: "- [ ] Ship it".into(),
         daily: "# Tuesday\n- [ ] Standup".into(),
         bookmarks: vec![json!({"type": "folder", "path": "Ideas"})],
@@ -40,47 +50,56 @@ fn core_with_vault(settings: Value) -> (VaultAgentCore<FakeHost>, Rc<RefCell<Vau
         let mut v = state.borrow_mut();
         let args = &request.args;
         let output = match args[0].as_str() {
+            "property:read" if value_of(args, "name") == Some("tags") => v.tags.join("\n"),
             "property:read" => match &v.status {
                 Some(value) => value.clone(),
                 None => "Error: Property \"status\" not found.".into(),
             },
             "property:set" => {
                 v.writes.push(args.clone());
-                v.status = args
-                    .iter()
-                    .find_map(|a| a.strip_prefix("value="))
-                    .map(String::from);
-                "Property \"status\" set on Plan.md".into()
+                let value = value_of(args, "value").unwrap_or_default().to_string();
+                if value_of(args, "name") == Some("tags") {
+                    v.tags = value.split(',').map(|t| t.trim().to_string()).collect();
+                } else {
+                    v.status = Some(value.clone());
+                }
+                format!(
+                    "Set {}: {value}",
+                    value_of(args, "name").unwrap_or_default()
+                )
             }
             "property:remove" => {
                 v.writes.push(args.clone());
                 v.status = None;
                 "Property \"status\" removed from Plan.md".into()
             }
+            "read" if value_of(args, "path") == Some("Plan.md") => v.note(),
+            // What `task` prints is not known (no capture); the plugin must
+            // not depend on it, so this fake prints something unhelpful.
             "task" if args.iter().any(|a| a == "done") => {
                 v.writes.push(args.clone());
                 v.task = v.task.replacen("[ ]", "[x]", 1);
-                format!("Plan.md:3\n{}", v.task)
+                "OK".into()
             }
-            "task" => format!("Plan.md:3\n{}", v.task),
+            "task" => "?".into(),
             "daily:read" => v.daily.clone(),
             "daily:append" => {
                 v.writes.push(args.clone());
-                let content = parameter(args, "content").unwrap_or("").to_string();
+                let content = value_of(args, "content").unwrap_or("").to_string();
                 v.daily = format!("{}\n{content}", v.daily);
                 String::new()
             }
             "bookmarks" => serde_json::to_string(&v.bookmarks).unwrap(),
             "bookmark" => {
                 v.writes.push(args.clone());
-                let url = parameter(args, "url").unwrap_or("").to_string();
+                let url = value_of(args, "url").unwrap_or("").to_string();
                 v.bookmarks.push(json!({"type": "url", "url": url}));
                 format!("Bookmarked: {url}")
             }
             "base:views" => "Table\nBoard".into(),
             "base:create" => {
                 v.writes.push(args.clone());
-                let name = parameter(args, "name").unwrap_or("Untitled").to_string();
+                let name = value_of(args, "name").unwrap_or("Untitled").to_string();
                 v.base_notes.push(name.clone());
                 format!("Created Projects/{name}.md")
             }
@@ -234,6 +253,7 @@ fn task_changes_preview_the_line_now_and_after() {
     ));
     let view = pending.pending.expect("pending");
     assert_eq!(view.summary, "Change the task at Plan.md:3");
+    // Taken from the note itself (`read path=Plan.md`), line 3.
     assert_eq!(view.preview.before, "- [ ] Ship it");
     assert_eq!(view.preview.after, "- [x] Ship it");
     let result = block_on(core.approve(&view.id, &hash_of(&core, &view.id)));
@@ -246,6 +266,56 @@ fn task_changes_preview_the_line_now_and_after() {
             "done".into()
         ]]
     );
+}
+
+#[test]
+fn a_task_line_that_changed_makes_the_card_stale() {
+    let (core, vault) = core_with_vault(Value::Null);
+    let view = block_on(core.call_tool(
+        "obsidianTasks",
+        &json!({"command": "task", "ref": "Plan.md:3", "done": true}),
+    ))
+    .pending
+    .expect("pending");
+    vault.borrow_mut().task = "- [/] Ship it".into(); // changed in the app meanwhile
+    let result = block_on(core.approve(&view.id, &hash_of(&core, &view.id)));
+    assert_eq!(result.code(), Some("stale"), "{}", result.text);
+    assert!(vault.borrow().writes.is_empty(), "the write did not run");
+    let again = result.pending.expect("a fresh preview");
+    assert_eq!(again.preview.before, "- [/] Ship it");
+    assert_eq!(again.preview.after, "- [x] Ship it");
+}
+
+#[test]
+fn a_task_preview_that_cannot_be_built_opens_no_card() {
+    let (core, vault) = core_with_vault(Value::Null);
+    for (reference, why) in [("Plan.md:1", "not a task"), ("Plan.md:9", "has 4 lines")] {
+        let result = block_on(core.call_tool(
+            "obsidianTasks",
+            &json!({"command": "task", "ref": reference, "done": true}),
+        ));
+        assert_eq!(result.code(), Some("cli_error"), "{reference}");
+        assert!(result.text.contains(why), "{reference}: {}", result.text);
+    }
+    assert!(core.open_confirmations().is_empty());
+    assert!(vault.borrow().writes.is_empty());
+}
+
+#[test]
+fn list_properties_preview_one_item_per_line() {
+    let (core, vault) = core_with_vault(Value::Null);
+    let view = block_on(core.call_tool(
+        "obsidianProperties",
+        &json!({"command": "property:set", "name": "tags", "value": "project, launch, q2", "file": "Plan"}),
+    ))
+    .pending
+    .expect("pending");
+    assert_eq!(view.preview.before, "project\nlaunch");
+    assert_eq!(view.preview.after, "project\nlaunch\nq2");
+    let result = block_on(core.approve(&view.id, &hash_of(&core, &view.id)));
+    assert!(result.ok, "{}", result.text);
+    assert_eq!(result.text, "Set tags: project, launch, q2");
+    assert_eq!(vault.borrow().tags, ["project", "launch", "q2"]);
 }
 
 #[test]

@@ -19,10 +19,18 @@ fn core() -> VaultAgentCore<FakeHost> {
     let mut host = FakeHost::linux_with_cli("");
     host.respond_with(|request| {
         ProcessOutcome::success(match request.args[0].as_str() {
-            "task" => "Plan.md:3\n- [ ] Ship",
+            // A task change is previewed from the note itself (line 3).
+            "read" | "daily:read" => "# Plan\n\n- [ ] Ship",
+            // `create` checks first that nothing is at its path.
+            "file" if request.args.iter().any(|a| a.starts_with("path=")) => {
+                "Error: File not found."
+            }
             _ => "ok",
         })
     });
+    host.notes
+        .borrow_mut()
+        .insert("Plan.md".into(), "# Plan\nok\n".into());
     VaultAgentCore::new(host, &json!({"permissionMode": "askBeforeEdits"})).0
 }
 
@@ -58,6 +66,13 @@ fn base_arguments(tool: &str, command: &str) -> Value {
         }
         ("obsidianBookmarks", _) => json!({}),
         ("obsidianRandomRead", _) => json!({"folder": "Ideas"}),
+        // Contents the fake `read` then shows, so the read-back confirms them.
+        ("obsidianEdit", "create") => {
+            json!({"path": "New/Note.md", "content": "# Plan\n\n- [ ] Ship"})
+        }
+        ("obsidianEdit", "append") => json!({"file": "Plan", "content": "- [ ] Ship"}),
+        ("obsidianEdit", "prepend") => json!({"file": "Plan", "content": "# Plan"}),
+        ("obsidianEdit", "edit") => json!({"path": "Plan.md", "find": "ok", "with": "done"}),
         _ => panic!("no base arguments for {tool} {command}: add them here"),
     }
 }
@@ -269,6 +284,10 @@ fn hostile_strings_run_literally_or_are_refused_by_name() {
                 let len = command_argv(&result, &core.host().requests.borrow(), command.name).len();
                 len
             };
+            if (tool.id, command.name) == ("obsidianEdit", "edit") {
+                // Its values never become argv: see edit_values_never_reach_the_cli.
+                continue;
+            }
             for parameter in string_parameters(&schema) {
                 for value in &values {
                     let core = core();
@@ -283,7 +302,10 @@ fn hostile_strings_run_literally_or_are_refused_by_name() {
                         assert!(!result.ok);
                         let code = result.code().unwrap_or("none");
                         assert!(
-                            matches!(code, "invalid_arguments" | "missing_target"),
+                            matches!(
+                                code,
+                                "invalid_arguments" | "missing_target" | "too_large_for_cli"
+                            ),
                             "{} {} {parameter}={value:?}: {code}",
                             tool.id,
                             command.name
@@ -303,13 +325,21 @@ fn hostile_strings_run_literally_or_are_refused_by_name() {
                     ran += 1;
                     for request in requests.iter() {
                         let argv = &request.args;
-                        // The command is the declared one (or its probe), at the front.
+                        // The command is the declared one (or its probe or
+                        // read-back), at the front.
                         assert!(
                             argv[0] == command.name
                                 || (command.name.starts_with("property:")
-                                    && argv[0] == "property:read"),
+                                    && argv[0] == "property:read")
+                                || (tool.id == "obsidianEdit"
+                                    && matches!(argv[0].as_str(), "file" | "read"))
+                                || (command.name == "task"
+                                    && matches!(argv[0].as_str(), "read" | "daily:read")),
                             "{argv:?}"
                         );
+                        if argv[0] != command.name {
+                            continue;
+                        }
                         for element in &argv[1..] {
                             let key = element.split_once('=').map_or(element.as_str(), |(k, _)| k);
                             assert!(
@@ -395,7 +425,13 @@ fn command_argv(
         .iter()
         .find(|r| r.args[0] == command)
         .map(|r| r.args.clone())
-        .unwrap_or_else(|| panic!("{command} did not run"))
+        .unwrap_or_else(|| {
+            panic!(
+                "{command} did not run: {} {:?}",
+                result.text,
+                requests.iter().map(|r| &r.args).collect::<Vec<_>>()
+            )
+        })
 }
 
 #[test]
@@ -471,4 +507,54 @@ fn undeclared_parameters_and_smuggled_commands_never_reach_argv() {
             }
         }
     }
+}
+
+/// `edit` is computed in the core and written through the vault: hostile
+/// values are refused by name, or they become a card (or a typed error)
+/// without any process but the read that finds the note.
+#[test]
+fn edit_values_never_reach_the_cli() {
+    let tool = builtin_tools()
+        .into_iter()
+        .find(|t| t.id == "obsidianEdit")
+        .unwrap();
+    let schema = tool.command("edit").unwrap().arguments_schema();
+    let mut cards = 0;
+    for parameter in string_parameters(&schema) {
+        for value in hostile_values() {
+            let core = core();
+            let mut args = base_arguments("obsidianEdit", "edit")
+                .as_object()
+                .unwrap()
+                .clone();
+            args.insert("command".into(), json!("edit"));
+            if parameter == "heading" || parameter == "content" {
+                args.remove("find");
+                args.remove("with");
+                args.insert("heading".into(), json!("Plan"));
+                args.insert("content".into(), json!("x"));
+            }
+            args.insert(parameter.clone(), json!(value));
+            let result = block_on(core.call_tool("obsidianEdit", &Value::Object(args)));
+            for request in core.host().requests.borrow().iter() {
+                assert!(
+                    matches!(request.args[0].as_str(), "file" | "read"),
+                    "edit ran {:?}",
+                    request.args
+                );
+            }
+            assert_eq!(
+                core.host().notes.borrow()["Plan.md"],
+                "# Plan\nok\n",
+                "nothing is written before a click"
+            );
+            if result.pending.is_some() {
+                cards += 1;
+            } else {
+                assert!(!result.ok);
+                assert!(result.code().is_some(), "{}", result.text);
+            }
+        }
+    }
+    assert!(cards > 100, "{cards}");
 }

@@ -89,23 +89,80 @@ fn writes() -> Vec<(&'static str, Value, Outcome)> {
             json!({"command": "bookmark", "url": "https://obsidian.md"}),
             RunsAtOnce,
         ),
+        (
+            "obsidianEdit",
+            json!({"command": "create", "name": "Q3 plan", "content": "# Q3"}),
+            RunsAtOnce,
+        ),
+        (
+            "obsidianEdit",
+            json!({"command": "append", "file": "Plan", "content": "- x"}),
+            RunsAtOnce,
+        ),
+        (
+            "obsidianEdit",
+            json!({"command": "prepend", "path": "Plan.md", "content": "Top"}),
+            RunsAtOnce,
+        ),
+        (
+            "obsidianEdit",
+            json!({"command": "edit", "file": "Plan", "find": "a", "with": "b"}),
+            Card,
+        ),
     ]
 }
 
 /// A CLI whose reads answer like the real one, so every probe gives a
-/// preview; writes answer "ok".
+/// preview, over two notes (`Plan.md`, which the CLI and the vault both see,
+/// and a new one `create` makes); other writes answer "ok".
 fn vault_core(settings: Value) -> VaultAgentCore<FakeHost> {
     let mut host = FakeHost::linux_with_cli("ok");
-    host.respond_with(|request| {
-        let answer = match request.args[0].as_str() {
-            "daily:read" => "# Today\n- [ ] Ship",
-            "property:read" => "active",
-            "task" if request.args.len() == 2 => "Plan.md:3\n- [ ] Ship",
-            "bookmarks" => r#"[{"type": "folder", "path": "Ideas"}]"#,
-            "base:views" => "Table",
-            _ => "ok",
+    let notes = host.notes.clone();
+    notes
+        .borrow_mut()
+        .insert("Plan.md".into(), "# Todo\nx a y\n- [ ] Ship\n".into());
+    host.respond_with(move |request| {
+        let args = &request.args;
+        let value = |key: &str| {
+            args.iter()
+                .find_map(|a| a.strip_prefix(key)?.strip_prefix('='))
+                .map(str::to_string)
         };
-        ProcessOutcome::success(answer)
+        let note = value("path").or_else(|| value("file").map(|f| format!("{f}.md")));
+        let mut notes = notes.borrow_mut();
+        let answer = match args[0].as_str() {
+            "daily:read" => "# Today\n- [ ] Ship".into(),
+            "property:read" => "active".into(),
+            "bookmarks" => r#"[{"type": "folder", "path": "Ideas"}]"#.into(),
+            "base:views" => "Table".into(),
+            "file" => match note.filter(|n| notes.contains_key(n)) {
+                Some(path) => format!("path\t{path}\nname\tPlan\nextension\tmd"),
+                None => "Error: File not found.".into(),
+            },
+            "read" => match note.or_else(|| value("name").map(|n| format!("{n}.md"))) {
+                Some(path) if notes.contains_key(&path) => notes[&path].clone(),
+                _ => "Error: File not found.".into(),
+            },
+            "create" => {
+                let path = format!("{}.md", value("name").unwrap_or_default());
+                notes.insert(path.clone(), value("content").unwrap_or_default());
+                format!("Created: {path}")
+            }
+            command @ ("append" | "prepend") => {
+                let path = note.unwrap_or_default();
+                let content = value("content").unwrap_or_default();
+                let text = notes.get(&path).cloned().unwrap_or_default();
+                let (text, done) = if command == "append" {
+                    (format!("{text}{content}\n"), "Appended to")
+                } else {
+                    (format!("{content}\n{text}"), "Prepended to")
+                };
+                notes.insert(path.clone(), text);
+                format!("{done}: {path}")
+            }
+            _ => "ok".into(),
+        };
+        ProcessOutcome::success(&answer)
     });
     VaultAgentCore::new(host, &settings).0
 }
@@ -114,7 +171,16 @@ fn vault_core(settings: Value) -> VaultAgentCore<FakeHost> {
 #[track_caller]
 fn assert_outcome(settings: &Value, tool: &str, args: &Value, expected: Outcome) {
     let core = vault_core(settings.clone());
+    let notes_before = core.host().notes.borrow().clone();
     let label = format!("{settings} {tool} {args}");
+    let ran = |core: &VaultAgentCore<FakeHost>| -> Vec<Vec<String>> {
+        core.host()
+            .requests
+            .borrow()
+            .iter()
+            .map(|r| r.args.clone())
+            .collect()
+    };
     match expected {
         Outcome::Refused => {
             assert_refused(&core, tool, args.clone(), "writes_disabled");
@@ -124,17 +190,20 @@ fn assert_outcome(settings: &Value, tool: &str, args: &Value, expected: Outcome)
             let pending = result
                 .pending
                 .unwrap_or_else(|| panic!("{label}: no card: {}", result.text));
-            assert!(!pending.preview.after.is_empty(), "{label}: empty preview");
-            let argv = result.argv.expect("the card's command line");
-            let ran: Vec<Vec<String>> = core
-                .host()
-                .requests
-                .borrow()
-                .iter()
-                .map(|r| r.args.clone())
-                .collect();
-            assert_eq!(ran.len(), 1, "{label}: only the probe runs: {ran:?}");
-            assert_ne!(ran[0], argv, "{label}: the write itself ran");
+            assert!(
+                !pending.preview.after.is_empty() || pending.preview.diff.is_some(),
+                "{label}: empty preview"
+            );
+            let ran = ran(&core);
+            assert!(
+                ran.iter().all(|argv| Some(argv) != result.argv.as_ref()),
+                "{label}: the write itself ran: {ran:?}"
+            );
+            assert_eq!(
+                *core.host().notes.borrow(),
+                notes_before,
+                "{label}: a note changed"
+            );
             assert_eq!(core.open_confirmations().len(), 1, "{label}");
         }
         Outcome::RunsAtOnce => {
@@ -143,9 +212,13 @@ fn assert_outcome(settings: &Value, tool: &str, args: &Value, expected: Outcome)
             assert!(result.pending.is_none(), "{label}");
             let argv = result.argv.expect("the command line that ran");
             assert_eq!(argv[0], args["command"], "{label}");
-            let requests = core.host().requests.borrow();
-            assert_eq!(requests.len(), 1, "{label}: one process, no probe");
-            assert_eq!(requests[0].args, argv, "{label}");
+            let ran = ran(&core);
+            assert_eq!(
+                ran.iter().filter(|r| **r == argv).count(),
+                1,
+                "{label}: the write runs once: {ran:?}"
+            );
+            assert!(core.open_confirmations().is_empty(), "{label}");
         }
     }
 }
@@ -350,6 +423,11 @@ fn wrong_task_change_combinations_are_refused() {
 fn reads_run_with_writes_off() {
     let core = core(Value::Null);
     for tool in builtin_tools() {
+        let command = tool.example["command"].as_str().unwrap_or_default();
+        if tool.command(command).is_some_and(|c| c.access.is_write()) {
+            // obsidianEdit only writes; its example is refused here (see above).
+            continue;
+        }
         let result = call(&core, tool.id, tool.example.clone());
         assert!(result.ok, "{}: {}", tool.id, result.text);
     }

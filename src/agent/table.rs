@@ -1,5 +1,7 @@
 //! Recognises tabular tool output (JSON arrays, CSV, TSV) so the chat can
-//! show it as a table. The text the model reads is unchanged.
+//! show it as a table. The text the model reads is unchanged. Line endings
+//! may be `\r\n` (the CLI on Windows); `file` prints `key\tvalue` lines, a
+//! two-column table without a header row.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -109,6 +111,8 @@ fn from_csv(text: &str) -> Option<Table> {
                 field.push('"');
             }
             (true, '"') => quoted = false,
+            // A line break inside a quoted field, written `\r\n` on Windows.
+            (true, '\r') if chars.peek() == Some(&'\n') => {}
             (true, c) => field.push(c),
             (false, '"') if field.is_empty() => quoted = true,
             (false, ',') => record.push(std::mem::take(&mut field)),
@@ -178,6 +182,30 @@ mod tests {
         assert!(detect("a\tb\nc", None).is_none());
         assert!(detect("# A note\n\nplain text", None).is_none());
         assert!(detect("a\tb", Some("md")).is_none());
+    }
+
+    #[test]
+    fn windows_line_endings() {
+        let t = detect("Name,Status\r\n\"two\r\nlines\",x\r\nb,y\r\n", Some("csv")).unwrap();
+        assert_eq!(t.headers.unwrap(), ["Name", "Status"]);
+        assert_eq!(t.rows, [vec!["two\nlines", "x"], vec!["b", "y"]]);
+        let t = detect("a.md\t3\r\nb.md\t1\r\n", None).unwrap();
+        assert_eq!(t.rows, [vec!["a.md", "3"], vec!["b.md", "1"]]);
+        let t = detect("[\r\n  {\"file\": \"a.md\"}\r\n]\r\n", None).unwrap();
+        assert_eq!(t.rows, [vec!["a.md"]]);
+    }
+
+    #[test]
+    fn file_info_is_a_key_value_table() {
+        let text = "path\tREADME.md\r\nname\tREADME\r\nextension\tmd\r\nsize\t35932\r\ncreated\t1781934491924\r\nmodified\t1781934491924\r\n";
+        let t = detect(text, None).unwrap();
+        assert_eq!(t.headers, None);
+        assert_eq!(t.rows.len(), 6);
+        assert_eq!(t.rows[0], ["path", "README.md"]);
+        assert_eq!(t.rows[5], ["modified", "1781934491924"]);
+        // A file without an extension has an empty value, still two columns.
+        let t = detect("path\tLICENSE\nname\tLICENSE\nextension\t\nsize\t4", None).unwrap();
+        assert_eq!(t.rows[2], ["extension", ""]);
     }
 
     #[test]

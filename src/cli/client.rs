@@ -62,6 +62,22 @@ impl CliClient {
         *self.binary.borrow_mut() = Some(discovery.binary.clone().ok_or_else(|| discovery.tried()));
     }
 
+    /// Refuses, before anything runs, a command line the OS would not take
+    /// (the binary is found first: Windows counts it in the limit).
+    pub async fn check_fits<H: Host>(
+        &self,
+        host: &H,
+        settings: &Settings,
+        invocation: &CliInvocation,
+    ) -> Result<(), ToolError> {
+        let argv = invocation
+            .to_argv()
+            .map_err(|e| ToolError::invalid(&invocation.command, e.to_string()))?;
+        let program = self.binary(host, settings).await.unwrap_or_default();
+        super::argv::check_size(&program, &argv, host.platform().os())
+            .map_err(|detail| ToolError::TooLargeForCli { detail })
+    }
+
     /// Processes running now and calls waiting for a slot.
     pub fn load(&self) -> (usize, usize) {
         (self.gate.running(), self.gate.waiting())
@@ -106,7 +122,7 @@ impl CliClient {
                 return CliRun {
                     program: Some(program),
                     argv,
-                    output: Err(ToolError::invalid(&invocation.command, problem)),
+                    output: Err(ToolError::TooLargeForCli { detail: problem }),
                 };
             }
             let request = ProcessRequest {

@@ -80,6 +80,12 @@ pub fn interpret(
         cut.at_least = outcome.output_overflow;
     }
     let stderr = String::from_utf8_lossy(&outcome.stderr);
+    // Windows ends lines with CRLF; the plugin reads LF everywhere.
+    let stdout = if stdout.contains("\r\n") {
+        stdout.replace("\r\n", "\n")
+    } else {
+        stdout
+    };
     let answer = without_installer_lines(&stdout);
     let status = classify(answer, &stderr, outcome.exit_code);
 
@@ -112,6 +118,20 @@ pub fn interpret(
             signal: signal.clone(),
         });
     }
+    match status {
+        Some(CliStatus::VaultNotFound) => {
+            return Err(ToolError::VaultNotFound {
+                vault: context.vault.map(str::to_string),
+            })
+        }
+        Some(CliStatus::Error { message }) => {
+            return Err(ToolError::CliError {
+                hint: cli_error_hint(&message),
+                output: message,
+            })
+        }
+        _ => {}
+    }
     match outcome.exit_code {
         Some(0) => {}
         Some(status) => {
@@ -127,20 +147,6 @@ pub fn interpret(
                 signal: "unknown".into(),
             })
         }
-    }
-    match status {
-        Some(CliStatus::VaultNotFound) => {
-            return Err(ToolError::VaultNotFound {
-                vault: context.vault.map(str::to_string),
-            })
-        }
-        Some(CliStatus::Error { message }) => {
-            return Err(ToolError::CliError {
-                hint: cli_error_hint(&message),
-                output: message,
-            })
-        }
-        _ => {}
     }
     let stdout_trimmed = answer.trim();
     if stdout_trimmed.is_empty() {
@@ -184,7 +190,7 @@ pub enum CliStatus {
 /// |---|---|---|
 /// | app not running | not 0 | stderr, or stdout, is exactly `APP_NOT_RUNNING_MESSAGE` |
 /// | vault not found | 0 | stdout is exactly `Vault not found.` |
-/// | CLI error | 0 | stdout is one line `Error: …`, or that line and one `Usage: …` line |
+/// | CLI error | any other | stdout is one line `Error: …`, or that line and one `Usage: …` line (a missing base exits 1) |
 ///
 /// A note whose whole text is one `Error: …` line cannot be told from the
 /// CLI's own error; that is the one remaining ambiguity of the CLI's format.
@@ -192,9 +198,10 @@ pub fn classify(stdout: &str, stderr: &str, exit_code: Option<i32>) -> Option<Cl
     let stdout = stdout.trim();
     if exit_code != Some(0) {
         let whole = |text: &str| text.trim() == APP_NOT_RUNNING_MESSAGE;
-        return (whole(stderr) || whole(stdout)).then_some(CliStatus::AppNotRunning);
-    }
-    if stdout == "Vault not found." {
+        if whole(stderr) || whole(stdout) {
+            return Some(CliStatus::AppNotRunning);
+        }
+    } else if stdout == "Vault not found." {
         return Some(CliStatus::VaultNotFound);
     }
     let mut lines = stdout.lines().map(|l| l.trim_end_matches('\r'));
@@ -458,6 +465,8 @@ mod tests {
             ("Errors: many\n".into(), "", Some(0), None),
             ("- [ ] Error: fix it\n".into(), "", Some(0), None),
             ("plain output\n".into(), "", Some(0), None),
+            // base:create of a missing base exits 1 with its error line.
+            ("Error: Base file not found: X.base\n".into(), "", Some(1), error("Base file not found: X.base")),
         ];
         for (stdout, stderr, exit, expected) in table {
             assert_eq!(

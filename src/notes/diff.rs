@@ -1,16 +1,18 @@
 //! What a change does to a note, as the card shows it and the model reads it:
 //! a unified line diff with a few lines of context, the changed words inside
-//! changed lines, and counts. Computed with the `similar` crate (Myers' diff
-//! with its inline refinement), built without its clock: the wasm target has
-//! none, and a diff of a note is small enough not to need a deadline.
+//! changed lines, and counts. The differences come from the `similar` crate's
+//! Myers algorithm, called directly on line (and word) slices: its `TextDiff`
+//! layer compiles every algorithm and its inline refinement, which cost 135 KB
+//! of main.js. Built without its clock (wasm32 has none).
 
-use serde::Serialize;
-use similar::{ChangeTag, TextDiff};
+use serde::{Deserialize, Serialize};
+use similar::algorithms::{myers, Capture, Replace};
+use similar::{group_diff_ops, DiffOp};
 
 /// Lines of context around each change.
 pub const CONTEXT_LINES: usize = 3;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum LineKind {
     Context,
@@ -19,13 +21,13 @@ pub enum LineKind {
 }
 
 /// A piece of a line; `changed` pieces are the words that differ.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Segment {
     pub text: String,
     pub changed: bool,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct DiffLine {
     pub kind: LineKind,
@@ -35,7 +37,7 @@ pub struct DiffLine {
     pub segments: Vec<Segment>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct DiffHunk {
     /// `@@ -a,b +c,d @@`
@@ -44,7 +46,7 @@ pub struct DiffHunk {
 }
 
 /// The change to one note.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct NoteDiff {
     pub added: usize,
@@ -58,58 +60,53 @@ impl NoteDiff {
         // Compare without CR so a CRLF note diffs by its lines, not its endings.
         let before = before.replace("\r\n", "\n");
         let after = after.replace("\r\n", "\n");
-        let diff = TextDiff::from_lines(before.as_str(), after.as_str());
+        let old: Vec<&str> = before.lines().collect();
+        let new: Vec<&str> = after.lines().collect();
         let mut added = 0;
         let mut removed = 0;
         let mut hunks = Vec::new();
-        for group in diff.grouped_ops(CONTEXT_LINES) {
+        for group in group_diff_ops(differences(&old, &new), CONTEXT_LINES) {
             let (Some(first), Some(last)) = (group.first(), group.last()) else {
                 continue;
             };
-            let old = first.old_range().start..last.old_range().end;
-            let new = first.new_range().start..last.new_range().end;
+            let old_range = first.old_range().start..last.old_range().end;
+            let new_range = first.new_range().start..last.new_range().end;
             let header = format!(
                 "@@ -{} +{} @@",
-                range_text(old.start, old.len()),
-                range_text(new.start, new.len())
+                range_text(old_range.start, old_range.len()),
+                range_text(new_range.start, new_range.len())
             );
             let mut lines = Vec::new();
             for op in &group {
-                for change in diff.iter_inline_changes_deadline(op, None) {
-                    let kind = match change.tag() {
-                        ChangeTag::Equal => LineKind::Context,
-                        ChangeTag::Insert => {
-                            added += 1;
-                            LineKind::Added
-                        }
-                        ChangeTag::Delete => {
-                            removed += 1;
-                            LineKind::Removed
-                        }
-                    };
-                    let mut segments: Vec<Segment> = Vec::new();
-                    for (changed, text) in change.iter_strings_lossy() {
-                        let text = text.trim_end_matches('\n');
-                        if text.is_empty() {
-                            continue;
-                        }
-                        // Whole-line changes need no word emphasis.
-                        let changed = changed && kind != LineKind::Context;
-                        match segments.last_mut() {
-                            Some(last) if last.changed == changed => last.text.push_str(text),
-                            _ => segments.push(Segment {
-                                text: text.to_string(),
-                                changed,
-                            }),
-                        }
+                let (olds, news) = (op.old_range(), op.new_range());
+                if let DiffOp::Equal { .. } = op {
+                    for (o, n) in olds.zip(news) {
+                        lines.push(DiffLine::plain(LineKind::Context, Some(o), Some(n), old[o]));
                     }
-                    lines.push(DiffLine {
-                        kind,
-                        old_line: change.old_index().map(|i| i + 1),
-                        new_line: change.new_index().map(|i| i + 1),
-                        segments,
-                    });
+                    continue;
                 }
+                removed += olds.len();
+                added += news.len();
+                // Lines replaced one for one get their changed words marked.
+                let paired = olds.len().min(news.len());
+                let mut removed_lines = Vec::new();
+                let mut added_lines = Vec::new();
+                for (i, o) in olds.clone().enumerate() {
+                    let segments = match news.clone().nth(i).filter(|_| i < paired) {
+                        Some(n) => word_segments(old[o], new[n]).0,
+                        None => whole(old[o]),
+                    };
+                    removed_lines.push(DiffLine::new(LineKind::Removed, Some(o), None, segments));
+                }
+                for (i, n) in news.clone().enumerate() {
+                    let segments = match olds.clone().nth(i).filter(|_| i < paired) {
+                        Some(o) => word_segments(old[o], new[n]).1,
+                        None => whole(new[n]),
+                    };
+                    added_lines.push(DiffLine::new(LineKind::Added, None, Some(n), segments));
+                }
+                lines.extend(removed_lines);
+                lines.extend(added_lines);
             }
             hunks.push(DiffHunk { header, lines });
         }
@@ -150,6 +147,102 @@ impl NoteDiff {
     pub fn is_empty(&self) -> bool {
         self.added == 0 && self.removed == 0
     }
+}
+
+impl DiffLine {
+    fn new(kind: LineKind, old: Option<usize>, new: Option<usize>, segments: Vec<Segment>) -> Self {
+        DiffLine {
+            kind,
+            old_line: old.map(|i| i + 1),
+            new_line: new.map(|i| i + 1),
+            segments,
+        }
+    }
+
+    fn plain(kind: LineKind, old: Option<usize>, new: Option<usize>, text: &str) -> Self {
+        let segments = if text.is_empty() {
+            Vec::new()
+        } else {
+            vec![Segment {
+                text: text.to_string(),
+                changed: false,
+            }]
+        };
+        DiffLine::new(kind, old, new, segments)
+    }
+}
+
+/// Myers' differences between two slices, runs of deletes and inserts
+/// joined into replacements.
+fn differences(old: &[&str], new: &[&str]) -> Vec<DiffOp> {
+    let mut hook = Replace::new(Capture::new());
+    // Capture's hook cannot fail.
+    let _ = myers::diff(&mut hook, old, 0..old.len(), new, 0..new.len());
+    hook.into_inner().into_ops()
+}
+
+/// A whole line that was added or removed (no word emphasis needed).
+fn whole(text: &str) -> Vec<Segment> {
+    if text.is_empty() {
+        return Vec::new();
+    }
+    vec![Segment {
+        text: text.to_string(),
+        changed: false,
+    }]
+}
+
+/// Words and the spaces between them, as separate tokens.
+fn words(line: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut last_space: Option<bool> = None;
+    for (i, c) in line.char_indices() {
+        let space = c.is_whitespace();
+        if last_space.is_some_and(|l| l != space) {
+            out.push(&line[start..i]);
+            start = i;
+        }
+        last_space = Some(space);
+    }
+    if start < line.len() {
+        out.push(&line[start..]);
+    }
+    out
+}
+
+/// Both lines as segments, the words that differ marked `changed`.
+fn word_segments(old_line: &str, new_line: &str) -> (Vec<Segment>, Vec<Segment>) {
+    let old = words(old_line);
+    let new = words(new_line);
+    let mut old_changed = vec![true; old.len()];
+    let mut new_changed = vec![true; new.len()];
+    for op in differences(&old, &new) {
+        if let DiffOp::Equal {
+            old_index,
+            new_index,
+            len,
+        } = op
+        {
+            old_changed[old_index..old_index + len].fill(false);
+            new_changed[new_index..new_index + len].fill(false);
+        }
+    }
+    (segments(&old, &old_changed), segments(&new, &new_changed))
+}
+
+fn segments(tokens: &[&str], changed: &[bool]) -> Vec<Segment> {
+    let mut out: Vec<Segment> = Vec::new();
+    for (token, &changed) in tokens.iter().zip(changed) {
+        match out.last_mut() {
+            Some(last) if last.changed == changed => last.text.push_str(token),
+            _ => out.push(Segment {
+                text: (*token).to_string(),
+                changed,
+            }),
+        }
+    }
+    out
 }
 
 fn range_text(start: usize, len: usize) -> String {

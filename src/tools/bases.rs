@@ -160,6 +160,7 @@ impl CommandArgs for BaseCreateArgs {
             after: format!(
                 "New note {name} in {view}, in the folder and with the properties the base's filters ask for:\n{content}"
             ),
+            diff: None,
         })
     }
 }
@@ -184,7 +185,9 @@ pub fn tool() -> ToolSpec {
         commands: vec![
             CommandSpec::new::<BasesArgs>("bases", Access::Read, "List the vault's base files."),
             CommandSpec::new::<BaseViewsArgs>("base:views", Access::Read, "List the views of a base."),
-            CommandSpec::new::<BaseQueryArgs>("base:query", Access::Read, "Query the rows of a base view."),
+            // An empty view prints nothing with format=paths.
+            CommandSpec::new::<BaseQueryArgs>("base:query", Access::Read, "Query the rows of a base view.")
+                .silent_success("The view has no rows."),
             CommandSpec::new::<BaseCreateArgs>(
                 "base:create",
                 Access::DirectWrite,

@@ -113,6 +113,7 @@ impl CommandArgs for BookmarkArgs {
             target: self.write_target().unwrap_or_default(),
             before,
             after: format!("Bookmarked: {}{title}", self.what()),
+            diff: None,
         })
     }
 }

@@ -80,6 +80,7 @@ fn append_preview(
         target: TARGET.into(),
         before,
         after,
+        diff: None,
     })
 }
 
@@ -124,6 +125,7 @@ fn prepend_preview(
         target: TARGET.into(),
         before: join(before),
         after: join(after),
+        diff: None,
     })
 }
 
@@ -132,6 +134,7 @@ fn empty_note_preview(content: &str) -> Preview {
         target: TARGET.into(),
         before: EMPTY_NOTE.into(),
         after: content.to_string(),
+        diff: None,
     }
 }
 

@@ -87,14 +87,14 @@ pub fn tool() -> ToolSpec {
         display_name: "Links (CLI)",
         description: "Query the link graph: what links to a note, what it links to, orphans, dead ends and links to missing notes.",
         guidance: "Use obsidianLinks for questions about connections: `backlinks` (what links TO a \
-                   note), `links` (what a note links to), `orphans` (notes nothing links to), \
-                   `deadends` (notes that link nowhere), `unresolved` (links to notes that do not \
+                   note), `links` (what a note links to), `orphans` (files nothing links to), \
+                   `deadends` (files that link nowhere; attachments included), `unresolved` (links to notes that do not \
                    exist). To read a note use obsidianNotes.",
         commands: vec![
             CommandSpec::new::<BacklinksArgs>("backlinks", Access::Read, "List notes that link to a note."),
             CommandSpec::new::<LinksArgs>("links", Access::Read, "List the links going out of a note."),
-            CommandSpec::new::<GraphListArgs>("orphans", Access::Read, "List notes that nothing links to."),
-            CommandSpec::new::<GraphListArgs>("deadends", Access::Read, "List notes that link to nothing."),
+            CommandSpec::new::<GraphListArgs>("orphans", Access::Read, "List files (notes and attachments) that nothing links to."),
+            CommandSpec::new::<GraphListArgs>("deadends", Access::Read, "List files (notes and attachments) that link to nothing."),
             CommandSpec::new::<UnresolvedArgs>(
                 "unresolved",
                 Access::Read,

@@ -7,6 +7,7 @@
 pub mod bases;
 pub mod bookmarks;
 pub mod daily;
+pub mod edit;
 pub mod links;
 pub mod notes;
 pub mod properties;
@@ -33,6 +34,7 @@ use crate::error::ToolError;
 pub fn builtin_tools() -> Vec<ToolSpec> {
     vec![
         notes::tool(),
+        edit::tool(),
         search::tool(),
         daily::tool(),
         tasks::tool(),
@@ -103,6 +105,59 @@ pub trait CommandArgs: DeserializeOwned + Serialize + JsonSchema + 'static {
             "this command has no preview; it cannot be confirmed",
         ))
     }
+
+    /// For note writes through the CLI: what must hold before the write and
+    /// what the note must show after it (the CLI prints errors with exit
+    /// code 0 and ignores a wrong vault name, so a write is only `ok` when
+    /// reading the note back confirms it).
+    fn write_check(&self) -> Option<WriteCheck> {
+        None
+    }
+
+    /// For edits the CLI cannot make: the note and the described change,
+    /// computed by the core and written through Obsidian's vault.
+    fn note_edit(&self) -> Option<NoteEditRequest> {
+        None
+    }
+}
+
+/// What the core checks around a CLI write of a note.
+#[derive(Clone, Debug, PartialEq)]
+pub enum WriteCheck {
+    /// `create`: `exists` must find nothing before; afterwards `read` shows
+    /// `content` (unless a template filled the note), at `path` if one was given.
+    Create {
+        exists: CliInvocation,
+        read: CliInvocation,
+        path: Option<String>,
+        content: Option<String>,
+    },
+    /// Afterwards the note ends with `content`.
+    Append {
+        read: CliInvocation,
+        content: String,
+    },
+    /// Afterwards the note's body (after the frontmatter) starts with `content`.
+    Prepend {
+        read: CliInvocation,
+        content: String,
+    },
+}
+
+/// A note as the model named it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NoteLocator {
+    /// The exact path from the vault root.
+    Path(String),
+    /// A name resolved like a wikilink (through the CLI's `file`).
+    Name(String),
+}
+
+/// An edit of an existing note's text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NoteEditRequest {
+    pub locate: NoteLocator,
+    pub edit: crate::notes::edit::NoteEdit,
 }
 
 /// What a probe read: the CLI's text, or the error it gave.
@@ -115,6 +170,10 @@ pub struct Preview {
     pub target: String,
     pub before: String,
     pub after: String,
+    /// For changes to a note's text: the line diff the card shows (and the
+    /// model reads as unified text).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub diff: Option<crate::notes::diff::NoteDiff>,
 }
 
 /// Arguments of a command that takes none.
@@ -138,6 +197,8 @@ pub trait ParsedArgs: Any {
     fn write_target(&self) -> Option<String>;
     fn probe(&self) -> Option<CliInvocation>;
     fn preview(&self, current: &ProbeResult) -> Result<Preview, ToolError>;
+    fn write_check(&self) -> Option<WriteCheck>;
+    fn note_edit(&self) -> Option<NoteEditRequest>;
     fn as_any(&self) -> &dyn Any;
 }
 
@@ -156,6 +217,14 @@ impl<A: CommandArgs> ParsedArgs for A {
 
     fn preview(&self, current: &ProbeResult) -> Result<Preview, ToolError> {
         CommandArgs::preview(self, current)
+    }
+
+    fn write_check(&self) -> Option<WriteCheck> {
+        CommandArgs::write_check(self)
+    }
+
+    fn note_edit(&self) -> Option<NoteEditRequest> {
+        CommandArgs::note_edit(self)
     }
 
     fn cli_arguments(&self) -> Result<CliArguments, String> {
@@ -494,7 +563,6 @@ pub const EXCLUDED_COMMANDS: &[&str] = &[
     "delete",
     "move",
     "rename",
-    "create",
     "plugin:",
     "plugins:",
     "theme:",

@@ -102,11 +102,13 @@ fn read_probe(name: &str, file: &Option<String>, path: &Option<String>) -> CliIn
     probe
 }
 
-/// The property's value now, or `None` when the note does not have it.
+/// The property's value now, as `property:read` prints it (a list one item
+/// per line, whatever the line endings), or `None` when the note does not
+/// have it.
 fn current_value(current: &ProbeResult) -> Result<Option<String>, ToolError> {
     match current {
         Ok(text) if text.trim().is_empty() => Ok(None),
-        Ok(text) => Ok(Some(text.clone())),
+        Ok(text) => Ok(Some(text.lines().collect::<Vec<_>>().join("\n"))),
         Err(ToolError::CliError { output, .. })
             if output.starts_with("Property") && output.contains("not found") =>
         {
@@ -118,6 +120,9 @@ fn current_value(current: &ProbeResult) -> Result<Option<String>, ToolError> {
 }
 
 const NOT_SET: &str = "(not set)";
+
+/// Properties Obsidian always treats as lists.
+const LIST_PROPERTIES: [&str; 3] = ["tags", "aliases", "cssclasses"];
 
 /// The checks every property command shares.
 fn check_property(
@@ -154,6 +159,7 @@ impl CommandArgs for PropertyNameArgs {
                 target,
                 before,
                 after: "(removed)".into(),
+                diff: None,
             }),
             None => Err(ToolError::CliError {
                 output: format!("{target} is not set, so there is nothing to remove."),
@@ -179,6 +185,15 @@ impl CommandArgs for PropertySetArgs {
     fn preview(&self, current: &ProbeResult) -> Result<Preview, ToolError> {
         let before = current_value(current)?.unwrap_or_else(|| NOT_SET.into());
         let after = match self.kind {
+            // A list, shown as `property:read` shows one: an item per line.
+            _ if self.is_list() => {
+                let items = list_items(&self.value);
+                if items.is_empty() {
+                    "(empty list)".into()
+                } else {
+                    items.join("\n")
+                }
+            }
             Some(kind) => format!(
                 "{} ({})",
                 self.value,
@@ -193,8 +208,32 @@ impl CommandArgs for PropertySetArgs {
             target: self.write_target().unwrap_or_default(),
             before,
             after,
+            diff: None,
         })
     }
+}
+
+impl PropertySetArgs {
+    /// Whether the value is written as a list: `type=list`, or no type for a
+    /// property Obsidian always keeps as a list.
+    fn is_list(&self) -> bool {
+        match self.kind {
+            Some(kind) => kind == PropertyType::List,
+            None => LIST_PROPERTIES.contains(&self.name.as_str()),
+        }
+    }
+}
+
+/// The items of a comma-separated list value (`[]` is the empty list).
+fn list_items(value: &str) -> Vec<&str> {
+    if value.trim() == "[]" {
+        return Vec::new();
+    }
+    value
+        .split(',')
+        .map(str::trim)
+        .filter(|item| !item.is_empty())
+        .collect()
 }
 
 /// `property:read` is the same shape as `property:remove` but only reads; it
@@ -278,6 +317,42 @@ mod tests {
         assert_eq!(
             (preview.before.as_str(), preview.after.as_str()),
             ("(not set)", "3 (number)")
+        );
+    }
+
+    #[test]
+    fn list_values_show_one_item_per_line_before_and_after() {
+        let mut args = set("project, launch,, q2", Some(PropertyType::List));
+        args.name = "tags".into();
+        // property:read prints a list one item per line (CRLF on Windows).
+        let preview = args.preview(&Ok("project\r\nlaunch".into())).unwrap();
+        assert_eq!(preview.before, "project\nlaunch");
+        assert_eq!(preview.after, "project\nlaunch\nq2");
+        // Without a type, tags, aliases and cssclasses are lists too.
+        args.kind = None;
+        assert_eq!(
+            args.preview(&Ok("project".into())).unwrap().after,
+            "project\nlaunch\nq2"
+        );
+        args.value = "[]".into();
+        assert_eq!(
+            args.preview(&Ok("project".into())).unwrap().after,
+            "(empty list)"
+        );
+        // Other properties stay text unless the type says list.
+        let text = set("a, b", None);
+        assert_eq!(text.preview(&Ok("x".into())).unwrap().after, "a, b");
+        let remove = PropertyNameArgs {
+            name: "aliases".into(),
+            file: Some("Plan".into()),
+            path: None,
+        };
+        assert_eq!(
+            remove
+                .preview(&Ok("Launch\nGo-live".into()))
+                .unwrap()
+                .before,
+            "Launch\nGo-live"
         );
     }
 

@@ -147,12 +147,9 @@ impl CommandArgs for TaskArgs {
         let note = self.file.is_some() || self.path.is_some();
         match (&mut self.reference, note, self.daily, self.line) {
             (Some(reference), false, false, None) => {
-                let valid = reference
-                    .rsplit_once(':')
-                    .filter(|(path, line)| !path.trim().is_empty() && line.trim().parse::<u32>().is_ok_and(|n| n > 0))
-                    .map(|(path, line)| (path.to_string(), line.trim().to_string()));
-                match valid {
-                    Some((mut path, line)) => {
+                match split_reference(reference) {
+                    Some((path, line)) => {
+                        let mut path = path.to_string();
                         check_vault_path("ref", &mut path)?;
                         *reference = format!("{path}:{line}");
                     }
@@ -194,40 +191,74 @@ impl CommandArgs for TaskArgs {
         Some(self.describe())
     }
 
+    /// The note itself: `read` with the same `file`/`path` (the path of a
+    /// `ref`), or `daily:read`. No capture shows what `task` prints, so the
+    /// preview never depends on it; the whole note is also what the stale
+    /// check compares.
     fn probe(&self) -> Option<CliInvocation> {
-        let shown = TaskArgs {
-            status: None,
-            toggle: false,
-            done: false,
-            todo: false,
-            ..self.clone()
-        };
-        let arguments = super::ParsedArgs::cli_arguments(&shown).ok()?;
-        Some(CliInvocation {
-            vault: None,
-            command: "task".into(),
-            parameters: arguments.parameters,
-            flags: arguments.flags,
-        })
+        let read = CliInvocation::new("read");
+        if let Some((path, _)) = self.reference.as_deref().and_then(split_reference) {
+            return Some(read.parameter("path", path));
+        }
+        if let Some(file) = &self.file {
+            return Some(read.parameter("file", file.clone()));
+        }
+        if let Some(path) = &self.path {
+            return Some(read.parameter("path", path.clone()));
+        }
+        self.daily.then(|| CliInvocation::new("daily:read"))
     }
 
     fn preview(&self, current: &ProbeResult) -> Result<Preview, ToolError> {
-        let text = current.as_ref().map_err(Clone::clone)?;
-        // The CLI shows "path:line" and then the task's line.
-        let before = text.lines().last().unwrap_or("").to_string();
+        let note = current.as_ref().map_err(Clone::clone)?;
         let change = self
             .change()
             .ok_or_else(|| ToolError::invalid("obsidianTasks", "task: nothing to change"))?;
-        let after = with_status(&before, change).ok_or_else(|| ToolError::CliError {
-            output: format!("{} is not a task: {before:?}", self.describe()),
-            hint: Some("List tasks with `tasks verbose` to find the right line.".into()),
+        let number = self.line_number().ok_or_else(|| {
+            ToolError::invalid("obsidianTasks", "task: the line number is missing")
         })?;
+        let not_a_preview = |why: String| ToolError::CliError {
+            output: format!("cannot preview {}: {why}", self.describe()),
+            hint: Some("List tasks with `tasks verbose` to find the right line.".into()),
+        };
+        // `lines` also drops the `\r` of Windows line endings.
+        let lines: Vec<&str> = note.lines().collect();
+        let before = lines
+            .get(number as usize - 1)
+            .ok_or_else(|| {
+                not_a_preview(format!(
+                    "the note has {} line{}",
+                    lines.len(),
+                    if lines.len() == 1 { "" } else { "s" }
+                ))
+            })?
+            .to_string();
+        let after = with_status(&before, change)
+            .ok_or_else(|| not_a_preview(format!("line {number} is not a task: {before:?}")))?;
         Ok(Preview {
             target: self.describe(),
             before,
             after,
+            diff: None,
         })
     }
+}
+
+impl TaskArgs {
+    /// The task's line: from `ref` ("path:line") or `line`.
+    fn line_number(&self) -> Option<u32> {
+        match &self.reference {
+            Some(reference) => split_reference(reference).map(|(_, line)| line),
+            None => self.line,
+        }
+    }
+}
+
+/// "Folder/Note.md:12" → ("Folder/Note.md", 12).
+fn split_reference(reference: &str) -> Option<(&str, u32)> {
+    let (path, line) = reference.rsplit_once(':')?;
+    let line = line.parse::<u32>().ok().filter(|n| *n > 0)?;
+    (!path.is_empty()).then_some((path, line))
 }
 
 /// The task line with its status character changed, or `None` if the line is
@@ -375,12 +406,57 @@ mod tests {
             CommandArgs::effective_access(&change, Access::ConfirmedWrite),
             Access::ConfirmedWrite
         );
+        // The probe reads the note itself, never `task`'s own output.
         let probe = CommandArgs::probe(&change).unwrap().to_argv().unwrap();
-        assert_eq!(probe, ["task", "line=3", "daily"]);
-        let preview =
-            CommandArgs::preview(&change, &Ok("Daily/2026-03-03.md:3\n- [ ] Ship".into())).unwrap();
+        assert_eq!(probe, ["daily:read"]);
+        let note = "# Today\r\n\r\n- [ ] Ship\r\n- [x] Plan";
+        let preview = CommandArgs::preview(&change, &Ok(note.into())).unwrap();
         assert_eq!(preview.before, "- [ ] Ship");
         assert_eq!(preview.after, "- [x] Ship");
         assert_eq!(preview.target, "the task on line 3 of today's daily note");
+        let by_ref = task(json!({"ref": "Projects/Plan.md:2", "toggle": true})).unwrap();
+        assert_eq!(
+            CommandArgs::probe(&by_ref).unwrap().to_argv().unwrap(),
+            ["read", "path=Projects/Plan.md"]
+        );
+        let by_file = task(json!({"file": "Plan", "line": 4, "status": "-"})).unwrap();
+        assert_eq!(
+            CommandArgs::probe(&by_file).unwrap().to_argv().unwrap(),
+            ["read", "file=Plan"]
+        );
+        assert_eq!(
+            CommandArgs::preview(&by_file, &Ok(note.into()))
+                .unwrap()
+                .after,
+            "- [-] Plan"
+        );
+        let by_path = task(json!({"path": "A/B.md", "line": 1, "done": true})).unwrap();
+        assert_eq!(
+            CommandArgs::probe(&by_path).unwrap().to_argv().unwrap(),
+            ["read", "path=A/B.md"]
+        );
+    }
+
+    #[test]
+    fn a_preview_that_cannot_be_built_is_an_error() {
+        let past_the_end = task(json!({"file": "Plan", "line": 9, "done": true})).unwrap();
+        let err = CommandArgs::preview(&past_the_end, &Ok("- [ ] a\n- [ ] b".into())).unwrap_err();
+        assert!(err.to_string().contains("the note has 2 lines"), "{err}");
+        let heading = task(json!({"file": "Plan", "line": 1, "done": true})).unwrap();
+        let err = CommandArgs::preview(&heading, &Ok("# Plan\n- [ ] a".into())).unwrap_err();
+        assert!(err.to_string().contains("line 1 is not a task"), "{err}");
+        let empty = CommandArgs::preview(&heading, &Ok(String::new())).unwrap_err();
+        assert!(
+            empty.to_string().contains("the note has 0 lines"),
+            "{empty}"
+        );
+        let missing = ToolError::CliError {
+            output: "File \"Plan\" not found.".into(),
+            hint: None,
+        };
+        assert_eq!(
+            CommandArgs::preview(&heading, &Err(missing.clone())).unwrap_err(),
+            missing
+        );
     }
 }

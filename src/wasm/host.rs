@@ -6,8 +6,9 @@ use wasm_bindgen_futures::JsFuture;
 use super::interop::{from_js, http_chunk, http_failure, process_outcome, to_js};
 use crate::host::{
     FileStatus, Host, HttpFailure, HttpRequest, HttpResponseHead, PlatformFacts, ProcessOutcome,
-    ProcessRequest, SpawnFailure,
+    ProcessRequest, SpawnFailure, VaultFailure, VaultProcessed,
 };
+use crate::input::CONVERSATION;
 
 #[wasm_bindgen]
 extern "C" {
@@ -39,6 +40,19 @@ extern "C" {
 
     #[wasm_bindgen(method)]
     fn secret(this: &HostFunctions, name: &str) -> Option<String>;
+
+    /// Resolves to `{ content }` or `{ error: { code, message } }`.
+    #[wasm_bindgen(method, js_name = vaultRead)]
+    fn vault_read(this: &HostFunctions, path: &str) -> js_sys::Promise;
+
+    /// Resolves to `{ status: "written" }`, `{ status: "changed", now }` or `{ error }`.
+    #[wasm_bindgen(method, js_name = vaultProcess)]
+    fn vault_process(
+        this: &HostFunctions,
+        path: &str,
+        expected: &str,
+        replacement: &str,
+    ) -> js_sys::Promise;
 }
 
 pub struct JsHost {
@@ -118,6 +132,57 @@ impl Host for JsHost {
 
     fn secret(&self, name: &str) -> Option<String> {
         self.functions.secret(name)
+    }
+
+    async fn vault_read(&self, path: &str) -> Result<String, VaultFailure> {
+        let answer = JsFuture::from(self.functions.vault_read(path))
+            .await
+            .map_err(|e| vault_failure(&e))?;
+        vault_error(&answer)?;
+        js_sys::Reflect::get(&answer, &"content".into())
+            .ok()
+            .and_then(|c| c.as_string())
+            .ok_or_else(|| VaultFailure {
+                code: "host_error".into(),
+                message: "the vault returned no text".into(),
+            })
+    }
+
+    async fn vault_process(
+        &self,
+        path: &str,
+        expected: &str,
+        replacement: &str,
+    ) -> Result<VaultProcessed, VaultFailure> {
+        let answer = JsFuture::from(self.functions.vault_process(path, expected, replacement))
+            .await
+            .map_err(|e| vault_failure(&e))?;
+        vault_error(&answer)?;
+        from_js(&answer, &CONVERSATION).map_err(|message| VaultFailure {
+            code: "host_error".into(),
+            message,
+        })
+    }
+}
+
+/// `{ error: { code, message } }` from a vault host function, as an Err.
+fn vault_error(answer: &wasm_bindgen::JsValue) -> Result<(), VaultFailure> {
+    let error = js_sys::Reflect::get(answer, &"error".into()).unwrap_or_default();
+    if error.is_undefined() || error.is_null() {
+        return Ok(());
+    }
+    Err(
+        from_js(&error, &crate::input::SETTINGS).unwrap_or(VaultFailure {
+            code: "host_error".into(),
+            message: "unreadable error".into(),
+        }),
+    )
+}
+
+fn vault_failure(error: &wasm_bindgen::JsValue) -> VaultFailure {
+    VaultFailure {
+        code: "host_error".into(),
+        message: error.as_string().unwrap_or_else(|| format!("{error:?}")),
     }
 }
 

@@ -84,6 +84,31 @@ const cases = [
 		(r, vault) => assert.match(readFileSync(join(vault, ".obsidian/bookmarks.json"), "utf8"), /Q2 plan/),
 	],
 	["obsidianRandomRead", { folder: "Ideas" }, ["random:read", "folder=Ideas"], (r) => assert.match(r.text, /^Ideas\//)],
+	[
+		"obsidianEdit",
+		{ command: "create", path: "Projects/Q3 plan.md", content: "# Q3 plan\n## Goals" },
+		["create", "path=Projects/Q3 plan.md", "content=# Q3 plan\\n## Goals"],
+		(r, vault) => assert.equal(readFileSync(join(vault, "Projects/Q3 plan.md"), "utf8").trim(), "# Q3 plan\n## Goals"),
+	],
+	[
+		"obsidianEdit",
+		{ command: "append", file: "Welcome", content: "- [ ] Try the agent" },
+		["append", "file=Welcome", "content=- [ ] Try the agent"],
+		(r, vault) => assert.ok(readFileSync(join(vault, "Welcome.md"), "utf8").trimEnd().endsWith("- [ ] Try the agent")),
+	],
+	[
+		"obsidianEdit",
+		{ command: "prepend", path: "Welcome.md", content: "> Read me first" },
+		["prepend", "path=Welcome.md", "content=> Read me first"],
+		(r, vault) => assert.match(readFileSync(join(vault, "Welcome.md"), "utf8"), /^(---\n[\s\S]*?\n---\n)?> Read me first\n/),
+	],
+	// Written through Obsidian's vault after the card, not through the CLI.
+	[
+		"obsidianEdit",
+		{ command: "edit", path: "Projects/Launch plan.md", find: "owner: Alice", with: "owner: Dana" },
+		"vault",
+		(r, vault) => assert.match(readFileSync(join(vault, "Projects/Launch plan.md"), "utf8"), /^owner: Dana$/m),
+	],
 ];
 
 describe("every command of every tool against the emulator", () => {
@@ -112,6 +137,16 @@ describe("every command of every tool against the emulator", () => {
 			const log = useEmulator(vault, { OBSIDIAN_EMULATOR_SEED: "3" });
 			const core = plugin.core;
 			let result = await core.callTool(tool, args);
+			if (argv === "vault") {
+				assert.ok(result.pending, result.text);
+				const card = core.confirmationCard(result.pending.id);
+				assert.equal(card.via, "vault");
+				assert.ok(!readLog(log).some((entry) => entry.argv.includes("edit")), "no CLI command edits");
+				result = await plugin.confirmations.approve(card);
+				assert.equal(result.ok, true, result.text);
+				check(result, vault);
+				return;
+			}
 			if (result.pending) {
 				// A confirmed write: only the read-only probe ran so far.
 				const write = JSON.stringify([V, ...argv]);
@@ -123,7 +158,11 @@ describe("every command of every tool against the emulator", () => {
 			assert.equal(result.ok, true, result.text);
 			assert.deepEqual(result.argv, [V, ...argv]);
 			const entries = readLog(log);
-			assert.deepEqual(entries.at(-1).argv, [V, ...argv], "the emulator received exactly this argv");
+			const sent = JSON.stringify([V, ...argv]);
+			assert.equal(entries.filter((entry) => JSON.stringify(entry.argv) === sent).length, 1, "the emulator received exactly this argv, once");
+			// Only reads come after it (a note write is read back).
+			const after = entries.slice(entries.findIndex((entry) => JSON.stringify(entry.argv) === sent) + 1);
+			assert.ok(after.every((entry) => entry.argv[1] === "read"), JSON.stringify(after));
 			check(result, vault);
 		});
 	}

@@ -5,7 +5,7 @@
 // dropdown (a user's click) changes and saves the mode while the public API and
 // tool arguments cannot.
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { clickButton, copySampleVault, emulator, loadPlugin, readLog, removeVault, settle, useEmulator } from "../support/harness.mjs";
@@ -21,6 +21,10 @@ const WRITES = [
 	["obsidianTasks", { command: "task", ref: "Projects/Launch plan.md:35", done: true }],
 	["obsidianBases", { command: "base:create", file: "Projects", name: "New item" }],
 	["obsidianBookmarks", { command: "bookmark", url: "https://obsidian.md" }],
+	["obsidianEdit", { command: "create", path: "Projects/Q3 plan.md", content: "# Q3 plan" }],
+	["obsidianEdit", { command: "append", file: "Welcome", content: "- [ ] Try the agent" }],
+	["obsidianEdit", { command: "prepend", path: "Welcome.md", content: "> Read me first" }],
+	["obsidianEdit", { command: "edit", path: "Projects/Launch plan.md", find: "owner: Alice", with: "owner: Dana" }],
 ];
 
 /** Records what the plugin saves to data.json. */
@@ -134,8 +138,16 @@ describe("Ask before every change", () => {
 			assert.ok(result.pending, `${tool} ${args.command}: ${result.text}`);
 			assert.ok(result.pending.preview.after, `${args.command} has a preview`);
 		}
+		const writes = new Set(WRITES.map(([, args]) => args.command));
 		const ran = readLog(log).map((e) => e.argv[0]);
-		assert.deepEqual(ran, ["daily:read", "daily:read", "property:read", "property:read", "task", "base:views", "bookmarks"]);
+		assert.deepEqual(
+			ran.filter((command) => writes.has(command)),
+			[],
+			`only reads ran: ${ran.join(", ")}`,
+		);
+		assert.ok(ran.includes("daily:read") && ran.includes("bookmarks") && ran.includes("base:views"), ran.join(", "));
+		assert.match(readFileSync(join(vault, "Projects/Launch plan.md"), "utf8"), /^owner: Alice$/m, "the edit waits too");
+		assert.equal(existsSync(join(vault, "Projects/Q3 plan.md")), false, "no note created");
 		await closeModals();
 	});
 });

@@ -5,7 +5,7 @@
 // whose FileSystemAdapter points at a real folder on disk.
 
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, copyFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, copyFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -109,6 +109,7 @@ export async function loadPlugin(vault, { mobile = false, data = null, os = "lin
 	});
 	const adapter = obsidian.FileSystemAdapter.create__(vault).asOriginalType__();
 	const app = double.createApp(obsidian, { adapter });
+	useDiskVault(obsidian, app, vault);
 	const manifest = JSON.parse(readFileSync(join(pluginDir, "manifest.json"), "utf8"));
 	// Obsidian adds the plugin folder, relative to the vault.
 	manifest.dir = `${app.vault.configDir}/plugins/${manifest.id}`;
@@ -128,6 +129,35 @@ export async function loadPlugin(vault, { mobile = false, data = null, os = "lin
 	// Obsidian loads plugins before the layout is ready, then runs onLayoutReady callbacks.
 	double.markLayoutReady(app);
 	return { plugin, app, obsidian, pluginDir };
+}
+
+/**
+ * The double's vault keeps files in memory; the plugin's vault calls must see
+ * the folder the CLI emulator reads and writes. So lookups, `read` and
+ * `process` go to disk, with Obsidian's documented semantics: `process` reads,
+ * runs the callback synchronously and writes its result in one step, then
+ * fires `modify`. `app.vault.beforeProcess__` (a test hook) runs just before
+ * the read, like a keystroke or a sync arriving at that moment.
+ */
+function useDiskVault(obsidian, app, folder) {
+	const vault = app.vault;
+	const onDisk = (path) => join(folder, path);
+	vault.beforeProcess__ = null;
+	vault.getAbstractFileByPath = (path) => {
+		const full = onDisk(path);
+		if (!existsSync(full)) return null;
+		return statSync(full).isDirectory() ? null : obsidian.TFile.create__(vault, path);
+	};
+	vault.read = async (file) => readFileSync(onDisk(file.path), "utf8");
+	vault.cachedRead = vault.read;
+	vault.process = async (file, fn) => {
+		vault.beforeProcess__?.(onDisk(file.path));
+		const data = readFileSync(onDisk(file.path), "utf8");
+		const result = fn(data);
+		writeFileSync(onDisk(file.path), result);
+		vault.trigger("modify", file);
+		return result;
+	};
 }
 
 /**

@@ -140,6 +140,41 @@ pub fn now_utc() -> (Date, Time) {
     )
 }
 
+/// "Now" as the emulator sees it: `OBSIDIAN_EMULATOR_TODAY` (`YYYY-MM-DD`)
+/// and `OBSIDIAN_EMULATOR_TIME` (`HH:MM[:SS]`) when set, else the system's
+/// UTC date and time. An invalid value is a misconfigured test: a message on
+/// stderr and exit 2.
+pub fn configured_now() -> (Date, Time) {
+    let (system_today, system_now) = now_utc();
+    let today = match std::env::var("OBSIDIAN_EMULATOR_TODAY") {
+        Ok(v) if !v.trim().is_empty() => Date::parse_ymd(&v).unwrap_or_else(|| {
+            eprintln!("obsidian-emulator: OBSIDIAN_EMULATOR_TODAY must be YYYY-MM-DD, got {v:?}");
+            std::process::exit(2)
+        }),
+        _ => system_today,
+    };
+    let now = match std::env::var("OBSIDIAN_EMULATOR_TIME") {
+        Ok(v) if !v.trim().is_empty() => parse_time(&v).unwrap_or_else(|| {
+            eprintln!("obsidian-emulator: OBSIDIAN_EMULATOR_TIME must be HH:MM[:SS], got {v:?}");
+            std::process::exit(2)
+        }),
+        _ => system_now,
+    };
+    (today, now)
+}
+
+fn parse_time(v: &str) -> Option<Time> {
+    let mut parts = v.trim().split(':');
+    let hour: u32 = parts.next()?.parse().ok()?;
+    let minute: u32 = parts.next()?.parse().ok()?;
+    let second: u32 = parts.next().map_or(Some(0), |s| s.parse().ok())?;
+    (hour < 24 && minute < 60 && second < 60).then_some(Time {
+        hour,
+        minute,
+        second,
+    })
+}
+
 /// Milliseconds since the Unix epoch, now.
 pub fn now_millis() -> u64 {
     SystemTime::now()

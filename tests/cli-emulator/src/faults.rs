@@ -30,11 +30,16 @@ pub fn apply(command: Option<&str>) {
         }
         "flood" => flood(),
         "app-not-running" => {
-            let mut out = std::io::stdout().lock();
-            let _ = writeln!(out, "{APP_NOT_RUNNING}");
-            let _ = out.flush();
+            // On stderr with exit 1, stdout empty: marwansaab/obsidian-cli-mcp
+            // specs/060-recover-closed-obsidian/research.md (Windows, 1.12.7).
+            let mut err = std::io::stderr().lock();
+            let _ = err.write_all(
+                crate::platform::line_endings(&format!("{APP_NOT_RUNNING}\n")).as_bytes(),
+            );
+            let _ = err.flush();
             std::process::exit(1)
         }
+        "old-installer" => old_installer_banner(),
         "signal" => kill_self(),
         "orphan" => spawn_grandchild(),
         "orphan-hang" => {
@@ -57,6 +62,31 @@ pub fn apply(command: Option<&str>) {
         }
     }
 }
+
+/// The two lines an app updated in place over an old installer prints on
+/// stdout before every answer; the command then runs as usual. The first line
+/// is as in jackal092927/obsidian-official-cli-skills `reports/raw/` (macOS,
+/// 1.12.1) with the emulator's date and time and the emulated version; the
+/// second as quoted verbatim by several public CLI wrappers that strip it.
+fn old_installer_banner() {
+    let (date, time) = crate::dates::configured_now();
+    let version = crate::commands::app_version();
+    let version = version.split_whitespace().next().unwrap_or("1.12.7");
+    let banner = format!(
+        "{} {:02}:{:02}:{:02} Loading updated app package {}\n{OLD_INSTALLER}\n",
+        date.ymd(),
+        time.hour,
+        time.minute,
+        time.second,
+        crate::platform::app_package(version),
+    );
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(crate::platform::line_endings(&banner).as_bytes());
+    let _ = out.flush();
+}
+
+/// The old installer's warning line.
+pub const OLD_INSTALLER: &str = "Your Obsidian installer is out of date. Please download the latest installer which includes better CLI support: https://obsidian.md/download";
 
 fn sleep_forever() -> ! {
     loop {

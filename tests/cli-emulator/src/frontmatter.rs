@@ -143,6 +143,17 @@ pub fn display(v: &Yaml) -> String {
     }
 }
 
+/// What `property:read` prints: a list one item per line, a mapping
+/// `[object Object]` (JavaScript's text for an object), null nothing
+/// (marwansaab/obsidian-cli-mcp specs/013-read-property/research.md R2).
+pub fn read_text(v: &Yaml) -> String {
+    match v {
+        Yaml::Array(items) => items.iter().map(read_text).collect::<Vec<_>>().join("\n"),
+        Yaml::Hash(_) => "[object Object]".to_string(),
+        other => display(other),
+    }
+}
+
 /// The JSON form of a YAML value.
 pub fn to_json(v: &Yaml) -> serde_json::Value {
     use serde_json::Value;

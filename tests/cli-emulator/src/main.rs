@@ -8,6 +8,7 @@ mod faults;
 mod frontmatter;
 mod log;
 mod markdown;
+mod platform;
 mod vault;
 
 use std::io::Write;
@@ -27,45 +28,28 @@ fn main() {
         eprintln!("{TUI_MESSAGE}");
         std::process::exit(2);
     };
-    let output = run(&command, &inv);
+    let (output, code) = run(&command, &inv);
     print(&output);
+    std::process::exit(code);
 }
 
-fn run(command: &str, inv: &args::Invocation) -> String {
+/// What the command prints and the exit code it ends with.
+fn run(command: &str, inv: &args::Invocation) -> (String, i32) {
     if inv.vault.is_none() {
         if let Some(out) = commands::run_without_vault(command) {
-            return out;
+            return (out, 0);
         }
     }
     let Ok(vault) = vault::select(inv.vault.as_deref()) else {
-        return "Vault not found.".to_string();
+        return ("Vault not found.".to_string(), 0);
     };
     if let Some(out) = commands::run_without_vault(command) {
-        return out;
+        return (out, 0);
     }
     if !commands::is_known(command) {
-        return commands::unknown(command);
+        return (commands::unknown(command), 0);
     }
-    let (system_today, now) = dates::now_utc();
-    let today = match std::env::var("OBSIDIAN_EMULATOR_TODAY") {
-        Ok(v) if !v.trim().is_empty() => match dates::Date::parse_ymd(&v) {
-            Some(d) => d,
-            None => {
-                eprintln!(
-                    "obsidian-emulator: OBSIDIAN_EMULATOR_TODAY must be YYYY-MM-DD, got {v:?}"
-                );
-                std::process::exit(2);
-            }
-        },
-        _ => system_today,
-    };
-    let now = match std::env::var("OBSIDIAN_EMULATOR_TIME") {
-        Ok(v) if !v.trim().is_empty() => parse_time(&v).unwrap_or_else(|| {
-            eprintln!("obsidian-emulator: OBSIDIAN_EMULATOR_TIME must be HH:MM[:SS], got {v:?}");
-            std::process::exit(2);
-        }),
-        _ => now,
-    };
+    let (today, now) = dates::configured_now();
     let active = std::env::var("OBSIDIAN_EMULATOR_ACTIVE_FILE")
         .ok()
         .filter(|a| !a.is_empty());
@@ -74,34 +58,26 @@ fn run(command: &str, inv: &args::Invocation) -> String {
         today,
         now,
         active,
+        exit_code: std::cell::Cell::new(0),
     };
-    match commands::run(&mut ctx, command, inv) {
+    let out = match commands::run(&mut ctx, command, inv) {
         Ok(s) | Err(s) => s,
-    }
+    };
+    (out, ctx.exit_code.get())
 }
 
-fn parse_time(v: &str) -> Option<dates::Time> {
-    let mut parts = v.trim().split(':');
-    let hour: u32 = parts.next()?.parse().ok()?;
-    let minute: u32 = parts.next()?.parse().ok()?;
-    let second: u32 = parts.next().map_or(Some(0), |s| s.parse().ok())?;
-    (hour < 24 && minute < 60 && second < 60).then_some(dates::Time {
-        hour,
-        minute,
-        second,
-    })
-}
-
-/// Print the result followed by a newline (unless it is empty or already
-/// ends with one). Write errors such as a closed pipe are ignored.
+/// Print the result followed by a line ending (unless it is empty or already
+/// ends with one), with the platform's line endings. Write errors such as a
+/// closed pipe are ignored.
 fn print(output: &str) {
     if output.is_empty() {
         return;
     }
-    let mut out = std::io::stdout().lock();
-    let _ = out.write_all(output.as_bytes());
-    if !output.ends_with('\n') {
-        let _ = out.write_all(b"\n");
+    let mut text = output.to_string();
+    if !text.ends_with('\n') {
+        text.push('\n');
     }
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(platform::line_endings(&text).as_bytes());
     let _ = out.flush();
 }

@@ -117,7 +117,7 @@ fn add_errors() {
         emu.line(&["bookmark", "folder=../x"]),
         "Error: Folder \"../x\" not found."
     );
-    assert!(emu.ok(&["bookmark", "title=x"]).starts_with("Error: Give exactly one of file=<path>, folder=<path>, search=<query>, url=<url>.\nUsage: obsidian bookmark "));
+    assert!(emu.ok(&["bookmark", "title=x"]).starts_with("Error: Give exactly one of file=<path>, folder=<path>, search=<query>, url=<url>.\nUsage: bookmark "));
     assert!(emu
         .ok(&["bookmark", "url=a", "search=b"])
         .starts_with("Error: Give exactly one of"));

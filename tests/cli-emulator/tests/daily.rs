@@ -32,6 +32,19 @@ fn path_for_a_day_without_note_and_format_tokens() {
 }
 
 #[test]
+fn read_creates_a_missing_note_from_1_13_on() {
+    let emu = Emu::new()
+        .with("OBSIDIAN_EMULATOR_TODAY", "2026-04-10")
+        .with("OBSIDIAN_EMULATOR_VERSION", "1.13.7 (installer 1.13.7)");
+    assert_eq!(emu.ok(&["daily:read"]), "", "prints nothing");
+    assert!(
+        emu.read("Daily/2026-04-10.md").contains("# 2026-04-10"),
+        "created from the daily template"
+    );
+    assert!(emu.ok(&["daily:read"]).contains("# 2026-04-10"));
+}
+
+#[test]
 fn the_other_dated_note_exists() {
     let emu = Emu::new().with("OBSIDIAN_EMULATOR_TODAY", "2026-11-29");
     assert!(emu
@@ -120,7 +133,7 @@ fn content_is_required() {
         assert!(lines
             .next()
             .unwrap()
-            .starts_with(&format!("Usage: obsidian {cmd} content=<text>")));
+            .starts_with(&format!("Usage: {cmd} content=<text>")));
     }
     assert_eq!(emu.read("Daily/2026-03-03.md"), TODAY_NOTE);
 }

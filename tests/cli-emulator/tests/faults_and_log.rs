@@ -92,10 +92,44 @@ fn app_not_running() {
     let emu = Emu::new().with("OBSIDIAN_EMULATOR_FAULT", "app-not-running");
     let out = emu.output(&["daily:read"]);
     assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty(), "nothing on stdout");
     assert_eq!(
-        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
         "The CLI is unable to find Obsidian. Please make sure Obsidian is running and try again.\n"
     );
+    let windows = emu.with("OBSIDIAN_EMULATOR_PLATFORM", "windows");
+    let out = windows.output(&["version"]);
+    assert!(String::from_utf8(out.stderr)
+        .unwrap()
+        .ends_with("again.\r\n"));
+}
+
+#[test]
+fn old_installer_lines_come_before_the_answer() {
+    let emu = Emu::new().with("OBSIDIAN_EMULATOR_FAULT", "old-installer");
+    let out = emu.ok(&["daily:path"]);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    assert_eq!(
+        lines[0],
+        "2026-03-03 09:30:00 Loading updated app package /home/user/.config/obsidian/obsidian-1.12.7.asar"
+    );
+    assert!(lines[1].starts_with("Your Obsidian installer is out of date."));
+    assert_eq!(lines[2], "Daily/2026-03-03.md", "then the usual answer");
+    // The command still runs: a write happens.
+    let emu = emu.with("OBSIDIAN_EMULATOR_FAULT_COMMAND", "daily:append");
+    emu.ok(&["daily:append", "content=still written"]);
+    assert!(emu.read("Daily/2026-03-03.md").ends_with("still written"));
+}
+
+#[test]
+fn windows_line_endings() {
+    let emu = Emu::new().with("OBSIDIAN_EMULATOR_PLATFORM", "windows");
+    assert_eq!(emu.ok(&["version"]), "1.12.7 (installer 1.12.7)\r\n");
+    let read = emu.ok(&["read", "file=Welcome"]);
+    assert!(read.ends_with("\r\n") && !read.replace("\r\n", "").contains('\n'));
+    let bad = Emu::new().with("OBSIDIAN_EMULATOR_PLATFORM", "beos");
+    assert_eq!(bad.output(&["version"]).status.code(), Some(2));
 }
 
 #[test]

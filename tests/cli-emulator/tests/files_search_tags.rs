@@ -65,12 +65,28 @@ fn outline_formats() {
         serde_json::from_str(&emu.ok(&["outline", "file=Roadmap", "format=json"])).unwrap();
     assert_eq!(
         v[3],
-        serde_json::json!({"level": 3, "heading": "Stretch goals", "line": "21"})
+        serde_json::json!({"level": 3, "heading": "Stretch goals", "line": 21}),
+        "line is a number"
     );
     assert_eq!(emu.line(&["outline", "file=Welcome", "total"]), "2");
     assert_eq!(
-        emu.line(&["outline", "file=Unlinked thought"]),
-        "No headings found."
+        emu.line(&["outline", "file=Welcome", "total", "format=json"]),
+        "2",
+        "total wins over format"
+    );
+    for extra in [None, Some("format=json"), Some("total")] {
+        let mut args = vec!["outline", "file=Unlinked thought"];
+        args.extend(extra);
+        assert_eq!(emu.line(&args), "No headings found.", "{extra:?}");
+    }
+    assert_eq!(
+        emu.line(&["outline", "file=Roadmap", "format=bogus"]),
+        emu.line(&["outline", "file=Roadmap"]),
+        "an unknown format falls back to the tree"
+    );
+    assert_eq!(
+        emu.line(&["outline", "path=Canvas/Plan.canvas"]),
+        "Error: File is not a markdown file."
     );
     // Headings inside code blocks are ignored.
     emu.write(
@@ -117,22 +133,25 @@ fn file_info_table() {
     let emu = Emu::new();
     let out = emu.lines(&["file", "file=Café ☕"]);
     assert_eq!(out.len(), 6);
-    assert_eq!(out[0], "path       Ideas/Café ☕.md");
-    assert_eq!(out[1], "name       Café ☕");
-    assert_eq!(out[2], "extension  md");
+    assert_eq!(out[0], "path\tIdeas/Café ☕.md");
+    assert_eq!(out[1], "name\tCafé ☕");
+    assert_eq!(out[2], "extension\tmd");
     let size = std::fs::metadata(emu.vault.join("Ideas/Café ☕.md"))
         .unwrap()
         .len();
-    assert_eq!(out[3], format!("size       {size}"));
+    assert_eq!(out[3], format!("size\t{size}"));
     for (row, key) in out[4..].iter().zip(["created", "modified"]) {
-        let (k, v) = row.split_once(char::is_whitespace).unwrap();
+        let (k, v) = row.split_once('\t').unwrap();
         assert_eq!(k, key);
         assert!(v.trim().parse::<u64>().unwrap() > 1_600_000_000_000);
     }
     assert!(emu
         .ok(&["file", "path=Attachments/diagram.png"])
-        .contains("extension  png\n"));
-    assert_eq!(emu.line(&["file"]), "Error: No active file.");
+        .contains("extension\tpng\n"));
+    assert_eq!(
+        emu.line(&["file"]),
+        "Error: No active file. Use file=<name> or path=<path> to specify a file."
+    );
 }
 
 #[test]
@@ -165,16 +184,27 @@ fn search_lists_files() {
         emu.line(&["search", "query=alice roadmap"]),
         "People/Bob.md\nProjects/Launch plan.md\nWelcome.md"
     );
-    let v: serde_json::Value =
-        serde_json::from_str(&emu.ok(&["search", "query=日本", "format=json"])).unwrap();
-    assert_eq!(v, serde_json::json!(["Ideas/Café ☕.md"]));
-    assert_eq!(emu.line(&["search", "query=zzzz"]), "No matches found.");
+    // Compact JSON, as the real CLI prints it.
     assert_eq!(
-        emu.line(&["search", "query=a", "limit=x"]),
-        "Error: Invalid limit \"x\"."
+        emu.ok(&["search", "query=日本", "format=json"]),
+        "[\"Ideas/Café ☕.md\"]\n"
+    );
+    assert_eq!(emu.ok(&["search", "query=zzzz"]), "\nNo matches found.\n");
+    assert_eq!(
+        emu.ok(&["search", "query=zzzz", "format=json"]),
+        "\nNo matches found.\n",
+        "not JSON even when JSON was asked for"
+    );
+    let all = emu.ok(&["search", "query=alice roadmap"]);
+    for ignored in ["limit=x", "limit=0", "limit=-1"] {
+        assert_eq!(emu.ok(&["search", "query=alice roadmap", ignored]), all);
+    }
+    assert_eq!(
+        emu.line(&["search", "query=alice roadmap", "limit=1"]),
+        "People/Bob.md"
     );
     assert!(emu.ok(&["search"]).starts_with(
-        "Error: Missing required parameter: query=<text>\nUsage: obsidian search query=<text>"
+        "Error: Missing required parameter: query=<text>\nUsage: search query=<text>"
     ));
 }
 
@@ -191,13 +221,9 @@ fn search_context_lines() {
         ]
     );
     assert_eq!(emu.line(&["search:context", "query=café", "total"]), "4");
-    let v: serde_json::Value = serde_json::from_str(&emu.ok(&[
-        "search:context",
-        "query=alice",
-        "path=Daily",
-        "format=json",
-    ]))
-    .unwrap();
+    let out = emu.ok(&["search:context", "query=alice", "path=Daily", "format=json"]);
+    assert_eq!(out.lines().count(), 1, "compact JSON: {out}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(
         v,
         serde_json::json!([
@@ -206,8 +232,8 @@ fn search_context_lines() {
         ])
     );
     assert_eq!(
-        emu.line(&["search:context", "query=zzzz"]),
-        "No matches found."
+        emu.ok(&["search:context", "query=zzzz", "format=json"]),
+        "\nNo matches found.\n"
     );
 }
 
@@ -262,21 +288,27 @@ fn tags_vault_and_file() {
 #[test]
 fn one_tag() {
     let emu = Emu::new();
-    assert_eq!(emu.line(&["tag", "name=idea"]), "#idea\t4");
-    assert_eq!(emu.line(&["tag", "name=#idea", "total"]), "4");
+    // The notes that carry the tag; `#idea/coffee` alone does not count.
+    let notes = "Ideas/Brainstorm.md\nIdeas/Café ☕.md\nIdeas/Unlinked thought.md";
+    assert_eq!(emu.line(&["tag", "name=idea"]), notes);
+    assert_eq!(emu.line(&["tag", "name=#idea", "total"]), "3");
     assert_eq!(
         emu.line(&["tag", "name=idea", "verbose"]),
-        "#idea\t4\nIdeas/Brainstorm.md\t1\nIdeas/Café ☕.md\t2\nIdeas/Unlinked thought.md\t1"
+        format!("#idea\t3\n{notes}")
     );
     assert_eq!(
         emu.line(&["tag", "name=project/web", "verbose"]),
-        "#project/web\t1\nProjects/Website Redesign.md\t1"
+        "#project/web\t1\nProjects/Website Redesign.md"
+    );
+    // Case-sensitive, and a missing tag is an error.
+    assert_eq!(
+        emu.line(&["tag", "name=Idea"]),
+        "Error: Tag \"#Idea\" not found."
     );
     assert_eq!(
-        emu.line(&["tag", "name=zzz"]),
-        "No occurrences of #zzz found."
+        emu.line(&["tag", "name=zzz", "total"]),
+        "Error: Tag \"#zzz\" not found."
     );
-    assert_eq!(emu.line(&["tag", "name=zzz", "total"]), "0");
     assert!(emu
         .ok(&["tag"])
         .starts_with("Error: Missing required parameter: name=<tag>\n"));

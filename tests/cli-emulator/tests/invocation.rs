@@ -25,7 +25,7 @@ fn version_line() {
 #[test]
 fn unknown_and_unemulated_commands() {
     let emu = Emu::new();
-    for cmd in ["frobnicate", "delete", "eval", "plugin:enable", "create"] {
+    for cmd in ["frobnicate", "delete", "eval", "plugin:enable", "move"] {
         assert_eq!(
             emu.line(&[cmd, "file=Welcome"]),
             format!("Error: Command \"{cmd}\" not found. It may require a plugin to be enabled.")
@@ -145,7 +145,10 @@ fn file_resolution_and_errors() {
 #[test]
 fn active_file_default() {
     let mut emu = Emu::new();
-    assert_eq!(emu.line(&["read"]), "Error: No active file.");
+    assert_eq!(
+        emu.line(&["read"]),
+        "Error: No active file. Use file=<name> or path=<path> to specify a file."
+    );
     emu.set("OBSIDIAN_EMULATOR_ACTIVE_FILE", "People/Bob.md");
     assert!(emu.ok(&["read"]).starts_with("---\nrole: Engineer\n"));
     emu.set("OBSIDIAN_EMULATOR_ACTIVE_FILE", "Gone.md");

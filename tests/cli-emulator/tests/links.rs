@@ -6,15 +6,18 @@ use common::Emu;
 #[test]
 fn outgoing_links() {
     let mut emu = Emu::new();
+    // Sorted, unresolved targets marked, format= ignored.
+    let launch = [
+        "Attachments/diagram.png",
+        "Nonexistent Note (unresolved)",
+        "Old Project Reference (unresolved)",
+        "People/Alice.md",
+        "Projects/Roadmap.md",
+    ];
+    assert_eq!(emu.lines(&["links", "file=Launch plan"]), launch);
     assert_eq!(
-        emu.lines(&["links", "file=Launch plan"]),
-        [
-            "Projects/Roadmap.md",
-            "Old Project Reference",
-            "People/Alice.md",
-            "Attachments/diagram.png",
-            "Nonexistent Note"
-        ]
+        emu.lines(&["links", "file=Launch plan", "format=json"]),
+        launch
     );
     assert_eq!(emu.line(&["links", "file=Welcome", "total"]), "6");
     // Markdown links count, external URLs do not.
@@ -25,7 +28,7 @@ fn outgoing_links() {
     // Frontmatter links count.
     assert_eq!(
         emu.line(&["links", "file=Roadmap"]),
-        "Projects/Launch plan.md\nNonexistent Note"
+        "Nonexistent Note (unresolved)\nProjects/Launch plan.md"
     );
     assert_eq!(
         emu.line(&["links", "file=Unlinked thought"]),
@@ -85,42 +88,49 @@ fn backlinks_formats() {
 #[test]
 fn orphans() {
     let emu = Emu::new();
-    let md = [
+    // Files of every type, as the real CLI lists them; `all` changes nothing
+    // and `format=json` is ignored.
+    let expected = [
         "Archive/2025/2025 Retrospective.md",
+        "Canvas/Plan.canvas",
         "Daily/2026-03-01.md",
         "Daily/2026-03-02.md",
         "Daily/2026-03-03.md",
         "Daily/2026-11-29.md",
+        "Databases/Projects.base",
         "Ideas/Brainstorm.md",
         "Ideas/Unlinked thought.md",
         "Templates/Daily Note.md",
         "Templates/Meeting Notes.md",
     ];
-    assert_eq!(emu.lines(&["orphans"]), md);
-    assert_eq!(emu.line(&["orphans", "total"]), "9");
-    let all = emu.lines(&["orphans", "all"]);
-    assert!(all.contains(&"Canvas/Plan.canvas".to_string()));
-    assert!(all.contains(&"Databases/Projects.base".to_string()));
+    assert_eq!(emu.lines(&["orphans"]), expected);
+    assert_eq!(emu.lines(&["orphans", "all"]), expected);
+    assert_eq!(emu.lines(&["orphans", "format=json"]), expected);
     // Embedded with ![[diagram.png]], so not an orphan.
-    assert!(!all.contains(&"Attachments/diagram.png".to_string()));
+    assert!(!expected.contains(&"Attachments/diagram.png"));
+    assert_eq!(emu.line(&["orphans", "total"]), "11");
     assert_eq!(emu.line(&["orphans", "all", "total"]), "11");
 }
 
 #[test]
 fn deadends() {
     let emu = Emu::new();
-    assert_eq!(
-        emu.lines(&["deadends"]),
-        [
-            "Archive/2025/2025 Retrospective.md",
-            "Daily/2026-03-03.md",
-            "Daily/2026-11-29.md",
-            "Ideas/Unlinked thought.md",
-            "People/Alice.md",
-            "Templates/Daily Note.md",
-            "Templates/Meeting Notes.md"
-        ]
-    );
+    // Non-markdown files have no outgoing links, so they are dead ends.
+    let expected = [
+        "Archive/2025/2025 Retrospective.md",
+        "Attachments/diagram.png",
+        "Canvas/Plan.canvas",
+        "Daily/2026-03-03.md",
+        "Daily/2026-11-29.md",
+        "Databases/Projects.base",
+        "Ideas/Unlinked thought.md",
+        "People/Alice.md",
+        "Templates/Daily Note.md",
+        "Templates/Meeting Notes.md",
+    ];
+    assert_eq!(emu.lines(&["deadends"]), expected);
+    assert_eq!(emu.lines(&["deadends", "format=json"]), expected);
+    assert_eq!(emu.line(&["deadends", "total"]), "10");
     assert_eq!(emu.line(&["deadends", "all", "total"]), "10");
 }
 

@@ -23,7 +23,36 @@ fn vault_wide_names_counts_total() {
         .contains(&"priority\t3".to_string()));
     let v: serde_json::Value =
         serde_json::from_str(&emu.ok(&["properties", "format=json", "sort=count"])).unwrap();
-    assert_eq!(v[0], serde_json::json!({"name": "tags", "count": 12}));
+    assert_eq!(
+        v[0],
+        serde_json::json!({"name": "tags", "type": "tags", "count": 12})
+    );
+    let v: serde_json::Value =
+        serde_json::from_str(&emu.ok(&["properties", "format=json"])).unwrap();
+    let type_of = |name: &str| {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["name"] == name)
+            .map(|p| p["type"].as_str().unwrap().to_string())
+            .unwrap()
+    };
+    for (name, ty) in [
+        ("aliases", "aliases"),
+        ("cssclasses", "multitext"),
+        ("quarters", "multitext"),
+        ("priority", "number"),
+        ("reviewed", "checkbox"),
+        ("status", "text"),
+        // A date without a saved type stays text, as in the app.
+        ("due", "text"),
+    ] {
+        assert_eq!(type_of(name), ty, "{name}");
+    }
+    emu.write(".obsidian/types.json", r#"{"types": {"due": "date"}}"#);
+    assert!(emu
+        .ok(&["properties", "format=json"])
+        .contains("\"name\": \"due\",\n    \"type\": \"date\""));
 }
 
 #[test]
@@ -50,7 +79,11 @@ fn one_file_yaml_json_tsv() {
     assert_eq!(emu.line(&["properties", "file=Alice", "total"]), "2");
     assert_eq!(
         emu.line(&["properties", "file=Unlinked thought"]),
-        "No properties found."
+        "No frontmatter found."
+    );
+    assert_eq!(
+        emu.line(&["properties", "file=Unlinked thought", "format=json"]),
+        "No frontmatter found."
     );
     emu.set("OBSIDIAN_EMULATOR_ACTIVE_FILE", "People/Bob.md");
     assert_eq!(emu.line(&["properties", "active"]), "role: Engineer");
@@ -66,7 +99,8 @@ fn read_values() {
             &format!("file={file}"),
         ])
     };
-    assert_eq!(read("tags", "Launch plan"), "project, launch");
+    // A list prints one item per line.
+    assert_eq!(read("tags", "Launch plan"), "project\nlaunch");
     assert_eq!(read("priority", "Launch plan"), "2");
     assert_eq!(read("budget", "Launch plan"), "12500.5");
     assert_eq!(read("reviewed", "Launch plan"), "false");
@@ -74,6 +108,14 @@ fn read_values() {
     assert_eq!(read("related", "Roadmap"), "[[Launch plan]]");
     assert_eq!(read("tags", "Brainstorm"), "idea");
     assert_eq!(read("lang", "Café ☕"), "fr");
+    emu.write("Shapes.md", "---\nempty:\nmap: {a: 1}\nyes: true\n---\n");
+    assert_eq!(
+        emu.ok(&["property:read", "name=empty", "file=Shapes"]),
+        "",
+        "null prints nothing"
+    );
+    assert_eq!(read("map", "Shapes"), "[object Object]");
+    assert_eq!(read("yes", "Shapes"), "true");
     assert_eq!(
         read("nope", "Launch plan"),
         "Error: Property \"nope\" not found."
@@ -81,7 +123,7 @@ fn read_values() {
     assert_eq!(read("x", "Nobody"), "Error: File \"Nobody\" not found.");
     assert_eq!(
         emu.ok(&["property:read", "file=Alice"]),
-        "Error: Missing required parameter: name=<name>\nUsage: obsidian property:read name=<name> [file=<name>] [path=<path>]\n"
+        "Error: Missing required parameter: name=<name>\nUsage: property:read name=<name> [file=<name>] [path=<path>]\n"
     );
 }
 
@@ -96,25 +138,29 @@ fn set_replaces_in_place_and_keeps_the_rest() {
             "value=paused",
             "file=Launch plan"
         ]),
-        "Property \"status\" set on Projects/Launch plan.md"
+        "Set status: paused"
     );
     assert_eq!(
         emu.read("Projects/Launch plan.md"),
         before.replace("status: active", "status: paused")
     );
-    emu.ok(&[
-        "property:set",
-        "name=tags",
-        "value=project, launch, q2",
-        "type=list",
-        "file=Launch plan",
-    ]);
+    assert_eq!(
+        emu.line(&[
+            "property:set",
+            "name=tags",
+            "value=project, launch, q2",
+            "type=list",
+            "file=Launch plan",
+        ]),
+        "Set tags: project, launch, q2",
+        "the value as given"
+    );
     assert!(emu
         .read("Projects/Launch plan.md")
         .contains("tags:\n  - project\n  - launch\n  - q2\naliases:"));
     assert_eq!(
         emu.line(&["property:read", "name=tags", "file=Launch plan"]),
-        "project, launch, q2"
+        "project\nlaunch\nq2"
     );
     // The body is untouched.
     let body_before = before.split_once("\n---\n").unwrap().1;
@@ -146,21 +192,41 @@ fn set_types() {
         .contains(&"People/Alice.md".to_string()));
     assert_eq!(
         set(&["name=x", "value=abc", "type=number"]),
-        "Error: Invalid number \"abc\"."
+        "Error: Invalid number: abc"
     );
     assert_eq!(
         set(&["name=x", "value=maybe", "type=checkbox"]),
-        "Error: Invalid checkbox value \"maybe\". Use true or false."
+        "Error: Invalid checkbox: maybe"
     );
     assert_eq!(
         set(&["name=x", "value=2026-13-01", "type=date"]),
-        "Error: Invalid date \"2026-13-01\". Use YYYY-MM-DD."
+        "Error: Invalid date format. Use YYYY-MM-DD"
     );
     assert!(set(&["name=x", "value=y", "type=weird"]).starts_with("Error: Invalid type \"weird\"."));
-    assert!(set(&["name=x"]).starts_with(
-        "Error: Missing required parameter: value=<value>\nUsage: obsidian property:set "
-    ));
+    assert!(set(&["name=x"])
+        .starts_with("Error: Missing required parameter: value=<value>\nUsage: property:set "));
     assert!(!emu.read("People/Alice.md").contains("x:"));
+}
+
+#[test]
+fn set_empty_lists() {
+    let emu = Emu::new();
+    assert_eq!(
+        emu.line(&["property:set", "name=labels", "value=[]", "file=Bob"]),
+        "Set labels: []"
+    );
+    assert!(emu.read("People/Bob.md").contains("labels: []\n"));
+    assert_eq!(
+        emu.line(&[
+            "property:set",
+            "name=labels",
+            "value=",
+            "type=list",
+            "file=Bob"
+        ]),
+        "Set labels: "
+    );
+    assert!(emu.read("People/Bob.md").contains("labels:\n  - \"\"\n"));
 }
 
 #[test]

@@ -64,7 +64,10 @@ fn file_path_daily_active() {
         "- [ ] Review PR #2181"
     );
     assert_eq!(emu.line(&["tasks", "daily", "total"]), "2");
-    assert_eq!(emu.line(&["tasks", "active"]), "Error: No active file.");
+    assert_eq!(
+        emu.line(&["tasks", "active"]),
+        "Error: No active file. Use file=<name> or path=<path> to specify a file."
+    );
     emu.set("OBSIDIAN_EMULATOR_ACTIVE_FILE", "Ideas/Café ☕.md");
     assert_eq!(
         emu.line(&["tasks", "active"]),
@@ -219,8 +222,11 @@ fn task_errors() {
     );
     assert!(emu
         .ok(&["task", "file=Launch plan"])
-        .starts_with("Error: Missing required parameter: line=<n>\nUsage: obsidian task "));
-    assert_eq!(emu.line(&["task", "line=3"]), "Error: No active file.");
+        .starts_with("Error: Missing required parameter: line=<n>\nUsage: task "));
+    assert_eq!(
+        emu.line(&["task", "line=3"]),
+        "Error: No active file. Use file=<name> or path=<path> to specify a file."
+    );
     emu.set("OBSIDIAN_EMULATOR_ACTIVE_FILE", "Reading List.md");
     assert_eq!(
         emu.line(&["task", "line=7"]),

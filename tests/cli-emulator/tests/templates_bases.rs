@@ -11,7 +11,17 @@ fn templates_list() {
     emu.write(".obsidian/templates.json", r#"{"folder": "Nowhere"}"#);
     assert_eq!(emu.line(&["templates"]), "No templates found.");
     std::fs::remove_file(emu.vault.join(".obsidian/templates.json")).unwrap();
-    assert_eq!(emu.line(&["templates", "total"]), "0");
+    for args in [
+        &["templates"][..],
+        &["templates", "total"],
+        &["template:read", "name=Daily Note"],
+    ] {
+        assert_eq!(
+            emu.line(args),
+            "Error: No template folder configured.",
+            "{args:?}"
+        );
+    }
 }
 
 #[test]
@@ -52,27 +62,32 @@ fn template_read_raw_and_resolved() {
 
 #[test]
 fn bases_and_views() {
-    let emu = Emu::new();
+    let mut emu = Emu::new();
     assert_eq!(emu.line(&["bases"]), "Databases/Projects.base");
     assert_eq!(emu.line(&["bases", "total"]), "1");
+    // `<name>\t<type>` per view.
+    let views = ["All Projects\ttable", "Active\ttable", "Board\tcards"];
+    assert_eq!(emu.lines(&["base:views", "file=Projects"]), views);
     assert_eq!(
-        emu.lines(&["base:views", "file=Projects"]),
-        ["All Projects", "Active", "Board"]
+        emu.lines(&["base:views", "path=Databases/Projects.base"]),
+        views
     );
+    let out = emu.output(&["base:views", "file=Nope"]);
+    assert_eq!(out.status.code(), Some(1), "a missing base exits 1");
+    assert_eq!(out.stdout, b"Error: Base file not found: Nope\n");
     assert_eq!(
-        emu.lines(&["base:views", "path=Databases/Projects.base"])
-            .len(),
-        3
+        emu.line(&["base:views"]),
+        "Error: No active file. Use file=<name> or path=<path> to specify a file."
     );
+    emu.set("OBSIDIAN_EMULATOR_ACTIVE_FILE", "Welcome.md");
     assert_eq!(
-        emu.line(&["base:views", "file=Nope"]),
-        "Error: File \"Nope\" not found."
+        emu.line(&["base:views"]),
+        "Error: Active file is not a base file: Welcome.md"
     );
-    assert_eq!(emu.line(&["base:views"]), "Error: No active file.");
-    assert_eq!(
-        emu.line(&["base:views", "path=Welcome.md"]),
-        "Error: \"Welcome.md\" is not a base file."
-    );
+    emu.set("OBSIDIAN_EMULATOR_ACTIVE_FILE", "Databases/Projects.base");
+    assert_eq!(emu.lines(&["base:views"]), views);
+    std::fs::remove_file(emu.vault.join("Databases/Projects.base")).unwrap();
+    assert_eq!(emu.line(&["bases"]), "No base files found in vault");
 }
 
 #[test]
@@ -121,7 +136,13 @@ fn query_formats_and_views() {
     );
     assert_eq!(
         emu.line(&["base:query", "file=Projects", "view=Nope"]),
-        "Error: View \"Nope\" not found."
+        "Error: View not found: Nope"
+    );
+    let out = emu.output(&["base:query", "path=Databases/Nope.base"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        out.stdout,
+        b"Error: Base file not found: Databases/Nope.base\n"
     );
     assert!(emu
         .line(&["base:query", "file=Projects", "format=xml"])
@@ -138,8 +159,12 @@ fn query_follows_property_changes_and_reports_empty() {
         "file=Launch plan",
     ]);
     assert_eq!(
-        emu.line(&["base:query", "file=Projects", "view=Active", "format=paths"]),
-        "No results found."
+        emu.line(&["base:query", "file=Projects", "view=Active"]),
+        "[]"
+    );
+    assert_eq!(
+        emu.ok(&["base:query", "file=Projects", "view=Active", "format=paths"]),
+        ""
     );
     assert_eq!(
         emu.line(&["base:query", "file=Projects", "view=Active", "total"]),
@@ -178,7 +203,8 @@ fn create_matches_the_view() {
             "name=New Feature",
             r"content=Body\n"
         ]),
-        "Created: Projects/New Feature.md"
+        "Created: New Feature.md",
+        "the file name only"
     );
     assert_eq!(
         emu.read("Projects/New Feature.md"),
@@ -187,6 +213,7 @@ fn create_matches_the_view() {
     assert!(emu
         .lines(&["base:query", "file=Projects", "view=Active", "format=paths"])
         .contains(&"Projects/New Feature.md".to_string()));
+    // A taken name is numbered, not refused.
     assert_eq!(
         emu.line(&[
             "base:create",
@@ -194,8 +221,21 @@ fn create_matches_the_view() {
             "view=Active",
             "name=New Feature"
         ]),
-        "Error: File \"Projects/New Feature.md\" already exists."
+        "Created: New Feature 1.md"
     );
+    assert!(emu.exists("Projects/New Feature 1.md"));
+    // An unknown view is not an error; a missing base is, with exit 1.
+    assert_eq!(
+        emu.line(&["base:create", "file=Projects", "view=Nope", "name=Other"]),
+        "Created: Other.md"
+    );
+    let out = emu.output(&["base:create", "path=nonexistent.base", "name=x"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        out.stdout,
+        b"Error: Base file not found: nonexistent.base\n"
+    );
+    assert!(!emu.exists("x.md"));
 }
 
 #[test]
@@ -208,11 +248,11 @@ fn create_default_name_and_guards() {
             "open",
             "newtab"
         ]),
-        "Created: Projects/Untitled.md"
+        "Created: Untitled.md"
     );
     assert_eq!(
         emu.line(&["base:create", "file=Projects"]),
-        "Created: Projects/Untitled 1.md"
+        "Created: Untitled 1.md"
     );
     assert_eq!(
         emu.read("Projects/Untitled.md"),

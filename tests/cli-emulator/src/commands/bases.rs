@@ -1,7 +1,8 @@
 //! Bases: `bases`, `base:views`, `base:query`, `base:create`.
 
 use super::base_filter::{self, Requirements, Row, Val};
-use super::{csv_row, format_param, json, read_note, target, tsv_row, Ctx, Out};
+use super::notes::free_name;
+use super::{active, csv_row, format_param, json, read_note, tsv_row, Ctx, Out};
 use crate::args::Invocation;
 use crate::frontmatter::{self, NewValue};
 use crate::markdown;
@@ -10,6 +11,8 @@ use yaml_rust2::{Yaml, YamlLoader};
 
 struct View {
     name: String,
+    /// `table`, `cards` or `list`.
+    kind: String,
     filters: Option<Yaml>,
     order: Vec<String>,
     sort: Vec<(String, bool)>,
@@ -65,6 +68,8 @@ fn parse_base(text: &str) -> Result<Base, String> {
             };
             views.push(View {
                 name,
+                // guess: a view without `type` is a table.
+                kind: field("type").as_str().unwrap_or("table").to_string(),
                 filters: match field("filters") {
                     Yaml::BadValue | Yaml::Null => None,
                     f => Some(f),
@@ -92,6 +97,11 @@ fn parse_base(text: &str) -> Result<Base, String> {
     })
 }
 
+/// `.base` paths, one per line (misiekhardcore/claude-obsidian
+/// tests/spike-results/bases-list---.out; marwansaab/obsidian-cli-mcp
+/// specs/065-fix-empty-bases/contracts/t0-evidence.md P2); none →
+/// `No base files found in vault`, no full stop (065). `total` is a guess
+/// (054 found no count mode).
 pub fn list(ctx: &Ctx, inv: &Invocation) -> Out {
     let found: Vec<&String> = ctx
         .vault
@@ -103,7 +113,7 @@ pub fn list(ctx: &Ctx, inv: &Invocation) -> Out {
         return Ok(found.len().to_string());
     }
     if found.is_empty() {
-        return Ok("No bases found.".to_string());
+        return Ok("No base files found in vault".to_string());
     }
     Ok(found
         .iter()
@@ -112,15 +122,48 @@ pub fn list(ctx: &Ctx, inv: &Invocation) -> Out {
         .join("\n"))
 }
 
+/// The base a command works on. `path=`/`file=` that match no base →
+/// `Error: Base file not found: <value>` with exit code 1 (marwansaab
+/// specs/054-add-bases-surface/research.md, `base:create`, 1.12.7; the same
+/// for `base:query` and `base:views` is a guess). Without them, the active
+/// file, which must be a base: `Error: Active file is not a base file:
+/// <path>` (054; jackal092927/obsidian-official-cli-skills
+/// reports/raw/cov_005_direct_base_views.stdout.txt).
+///
+/// Known difference: in 1.12.7 `base:views` ignores `file=`/`path=` and
+/// always reads the active file (marwansaab specs/064-fix-views-base,
+/// contracts/t0-probe-findings.md P2); the emulator honours them.
 fn load(ctx: &Ctx, inv: &Invocation) -> Result<(String, Base), String> {
-    let path = target(ctx, inv, "base")?;
-    if !vault::extension(&path).eq_ignore_ascii_case("base") {
-        return Err(format!("Error: \"{path}\" is not a base file."));
-    }
+    let given = inv.get("path").or_else(|| inv.get("file"));
+    let path = match given {
+        Some(value) => {
+            let found = match inv.get("path") {
+                Some(p) => ctx.vault.resolve_path(p),
+                None => ctx.vault.resolve_name(value, "base"),
+            };
+            match found.filter(|p| vault::extension(p).eq_ignore_ascii_case("base")) {
+                Some(p) => p,
+                None => {
+                    ctx.exit_code.set(1);
+                    return Err(format!("Error: Base file not found: {value}"));
+                }
+            }
+        }
+        None => {
+            let path = active(ctx)?;
+            if !vault::extension(&path).eq_ignore_ascii_case("base") {
+                return Err(format!("Error: Active file is not a base file: {path}"));
+            }
+            path
+        }
+    };
     let text = read_note(ctx, &path)?;
     Ok((path, parse_base(&text)?))
 }
 
+/// `<name>\t<type>` per view, in file order (marwansaab/obsidian-cli-mcp
+/// specs/064-fix-views-base/contracts/t0-probe-findings.md P1, Windows,
+/// 1.12.7). No views: guess (the app makes a default view; here a message).
 pub fn views(ctx: &Ctx, inv: &Invocation) -> Out {
     let (_, base) = load(ctx, inv)?;
     if base.views.is_empty() {
@@ -129,7 +172,7 @@ pub fn views(ctx: &Ctx, inv: &Invocation) -> Out {
     Ok(base
         .views
         .iter()
-        .map(|v| v.name.as_str())
+        .map(|v| tsv_row(&[v.name.as_str(), v.kind.as_str()]))
         .collect::<Vec<_>>()
         .join("\n"))
 }
@@ -141,7 +184,9 @@ fn pick_view<'a>(base: &'a Base, inv: &Invocation) -> Result<Option<&'a View>, S
             .iter()
             .find(|v| v.name == name)
             .map(Some)
-            .ok_or_else(|| format!("Error: View \"{name}\" not found.")),
+            // `Error: View not found: <name>`, exit 0 (marwansaab
+            // specs/041-reconcile-cohort-doc-drift/quickstart.md §2.1, T0).
+            .ok_or_else(|| format!("Error: View not found: {name}")),
         None => Ok(base.views.first()),
     }
 }
@@ -173,6 +218,9 @@ fn build_row<'a>(ctx: &Ctx, path: &'a str) -> Row<'a> {
     }
 }
 
+/// Rows of a view. Errors and the empty `[]` of `format=json`: see `load`,
+/// `pick_view` and the shared reference. The row shape and the other formats
+/// are guesses (no capture shows them).
 pub fn query(ctx: &Ctx, inv: &Invocation) -> Out {
     let format = format_param(inv, &["json", "csv", "tsv", "md", "paths"])?.unwrap_or("json");
     let (_, base) = load(ctx, inv)?;
@@ -218,8 +266,12 @@ pub fn query(ctx: &Ctx, inv: &Invocation) -> Out {
     if inv.has("total") {
         return Ok(rows.len().to_string());
     }
-    if rows.is_empty() {
-        return Ok("No results found.".to_string());
+    if rows.is_empty() && format == "json" {
+        return Ok("[]".to_string());
+    }
+    if rows.is_empty() && format == "paths" {
+        // guess: no paths, no output.
+        return Ok(String::new());
     }
     let columns: Vec<String> = match view {
         Some(v) if !v.order.is_empty() => v.order.clone(),
@@ -300,12 +352,15 @@ fn valid_name(name: &str) -> bool {
         && !n.contains(['/', '\\', '\0', ':'])
 }
 
-/// `base:create`: a new note that the base (and view) would list: in the
-/// folder named by `file.inFolder(...)`, with `tags` from `file.hasTag(...)`
-/// and properties from `prop == literal` filters.
+/// `base:create`: prints `Created: <file name>.md` (the file name only), a
+/// taken name gets ` 1`, ` 2`, … and exit 0, an unknown `view=` is not an
+/// error (marwansaab/obsidian-cli-mcp specs/054-add-bases-surface/research.md,
+/// 1.12.7). Guesses: the note goes into the folder named by
+/// `file.inFolder(...)`, with `tags` from `file.hasTag(...)` and properties
+/// from `prop == literal` filters, then `content`.
 pub fn create(ctx: &mut Ctx, inv: &Invocation) -> Out {
     let (_, base) = load(ctx, inv)?;
-    let view = pick_view(&base, inv)?;
+    let view = pick_view(&base, inv).unwrap_or(None);
     let mut req = Requirements::default();
     if let Some(f) = &base.filters {
         base_filter::requirements(f, &mut req);
@@ -323,34 +378,18 @@ pub fn create(ctx: &mut Ctx, inv: &Invocation) -> Out {
     } else {
         format!("{folder}/")
     };
-    let path = match inv.get_nonempty("name") {
+    let name = match inv.get_nonempty("name") {
         Some(name) => {
             let name = name.trim().strip_suffix(".md").unwrap_or(name.trim());
             if !valid_name(name) {
+                // guess: the wording for an unusable name.
                 return Err(format!("Error: Invalid file name \"{name}\"."));
             }
-            let p = format!("{prefix}{name}.md");
-            if ctx.vault.contains(&p) || ctx.vault.abs(&p).exists() {
-                return Err(format!("Error: File \"{p}\" already exists."));
-            }
-            p
+            name.to_string()
         }
-        None => {
-            let mut n = 0;
-            loop {
-                let name = if n == 0 {
-                    "Untitled".to_string()
-                } else {
-                    format!("Untitled {n}")
-                };
-                let p = format!("{prefix}{name}.md");
-                if !ctx.vault.contains(&p) && !ctx.vault.abs(&p).exists() {
-                    break p;
-                }
-                n += 1;
-            }
-        }
+        None => "Untitled".to_string(),
     };
+    let path = free_name(ctx, &format!("{prefix}{name}.md"));
     let mut text = inv.get("content").unwrap_or("").to_string();
     for (k, v) in &req.props {
         let nv = match v {
@@ -366,5 +405,5 @@ pub fn create(ctx: &mut Ctx, inv: &Invocation) -> Out {
     ctx.vault
         .write(&path, &text)
         .map_err(|e| format!("Error: {e}"))?;
-    Ok(format!("Created: {path}"))
+    Ok(format!("Created: {}", vault::file_name(&path)))
 }

@@ -78,6 +78,7 @@ fn strip_ctime(v: &Value) -> Value {
     }
 }
 
+/// guess: no capture shows `bookmarks` (shared reference).
 pub fn list(ctx: &Ctx, inv: &Invocation) -> Out {
     let format = format_param(inv, &["json", "tsv", "csv"])?.unwrap_or("tsv");
     let items: Vec<Value> = ctx
@@ -126,6 +127,7 @@ pub fn list(ctx: &Ctx, inv: &Invocation) -> Out {
     })
 }
 
+/// guess: no capture shows `bookmark` (shared reference).
 pub fn add(ctx: &mut Ctx, inv: &Invocation) -> Out {
     let mut item = Map::new();
     let given: Vec<&str> = ["file", "folder", "search", "url"]
@@ -133,8 +135,10 @@ pub fn add(ctx: &mut Ctx, inv: &Invocation) -> Out {
         .filter(|k| inv.get_nonempty(k).is_some())
         .collect();
     if given.len() != 1 {
+        // guess: no capture shows `bookmark`; the usage line has the
+        // captured shape (no `obsidian ` prefix).
         return Err(format!(
-            "Error: Give exactly one of file=<path>, folder=<path>, search=<query>, url=<url>.\nUsage: obsidian {}",
+            "Error: Give exactly one of file=<path>, folder=<path>, search=<query>, url=<url>.\nUsage: {}",
             "bookmark [file=<path>] [subpath=<subpath>] [folder=<path>] [search=<query>] [url=<url>] [title=<title>]"
         ));
     }

@@ -1,18 +1,26 @@
 //! `daily:path`, `daily:read`, `daily:append`, `daily:prepend`.
 
-use super::{daily_path, daily_settings, require, Ctx, Out};
+use super::notes::{append_text, prepend_text};
+use super::{daily_path, daily_settings, require, version_at_least, Ctx, Out};
 use crate::args::Invocation;
-use crate::markdown::frontmatter_span;
 use crate::vault;
 
+/// The path even when the note does not exist (official help page); guess
+/// for the exact form (folder + formatted date + `.md`).
 pub fn path(ctx: &Ctx) -> Out {
     Ok(daily_path(ctx))
 }
 
-/// The note's content; empty output when today's note does not exist.
-pub fn read(ctx: &Ctx) -> Out {
+/// The note's content. When today's note does not exist: empty output (seed
+/// Appendix A); on 1.13 and later the note is created first (from the daily
+/// template) and nothing is printed (shared reference, "`daily:read` on
+/// 1.13.7 creates today's note if it is missing and prints nothing").
+pub fn read(ctx: &mut Ctx) -> Out {
     let p = daily_path(ctx);
     if !ctx.vault.contains(&p) {
+        if version_at_least(1, 13) {
+            ensure_daily(ctx)?;
+        }
         return Ok(String::new());
     }
     Ok(ctx.vault.read(&p).unwrap_or_default())
@@ -87,11 +95,9 @@ fn ensure_daily(ctx: &mut Ctx) -> Result<(String, String), String> {
     Ok((p, content))
 }
 
-/// `daily:append` (`prepend == false`) and `daily:prepend`.
-///
-/// Append: old content + "\n" + content (no separator with `inline` or when
-/// the note is empty). Prepend: content + "\n" (none with `inline`),
-/// inserted right after the frontmatter.
+/// `daily:append` (`prepend == false`) and `daily:prepend`: the same text
+/// changes as `append` and `prepend` (see `notes.rs`). Empty output: a guess
+/// (no capture; one unverified source says `Added to: <path>`).
 pub fn append(ctx: &mut Ctx, inv: &Invocation, prepend: bool) -> Out {
     let command = if prepend {
         "daily:prepend"
@@ -102,25 +108,9 @@ pub fn append(ctx: &mut Ctx, inv: &Invocation, prepend: bool) -> Out {
     let inline = inv.has("inline");
     let (p, old) = ensure_daily(ctx)?;
     let new = if prepend {
-        let at = frontmatter_span(&old).map_or(0, |s| s.body_start);
-        let mut s = String::with_capacity(old.len() + content.len() + 1);
-        s.push_str(&old[..at]);
-        if at > 0 && !old[..at].ends_with('\n') {
-            s.push('\n');
-        }
-        s.push_str(&content);
-        if !inline {
-            s.push('\n');
-        }
-        s.push_str(&old[at..]);
-        s
+        prepend_text(&old, &content, inline)
     } else {
-        let mut s = old.clone();
-        if !inline && !s.is_empty() {
-            s.push('\n');
-        }
-        s.push_str(&content);
-        s
+        append_text(&old, &content, inline)
     };
     ctx.vault
         .write(&p, &new)

@@ -1,17 +1,21 @@
 //! `read`, `random:read`, `outline`, `files`, `folders`, `file`.
 
-use super::{format_param, json, read_note, target, Ctx, Out};
+use super::{json, read_note, target, Ctx, Out};
 use crate::args::Invocation;
 use crate::markdown::{self, Heading};
 use crate::vault;
 
+/// The file verbatim, plus a line ending when it has none
+/// (misiekhardcore/claude-obsidian tests/spike-results/qs-read-before.out,
+/// canvas-read-ok.out).
 pub fn read(ctx: &Ctx, inv: &Invocation) -> Out {
     let path = target(ctx, inv, "md")?;
     read_note(ctx, &path)
 }
 
 /// Pick a note at random (deterministic with `OBSIDIAN_EMULATOR_SEED`) and
-/// print its path, an empty line, then its content.
+/// print its path, an empty line, then its content (guess: no capture shows
+/// the layout).
 pub fn random_read(ctx: &Ctx, inv: &Invocation) -> Out {
     let folder = match inv.get("folder") {
         Some(f) => match vault::safe_folder(f) {
@@ -85,16 +89,28 @@ fn tree(headings: &[Heading]) -> String {
     out.join("\n")
 }
 
+/// `outline` (marwansaab/obsidian-cli-mcp specs/023-outline/research.md,
+/// Windows, 1.12.7): `format=json` is `[{"level","heading","line"}]` with a
+/// numeric 1-based `line` (F1, F10); no headings → `No headings found.` in
+/// every mode, `total` included (F7); `total` wins over `format` (F14); an
+/// unknown format falls back to the tree (F15); a file that is not markdown →
+/// `Error: File is not a markdown file.` (F9). The tree layout is a guess.
 pub fn outline(ctx: &Ctx, inv: &Invocation) -> Out {
-    let format = format_param(inv, &["tree", "md", "json"])?.unwrap_or("tree");
+    let format = inv
+        .get("format")
+        .filter(|f| matches!(*f, "md" | "json"))
+        .unwrap_or("tree");
     let path = target(ctx, inv, "md")?;
+    if !vault::is_markdown(&path) {
+        return Err("Error: File is not a markdown file.".to_string());
+    }
     let content = read_note(ctx, &path)?;
     let hs = markdown::headings(&content);
-    if inv.has("total") {
-        return Ok(hs.len().to_string());
-    }
     if hs.is_empty() {
         return Ok("No headings found.".to_string());
+    }
+    if inv.has("total") {
+        return Ok(hs.len().to_string());
     }
     Ok(match format {
         "md" => hs
@@ -104,13 +120,16 @@ pub fn outline(ctx: &Ctx, inv: &Invocation) -> Out {
             .join("\n"),
         "json" => json(&serde_json::Value::Array(
             hs.iter()
-                .map(|h| serde_json::json!({"level": h.level, "heading": h.text, "line": h.line.to_string()}))
+                .map(|h| serde_json::json!({"level": h.level, "heading": h.text, "line": h.line}))
                 .collect(),
         )),
         _ => tree(&hs),
     })
 }
 
+/// Vault paths, one per line (MatrixFounder/llm-wiki
+/// evals/fixtures/obsidian-files-md.txt, macOS, 1.12.7); the empty wording
+/// and the order are guesses.
 pub fn files(ctx: &Ctx, inv: &Invocation) -> Out {
     let folder = match inv.get("folder").map(vault::safe_folder) {
         Some(None) => return Ok("No files found.".to_string()),
@@ -143,6 +162,7 @@ pub fn files(ctx: &Ctx, inv: &Invocation) -> Out {
         .join("\n"))
 }
 
+/// guess: folder paths, one per line (no capture).
 pub fn folders(ctx: &Ctx, inv: &Invocation) -> Out {
     let folder = match inv.get("folder").map(vault::safe_folder) {
         Some(None) => return Ok("No folders found.".to_string()),
@@ -175,9 +195,11 @@ fn millis(t: std::io::Result<std::time::SystemTime>) -> Option<u128> {
         .map(|d| d.as_millis())
 }
 
-/// The info table of the help page: path, name, extension, size, created,
-/// modified (times in milliseconds since the epoch; `created` falls back to
-/// the modification time where the file system has no birth time).
+/// `key\tvalue` lines: path, name, extension, size, created, modified (times
+/// in milliseconds since the epoch; `created` falls back to the modification
+/// time where the file system has no birth time). As captured in
+/// MatrixFounder/llm-wiki skills/obsidian-cli/evals/fixtures/obsidian-file-active.tsv
+/// (macOS, 1.12.7) and marwansaab/obsidian-cli-mcp specs/018 F15 (Windows).
 pub fn info(ctx: &Ctx, inv: &Invocation) -> Out {
     let path = target(ctx, inv, "md")?;
     let meta = std::fs::metadata(ctx.vault.abs(&path)).map_err(|_| super::not_found(&path))?;
@@ -193,7 +215,7 @@ pub fn info(ctx: &Ctx, inv: &Invocation) -> Out {
     ];
     Ok(rows
         .iter()
-        .map(|(k, v)| format!("{k:<11}{v}"))
+        .map(|(k, v)| format!("{k}\t{v}"))
         .collect::<Vec<_>>()
         .join("\n"))
 }

@@ -6,6 +6,7 @@ mod bookmarks;
 mod daily;
 mod files;
 mod links;
+mod notes;
 mod properties;
 mod search;
 mod tags;
@@ -26,13 +27,41 @@ pub struct Ctx {
     pub today: Date,
     pub now: Time,
     pub active: Option<String>,
+    /// The process exit code. In-app errors keep 0 (the real CLI's habit);
+    /// the few captured exceptions (a `base:create` on a missing base) set 1.
+    pub exit_code: std::cell::Cell<i32>,
 }
 
 /// The version line `version` prints (override with
 /// `OBSIDIAN_EMULATOR_VERSION`).
+/// (misiekhardcore/claude-obsidian tests/spike-results/meta-version-ok.out).
 pub const DEFAULT_VERSION: &str = "1.12.7 (installer 1.12.7)";
 
-/// The commands the emulator implements, with their usage lines.
+/// The version line `version` prints.
+pub fn app_version() -> String {
+    std::env::var("OBSIDIAN_EMULATOR_VERSION")
+        .ok()
+        .filter(|v| !v.is_empty())
+        .unwrap_or_else(|| DEFAULT_VERSION.to_string())
+}
+
+/// Whether the emulated app is at least `major.minor` (from the version line).
+pub fn version_at_least(major: u32, minor: u32) -> bool {
+    let version = app_version();
+    let mut parts = version
+        .split_whitespace()
+        .next()
+        .unwrap_or("")
+        .split('.')
+        .map(|p| p.parse::<u32>().unwrap_or(0));
+    let found = (parts.next().unwrap_or(0), parts.next().unwrap_or(0));
+    found >= (major, minor)
+}
+
+/// The commands the emulator implements, with their usage lines (the shape of
+/// a usage line, `move [file=<name>] [path=<path>] to=<path>`, is captured in
+/// marwansaab/obsidian-cli-mcp specs/030-move-note/research.md F4; the lines
+/// for these commands are guesses in that shape).
 pub const COMMANDS: &[(&str, &str)] = &[
     ("help", "help"),
     ("version", "version"),
@@ -61,6 +90,9 @@ pub const COMMANDS: &[(&str, &str)] = &[
     ("bookmark", "bookmark [file=<path>] [subpath=<subpath>] [folder=<path>] [search=<query>] [url=<url>] [title=<title>]"),
     ("random:read", "random:read [folder=<path>]"),
     ("read", "read [file=<name>] [path=<path>]"),
+    ("create", "create [name=<name>] [path=<path>] [content=<text>] [template=<name>] [overwrite] [open] [newtab]"),
+    ("append", "append [file=<name>] [path=<path>] content=<text> [inline]"),
+    ("prepend", "prepend [file=<name>] [path=<path>] content=<text> [inline]"),
     ("outline", "outline [file=<name>] [path=<path>] [format=tree|md|json] [total]"),
     ("files", "files [folder=<path>] [ext=<extension>] [total]"),
     ("folders", "folders [folder=<path>] [total]"),
@@ -78,10 +110,12 @@ fn usage(command: &str) -> &'static str {
         .map_or("", |(_, u)| u)
 }
 
-/// `Error: Missing required parameter: <spec>` plus the usage line.
+/// `Error: Missing required parameter: <spec>` plus the usage line, which
+/// starts with the command, not `obsidian ` (marwansaab/obsidian-cli-mcp
+/// specs/030-move-note/research.md F4, Windows, 1.12.7).
 pub fn missing(command: &str, spec: &str) -> String {
     format!(
-        "Error: Missing required parameter: {spec}\nUsage: obsidian {}",
+        "Error: Missing required parameter: {spec}\nUsage: {}",
         usage(command)
     )
 }
@@ -97,6 +131,9 @@ pub fn require<'a>(
         .ok_or_else(|| missing(command, &format!("{key}=<{hint}>")))
 }
 
+/// `Error: File "<value>" not found.` with the value as given
+/// (misiekhardcore/claude-obsidian notes-read-missing.out; MatrixFounder/llm-wiki
+/// evals/fixtures/obsidian-file-not-found.txt).
 pub fn not_found(value: &str) -> String {
     format!("Error: File \"{value}\" not found.")
 }
@@ -116,10 +153,16 @@ pub fn target(ctx: &Ctx, inv: &Invocation, default_ext: &str) -> Result<String, 
     active(ctx)
 }
 
+/// Printed when a command falls back to the active file and none is open
+/// (misiekhardcore/claude-obsidian tests/spike-results/notes-read-malformed.out,
+/// Linux, 1.12.7; the same in marwansaab/obsidian-cli-mcp 013 F7, Windows).
+pub const NO_ACTIVE_FILE: &str =
+    "Error: No active file. Use file=<name> or path=<path> to specify a file.";
+
 /// The active file, which must exist.
 pub fn active(ctx: &Ctx) -> Result<String, String> {
     let Some(a) = ctx.active.as_deref() else {
-        return Err("Error: No active file.".to_string());
+        return Err(NO_ACTIVE_FILE.to_string());
     };
     ctx.vault.resolve_path(a).ok_or_else(|| not_found(a))
 }
@@ -129,7 +172,8 @@ pub fn wants_single_file(inv: &Invocation) -> bool {
     inv.get("file").is_some() || inv.get("path").is_some() || inv.has("active")
 }
 
-/// Validate `format=`; `None` when not given.
+/// Validate `format=`; `None` when not given (guess: the wording of an
+/// unknown format; `outline` falls back to its default instead, as captured).
 pub fn format_param<'a>(inv: &'a Invocation, allowed: &[&str]) -> Result<Option<&'a str>, String> {
     match inv.get("format") {
         None => Ok(None),
@@ -166,7 +210,8 @@ pub fn tsv_row<S: AsRef<str>>(fields: &[S]) -> String {
         .join("\t")
 }
 
-/// Pretty JSON with two-space indentation.
+/// Pretty JSON with two-space indentation (misiekhardcore/claude-obsidian
+/// lint-backlinks-json.out; marwansaab 013 T0.2). `search` prints compact JSON.
 pub fn json(value: &serde_json::Value) -> String {
     serde_json::to_string_pretty(value).unwrap_or_default()
 }
@@ -183,6 +228,7 @@ pub struct DailySettings {
     pub template: Option<String>,
 }
 
+/// The Daily notes plugin's settings (`.obsidian/daily-notes.json`).
 pub fn daily_settings(ctx: &Ctx) -> DailySettings {
     let cfg = ctx.vault.config_json("daily-notes.json");
     let text = |key: &str| {
@@ -231,17 +277,13 @@ fn help() -> String {
 /// Run a command that needs no vault, if it is one.
 pub fn run_without_vault(command: &str) -> Option<String> {
     match command {
-        "version" => Some(
-            std::env::var("OBSIDIAN_EMULATOR_VERSION")
-                .ok()
-                .filter(|v| !v.is_empty())
-                .unwrap_or_else(|| DEFAULT_VERSION.to_string()),
-        ),
+        "version" => Some(app_version()),
         "help" => Some(help()),
         _ => None,
     }
 }
 
+/// misiekhardcore/claude-obsidian tests/spike-results/meta-unknown-verb.out.
 pub fn unknown(command: &str) -> String {
     format!("Error: Command \"{command}\" not found. It may require a plugin to be enabled.")
 }
@@ -279,6 +321,9 @@ pub fn run(ctx: &mut Ctx, command: &str, inv: &Invocation) -> Out {
         "bookmark" => bookmarks::add(ctx, inv),
         "random:read" => files::random_read(ctx, inv),
         "read" => files::read(ctx, inv),
+        "create" => notes::create(ctx, inv),
+        "append" => notes::append(ctx, inv, false),
+        "prepend" => notes::append(ctx, inv, true),
         "outline" => files::outline(ctx, inv),
         "files" => files::files(ctx, inv),
         "folders" => files::folders(ctx, inv),

@@ -1,6 +1,11 @@
 //! `search` (matching files) and `search:context` (matching lines).
 
-use super::{format_param, json, require, Ctx, Out};
+use super::{format_param, require, Ctx, Out};
+
+/// No match: a blank line, then `No matches found.`, whatever the format
+/// (marwansaab/obsidian-cli-mcp specs/033-search-vault-content/research.md F2,
+/// R4, Windows, 1.12.7: "\nNo matches found.\n"; same for `search:context`).
+const NO_MATCHES: &str = "\nNo matches found.";
 use crate::args::Invocation;
 use crate::vault;
 
@@ -32,23 +37,27 @@ fn terms(query: &str) -> Vec<String> {
 }
 
 /// A file matches when every term occurs in its content or its name; a line
-/// matches when it contains any term.
+/// matches when it contains any term (guess: Obsidian's query language is not
+/// emulated). Captured (marwansaab 033): case-insensitive unless `case` (F5);
+/// `path=` is a case-sensitive folder, whole segments only (F3); `limit=` caps
+/// the files, and 0, negative or unreadable values are ignored (F4);
+/// `format=json` is compact: `["a.md","b.md"]` and
+/// `[{"file":…,"matches":[{"line":2,"text":…}]}]` (F4; the latter also in
+/// jackal092927/obsidian-official-cli-skills reports/raw/, 1.12.1). The text
+/// layouts are guesses.
 pub fn search(ctx: &Ctx, inv: &Invocation, context: bool) -> Out {
     let command = if context { "search:context" } else { "search" };
     let query = require(inv, command, "query", "text")?;
     let format = format_param(inv, &["text", "json"])?.unwrap_or("text");
     let folder = match inv.get("path").map(vault::safe_folder) {
-        Some(None) => return Ok("No matches found.".to_string()),
+        Some(None) => return Ok(NO_MATCHES.to_string()),
         Some(Some(f)) => f,
         None => String::new(),
     };
-    let limit = match inv.get("limit") {
-        None => None,
-        Some(l) => match l.trim().parse::<usize>() {
-            Ok(n) if n > 0 => Some(n),
-            _ => return Err(format!("Error: Invalid limit \"{l}\".")),
-        },
-    };
+    let limit = inv
+        .get("limit")
+        .and_then(|l| l.trim().parse::<usize>().ok())
+        .filter(|n| *n > 0);
     let case = inv.has("case");
     let fold = |s: &str| {
         if case {
@@ -95,8 +104,9 @@ pub fn search(ctx: &Ctx, inv: &Invocation, context: bool) -> Out {
         return Ok(n.to_string());
     }
     if hits.is_empty() {
-        return Ok("No matches found.".to_string());
+        return Ok(NO_MATCHES.to_string());
     }
+    let json = |v: &serde_json::Value| v.to_string();
     Ok(match (context, format) {
         (false, "json") => json(&serde_json::Value::Array(
             hits.iter().map(|(p, _)| p.clone().into()).collect(),

@@ -38,6 +38,12 @@ fn collect(ctx: &Ctx, files: &[String]) -> Vec<TagCount> {
     out
 }
 
+/// tsv (default) `#tag` lines (misiekhardcore/claude-obsidian
+/// tests/spike-results/lint-tags-default.out, Linux, 1.12.7), `counts` →
+/// `#tag<TAB>N` (jackal092927/obsidian-official-cli-skills reports/raw/,
+/// 1.12.1). The case-insensitive sort matches the first capture; the
+/// numeric order of digits in the second (`#7…` before `#27…`), json, csv and
+/// the empty wording are guesses.
 pub fn tags(ctx: &Ctx, inv: &Invocation) -> Out {
     let format = format_param(inv, &["json", "tsv", "csv"])?.unwrap_or("tsv");
     let files: Vec<String> = if wants_single_file(inv) {
@@ -105,42 +111,36 @@ pub fn tags(ctx: &Ctx, inv: &Invocation) -> Out {
     })
 }
 
-/// `tag name=x`: occurrences of `#x` and of its nested tags (`#x/...`).
-/// Default output `#x<TAB>occurrences`; `total` the number alone; `verbose`
-/// adds one `path<TAB>occurrences` line per file.
+/// `tag name=x` (marwansaab/obsidian-cli-mcp specs/028-list-tagged-files/
+/// research.md F2, F3, 1.12.7): the paths of the notes carrying `#x`, one per
+/// line; `verbose` puts `#x<TAB>N` first; the match is case-sensitive (`Alpha`
+/// does not find `#alpha`); none → `Error: Tag "#x" not found.`. Guesses: N is
+/// the number of notes, `total` prints N, nested tags (`#x/y`) do not count
+/// (the source infers this without a capture), the paths are sorted.
 pub fn tag(ctx: &Ctx, inv: &Invocation) -> Out {
     let name = require(inv, "tag", "name", "tag")?;
-    let wanted = name.trim().trim_start_matches('#').to_lowercase();
-    let files: Vec<String> = ctx.vault.notes().cloned().collect();
-    let mut total = 0;
-    let mut per_file: Vec<(String, usize)> = Vec::new();
-    for (t, n, fs) in collect(ctx, &files) {
-        let bare = t.trim_start_matches('#').to_lowercase();
-        if bare == wanted || bare.starts_with(&format!("{wanted}/")) {
-            total += n;
-            for (p, c) in fs {
-                match per_file.iter_mut().find(|(q, _)| *q == p) {
-                    Some(e) => e.1 += c,
-                    None => per_file.push((p, c)),
-                }
-            }
-        }
+    let wanted = name.trim().trim_start_matches('#');
+    let mut files: Vec<String> = ctx
+        .vault
+        .notes()
+        .filter(|note| {
+            let content = ctx.vault.read(note).unwrap_or_default();
+            markdown::tags(&content).iter().any(|(t, _)| t == wanted)
+        })
+        .cloned()
+        .collect();
+    let shown = format!("#{wanted}");
+    if files.is_empty() {
+        return Err(format!("Error: Tag \"{shown}\" not found."));
     }
     if inv.has("total") {
-        return Ok(total.to_string());
+        return Ok(files.len().to_string());
     }
-    let shown = format!("#{}", name.trim().trim_start_matches('#'));
-    if total == 0 {
-        return Ok(format!("No occurrences of {shown} found."));
-    }
-    let mut out = vec![tsv_row(&[shown, total.to_string()])];
+    crate::vault::sort_paths(&mut files);
+    let mut out = Vec::new();
     if inv.has("verbose") {
-        per_file.sort_by_key(|f| f.0.to_lowercase());
-        out.extend(
-            per_file
-                .iter()
-                .map(|(p, c)| tsv_row(&[p.clone(), c.to_string()])),
-        );
+        out.push(tsv_row(&[shown, files.len().to_string()]));
     }
+    out.extend(files);
     Ok(out.join("\n"))
 }

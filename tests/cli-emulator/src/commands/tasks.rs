@@ -56,6 +56,11 @@ fn keep(task: &Task, status: Option<char>, done: bool, todo: bool) -> bool {
     }
 }
 
+/// Default: one task line per task as written (misiekhardcore/claude-obsidian
+/// tests/spike-results/lint-tasks-default.out, Linux, 1.12.7); `total` a bare
+/// number (jackal092927/obsidian-official-cli-skills reports/raw/, 1.12.1).
+/// Guesses: `verbose` (file, then `  L<n>: <line>`), the json/tsv/csv field
+/// names (json `line` as a string), the empty wording, the order.
 pub fn list(ctx: &Ctx, inv: &Invocation) -> Out {
     let format = format_param(inv, &["text", "json", "tsv", "csv"])?;
     let status = status_filter(inv)?;
@@ -140,7 +145,8 @@ pub fn list(ctx: &Ctx, inv: &Invocation) -> Out {
 }
 
 /// `task`: locate one line by `ref=path:line`, or `file`/`path`/`daily`
-/// (else the active file) plus `line=`.
+/// (else the active file) plus `line=`. Everything this prints is a guess: no
+/// capture shows `task` (shared reference), so the plugin never parses it.
 pub fn one(ctx: &mut Ctx, inv: &Invocation) -> Out {
     let (path, line) = if let Some(r) = inv.get("ref") {
         let Some((p, l)) = r.rsplit_once(':') else {

@@ -1,0 +1,49 @@
+// Notes read and written through Obsidian's own vault, for the edits the CLI
+// cannot make (it has no edit command, and a large note cannot travel in one
+// argument). The core computes the new text; this only reads, and writes in
+// one `app.vault.process` step that first checks the note is unchanged.
+
+import { type App, TFile } from "obsidian";
+import type { HostFunctions } from "./core-types";
+
+type VaultFunctions = Pick<HostFunctions, "vaultRead" | "vaultProcess">;
+
+function noteAt(app: App, path: string): TFile | { error: { code: string; message: string } } {
+	const file = app.vault.getAbstractFileByPath(path);
+	if (file instanceof TFile) return file;
+	if (file) return { error: { code: "not_a_file", message: `${path} is a folder, not a note.` } };
+	return { error: { code: "not_found", message: `There is no note at ${path}.` } };
+}
+
+export function vaultFunctions(app: App): VaultFunctions {
+	return {
+		vaultRead: async (path) => {
+			const file = noteAt(app, path);
+			if (!(file instanceof TFile)) return file;
+			try {
+				return { content: await app.vault.read(file) };
+			} catch (error) {
+				return { error: { code: "read_failed", message: String(error) } };
+			}
+		},
+		vaultProcess: async (path, expected, replacement) => {
+			const file = noteAt(app, path);
+			if (!(file instanceof TFile)) return file;
+			let now: string | null = null;
+			try {
+				await app.vault.process(file, (data) => {
+					// The stale check inside the write: if anything changed the
+					// note since the preview, write back what is there.
+					if (data !== expected) {
+						now = data;
+						return data;
+					}
+					return replacement;
+				});
+			} catch (error) {
+				return { error: { code: "write_failed", message: String(error) } };
+			}
+			return now === null ? { status: "written" } : { status: "changed", now };
+		},
+	};
+}

@@ -1,0 +1,436 @@
+//! `obsidianEdit`: write notes. `create` makes a NEW note, `append` and
+//! `prepend` add text to one (all three through the CLI, checked before and
+//! read back after), and `edit` changes part of an existing note, described
+//! (exact text, or a section by its heading) and computed in the core from
+//! the note as it is now, then written through Obsidian's vault in one step
+//! with the stale check inside it. A tool of its own, not part of
+//! `obsidianNotes`, so the user can switch writing notes off and keep reading.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use super::shared::{check_not_blank, check_note_target, describe_note, require_note_target};
+use super::{
+    Access, CommandArgs, CommandSpec, NoteEditRequest, NoteLocator, Preview, ProbeResult, ToolSpec,
+    WriteCheck,
+};
+use crate::cli::argv::CliInvocation;
+use crate::error::ToolError;
+use crate::notes::diff::NoteDiff;
+use crate::notes::edit::{body_start, NoteEdit};
+use crate::notes::headings::lines;
+use crate::policy::paths::{check_note_name, check_vault_path};
+
+/// Arguments of `create`.
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CreateArgs {
+    /// The new note's name, e.g. "Q3 plan" (it goes to the vault's folder for new notes).
+    pub name: Option<String>,
+    /// The new note's exact path from the vault root, e.g. "Projects/Q3 plan.md"; missing folders are created.
+    pub path: Option<String>,
+    /// The new note's Markdown text.
+    pub content: Option<String>,
+    /// A template to start from (its name, as `obsidianTemplates` lists it).
+    pub template: Option<String>,
+}
+
+impl CreateArgs {
+    fn describe(&self) -> String {
+        match (&self.path, &self.name) {
+            (Some(path), _) => format!("new note \"{path}\""),
+            (None, Some(name)) => format!("new note \"{name}\""),
+            (None, None) => "a new note".into(),
+        }
+    }
+
+    /// The read that finds an existing note of that name or path.
+    fn existing(&self) -> CliInvocation {
+        match (&self.path, &self.name) {
+            (Some(path), _) => CliInvocation::new("file").parameter("path", path),
+            (None, name) => {
+                CliInvocation::new("file").parameter("file", name.clone().unwrap_or_default())
+            }
+        }
+    }
+}
+
+impl CommandArgs for CreateArgs {
+    fn validate(&mut self) -> Result<(), String> {
+        match (&mut self.name, &mut self.path) {
+            (Some(_), Some(_)) => {
+                return Err("give `name` (a note name) or `path` (the exact path), not both".into())
+            }
+            (None, None) => {
+                return Err("name the new note with `name` (e.g. \"Q3 plan\") or `path` (e.g. \"Projects/Q3 plan.md\")".into())
+            }
+            (Some(name), None) => {
+                check_note_name("name", name)?;
+                if name.contains('/') {
+                    return Err("`name` is a note name only; to choose its folder give `path` (e.g. \"Projects/Q3 plan.md\")".into());
+                }
+            }
+            (None, Some(path)) => check_vault_path("path", path)?,
+        }
+        if let Some(template) = &self.template {
+            check_not_blank("template", template)?;
+        }
+        Ok(())
+    }
+
+    fn write_target(&self) -> Option<String> {
+        Some(self.describe())
+    }
+
+    fn write_check(&self) -> Option<WriteCheck> {
+        Some(WriteCheck::Create {
+            exists: self.existing(),
+            read: match (&self.path, &self.name) {
+                (Some(path), _) => CliInvocation::new("read").parameter("path", path),
+                (None, name) => {
+                    CliInvocation::new("read").parameter("file", name.clone().unwrap_or_default())
+                }
+            },
+            path: self.path.clone(),
+            content: self
+                .template
+                .is_none()
+                .then(|| self.content.clone().unwrap_or_default()),
+        })
+    }
+
+    fn probe(&self) -> Option<CliInvocation> {
+        Some(self.existing())
+    }
+
+    fn preview(&self, current: &ProbeResult) -> Result<Preview, ToolError> {
+        if current.is_ok() {
+            return Err(note_exists(&self.describe()));
+        }
+        let content = self.content.clone().unwrap_or_default();
+        let shown = match &self.template {
+            Some(template) => format!("(from the template \"{template}\")\n{content}"),
+            None => content.clone(),
+        };
+        Ok(Preview {
+            target: self.describe(),
+            before: String::new(),
+            after: shown.clone(),
+            diff: Some(NoteDiff::between("", &shown)),
+        })
+    }
+}
+
+/// Arguments of `append` and `prepend`.
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AddArgs {
+    /// The note's name (like a wikilink).
+    pub file: Option<String>,
+    /// The note's exact path from the vault root.
+    pub path: Option<String>,
+    /// The Markdown text to add.
+    pub content: String,
+    /// Add to the first or last line instead of on a line of its own.
+    #[serde(default)]
+    pub inline: bool,
+}
+
+impl AddArgs {
+    fn read(&self) -> CliInvocation {
+        match (&self.path, &self.file) {
+            (Some(path), _) => CliInvocation::new("read").parameter("path", path),
+            (None, file) => {
+                CliInvocation::new("read").parameter("file", file.clone().unwrap_or_default())
+            }
+        }
+    }
+
+    fn target(&self) -> String {
+        describe_note(&self.file, &self.path).unwrap_or_else(|| "the note".into())
+    }
+
+    /// The note with the text added the way the CLI adds it.
+    fn added(&self, note: &str, at_start: bool) -> String {
+        let eol = crate::notes::edit::line_ending(note);
+        let content = self.content.replace("\r\n", "\n").replace('\n', eol);
+        if at_start {
+            let start = body_start(note);
+            let offset: usize = note.split_inclusive('\n').take(start).map(str::len).sum();
+            let (head, body) = note.split_at(offset);
+            let joint = if self.inline { "" } else { eol };
+            format!("{head}{content}{joint}{body}")
+        } else {
+            let joint = if self.inline || note.is_empty() || note.ends_with('\n') {
+                ""
+            } else {
+                eol
+            };
+            format!("{note}{joint}{content}")
+        }
+    }
+
+    fn preview_for(&self, current: &ProbeResult, at_start: bool) -> Result<Preview, ToolError> {
+        let note = current.as_ref().map_err(Clone::clone)?;
+        let after = self.added(note, at_start);
+        Ok(Preview {
+            target: self.target(),
+            before: String::new(),
+            after: self.content.clone(),
+            diff: Some(NoteDiff::between(note, &after)),
+        })
+    }
+}
+
+fn validate_add(args: &mut AddArgs) -> Result<(), String> {
+    check_note_target(&mut args.file, &mut args.path)?;
+    check_not_blank("content", &args.content)
+}
+
+/// `append`: the same arguments as `prepend`, at the other end.
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(transparent)]
+pub struct AppendArgs(pub AddArgs);
+
+/// `prepend`: after the frontmatter, as the CLI does.
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(transparent)]
+pub struct PrependArgs(pub AddArgs);
+
+impl CommandArgs for AppendArgs {
+    fn validate(&mut self) -> Result<(), String> {
+        validate_add(&mut self.0)
+    }
+
+    fn write_target(&self) -> Option<String> {
+        describe_note(&self.0.file, &self.0.path)
+    }
+
+    fn write_check(&self) -> Option<WriteCheck> {
+        Some(WriteCheck::Append {
+            read: self.0.read(),
+            content: self.0.content.clone(),
+        })
+    }
+
+    fn probe(&self) -> Option<CliInvocation> {
+        Some(self.0.read())
+    }
+
+    fn preview(&self, current: &ProbeResult) -> Result<Preview, ToolError> {
+        self.0.preview_for(current, false)
+    }
+}
+
+impl CommandArgs for PrependArgs {
+    fn validate(&mut self) -> Result<(), String> {
+        validate_add(&mut self.0)
+    }
+
+    fn write_target(&self) -> Option<String> {
+        describe_note(&self.0.file, &self.0.path)
+    }
+
+    fn write_check(&self) -> Option<WriteCheck> {
+        Some(WriteCheck::Prepend {
+            read: self.0.read(),
+            content: self.0.content.clone(),
+        })
+    }
+
+    fn probe(&self) -> Option<CliInvocation> {
+        Some(self.0.read())
+    }
+
+    fn preview(&self, current: &ProbeResult) -> Result<Preview, ToolError> {
+        self.0.preview_for(current, true)
+    }
+}
+
+/// Where `edit` puts `content` under `heading`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum SectionPosition {
+    /// Replace the section's body (the default).
+    Replace,
+    /// Right after the heading line.
+    Start,
+    /// At the end of the section.
+    End,
+}
+
+/// Arguments of `edit`.
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EditArgs {
+    /// The note's name (like a wikilink).
+    pub file: Option<String>,
+    /// The note's exact path from the vault root.
+    pub path: Option<String>,
+    /// Exact text to replace (copy it from the note); use with `with`.
+    pub find: Option<String>,
+    /// The replacement for `find` (empty to delete it).
+    pub with: Option<String>,
+    /// Replace every occurrence of `find`, not just the only one.
+    #[serde(default)]
+    pub all: bool,
+    /// A section by its heading, e.g. "Risks" or "Plan::Risks" for Risks under Plan; use with `content`.
+    pub heading: Option<String>,
+    /// The Markdown for the section.
+    pub content: Option<String>,
+    /// replace (default): the section's body; start: right after the heading; end: at the end of the section.
+    pub position: Option<SectionPosition>,
+}
+
+impl CommandArgs for EditArgs {
+    fn validate(&mut self) -> Result<(), String> {
+        require_note_target(&mut self.file, &mut self.path, "note")?;
+        match (&self.find, &self.heading) {
+            (Some(find), None) => {
+                if find.is_empty() {
+                    return Err("`find` is empty; copy the exact text to change from the note".into());
+                }
+                if self.with.is_none() {
+                    return Err("`with` is missing: the text that replaces `find` (\"\" deletes it)".into());
+                }
+                if self.content.is_some() || self.position.is_some() {
+                    return Err("`content` and `position` go with `heading`, not with `find`".into());
+                }
+            }
+            (None, Some(heading)) => {
+                check_not_blank("heading", heading)?;
+                if self.content.is_none() {
+                    return Err("`content` is missing: the Markdown for the section".into());
+                }
+                if self.with.is_some() || self.all {
+                    return Err("`with` and `all` go with `find`, not with `heading`".into());
+                }
+            }
+            _ => {
+                return Err("say what to change: `find` + `with` (exact text), or `heading` + `content` (a section)".into())
+            }
+        }
+        Ok(())
+    }
+
+    fn write_target(&self) -> Option<String> {
+        describe_note(&self.file, &self.path)
+    }
+
+    fn note_edit(&self) -> Option<NoteEditRequest> {
+        let locate = match (&self.path, &self.file) {
+            (Some(path), _) => NoteLocator::Path(path.clone()),
+            (None, Some(file)) => NoteLocator::Name(file.clone()),
+            (None, None) => return None,
+        };
+        let edit = match (&self.find, &self.heading) {
+            (Some(find), _) => NoteEdit::Replace {
+                find: find.clone(),
+                with: self.with.clone().unwrap_or_default(),
+                all: self.all,
+            },
+            (None, Some(heading)) => {
+                let heading = heading.clone();
+                let text = self.content.clone().unwrap_or_default();
+                match self.position.unwrap_or(SectionPosition::Replace) {
+                    SectionPosition::Replace => NoteEdit::ReplaceSection {
+                        heading,
+                        body: text,
+                    },
+                    SectionPosition::Start => NoteEdit::InsertAfterHeading { heading, text },
+                    SectionPosition::End => NoteEdit::AppendToSection { heading, text },
+                }
+            }
+            (None, None) => return None,
+        };
+        Some(NoteEditRequest { locate, edit })
+    }
+}
+
+/// "A note is already there" with the commands that change it.
+pub fn note_exists(target: &str) -> ToolError {
+    ToolError::NoteExists {
+        target: target.to_string(),
+    }
+}
+
+/// The number of lines a text has (for summaries).
+pub fn line_count(text: &str) -> usize {
+    lines(text).len()
+}
+
+pub fn tool() -> ToolSpec {
+    ToolSpec {
+        id: "obsidianEdit",
+        display_name: "Edit notes (CLI)",
+        description: "Create a new note, add text to a note, or change part of a note (exact text or a section by its heading).",
+        guidance: "Use obsidianEdit to write notes when the user asks: `create` makes a NEW note (never \
+                   over an existing one), `append`/`prepend` add text at the end/start (after the \
+                   frontmatter), `edit` changes part of a note: `find` (exact text, copied from \
+                   obsidianNotes `read`) + `with`, or `heading` (\"Plan::Risks\") + `content` with \
+                   `position` replace/start/end. Read the note first. The user sees a diff and may \
+                   have to approve it; say what you changed.",
+        commands: vec![
+            CommandSpec::new::<CreateArgs>("create", Access::DirectWrite, "Create a new note (refused if it exists).")
+                .confirm_as("Create"),
+            CommandSpec::new::<AppendArgs>("append", Access::DirectWrite, "Add text at the end of a note.")
+                .confirm_as("Append to"),
+            CommandSpec::new::<PrependArgs>("prepend", Access::DirectWrite, "Add text at the start of a note, after its frontmatter.")
+                .confirm_as("Prepend to"),
+            CommandSpec::new::<EditArgs>("edit", Access::ConfirmedWrite, "Change part of a note: exact text, or a section by heading.")
+                .confirm_as("Edit"),
+        ],
+        example: json!({"command": "append", "file": "Welcome", "content": "- [ ] Try Vault Agent"}),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn add(content: &str, inline: bool) -> AddArgs {
+        AddArgs {
+            file: Some("Plan".into()),
+            path: None,
+            content: content.into(),
+            inline,
+        }
+    }
+
+    #[test]
+    fn append_and_prepend_land_where_the_cli_puts_them() {
+        let note = "---\ntags: [a]\n---\n# Plan\nbody\n";
+        assert_eq!(add("- x", false).added(note, false), format!("{note}- x"));
+        assert_eq!(
+            add("- x", false).added("no newline", false),
+            "no newline\n- x"
+        );
+        assert_eq!(add(" more", true).added("line", false), "line more");
+        assert_eq!(
+            add("Top", false).added(note, true),
+            "---\ntags: [a]\n---\nTop\n# Plan\nbody\n"
+        );
+        assert_eq!(add("Top", false).added("# Plan\n", true), "Top\n# Plan\n");
+        let crlf = "a\r\nb\r\n";
+        assert_eq!(add("c\nd", false).added(crlf, false), "a\r\nb\r\nc\r\nd");
+    }
+
+    #[test]
+    fn create_refuses_an_existing_note_in_its_preview() {
+        let args = CreateArgs {
+            name: Some("Plan".into()),
+            path: None,
+            content: Some("# Plan".into()),
+            template: None,
+        };
+        let exists: ProbeResult = Ok("path\tPlan.md".into());
+        assert_eq!(args.preview(&exists).unwrap_err().code(), "note_exists");
+        let missing: ProbeResult = Err(ToolError::CliError {
+            output: "File \"Plan\" not found.".into(),
+            hint: None,
+        });
+        let preview = args.preview(&missing).unwrap();
+        assert_eq!(preview.diff.unwrap().added, 1);
+    }
+}
