@@ -170,7 +170,10 @@ impl<H: Host> VaultAgentCore<H> {
             .borrow_mut()
             .propose(proposal, now, settings.confirmation_expiry_ms)
             .view();
-        Ok(ToolResult::pending(pending, argv))
+        let mut result = ToolResult::pending(pending, argv);
+        // No command line runs for an edit: the card says how it is written.
+        result.argv = None;
+        Ok(result)
     }
 
     /// The approved edit: written only if the note is unchanged, in the same
