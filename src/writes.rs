@@ -203,7 +203,12 @@ impl<H: Host> VaultAgentCore<H> {
                         let mut ok = ToolResult::failure(&ToolError::EmptyOutput, 0.0);
                         ok.ok = true;
                         ok.error = None;
-                        ok.text = format!("Edited {target} ({}).", diff.counts());
+                        // The model reads what changed, to say it in words.
+                        ok.text = format!(
+                            "Edited {target} ({}):\n{}",
+                            diff.counts(),
+                            diff.unified()
+                        );
                         ok
                     }
                     Ok(text) => ToolResult::failure(
