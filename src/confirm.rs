@@ -192,7 +192,15 @@ impl PendingConfirmation {
                 target: visible_text(&self.preview.target),
                 before: visible_text(&self.preview.before),
                 after: visible_text(&self.preview.after),
-                diff: None,
+                diff: self.preview.diff.as_ref().map(|diff| {
+                    let mut diff = diff.clone();
+                    for line in diff.hunks.iter_mut().flat_map(|h| h.lines.iter_mut()) {
+                        for segment in &mut line.segments {
+                            segment.text = visible_text(&segment.text);
+                        }
+                    }
+                    diff
+                }),
             },
             argv: self.argv.iter().map(|a| visible_text(a)).collect(),
             argv_hash: self.argv_hash.clone(),

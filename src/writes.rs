@@ -170,7 +170,10 @@ impl<H: Host> VaultAgentCore<H> {
             .borrow_mut()
             .propose(proposal, now, settings.confirmation_expiry_ms)
             .view();
-        Ok(ToolResult::pending(pending, argv))
+        let mut result = ToolResult::pending(pending, argv);
+        // No command line runs for an edit: the card says how it is written.
+        result.argv = None;
+        Ok(result)
     }
 
     /// The approved edit: written only if the note is unchanged, in the same
@@ -200,7 +203,9 @@ impl<H: Host> VaultAgentCore<H> {
                         let mut ok = ToolResult::failure(&ToolError::EmptyOutput, 0.0);
                         ok.ok = true;
                         ok.error = None;
-                        ok.text = format!("Edited {target} ({}).", diff.counts());
+                        // The model reads what changed, to say it in words.
+                        ok.text =
+                            format!("Edited {target} ({}):\n{}", diff.counts(), diff.unified());
                         ok
                     }
                     Ok(text) => ToolResult::failure(

@@ -30,10 +30,15 @@ impl SseParser {
     /// Feeds bytes; returns every event completed by them.
     pub fn push(&mut self, mut bytes: &[u8]) -> Vec<SseEvent> {
         let mut events = Vec::new();
-        if self.after_cr && bytes.first() == Some(&b'\n') {
-            bytes = &bytes[1..];
+        if self.after_cr {
+            match bytes.first() {
+                // An empty chunk says nothing about the byte after the `\r`.
+                None => return events,
+                Some(b'\n') => bytes = &bytes[1..],
+                Some(_) => {}
+            }
+            self.after_cr = false;
         }
-        self.after_cr = false;
         // Whole lines are handled as slices; only a line cut by the chunk's
         // end is kept for the next push.
         while let Some(end) = bytes.iter().position(|&b| b == b'\n' || b == b'\r') {
@@ -159,6 +164,24 @@ mod tests {
         assert_eq!(
             events.iter().map(|e| e.data.as_str()).collect::<Vec<_>>(),
             ["x", "y"]
+        );
+    }
+
+    /// Found by `tests/fuzz.rs` (streams): an empty chunk between `\r` and
+    /// `\n` used to forget the `\r`, so the `\n` ended an extra, blank line
+    /// and dispatched the event early.
+    #[test]
+    fn an_empty_chunk_inside_crlf_is_still_one_line_end() {
+        let events = all(
+            &mut SseParser::new(),
+            &[b"data: a\r", b"", b"", b"\ndata: b\r\n\r\n"],
+        );
+        assert_eq!(
+            events,
+            vec![SseEvent {
+                event: None,
+                data: "a\nb".into()
+            }]
         );
     }
 

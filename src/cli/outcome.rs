@@ -149,7 +149,8 @@ pub fn interpret(
         }
     }
     let stdout_trimmed = answer.trim();
-    if stdout_trimmed.is_empty() {
+    // Output that was cut is never "nothing", even when the kept part is blank.
+    if stdout_trimmed.is_empty() && truncation.is_none() {
         return match context.empty_output {
             EmptyOutput::Error => Err(ToolError::EmptyOutput),
             EmptyOutput::Success(text) => Ok(CliOutput {
@@ -161,7 +162,9 @@ pub fn interpret(
     }
     let mut text = answer.trim_end().to_string();
     if let Some(cut) = &truncation {
-        text.push_str("\n\n");
+        if !text.is_empty() {
+            text.push_str("\n\n");
+        }
         text.push_str(&cut.notice());
     }
     Ok(CliOutput {
@@ -581,6 +584,34 @@ mod tests {
             })
         );
         assert!(out.text.contains("showing the first 3 bytes of 2.0 MiB"));
+    }
+
+    /// Found by `tests/fuzz.rs` (outcome): when the kept part of a cut output
+    /// was blank, the call was reported as printing nothing (or as the silent
+    /// success text), and the notice that output was left out was lost.
+    #[test]
+    fn a_cut_output_whose_kept_part_is_blank_still_says_it_was_cut() {
+        let outcome = ProcessOutcome {
+            exit_code: Some(0),
+            stdout: b"\n".repeat(4096),
+            stdout_total_bytes: 10_000,
+            ..Default::default()
+        };
+        for empty_output in [EmptyOutput::Error, EmptyOutput::Success("Done.")] {
+            let ctx = OutcomeContext {
+                empty_output,
+                ..context()
+            };
+            let out = interpret(&outcome, &ctx).unwrap();
+            assert!(!out.empty);
+            assert!(out.truncation.is_some());
+            assert!(
+                out.text
+                    .starts_with("[Output cut: showing the first 4.0 KiB of 9.8 KiB"),
+                "{}",
+                out.text
+            );
+        }
     }
 
     #[test]

@@ -47,6 +47,8 @@ pub fn normalised(key: &str, value: &str, kind: PathKind) -> Result<String, Stri
     let mut text: String = nfc(value).trim().to_string();
     if kind == PathKind::Folder && text.len() > 1 && text.ends_with('/') {
         text.pop();
+        // `Projects /` names the same folder as `Projects `, which is trimmed.
+        text.truncate(text.trim_end().len());
     }
     if text.is_empty() {
         return Err(format!("`{key}` is empty; {fix}"));
@@ -312,6 +314,16 @@ mod tests {
         let mut folder = "Projects/".to_string();
         check_vault_folder("folder", &mut folder).unwrap();
         assert_eq!(folder, "Projects");
+        // Found by `tests/fuzz.rs` (paths): the space before the slash was
+        // kept, so "a /" became "a ", untrimmed and not idempotent.
+        for input in ["a /", " a / ", "a\u{3000}/"] {
+            assert_eq!(
+                normalised("folder", input, PathKind::Folder).as_deref(),
+                Ok("a"),
+                "{input:?}"
+            );
+        }
+        assert!(normalised("folder", "a/ /", PathKind::Folder).is_err());
         let mut path = "Projects/".to_string();
         assert!(check_vault_path("path", &mut path).is_err());
     }

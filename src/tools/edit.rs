@@ -279,7 +279,7 @@ pub struct EditArgs {
     pub heading: Option<String>,
     /// The Markdown for the section.
     pub content: Option<String>,
-    /// replace (default): the section's body; start: right after the heading; end: at the end of the section.
+    /// replace (default): the section's body, subsections included; start: right after the heading; end: at the end of the section.
     pub position: Option<SectionPosition>,
 }
 

@@ -53,9 +53,10 @@ pub fn builtin_tools() -> Vec<ToolSpec> {
 #[serde(rename_all = "camelCase")]
 pub enum Access {
     Read,
-    /// Runs at once when vault changes are allowed (additive, low risk).
+    /// Adds (low risk): runs at once in Ask before edits, on a card in Ask
+    /// before every change (`policy::check` decides).
     DirectWrite,
-    /// Waits for the user's click on a confirmation card.
+    /// Changes what is there: always waits for the user's click on a card.
     ConfirmedWrite,
 }
 

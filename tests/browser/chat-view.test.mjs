@@ -126,6 +126,37 @@ describe("chat view in Chromium", () => {
 		await session.screenshot("chat-approved");
 	});
 
+	it("shows an edit as a diff card and writes it through the vault only on Approve", async () => {
+		server.script(
+			{
+				stream: openaiStream({
+					toolCalls: [["obsidianEdit", { command: "edit", path: "Projects/Launch plan.md", heading: "Launch plan::Goals", content: "- Ship the beta to 50 users by May\n- Collect feedback every week" }]],
+				}),
+			},
+			{ stream: openaiStream({ text: "I rewrote the goals of the launch plan." }) },
+		);
+		const before = readFileSync(join(session.vault, "Projects/Launch plan.md"), "utf8");
+		await send("Rewrite the goals of the launch plan");
+		await turnDone();
+		const card = page.locator(".vault-agent-inline-card .vault-agent-confirm:has(.vault-agent-diff)").last();
+		if ((await card.count()) === 0) {
+			const status = await page.locator(".vault-agent-tool-call").last().textContent();
+			assert.fail(`no diff card; the tool block says: ${status}`);
+		}
+		assert.match(await card.locator(".vault-agent-diff-counts").textContent(), /^\+2 −\d+ lines$/);
+		assert.ok((await card.locator(".vault-agent-diff-line.is-added").count()) >= 2);
+		assert.ok((await card.locator(".vault-agent-diff-line.is-removed").count()) >= 1);
+		assert.match(await card.locator(".vault-agent-confirm-via").textContent(), /only if the note still reads as shown/);
+		assert.equal(readFileSync(join(session.vault, "Projects/Launch plan.md"), "utf8"), before, "nothing written before the click");
+		await session.screenshot("diff-card-edit", { fit: ".vault-agent-inline-card" });
+		await card.locator("button.vault-agent-approve").click();
+		await page.waitForFunction(() => document.querySelector(".vault-agent-confirm.is-done"), null, { timeout: 15_000 });
+		await turnDone();
+		const after = readFileSync(join(session.vault, "Projects/Launch plan.md"), "utf8");
+		assert.match(after, /- Ship the beta to 50 users by May\n- Collect feedback every week\n/);
+		assert.ok(!readLog(log).some((entry) => entry.argv[0] === "edit"), "no CLI edit command");
+	});
+
 	it("shows a server error as a banner that says what to fix", async () => {
 		server.script({ status: 401, json: { error: { message: "Incorrect API key provided" } } });
 		await send("hello?");

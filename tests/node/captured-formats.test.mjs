@@ -3,7 +3,7 @@
 // list properties read one item per line, and Windows line endings change
 // nothing the user sees.
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { copySampleVault, emulator, loadPlugin, readLog, removeVault, useEmulator } from "../support/harness.mjs";
@@ -106,6 +106,32 @@ describe("captured CLI formats through the built main.js", () => {
 		const result = await plugin.api.callTool("obsidianNotes", { command: "read", file: "Welcome" });
 		assert.equal(result.error?.code, "app_not_running", result.text);
 		assert.match(result.text, /unable to find Obsidian/);
+	});
+
+	it("drops an old installer's log lines before reading the answer, on Linux and Windows", async () => {
+		for (const platform of ["linux", "windows"]) {
+			useEmulator(vault, { OBSIDIAN_EMULATOR_FAULT: "old-installer", OBSIDIAN_EMULATOR_PLATFORM: platform });
+			const read = await plugin.api.callTool("obsidianNotes", { command: "read", file: "Welcome" });
+			assert.equal(read.ok, true, read.text);
+			assert.match(read.text, /^# Welcome/, "the banner is not part of the note");
+			assert.ok(!read.text.includes("\r"), "CRLF reads as LF");
+			const missing = await plugin.api.callTool("obsidianNotes", { command: "read", file: "Nope" });
+			assert.equal(missing.error?.code, "cli_error", `${platform}: ${missing.text}`);
+			const vaultMissing = await plugin.api.callTool("obsidianNotes", { command: "read", file: "Welcome" });
+			assert.equal(vaultMissing.ok, true);
+		}
+	});
+
+	it("reads a note that quotes the CLI's own status lines exactly", async () => {
+		useEmulator(vault);
+		const text = "Error: this note starts like an error\nThe CLI is unable to find Obsidian. Please make sure Obsidian is running and try again.\nVault not found.\n";
+		writeFileSync(join(vault, "Quotes.md"), text);
+		const read = await plugin.api.callTool("obsidianNotes", { command: "read", path: "Quotes.md" });
+		assert.equal(read.ok, true, read.text);
+		assert.equal(read.text, text.trimEnd());
+		const found = await plugin.api.callTool("obsidianSearch", { command: "search:context", query: "unable to find Obsidian" });
+		assert.equal(found.ok, true, found.text);
+		assert.match(found.text, /Quotes\.md:2:/);
 	});
 
 	it("reads the captured error and empty-result wordings", async () => {

@@ -451,6 +451,26 @@ function evaluatePlugin(code, id) {
 	return module.exports.default ?? module.exports;
 }
 
+/**
+ * The double's vault keeps files in memory; the plugin's vault calls must see
+ * the real folder the CLI emulator writes (as in tests/support/harness.mjs).
+ * Lookups are synchronous in Obsidian, so the page keeps an index of the
+ * folder's files; `read` and `process` go to disk through the bridge.
+ */
+async function useDiskVault(app) {
+	const vault = app.vault;
+	const files = new Set(await window.__vaultAgentVaultFiles());
+	vault.getAbstractFileByPath = (path) => (files.has(path) ? obsidian.TFile.create__(vault, path) : null);
+	vault.read = (file) => window.__vaultAgentVaultRead(file.path);
+	vault.cachedRead = vault.read;
+	vault.process = async (file, fn) => {
+		const result = fn(await window.__vaultAgentVaultRead(file.path));
+		await window.__vaultAgentVaultWrite(file.path, result);
+		vault.trigger("modify", file);
+		return result;
+	};
+}
+
 async function loadPlugin({ manifest, data, vaultPath, theme }) {
 	Object.assign(obsidian.Platform, {
 		isDesktop: true,
@@ -465,6 +485,7 @@ async function loadPlugin({ manifest, data, vaultPath, theme }) {
 	});
 	const adapter = obsidian.FileSystemAdapter.create__(vaultPath).asOriginalType__();
 	const app = createApp(obsidian, { adapter, theme });
+	await useDiskVault(app);
 	const response = await fetch("/plugin/main.js");
 	if (!response.ok) throw new Error(`main.js: HTTP ${response.status}`);
 	const PluginClass = evaluatePlugin(await response.text(), manifest.id);

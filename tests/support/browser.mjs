@@ -7,7 +7,7 @@
 // tests (node --test runs every file there).
 
 import { execFile as nodeExecFile, spawn as nodeSpawn } from "node:child_process";
-import { constants as fsConstants, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { constants as fsConstants, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { access, lstat, stat } from "node:fs/promises";
 import { createServer, request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
@@ -295,6 +295,18 @@ export function assertChromium() {
  * `errors` collects uncaught page errors and console.error lines; tests
  * should expect it to stay empty.
  */
+/** Every file of the vault folder, relative, except the configuration folder. */
+function vaultFiles(vault, dir = "") {
+	const out = [];
+	for (const entry of readdirSync(join(vault, dir), { withFileTypes: true })) {
+		if (entry.name.startsWith(".")) continue;
+		const relative = dir ? `${dir}/${entry.name}` : entry.name;
+		if (entry.isDirectory()) out.push(...vaultFiles(vault, relative));
+		else out.push(relative);
+	}
+	return out;
+}
+
 export async function startBrowserPlugin({ data = null, env = {}, theme = "dark", viewport = { width: 1280, height: 860 } } = {}) {
 	assertChromium();
 	const vault = copySampleVault();
@@ -337,6 +349,11 @@ export async function startBrowserPlugin({ data = null, env = {}, theme = "dark"
 		await page.exposeFunction("__vaultAgentHttpOpen", (id, spec, body) => bridge.httpOpen(id, spec, body));
 		await page.exposeFunction("__vaultAgentHttpRead", (id) => bridge.httpRead(id));
 		await page.exposeFunction("__vaultAgentHttpAbort", (id) => bridge.httpAbort(id));
+		// The vault as Obsidian's own API sees it (the plugin's edits go through
+		// app.vault, not the CLI): the page keeps an index, reads and writes here.
+		await page.exposeFunction("__vaultAgentVaultFiles", () => vaultFiles(vault));
+		await page.exposeFunction("__vaultAgentVaultRead", (path) => readFileSync(join(vault, path), "utf8"));
+		await page.exposeFunction("__vaultAgentVaultWrite", (path, text) => writeFileSync(join(vault, path), text));
 		const facts = {
 			env: sessionEnv,
 			execPath: process.execPath,
