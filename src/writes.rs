@@ -204,11 +204,8 @@ impl<H: Host> VaultAgentCore<H> {
                         ok.ok = true;
                         ok.error = None;
                         // The model reads what changed, to say it in words.
-                        ok.text = format!(
-                            "Edited {target} ({}):\n{}",
-                            diff.counts(),
-                            diff.unified()
-                        );
+                        ok.text =
+                            format!("Edited {target} ({}):\n{}", diff.counts(), diff.unified());
                         ok
                     }
                     Ok(text) => ToolResult::failure(
