@@ -37,8 +37,11 @@ fn every_example_is_a_valid_read() {
         let call = tool
             .parse_call(&tool.example)
             .unwrap_or_else(|e| panic!("{}: {e}", tool.id));
+        // A tool that only writes (obsidianEdit) shows a write; every other
+        // tool's example must be safe to run as is.
+        let has_reads = tool.commands.iter().any(|c| !c.access.is_write());
         assert!(
-            !call.command.access.is_write(),
+            !has_reads || !call.command.access.is_write(),
             "{} example must not write",
             tool.id
         );

@@ -184,12 +184,15 @@ pub fn visible_code(c: char) -> String {
 }
 
 /// Characters that change how text around them is shown, or show nothing:
-/// bidirectional controls and isolates, zero-width characters, the BOM.
+/// bidirectional controls and isolates, zero-width characters, the BOM, the
+/// combining grapheme joiner, Hangul fillers, tag characters. Variation
+/// selectors stay allowed: emoji in note names carry them (☕️).
 pub fn is_invisible(c: char) -> bool {
     matches!(c,
         '\u{061C}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}'
         | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{2069}' | '\u{FEFF}'
-        | '\u{00AD}' | '\u{180E}')
+        | '\u{00AD}' | '\u{180E}' | '\u{034F}' | '\u{115F}' | '\u{1160}' | '\u{3164}'
+        | '\u{FFA0}' | '\u{E0000}'..='\u{E007F}')
 }
 
 /// Look-alikes of `.` `/` `\` `:` `~` that some file systems and Windows'
@@ -248,6 +251,7 @@ mod tests {
         ("Notes…", "Notes…"),
         ("日本語/ﾃｽﾄ.md", "日本語/ﾃｽﾄ.md"),
         ("100% done", "100% done"),
+        ("Coffee ☕\u{FE0F}.md", "Coffee ☕\u{FE0F}.md"),
     ];
 
     /// Values that are refused, and a word the message must contain.
@@ -284,6 +288,8 @@ mod tests {
         ("\u{202E}dm.txt", "direction"),
         ("a\u{200B}b", "invisible"),
         ("\u{2066}x\u{2069}", "direction"),
+        ("..\u{034F}/x", "invisible"),
+        ("a\u{E0041}b", "invisible"),
     ];
 
     #[test]
