@@ -101,8 +101,9 @@ fn core(cli: Cli) -> (VaultAgentCore<FakeHost>, Notes) {
             "append" => match path {
                 Some(p) if notes.contains_key(&p) => {
                     if cli != Cli::Silent {
+                        // As the captured 1.12.7 CLI: a line break first, even after one.
                         let note = notes.get_mut(&p).unwrap();
-                        if !note.ends_with('\n') {
+                        if !note.is_empty() {
                             note.push('\n');
                         }
                         note.push_str(&unescape(param(args, "content").unwrap()));
@@ -205,7 +206,7 @@ fn append_reads_back_and_is_ok() {
         json!({"command": "append", "file": "Plan", "content": "- added"}),
     );
     assert!(result.ok, "{}", result.text);
-    assert!(notes.borrow()[PLAN].ends_with("Ship\n- added"));
+    assert!(notes.borrow()[PLAN].ends_with("Ship\n\n- added"));
 }
 
 #[test]

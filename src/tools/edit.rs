@@ -151,7 +151,9 @@ impl AddArgs {
         describe_note(&self.file, &self.path).unwrap_or_else(|| "the note".into())
     }
 
-    /// The note with the text added the way the CLI adds it.
+    /// The note with the text added the way the CLI adds it (captured from
+    /// 1.12.7: `append` puts a line break before the text unless `inline`,
+    /// even after a final newline; `prepend` puts one after it).
     fn added(&self, note: &str, at_start: bool) -> String {
         let eol = crate::notes::edit::line_ending(note);
         let content = self.content.replace("\r\n", "\n").replace('\n', eol);
@@ -159,10 +161,15 @@ impl AddArgs {
             let start = body_start(note);
             let offset: usize = note.split_inclusive('\n').take(start).map(str::len).sum();
             let (head, body) = note.split_at(offset);
-            let joint = if self.inline { "" } else { eol };
-            format!("{head}{content}{joint}{body}")
+            let before = if head.is_empty() || head.ends_with('\n') {
+                ""
+            } else {
+                eol
+            };
+            let after = if self.inline { "" } else { eol };
+            format!("{head}{before}{content}{after}{body}")
         } else {
-            let joint = if self.inline || note.is_empty() || note.ends_with('\n') {
+            let joint = if self.inline || note.is_empty() {
                 ""
             } else {
                 eol
@@ -401,7 +408,7 @@ mod tests {
     #[test]
     fn append_and_prepend_land_where_the_cli_puts_them() {
         let note = "---\ntags: [a]\n---\n# Plan\nbody\n";
-        assert_eq!(add("- x", false).added(note, false), format!("{note}- x"));
+        assert_eq!(add("- x", false).added(note, false), format!("{note}\n- x"));
         assert_eq!(
             add("- x", false).added("no newline", false),
             "no newline\n- x"
@@ -413,7 +420,11 @@ mod tests {
         );
         assert_eq!(add("Top", false).added("# Plan\n", true), "Top\n# Plan\n");
         let crlf = "a\r\nb\r\n";
-        assert_eq!(add("c\nd", false).added(crlf, false), "a\r\nb\r\nc\r\nd");
+        assert_eq!(
+            add("c\nd", false).added(crlf, false),
+            "a\r\nb\r\n\r\nc\r\nd"
+        );
+        assert_eq!(add("x", false).added("", false), "x");
     }
 
     #[test]
