@@ -101,7 +101,9 @@ export function renderConfirmationCard(parent: HTMLElement, card: ConfirmationCa
 			reject.setDisabled(true);
 			status.setText("Running…");
 			const result = await actions.approve(card);
-			finish(result, result.ok ? `Done. ${result.text}` : result.text);
+			// The first line: an edit's result goes on with its diff, which the card shows already.
+			const text = result.text.split("\n", 1)[0] ?? "";
+			finish(result, result.ok ? `Done. ${text}` : text);
 		});
 	const reject = new ButtonComponent(buttons)
 		.setButtonText("Reject")

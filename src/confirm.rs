@@ -130,6 +130,8 @@ pub struct PendingConfirmation {
     pub probe: CliInvocation,
     /// What the probe read when the preview was made.
     pub probe_snapshot: String,
+    /// Set when the probe is the note's exact text through the vault.
+    pub probe_note: Option<String>,
     pub summary: String,
     pub preview: Preview,
     pub empty_output: EmptyOutput,
@@ -224,6 +226,7 @@ pub struct Proposal {
     pub argv: Vec<String>,
     pub probe: CliInvocation,
     pub probe_snapshot: String,
+    pub probe_note: Option<String>,
     pub summary: String,
     pub preview: Preview,
     pub empty_output: EmptyOutput,
@@ -257,6 +260,7 @@ impl ConfirmationBook {
             argv_hash,
             probe: proposal.probe,
             probe_snapshot: proposal.probe_snapshot,
+            probe_note: proposal.probe_note,
             summary: proposal.summary,
             preview: proposal.preview,
             empty_output: proposal.empty_output,
@@ -428,6 +432,7 @@ mod tests {
             invocation,
             probe: CliInvocation::new("property:read"),
             probe_snapshot: "active".into(),
+            probe_note: None,
             summary: "Set property".into(),
             preview: Preview {
                 target: "t".into(),

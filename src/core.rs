@@ -337,7 +337,14 @@ impl<H: Host> VaultAgentCore<H> {
                 )
             })?
             .in_vault(settings.vault());
-        let current = self.read_probe(&probe, settings).await;
+        let probe_note = match call.args.exact_note() {
+            Some(locate) => Some(self.resolve_note(&locate, settings).await?),
+            None => None,
+        };
+        let current = match &probe_note {
+            Some(path) => self.read_exact(path).await,
+            None => self.read_probe(&probe, settings).await,
+        };
         let preview = call.args.preview(&current)?;
         let summary = format!("{} {}", call.command.confirm_verb, preview.target);
         let proposal = Proposal {
@@ -348,6 +355,7 @@ impl<H: Host> VaultAgentCore<H> {
             argv: argv.clone(),
             probe,
             probe_snapshot: snapshot(&current),
+            probe_note,
             summary,
             preview,
             empty_output: call.command.empty_output,
@@ -389,7 +397,10 @@ impl<H: Host> VaultAgentCore<H> {
                 .run_note_edit(id, entry.tool_id, &entry.arguments, plan, &settings)
                 .await;
         }
-        let current = self.read_probe(&entry.probe, &settings).await;
+        let current = match &entry.probe_note {
+            Some(path) => self.read_exact(path).await,
+            None => self.read_probe(&entry.probe, &settings).await,
+        };
         if snapshot(&current) != entry.probe_snapshot {
             let target = entry.preview.target.clone();
             // Ask again with a fresh preview, if the call still makes sense.

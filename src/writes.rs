@@ -159,6 +159,7 @@ impl<H: Host> VaultAgentCore<H> {
             argv: argv.clone(),
             probe: CliInvocation::new("read").parameter("path", path.as_str()),
             probe_snapshot: String::new(),
+            probe_note: None,
             summary: format!("{} {target} ({})", call.command.confirm_verb, diff.counts()),
             preview,
             empty_output: EmptyOutput::Error,
@@ -262,8 +263,24 @@ impl<H: Host> VaultAgentCore<H> {
         Ok(result)
     }
 
+    /// A note's exact text through the vault, as a probe reads it.
+    pub(crate) async fn read_exact(&self, path: &str) -> crate::tools::ProbeResult {
+        self.host()
+            .vault_read(path)
+            .await
+            .map_err(|failure| match failure.code.as_str() {
+                "not_found" | "not_a_file" => ToolError::NoteNotFound {
+                    target: format!("\"{path}\""),
+                },
+                _ => ToolError::VaultFailed {
+                    target: format!("\"{path}\""),
+                    detail: failure.message,
+                },
+            })
+    }
+
     /// The vault path of a note named by path or by name.
-    async fn resolve_note(
+    pub(crate) async fn resolve_note(
         &self,
         locate: &NoteLocator,
         settings: &Settings,

@@ -138,6 +138,14 @@ pub struct AddArgs {
 }
 
 impl AddArgs {
+    fn locator(&self) -> Option<NoteLocator> {
+        match (&self.path, &self.file) {
+            (Some(path), _) => Some(NoteLocator::Path(path.clone())),
+            (None, Some(file)) => Some(NoteLocator::Name(file.clone())),
+            (None, None) => None,
+        }
+    }
+
     fn read(&self) -> CliInvocation {
         match (&self.path, &self.file) {
             (Some(path), _) => CliInvocation::new("read").parameter("path", path),
@@ -210,6 +218,10 @@ impl CommandArgs for AppendArgs {
         validate_add(&mut self.0)
     }
 
+    fn exact_note(&self) -> Option<NoteLocator> {
+        self.0.locator()
+    }
+
     fn write_target(&self) -> Option<String> {
         describe_note(&self.0.file, &self.0.path)
     }
@@ -233,6 +245,10 @@ impl CommandArgs for AppendArgs {
 impl CommandArgs for PrependArgs {
     fn validate(&mut self) -> Result<(), String> {
         validate_add(&mut self.0)
+    }
+
+    fn exact_note(&self) -> Option<NoteLocator> {
+        self.0.locator()
     }
 
     fn write_target(&self) -> Option<String> {

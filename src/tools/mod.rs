@@ -120,6 +120,13 @@ pub trait CommandArgs: DeserializeOwned + Serialize + JsonSchema + 'static {
     fn note_edit(&self) -> Option<NoteEditRequest> {
         None
     }
+
+    /// For previews that must show a note byte for byte (the CLI's `read`
+    /// trims the end): the note, read through Obsidian's vault instead of
+    /// `probe`, for the preview and for the stale check.
+    fn exact_note(&self) -> Option<NoteLocator> {
+        None
+    }
 }
 
 /// What the core checks around a CLI write of a note.
@@ -200,6 +207,7 @@ pub trait ParsedArgs: Any {
     fn preview(&self, current: &ProbeResult) -> Result<Preview, ToolError>;
     fn write_check(&self) -> Option<WriteCheck>;
     fn note_edit(&self) -> Option<NoteEditRequest>;
+    fn exact_note(&self) -> Option<NoteLocator>;
     fn as_any(&self) -> &dyn Any;
 }
 
@@ -226,6 +234,10 @@ impl<A: CommandArgs> ParsedArgs for A {
 
     fn note_edit(&self) -> Option<NoteEditRequest> {
         CommandArgs::note_edit(self)
+    }
+
+    fn exact_note(&self) -> Option<NoteLocator> {
+        CommandArgs::exact_note(self)
     }
 
     fn cli_arguments(&self) -> Result<CliArguments, String> {

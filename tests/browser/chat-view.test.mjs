@@ -157,6 +157,43 @@ describe("chat view in Chromium", () => {
 		assert.ok(!readLog(log).some((entry) => entry.argv[0] === "edit"), "no CLI edit command");
 	});
 
+	it("in Ask before every change, a new note and an append are diff cards too", async () => {
+		await page.evaluate(() => window.__harness.plugin.updateSettings({ permissionMode: "askEveryChange" }));
+		try {
+			server.script(
+				{ stream: openaiStream({ toolCalls: [["obsidianEdit", { command: "create", path: "Projects/Q3 plan.md", content: "# Q3 plan\n\n## Goals\n- Ship the beta\n\n## Risks\n- Vendor delays" }]] }) },
+				{ stream: openaiStream({ text: "Created the Q3 plan." }) },
+			);
+			await send("Make a note called Q3 plan with goals and risks");
+			await turnDone();
+			const create = page.locator(".vault-agent-inline-card .vault-agent-confirm:has(.vault-agent-diff)").last();
+			assert.match(await create.locator(".vault-agent-confirm-summary").textContent(), /^Create new note "Projects\/Q3 plan\.md"/);
+			assert.match(await create.locator(".vault-agent-diff-counts").textContent(), /^\+7 −0 lines$/);
+			await session.screenshot("diff-card-create", { fit: ".vault-agent-inline-card" });
+			await create.locator("button.vault-agent-approve").click();
+			await page.waitForFunction(() => document.querySelectorAll(".vault-agent-confirm.is-done").length >= 3, null, { timeout: 15_000 });
+			await turnDone();
+			assert.match(readFileSync(join(session.vault, "Projects/Q3 plan.md"), "utf8"), /^# Q3 plan\n/);
+
+			server.script(
+				{ stream: openaiStream({ toolCalls: [["obsidianEdit", { command: "append", path: "Projects/Q3 plan.md", content: "- Hiring" }]] }) },
+				{ stream: openaiStream({ text: "Added hiring to the risks." }) },
+			);
+			await send("Add hiring to the risks");
+			await turnDone();
+			const append = page.locator(".vault-agent-inline-card .vault-agent-confirm:has(.vault-agent-diff)").last();
+			assert.match(await append.locator(".vault-agent-confirm-summary").textContent(), /^Append to "Projects\/Q3 plan\.md"/);
+			assert.equal(await append.locator(".vault-agent-diff-line.is-added").last().textContent(), "8+- Hiring", "the line the note will really have");
+			await session.screenshot("diff-card-append", { fit: ".vault-agent-inline-card" });
+			await append.locator("button.vault-agent-approve").click();
+			await page.waitForFunction(() => document.querySelectorAll(".vault-agent-confirm.is-done").length >= 4, null, { timeout: 15_000 });
+			await turnDone();
+			assert.match(readFileSync(join(session.vault, "Projects/Q3 plan.md"), "utf8"), /- Vendor delays\n- Hiring$/);
+		} finally {
+			await page.evaluate(() => window.__harness.plugin.updateSettings({ permissionMode: "askBeforeEdits" }));
+		}
+	});
+
 	it("shows a server error as a banner that says what to fix", async () => {
 		server.script({ status: 401, json: { error: { message: "Incorrect API key provided" } } });
 		await send("hello?");

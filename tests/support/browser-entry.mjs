@@ -175,7 +175,9 @@ function runBridged(kind, child, forwarded, output, callback) {
 			if (child.pid !== undefined) child.emit("spawn");
 			return window.__vaultAgentWait(id);
 		})
-		.then((result) => {
+		.then(async (result) => {
+			// The CLI may have made a note: Obsidian's vault would know it now.
+			await vaultIndex.refresh?.();
 			child.exitCode = result.exitCode;
 			child.signalCode = result.signalCode;
 			const stdout = output(result.stdout);
@@ -457,9 +459,14 @@ function evaluatePlugin(code, id) {
  * Lookups are synchronous in Obsidian, so the page keeps an index of the
  * folder's files; `read` and `process` go to disk through the bridge.
  */
+const vaultIndex = { refresh: null };
+
 async function useDiskVault(app) {
 	const vault = app.vault;
-	const files = new Set(await window.__vaultAgentVaultFiles());
+	let files = new Set(await window.__vaultAgentVaultFiles());
+	vaultIndex.refresh = async () => {
+		files = new Set(await window.__vaultAgentVaultFiles());
+	};
 	vault.getAbstractFileByPath = (path) => (files.has(path) ? obsidian.TFile.create__(vault, path) : null);
 	vault.read = (file) => window.__vaultAgentVaultRead(file.path);
 	vault.cachedRead = vault.read;
