@@ -437,6 +437,11 @@ impl<H: Host> VaultAgentCore<H> {
         let result = self
             .verified(run, call.args.write_check().as_ref(), &settings)
             .await?;
+        self.finish_run(id, result)
+    }
+
+    /// A confirmation whose write ran: done or failed, with its result kept.
+    pub(crate) fn finish_run(&self, id: &str, result: ToolResult) -> Result<ToolResult, ToolError> {
         let end = if result.ok {
             ConfirmationState::Done
         } else {

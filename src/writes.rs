@@ -254,13 +254,7 @@ impl<H: Host> VaultAgentCore<H> {
                 0.0,
             ),
         };
-        let end = if result.ok {
-            ConfirmationState::Done
-        } else {
-            ConfirmationState::Failed
-        };
-        self.confirmations.borrow_mut().finish(id, end, &result)?;
-        Ok(result)
+        self.finish_run(id, result)
     }
 
     /// A note's exact text through the vault, as a probe reads it.

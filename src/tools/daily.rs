@@ -97,7 +97,7 @@ fn prepend_preview(
         return Ok(empty_note_preview(content));
     }
     let lines: Vec<&str> = text.lines().collect();
-    let body_start = frontmatter_lines(&lines);
+    let body_start = crate::notes::headings::frontmatter_end(&lines);
     let head: Vec<&str> = lines[body_start.saturating_sub(1)..body_start].to_vec();
     let body = &lines[body_start..];
     let shown = &body[..body.len().min(CONTEXT_LINES)];
@@ -136,19 +136,6 @@ fn empty_note_preview(content: &str) -> Preview {
         after: content.to_string(),
         diff: None,
     }
-}
-
-/// How many lines the properties block takes (both `---` lines), or 0: it
-/// opens on the first line and closes at the next line that is `---`.
-fn frontmatter_lines(lines: &[&str]) -> usize {
-    if lines.first().map(|l| l.trim_end()) != Some("---") {
-        return 0;
-    }
-    lines
-        .iter()
-        .skip(1)
-        .position(|l| l.trim_end() == "---")
-        .map_or(0, |closing| closing + 2)
 }
 
 impl CommandArgs for DailyAppendArgs {

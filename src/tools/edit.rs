@@ -198,24 +198,19 @@ impl AddArgs {
     }
 }
 
-fn validate_add(args: &mut AddArgs) -> Result<(), String> {
-    check_note_target(&mut args.file, &mut args.path)?;
-    check_not_blank("content", &args.content)
-}
-
-/// `append`: the same arguments as `prepend`, at the other end.
+/// `append` (`AT_START` false) and `prepend` (true, after the frontmatter,
+/// as the CLI does): the same arguments, at either end of the note.
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(transparent)]
-pub struct AppendArgs(pub AddArgs);
+pub struct AddTo<const AT_START: bool>(pub AddArgs);
 
-/// `prepend`: after the frontmatter, as the CLI does.
-#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
-#[serde(transparent)]
-pub struct PrependArgs(pub AddArgs);
+pub type AppendArgs = AddTo<false>;
+pub type PrependArgs = AddTo<true>;
 
-impl CommandArgs for AppendArgs {
+impl<const AT_START: bool> CommandArgs for AddTo<AT_START> {
     fn validate(&mut self) -> Result<(), String> {
-        validate_add(&mut self.0)
+        check_note_target(&mut self.0.file, &mut self.0.path)?;
+        check_not_blank("content", &self.0.content)
     }
 
     fn exact_note(&self) -> Option<NoteLocator> {
@@ -227,9 +222,11 @@ impl CommandArgs for AppendArgs {
     }
 
     fn write_check(&self) -> Option<WriteCheck> {
-        Some(WriteCheck::Append {
-            read: self.0.read(),
-            content: self.0.content.clone(),
+        let (read, content) = (self.0.read(), self.0.content.clone());
+        Some(if AT_START {
+            WriteCheck::Prepend { read, content }
+        } else {
+            WriteCheck::Append { read, content }
         })
     }
 
@@ -238,36 +235,7 @@ impl CommandArgs for AppendArgs {
     }
 
     fn preview(&self, current: &ProbeResult) -> Result<Preview, ToolError> {
-        self.0.preview_for(current, false)
-    }
-}
-
-impl CommandArgs for PrependArgs {
-    fn validate(&mut self) -> Result<(), String> {
-        validate_add(&mut self.0)
-    }
-
-    fn exact_note(&self) -> Option<NoteLocator> {
-        self.0.locator()
-    }
-
-    fn write_target(&self) -> Option<String> {
-        describe_note(&self.0.file, &self.0.path)
-    }
-
-    fn write_check(&self) -> Option<WriteCheck> {
-        Some(WriteCheck::Prepend {
-            read: self.0.read(),
-            content: self.0.content.clone(),
-        })
-    }
-
-    fn probe(&self) -> Option<CliInvocation> {
-        Some(self.0.read())
-    }
-
-    fn preview(&self, current: &ProbeResult) -> Result<Preview, ToolError> {
-        self.0.preview_for(current, true)
+        self.0.preview_for(current, AT_START)
     }
 }
 
