@@ -322,6 +322,10 @@ impl<H: Host> VaultAgentCore<H> {
         let argv = invocation
             .to_argv()
             .map_err(|e| ToolError::invalid(call.tool.id, e.to_string()))?;
+        // A card for a command line the OS would refuse could never run.
+        self.cli
+            .check_fits(&self.host, settings, &invocation)
+            .await?;
         let probe = call
             .args
             .probe()

@@ -222,6 +222,19 @@ fn text_too_long_for_one_argument_is_refused_before_anything_runs() {
 }
 
 #[test]
+fn a_card_is_never_shown_for_text_too_long_to_send() {
+    let (core, _) = core(Cli::Faithful);
+    core.set_settings(&json!({"permissionMode": "askEveryChange"}));
+    let result = call(
+        &core,
+        json!({"command": "create", "path": "Big.md", "content": "x".repeat(200 * 1024)}),
+    );
+    assert_eq!(result.code(), Some("too_large_for_cli"), "{}", result.text);
+    assert!(result.pending.is_none());
+    assert!(commands(&core).is_empty());
+}
+
+#[test]
 fn an_edit_is_a_diff_card_and_runs_only_on_approval() {
     let (core, notes) = core(Cli::Faithful);
     let result = call(
