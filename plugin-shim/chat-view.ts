@@ -33,6 +33,8 @@ export class ChatView extends ItemView {
 	private pendingText = "";
 	private frame: number | null = null;
 	private toolBlocks = new Map<string, HTMLElement>();
+	/** Answers that changed the vault since their "Undo this answer's changes" was drawn. */
+	private changedTurns = new Set<string>();
 
 	constructor(
 		leaf: WorkspaceLeaf,
@@ -170,7 +172,12 @@ export class ChatView extends ItemView {
 		this.messagesEl.empty();
 		this.toolBlocks.clear();
 		this.hideBanner();
-		for (const message of conversation.messages) await this.renderMessage(message);
+		this.changedTurns.clear();
+		for (const message of conversation.messages) {
+			if (message.role === "user") this.drawTurnUndo();
+			await this.renderMessage(message);
+		}
+		this.drawTurnUndo();
 		const paused = conversation.paused;
 		if (paused) {
 			const card = this.plugin.core?.confirmationCard(paused.confirmationId);
@@ -248,6 +255,7 @@ export class ChatView extends ItemView {
 			this.showBanner(`Something went wrong: ${String(error)}`);
 		} finally {
 			this.flushText();
+			this.drawTurnUndo();
 			this.setRunning(false);
 		}
 	}
@@ -358,6 +366,19 @@ export class ChatView extends ItemView {
 			textHolder.createEl("summary", { text: "Text as the CLI printed it" });
 		}
 		textHolder.createEl("pre", { cls: "vault-agent-tool-text", text: result.text });
+		// A change that ran: its diff folded, and Undo (undo.ts).
+		this.plugin.undo?.decorateToolBlock(block, result);
+		if (result.journal?.turn) this.changedTurns.add(result.journal.turn);
+	}
+
+	/** "Undo this answer's changes" after each answer that changed the vault. */
+	private drawTurnUndo(): void {
+		for (const turn of this.changedTurns) this.plugin.undo?.renderTurnBar(this.messagesEl, turn);
+		this.changedTurns.clear();
+	}
+
+	refreshUndo(): void {
+		if (this.opened) this.plugin.undo?.refresh(this.messagesEl);
 	}
 
 	private renderCard(callId: string, card: ConfirmationCard): void {

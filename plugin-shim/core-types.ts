@@ -69,6 +69,10 @@ export interface HostFunctions {
 		expected: string,
 		replacement: string,
 	): Promise<{ status: "written" } | { status: "changed"; now: string } | { error: { code: string; message: string } }>;
+	/** Moves the note to the trash the user chose (`app.fileManager.trashFile`). */
+	vaultTrash(path: string): Promise<{ status: "trashed" } | { error: { code: string; message: string } }>;
+	/** Stores the undo journal; `dropped` oldest entries were let go. Never rejects. */
+	saveJournal(json: string, dropped: number): Promise<void>;
 }
 
 export interface PlatformFacts {
@@ -205,6 +209,27 @@ export interface ConfirmationCard {
 	via: "cli" | "vault";
 }
 
+/** What the UI shows of an undo journal entry (src/journal.rs). */
+export interface JournalEntryView {
+	id: string;
+	summary: string;
+	target: string;
+	time: number;
+	turn?: string;
+	undoable: boolean;
+	/** Why it cannot be undone (the button's tooltip). */
+	reason?: string;
+	undone: boolean;
+}
+
+/** A chat answer's changes in the journal. */
+export interface TurnChanges {
+	total: number;
+	/** Not undone yet and undoable. */
+	undoable: number;
+	undone: number;
+}
+
 /** The wasm class, typed (wasm-bindgen types its values as `any`). */
 export interface CoreHandle {
 	startupRepairs(): string[];
@@ -232,4 +257,13 @@ export interface CoreHandle {
 	chatStop(): void;
 	testConnection(): Promise<ConnectionReport>;
 	providerPresets(): ProviderPreset[];
+	/** Loads what journal.json held (null when none); returns lines for the log. */
+	loadJournal(stored: unknown): string[];
+	/** Only the plugin's own buttons: `anyway` is the conflict's hash after "Undo anyway". */
+	undo(id: string, anyway: string | null): Promise<ToolResult>;
+	undoLast(): Promise<ToolResult>;
+	undoTurn(turn: string): Promise<ToolResult>;
+	journalEntry(id: string): JournalEntryView | null;
+	turnChanges(turn: string): TurnChanges;
+	lastTurn(): string | undefined;
 }

@@ -7,7 +7,9 @@ import { CHAT_VIEW_TYPE, ChatView } from "./chat-view";
 import { ConfirmationCoordinator } from "./confirmations";
 import { ConversationStore } from "./conversation-store";
 import type { CoreHandle, ProviderKind, VaultAgentSettings } from "./core-types";
+import { JournalStore } from "./journal-store";
 import { VaultAgentSettingTab } from "./settings-tab";
+import { UndoController } from "./undo";
 import { vaultFunctions } from "./vault-host";
 import type { VaultAgentApi } from "./vault-agent-api";
 
@@ -17,6 +19,8 @@ export default class VaultAgentPlugin extends Plugin {
 	core: CoreHandle | null = null;
 	confirmations: ConfirmationCoordinator | null = null;
 	conversations: ConversationStore | null = null;
+	/** The user's undo (buttons and commands); not part of `api`. */
+	undo: UndoController | null = null;
 	/** Parts of data.json that are not tool settings (kept as they are). */
 	private storedExtras: Record<string, unknown> = {};
 	private abortHttp: (() => void) | null = null;
@@ -34,10 +38,17 @@ export default class VaultAgentPlugin extends Plugin {
 		const adapter = this.app.vault.adapter;
 		const vaultPath = adapter instanceof FileSystemAdapter ? adapter.getBasePath() : null;
 		const os = Platform.isMacOS ? "macos" : Platform.isWin ? "windows" : Platform.isLinux ? "linux" : "other";
-		const host = { ...createNodeHost((name) => this.app.secretStorage.getSecret(name)), ...vaultFunctions(this.app) };
+		const pluginDir = this.manifest.dir ?? `${this.app.vault.configDir}/plugins/${this.manifest.id}`;
+		const journal = new JournalStore(adapter, pluginDir);
+		const host = {
+			...createNodeHost((name) => this.app.secretStorage.getSecret(name)),
+			...vaultFunctions(this.app),
+			saveJournal: (json: string, dropped: number) => journal.save(json, dropped),
+		};
 		const facts = nodePlatformFacts(os, Platform.isDesktopApp, vaultPath, this.app.vault.configDir);
 		const core = await loadCore(host, facts, stored);
 		for (const repair of core.startupRepairs()) console.warn(`Vault Agent settings: ${repair}`);
+		for (const repair of core.loadJournal(await journal.load())) console.warn(`Vault Agent undo journal: ${repair}`);
 		this.register(stopAllProcesses);
 		this.abortHttp = abortHttp;
 		this.abortProcesses = abortProcesses;
@@ -45,7 +56,8 @@ export default class VaultAgentPlugin extends Plugin {
 		const confirmations = new ConfirmationCoordinator(this.app, core);
 		this.register(() => confirmations.dispose());
 		this.confirmations = confirmations;
-		this.conversations = new ConversationStore(adapter, this.manifest.dir ?? `${this.app.vault.configDir}/plugins/${this.manifest.id}`);
+		this.conversations = new ConversationStore(adapter, pluginDir);
+		this.undo = new UndoController(this.app, core, () => this.refreshUndo());
 		this.api = createPublicApi(core, confirmations);
 		this.addSettingTab(new VaultAgentSettingTab(this.app, this));
 		this.registerView(CHAT_VIEW_TYPE, (leaf) => new ChatView(leaf, this));
@@ -59,12 +71,22 @@ export default class VaultAgentPlugin extends Plugin {
 				view?.newChat();
 			},
 		});
+		this.addCommand({ id: "undo-last-change", name: "Undo the agent's last change", callback: () => this.undo?.undoLast() });
+		this.addCommand({ id: "undo-last-answer", name: "Undo this answer's changes", callback: () => this.undo?.undoLastTurn() });
 	}
 
 	onunload(): void {
 		this.api = null;
 		this.core = null;
 		this.confirmations = null;
+		this.undo = null;
+	}
+
+	/** Every chat view repaints its undo buttons (after an undo from anywhere). */
+	refreshUndo(): void {
+		for (const leaf of this.app.workspace.getLeavesOfType(CHAT_VIEW_TYPE)) {
+			if (leaf.view instanceof ChatView) leaf.view.refreshUndo();
+		}
 	}
 
 	/** Opens (or reveals) the chat in the right sidebar. */

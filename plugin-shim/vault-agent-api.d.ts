@@ -70,6 +70,12 @@ export type ToolErrorCode =
 	| "confirmation_rejected"
 	| "argv_mismatch"
 	| "stale"
+	| "undo_conflict"
+	| "already_undone"
+	| "not_undoable"
+	| "undo_target_missing"
+	| "undo_not_found"
+	| "nothing_to_undo"
 	| (string & {});
 
 /** What a write that waits for the user's click will change. */
@@ -125,7 +131,26 @@ export interface ToolResult {
 	 * card; `waitForConfirmation(id)` resolves with the final result.
 	 */
 	pending?: PendingConfirmation;
+	/** What a change did to the note (or the value), as a line diff. */
+	diff?: NoteDiff;
+	/**
+	 * The undo journal's entry of a change that ran. Only the user can undo
+	 * it, in Obsidian; this API has no way to.
+	 */
+	journal?: JournalRef;
 	durationMs: number;
+}
+
+/** A change's entry in the plugin's undo journal. */
+export interface JournalRef {
+	entry: string;
+	/** The chat answer it belongs to. */
+	turn?: string;
+	undoable: boolean;
+	/** Why it cannot be undone. */
+	reason?: string;
+	/** On `undo_conflict`: the hash of what the note holds now ("Undo anyway" overrides exactly that). */
+	conflictHash?: string;
 }
 
 /**

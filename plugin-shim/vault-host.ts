@@ -1,12 +1,13 @@
 // Notes read and written through Obsidian's own vault, for the edits the CLI
 // cannot make (it has no edit command, and a large note cannot travel in one
-// argument). The core computes the new text; this only reads, and writes in
-// one `app.vault.process` step that first checks the note is unchanged.
+// argument) and for undo. The core computes the new text; this only reads,
+// writes in one `app.vault.process` step that first checks the note is
+// unchanged, and moves a note the agent created to the user's trash.
 
 import { type App, TFile } from "obsidian";
 import type { HostFunctions } from "./core-types";
 
-type VaultFunctions = Pick<HostFunctions, "vaultRead" | "vaultProcess">;
+type VaultFunctions = Pick<HostFunctions, "vaultRead" | "vaultProcess" | "vaultTrash">;
 
 function noteAt(app: App, path: string): TFile | { error: { code: string; message: string } } {
 	const file = app.vault.getAbstractFileByPath(path);
@@ -44,6 +45,17 @@ export function vaultFunctions(app: App): VaultFunctions {
 				return { error: { code: "write_failed", message: String(error) } };
 			}
 			return now === null ? { status: "written" } : { status: "changed", now };
+		},
+		vaultTrash: async (path) => {
+			const file = noteAt(app, path);
+			if (!(file instanceof TFile)) return file;
+			try {
+				// Follows Settings → Files and links → Deleted files.
+				await app.fileManager.trashFile(file);
+			} catch (error) {
+				return { error: { code: "trash_failed", message: String(error) } };
+			}
+			return { status: "trashed" };
 		},
 	};
 }

@@ -137,6 +137,8 @@ pub struct PendingConfirmation {
     pub empty_output: EmptyOutput,
     /// Set for an edit written through the vault instead of the CLI.
     pub note_edit: Option<NoteEditPlan>,
+    /// The chat answer that asked for it (its change is journaled there).
+    pub turn: Option<String>,
     pub created_ms: f64,
     pub expires_ms: f64,
     pub state: ConfirmationState,
@@ -231,6 +233,7 @@ pub struct Proposal {
     pub preview: Preview,
     pub empty_output: EmptyOutput,
     pub note_edit: Option<NoteEditPlan>,
+    pub turn: Option<String>,
 }
 
 /// All confirmations of this session.
@@ -265,6 +268,7 @@ impl ConfirmationBook {
             preview: proposal.preview,
             empty_output: proposal.empty_output,
             note_edit: proposal.note_edit,
+            turn: proposal.turn,
             created_ms: now_ms,
             expires_ms: now_ms + f64::from(expiry_ms),
             state: ConfirmationState::Proposed,
@@ -442,6 +446,7 @@ mod tests {
             },
             empty_output: EmptyOutput::Error,
             note_edit: None,
+            turn: None,
         }
     }
 

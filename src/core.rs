@@ -15,6 +15,7 @@ use crate::cli::outcome::EmptyOutput;
 use crate::confirm::{ConfirmationBook, ConfirmationCard, ConfirmationState, Proposal};
 use crate::error::ToolError;
 use crate::host::Host;
+use crate::journal::Journal;
 use crate::policy;
 use crate::result::ToolResult;
 use crate::settings::{normalise, NormalisedSettings, Settings};
@@ -57,6 +58,8 @@ pub struct VaultAgentCore<H: Host> {
     pub(crate) conversation_count: std::cell::Cell<u64>,
     /// The tools' JSON Schemas, generated once on first use (they never change).
     schemas: std::cell::OnceCell<Vec<Value>>,
+    /// Every change the agent made, with how to reverse it.
+    pub(crate) journal: RefCell<Journal>,
 }
 
 impl<H: Host> VaultAgentCore<H> {
@@ -73,6 +76,7 @@ impl<H: Host> VaultAgentCore<H> {
             chat_stop: StopSignal::default(),
             conversation_count: std::cell::Cell::new(0),
             schemas: std::cell::OnceCell::new(),
+            journal: RefCell::new(Journal::default()),
         };
         (core, repairs)
     }
@@ -143,7 +147,18 @@ impl<H: Host> VaultAgentCore<H> {
     /// Runs one tool call end to end and reports how long it took. A
     /// confirmed write comes back as a pending result; nothing has run then.
     pub async fn call_tool(&self, tool_id: &str, args: &Value) -> ToolResult {
-        self.timed(self.run_tool(tool_id, args)).await
+        self.call_tool_in_turn(tool_id, args, None).await
+    }
+
+    /// `call_tool` for the chat: a change it makes is journaled as part of
+    /// `turn` (the answer's "Undo this answer's changes" reverses them all).
+    pub async fn call_tool_in_turn(
+        &self,
+        tool_id: &str,
+        args: &Value,
+        turn: Option<&str>,
+    ) -> ToolResult {
+        self.timed(self.run_tool(tool_id, args, turn)).await
     }
 
     /// The user clicked Approve on the card for `argv_hash`: check the
@@ -200,7 +215,7 @@ impl<H: Host> VaultAgentCore<H> {
             .collect()
     }
 
-    async fn timed(
+    pub(crate) async fn timed(
         &self,
         work: impl std::future::Future<Output = Result<ToolResult, ToolError>>,
     ) -> ToolResult {
@@ -248,26 +263,37 @@ impl<H: Host> VaultAgentCore<H> {
         Ok((call, access, invocation))
     }
 
-    async fn run_tool(&self, tool_id: &str, args: &Value) -> Result<ToolResult, ToolError> {
+    async fn run_tool(
+        &self,
+        tool_id: &str,
+        args: &Value,
+        turn: Option<&str>,
+    ) -> Result<ToolResult, ToolError> {
         let settings = self.settings_snapshot();
         let (call, access, invocation) = self.authorise(tool_id, args, &settings)?;
         if let Some(request) = call.args.note_edit() {
             return self
-                .propose_note_edit(&call, args, request, &settings)
+                .propose_note_edit(&call, args, request, &settings, turn)
                 .await;
         }
         if access == Access::ConfirmedWrite {
-            return self.propose(&call, args, invocation, &settings).await;
+            return self.propose(&call, args, invocation, &settings, turn).await;
         }
-        let check = call.args.write_check();
-        if let Some(check) = &check {
-            // Refuse what the CLI cannot receive before the check runs anything.
+        if access.is_write() {
+            // Refuse what the CLI cannot receive before any read runs.
             self.cli
                 .check_fits(&self.host, &settings, &invocation)
                 .await?;
+        }
+        let check = call.args.write_check();
+        if let Some(check) = &check {
             let target = call.args.write_target().unwrap_or_default();
             self.check_before_write(check, &target, &settings).await?;
         }
+        let before = match access.is_write() {
+            true => Some(self.capture_before(&call, &settings).await),
+            false => None,
+        };
         let run = self
             .cli
             .run(
@@ -277,7 +303,12 @@ impl<H: Host> VaultAgentCore<H> {
                 call.command.empty_output,
             )
             .await;
-        self.verified(run, check.as_ref(), &settings).await
+        let mut result = self.verified(run, check.as_ref(), &settings).await?;
+        if let (Some(before), true) = (before, result.ok) {
+            self.record_write(before, &call, turn, &settings, &mut result)
+                .await;
+        }
+        Ok(result)
     }
 
     /// A finished CLI write, read back when the command says how.
@@ -318,6 +349,7 @@ impl<H: Host> VaultAgentCore<H> {
         args: &Value,
         invocation: CliInvocation,
         settings: &Settings,
+        turn: Option<&str>,
     ) -> Result<ToolResult, ToolError> {
         let argv = invocation
             .to_argv()
@@ -364,6 +396,7 @@ impl<H: Host> VaultAgentCore<H> {
             preview,
             empty_output: call.command.empty_output,
             note_edit: None,
+            turn: turn.map(str::to_string),
         };
         let now = self.host.now_ms();
         let mut book = self.confirmations.borrow_mut();
@@ -396,9 +429,10 @@ impl<H: Host> VaultAgentCore<H> {
             .confirmations
             .borrow_mut()
             .approve(id, argv_hash, now)?;
+        let turn = entry.turn.as_deref();
         if let Some(plan) = &entry.note_edit {
             return self
-                .run_note_edit(id, entry.tool_id, &entry.arguments, plan, &settings)
+                .run_note_edit(id, entry.tool_id, &entry.arguments, plan, &settings, turn)
                 .await;
         }
         let current = match &entry.probe_note {
@@ -409,7 +443,7 @@ impl<H: Host> VaultAgentCore<H> {
             let target = entry.preview.target.clone();
             // Ask again with a fresh preview, if the call still makes sense.
             let fresh = self
-                .propose_again(entry.tool_id, &entry.arguments, &settings)
+                .propose_again(entry.tool_id, &entry.arguments, &settings, turn)
                 .await;
             // What the target holds now, as the fresh preview shows it (a
             // probe may read a whole note when the target is one line).
@@ -431,6 +465,9 @@ impl<H: Host> VaultAgentCore<H> {
                 .finish(id, ConfirmationState::Stale, &result)?;
             return Ok(result);
         }
+        // What undo needs, read after the stale check so it is what the
+        // write changes.
+        let before = self.capture_before(&call, &settings).await;
         self.confirmations
             .borrow_mut()
             .advance(id, ConfirmationState::Running)?;
@@ -438,9 +475,13 @@ impl<H: Host> VaultAgentCore<H> {
             .cli
             .run(&self.host, &settings, &entry.invocation, entry.empty_output)
             .await;
-        let result = self
+        let mut result = self
             .verified(run, call.args.write_check().as_ref(), &settings)
             .await?;
+        if result.ok {
+            self.record_write(before, &call, turn, &settings, &mut result)
+                .await;
+        }
         self.finish_run(id, result)
     }
 
@@ -463,12 +504,16 @@ impl<H: Host> VaultAgentCore<H> {
         tool_id: &str,
         args: &Value,
         settings: &Settings,
+        turn: Option<&str>,
     ) -> Option<crate::confirm::PendingView> {
         let (call, access, invocation) = self.authorise(tool_id, args, settings).ok()?;
         if !access.is_write() {
             return None;
         }
-        let proposed = self.propose(&call, args, invocation, settings).await.ok()?;
+        let proposed = self
+            .propose(&call, args, invocation, settings, turn)
+            .await
+            .ok()?;
         proposed.pending
     }
 
@@ -508,6 +553,8 @@ fn result_of(run: CliRun) -> ToolResult {
             truncated: output.truncation.map(|_| true),
             empty: output.empty,
             pending: None,
+            diff: None,
+            journal: None,
             duration_ms: 0.0,
         },
         Err(error) => ToolResult::failure(&error, 0.0),

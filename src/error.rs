@@ -129,6 +129,24 @@ pub enum ToolError {
 
     #[error("{target} changed since the preview was made (now: {now}), so the change did not run. A new preview is waiting for the user.")]
     Stale { target: String, now: String },
+
+    #[error("{target} changed after the agent's change ({detail}), so it was not undone. The difference shows what the agent left and what is there now: Undo anyway puts back what was there before the agent's change, replacing the later changes shown; Keep leaves it as it is.")]
+    UndoConflict { target: String, detail: String },
+
+    #[error("The agent's change to {target} was already undone; each change can be undone once.")]
+    AlreadyUndone { target: String },
+
+    #[error("The agent's change to {target} cannot be undone: {reason}")]
+    NotUndoable { target: String, reason: String },
+
+    #[error("{target} is no longer there (moved, renamed or deleted), so the agent's change to it cannot be undone.")]
+    UndoTargetMissing { target: String },
+
+    #[error("The undo journal has no change \"{id}\". It keeps the last {} changes; older ones were dropped.", crate::journal::MAX_ENTRIES)]
+    UndoNotFound { id: String },
+
+    #[error("There is no change of the agent left to undo{}.", scope_suffix(.scope))]
+    NothingToUndo { scope: Option<String> },
 }
 
 impl ToolError {
@@ -168,6 +186,12 @@ impl ToolError {
             ToolError::ConfirmationRejected => "confirmation_rejected",
             ToolError::ArgvMismatch => "argv_mismatch",
             ToolError::Stale { .. } => "stale",
+            ToolError::UndoConflict { .. } => "undo_conflict",
+            ToolError::AlreadyUndone { .. } => "already_undone",
+            ToolError::NotUndoable { .. } => "not_undoable",
+            ToolError::UndoTargetMissing { .. } => "undo_target_missing",
+            ToolError::UndoNotFound { .. } => "undo_not_found",
+            ToolError::NothingToUndo { .. } => "nothing_to_undo",
         }
     }
 
@@ -231,6 +255,10 @@ fn list_or_none(items: &[String]) -> String {
             .collect::<Vec<_>>()
             .join(", ")
     }
+}
+
+fn scope_suffix(scope: &Option<String>) -> String {
+    scope.as_ref().map(|s| format!(" {s}")).unwrap_or_default()
 }
 
 fn hint_suffix(hint: &Option<String>) -> String {

@@ -212,4 +212,11 @@ pub trait Host {
         expected: &str,
         replacement: &str,
     ) -> Result<VaultProcessed, VaultFailure>;
+    /// Moves the note at `path` to the trash the user chose in Obsidian
+    /// (`app.fileManager.trashFile`): undoing a note the agent created.
+    async fn vault_trash(&self, path: &str) -> Result<(), VaultFailure>;
+    /// Keeps the undo journal (`json`) where it survives a restart, in the
+    /// plugin's folder. `dropped`: how many of the oldest entries were let go
+    /// to stay within the bound, for the host to tell the user.
+    async fn save_journal(&self, json: &str, dropped: usize);
 }

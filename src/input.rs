@@ -47,6 +47,16 @@ pub const CONVERSATION: InputLimits = InputLimits {
     max_total_bytes: 64 * 1024 * 1024,
 };
 
+/// The undo journal (`journal.json`): a note's text before and after a
+/// change, within the journal's own bound (`journal::MAX_BYTES`), with room
+/// for JSON escapes.
+pub const JOURNAL: InputLimits = InputLimits {
+    max_depth: 64,
+    max_string_chars: 8 * 1024 * 1024,
+    max_items: 10_000,
+    max_total_bytes: 24 * 1024 * 1024,
+};
+
 /// The longest tool id the core looks at.
 pub const MAX_TOOL_ID_CHARS: usize = 200;
 

@@ -10,12 +10,14 @@ pub mod core;
 pub mod error;
 pub mod host;
 pub mod input;
+pub mod journal;
 pub mod notes;
 pub mod policy;
 pub mod result;
 pub mod settings;
 pub mod testing;
 pub mod tools;
+pub mod undo;
 pub mod writes;
 
 #[cfg(target_arch = "wasm32")]

@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::confirm::PendingView;
 use crate::error::ToolError;
+use crate::notes::diff::NoteDiff;
 
 /// A stable error code and a message that says what to do next.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -36,7 +37,34 @@ pub struct ToolResult {
     /// Set when the write waits for the user's click; nothing has run yet.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pending: Option<PendingView>,
+    /// What a change did to the note (or the value), for the tool block to
+    /// show folded. On `undo_conflict`: what the agent wrote against what the
+    /// note holds now.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub diff: Option<NoteDiff>,
+    /// The undo journal's entry of a change that ran (only the plugin's own
+    /// buttons undo it; neither the model nor the API can).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub journal: Option<JournalRef>,
     pub duration_ms: f64,
+}
+
+/// A result's link to its entry in the undo journal.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct JournalRef {
+    pub entry: String,
+    /// The chat answer the change belongs to, if it came from the chat.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn: Option<String>,
+    pub undoable: bool,
+    /// Why it cannot be undone (the button's tooltip).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// On `undo_conflict`: the hash of the text the user was shown, which
+    /// "Undo anyway" must send back (if the note changed again, it asks again).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub conflict_hash: Option<String>,
 }
 
 impl ToolResult {
@@ -54,6 +82,8 @@ impl ToolResult {
             truncated: None,
             empty: false,
             pending: None,
+            diff: None,
+            journal: None,
             duration_ms,
         }
     }
@@ -72,7 +102,19 @@ impl ToolResult {
             truncated: None,
             empty: false,
             pending: Some(pending),
+            diff: None,
+            journal: None,
             duration_ms: 0.0,
+        }
+    }
+
+    /// A success with `text` (for results the core makes itself).
+    pub fn success(text: impl Into<String>) -> Self {
+        ToolResult {
+            ok: true,
+            text: text.into(),
+            error: None,
+            ..ToolResult::failure(&ToolError::EmptyOutput, 0.0)
         }
     }
 

@@ -53,6 +53,10 @@ pub struct FakeHost {
     pub notes: Rc<RefCell<HashMap<String, String>>>,
     /// Runs just before `vault_process` compares (a keystroke, a sync).
     pub before_process: RefCell<Option<NotesHook>>,
+    /// Notes moved to the trash, with the text they had.
+    pub trash: Rc<RefCell<Vec<(String, String)>>>,
+    /// Every journal the core saved, with how many entries it dropped.
+    pub journal_saves: RefCell<Vec<(String, usize)>>,
 }
 
 impl FakeHost {
@@ -91,6 +95,8 @@ impl FakeHost {
             secrets: HashMap::new(),
             notes: Rc::new(RefCell::new(HashMap::new())),
             before_process: RefCell::new(None),
+            trash: Rc::new(RefCell::new(Vec::new())),
+            journal_saves: RefCell::new(Vec::new()),
         }
     }
 
@@ -263,6 +269,25 @@ impl Host for FakeHost {
         }
         *now = replacement.to_string();
         Ok(VaultProcessed::Written)
+    }
+
+    async fn vault_trash(&self, path: &str) -> Result<(), VaultFailure> {
+        let text = self
+            .notes
+            .borrow_mut()
+            .remove(path)
+            .ok_or_else(|| VaultFailure {
+                code: "not_found".into(),
+                message: format!("No file at {path}"),
+            })?;
+        self.trash.borrow_mut().push((path.to_string(), text));
+        Ok(())
+    }
+
+    async fn save_journal(&self, json: &str, dropped: usize) {
+        self.journal_saves
+            .borrow_mut()
+            .push((json.to_string(), dropped));
     }
 }
 

@@ -15,6 +15,7 @@ use crate::host::{Host, VaultProcessed};
 use crate::notes::diff::NoteDiff;
 use crate::notes::edit::{apply, body_start, EditProblem, NoteEdit};
 use crate::notes::headings::HeadingProblem;
+use crate::policy::paths::PathKind;
 use crate::result::ToolResult;
 use crate::settings::Settings;
 use crate::tools::{NoteEditRequest, NoteLocator, ToolCall, WriteCheck};
@@ -116,6 +117,7 @@ impl<H: Host> VaultAgentCore<H> {
         args: &Value,
         request: NoteEditRequest,
         settings: &Settings,
+        turn: Option<&str>,
     ) -> Result<ToolResult, ToolError> {
         let path = self.resolve_note(&request.locate, settings).await?;
         let target = format!("\"{path}\"");
@@ -164,6 +166,7 @@ impl<H: Host> VaultAgentCore<H> {
             preview,
             empty_output: EmptyOutput::Error,
             note_edit: Some(plan),
+            turn: turn.map(str::to_string),
         };
         let now = self.host().now_ms();
         let pending = self
@@ -186,6 +189,7 @@ impl<H: Host> VaultAgentCore<H> {
         arguments: &Value,
         plan: &NoteEditPlan,
         settings: &Settings,
+        turn: Option<&str>,
     ) -> Result<ToolResult, ToolError> {
         let target = format!("\"{}\"", plan.path);
         self.confirmations
@@ -201,12 +205,14 @@ impl<H: Host> VaultAgentCore<H> {
                 match self.read_text(&read, settings).await {
                     Ok(text) if same_text(&text, &plan.after) => {
                         let diff = NoteDiff::between(&plan.before, &plan.after);
-                        let mut ok = ToolResult::failure(&ToolError::EmptyOutput, 0.0);
-                        ok.ok = true;
-                        ok.error = None;
                         // The model reads what changed, to say it in words.
-                        ok.text =
-                            format!("Edited {target} ({}):\n{}", diff.counts(), diff.unified());
+                        let mut ok = ToolResult::success(format!(
+                            "Edited {target} ({}):\n{}",
+                            diff.counts(),
+                            diff.unified()
+                        ));
+                        self.record_edit(plan, tool_id, turn, settings, &mut ok)
+                            .await;
                         ok
                     }
                     Ok(text) => ToolResult::failure(
@@ -232,7 +238,7 @@ impl<H: Host> VaultAgentCore<H> {
                 // Someone typed, or a sync arrived: nothing was written. Ask
                 // again against what the note holds now.
                 let changed = NoteDiff::between(&plan.before, &now);
-                let fresh = self.call_tool(tool_id, arguments).await;
+                let fresh = self.call_tool_in_turn(tool_id, arguments, turn).await;
                 let mut result = ToolResult::failure(
                     &ToolError::Stale {
                         target: target.clone(),
@@ -273,7 +279,8 @@ impl<H: Host> VaultAgentCore<H> {
             })
     }
 
-    /// The vault path of a note named by path or by name.
+    /// The vault path of a note named by path, by name, or as today's
+    /// daily note.
     pub(crate) async fn resolve_note(
         &self,
         locate: &NoteLocator,
@@ -281,6 +288,16 @@ impl<H: Host> VaultAgentCore<H> {
     ) -> Result<String, ToolError> {
         match locate {
             NoteLocator::Path(path) => Ok(path.clone()),
+            NoteLocator::Daily => {
+                let text = self
+                    .read_text(&CliInvocation::new("daily:path"), settings)
+                    .await?;
+                crate::policy::paths::normalised("daily:path", text.trim(), PathKind::File).map_err(
+                    |problem| ToolError::NoteNotFound {
+                        target: format!("for today ({problem})"),
+                    },
+                )
+            }
             NoteLocator::Name(name) => {
                 let info = CliInvocation::new("file").parameter("file", name.as_str());
                 let text = self
@@ -302,7 +319,7 @@ impl<H: Host> VaultAgentCore<H> {
     /// A read through the CLI whose empty answer is a real answer. It is
     /// ours, not the model's: the output cap is the largest there is, so a
     /// big note is compared whole.
-    async fn read_text(
+    pub(crate) async fn read_text(
         &self,
         read: &CliInvocation,
         settings: &Settings,
@@ -320,7 +337,7 @@ impl<H: Host> VaultAgentCore<H> {
 
 /// `Created: X`, `Overwrote: X`, `Appended to: X`, `Prepended to: X`: the
 /// path the CLI says it wrote (captured from the real app, 1.12.7).
-fn written_path(output: &str) -> Option<String> {
+pub(crate) fn written_path(output: &str) -> Option<String> {
     output.lines().find_map(|line| {
         [
             "Created: ",
@@ -337,7 +354,7 @@ fn written_path(output: &str) -> Option<String> {
 
 /// The `path` line of `file`'s answer (TSV `path\t<path>`, or space-padded
 /// in older builds).
-fn file_info_path(text: &str) -> Option<String> {
+pub(crate) fn file_info_path(text: &str) -> Option<String> {
     text.lines().find_map(|line| {
         let rest = line.trim_end_matches('\r').strip_prefix("path")?;
         rest.starts_with(['\t', ' '])

@@ -334,7 +334,11 @@ fn hostile_strings_run_literally_or_are_refused_by_name() {
                                 || (tool.id == "obsidianEdit"
                                     && matches!(argv[0].as_str(), "file" | "read"))
                                 || (command.name == "task"
-                                    && matches!(argv[0].as_str(), "read" | "daily:read")),
+                                    && matches!(argv[0].as_str(), "read" | "daily:read"))
+                                // The undo journal finds the note a write changes.
+                                || (command.name.starts_with("daily:")
+                                    && argv[0] == "daily:path")
+                                || (command.name == "base:create" && argv[0] == "file"),
                             "{argv:?}"
                         );
                         if argv[0] != command.name {

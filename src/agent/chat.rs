@@ -63,7 +63,7 @@ pub enum ChatEvent {
         call_id: String,
         tool: String,
         display_name: String,
-        result: ToolResult,
+        result: Box<ToolResult>,
         table: Option<Table>,
     },
     #[serde(rename_all = "camelCase")]
@@ -357,8 +357,9 @@ impl<H: Host> VaultAgentCore<H> {
             display_name: self.display_name(&call.name),
             arguments: call.arguments.clone(),
         });
+        let turn = conversation.turn_id();
         let result = match parse_arguments(&call.arguments) {
-            Ok(args) => self.call_tool(&call.name, &args).await,
+            Ok(args) => self.call_tool_in_turn(&call.name, &args, Some(&turn)).await,
             Err(problem) => ToolResult::failure(&ToolError::invalid(&call.name, problem), 0.0),
         };
         if let Some(pending) = &result.pending {
@@ -387,7 +388,7 @@ impl<H: Host> VaultAgentCore<H> {
             call_id: call.id.clone(),
             tool: call.name.clone(),
             display_name: self.display_name(&call.name),
-            result: result.clone(),
+            result: Box::new(result.clone()),
             table: table.clone(),
         });
         table

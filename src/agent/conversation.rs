@@ -80,6 +80,18 @@ impl Conversation {
         }
     }
 
+    /// The answer being given: this conversation and the number of the
+    /// user's message it answers ("chat-…#3"), so its changes can be undone
+    /// together.
+    pub fn turn_id(&self) -> String {
+        let asked = self
+            .messages
+            .iter()
+            .filter(|m| matches!(m, ChatMessage::User { .. }))
+            .count();
+        format!("{}#{asked}", self.id)
+    }
+
     /// The title is the start of the first thing the user said.
     pub fn retitle(&mut self) {
         if let Some(ChatMessage::User { text }) = self

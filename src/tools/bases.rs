@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::shared::{check_not_blank, check_note_target, describe_note, require_note_target};
-use super::{Access, CommandArgs, CommandSpec, Preview, ProbeResult, ToolSpec};
+use super::{Access, CommandArgs, CommandSpec, Preview, ProbeResult, ToolSpec, UndoKind};
 use crate::cli::argv::CliInvocation;
 use crate::error::ToolError;
 use crate::policy::paths::check_note_name;
@@ -161,6 +161,20 @@ impl CommandArgs for BaseCreateArgs {
                 "New note {name} in {view}, in the folder and with the properties the base's filters ask for:\n{content}"
             ),
             diff: None,
+        })
+    }
+
+    fn undo_kind(&self) -> Option<UndoKind> {
+        // `base:create` prints only the file name; the CLI's default name
+        // is "Untitled".
+        Some(UndoKind::NewNote {
+            path: None,
+            lookup: Some(
+                self.name
+                    .as_deref()
+                    .map(|n| n.trim().trim_end_matches(".md").to_string())
+                    .unwrap_or_else(|| "Untitled".into()),
+            ),
         })
     }
 }

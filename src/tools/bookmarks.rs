@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use super::shared::{check_not_blank, TableFormat};
-use super::{Access, CommandArgs, CommandSpec, Preview, ProbeResult, ToolSpec};
+use super::{Access, CommandArgs, CommandSpec, Preview, ProbeResult, ToolSpec, UndoKind};
 use crate::cli::argv::CliInvocation;
 use crate::error::ToolError;
 use crate::policy::paths::{check_vault_folder, check_vault_path};
@@ -114,6 +114,12 @@ impl CommandArgs for BookmarkArgs {
             before,
             after: format!("Bookmarked: {}{title}", self.what()),
             diff: None,
+        })
+    }
+
+    fn undo_kind(&self) -> Option<UndoKind> {
+        Some(UndoKind::Never {
+            reason: "The Obsidian CLI has no command that removes a bookmark; remove it in Obsidian's Bookmarks view.",
         })
     }
 }

@@ -6,7 +6,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::shared::check_not_blank;
-use super::{Access, CommandArgs, CommandSpec, NoArguments, Preview, ProbeResult, ToolSpec};
+use super::{
+    Access, CommandArgs, CommandSpec, NoArguments, NoteLocator, Preview, ProbeResult, ToolSpec,
+    UndoKind,
+};
 use crate::cli::argv::CliInvocation;
 use crate::error::ToolError;
 
@@ -154,6 +157,10 @@ impl CommandArgs for DailyAppendArgs {
     fn preview(&self, current: &ProbeResult) -> Result<Preview, ToolError> {
         append_preview(current, &self.content, self.inline)
     }
+
+    fn undo_kind(&self) -> Option<UndoKind> {
+        daily_undo()
+    }
 }
 
 impl CommandArgs for DailyPrependArgs {
@@ -172,6 +179,16 @@ impl CommandArgs for DailyPrependArgs {
     fn preview(&self, current: &ProbeResult) -> Result<Preview, ToolError> {
         prepend_preview(current, &self.content, self.inline)
     }
+
+    fn undo_kind(&self) -> Option<UndoKind> {
+        daily_undo()
+    }
+}
+
+/// Resolved to its path at the write: undone tomorrow, it is still the note
+/// that was changed, not the new day's.
+fn daily_undo() -> Option<UndoKind> {
+    Some(UndoKind::NoteText(NoteLocator::Daily))
 }
 
 pub fn tool() -> ToolSpec {

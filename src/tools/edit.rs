@@ -13,7 +13,7 @@ use serde_json::json;
 use super::shared::{check_not_blank, check_note_target, describe_note, require_note_target};
 use super::{
     Access, CommandArgs, CommandSpec, NoteEditRequest, NoteLocator, Preview, ProbeResult, ToolSpec,
-    WriteCheck,
+    UndoKind, WriteCheck,
 };
 use crate::cli::argv::CliInvocation;
 use crate::error::ToolError;
@@ -102,6 +102,14 @@ impl CommandArgs for CreateArgs {
 
     fn probe(&self) -> Option<CliInvocation> {
         Some(self.existing())
+    }
+
+    fn undo_kind(&self) -> Option<UndoKind> {
+        // The CLI's `Created: <path>` names the note.
+        Some(UndoKind::NewNote {
+            path: self.path.clone(),
+            lookup: None,
+        })
     }
 
     fn preview(&self, current: &ProbeResult) -> Result<Preview, ToolError> {
@@ -221,6 +229,10 @@ impl<const AT_START: bool> CommandArgs for AddTo<AT_START> {
         describe_note(&self.0.file, &self.0.path)
     }
 
+    fn undo_kind(&self) -> Option<UndoKind> {
+        self.0.locator().map(UndoKind::NoteText)
+    }
+
     fn write_check(&self) -> Option<WriteCheck> {
         let (read, content) = (self.0.read(), self.0.content.clone());
         Some(if AT_START {
@@ -307,6 +319,10 @@ impl CommandArgs for EditArgs {
 
     fn write_target(&self) -> Option<String> {
         describe_note(&self.file, &self.path)
+    }
+
+    fn undo_kind(&self) -> Option<UndoKind> {
+        NoteLocator::of(&self.file, &self.path).map(UndoKind::NoteText)
     }
 
     fn note_edit(&self) -> Option<NoteEditRequest> {

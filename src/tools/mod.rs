@@ -127,6 +127,33 @@ pub trait CommandArgs: DeserializeOwned + Serialize + JsonSchema + 'static {
     fn exact_note(&self) -> Option<NoteLocator> {
         None
     }
+
+    /// For writes: what the undo journal keeps to reverse this one. Every
+    /// write declares it (a test checks), so none changes the vault untraced.
+    fn undo_kind(&self) -> Option<UndoKind> {
+        None
+    }
+}
+
+/// How a write is reversed, which says what the journal reads around it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum UndoKind {
+    /// The note's exact text before and after (append, prepend, daily).
+    NoteText(NoteLocator),
+    /// A new note, trashed on undo; its path is the one the CLI reports
+    /// (`Created: …`), else `path`. `lookup`: the CLI names only the file
+    /// (`base:create`), so the note is found by this name, which must not
+    /// name a note before the write.
+    NewNote {
+        path: Option<String>,
+        lookup: Option<String>,
+    },
+    /// One property's value, set back through the CLI.
+    Property { name: String, note: NoteLocator },
+    /// One task's status character, set back through the CLI.
+    Task { note: NoteLocator, line: u32 },
+    /// Recorded so the change stays visible, but nothing can reverse it.
+    Never { reason: &'static str },
 }
 
 /// What the core checks around a CLI write of a note.
@@ -159,6 +186,19 @@ pub enum NoteLocator {
     Path(String),
     /// A name resolved like a wikilink (through the CLI's `file`).
     Name(String),
+    /// Today's daily note (through the CLI's `daily:path`).
+    Daily,
+}
+
+impl NoteLocator {
+    /// The note a `file` / `path` pair names (`path` wins, as in the CLI).
+    pub fn of(file: &Option<String>, path: &Option<String>) -> Option<NoteLocator> {
+        match (path, file) {
+            (Some(path), _) => Some(NoteLocator::Path(path.clone())),
+            (None, Some(file)) => Some(NoteLocator::Name(file.clone())),
+            (None, None) => None,
+        }
+    }
 }
 
 /// An edit of an existing note's text.
@@ -208,6 +248,7 @@ pub trait ParsedArgs: Any {
     fn write_check(&self) -> Option<WriteCheck>;
     fn note_edit(&self) -> Option<NoteEditRequest>;
     fn exact_note(&self) -> Option<NoteLocator>;
+    fn undo_kind(&self) -> Option<UndoKind>;
     fn as_any(&self) -> &dyn Any;
 }
 
@@ -238,6 +279,10 @@ impl<A: CommandArgs> ParsedArgs for A {
 
     fn exact_note(&self) -> Option<NoteLocator> {
         CommandArgs::exact_note(self)
+    }
+
+    fn undo_kind(&self) -> Option<UndoKind> {
+        CommandArgs::undo_kind(self)
     }
 
     fn cli_arguments(&self) -> Result<CliArguments, String> {

@@ -6,7 +6,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::shared::{check_not_blank, check_note_target, describe_note, SortOrder};
-use super::{Access, CommandArgs, CommandSpec, Preview, ProbeResult, ToolSpec};
+use super::{
+    Access, CommandArgs, CommandSpec, NoteLocator, Preview, ProbeResult, ToolSpec, UndoKind,
+};
 use crate::cli::argv::CliInvocation;
 use crate::error::ToolError;
 
@@ -105,7 +107,7 @@ fn read_probe(name: &str, file: &Option<String>, path: &Option<String>) -> CliIn
 /// The property's value now, as `property:read` prints it (a list one item
 /// per line, whatever the line endings), or `None` when the note does not
 /// have it.
-fn current_value(current: &ProbeResult) -> Result<Option<String>, ToolError> {
+pub(crate) fn current_value(current: &ProbeResult) -> Result<Option<String>, ToolError> {
     match current {
         Ok(text) if text.trim().is_empty() => Ok(None),
         Ok(text) => Ok(Some(text.lines().collect::<Vec<_>>().join("\n"))),
@@ -122,7 +124,7 @@ fn current_value(current: &ProbeResult) -> Result<Option<String>, ToolError> {
 const NOT_SET: &str = "(not set)";
 
 /// Properties Obsidian always treats as lists.
-const LIST_PROPERTIES: [&str; 3] = ["tags", "aliases", "cssclasses"];
+pub(crate) const LIST_PROPERTIES: [&str; 3] = ["tags", "aliases", "cssclasses"];
 
 /// The checks every property command shares.
 fn check_property(
@@ -150,6 +152,13 @@ impl CommandArgs for PropertyNameArgs {
 
     fn probe(&self) -> Option<CliInvocation> {
         Some(read_probe(&self.name, &self.file, &self.path))
+    }
+
+    fn undo_kind(&self) -> Option<UndoKind> {
+        Some(UndoKind::Property {
+            name: self.name.clone(),
+            note: NoteLocator::of(&self.file, &self.path)?,
+        })
     }
 
     fn preview(&self, current: &ProbeResult) -> Result<Preview, ToolError> {
@@ -180,6 +189,13 @@ impl CommandArgs for PropertySetArgs {
 
     fn probe(&self) -> Option<CliInvocation> {
         Some(read_probe(&self.name, &self.file, &self.path))
+    }
+
+    fn undo_kind(&self) -> Option<UndoKind> {
+        Some(UndoKind::Property {
+            name: self.name.clone(),
+            note: NoteLocator::of(&self.file, &self.path)?,
+        })
     }
 
     fn preview(&self, current: &ProbeResult) -> Result<Preview, ToolError> {

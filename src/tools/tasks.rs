@@ -6,7 +6,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::shared::{check_note_target, check_status_char, describe_note, TableFormat};
-use super::{Access, CommandArgs, CommandSpec, Preview, ProbeResult, ToolSpec};
+use super::{
+    Access, CommandArgs, CommandSpec, NoteLocator, Preview, ProbeResult, ToolSpec, UndoKind,
+};
 use crate::cli::argv::CliInvocation;
 use crate::error::ToolError;
 use crate::policy::paths::check_vault_path;
@@ -209,6 +211,19 @@ impl CommandArgs for TaskArgs {
         self.daily.then(|| CliInvocation::new("daily:read"))
     }
 
+    fn undo_kind(&self) -> Option<UndoKind> {
+        self.change()?;
+        let note = match self.reference.as_deref().and_then(split_reference) {
+            Some((path, _)) => NoteLocator::Path(path.to_string()),
+            None if self.daily => NoteLocator::Daily,
+            None => NoteLocator::of(&self.file, &self.path)?,
+        };
+        Some(UndoKind::Task {
+            note,
+            line: self.line_number()?,
+        })
+    }
+
     fn preview(&self, current: &ProbeResult) -> Result<Preview, ToolError> {
         let note = current.as_ref().map_err(Clone::clone)?;
         let change = self
@@ -261,9 +276,21 @@ fn split_reference(reference: &str) -> Option<(&str, u32)> {
     (!path.is_empty()).then_some((path, line))
 }
 
-/// The task line with its status character changed, or `None` if the line is
-/// not a task (`- [ ] …`, `* [x] …`, `1. [/] …`).
-fn with_status(line: &str, change: StatusChange) -> Option<String> {
+/// The status character of a task line (`- [/] Doing` → '/'), or `None`
+/// when the line is not a task.
+pub fn task_status(line: &str) -> Option<char> {
+    parse_task(line).map(|task| task.status)
+}
+
+/// A task line in pieces: indent and marker, status, the rest after `]`.
+struct TaskLine<'a> {
+    head: &'a str,
+    status: char,
+    tail: &'a str,
+}
+
+/// `- [ ] …`, `* [x] …`, `1. [/] …`; `None` for any other line.
+fn parse_task(line: &str) -> Option<TaskLine<'_>> {
     let indent = line.len() - line.trim_start().len();
     let rest = &line[indent..];
     let marker_len = if rest.starts_with(['-', '*', '+']) {
@@ -279,14 +306,21 @@ fn with_status(line: &str, change: StatusChange) -> Option<String> {
     let after_marker = &rest[marker_len..];
     let inner = after_marker.strip_prefix(" [")?;
     let mut chars = inner.chars();
-    let current = chars.next()?;
+    let status = chars.next()?;
     let tail = chars.as_str().strip_prefix(']')?;
-    let new_status = change.apply(current);
-    Some(format!(
-        "{}{} [{new_status}]{tail}",
-        &line[..indent],
-        &rest[..marker_len]
-    ))
+    Some(TaskLine {
+        head: &line[..indent + marker_len],
+        status,
+        tail,
+    })
+}
+
+/// The task line with its status character changed, or `None` if the line is
+/// not a task.
+fn with_status(line: &str, change: StatusChange) -> Option<String> {
+    let task = parse_task(line)?;
+    let new_status = change.apply(task.status);
+    Some(format!("{} [{new_status}]{}", task.head, task.tail))
 }
 
 pub fn tool() -> ToolSpec {

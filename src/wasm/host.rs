@@ -53,6 +53,14 @@ extern "C" {
         expected: &str,
         replacement: &str,
     ) -> js_sys::Promise;
+
+    /// Resolves to `{ status: "trashed" }` or `{ error }`.
+    #[wasm_bindgen(method, js_name = vaultTrash)]
+    fn vault_trash(this: &HostFunctions, path: &str) -> js_sys::Promise;
+
+    /// Writes the undo journal; resolves when it is stored (never rejects).
+    #[wasm_bindgen(method, js_name = saveJournal)]
+    fn save_journal(this: &HostFunctions, json: &str, dropped: u32) -> js_sys::Promise;
 }
 
 pub struct JsHost {
@@ -162,6 +170,19 @@ impl Host for JsHost {
             code: "host_error".into(),
             message,
         })
+    }
+
+    async fn vault_trash(&self, path: &str) -> Result<(), VaultFailure> {
+        let answer = JsFuture::from(self.functions.vault_trash(path))
+            .await
+            .map_err(|e| vault_failure(&e))?;
+        vault_error(&answer)
+    }
+
+    async fn save_journal(&self, json: &str, dropped: usize) {
+        let dropped = u32::try_from(dropped).unwrap_or(u32::MAX);
+        // A journal that could not be written is the shim's to report.
+        let _ = JsFuture::from(self.functions.save_journal(json, dropped)).await;
     }
 }
 

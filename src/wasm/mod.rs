@@ -17,7 +17,7 @@ use crate::agent::provider::PRESETS;
 use crate::core::VaultAgentCore;
 use crate::error::ToolError;
 use crate::host::PlatformFacts;
-use crate::input::{CONVERSATION, MAX_TOOL_ID_CHARS, SETTINGS, TOOL_ARGUMENTS};
+use crate::input::{CONVERSATION, JOURNAL, MAX_TOOL_ID_CHARS, SETTINGS, TOOL_ARGUMENTS};
 use crate::result::ToolResult;
 
 /// Ids and hashes are short; anything longer is not one of ours.
@@ -156,6 +156,61 @@ impl VaultAgent {
     #[wasm_bindgen(js_name = expiredResult)]
     pub fn expired_result(&self, id: JsValue) -> Result<JsValue, JsError> {
         to_js(&self.core.expired_result(&id_text(&id)))
+    }
+
+    /// Loads the undo journal from what `journal.json` held (parsed by the
+    /// shim; null when there is none or it was not JSON). Never fails:
+    /// returns a line for the log for each part that could not be read.
+    #[wasm_bindgen(js_name = loadJournal)]
+    pub fn load_journal(&self, stored: JsValue) -> Vec<String> {
+        let (value, mut repairs) = lenient_from_js(&stored, &JOURNAL);
+        repairs.extend(self.core.load_journal(&value));
+        repairs
+    }
+
+    /// The user clicked Undo (or chose "Undo anyway" with the conflict's
+    /// hash). Only the plugin's own UI calls this; it is not in the public
+    /// API, and no tool reaches it.
+    pub fn undo(&self, id: JsValue, anyway: JsValue) -> js_sys::Promise {
+        let core = self.core.clone();
+        let id = id_text(&id);
+        let anyway = short_text(&anyway, MAX_ID_CHARS);
+        future_to_promise(async move {
+            to_js(&core.undo(&id, anyway.as_deref()).await).map_err(JsValue::from)
+        })
+    }
+
+    /// "Undo the agent's last change".
+    #[wasm_bindgen(js_name = undoLast)]
+    pub fn undo_last(&self) -> js_sys::Promise {
+        let core = self.core.clone();
+        future_to_promise(async move { to_js(&core.undo_last().await).map_err(JsValue::from) })
+    }
+
+    /// "Undo this answer's changes".
+    #[wasm_bindgen(js_name = undoTurn)]
+    pub fn undo_turn(&self, turn: JsValue) -> js_sys::Promise {
+        let core = self.core.clone();
+        let turn = id_text(&turn);
+        future_to_promise(async move { to_js(&core.undo_turn(&turn).await).map_err(JsValue::from) })
+    }
+
+    /// What the UI shows of a journal entry, or null once it was dropped.
+    #[wasm_bindgen(js_name = journalEntry)]
+    pub fn journal_entry(&self, id: JsValue) -> Result<JsValue, JsError> {
+        to_js(&self.core.journal_entry(&id_text(&id)))
+    }
+
+    /// `{ total, undoable }` of a chat answer's changes.
+    #[wasm_bindgen(js_name = turnChanges)]
+    pub fn turn_changes(&self, turn: JsValue) -> Result<JsValue, JsError> {
+        to_js(&self.core.turn_changes(&id_text(&turn)))
+    }
+
+    /// The chat answer of the newest change that can still be undone, or null.
+    #[wasm_bindgen(js_name = lastTurn)]
+    pub fn last_turn(&self) -> Option<String> {
+        self.core.last_turn()
     }
 
     /// A new, empty conversation.

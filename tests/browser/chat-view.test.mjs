@@ -4,7 +4,7 @@
 // clicks Send, sees a streamed answer and a tool block with a table, and
 // approves a change on the inline card with a real click.
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { outputDir, startBrowserPlugin } from "../support/browser.mjs";
@@ -120,7 +120,7 @@ describe("chat view in Chromium", () => {
 		await card.locator("button.vault-agent-approve").click();
 		await page.waitForFunction(() => document.querySelector(".vault-agent-confirm.is-done"), null, { timeout: 15_000 });
 		await turnDone();
-		assert.deepEqual(readLog(log).at(-1).argv, ["property:set", "name=status", "value=paused", "file=Roadmap"]);
+		assert.deepEqual(readLog(log).filter((e) => e.argv[0] === "property:set").at(-1).argv, ["property:set", "name=status", "value=paused", "file=Roadmap"]);
 		assert.match(readFileSync(join(session.vault, "Projects/Roadmap.md"), "utf8"), /^status: paused$/m);
 		assert.match(await page.locator(".vault-agent-msg.is-assistant").last().textContent(), /Roadmap is paused/);
 		await session.screenshot("chat-approved");
@@ -192,6 +192,52 @@ describe("chat view in Chromium", () => {
 		} finally {
 			await page.evaluate(() => window.__harness.plugin.updateSettings({ permissionMode: "askBeforeEdits" }));
 		}
+	});
+
+	it("puts Undo on the block of a change, and asks before undoing over a later edit", async () => {
+		const plan = join(session.vault, "Projects/Launch plan.md");
+		const original = readFileSync(plan, "utf8");
+		server.script(
+			{ stream: openaiStream({ toolCalls: [["obsidianProperties", { command: "property:set", name: "status", value: "done", file: "Launch plan" }]] }) },
+			{ stream: openaiStream({ text: "Marked the launch plan as done." }) },
+		);
+		await send("The launch is done");
+		const card = page.locator(".vault-agent-inline-card .vault-agent-confirm").last();
+		await card.waitFor({ state: "visible", timeout: 15_000 });
+		await turnDone();
+		const done = await page.locator(".vault-agent-confirm.is-done").count();
+		await card.locator("button.vault-agent-approve").click();
+		await page.waitForFunction((n) => document.querySelectorAll(".vault-agent-confirm.is-done").length > n, done, { timeout: 15_000 });
+		await turnDone();
+		assert.match(readFileSync(plan, "utf8"), /^status: done$/m);
+		const block = page.locator(".vault-agent-tool-call").last();
+		const undo = block.locator("button.vault-agent-undo");
+		assert.equal(await undo.textContent(), "Undo");
+		assert.match(await undo.getAttribute("aria-label"), /^Undo: Set property "status" of "Projects\/Launch plan\.md"/);
+		assert.match(await page.locator(".vault-agent-turn-undo").last().textContent(), /Undo this answer's changes.*1 change in this answer/);
+		// Unfold the block and its diff for the picture.
+		await block.locator(":scope > summary .vault-agent-tool-name").click();
+		await block.locator(".vault-agent-tool-diff > summary").click();
+		assert.match(await block.locator(".vault-agent-tool-diff .vault-agent-diff-line.is-added").textContent(), /done/);
+		await block.scrollIntoViewIfNeeded();
+		await session.screenshot("chat-undo-button");
+		// The user changes the value in Obsidian meanwhile.
+		writeFileSync(plan, readFileSync(plan, "utf8").replace("status: done", "status: shipped"));
+		await undo.click();
+		const dialog = page.locator(".vault-agent-undo-conflict");
+		await dialog.waitFor({ state: "visible", timeout: 15_000 });
+		assert.match(await dialog.locator(".modal-title").textContent(), /Changed since the agent's change/);
+		assert.match(await dialog.locator(".vault-agent-diff-line.is-removed").textContent(), /done/);
+		assert.match(await dialog.locator(".vault-agent-diff-line.is-added").textContent(), /shipped/);
+		await session.screenshot("chat-undo-conflict");
+		await dialog.locator("button", { hasText: "Keep" }).click();
+		assert.match(readFileSync(plan, "utf8"), /^status: shipped$/m, "Keep changes nothing");
+		await undo.click();
+		await dialog.waitFor({ state: "visible", timeout: 15_000 });
+		await dialog.locator("button", { hasText: "Undo anyway" }).click();
+		await page.waitForFunction(() => document.querySelector(".vault-agent-tool-call:last-of-type button.vault-agent-undo")?.textContent === "Undone", null, { timeout: 15_000 });
+		assert.equal(readFileSync(plan, "utf8"), original, "the value is back, and nothing else moved");
+		assert.deepEqual(session.errors, []);
 	});
 
 	it("shows a server error as a banner that says what to fix", async () => {

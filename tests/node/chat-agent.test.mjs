@@ -106,7 +106,7 @@ for (const provider of ["openAi", "anthropic"]) {
 			const events = [];
 			const resumed = await plugin.core.chatResolve(paused.conversation, card.id, true, card.argvHash, (e) => events.push(e));
 			assert.equal(resumed.end, "done");
-			assert.deepEqual(readLog(log).at(-1).argv, ["property:set", "name=status", "value=paused", "file=Roadmap"]);
+			assert.deepEqual(readLog(log).filter((e) => e.argv[0] === "property:set").at(-1).argv, ["property:set", "name=status", "value=paused", "file=Roadmap"]);
 			assert.match(readFileSync(join(vault, "Projects/Roadmap.md"), "utf8"), /^status: paused$/m);
 			assert.equal(resumed.conversation.paused, null);
 		});

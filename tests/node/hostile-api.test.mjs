@@ -206,7 +206,10 @@ describe("cards of API calls", () => {
 		const result = await plugin.api.callTool("obsidianProperties", { command: "property:set", name: "owner", value: "Late", file: "Launch plan" });
 		await settle();
 		clickButton(document.querySelector(".modal-container .vault-agent-confirm"), "Approve");
-		await settle(10);
+		// The approval reads the property before and after the write (for undo): wait for it to finish.
+		const card = () => document.querySelector(`.vault-agent-confirm[data-confirmation-id="${result.pending.id}"]`);
+		for (let i = 0; i < 500 && card() && !card().matches(".is-done, .is-closed"); i++) await new Promise((r) => setTimeout(r, 10));
+		await settle();
 		assert.ok(readLog(log).some((e) => e.argv[0] === "property:set"), "it ran");
 		// Asked only now, after it ran: before the fix this never resolved.
 		const late = await plugin.api.waitForConfirmation(result.pending.id);

@@ -5,10 +5,10 @@
 // whose FileSystemAdapter points at a real folder on disk.
 
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, copyFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, copyFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as double from "./obsidian-ui-double.mjs";
 
@@ -110,6 +110,7 @@ export async function loadPlugin(vault, { mobile = false, data = null, os = "lin
 	const adapter = obsidian.FileSystemAdapter.create__(vault).asOriginalType__();
 	const app = double.createApp(obsidian, { adapter });
 	useDiskVault(obsidian, app, vault);
+	useDiskAdapter(app.vault.adapter, vault);
 	const manifest = JSON.parse(readFileSync(join(pluginDir, "manifest.json"), "utf8"));
 	// Obsidian adds the plugin folder, relative to the vault.
 	manifest.dir = `${app.vault.configDir}/plugins/${manifest.id}`;
@@ -138,6 +139,8 @@ export async function loadPlugin(vault, { mobile = false, data = null, os = "lin
  * runs the callback synchronously and writes its result in one step, then
  * fires `modify`. `app.vault.beforeProcess__` (a test hook) runs just before
  * the read, like a keystroke or a sync arriving at that moment.
+ * `app.fileManager.trashFile` moves the file to the vault's own `.trash/`
+ * folder (Obsidian's "Move to Obsidian trash" setting).
  */
 function useDiskVault(obsidian, app, folder) {
 	const vault = app.vault;
@@ -157,6 +160,35 @@ function useDiskVault(obsidian, app, folder) {
 		writeFileSync(onDisk(file.path), result);
 		vault.trigger("modify", file);
 		return result;
+	};
+	app.fileManager.trashFile = async (file) => {
+		mkdirSync(join(folder, ".trash"), { recursive: true });
+		renameSync(onDisk(file.path), join(folder, ".trash", basename(file.path)));
+	};
+}
+
+/**
+ * The double's adapter keeps files in memory; Obsidian's FileSystemAdapter
+ * writes the folder on disk, so what the plugin stores in its own folder
+ * (conversations, the undo journal) is still there when it is loaded again
+ * on the same vault. The calls the plugin makes go to disk.
+ */
+function useDiskAdapter(adapter, folder) {
+	const onDisk = (path) => join(folder, path);
+	adapter.exists = async (path) => existsSync(onDisk(path));
+	adapter.read = async (path) => readFileSync(onDisk(path), "utf8");
+	adapter.write = async (path, data) => {
+		mkdirSync(dirname(onDisk(path)), { recursive: true });
+		writeFileSync(onDisk(path), data);
+	};
+	adapter.mkdir = async (path) => {
+		mkdirSync(onDisk(path), { recursive: true });
+	};
+	adapter.remove = async (path) => rmSync(onDisk(path));
+	adapter.list = async (path) => {
+		const entries = readdirSync(onDisk(path), { withFileTypes: true });
+		const named = (entry) => (path ? `${path}/${entry.name}` : entry.name);
+		return { files: entries.filter((e) => e.isFile()).map(named), folders: entries.filter((e) => e.isDirectory()).map(named) };
 	};
 }
 
