@@ -13,10 +13,11 @@ use super::{
 use crate::cli::argv::CliInvocation;
 use crate::error::ToolError;
 
-/// Arguments of `daily:append`.
+/// Arguments of `daily:append` (`AT_START` false) and `daily:prepend`
+/// (true): the same fields, at either end of the note.
 #[derive(Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct DailyAppendArgs {
+pub struct DailyAdd<const AT_START: bool> {
     /// The Markdown text to add. Newlines and tabs are kept exactly.
     pub content: String,
     /// Add the text without a separating newline (continue the last or first line).
@@ -24,16 +25,8 @@ pub struct DailyAppendArgs {
     pub inline: bool,
 }
 
-/// Arguments of `daily:prepend`: the same fields, a different preview.
-#[derive(Debug, Deserialize, Serialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct DailyPrependArgs {
-    /// The Markdown text to add. Newlines and tabs are kept exactly.
-    pub content: String,
-    /// Add the text without a separating newline (continue the last or first line).
-    #[serde(default)]
-    pub inline: bool,
-}
+pub type DailyAppendArgs = DailyAdd<false>;
+pub type DailyPrependArgs = DailyAdd<true>;
 
 const TARGET: &str = "today's daily note";
 /// Lines of the note shown around the added text on a card.
@@ -141,7 +134,7 @@ fn empty_note_preview(content: &str) -> Preview {
     }
 }
 
-impl CommandArgs for DailyAppendArgs {
+impl<const AT_START: bool> CommandArgs for DailyAdd<AT_START> {
     fn validate(&mut self) -> Result<(), String> {
         check_not_blank("content", &self.content)
     }
@@ -155,29 +148,11 @@ impl CommandArgs for DailyAppendArgs {
     }
 
     fn preview(&self, current: &ProbeResult) -> Result<Preview, ToolError> {
-        append_preview(current, &self.content, self.inline)
-    }
-
-    fn undo_kind(&self) -> Option<UndoKind> {
-        daily_undo()
-    }
-}
-
-impl CommandArgs for DailyPrependArgs {
-    fn validate(&mut self) -> Result<(), String> {
-        check_not_blank("content", &self.content)
-    }
-
-    fn write_target(&self) -> Option<String> {
-        Some(TARGET.into())
-    }
-
-    fn probe(&self) -> Option<CliInvocation> {
-        daily_read()
-    }
-
-    fn preview(&self, current: &ProbeResult) -> Result<Preview, ToolError> {
-        prepend_preview(current, &self.content, self.inline)
+        if AT_START {
+            prepend_preview(current, &self.content, self.inline)
+        } else {
+            append_preview(current, &self.content, self.inline)
+        }
     }
 
     fn undo_kind(&self) -> Option<UndoKind> {
