@@ -116,6 +116,10 @@ export interface VaultAgentSettings {
 	maxProcesses: number;
 	permissionMode: PermissionMode;
 	confirmationExpiryMs: number;
+	/** Folders the agent may read; empty is the whole vault. */
+	readFolders: string[];
+	/** Folders the agent may change; empty is every folder it may read. */
+	writeFolders: string[];
 	tools: Record<string, boolean>;
 	chat: ChatSettings;
 }

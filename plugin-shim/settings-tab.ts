@@ -1,7 +1,7 @@
 // The settings tab. It shows what the core reports and hands every change to
 // the core, which normalises it; the tab itself decides nothing.
 
-import { type App, PluginSettingTab, SecretComponent, Setting, type TextComponent, type ToggleComponent } from "obsidian";
+import { type App, PluginSettingTab, SecretComponent, Setting, type TextAreaComponent, type TextComponent, type ToggleComponent } from "obsidian";
 import type { ChatSettings, CliStatus, ProviderSettings, VaultAgentSettings } from "./core-types";
 import type VaultAgentPlugin from "./main";
 import { asPermissionMode, PERMISSION_MODES } from "./permission-modes";
@@ -12,7 +12,7 @@ import type { ToolDescriptor } from "./vault-agent-api";
  * "change" event), not on every keystroke, then shows what the core kept
  * (it normalises and clamps values).
  */
-function commitOnChange(text: TextComponent, initial: string, commit: (value: string) => Promise<string>): void {
+function commitOnChange(text: TextComponent | TextAreaComponent, initial: string, commit: (value: string) => Promise<string>): void {
 	text.setValue(initial);
 	text.inputEl.addEventListener("change", () => {
 		// Braces matter: components have a chaining then(), so returning one
@@ -40,6 +40,7 @@ export class VaultAgentSettingTab extends PluginSettingTab {
 		const settings = core.settings();
 		this.cliSection(containerEl, settings);
 		this.safetySection(containerEl, settings);
+		this.foldersSection(containerEl, settings);
 		this.modelEl = containerEl.createDiv({ cls: "vault-agent-model-settings" });
 		this.modelSection(settings.chat);
 		this.toolsSection(containerEl, core.listTools());
@@ -235,6 +236,36 @@ export class VaultAgentSettingTab extends PluginSettingTab {
 			settings.confirmationExpiryMs / 60000,
 			(minutes) => ({ confirmationExpiryMs: Math.round(minutes * 60000) }),
 			(saved) => saved.confirmationExpiryMs / 60000,
+		);
+	}
+
+	/** One folder per line; the core normalises them and says nothing is the whole vault. */
+	private foldersSection(containerEl: HTMLElement, settings: VaultAgentSettings): void {
+		new Setting(containerEl).setName("Folders").setHeading();
+		const folderList = (name: string, desc: string, key: "readFolders" | "writeFolders") => {
+			const setting = new Setting(containerEl).setName(name).setDesc(desc).addTextArea((area) => {
+				area.setPlaceholder("Whole vault");
+				area.inputEl.rows = 3;
+				commitOnChange(area, settings[key].join("\n"), async (value) => {
+					const folders = value
+						.split("\n")
+						.map((line) => line.trim())
+						.filter((line) => line !== "");
+					const saved = await this.plugin.updateSettings({ [key]: folders });
+					return saved[key].join("\n");
+				});
+			});
+			setting.settingEl.addClass("vault-agent-folder-setting");
+		};
+		folderList(
+			"Folders the agent may read",
+			"One folder per line, from the vault root (like Projects or Areas/Work). Leave empty for the whole vault. Results from searches and lists leave out the rest and say how many were left out.",
+			"readFolders",
+		);
+		folderList(
+			"Folders the agent may change",
+			"One folder per line. Leave empty for every folder it may read. Changes still follow the vault changes mode above, and never reach Obsidian's configuration folder.",
+			"writeFolders",
 		);
 	}
 

@@ -59,6 +59,7 @@ export type ToolErrorCode =
 	| "write_not_verified"
 	| "vault_failed"
 	| "config_folder"
+	| "out_of_scope"
 	| "output_flood"
 	| "internal_error"
 	| "unsupported_platform"
@@ -138,6 +139,11 @@ export interface ToolResult {
 	 * it, in Obsidian; this API has no way to.
 	 */
 	journal?: JournalRef;
+	/**
+	 * How many entries of a vault-wide answer were left out because they lie
+	 * outside the folders the user lets the agent read.
+	 */
+	withheld?: number;
 	durationMs: number;
 }
 

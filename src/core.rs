@@ -17,9 +17,25 @@ use crate::error::ToolError;
 use crate::host::Host;
 use crate::journal::Journal;
 use crate::policy;
+use crate::policy::scope::{self, Output, Resolved, ScopeCheck};
 use crate::result::ToolResult;
 use crate::settings::{normalise, NormalisedSettings, Settings};
-use crate::tools::{builtin_tools, Access, ProbeResult, ToolCall, ToolSpec};
+use crate::tools::{builtin_tools, Access, NoteLocator, ProbeResult, ToolCall, ToolSpec};
+
+/// A call that passed the gate, and what the gate decided about it.
+pub(crate) struct Authorised<'t> {
+    pub call: ToolCall<'t>,
+    pub access: Access,
+    pub invocation: CliInvocation,
+    /// The arguments that run: a note name the folder scopes had to look up
+    /// is replaced by the exact path that was checked.
+    pub arguments: Value,
+    /// How to filter what the command prints to the folders the agent may read.
+    pub filter: Option<Output>,
+}
+
+/// Lookups one call may need before its places are known (a name, today's note).
+const MAX_LOOKUPS: usize = 4;
 
 /// How a tool is described to callers (`api.listTools()`).
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -246,21 +262,57 @@ impl<H: Host> VaultAgentCore<H> {
     }
 
     /// The one gate every call passes, and every approval passes again: the
-    /// platform, the tool's switch, the arguments, the policy, the argv.
-    fn authorise<'t>(
+    /// platform, the tool's switch, the arguments, the policy, the folder
+    /// scopes, the argv. While a scope is set, a note the call names by name
+    /// (or today's note) is looked up first, a read of its path only, after
+    /// the policy has let the call through; a name is then replaced by the
+    /// path that was checked, so the CLI acts on exactly that note.
+    pub(crate) async fn authorise<'t>(
         &'t self,
         tool_id: &str,
         args: &Value,
         settings: &Settings,
-    ) -> Result<(ToolCall<'t>, Access, CliInvocation), ToolError> {
+    ) -> Result<Authorised<'t>, ToolError> {
         if !self.host.platform().is_desktop_app {
             return Err(ToolError::UnsupportedPlatform);
         }
         let tool = self.find_tool(tool_id, settings)?;
-        let call = tool.parse_call(args)?;
-        let access = policy::check(&call, settings, self.host.platform().config_dir())?;
-        let invocation = call.invocation(settings.vault())?;
-        Ok((call, access, invocation))
+        let mut arguments = args.clone();
+        let mut resolved = Resolved::default();
+        for _ in 0..=MAX_LOOKUPS {
+            let call = tool.parse_call(&arguments)?;
+            let access = policy::check(&call, settings, self.host.platform().config_dir())?;
+            let reach = call.args.reach();
+            match scope::check(
+                call.command.name,
+                &reach,
+                call.access(),
+                settings,
+                &resolved,
+            )? {
+                ScopeCheck::Allowed(filter) => {
+                    let invocation = call.invocation(settings.vault())?;
+                    return Ok(Authorised {
+                        call,
+                        access,
+                        invocation,
+                        arguments,
+                        filter,
+                    });
+                }
+                ScopeCheck::Resolve(locate) => {
+                    let path = self.resolve_note(&locate, settings).await?;
+                    if let NoteLocator::Name(name) = &locate {
+                        pin_to_path(&mut arguments, name, &path);
+                    }
+                    resolved.notes.push((locate, path));
+                }
+            }
+        }
+        Err(ToolError::invalid(
+            tool_id,
+            "the call names more notes than can be checked against the allowed folders; name each with `path`",
+        ))
     }
 
     async fn run_tool(
@@ -270,7 +322,14 @@ impl<H: Host> VaultAgentCore<H> {
         turn: Option<&str>,
     ) -> Result<ToolResult, ToolError> {
         let settings = self.settings_snapshot();
-        let (call, access, invocation) = self.authorise(tool_id, args, &settings)?;
+        let Authorised {
+            call,
+            access,
+            invocation,
+            arguments,
+            filter,
+        } = self.authorise(tool_id, args, &settings).await?;
+        let args = &arguments;
         if let Some(request) = call.args.note_edit() {
             return self
                 .propose_note_edit(&call, args, request, &settings, turn)
@@ -307,6 +366,13 @@ impl<H: Host> VaultAgentCore<H> {
         if let (Some(before), true) = (before, result.ok) {
             self.record_write(before, &call, turn, &settings, &mut result)
                 .await;
+        }
+        if let (Some(shape), true) = (&filter, result.ok) {
+            let filtered = scope::filter(&result.text, shape, &settings);
+            result.text = filtered.text;
+            if filtered.withheld > 0 {
+                result.withheld = Some(filtered.withheld);
+            }
         }
         Ok(result)
     }
@@ -419,7 +485,9 @@ impl<H: Host> VaultAgentCore<H> {
         // The switches may have changed since the card appeared (changes
         // turned off, the tool turned off, another vault): the same gate as
         // the proposal decides again, and the argv must still be the same.
-        let (call, _, invocation) = self.authorise(tool_id, &arguments, &settings)?;
+        let Authorised {
+            call, invocation, ..
+        } = self.authorise(tool_id, &arguments, &settings).await?;
         let is_note_edit = call.args.note_edit().is_some();
         if !is_note_edit && invocation.to_argv().ok().as_ref() != Some(&argv) {
             return Err(ToolError::ArgvMismatch);
@@ -506,12 +574,18 @@ impl<H: Host> VaultAgentCore<H> {
         settings: &Settings,
         turn: Option<&str>,
     ) -> Option<crate::confirm::PendingView> {
-        let (call, access, invocation) = self.authorise(tool_id, args, settings).ok()?;
+        let Authorised {
+            call,
+            access,
+            invocation,
+            arguments,
+            ..
+        } = self.authorise(tool_id, args, settings).await.ok()?;
         if !access.is_write() {
             return None;
         }
         let proposed = self
-            .propose(&call, args, invocation, settings, turn)
+            .propose(&call, &arguments, invocation, settings, turn)
             .await
             .ok()?;
         proposed.pending
@@ -541,6 +615,18 @@ impl<H: Host> VaultAgentCore<H> {
     }
 }
 
+/// Puts the path a name was checked as in place of the name, so the CLI
+/// does not resolve the name again (to another note, if one appeared).
+fn pin_to_path(arguments: &mut Value, name: &str, path: &str) {
+    let Some(fields) = arguments.as_object_mut() else {
+        return;
+    };
+    if fields.get("file").and_then(Value::as_str) == Some(name) {
+        fields.remove("file");
+        fields.insert("path".into(), Value::from(path));
+    }
+}
+
 /// The one result of a finished CLI run.
 fn result_of(run: CliRun) -> ToolResult {
     let mut result = match run.output {
@@ -555,6 +641,7 @@ fn result_of(run: CliRun) -> ToolResult {
             pending: None,
             diff: None,
             journal: None,
+            withheld: None,
             duration_ms: 0.0,
         },
         Err(error) => ToolResult::failure(&error, 0.0),

@@ -65,11 +65,21 @@ pub enum ToolError {
     #[error("{command} changes a note but does not say which one, so the CLI would change the note open in Obsidian; it was refused. {fix}")]
     MissingTarget { command: String, fix: String },
 
-    #[error("{command} would change `{key}` inside {config_dir}/, the vault's configuration folder (Obsidian's settings and plugins, this one included), so it was refused. Changes go to notes, never to {config_dir}/.")]
+    #[error("{command} would {verb} `{key}` inside {config_dir}/, the vault's configuration folder (Obsidian's settings and plugins, this one and its keys included), so it was refused. The agent works with notes, never with {config_dir}/.")]
     ConfigFolder {
         command: String,
+        verb: &'static str,
         key: String,
         config_dir: String,
+    },
+
+    #[error("{command} cannot {verb} {place}: the agent may {verb} only in {folders} (set by the user in Settings → Vault Agent → Folders). Nothing ran. {fix}")]
+    OutOfScope {
+        command: String,
+        place: String,
+        verb: &'static str,
+        folders: String,
+        fix: String,
     },
 
     #[error("{target} already exists, so nothing was created. To change it use obsidianEdit `append`, `prepend` or `edit`; to make another note choose another name.")]
@@ -170,6 +180,7 @@ impl ToolError {
             ToolError::WritesDisabled { .. } => "writes_disabled",
             ToolError::MissingTarget { .. } => "missing_target",
             ToolError::ConfigFolder { .. } => "config_folder",
+            ToolError::OutOfScope { .. } => "out_of_scope",
             ToolError::NoteExists { .. } => "note_exists",
             ToolError::NoteNotFound { .. } => "note_not_found",
             ToolError::FindNotFound { .. } => "find_not_found",

@@ -46,6 +46,9 @@ pub struct ToolResult {
     /// buttons undo it; neither the model nor the API can).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub journal: Option<JournalRef>,
+    /// Entries the folder scopes left out of a vault-wide answer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub withheld: Option<usize>,
     pub duration_ms: f64,
 }
 
@@ -84,6 +87,7 @@ impl ToolResult {
             pending: None,
             diff: None,
             journal: None,
+            withheld: None,
             duration_ms,
         }
     }
@@ -104,6 +108,7 @@ impl ToolResult {
             pending: Some(pending),
             diff: None,
             journal: None,
+            withheld: None,
             duration_ms: 0.0,
         }
     }

@@ -147,6 +147,12 @@ pub struct Settings {
     /// "Vault changes": Read only until the user picks another mode.
     pub permission_mode: PermissionMode,
     pub confirmation_expiry_ms: u32,
+    /// Folders the agent may read (paths from the vault root, normalised);
+    /// empty means the whole vault.
+    pub read_folders: Vec<String>,
+    /// Folders the agent may change, once the mode allows changes; empty
+    /// means the whole vault. A change also needs its place to be readable.
+    pub write_folders: Vec<String>,
     /// Per-tool switches by tool id; a tool not listed is enabled.
     pub tools: BTreeMap<String, bool>,
     pub chat: ChatSettings,
@@ -162,6 +168,8 @@ impl Default for Settings {
             max_processes: DEFAULT_MAX_PROCESSES,
             permission_mode: PermissionMode::ReadOnly,
             confirmation_expiry_ms: DEFAULT_CONFIRMATION_EXPIRY_MS,
+            read_folders: Vec::new(),
+            write_folders: Vec::new(),
             tools: BTreeMap::new(),
             chat: ChatSettings::default(),
         }
@@ -227,6 +235,8 @@ pub fn normalise(stored: &Value, known_tools: &[&str]) -> NormalisedSettings {
             defaults.confirmation_expiry_ms,
             CONFIRMATION_EXPIRY_RANGE_MS,
         ),
+        read_folders: reader.folders("readFolders"),
+        write_folders: reader.folders("writeFolders"),
         tools: reader.tool_switches("tools", known_tools),
         chat: reader.chat("chat"),
     };
@@ -240,6 +250,8 @@ pub fn normalise(stored: &Value, known_tools: &[&str]) -> NormalisedSettings {
         // Read only as the migration input of `permissionMode`; never saved.
         "allowVaultChanges",
         "confirmationExpiryMs",
+        "readFolders",
+        "writeFolders",
         "tools",
         "chat",
     ];
@@ -437,6 +449,48 @@ impl Reader<'_> {
         }
     }
 
+    /// A folder scope: a list of folders from the vault root, each normalised
+    /// as the policy normalises a `folder` argument. A folder that could not
+    /// name anything in the vault is dropped and said so; dropping it narrows
+    /// nothing by accident, because an empty list would mean the whole vault:
+    /// if every entry was bad, the scope becomes a folder that cannot exist.
+    fn folders(&mut self, key: &str) -> Vec<String> {
+        let items = match self.object.get(key) {
+            None | Some(Value::Null) => return Vec::new(),
+            Some(Value::Array(items)) => items,
+            Some(other) => {
+                self.repairs.push(format!(
+                    "`{key}` was {}, not a list of folders; the agent may reach no folder until it is set again",
+                    type_name(other)
+                ));
+                return vec![crate::policy::scope::NO_FOLDER.to_string()];
+            }
+        };
+        let mut folders: Vec<String> = Vec::new();
+        for item in items {
+            let folder = match item {
+                Value::String(text) => crate::policy::paths::normalised(
+                    key,
+                    text,
+                    crate::policy::paths::PathKind::Folder,
+                ),
+                other => Err(format!("`{key}` held {}, not a folder", type_name(other))),
+            };
+            match folder {
+                Ok(folder) if !folders.contains(&folder) => folders.push(folder),
+                Ok(_) => {}
+                Err(problem) => self.repairs.push(format!("dropped a folder: {problem}")),
+            }
+        }
+        if folders.is_empty() && !items.is_empty() {
+            self.repairs.push(format!(
+                "no folder in `{key}` could be used; the agent may reach no folder until it is set again"
+            ));
+            folders.push(crate::policy::scope::NO_FOLDER.to_string());
+        }
+        folders
+    }
+
     fn tool_switches(&mut self, key: &str, known_tools: &[&str]) -> BTreeMap<String, bool> {
         let mut out = BTreeMap::new();
         match self.object.get(key) {
@@ -602,6 +656,36 @@ mod tests {
             let n = normalise(&json!({ "permissionMode": mode.key() }), TOOLS);
             assert_eq!((n.settings.permission_mode, n.repairs.len()), (mode, 0));
             assert_eq!(serde_json::to_value(mode).unwrap(), mode.key());
+        }
+    }
+
+    #[test]
+    fn folder_scopes_are_normalised_and_a_broken_list_reaches_nothing() {
+        // An older data.json has none: the whole vault, as before.
+        let n = normalise(&json!({"permissionMode": "askBeforeEdits"}), TOOLS);
+        assert!(n.settings.read_folders.is_empty() && n.settings.write_folders.is_empty());
+        assert!(n.repairs.is_empty());
+        let n = normalise(
+            &json!({"readFolders": [" Projects/ ", "Cafe\u{301}", "Projects", "../up", 7], "writeFolders": []}),
+            TOOLS,
+        );
+        assert_eq!(n.settings.read_folders, ["Projects", "Caf\u{e9}"]);
+        assert!(n.settings.write_folders.is_empty());
+        assert_eq!(n.repairs.len(), 2, "{:?}", n.repairs);
+        // Never widened by a bad value: a list that names no usable folder,
+        // or is not a list, reaches nothing, and still does after a save.
+        for broken in [json!(["/abs", ".."]), json!("Projects"), json!({"a": 1})] {
+            let n = normalise(&json!({ "writeFolders": broken }), TOOLS);
+            assert_eq!(
+                n.settings.write_folders,
+                [crate::policy::scope::NO_FOLDER],
+                "{broken}"
+            );
+            let again = normalise(&n.settings.to_json(), TOOLS);
+            assert_eq!(
+                again.settings.write_folders,
+                [crate::policy::scope::NO_FOLDER]
+            );
         }
     }
 

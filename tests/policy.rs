@@ -530,6 +530,35 @@ fn the_config_folder_is_never_a_write_target() {
     );
 }
 
+/// Nothing reads the configuration folder either: plugins' settings live
+/// there, this plugin's API keys among them.
+#[test]
+fn the_config_folder_is_never_read() {
+    let core = core(json!({}));
+    for (tool, args) in [
+        (
+            "obsidianNotes",
+            json!({"command": "read", "path": ".obsidian/plugins/vault-agent/data.json"}),
+        ),
+        (
+            "obsidianNotes",
+            json!({"command": "files", "folder": ".obsidian/plugins"}),
+        ),
+        (
+            "obsidianNotes",
+            json!({"command": "read", "file": ".Obsidian/app"}),
+        ),
+        (
+            "obsidianSearch",
+            json!({"command": "search", "query": "apiKey", "path": ".obsidian"}),
+        ),
+        ("obsidianRandomRead", json!({"folder": ".obsidian"})),
+    ] {
+        let result = assert_refused(&core, tool, args, "config_folder");
+        assert!(result.text.contains("would read"), "{}", result.text);
+    }
+}
+
 /// Regression (hardening #9): path tricks are refused before any process,
 /// for writes that run at once as well.
 #[test]

@@ -60,6 +60,11 @@ pub fn for_model(
             "\n[Cut: {cut} more characters were left out. Ask for less (a folder, a file, a limit or `total`).]"
         ));
     }
+    if let Some(withheld) = result.withheld {
+        text.push_str(&format!(
+            "\n[Withheld: {withheld} more entries are in folders the user does not let the agent read. Do not guess what they hold; say that some results were left out.]"
+        ));
+    }
     text
 }
 
@@ -135,6 +140,18 @@ mod tests {
             error: None,
             ..ToolResult::failure(&ToolError::EmptyOutput, 0.0)
         }
+    }
+
+    #[test]
+    fn withheld_entries_are_announced_after_the_data() {
+        let mut result = ok("Projects/Plan.md");
+        result.withheld = Some(3);
+        let text = for_model("obsidianSearch", Some("search"), &result, 1000);
+        assert!(
+            text.ends_with("</vault-data>\n[Withheld: 3 more entries are in folders the user does not let the agent read. Do not guess what they hold; say that some results were left out.]"),
+            "{text}"
+        );
+        assert!(!for_model("obsidianSearch", None, &ok("x"), 1000).contains("Withheld"));
     }
 
     #[test]

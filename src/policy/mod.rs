@@ -3,6 +3,7 @@
 //! turns them into a verdict with the user's settings.
 
 pub mod paths;
+pub mod scope;
 
 use crate::error::ToolError;
 use crate::settings::{PermissionMode, Settings};
@@ -15,7 +16,9 @@ const PLACE_PARAMETERS: &[&str] = &["file", "path", "folder", "ref"];
 /// Checks a parsed call against the settings; returns what it does: run at
 /// once (`Read`, `DirectWrite`) or wait for a card (`ConfirmedWrite`).
 ///
-/// - Reads always pass (the tool's own switch is checked by the registry).
+/// - Nothing reads or changes the vault's configuration folder (`config_dir`),
+///   where plugins, their settings (API keys among them) and this plugin live.
+/// - Reads pass the mode (the tool's own switch is checked by the registry).
 /// - Writes follow the user's permission mode, which only the user changes:
 ///   Read only refuses them all; Ask before every change makes every write a
 ///   card; Ask before edits keeps what the command declares (additions at
@@ -23,14 +26,13 @@ const PLACE_PARAMETERS: &[&str] = &["file", "path", "folder", "ref"];
 ///   so a new tool gets the same treatment without a line here.
 /// - Every write must name its target: without `file`/`path`/`ref`/`daily`
 ///   the CLI would change the note the user happens to have open.
-/// - No write and no bookmark touches the vault's configuration folder
-///   (`config_dir`), where plugins, their settings and this plugin live.
 pub fn check(
     call: &ToolCall<'_>,
     settings: &Settings,
     config_dir: &str,
 ) -> Result<Access, ToolError> {
     let access = call.access();
+    check_config_dir(call, config_dir, access)?;
     if !access.is_write() {
         return Ok(access);
     }
@@ -51,13 +53,16 @@ pub fn check(
             fix: "Name it with `file` (its name, like a wikilink) or `path` (the exact path from the vault root).".into(),
         });
     }
-    check_config_dir(call, config_dir)?;
     Ok(effective)
 }
 
 /// Refuses a write whose place (`file`, `path`, `folder`, `ref`) is inside the
 /// configuration folder.
-fn check_config_dir(call: &ToolCall<'_>, config_dir: &str) -> Result<(), ToolError> {
+fn check_config_dir(
+    call: &ToolCall<'_>,
+    config_dir: &str,
+    access: Access,
+) -> Result<(), ToolError> {
     let arguments = call
         .args
         .cli_arguments()
@@ -76,6 +81,7 @@ fn check_config_dir(call: &ToolCall<'_>, config_dir: &str) -> Result<(), ToolErr
         if paths::in_config_dir(place, config_dir) {
             return Err(ToolError::ConfigFolder {
                 command: call.command.name.to_string(),
+                verb: if access.is_write() { "change" } else { "read" },
                 key: key.clone(),
                 config_dir: config_dir.to_string(),
             });

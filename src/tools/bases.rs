@@ -10,6 +10,16 @@ use super::{Access, CommandArgs, CommandSpec, Preview, ProbeResult, ToolSpec, Un
 use crate::cli::argv::CliInvocation;
 use crate::error::ToolError;
 use crate::policy::paths::check_note_name;
+use crate::policy::scope::{Output, Place, Reach};
+
+/// A base as `file` (a name the CLI resolves) or `path` names it.
+fn base_place(file: &Option<String>, path: &Option<String>) -> Place {
+    match (path, file) {
+        (Some(path), _) => Place::Note(super::NoteLocator::Path(path.clone())),
+        (None, Some(name)) => Place::BaseName(name.clone()),
+        (None, None) => Place::OpenNote,
+    }
+}
 
 /// Arguments of `bases`.
 #[derive(Debug, Deserialize, Serialize, JsonSchema)]
@@ -20,7 +30,11 @@ pub struct BasesArgs {
     pub total: bool,
 }
 
-impl CommandArgs for BasesArgs {}
+impl CommandArgs for BasesArgs {
+    fn reach(&self) -> Reach {
+        Reach::listing(None, Output::lines_or_total(self.total))
+    }
+}
 
 /// Arguments of `base:views`.
 #[derive(Debug, Deserialize, Serialize, JsonSchema)]
@@ -35,6 +49,13 @@ pub struct BaseViewsArgs {
 impl CommandArgs for BaseViewsArgs {
     fn validate(&mut self) -> Result<(), String> {
         require_note_target(&mut self.file, &mut self.path, "base")
+    }
+
+    fn reach(&self) -> Reach {
+        Reach {
+            places: vec![base_place(&self.file, &self.path)],
+            output: Output::FromPlaces,
+        }
     }
 }
 
@@ -74,6 +95,26 @@ impl CommandArgs for BaseQueryArgs {
             None => Ok(()),
         }
     }
+
+    /// The base must be readable; its rows are notes from anywhere, so they
+    /// are filtered by their `path`.
+    fn reach(&self) -> Reach {
+        let output = match (self.total, self.format) {
+            (true, _) => Output::TOTAL,
+            (false, None | Some(BaseQueryFormat::Json)) => Output::JsonItems { key: Some("path") },
+            (false, Some(BaseQueryFormat::Paths)) => Output::Lines {
+                column: 0,
+                header: 0,
+            },
+            (false, _) => Output::Unplaceable {
+                fix: "Use `format=json` or `format=paths`, which name each row's note.",
+            },
+        };
+        Reach {
+            places: vec![base_place(&self.file, &self.path), Place::Within(None)],
+            output,
+        }
+    }
 }
 
 /// Arguments of `base:create`.
@@ -109,6 +150,14 @@ impl CommandArgs for BaseCreateArgs {
 
     fn write_target(&self) -> Option<String> {
         describe_note(&self.file, &self.path).map(|base| format!("a new item in base {base}"))
+    }
+
+    /// The base decides the new note's folder, so it cannot be checked first.
+    fn reach(&self) -> Reach {
+        Reach {
+            places: vec![base_place(&self.file, &self.path), Place::NewNote(None)],
+            output: Output::NoNoteText,
+        }
     }
 
     /// The base's views: the read shows the base exists and which view the

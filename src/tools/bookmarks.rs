@@ -9,6 +9,7 @@ use super::{Access, CommandArgs, CommandSpec, Preview, ProbeResult, ToolSpec, Un
 use crate::cli::argv::CliInvocation;
 use crate::error::ToolError;
 use crate::policy::paths::{check_vault_folder, check_vault_path};
+use crate::policy::scope::{Output, Place, Reach};
 
 /// Arguments of `bookmarks`.
 #[derive(Debug, Deserialize, Serialize, JsonSchema)]
@@ -24,7 +25,29 @@ pub struct BookmarksArgs {
     pub total: bool,
 }
 
-impl CommandArgs for BookmarksArgs {}
+impl CommandArgs for BookmarksArgs {
+    /// Bookmarks of files and folders are placed by their path; searches,
+    /// web addresses and groups have none, so they are withheld while reading
+    /// is limited (the filter fails closed).
+    fn reach(&self) -> Reach {
+        let output = match (self.total, self.format, self.verbose) {
+            (true, _, _) => Output::TOTAL,
+            (false, Some(TableFormat::Json), _) => Output::JsonItems { key: Some("path") },
+            (false, Some(TableFormat::Csv), _) => Output::Unplaceable {
+                fix: "Use `format=json` or `verbose`, which the agent can split by folder.",
+            },
+            (false, _, true) => Output::Lines {
+                column: 1,
+                header: 0,
+            },
+            (false, _, false) => Output::Lines {
+                column: 0,
+                header: 0,
+            },
+        };
+        Reach::listing(None, output)
+    }
+}
 
 /// Arguments of `bookmark`.
 #[derive(Debug, Deserialize, Serialize, JsonSchema)]
@@ -45,6 +68,20 @@ pub struct BookmarkArgs {
 }
 
 impl CommandArgs for BookmarkArgs {
+    /// A bookmark changes the bookmark list, not its target: the target must
+    /// be readable.
+    fn reach(&self) -> Reach {
+        let places = [&self.file, &self.folder]
+            .into_iter()
+            .flatten()
+            .map(|target| Place::Reference(target.clone()))
+            .collect();
+        Reach {
+            places,
+            output: Output::NoNoteText,
+        }
+    }
+
     fn validate(&mut self) -> Result<(), String> {
         let kinds = [&self.file, &self.folder, &self.search, &self.url];
         if kinds.iter().filter(|k| k.is_some()).count() != 1 {

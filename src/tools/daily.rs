@@ -7,11 +7,33 @@ use serde_json::json;
 
 use super::shared::check_not_blank;
 use super::{
-    Access, CommandArgs, CommandSpec, NoArguments, NoteLocator, Preview, ProbeResult, ToolSpec,
-    UndoKind,
+    Access, CommandArgs, CommandSpec, NoteLocator, Preview, ProbeResult, ToolSpec, UndoKind,
 };
 use crate::cli::argv::CliInvocation;
 use crate::error::ToolError;
+use crate::policy::scope::Reach;
+
+/// Arguments of `daily:read` (none).
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DailyReadArgs {}
+
+impl CommandArgs for DailyReadArgs {
+    fn reach(&self) -> Reach {
+        Reach::note(Some(NoteLocator::Daily))
+    }
+}
+
+/// Arguments of `daily:path` (none). It prints a path, nothing from a note.
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DailyPathArgs {}
+
+impl CommandArgs for DailyPathArgs {
+    fn reach(&self) -> Reach {
+        Reach::no_notes()
+    }
+}
 
 /// Arguments of `daily:append` (`AT_START` false) and `daily:prepend`
 /// (true): the same fields, at either end of the note.
@@ -139,6 +161,10 @@ impl<const AT_START: bool> CommandArgs for DailyAdd<AT_START> {
         check_not_blank("content", &self.content)
     }
 
+    fn reach(&self) -> Reach {
+        Reach::note(Some(NoteLocator::Daily))
+    }
+
     fn write_target(&self) -> Option<String> {
         Some(TARGET.into())
     }
@@ -178,9 +204,9 @@ pub fn tool() -> ToolSpec {
                    asked for. For other notes use obsidianNotes `read`; for the tasks in today's \
                    note use obsidianTasks with `daily`.",
         commands: vec![
-            CommandSpec::new::<NoArguments>("daily:read", Access::Read, "Read today's daily note.")
+            CommandSpec::new::<DailyReadArgs>("daily:read", Access::Read, "Read today's daily note.")
                 .silent_success("Today's daily note is empty or has not been created yet."),
-            CommandSpec::new::<NoArguments>(
+            CommandSpec::new::<DailyPathArgs>(
                 "daily:path",
                 Access::Read,
                 "Get the vault path of today's daily note (even before it exists).",

@@ -21,6 +21,7 @@ use crate::notes::diff::NoteDiff;
 use crate::notes::edit::{body_start, NoteEdit};
 use crate::notes::headings::lines;
 use crate::policy::paths::{check_note_name, check_vault_path};
+use crate::policy::scope::{Output, Place, Reach};
 
 /// Arguments of `create`.
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
@@ -77,6 +78,15 @@ impl CommandArgs for CreateArgs {
             check_not_blank("template", template)?;
         }
         Ok(())
+    }
+
+    /// With `name` the CLI puts the note in the folder for new notes, which
+    /// cannot be checked before it exists.
+    fn reach(&self) -> Reach {
+        Reach {
+            places: vec![Place::NewNote(self.path.clone())],
+            output: Output::NoNoteText,
+        }
     }
 
     fn write_target(&self) -> Option<String> {
@@ -225,6 +235,10 @@ impl<const AT_START: bool> CommandArgs for AddTo<AT_START> {
         self.0.locator()
     }
 
+    fn reach(&self) -> Reach {
+        Reach::note(self.0.locator())
+    }
+
     fn write_target(&self) -> Option<String> {
         describe_note(&self.0.file, &self.0.path)
     }
@@ -319,6 +333,10 @@ impl CommandArgs for EditArgs {
 
     fn write_target(&self) -> Option<String> {
         describe_note(&self.file, &self.path)
+    }
+
+    fn reach(&self) -> Reach {
+        Reach::note(NoteLocator::of(&self.file, &self.path))
     }
 
     fn undo_kind(&self) -> Option<UndoKind> {

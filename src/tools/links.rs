@@ -6,7 +6,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::shared::{check_note_target, TableFormat};
-use super::{Access, CommandArgs, CommandSpec, ToolSpec};
+use super::{Access, CommandArgs, CommandSpec, NoteLocator, ToolSpec};
+use crate::policy::scope::{Output, Reach};
 
 /// Arguments of `backlinks`.
 #[derive(Debug, Deserialize, Serialize, JsonSchema)]
@@ -30,6 +31,21 @@ impl CommandArgs for BacklinksArgs {
     fn validate(&mut self) -> Result<(), String> {
         check_note_target(&mut self.file, &mut self.path)
     }
+
+    /// The note must be readable; the notes linking to it may lie anywhere,
+    /// so they are filtered.
+    fn reach(&self) -> Reach {
+        let mut reach = Reach::note(NoteLocator::of(&self.file, &self.path));
+        reach.output = match (self.total, self.format) {
+            (true, _) => Output::TOTAL,
+            (false, Some(TableFormat::Json)) => Output::JsonItems { key: Some("file") },
+            (false, Some(TableFormat::Csv)) => Output::Unplaceable {
+                fix: "Use the default format (tab-separated) or `format=json`, which the agent can split by folder.",
+            },
+            (false, _) => Output::Lines { column: 0, header: 0 },
+        };
+        reach
+    }
 }
 
 /// Arguments of `links`.
@@ -49,6 +65,11 @@ impl CommandArgs for LinksArgs {
     fn validate(&mut self) -> Result<(), String> {
         check_note_target(&mut self.file, &mut self.path)
     }
+
+    /// The targets are link names written in the note itself.
+    fn reach(&self) -> Reach {
+        Reach::note(NoteLocator::of(&self.file, &self.path))
+    }
 }
 
 /// Arguments of `orphans` and `deadends`.
@@ -60,7 +81,11 @@ pub struct GraphListArgs {
     pub total: bool,
 }
 
-impl CommandArgs for GraphListArgs {}
+impl CommandArgs for GraphListArgs {
+    fn reach(&self) -> Reach {
+        Reach::listing(None, Output::lines_or_total(self.total))
+    }
+}
 
 /// Arguments of `unresolved`.
 #[derive(Debug, Deserialize, Serialize, JsonSchema)]
@@ -79,7 +104,20 @@ pub struct UnresolvedArgs {
     pub total: bool,
 }
 
-impl CommandArgs for UnresolvedArgs {}
+impl CommandArgs for UnresolvedArgs {
+    /// Only `verbose` in the tab-separated form names the note each link is
+    /// written in (`link<TAB>note`); the other forms cannot be split by folder.
+    fn reach(&self) -> Reach {
+        let output = match (self.total, self.verbose, self.format) {
+            (false, true, None | Some(TableFormat::Tsv)) => Output::Lines { column: 1, header: 0 },
+            (true, _, _) => Output::TOTAL,
+            _ => Output::Unplaceable {
+                fix: "Add `verbose` and keep the default format (tab-separated), which names the note each link is written in.",
+            },
+        };
+        Reach::listing(None, output)
+    }
+}
 
 pub fn tool() -> ToolSpec {
     ToolSpec {

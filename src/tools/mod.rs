@@ -29,6 +29,7 @@ use serde_json::{json, Map, Value};
 use crate::cli::argv::CliInvocation;
 use crate::cli::outcome::EmptyOutput;
 use crate::error::ToolError;
+use crate::policy::scope::Reach;
 
 /// Every tool, in the order the settings tab and the model see them.
 pub fn builtin_tools() -> Vec<ToolSpec> {
@@ -84,6 +85,11 @@ pub trait CommandArgs: DeserializeOwned + Serialize + JsonSchema + 'static {
     fn effective_access(&self, declared: Access) -> Access {
         declared
     }
+
+    /// Where the call reaches in the vault and the shape of what it prints,
+    /// which the folder scopes check and filter (`policy::scope`). Every
+    /// command declares it; nothing is assumed.
+    fn reach(&self) -> Reach;
 
     /// For writes: what the call changes, in words ("today's daily note",
     /// "note \"Plan\""). `None` means the CLI would fall back to the note open
@@ -224,13 +230,6 @@ pub struct Preview {
     pub diff: Option<crate::notes::diff::NoteDiff>,
 }
 
-/// Arguments of a command that takes none.
-#[derive(Debug, serde::Deserialize, serde::Serialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct NoArguments {}
-
-impl CommandArgs for NoArguments {}
-
 /// `key=value` parameters and bare flags, in declaration order.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct CliArguments {
@@ -242,6 +241,7 @@ pub struct CliArguments {
 pub trait ParsedArgs: Any {
     fn cli_arguments(&self) -> Result<CliArguments, String>;
     fn effective_access(&self, declared: Access) -> Access;
+    fn reach(&self) -> Reach;
     fn write_target(&self) -> Option<String>;
     fn probe(&self) -> Option<CliInvocation>;
     fn preview(&self, current: &ProbeResult) -> Result<Preview, ToolError>;
@@ -259,6 +259,10 @@ impl<A: CommandArgs> ParsedArgs for A {
 
     fn write_target(&self) -> Option<String> {
         CommandArgs::write_target(self)
+    }
+
+    fn reach(&self) -> Reach {
+        CommandArgs::reach(self)
     }
 
     fn probe(&self) -> Option<CliInvocation> {

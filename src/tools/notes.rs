@@ -6,8 +6,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::shared::check_note_target;
+use super::NoteLocator;
 use super::{Access, CommandArgs, CommandSpec, ToolSpec};
 use crate::policy::paths::check_optional_folder;
+use crate::policy::scope::{Output, Reach};
 
 /// Arguments of `read` and `file`.
 #[derive(Debug, Deserialize, Serialize, JsonSchema)]
@@ -22,6 +24,10 @@ pub struct NoteArgs {
 impl CommandArgs for NoteArgs {
     fn validate(&mut self) -> Result<(), String> {
         check_note_target(&mut self.file, &mut self.path)
+    }
+
+    fn reach(&self) -> Reach {
+        Reach::note(NoteLocator::of(&self.file, &self.path))
     }
 }
 
@@ -53,6 +59,10 @@ impl CommandArgs for OutlineArgs {
     fn validate(&mut self) -> Result<(), String> {
         check_note_target(&mut self.file, &mut self.path)
     }
+
+    fn reach(&self) -> Reach {
+        Reach::note(NoteLocator::of(&self.file, &self.path))
+    }
 }
 
 /// Arguments of `files`.
@@ -69,6 +79,10 @@ pub struct FilesArgs {
 }
 
 impl CommandArgs for FilesArgs {
+    fn reach(&self) -> Reach {
+        Reach::listing(self.folder.as_ref(), Output::lines_or_total(self.total))
+    }
+
     fn validate(&mut self) -> Result<(), String> {
         check_optional_folder("folder", &mut self.folder)?;
         if let Some(ext) = &self.ext {
@@ -98,6 +112,10 @@ pub struct FoldersArgs {
 }
 
 impl CommandArgs for FoldersArgs {
+    fn reach(&self) -> Reach {
+        Reach::listing(self.folder.as_ref(), Output::lines_or_total(self.total))
+    }
+
     fn validate(&mut self) -> Result<(), String> {
         check_optional_folder("folder", &mut self.folder)
     }

@@ -11,6 +11,7 @@ use super::{
 };
 use crate::cli::argv::CliInvocation;
 use crate::error::ToolError;
+use crate::policy::scope::{Output, Place, Reach};
 
 /// `format=` of `properties`.
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema)]
@@ -49,6 +50,20 @@ pub struct PropertiesArgs {
 impl CommandArgs for PropertiesArgs {
     fn validate(&mut self) -> Result<(), String> {
         check_note_target(&mut self.file, &mut self.path)
+    }
+
+    fn reach(&self) -> Reach {
+        match NoteLocator::of(&self.file, &self.path) {
+            Some(note) => Reach::note(Some(note)),
+            // Property names and counts over the vault cannot be split by folder.
+            None if self.all || self.name.is_some() => Reach {
+                places: vec![Place::Within(None)],
+                output: Output::Unplaceable {
+                    fix: "Ask for the properties of a note in the allowed folders (`file` or `path`).",
+                },
+            },
+            None => Reach::note(None),
+        }
     }
 }
 
@@ -146,6 +161,10 @@ impl CommandArgs for PropertyNameArgs {
         check_property(&self.name, &mut self.file, &mut self.path)
     }
 
+    fn reach(&self) -> Reach {
+        Reach::note(NoteLocator::of(&self.file, &self.path))
+    }
+
     fn write_target(&self) -> Option<String> {
         property_target(&self.name, &self.file, &self.path)
     }
@@ -181,6 +200,10 @@ impl CommandArgs for PropertyNameArgs {
 impl CommandArgs for PropertySetArgs {
     fn validate(&mut self) -> Result<(), String> {
         check_property(&self.name, &mut self.file, &mut self.path)
+    }
+
+    fn reach(&self) -> Reach {
+        Reach::note(NoteLocator::of(&self.file, &self.path))
     }
 
     fn write_target(&self) -> Option<String> {
@@ -268,6 +291,10 @@ pub struct PropertyReadArgs {
 impl CommandArgs for PropertyReadArgs {
     fn validate(&mut self) -> Result<(), String> {
         check_property(&self.name, &mut self.file, &mut self.path)
+    }
+
+    fn reach(&self) -> Reach {
+        Reach::note(NoteLocator::of(&self.file, &self.path))
     }
 }
 

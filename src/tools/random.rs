@@ -6,6 +6,7 @@ use serde_json::json;
 
 use super::{Access, CommandArgs, CommandSpec, ToolSpec};
 use crate::policy::paths::check_optional_folder;
+use crate::policy::scope::{Output, Place, Reach};
 
 /// Arguments of `random:read`.
 #[derive(Debug, Deserialize, Serialize, JsonSchema)]
@@ -18,6 +19,15 @@ pub struct RandomReadArgs {
 impl CommandArgs for RandomReadArgs {
     fn validate(&mut self) -> Result<(), String> {
         check_optional_folder("folder", &mut self.folder)
+    }
+
+    /// The note is printed whole, so the folder it comes from must be
+    /// allowed; its path on the first line is checked again.
+    fn reach(&self) -> Reach {
+        Reach {
+            places: vec![Place::PickFrom(self.folder.clone())],
+            output: Output::FirstLinePath,
+        }
     }
 }
 

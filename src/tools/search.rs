@@ -7,6 +7,7 @@ use serde_json::json;
 use super::shared::check_not_blank;
 use super::{Access, CommandArgs, CommandSpec, ToolSpec};
 use crate::policy::paths::check_vault_folder;
+use crate::policy::scope::{Output, Reach};
 
 /// How many results a search returns when the model does not say.
 pub const DEFAULT_LIMIT: u32 = 20;
@@ -25,10 +26,11 @@ pub enum SearchFormat {
     Json,
 }
 
-/// Arguments of `search` and `search:context`.
+/// Arguments of `search` (`CONTEXT` false) and `search:context` (true):
+/// the same fields, printed as paths or as matching lines.
 #[derive(Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct SearchArgs {
+pub struct SearchArgs<const CONTEXT: bool> {
     /// What to search for. Obsidian search syntax works, e.g. `tag:#project`, `"exact phrase"`, `path:Projects`.
     pub query: String,
     /// Only search this folder (path from the vault root).
@@ -47,7 +49,21 @@ pub struct SearchArgs {
     pub case: bool,
 }
 
-impl CommandArgs for SearchArgs {
+impl<const CONTEXT: bool> CommandArgs for SearchArgs<CONTEXT> {
+    fn reach(&self) -> Reach {
+        let output = match (self.total, self.format, CONTEXT) {
+            (true, _, _) => Output::TOTAL,
+            (false, Some(SearchFormat::Json), false) => Output::JsonItems { key: None },
+            (false, Some(SearchFormat::Json), true) => Output::JsonItems { key: Some("file") },
+            (false, _, false) => Output::Lines {
+                column: 0,
+                header: 0,
+            },
+            (false, _, true) => Output::PathThenColon,
+        };
+        Reach::listing(self.path.as_ref(), output)
+    }
+
     fn validate(&mut self) -> Result<(), String> {
         check_not_blank("query", &self.query)?;
         if let Some(path) = &mut self.path {
@@ -73,12 +89,12 @@ pub fn tool() -> ToolSpec {
                    note with obsidianNotes `read`. For tasks use obsidianTasks (not search); for \
                    tags use obsidianTags; for links use obsidianLinks.",
         commands: vec![
-            CommandSpec::new::<SearchArgs>(
+            CommandSpec::new::<SearchArgs<false>>(
                 "search",
                 Access::Read,
                 "List notes that match a query.",
             ),
-            CommandSpec::new::<SearchArgs>(
+            CommandSpec::new::<SearchArgs<true>>(
                 "search:context",
                 Access::Read,
                 "List matching lines with their note and line number.",

@@ -5,7 +5,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::shared::{check_not_blank, check_note_target, SortOrder, TableFormat};
-use super::{Access, CommandArgs, CommandSpec, ToolSpec};
+use super::{Access, CommandArgs, CommandSpec, NoteLocator, ToolSpec};
+use crate::policy::scope::{Output, Reach};
 
 /// Arguments of `tags`.
 #[derive(Debug, Deserialize, Serialize, JsonSchema)]
@@ -34,6 +35,19 @@ impl CommandArgs for TagsArgs {
     fn validate(&mut self) -> Result<(), String> {
         check_note_target(&mut self.file, &mut self.path)
     }
+
+    fn reach(&self) -> Reach {
+        match NoteLocator::of(&self.file, &self.path) {
+            // Tag names and counts over the vault cannot be split by folder.
+            None if self.all => Reach::listing(
+                None,
+                Output::Unplaceable {
+                    fix: "Ask for the tags of a note in the allowed folders (`file` or `path`), or use `tag` with `verbose` to see which notes use one tag.",
+                },
+            ),
+            note => Reach::note(note),
+        }
+    }
 }
 
 /// Arguments of `tag`.
@@ -53,6 +67,19 @@ pub struct TagArgs {
 impl CommandArgs for TagArgs {
     fn validate(&mut self) -> Result<(), String> {
         check_not_blank("name", &self.name)
+    }
+
+    /// The notes that use the tag, one path per line (`verbose` first prints
+    /// `#tag<TAB>count`).
+    fn reach(&self) -> Reach {
+        let output = match self.total {
+            true => Output::TOTAL,
+            false => Output::Lines {
+                column: 0,
+                header: usize::from(self.verbose),
+            },
+        };
+        Reach::listing(None, output)
     }
 }
 

@@ -12,6 +12,7 @@ use super::{
 use crate::cli::argv::CliInvocation;
 use crate::error::ToolError;
 use crate::policy::paths::check_vault_path;
+use crate::policy::scope::{Output, Place, Reach};
 
 /// Arguments of `tasks`.
 #[derive(Debug, Deserialize, Serialize, JsonSchema)]
@@ -46,6 +47,31 @@ pub struct TasksArgs {
 }
 
 impl CommandArgs for TasksArgs {
+    fn reach(&self) -> Reach {
+        if self.daily {
+            return Reach::note(Some(NoteLocator::Daily));
+        }
+        if !self.all {
+            return Reach::note(NoteLocator::of(&self.file, &self.path));
+        }
+        let output = match (self.total, self.format, self.verbose) {
+            (true, _, _) => Output::TOTAL,
+            (false, Some(TableFormat::Json), _) => Output::JsonItems { key: Some("path") },
+            (false, Some(TableFormat::Tsv), _) => Output::Lines { column: 0, header: 0 },
+            (false, Some(TableFormat::Csv), _) => Output::Unplaceable {
+                fix: "Use `format=tsv` or `format=json`, which the agent can split by folder.",
+            },
+            (false, None, true) => Output::Grouped,
+            (false, None, false) => Output::Unplaceable {
+                fix: "Add `verbose` (or use `format=tsv`), which names each task's note, so tasks outside the allowed folders can be left out.",
+            },
+        };
+        Reach {
+            places: vec![Place::Within(None)],
+            output,
+        }
+    }
+
     fn validate(&mut self) -> Result<(), String> {
         check_note_target(&mut self.file, &mut self.path)?;
         if let Some(status) = &self.status {
@@ -144,6 +170,19 @@ impl TaskArgs {
 }
 
 impl CommandArgs for TaskArgs {
+    fn reach(&self) -> Reach {
+        let reference = self
+            .reference
+            .as_deref()
+            .and_then(split_reference)
+            .map(|(path, _)| NoteLocator::Path(path.to_string()));
+        match (reference, self.daily) {
+            (Some(note), _) => Reach::note(Some(note)),
+            (None, true) => Reach::note(Some(NoteLocator::Daily)),
+            (None, false) => Reach::note(NoteLocator::of(&self.file, &self.path)),
+        }
+    }
+
     fn validate(&mut self) -> Result<(), String> {
         check_note_target(&mut self.file, &mut self.path)?;
         let note = self.file.is_some() || self.path.is_some();

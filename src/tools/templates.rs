@@ -6,6 +6,7 @@ use serde_json::json;
 
 use super::shared::check_not_blank;
 use super::{Access, CommandArgs, CommandSpec, ToolSpec};
+use crate::policy::scope::Reach;
 
 /// Arguments of `templates`.
 #[derive(Debug, Deserialize, Serialize, JsonSchema)]
@@ -16,7 +17,14 @@ pub struct TemplatesArgs {
     pub total: bool,
 }
 
-impl CommandArgs for TemplatesArgs {}
+impl CommandArgs for TemplatesArgs {
+    /// Templates are read as templates, not as notes: their folder is the one
+    /// set in Obsidian's Templates plugin, which the folder scopes leave open
+    /// (README, "Folders").
+    fn reach(&self) -> Reach {
+        Reach::no_notes()
+    }
+}
 
 /// Arguments of `template:read`.
 #[derive(Debug, Deserialize, Serialize, JsonSchema)]
@@ -34,6 +42,13 @@ pub struct TemplateReadArgs {
 impl CommandArgs for TemplateReadArgs {
     fn validate(&mut self) -> Result<(), String> {
         check_not_blank("name", &self.name)
+    }
+
+    /// Templates are read as templates, not as notes: their folder is the one
+    /// set in Obsidian's Templates plugin, which the folder scopes leave open
+    /// (README, "Folders").
+    fn reach(&self) -> Reach {
+        Reach::no_notes()
     }
 }
 
