@@ -63,6 +63,21 @@ describe("settings tab fields", () => {
 		assert.equal(plugin.core.settings().timeoutMs, 30000);
 	});
 
+	it("saves the folder lists normalised, and the agent is held to them at once", async () => {
+		const area = findSetting(tab, "Folders the agent may read").querySelector("textarea");
+		assert.equal(area.value, "", "empty: the whole vault");
+		await type(area, " Projects/ \n\nPeople\n../up\nProjects");
+		assert.deepEqual(plugin.core.settings().readFolders, ["Projects", "People"]);
+		assert.equal(area.value, "Projects\nPeople", "the field shows what was kept");
+		const refused = await plugin.core.callTool("obsidianNotes", { command: "read", path: "Welcome.md" });
+		assert.equal(refused.error?.code, "out_of_scope", refused.text);
+		await type(area, "");
+		assert.deepEqual(plugin.core.settings().readFolders, []);
+		const read = await plugin.core.callTool("obsidianNotes", { command: "read", path: "Welcome.md" });
+		assert.equal(read.ok, true, read.text);
+		assert.ok(findSetting(tab, "Folders the agent may change").querySelector("textarea"));
+	});
+
 	it("checks the CLI again when its path changes", async () => {
 		const input = findSetting(tab, "Path to the Obsidian CLI").querySelector("input");
 		await type(input, "/nowhere/obsidian");
