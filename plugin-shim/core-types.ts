@@ -71,6 +71,8 @@ export interface HostFunctions {
 	): Promise<{ status: "written" } | { status: "changed"; now: string } | { error: { code: string; message: string } }>;
 	/** Moves the note to the trash the user chose (`app.fileManager.trashFile`). */
 	vaultTrash(path: string): Promise<{ status: "trashed" } | { error: { code: string; message: string } }>;
+	/** Shows the note in the current tab, at `heading` if given (`app.workspace.openLinkText`). */
+	openNote(path: string, heading: string | undefined): Promise<{ status: "opened" } | { error: { code: string; message: string } }>;
 	/** Stores the undo journal; `dropped` oldest entries were let go. Never rejects. */
 	saveJournal(json: string, dropped: number): Promise<void>;
 }

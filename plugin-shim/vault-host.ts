@@ -7,7 +7,7 @@
 import { type App, TFile } from "obsidian";
 import type { HostFunctions } from "./core-types";
 
-type VaultFunctions = Pick<HostFunctions, "vaultRead" | "vaultProcess" | "vaultTrash">;
+type VaultFunctions = Pick<HostFunctions, "vaultRead" | "vaultProcess" | "vaultTrash" | "openNote">;
 
 function noteAt(app: App, path: string): TFile | { error: { code: string; message: string } } {
 	const file = app.vault.getAbstractFileByPath(path);
@@ -56,6 +56,17 @@ export function vaultFunctions(app: App): VaultFunctions {
 				return { error: { code: "trash_failed", message: String(error) } };
 			}
 			return { status: "trashed" };
+		},
+		openNote: async (path, heading) => {
+			const file = noteAt(app, path);
+			if (!(file instanceof TFile)) return file;
+			try {
+				// The current tab, never a new one: one request opens at most one note.
+				await app.workspace.openLinkText(heading ? `${file.path}#${heading}` : file.path, "", false);
+			} catch (error) {
+				return { error: { code: "open_failed", message: String(error) } };
+			}
+			return { status: "opened" };
 		},
 	};
 }

@@ -330,6 +330,9 @@ impl<H: Host> VaultAgentCore<H> {
             filter,
         } = self.authorise(tool_id, args, &settings).await?;
         let args = &arguments;
+        if let Some(request) = call.args.note_view() {
+            return self.view_note(request, &settings).await;
+        }
         if let Some(request) = call.args.note_edit() {
             return self
                 .propose_note_edit(&call, args, request, &settings, turn)
@@ -367,11 +370,23 @@ impl<H: Host> VaultAgentCore<H> {
             self.record_write(before, &call, turn, &settings, &mut result)
                 .await;
         }
-        if let (Some(shape), true) = (&filter, result.ok) {
+        if !result.ok || result.empty {
+            return Ok(result);
+        }
+        // What lies outside the folders the agent may read goes first; then
+        // the command's own filters, counts and pages see only the rest.
+        if let Some(shape) = &filter {
             let filtered = scope::filter(&result.text, shape, &settings);
             result.text = filtered.text;
             if filtered.withheld > 0 {
                 result.withheld = Some(filtered.withheld);
+            }
+        }
+        if let Some(presented) = call.args.present(&result.text) {
+            result.text = presented.text;
+            if let Some(note) = presented.note {
+                result.text.push_str(&note);
+                result.text.push('\n');
             }
         }
         Ok(result)

@@ -215,6 +215,10 @@ pub trait Host {
     /// Moves the note at `path` to the trash the user chose in Obsidian
     /// (`app.fileManager.trashFile`): undoing a note the agent created.
     async fn vault_trash(&self, path: &str) -> Result<(), VaultFailure>;
+    /// Shows the note at `path` to the user in the current tab
+    /// (`app.workspace.openLinkText`), scrolled to `heading` if given: one
+    /// tab at most, never a new one.
+    async fn open_note(&self, path: &str, heading: Option<&str>) -> Result<(), VaultFailure>;
     /// Keeps the undo journal (`json`) where it survives a restart, in the
     /// plugin's folder. `dropped`: how many of the oldest entries were let go
     /// to stay within the bound, for the host to tell the user.

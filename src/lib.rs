@@ -13,6 +13,7 @@ pub mod input;
 pub mod journal;
 pub mod notes;
 pub mod policy;
+pub mod reads;
 pub mod result;
 pub mod settings;
 pub mod testing;

@@ -30,6 +30,9 @@ pub type NotesHook = Box<dyn Fn(&mut HashMap<String, String>)>;
 /// The chunks still to send, then an optional failure.
 type ScriptedBody = (VecDeque<Vec<u8>>, Option<HttpFailure>);
 
+/// A note the fake showed to the user: its path and the heading, if any.
+pub type OpenedNote = (String, Option<String>);
+
 /// A host whose every effect is recorded and scripted.
 pub struct FakeHost {
     pub facts: PlatformFacts,
@@ -55,6 +58,8 @@ pub struct FakeHost {
     pub before_process: RefCell<Option<NotesHook>>,
     /// Notes moved to the trash, with the text they had.
     pub trash: Rc<RefCell<Vec<(String, String)>>>,
+    /// Notes shown to the user (`open`), with the heading.
+    pub opened: Rc<RefCell<Vec<OpenedNote>>>,
     /// Every journal the core saved, with how many entries it dropped.
     pub journal_saves: RefCell<Vec<(String, usize)>>,
 }
@@ -96,6 +101,7 @@ impl FakeHost {
             notes: Rc::new(RefCell::new(HashMap::new())),
             before_process: RefCell::new(None),
             trash: Rc::new(RefCell::new(Vec::new())),
+            opened: Rc::new(RefCell::new(Vec::new())),
             journal_saves: RefCell::new(Vec::new()),
         }
     }
@@ -281,6 +287,19 @@ impl Host for FakeHost {
                 message: format!("No file at {path}"),
             })?;
         self.trash.borrow_mut().push((path.to_string(), text));
+        Ok(())
+    }
+
+    async fn open_note(&self, path: &str, heading: Option<&str>) -> Result<(), VaultFailure> {
+        if !self.notes.borrow().contains_key(path) {
+            return Err(VaultFailure {
+                code: "not_found".into(),
+                message: format!("No file at {path}"),
+            });
+        }
+        self.opened
+            .borrow_mut()
+            .push((path.to_string(), heading.map(str::to_string)));
         Ok(())
     }
 

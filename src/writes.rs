@@ -14,7 +14,6 @@ use crate::error::ToolError;
 use crate::host::{Host, VaultProcessed};
 use crate::notes::diff::NoteDiff;
 use crate::notes::edit::{apply, body_start, EditProblem, NoteEdit};
-use crate::notes::headings::HeadingProblem;
 use crate::policy::paths::PathKind;
 use crate::result::ToolResult;
 use crate::settings::Settings;
@@ -386,7 +385,6 @@ fn describe(read: &CliInvocation) -> String {
 }
 
 fn edit_error(problem: EditProblem, target: &str, edit: &NoteEdit) -> ToolError {
-    let target = target.to_string();
     let heading = match edit {
         NoteEdit::ReplaceSection { heading, .. }
         | NoteEdit::InsertAfterHeading { heading, .. }
@@ -394,21 +392,16 @@ fn edit_error(problem: EditProblem, target: &str, edit: &NoteEdit) -> ToolError 
         NoteEdit::Replace { .. } => String::new(),
     };
     match problem {
-        EditProblem::FindNotFound { near } => ToolError::FindNotFound { target, near },
-        EditProblem::FindAmbiguous { lines } => ToolError::FindAmbiguous { target, lines },
-        EditProblem::EmptyFind => ToolError::invalid("obsidianEdit", "`find` is empty"),
-        EditProblem::Heading(HeadingProblem::NotFound { headings }) => ToolError::HeadingNotFound {
-            target,
-            heading,
-            headings,
+        EditProblem::FindNotFound { near } => ToolError::FindNotFound {
+            target: target.to_string(),
+            near,
         },
-        EditProblem::Heading(HeadingProblem::Ambiguous { candidates }) => {
-            ToolError::HeadingAmbiguous {
-                target,
-                heading,
-                candidates,
-            }
-        }
+        EditProblem::FindAmbiguous { lines } => ToolError::FindAmbiguous {
+            target: target.to_string(),
+            lines,
+        },
+        EditProblem::EmptyFind => ToolError::invalid("obsidianEdit", "`find` is empty"),
+        EditProblem::Heading(problem) => crate::reads::heading_error(problem, target, &heading),
     }
 }
 

@@ -6,3 +6,4 @@
 pub mod diff;
 pub mod edit;
 pub mod headings;
+pub mod map;

@@ -127,6 +127,20 @@ pub trait CommandArgs: DeserializeOwned + Serialize + JsonSchema + 'static {
         None
     }
 
+    /// For reads the core answers from one note itself (its map, one section)
+    /// or by opening it in Obsidian, instead of a CLI command.
+    fn note_view(&self) -> Option<NoteView> {
+        None
+    }
+
+    /// For reads whose answer the core trims (filters and pages the CLI does
+    /// not have): what the CLI printed becomes this, before the folder-scope
+    /// filter.
+    fn present(&self, output: &str) -> Option<Presented> {
+        let _ = output;
+        None
+    }
+
     /// For previews that must show a note byte for byte (the CLI's `read`
     /// trims the end): the note, read through Obsidian's vault instead of
     /// `probe`, for the preview and for the stale check.
@@ -214,6 +228,31 @@ pub struct NoteEditRequest {
     pub edit: crate::notes::edit::NoteEdit,
 }
 
+/// A read of one note the core answers itself.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NoteView {
+    pub locate: NoteLocator,
+    pub view: View,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum View {
+    /// The headings as a tree, with the lines of each section.
+    Map,
+    /// One section by heading path (`Plan::Risks`).
+    Section(String),
+    /// Show the note in Obsidian, at a heading if given.
+    Open { heading: Option<String> },
+}
+
+/// A CLI answer the core trimmed: the entries kept, and a line that says
+/// what was left out and how to get it (added after the folder-scope filter).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Presented {
+    pub text: String,
+    pub note: Option<String>,
+}
+
 /// What a probe read: the CLI's text, or the error it gave.
 pub type ProbeResult = Result<String, ToolError>;
 
@@ -247,6 +286,8 @@ pub trait ParsedArgs: Any {
     fn preview(&self, current: &ProbeResult) -> Result<Preview, ToolError>;
     fn write_check(&self) -> Option<WriteCheck>;
     fn note_edit(&self) -> Option<NoteEditRequest>;
+    fn note_view(&self) -> Option<NoteView>;
+    fn present(&self, output: &str) -> Option<Presented>;
     fn exact_note(&self) -> Option<NoteLocator>;
     fn undo_kind(&self) -> Option<UndoKind>;
     fn as_any(&self) -> &dyn Any;
@@ -283,6 +324,14 @@ impl<A: CommandArgs> ParsedArgs for A {
 
     fn exact_note(&self) -> Option<NoteLocator> {
         CommandArgs::exact_note(self)
+    }
+
+    fn note_view(&self) -> Option<NoteView> {
+        CommandArgs::note_view(self)
+    }
+
+    fn present(&self, output: &str) -> Option<Presented> {
+        CommandArgs::present(self, output)
     }
 
     fn undo_kind(&self) -> Option<UndoKind> {
@@ -641,7 +690,6 @@ pub const EXCLUDED_COMMANDS: &[&str] = &[
     "workspace:",
     "tabs",
     "tab:open",
-    "open",
     "reload",
     "restart",
     "vault:open",

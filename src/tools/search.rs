@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::shared::check_not_blank;
-use super::{Access, CommandArgs, CommandSpec, ToolSpec};
+use super::{Access, CommandArgs, CommandSpec, Presented, ToolSpec};
 use crate::policy::paths::check_vault_folder;
 use crate::policy::scope::{Output, Reach};
 
@@ -13,6 +13,8 @@ use crate::policy::scope::{Output, Reach};
 pub const DEFAULT_LIMIT: u32 = 20;
 /// More than this floods the model's context; narrow the search instead.
 pub const MAX_LIMIT: u32 = 200;
+/// How far pages reach: the CLI is asked for `offset + limit` results.
+pub const MAX_PAGED: u32 = 1000;
 
 fn default_limit() -> u32 {
     DEFAULT_LIMIT
@@ -47,6 +49,37 @@ pub struct SearchArgs<const CONTEXT: bool> {
     /// Match upper and lower case exactly.
     #[serde(default)]
     pub case: bool,
+    /// Skip this many results: the next page (a search that filled its `limit` says what to send).
+    #[serde(default, skip_serializing)]
+    #[schemars(range(max = 1000))]
+    pub offset: u32,
+    /// The page size the model asked for (`limit` grows by `offset` for the CLI).
+    #[serde(skip)]
+    page: u32,
+}
+
+impl<const CONTEXT: bool> SearchArgs<CONTEXT> {
+    /// The results as entries: one per note (a note's matching lines stay together).
+    fn entries(output: &str) -> Vec<String> {
+        let mut entries: Vec<String> = Vec::new();
+        let mut last_note: Option<&str> = None;
+        for line in output.lines().filter(|l| !l.trim().is_empty()) {
+            let note = if CONTEXT {
+                line.split_once(':').map_or(line, |(path, _)| path)
+            } else {
+                line
+            };
+            match (last_note == Some(note), entries.last_mut()) {
+                (true, Some(entry)) => {
+                    entry.push('\n');
+                    entry.push_str(line);
+                }
+                _ => entries.push(line.to_string()),
+            }
+            last_note = Some(note);
+        }
+        entries
+    }
 }
 
 impl<const CONTEXT: bool> CommandArgs for SearchArgs<CONTEXT> {
@@ -75,7 +108,61 @@ impl<const CONTEXT: bool> CommandArgs for SearchArgs<CONTEXT> {
                 self.limit
             ));
         }
+        if self.offset > 0 && self.total {
+            return Err("`offset` pages results; leave it out with `total`".into());
+        }
+        if self.offset + self.limit > MAX_PAGED {
+            return Err(format!(
+                "pages reach the first {MAX_PAGED} results; narrow the query or the folder instead of `offset` {}",
+                self.offset
+            ));
+        }
+        self.page = self.limit;
+        self.limit += self.offset;
         Ok(())
+    }
+
+    /// One page: the results after `offset`, and what to send for the next.
+    /// JSON stays JSON (its items are the page; nothing is added).
+    fn present(&self, output: &str) -> Option<Presented> {
+        if self.total {
+            return None;
+        }
+        if matches!(self.format, Some(SearchFormat::Json)) {
+            if self.offset == 0 {
+                return None;
+            }
+            let Ok(serde_json::Value::Array(items)) = serde_json::from_str(output) else {
+                return None;
+            };
+            let page: Vec<_> = items.into_iter().skip(self.offset as usize).collect();
+            return Some(Presented {
+                text: serde_json::Value::Array(page).to_string(),
+                note: None,
+            });
+        }
+        let entries = Self::entries(output);
+        let page: Vec<&String> = entries.iter().skip(self.offset as usize).collect();
+        let first = self.offset as usize + 1;
+        let last = self.offset as usize + page.len();
+        let note = if page.len() as u32 >= self.page {
+            Some(format!(
+                "[Results {first}-{last}; more may follow: send offset={last} for the next page.]"
+            ))
+        } else if self.offset > 0 {
+            Some(format!("[Results {first}-{last}; that is the last page.]"))
+        } else {
+            None
+        };
+        let mut text = page
+            .iter()
+            .map(|e| e.as_str())
+            .collect::<Vec<_>>()
+            .join("\n");
+        if !text.is_empty() {
+            text.push('\n');
+        }
+        Some(Presented { text, note })
     }
 }
 

@@ -83,6 +83,67 @@ pub fn check_status_char(key: &str, value: &str) -> Result<char, String> {
     }
 }
 
+/// True when `name` matches `pattern`, ignoring case: `*` any run of
+/// characters, `?` one character. Greedy with one backtrack point, so it
+/// takes at most (pattern × name) steps whatever the pattern.
+pub fn glob_matches(pattern: &str, name: &str) -> bool {
+    let pattern: Vec<char> = pattern.to_lowercase().chars().collect();
+    let name: Vec<char> = name.to_lowercase().chars().collect();
+    let (mut p, mut n) = (0, 0);
+    let mut star: Option<(usize, usize)> = None;
+    while n < name.len() {
+        match pattern.get(p) {
+            Some('*') => {
+                star = Some((p, n));
+                p += 1;
+            }
+            Some(&c) if c == '?' || c == name[n] => {
+                p += 1;
+                n += 1;
+            }
+            _ => match star {
+                Some((star_p, star_n)) => {
+                    p = star_p + 1;
+                    n = star_n + 1;
+                    star = Some((star_p, star_n + 1));
+                }
+                None => return false,
+            },
+        }
+    }
+    pattern[p..].iter().all(|c| *c == '*')
+}
+
+/// One page of `entries` and the line that says where it lies in the whole
+/// and what to send for the next one (no line when it is all there is).
+pub fn page_note(entries: &[&str], offset: u32, limit: u32, what: &str) -> super::Presented {
+    let total = entries.len();
+    let start = (offset as usize).min(total);
+    let end = start.saturating_add(limit as usize).min(total);
+    let mut text = entries[start..end].join("\n");
+    if !text.is_empty() {
+        text.push('\n');
+    }
+    let note = if start == 0 && end == total {
+        None
+    } else if start == end {
+        Some(format!(
+            "[No {what} from offset {offset}: there are {total}.]"
+        ))
+    } else if end < total {
+        Some(format!(
+            "[{what} {}-{end} of {total}; for the next page send offset={end}.]",
+            start + 1
+        ))
+    } else {
+        Some(format!(
+            "[{what} {}-{end} of {total}; that is the last page.]",
+            start + 1
+        ))
+    };
+    super::Presented { text, note }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -108,6 +169,48 @@ mod tests {
             .contains("name the base"));
         assert_eq!(describe_note(&s("Plan"), &None).unwrap(), "note \"Plan\"");
         assert_eq!(describe_note(&None, &None), None);
+    }
+
+    #[test]
+    fn name_patterns() {
+        for (pattern, name, expected) in [
+            ("*meeting*", "2026 Team Meeting.md", true),
+            ("2026-??-*", "2026-03-01.md", true),
+            ("2026-??-*", "2026-3-01.md", false),
+            ("*.md", "Plan.canvas", false),
+            ("Plan", "plan", true),
+            ("a*b*c", "axxbyyc", true),
+            ("a*b*c", "axxbyy", false),
+            ("*", "", true),
+            ("Café*", "CAFÉ ☕.md", true),
+        ] {
+            assert_eq!(glob_matches(pattern, name), expected, "{pattern} {name}");
+        }
+        // A pattern that backtracks badly in naive matchers stays quick.
+        let name = "a".repeat(5000);
+        assert!(!glob_matches(&format!("{}b", "a*".repeat(100)), &name));
+    }
+
+    #[test]
+    fn pages_say_where_they_are_and_what_comes_next() {
+        let entries = ["a", "b", "c", "d", "e"];
+        let page = page_note(&entries, 0, 2, "files");
+        assert_eq!(page.text, "a\nb\n");
+        assert_eq!(
+            page.note.as_deref(),
+            Some("[files 1-2 of 5; for the next page send offset=2.]")
+        );
+        let last = page_note(&entries, 4, 2, "files");
+        assert_eq!(
+            (last.text.as_str(), last.note.as_deref()),
+            ("e\n", Some("[files 5-5 of 5; that is the last page.]"))
+        );
+        assert_eq!(page_note(&entries, 0, 10, "files").note, None);
+        let past = page_note(&entries, 9, 2, "files");
+        assert_eq!(
+            (past.text.as_str(), past.note.as_deref()),
+            ("", Some("[No files from offset 9: there are 5.]"))
+        );
     }
 
     #[test]

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::shared::{check_not_blank, check_note_target, SortOrder, TableFormat};
-use super::{Access, CommandArgs, CommandSpec, NoteLocator, ToolSpec};
+use super::{Access, CommandArgs, CommandSpec, NoteLocator, Presented, ToolSpec};
 use crate::policy::scope::{Output, Reach};
 
 /// Arguments of `tags`.
@@ -29,11 +29,67 @@ pub struct TagsArgs {
     /// Return only the number of tags.
     #[serde(default)]
     pub total: bool,
+    /// Only tags used at least this many times (vault-wide lists; implies `counts`).
+    #[serde(default, rename = "minCount", skip_serializing)]
+    #[schemars(range(min = 1))]
+    pub min_count: Option<u32>,
+    /// At most this many tags; the answer says how many more there are.
+    #[serde(default, skip_serializing)]
+    #[schemars(range(min = 1))]
+    pub limit: Option<u32>,
+}
+
+impl TagsArgs {
+    fn trims(&self) -> bool {
+        self.min_count.is_some() || self.limit.is_some()
+    }
 }
 
 impl CommandArgs for TagsArgs {
+    /// `#tag<TAB>count` lines, kept from `minCount` up and cut at `limit`.
+    fn present(&self, output: &str) -> Option<Presented> {
+        if !self.trims() {
+            return None;
+        }
+        let min = self.min_count.unwrap_or(0);
+        let kept: Vec<&str> = output
+            .lines()
+            .filter(|line| {
+                let count = line
+                    .rsplit('\t')
+                    .next()
+                    .and_then(|n| n.trim().parse::<u32>().ok());
+                !line.trim().is_empty() && count.is_none_or(|n| n >= min)
+            })
+            .collect();
+        let limit = self.limit.unwrap_or(u32::MAX) as usize;
+        let shown = kept.len().min(limit);
+        let mut text = kept[..shown].join("\n");
+        if !text.is_empty() {
+            text.push('\n');
+        }
+        let note = (shown < kept.len()).then(|| {
+            format!(
+                "[Showing {shown} of {} tags; raise `limit` or `minCount` to see others.]",
+                kept.len()
+            )
+        });
+        Some(Presented { text, note })
+    }
+
     fn validate(&mut self) -> Result<(), String> {
-        check_note_target(&mut self.file, &mut self.path)
+        check_note_target(&mut self.file, &mut self.path)?;
+        if self.trims() {
+            if self.total || matches!(self.format, Some(TableFormat::Json | TableFormat::Csv)) {
+                return Err("`minCount` and `limit` work on the tag list in the default format; leave out `total` and `format`".into());
+            }
+            if self.min_count == Some(0) || self.limit == Some(0) {
+                return Err("`minCount` and `limit` start at 1".into());
+            }
+            // Counting needs the counts.
+            self.counts = self.counts || self.min_count.is_some();
+        }
+        Ok(())
     }
 
     fn reach(&self) -> Reach {

@@ -58,6 +58,10 @@ extern "C" {
     #[wasm_bindgen(method, js_name = vaultTrash)]
     fn vault_trash(this: &HostFunctions, path: &str) -> js_sys::Promise;
 
+    /// Resolves to `{ status: "opened" }` or `{ error }`.
+    #[wasm_bindgen(method, js_name = openNote)]
+    fn open_note(this: &HostFunctions, path: &str, heading: Option<String>) -> js_sys::Promise;
+
     /// Writes the undo journal; resolves when it is stored (never rejects).
     #[wasm_bindgen(method, js_name = saveJournal)]
     fn save_journal(this: &HostFunctions, json: &str, dropped: u32) -> js_sys::Promise;
@@ -174,6 +178,13 @@ impl Host for JsHost {
 
     async fn vault_trash(&self, path: &str) -> Result<(), VaultFailure> {
         let answer = JsFuture::from(self.functions.vault_trash(path))
+            .await
+            .map_err(|e| vault_failure(&e))?;
+        vault_error(&answer)
+    }
+
+    async fn open_note(&self, path: &str, heading: Option<&str>) -> Result<(), VaultFailure> {
+        let answer = JsFuture::from(self.functions.open_note(path, heading.map(str::to_string)))
             .await
             .map_err(|e| vault_failure(&e))?;
         vault_error(&answer)

@@ -38,6 +38,17 @@ const cases = [
 	})],
 	["obsidianNotes", { command: "read", file: "Welcome" }, refused("file")],
 	["obsidianNotes", { command: "read" }, refused()],
+	["obsidianNotes", { command: "map", file: "Roadmap" }, allowed((r) => assert.match(r.text, /^Map of Projects\/Roadmap\.md/))],
+	["obsidianNotes", { command: "map", file: "Welcome" }, refused("file")],
+	["obsidianNotes", { command: "section", path: "Projects/Launch plan.md", heading: "Timeline" }, allowed((r) => assert.match(r.text, /## Timeline/))],
+	["obsidianNotes", { command: "section", path: "Ideas/Brainstorm.md", heading: "Ideas" }, refused()],
+	["obsidianNotes", { command: "open", path: "People/Bob.md" }, allowed((r) => assert.match(r.text, /^Opened People\/Bob\.md/))],
+	["obsidianNotes", { command: "open", path: "Welcome.md" }, refused()],
+	// Counted after the filter: only notes the agent may read.
+	["obsidianNotes", { command: "files", name: "*.md", total: true }, allowed((r, log, vault) => {
+		const md = readdirSync(vault, { recursive: true }).filter((p) => String(p).endsWith(".md") && inside(String(p)));
+		assert.equal(r.text.trim(), String(md.length));
+	})],
 	["obsidianNotes", { command: "outline", path: "Projects/Roadmap.md" }, allowed((r) => assert.match(r.text, /Q2/))],
 	["obsidianNotes", { command: "outline", path: "Ideas/Brainstorm.md" }, refused()],
 	["obsidianNotes", { command: "file", path: "People/Bob.md" }, allowed((r) => assert.match(r.text, /People\/Bob\.md/))],
@@ -239,6 +250,7 @@ describe("folder scopes, for every command of every tool", () => {
 		({ plugin } = await loadPlugin(vault, {
 			data: { cliPath: emulator, vaultName: "Sample Vault", permissionMode: "askBeforeEdits", readFolders: READ, writeFolders: WRITE },
 		}));
+		plugin.app.workspace.openLinkText = async () => {};
 	});
 	after(() => removeVault(vault));
 
