@@ -389,7 +389,9 @@ fn edit_error(problem: EditProblem, target: &str, edit: &NoteEdit) -> ToolError 
         NoteEdit::ReplaceSection { heading, .. }
         | NoteEdit::InsertAfterHeading { heading, .. }
         | NoteEdit::AppendToSection { heading, .. } => heading.clone(),
-        NoteEdit::Replace { .. } => String::new(),
+        NoteEdit::Replace { .. } | NoteEdit::AddTag { .. } | NoteEdit::RemoveTag { .. } => {
+            String::new()
+        }
     };
     match problem {
         EditProblem::FindNotFound { near } => ToolError::FindNotFound {

@@ -56,6 +56,7 @@ fn base_arguments(tool: &str, command: &str) -> Value {
         ("obsidianLinks", _) => json!({}),
         ("obsidianTags", "tags") => json!({"file": "Plan"}),
         ("obsidianTags", "tag") => json!({"name": "project"}),
+        ("obsidianTags", "tag:add" | "tag:remove") => json!({"path": "Plan.md", "tag": "ok"}),
         ("obsidianTemplates", "template:read") => json!({"name": "Daily Note", "title": "T"}),
         ("obsidianTemplates", _) => json!({}),
         ("obsidianBases", "bases") => json!({}),
@@ -254,6 +255,14 @@ fn string_parameters(schema: &Value) -> Vec<String> {
         .collect()
 }
 
+/// Commands whose values the core applies to a note's text and writes
+/// through Obsidian's vault after a card, never through argv.
+const NOTE_EDITS: &[(&str, &str)] = &[
+    ("obsidianEdit", "edit"),
+    ("obsidianTags", "tag:add"),
+    ("obsidianTags", "tag:remove"),
+];
+
 /// Parameters the core applies itself and never sends to the CLI (a
 /// `files` name pattern is matched in Rust: `tools::shared::glob_matches`).
 const CORE_SIDE: &[(&str, &str, &str)] = &[("obsidianNotes", "files", "name")];
@@ -296,8 +305,8 @@ fn hostile_strings_run_literally_or_are_refused_by_name() {
                 .as_object()
                 .map(|p| p.keys().cloned().collect())
                 .unwrap_or_default();
-            if (tool.id, command.name) == ("obsidianEdit", "edit") {
-                // Its values never become argv: see edit_values_never_reach_the_cli.
+            if NOTE_EDITS.contains(&(tool.id, command.name)) {
+                // Their values never become argv: see edit_values_never_reach_the_cli.
                 continue;
             }
             if matches!(command.name, "map" | "section" | "open") {
@@ -555,45 +564,47 @@ fn undeclared_parameters_and_smuggled_commands_never_reach_argv() {
 /// without any process but the read that finds the note.
 #[test]
 fn edit_values_never_reach_the_cli() {
-    let tool = builtin_tools()
-        .into_iter()
-        .find(|t| t.id == "obsidianEdit")
-        .unwrap();
-    let schema = tool.command("edit").unwrap().arguments_schema();
     let mut cards = 0;
-    for parameter in string_parameters(&schema) {
-        for value in hostile_values() {
-            let core = core();
-            let mut args = base_arguments("obsidianEdit", "edit")
-                .as_object()
-                .unwrap()
-                .clone();
-            args.insert("command".into(), json!("edit"));
-            if parameter == "heading" || parameter == "content" {
-                args.remove("find");
-                args.remove("with");
-                args.insert("heading".into(), json!("Plan"));
-                args.insert("content".into(), json!("x"));
-            }
-            args.insert(parameter.clone(), json!(value));
-            let result = block_on(core.call_tool("obsidianEdit", &Value::Object(args)));
-            for request in core.host().requests.borrow().iter() {
-                assert!(
-                    matches!(request.args[0].as_str(), "file" | "read"),
-                    "edit ran {:?}",
-                    request.args
+    for (tool_id, command) in NOTE_EDITS {
+        let tool = builtin_tools()
+            .into_iter()
+            .find(|t| t.id == *tool_id)
+            .unwrap();
+        let schema = tool.command(command).unwrap().arguments_schema();
+        for parameter in string_parameters(&schema) {
+            for value in hostile_values() {
+                let core = core();
+                let mut args = base_arguments(tool_id, command)
+                    .as_object()
+                    .unwrap()
+                    .clone();
+                args.insert("command".into(), json!(command));
+                if parameter == "heading" || parameter == "content" {
+                    args.remove("find");
+                    args.remove("with");
+                    args.insert("heading".into(), json!("Plan"));
+                    args.insert("content".into(), json!("x"));
+                }
+                args.insert(parameter.clone(), json!(value));
+                let result = block_on(core.call_tool(tool_id, &Value::Object(args)));
+                for request in core.host().requests.borrow().iter() {
+                    assert!(
+                        matches!(request.args[0].as_str(), "file" | "read"),
+                        "{command} ran {:?}",
+                        request.args
+                    );
+                }
+                assert_eq!(
+                    core.host().notes.borrow()["Plan.md"],
+                    "# Plan\nok\n",
+                    "nothing is written before a click"
                 );
-            }
-            assert_eq!(
-                core.host().notes.borrow()["Plan.md"],
-                "# Plan\nok\n",
-                "nothing is written before a click"
-            );
-            if result.pending.is_some() {
-                cards += 1;
-            } else {
-                assert!(!result.ok);
-                assert!(result.code().is_some(), "{}", result.text);
+                if result.pending.is_some() {
+                    cards += 1;
+                } else {
+                    assert!(!result.ok);
+                    assert!(result.code().is_some(), "{}", result.text);
+                }
             }
         }
     }

@@ -797,6 +797,14 @@ fn every_write_command_leaves_a_journal_entry() {
             json!({"command": "edit", "path": PLAN, "find": "Ship", "with": "Go"}),
         ),
         (
+            "obsidianTags",
+            json!({"command": "tag:add", "path": PLAN, "tag": "urgent"}),
+        ),
+        (
+            "obsidianTags",
+            json!({"command": "tag:remove", "path": PLAN, "tag": "plan"}),
+        ),
+        (
             "obsidianDailyNote",
             json!({"command": "daily:append", "content": "x"}),
         ),
@@ -844,7 +852,12 @@ fn every_write_command_leaves_a_journal_entry() {
             parsed.args.undo_kind().is_some(),
             "{args}: declares how it is undone"
         );
-        let (core, _) = core();
+        let (core, notes) = core();
+        if args["command"] == "tag:remove" {
+            notes
+                .borrow_mut()
+                .insert(PLAN.into(), format!("{PLAN_TEXT}#plan\r\n"));
+        }
         let result = call(&core, tool, args.clone());
         assert!(result.ok, "{args}: {}", result.text);
         let journal = result.journal.expect("a journal entry");

@@ -109,6 +109,16 @@ fn writes() -> Vec<(&'static str, Value, Outcome)> {
             json!({"command": "edit", "file": "Plan", "find": "a", "with": "b"}),
             Card,
         ),
+        (
+            "obsidianTags",
+            json!({"command": "tag:add", "file": "Plan", "tag": "urgent"}),
+            Card,
+        ),
+        (
+            "obsidianTags",
+            json!({"command": "tag:remove", "path": "Plan.md", "tag": "todo"}),
+            Card,
+        ),
     ]
 }
 
@@ -120,7 +130,7 @@ fn vault_core(settings: Value) -> VaultAgentCore<FakeHost> {
     let notes = host.notes.clone();
     notes
         .borrow_mut()
-        .insert("Plan.md".into(), "# Todo\nx a y\n- [ ] Ship\n".into());
+        .insert("Plan.md".into(), "# Todo\nx a y #todo\n- [ ] Ship\n".into());
     host.respond_with(move |request| {
         let args = &request.args;
         let value = |key: &str| {

@@ -20,6 +20,13 @@ pub enum NoteEdit {
     InsertAfterHeading { heading: String, text: String },
     /// Text at the end of the section, before the blank lines that end it.
     AppendToSection { heading: String, text: String },
+    /// A tag in the frontmatter's `tags` list or inline.
+    AddTag {
+        tag: String,
+        place: super::tags::TagPlace,
+    },
+    /// A tag, from the list and from the text.
+    RemoveTag { tag: String },
 }
 
 /// Why an edit cannot be made; nothing is changed in any of these cases.
@@ -43,6 +50,8 @@ pub enum EditProblem {
 pub fn apply(note: &str, edit: &NoteEdit) -> Result<String, EditProblem> {
     let eol = line_ending(note);
     match edit {
+        NoteEdit::AddTag { tag, place } => Ok(super::tags::add_tag(note, tag, *place)),
+        NoteEdit::RemoveTag { tag } => Ok(super::tags::remove_tag(note, tag)),
         NoteEdit::Replace { find, with, all } => {
             if find.is_empty() {
                 return Err(EditProblem::EmptyFind);

@@ -7,3 +7,4 @@ pub mod diff;
 pub mod edit;
 pub mod headings;
 pub mod map;
+pub mod tags;

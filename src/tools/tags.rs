@@ -1,11 +1,18 @@
-//! `obsidianTags`: tags in a note or across the vault.
+//! `obsidianTags`: tags in a note or across the vault, and adding or
+//! removing one in a note (an edit with a diff card and undo).
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use super::shared::{check_not_blank, check_note_target, SortOrder, TableFormat};
-use super::{Access, CommandArgs, CommandSpec, NoteLocator, Presented, ToolSpec};
+use super::shared::{
+    check_not_blank, check_note_target, describe_note, require_note_target, SortOrder, TableFormat,
+};
+use super::{
+    Access, CommandArgs, CommandSpec, NoteEditRequest, NoteLocator, Presented, ToolSpec, UndoKind,
+};
+use crate::notes::edit::NoteEdit;
+use crate::notes::tags::TagPlace;
 use crate::policy::scope::{Output, Reach};
 
 /// Arguments of `tags`.
@@ -37,6 +44,114 @@ pub struct TagsArgs {
     #[serde(default, skip_serializing)]
     #[schemars(range(min = 1))]
     pub limit: Option<u32>,
+}
+
+/// Arguments of `tag:add`.
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TagAddArgs {
+    /// The note's name, resolved like a wikilink.
+    pub file: Option<String>,
+    /// The note's exact path from the vault root.
+    pub path: Option<String>,
+    /// The tag, with or without `#`, e.g. "project/active".
+    pub tag: String,
+    /// Add it as `#tag` at the end of the text instead of to the note's `tags` property.
+    #[serde(default)]
+    pub inline: bool,
+}
+
+/// Arguments of `tag:remove`.
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TagRemoveArgs {
+    /// The note's name, resolved like a wikilink.
+    pub file: Option<String>,
+    /// The note's exact path from the vault root.
+    pub path: Option<String>,
+    /// The tag, with or without `#`; it leaves the `tags` property and the text (child tags like `tag/sub` stay).
+    pub tag: String,
+}
+
+/// A tag as Obsidian allows it: letters, digits, `_`, `-`, `/` between parts,
+/// not only digits.
+fn check_tag(tag: &mut String) -> Result<(), String> {
+    let trimmed = tag.trim().trim_start_matches('#').to_string();
+    let ok = !trimmed.is_empty()
+        && trimmed
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '/'))
+        && !trimmed.chars().all(|c| c.is_ascii_digit() || c == '/')
+        && !trimmed.starts_with('/')
+        && !trimmed.ends_with('/')
+        && !trimmed.contains("//");
+    if !ok {
+        return Err(format!("`tag` must be a tag such as \"project\" or \"project/active\" (letters, digits, `_`, `-`, `/`; not only digits; no spaces); got {tag:?}"));
+    }
+    *tag = trimmed;
+    Ok(())
+}
+
+impl CommandArgs for TagAddArgs {
+    fn validate(&mut self) -> Result<(), String> {
+        require_note_target(&mut self.file, &mut self.path, "note")?;
+        check_tag(&mut self.tag)
+    }
+
+    fn reach(&self) -> Reach {
+        Reach::note(NoteLocator::of(&self.file, &self.path))
+    }
+
+    fn write_target(&self) -> Option<String> {
+        describe_note(&self.file, &self.path)
+    }
+
+    fn undo_kind(&self) -> Option<UndoKind> {
+        NoteLocator::of(&self.file, &self.path).map(UndoKind::NoteText)
+    }
+
+    fn note_edit(&self) -> Option<NoteEditRequest> {
+        let place = if self.inline {
+            TagPlace::Inline
+        } else {
+            TagPlace::Properties
+        };
+        Some(NoteEditRequest {
+            locate: NoteLocator::of(&self.file, &self.path)?,
+            edit: NoteEdit::AddTag {
+                tag: self.tag.clone(),
+                place,
+            },
+        })
+    }
+}
+
+impl CommandArgs for TagRemoveArgs {
+    fn validate(&mut self) -> Result<(), String> {
+        require_note_target(&mut self.file, &mut self.path, "note")?;
+        check_tag(&mut self.tag)
+    }
+
+    fn reach(&self) -> Reach {
+        Reach::note(NoteLocator::of(&self.file, &self.path))
+    }
+
+    fn write_target(&self) -> Option<String> {
+        describe_note(&self.file, &self.path)
+    }
+
+    fn undo_kind(&self) -> Option<UndoKind> {
+        NoteLocator::of(&self.file, &self.path).map(UndoKind::NoteText)
+    }
+
+    fn note_edit(&self) -> Option<NoteEditRequest> {
+        Some(NoteEditRequest {
+            locate: NoteLocator::of(&self.file, &self.path)?,
+            edit: NoteEdit::RemoveTag {
+                tag: self.tag.clone(),
+            },
+        })
+    }
 }
 
 impl TagsArgs {
@@ -147,7 +262,9 @@ pub fn tool() -> ToolSpec {
         guidance:
             "Use obsidianTags for tags: `tags all counts` for the vault's tags and how often \
                    each is used, `tags file=…` for one note's tags, `tag name=… verbose` for the \
-                   notes that use a tag. To find notes by text use obsidianSearch.",
+                   notes that use a tag; `minCount` and `limit` shorten a long list. `tag:add` / \
+                   `tag:remove` change one note's tags (the user approves a diff). To find notes \
+                   by text use obsidianSearch.",
         commands: vec![
             CommandSpec::new::<TagsArgs>(
                 "tags",
@@ -159,6 +276,18 @@ pub fn tool() -> ToolSpec {
                 Access::Read,
                 "Show one tag: how often and where it is used.",
             ),
+            CommandSpec::new::<TagAddArgs>(
+                "tag:add",
+                Access::ConfirmedWrite,
+                "Add a tag to a note's tags property (or inline), shown as a diff for the user to approve.",
+            )
+            .confirm_as("Add a tag to"),
+            CommandSpec::new::<TagRemoveArgs>(
+                "tag:remove",
+                Access::ConfirmedWrite,
+                "Remove a tag from a note's tags property and text, shown as a diff for the user to approve.",
+            )
+            .confirm_as("Remove a tag from"),
         ],
         example: json!({"command": "tags", "all": true, "counts": true}),
     }

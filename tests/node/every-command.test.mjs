@@ -69,6 +69,18 @@ const cases = [
 	["obsidianLinks", { command: "unresolved", counts: true }, ["unresolved", "counts"], (r) => assert.match(r.text, /Nonexistent Note\t4/)],
 	["obsidianTags", { command: "tags", all: true, counts: true, sort: "count" }, ["tags", "sort=count", "all", "counts"], (r) => assert.match(r.text, /#\w+\t\d+/)],
 	["obsidianTags", { command: "tag", name: "project", verbose: true }, ["tag", "name=project", "verbose"], (r) => assert.match(r.text, /Launch plan\.md/)],
+	[
+		"obsidianTags",
+		{ command: "tag:add", file: "Roadmap", tag: "#q3" },
+		"vault",
+		(r, vault) => assert.match(readFileSync(join(vault, "Projects/Roadmap.md"), "utf8"), /^tags: \[project, roadmap, q3\]$/m),
+	],
+	[
+		"obsidianTags",
+		{ command: "tag:remove", path: "Projects/Roadmap.md", tag: "q3" },
+		"vault",
+		(r, vault) => assert.doesNotMatch(readFileSync(join(vault, "Projects/Roadmap.md"), "utf8"), /q3/),
+	],
 	["obsidianTemplates", { command: "templates" }, ["templates"], (r) => assert.match(r.text, /Daily Note/)],
 	["obsidianTemplates", { command: "template:read", name: "Meeting Notes", title: "Kickoff", resolve: true }, ["template:read", "name=Meeting Notes", "title=Kickoff", "resolve"], (r) => assert.match(r.text, /Kickoff/)],
 	["obsidianBases", { command: "bases" }, ["bases"], (r) => assert.match(r.text, /Projects\.base/)],

@@ -175,6 +175,14 @@ const cases = [
 		withheld(r);
 	})],
 	["obsidianTags", { command: "tag", name: "idea", total: true }, refused()],
+	["obsidianTags", { command: "tag:add", path: "Projects/Roadmap.md", tag: "scoped" }, allowed((r, log, vault) => {
+		assert.match(readFileSync(join(vault, "Projects/Roadmap.md"), "utf8"), /^tags: \[.*, scoped\]$/m);
+	})],
+	["obsidianTags", { command: "tag:add", path: "People/Bob.md", tag: "scoped" }, refused()],
+	["obsidianTags", { command: "tag:remove", path: "Projects/Roadmap.md", tag: "scoped" }, allowed((r, log, vault) => {
+		assert.doesNotMatch(readFileSync(join(vault, "Projects/Roadmap.md"), "utf8"), /scoped/);
+	})],
+	["obsidianTags", { command: "tag:remove", file: "Alice", tag: "person" }, refused("file")],
 	// Templates are read as templates (their folder is the Templates plugin's).
 	["obsidianTemplates", { command: "templates" }, allowed((r) => assert.match(r.text, /Meeting Notes/))],
 	["obsidianTemplates", { command: "template:read", name: "Meeting Notes" }, allowed((r) => assert.match(r.text, /\S/))],
