@@ -69,10 +69,13 @@ export function renderConfirmationCard(parent: HTMLElement, card: ConfirmationCa
 		preview.createDiv({ cls: "vault-agent-confirm-label", text: "After" });
 		preview.createEl("pre", { cls: "vault-agent-confirm-after", text: card.preview.after });
 	}
-	if (card.via === "vault") {
+	if (card.via === "vault" || card.via === "files") {
 		root.createDiv({
 			cls: "vault-agent-confirm-via",
-			text: "Obsidian writes this change in one step, and only if the note still reads as shown here.",
+			text:
+				card.via === "vault"
+					? "Obsidian writes this change in one step, and only if the note still reads as shown here."
+					: "Obsidian's file manager does this after your click, only for notes that still read as they did when this card was made; undo puts them back.",
 		});
 	} else {
 		const details = root.createEl("details", { cls: "vault-agent-confirm-command" });

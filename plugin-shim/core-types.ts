@@ -71,6 +71,12 @@ export interface HostFunctions {
 	): Promise<{ status: "written" } | { status: "changed"; now: string } | { error: { code: string; message: string } }>;
 	/** Moves the note to the trash the user chose (`app.fileManager.trashFile`). */
 	vaultTrash(path: string): Promise<{ status: "trashed" } | { error: { code: string; message: string } }>;
+	/** Moves or renames a note (`app.fileManager.renameFile`, which updates links as the user's setting says). */
+	vaultMove(from: string, to: string): Promise<{ status: "moved" } | { error: { code: string; message: string } }>;
+	/** Makes a note with this text (`app.vault.create`); fails if one is there. */
+	vaultCreate(path: string, content: string): Promise<{ status: "created" } | { error: { code: string; message: string } }>;
+	/** Settings → Files and links → Automatically update internal links, if it can be read. */
+	linksUpdateOnMove(): boolean | undefined;
 	/** Shows the note in the current tab, at `heading` if given (`app.workspace.openLinkText`). */
 	openNote(path: string, heading: string | undefined): Promise<{ status: "opened" } | { error: { code: string; message: string } }>;
 	/** Stores the undo journal; `dropped` oldest entries were let go. Never rejects. */
@@ -212,7 +218,7 @@ export interface ConfirmationCard {
 	expiresMs: number;
 	state: ConfirmationState;
 	/** `cli`: the argv runs; `vault`: Obsidian writes the note in one step, only if unchanged. */
-	via: "cli" | "vault";
+	via: "cli" | "vault" | "files";
 }
 
 /** What the UI shows of an undo journal entry (src/journal.rs). */

@@ -7,7 +7,25 @@
 import { type App, TFile } from "obsidian";
 import type { HostFunctions } from "./core-types";
 
-type VaultFunctions = Pick<HostFunctions, "vaultRead" | "vaultProcess" | "vaultTrash" | "openNote">;
+type VaultFunctions = Pick<HostFunctions, "vaultRead" | "vaultProcess" | "vaultTrash" | "vaultMove" | "vaultCreate" | "linksUpdateOnMove" | "openNote">;
+
+/** The folder part of a vault path ("" at the root). */
+function folderOf(path: string): string {
+	const slash = path.lastIndexOf("/");
+	return slash < 0 ? "" : path.slice(0, slash);
+}
+
+/** Makes the folder (and its parents) if it is missing. */
+async function ensureFolder(app: App, folder: string): Promise<void> {
+	if (folder === "" || app.vault.getAbstractFileByPath(folder)) return;
+	await ensureFolder(app, folderOf(folder));
+	await app.vault.createFolder(folder);
+}
+
+/** Obsidian's "Automatically update internal links" (not in the API's typings). */
+interface VaultConfig {
+	getConfig?: (key: string) => unknown;
+}
 
 function noteAt(app: App, path: string): TFile | { error: { code: string; message: string } } {
 	const file = app.vault.getAbstractFileByPath(path);
@@ -56,6 +74,32 @@ export function vaultFunctions(app: App): VaultFunctions {
 				return { error: { code: "trash_failed", message: String(error) } };
 			}
 			return { status: "trashed" };
+		},
+		vaultMove: async (from, to) => {
+			const file = noteAt(app, from);
+			if (!(file instanceof TFile)) return file;
+			if (app.vault.getAbstractFileByPath(to)) return { error: { code: "exists", message: `${to} already exists.` } };
+			try {
+				await ensureFolder(app, folderOf(to));
+				await app.fileManager.renameFile(file, to);
+			} catch (error) {
+				return { error: { code: "move_failed", message: String(error) } };
+			}
+			return { status: "moved" };
+		},
+		vaultCreate: async (path, content) => {
+			if (app.vault.getAbstractFileByPath(path)) return { error: { code: "exists", message: `${path} already exists.` } };
+			try {
+				await ensureFolder(app, folderOf(path));
+				await app.vault.create(path, content);
+			} catch (error) {
+				return { error: { code: "create_failed", message: String(error) } };
+			}
+			return { status: "created" };
+		},
+		linksUpdateOnMove: () => {
+			const value = (app.vault as unknown as VaultConfig).getConfig?.("alwaysUpdateLinks");
+			return typeof value === "boolean" ? value : undefined;
 		},
 		openNote: async (path, heading) => {
 			const file = noteAt(app, path);

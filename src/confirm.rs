@@ -44,6 +44,42 @@ impl NoteEditPlan {
     }
 }
 
+/// A move, rename or deletion waiting for the card: each note's path, where
+/// it goes (`None`: the trash), and the hash of its text when the card was
+/// made, so the approval acts only on notes as they were shown.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OrganisePlan {
+    pub kind: crate::tools::organise::OrganiseKind,
+    pub items: Vec<PlannedMove>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlannedMove {
+    pub from: String,
+    pub to: Option<String>,
+    pub text_hash: String,
+}
+
+impl OrganisePlan {
+    /// What the confirmation is bound to: every note, where it goes, and its text by hash.
+    pub fn argv(&self) -> Vec<String> {
+        let verb = match self.kind {
+            crate::tools::organise::OrganiseKind::Move => "move",
+            crate::tools::organise::OrganiseKind::Rename => "rename",
+            crate::tools::organise::OrganiseKind::Delete => "delete",
+        };
+        let mut argv = vec![verb.to_string()];
+        for item in &self.items {
+            argv.push(format!("path={}", item.from));
+            if let Some(to) = &item.to {
+                argv.push(format!("to={to}"));
+            }
+            argv.push(format!("sha256={}", item.text_hash));
+        }
+        argv
+    }
+}
+
 /// SHA-256 of a text, in hex.
 pub fn text_hash(text: &str) -> String {
     Sha256::digest(text.as_bytes())
@@ -137,6 +173,8 @@ pub struct PendingConfirmation {
     pub empty_output: EmptyOutput,
     /// Set for an edit written through the vault instead of the CLI.
     pub note_edit: Option<NoteEditPlan>,
+    /// Set for a move, rename or deletion through Obsidian's file manager.
+    pub organise: Option<OrganisePlan>,
     /// The chat answer that asked for it (its change is journaled there).
     pub turn: Option<String>,
     pub created_ms: f64,
@@ -168,8 +206,9 @@ pub struct ConfirmationCard {
     pub argv_hash: String,
     pub expires_ms: f64,
     pub state: ConfirmationState,
-    /// `cli` (the argv runs) or `vault` (Obsidian writes the note in one
-    /// step, only if it is unchanged).
+    /// `cli` (the argv runs), `vault` (Obsidian writes the note in one
+    /// step, only if it is unchanged) or `files` (Obsidian's file manager
+    /// moves or trashes notes, only those still as the card showed them).
     pub via: &'static str,
 }
 
@@ -210,10 +249,10 @@ impl PendingConfirmation {
             argv_hash: self.argv_hash.clone(),
             expires_ms: self.expires_ms,
             state: self.state,
-            via: if self.note_edit.is_some() {
-                "vault"
-            } else {
-                "cli"
+            via: match (&self.note_edit, &self.organise) {
+                (Some(_), _) => "vault",
+                (_, Some(_)) => "files",
+                _ => "cli",
             },
         }
     }
@@ -233,6 +272,7 @@ pub struct Proposal {
     pub preview: Preview,
     pub empty_output: EmptyOutput,
     pub note_edit: Option<NoteEditPlan>,
+    pub organise: Option<OrganisePlan>,
     pub turn: Option<String>,
 }
 
@@ -268,6 +308,7 @@ impl ConfirmationBook {
             preview: proposal.preview,
             empty_output: proposal.empty_output,
             note_edit: proposal.note_edit,
+            organise: proposal.organise,
             turn: proposal.turn,
             created_ms: now_ms,
             expires_ms: now_ms + f64::from(expiry_ms),
@@ -446,6 +487,7 @@ mod tests {
             },
             empty_output: EmptyOutput::Error,
             note_edit: None,
+            organise: None,
             turn: None,
         }
     }

@@ -333,6 +333,11 @@ impl<H: Host> VaultAgentCore<H> {
         if let Some(request) = call.args.note_view() {
             return self.view_note(request, &settings).await;
         }
+        if let Some(request) = call.args.organise() {
+            return self
+                .propose_organise(&call, args, request, &settings, turn)
+                .await;
+        }
         if let Some(request) = call.args.note_edit() {
             return self
                 .propose_note_edit(&call, args, request, &settings, turn)
@@ -477,6 +482,7 @@ impl<H: Host> VaultAgentCore<H> {
             preview,
             empty_output: call.command.empty_output,
             note_edit: None,
+            organise: None,
             turn: turn.map(str::to_string),
         };
         let now = self.host.now_ms();
@@ -503,7 +509,7 @@ impl<H: Host> VaultAgentCore<H> {
         let Authorised {
             call, invocation, ..
         } = self.authorise(tool_id, &arguments, &settings).await?;
-        let is_note_edit = call.args.note_edit().is_some();
+        let is_note_edit = call.args.note_edit().is_some() || call.args.organise().is_some();
         if !is_note_edit && invocation.to_argv().ok().as_ref() != Some(&argv) {
             return Err(ToolError::ArgvMismatch);
         }
@@ -513,6 +519,9 @@ impl<H: Host> VaultAgentCore<H> {
             .borrow_mut()
             .approve(id, argv_hash, now)?;
         let turn = entry.turn.as_deref();
+        if let Some(plan) = &entry.organise {
+            return self.run_organise(&entry, plan, &settings).await;
+        }
         if let Some(plan) = &entry.note_edit {
             return self
                 .run_note_edit(id, entry.tool_id, &entry.arguments, plan, &settings, turn)

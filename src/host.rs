@@ -215,6 +215,17 @@ pub trait Host {
     /// Moves the note at `path` to the trash the user chose in Obsidian
     /// (`app.fileManager.trashFile`): undoing a note the agent created.
     async fn vault_trash(&self, path: &str) -> Result<(), VaultFailure>;
+    /// Moves or renames the note at `from` to `to` through Obsidian's file
+    /// manager (`app.fileManager.renameFile`), which updates links to it as
+    /// the user's "Automatically update internal links" setting says; a
+    /// missing folder is made first. Fails if `to` exists.
+    async fn vault_move(&self, from: &str, to: &str) -> Result<(), VaultFailure>;
+    /// Makes a note at `path` with `content` (`app.vault.create`); fails if
+    /// one is there. Undoing a deletion.
+    async fn vault_create(&self, path: &str, content: &str) -> Result<(), VaultFailure>;
+    /// Whether Obsidian updates links when a note moves (Settings → Files and
+    /// links → Automatically update internal links); `None` if unknown.
+    fn links_update_on_move(&self) -> Option<bool>;
     /// Shows the note at `path` to the user in the current tab
     /// (`app.workspace.openLinkText`), scrolled to `heading` if given: one
     /// tab at most, never a new one.

@@ -84,10 +84,32 @@ pub enum UndoPlan {
         before: char,
         after: String,
     },
+    /// Notes moved or renamed, in the order they moved: moved back, newest
+    /// first, while each is still where it went and its old place is free.
+    #[serde(rename_all = "camelCase")]
+    Moved { moves: Vec<MovedNote> },
+    /// Notes moved to the trash, with their exact text: made again where they
+    /// were, while nothing else took their place.
+    #[serde(rename_all = "camelCase")]
+    Deleted { notes: Vec<DeletedNote> },
     /// Kept so the change stays visible; `reason` says why it cannot be
     /// undone and what to do instead.
     #[serde(rename_all = "camelCase")]
     Never { reason: String },
+}
+
+/// One note a move or rename changed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MovedNote {
+    pub from: String,
+    pub to: String,
+}
+
+/// One note a deletion sent to the trash.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DeletedNote {
+    pub path: String,
+    pub content: String,
 }
 
 /// A note's exact text before and after a change.

@@ -12,6 +12,7 @@ pub mod host;
 pub mod input;
 pub mod journal;
 pub mod notes;
+pub mod organise;
 pub mod policy;
 pub mod reads;
 pub mod result;

@@ -58,6 +58,8 @@ pub struct FakeHost {
     pub before_process: RefCell<Option<NotesHook>>,
     /// Notes moved to the trash, with the text they had.
     pub trash: Rc<RefCell<Vec<(String, String)>>>,
+    /// What `links_update_on_move` answers.
+    pub links_update: Option<bool>,
     /// Notes shown to the user (`open`), with the heading.
     pub opened: Rc<RefCell<Vec<OpenedNote>>>,
     /// Every journal the core saved, with how many entries it dropped.
@@ -102,6 +104,7 @@ impl FakeHost {
             before_process: RefCell::new(None),
             trash: Rc::new(RefCell::new(Vec::new())),
             opened: Rc::new(RefCell::new(Vec::new())),
+            links_update: Some(true),
             journal_saves: RefCell::new(Vec::new()),
         }
     }
@@ -288,6 +291,38 @@ impl Host for FakeHost {
             })?;
         self.trash.borrow_mut().push((path.to_string(), text));
         Ok(())
+    }
+
+    async fn vault_move(&self, from: &str, to: &str) -> Result<(), VaultFailure> {
+        let mut notes = self.notes.borrow_mut();
+        if notes.contains_key(to) {
+            return Err(VaultFailure {
+                code: "exists".into(),
+                message: format!("{to} already exists"),
+            });
+        }
+        let text = notes.remove(from).ok_or_else(|| VaultFailure {
+            code: "not_found".into(),
+            message: format!("No file at {from}"),
+        })?;
+        notes.insert(to.to_string(), text);
+        Ok(())
+    }
+
+    async fn vault_create(&self, path: &str, content: &str) -> Result<(), VaultFailure> {
+        let mut notes = self.notes.borrow_mut();
+        if notes.contains_key(path) {
+            return Err(VaultFailure {
+                code: "exists".into(),
+                message: format!("{path} already exists"),
+            });
+        }
+        notes.insert(path.to_string(), content.to_string());
+        Ok(())
+    }
+
+    fn links_update_on_move(&self) -> Option<bool> {
+        self.links_update
     }
 
     async fn open_note(&self, path: &str, heading: Option<&str>) -> Result<(), VaultFailure> {

@@ -181,6 +181,10 @@ impl<H: Host> VaultAgentCore<H> {
             UndoKind::Never { reason } => Before::Never {
                 reason: reason.to_string(),
             },
+            // Never run through the CLI path: the organise step journals them.
+            UndoKind::Organised => Before::Never {
+                reason: "moves and deletions are recorded when they run.".into(),
+            },
         }
     }
 
@@ -383,7 +387,7 @@ impl<H: Host> VaultAgentCore<H> {
         self.journal_and_link(entry, Some(diff), result).await;
     }
 
-    async fn journal_and_link(
+    pub(crate) async fn journal_and_link(
         &self,
         entry: JournalEntry,
         diff: Option<NoteDiff>,
@@ -809,8 +813,80 @@ impl<H: Host> VaultAgentCore<H> {
                     NoteDiff::between(&now, &back_line),
                 ))
             }
+            UndoPlan::Moved { moves } => {
+                // Every note first: where it went, and its old place free.
+                for m in moves {
+                    let (from, to) = (self.checked(entry, &m.from)?, self.checked(entry, &m.to)?);
+                    if self.host().vault_read(&to).await.is_err() {
+                        return Err(ToolError::UndoTargetMissing {
+                            target: format!("\"{to}\""),
+                        }
+                        .into());
+                    }
+                    if self.host().vault_read(&from).await.is_ok() {
+                        return Err(ToolError::NotUndoable {
+                            target: format!("\"{from}\""),
+                            reason: "another note is there now; move or rename it first.".into(),
+                        }
+                        .into());
+                    }
+                }
+                for m in moves.iter().rev() {
+                    self.host()
+                        .vault_move(&m.to, &m.from)
+                        .await
+                        .map_err(|failure| ToolError::VaultFailed {
+                            target: format!("\"{}\"", m.to),
+                            detail: failure.message,
+                        })?;
+                }
+                let back: Vec<String> = moves
+                    .iter()
+                    .map(|m| format!("{} → {}", m.to, m.from))
+                    .collect();
+                Ok(ToolResult::success(format!(
+                    "Undone: {}. Back: {}.",
+                    entry.summary,
+                    back.join("; ")
+                )))
+            }
+            UndoPlan::Deleted { notes } => {
+                for note in notes {
+                    let path = self.checked(entry, &note.path)?;
+                    if self.host().vault_read(&path).await.is_ok() {
+                        return Err(ToolError::NotUndoable {
+                            target: format!("\"{path}\""),
+                            reason: "another note is there now; move or rename it first.".into(),
+                        }
+                        .into());
+                    }
+                }
+                for note in notes {
+                    self.host()
+                        .vault_create(&note.path, &note.content)
+                        .await
+                        .map_err(|failure| ToolError::VaultFailed {
+                            target: format!("\"{}\"", note.path),
+                            detail: failure.message,
+                        })?;
+                }
+                let made: Vec<&str> = notes.iter().map(|n| n.path.as_str()).collect();
+                Ok(ToolResult::success(format!(
+                    "Undone: {}. Made again with their exact text: {}.",
+                    entry.summary,
+                    made.join("; ")
+                )))
+            }
             UndoPlan::Never { .. } => unreachable!("refused above"),
         }
+    }
+
+    /// One path of an entry that names several, checked like `undo_path`.
+    fn checked(&self, entry: &JournalEntry, path: &str) -> Result<String, Stop> {
+        self.undo_path(&JournalEntry {
+            target: path.to_string(),
+            ..entry.clone()
+        })
     }
 
     /// The entry's path, if it is one the plugin may change: the journal

@@ -165,6 +165,7 @@ impl<H: Host> VaultAgentCore<H> {
             preview,
             empty_output: EmptyOutput::Error,
             note_edit: Some(plan),
+            organise: None,
             turn: turn.map(str::to_string),
         };
         let now = self.host().now_ms();

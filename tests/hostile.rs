@@ -77,6 +77,9 @@ fn base_arguments(tool: &str, command: &str) -> Value {
         ("obsidianEdit", "append") => json!({"file": "Plan", "content": "- [ ] Ship"}),
         ("obsidianEdit", "prepend") => json!({"file": "Plan", "content": "# Plan"}),
         ("obsidianEdit", "edit") => json!({"path": "Plan.md", "find": "ok", "with": "done"}),
+        ("obsidianOrganise", "move") => json!({"path": "Plan.md", "to": "Archive"}),
+        ("obsidianOrganise", "rename") => json!({"path": "Plan.md", "name": "Plan 2"}),
+        ("obsidianOrganise", "delete") => json!({"path": "Plan.md"}),
         _ => panic!("no base arguments for {tool} {command}: add them here"),
     }
 }
@@ -261,6 +264,9 @@ const NOTE_EDITS: &[(&str, &str)] = &[
     ("obsidianEdit", "edit"),
     ("obsidianTags", "tag:add"),
     ("obsidianTags", "tag:remove"),
+    ("obsidianOrganise", "move"),
+    ("obsidianOrganise", "rename"),
+    ("obsidianOrganise", "delete"),
 ];
 
 /// Parameters the core applies itself and never sends to the CLI (a
@@ -589,7 +595,7 @@ fn edit_values_never_reach_the_cli() {
                 let result = block_on(core.call_tool(tool_id, &Value::Object(args)));
                 for request in core.host().requests.borrow().iter() {
                     assert!(
-                        matches!(request.args[0].as_str(), "file" | "read"),
+                        matches!(request.args[0].as_str(), "file" | "read" | "backlinks"),
                         "{command} ran {:?}",
                         request.args
                     );

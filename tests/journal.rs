@@ -805,6 +805,18 @@ fn every_write_command_leaves_a_journal_entry() {
             json!({"command": "tag:remove", "path": PLAN, "tag": "plan"}),
         ),
         (
+            "obsidianOrganise",
+            json!({"command": "move", "path": PLAN, "to": "Archive"}),
+        ),
+        (
+            "obsidianOrganise",
+            json!({"command": "rename", "path": PLAN, "name": "Plan 2"}),
+        ),
+        (
+            "obsidianOrganise",
+            json!({"command": "delete", "path": PLAN}),
+        ),
+        (
             "obsidianDailyNote",
             json!({"command": "daily:append", "content": "x"}),
         ),

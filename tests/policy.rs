@@ -115,6 +115,21 @@ fn writes() -> Vec<(&'static str, Value, Outcome)> {
             Card,
         ),
         (
+            "obsidianOrganise",
+            json!({"command": "move", "path": "Plan.md", "to": "Archive"}),
+            Card,
+        ),
+        (
+            "obsidianOrganise",
+            json!({"command": "rename", "file": "Plan", "name": "Plan 2"}),
+            Card,
+        ),
+        (
+            "obsidianOrganise",
+            json!({"command": "delete", "path": "Plan.md"}),
+            Card,
+        ),
+        (
             "obsidianTags",
             json!({"command": "tag:remove", "path": "Plan.md", "tag": "todo"}),
             Card,

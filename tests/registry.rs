@@ -119,7 +119,7 @@ fn every_command_refuses_unknown_fields() {
 #[test]
 fn excluded_list_matches_families_and_exact_names() {
     for command in [
-        "delete",
+        "unique",
         "plugin:enable",
         "plugin",
         "plugins:restrict",
@@ -140,6 +140,10 @@ fn excluded_list_matches_families_and_exact_names() {
         "search",
         "properties",
         "read",
+        // obsidianOrganise's, through Obsidian's file manager after a card.
+        "move",
+        "rename",
+        "delete",
     ] {
         assert!(!is_excluded(command), "{command}");
     }

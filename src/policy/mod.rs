@@ -6,8 +6,9 @@ pub mod paths;
 pub mod scope;
 
 use crate::error::ToolError;
+use crate::policy::scope::Place;
 use crate::settings::{PermissionMode, Settings};
-use crate::tools::{Access, ToolCall};
+use crate::tools::{Access, NoteLocator, ToolCall};
 
 /// Parameters that name a place in the vault, by the CLI's own convention
 /// (`ref` is `path:line`).
@@ -67,6 +68,23 @@ fn check_config_dir(
         .args
         .cli_arguments()
         .map_err(|p| ToolError::invalid(call.tool.id, p))?;
+    let verb = if access.is_write() { "change" } else { "read" };
+    // Every place the command declares, lists and destinations included.
+    for place in call.args.reach().places {
+        let named = match place {
+            Place::Note(NoteLocator::Path(p)) | Place::NewNote(Some(p)) | Place::Reference(p) => p,
+            Place::Within(Some(f)) | Place::PickFrom(Some(f)) => f,
+            _ => continue,
+        };
+        if paths::in_config_dir(&named, config_dir) {
+            return Err(ToolError::ConfigFolder {
+                command: call.command.name.to_string(),
+                verb,
+                key: named,
+                config_dir: config_dir.to_string(),
+            });
+        }
+    }
     for (key, value) in &arguments.parameters {
         if !PLACE_PARAMETERS.contains(&key.as_str()) {
             continue;
@@ -81,7 +99,7 @@ fn check_config_dir(
         if paths::in_config_dir(place, config_dir) {
             return Err(ToolError::ConfigFolder {
                 command: call.command.name.to_string(),
-                verb: if access.is_write() { "change" } else { "read" },
+                verb,
                 key: key.clone(),
                 config_dir: config_dir.to_string(),
             });

@@ -10,6 +10,7 @@ pub mod daily;
 pub mod edit;
 pub mod links;
 pub mod notes;
+pub mod organise;
 pub mod properties;
 pub mod random;
 pub mod search;
@@ -46,6 +47,7 @@ pub fn builtin_tools() -> Vec<ToolSpec> {
         bases::tool(),
         bookmarks::tool(),
         random::tool(),
+        organise::tool(),
     ]
 }
 
@@ -141,6 +143,12 @@ pub trait CommandArgs: DeserializeOwned + Serialize + JsonSchema + 'static {
         None
     }
 
+    /// For moves, renames and deletions: the notes and where they go, done
+    /// through Obsidian's file manager after a card.
+    fn organise(&self) -> Option<organise::OrganiseRequest> {
+        None
+    }
+
     /// For previews that must show a note byte for byte (the CLI's `read`
     /// trims the end): the note, read through Obsidian's vault instead of
     /// `probe`, for the preview and for the stale check.
@@ -172,6 +180,9 @@ pub enum UndoKind {
     Property { name: String, note: NoteLocator },
     /// One task's status character, set back through the CLI.
     Task { note: NoteLocator, line: u32 },
+    /// Moves, renames, deletions: recorded by the step that makes them
+    /// (`src/organise.rs`), with the paths and texts to put back.
+    Organised,
     /// Recorded so the change stays visible, but nothing can reverse it.
     Never { reason: &'static str },
 }
@@ -287,6 +298,7 @@ pub trait ParsedArgs: Any {
     fn write_check(&self) -> Option<WriteCheck>;
     fn note_edit(&self) -> Option<NoteEditRequest>;
     fn note_view(&self) -> Option<NoteView>;
+    fn organise(&self) -> Option<organise::OrganiseRequest>;
     fn present(&self, output: &str) -> Option<Presented>;
     fn exact_note(&self) -> Option<NoteLocator>;
     fn undo_kind(&self) -> Option<UndoKind>;
@@ -328,6 +340,10 @@ impl<A: CommandArgs> ParsedArgs for A {
 
     fn note_view(&self) -> Option<NoteView> {
         CommandArgs::note_view(self)
+    }
+
+    fn organise(&self) -> Option<organise::OrganiseRequest> {
+        CommandArgs::organise(self)
     }
 
     fn present(&self, output: &str) -> Option<Presented> {
@@ -669,11 +685,11 @@ fn merge_enum(existing: Option<&mut Value>, incoming: &Value) {
 }
 
 /// Commands no tool may ever run: destructive, UI-only, code execution or
-/// settings (seed 000, "Excluded from Tool System").
+/// settings (seed 000, "Excluded from Tool System"). Moving, renaming and
+/// deleting to the trash are `obsidianOrganise`'s, through Obsidian's file
+/// manager after a card and with undo, never these CLI commands (whose
+/// `permanent` flag deletes for good).
 pub const EXCLUDED_COMMANDS: &[&str] = &[
-    "delete",
-    "move",
-    "rename",
     "plugin:",
     "plugins:",
     "theme:",

@@ -58,6 +58,18 @@ extern "C" {
     #[wasm_bindgen(method, js_name = vaultTrash)]
     fn vault_trash(this: &HostFunctions, path: &str) -> js_sys::Promise;
 
+    /// Resolves to `{ status: "moved" }` or `{ error }`.
+    #[wasm_bindgen(method, js_name = vaultMove)]
+    fn vault_move(this: &HostFunctions, from: &str, to: &str) -> js_sys::Promise;
+
+    /// Resolves to `{ status: "created" }` or `{ error }`.
+    #[wasm_bindgen(method, js_name = vaultCreate)]
+    fn vault_create(this: &HostFunctions, path: &str, content: &str) -> js_sys::Promise;
+
+    /// `true`, `false`, or `undefined` when the setting cannot be read.
+    #[wasm_bindgen(method, js_name = linksUpdateOnMove)]
+    fn links_update_on_move(this: &HostFunctions) -> Option<bool>;
+
     /// Resolves to `{ status: "opened" }` or `{ error }`.
     #[wasm_bindgen(method, js_name = openNote)]
     fn open_note(this: &HostFunctions, path: &str, heading: Option<String>) -> js_sys::Promise;
@@ -181,6 +193,24 @@ impl Host for JsHost {
             .await
             .map_err(|e| vault_failure(&e))?;
         vault_error(&answer)
+    }
+
+    async fn vault_move(&self, from: &str, to: &str) -> Result<(), VaultFailure> {
+        let answer = JsFuture::from(self.functions.vault_move(from, to))
+            .await
+            .map_err(|e| vault_failure(&e))?;
+        vault_error(&answer)
+    }
+
+    async fn vault_create(&self, path: &str, content: &str) -> Result<(), VaultFailure> {
+        let answer = JsFuture::from(self.functions.vault_create(path, content))
+            .await
+            .map_err(|e| vault_failure(&e))?;
+        vault_error(&answer)
+    }
+
+    fn links_update_on_move(&self) -> Option<bool> {
+        self.functions.links_update_on_move()
     }
 
     async fn open_note(&self, path: &str, heading: Option<&str>) -> Result<(), VaultFailure> {

@@ -4,7 +4,7 @@
 // clicks Send, sees a streamed answer and a tool block with a table, and
 // approves a change on the inline card with a real click.
 import assert from "node:assert/strict";
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { outputDir, startBrowserPlugin } from "../support/browser.mjs";
@@ -237,6 +237,31 @@ describe("chat view in Chromium", () => {
 		await dialog.locator("button", { hasText: "Undo anyway" }).click();
 		await page.waitForFunction(() => document.querySelector(".vault-agent-tool-call:last-of-type button.vault-agent-undo")?.textContent === "Undone", null, { timeout: 15_000 });
 		assert.equal(readFileSync(plan, "utf8"), original, "the value is back, and nothing else moved");
+		assert.deepEqual(session.errors, []);
+	});
+
+	it("shows a move of several notes as one card listing where each goes, and moves them on Approve", async () => {
+		server.script(
+			{ stream: openaiStream({ toolCalls: [["obsidianOrganise", { command: "move", paths: ["Ideas/Unlinked thought.md", "Ideas/Brainstorm.md"], to: "Archive/Ideas" }]] }) },
+			{ stream: openaiStream({ text: "Moved both ideas to the archive." }) },
+		);
+		await send("Archive my brainstorm and the unlinked thought");
+		const card = page.locator(".vault-agent-inline-card .vault-agent-confirm").last();
+		await card.waitFor({ state: "visible", timeout: 15_000 });
+		await turnDone();
+		assert.match(await card.locator(".vault-agent-confirm-summary").textContent(), /^Move 2 notes/);
+		const text = await card.textContent();
+		assert.match(text, /Archive\/Ideas\/Unlinked thought\.md/);
+		assert.match(text, /Archive\/Ideas\/Brainstorm\.md/);
+		assert.match(text, /Obsidian will update the links/);
+		assert.ok(existsSync(join(session.vault, "Ideas/Brainstorm.md")), "nothing moved before the click");
+		await session.screenshot("move-card", { fit: ".vault-agent-inline-card" });
+		const done = await page.locator(".vault-agent-confirm.is-done").count();
+		await card.locator("button.vault-agent-approve").click();
+		await page.waitForFunction((n) => document.querySelectorAll(".vault-agent-confirm.is-done").length > n, done, { timeout: 15_000 });
+		await turnDone();
+		assert.ok(existsSync(join(session.vault, "Archive/Ideas/Brainstorm.md")));
+		assert.ok(!existsSync(join(session.vault, "Ideas/Brainstorm.md")));
 		assert.deepEqual(session.errors, []);
 	});
 

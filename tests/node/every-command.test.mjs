@@ -3,7 +3,7 @@
 // first, command, key=value parameters, bare flags), and writes really change
 // the vault copy (confirmed writes only after the card's approval).
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { copySampleVault, emulator, loadPlugin, readLog, removeVault, useEmulator } from "../support/harness.mjs";
@@ -118,6 +118,31 @@ const cases = [
 		["prepend", "path=Welcome.md", "content=> Read me first"],
 		(r, vault) => assert.match(readFileSync(join(vault, "Welcome.md"), "utf8"), /^(---\n[\s\S]*?\n---\n)?> Read me first\n/),
 	],
+	// Through Obsidian's file manager after the card, not through the CLI.
+	[
+		"obsidianOrganise",
+		{ command: "move", paths: ["Ideas/Unlinked thought.md", "Ideas/Brainstorm.md"], to: "Archive/Ideas" },
+		"vault",
+		(r, vault) => {
+			assert.ok(existsSync(join(vault, "Archive/Ideas/Unlinked thought.md")) && existsSync(join(vault, "Archive/Ideas/Brainstorm.md")));
+			assert.ok(!existsSync(join(vault, "Ideas/Brainstorm.md")));
+		},
+	],
+	[
+		"obsidianOrganise",
+		{ command: "rename", file: "Bob", name: "Robert" },
+		"vault",
+		(r, vault) => assert.ok(existsSync(join(vault, "People/Robert.md")) && !existsSync(join(vault, "People/Bob.md"))),
+	],
+	[
+		"obsidianOrganise",
+		{ command: "delete", path: "Archive/2025/2025 Retrospective.md" },
+		"vault",
+		(r, vault) => {
+			assert.ok(!existsSync(join(vault, "Archive/2025/2025 Retrospective.md")));
+			assert.ok(existsSync(join(vault, ".trash/2025 Retrospective.md")), "in the trash, not gone");
+		},
+	],
 	// Written through Obsidian's vault after the card, not through the CLI.
 	[
 		"obsidianEdit",
@@ -163,7 +188,7 @@ describe("every command of every tool against the emulator", () => {
 			if (argv === "vault") {
 				assert.ok(result.pending, result.text);
 				const card = core.confirmationCard(result.pending.id);
-				assert.equal(card.via, "vault");
+				assert.ok(["vault", "files"].includes(card.via), card.via);
 				assert.ok(!readLog(log).some((entry) => entry.argv.includes("edit")), "no CLI command edits");
 				result = await plugin.confirmations.approve(card);
 				assert.equal(result.ok, true, result.text);

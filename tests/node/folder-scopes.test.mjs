@@ -234,6 +234,20 @@ const cases = [
 		assert.match(readFileSync(join(vault, "Projects/Launch plan.md"), "utf8"), /^owner: Dana$/m);
 	})],
 	["obsidianEdit", { command: "edit", file: "Alice", find: "launch", with: "landing" }, refused("file")],
+	// Last: they move notes the cases above use.
+	["obsidianOrganise", { command: "move", path: "Projects/Roadmap.md", to: "Projects/Old" }, allowed((r, log, vault) => {
+		assert.ok(readdirSync(join(vault, "Projects/Old")).includes("Roadmap.md"));
+	})],
+	// Readable, but the destination is not changeable.
+	["obsidianOrganise", { command: "move", path: "Projects/Website Redesign.md", to: "People" }, refused()],
+	["obsidianOrganise", { command: "rename", path: "Projects/Website Redesign.md", name: "Site" }, allowed((r, log, vault) => {
+		assert.ok(readdirSync(join(vault, "Projects")).includes("Site.md"));
+	})],
+	["obsidianOrganise", { command: "rename", file: "Alice", name: "Alicia" }, refused("file")],
+	["obsidianOrganise", { command: "delete", path: "Projects/Q4 plan.md" }, allowed((r, log, vault) => {
+		assert.ok(!readdirSync(join(vault, "Projects")).includes("Q4 plan.md"));
+	})],
+	["obsidianOrganise", { command: "delete", paths: ["Projects/Site.md", "Ideas/Brainstorm.md"] }, refused()],
 ];
 
 /** A fingerprint of every file in the vault (paths and contents). */

@@ -476,6 +476,12 @@ async function useDiskVault(app) {
 		vault.trigger("modify", file);
 		return result;
 	};
+	vault.createFolder = async () => {};
+	app.fileManager.renameFile = async (file, newPath) => {
+		await window.__vaultAgentVaultMove(file.path, newPath);
+		await vaultIndex.refresh();
+	};
+	vault.getConfig = (key) => (key === "alwaysUpdateLinks" ? true : undefined);
 }
 
 async function loadPlugin({ manifest, data, vaultPath, theme }) {

@@ -7,12 +7,12 @@
 // tests (node --test runs every file there).
 
 import { execFile as nodeExecFile, spawn as nodeSpawn } from "node:child_process";
-import { constants as fsConstants, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { constants as fsConstants, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { access, lstat, stat } from "node:fs/promises";
 import { createServer, request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { arch, homedir, tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import esbuild from "esbuild";
 import { chromium } from "playwright-core";
 import { copyPluginFiles, copySampleVault, removeVault, root } from "./harness.mjs";
@@ -354,6 +354,11 @@ export async function startBrowserPlugin({ data = null, env = {}, theme = "dark"
 		await page.exposeFunction("__vaultAgentVaultFiles", () => vaultFiles(vault));
 		await page.exposeFunction("__vaultAgentVaultRead", (path) => readFileSync(join(vault, path), "utf8"));
 		await page.exposeFunction("__vaultAgentVaultWrite", (path, text) => writeFileSync(join(vault, path), text));
+		// Obsidian's file manager moving a note (links in other notes are not emulated).
+		await page.exposeFunction("__vaultAgentVaultMove", (from, to) => {
+			mkdirSync(dirname(join(vault, to)), { recursive: true });
+			renameSync(join(vault, from), join(vault, to));
+		});
 		const facts = {
 			env: sessionEnv,
 			execPath: process.execPath,

@@ -165,6 +165,22 @@ function useDiskVault(obsidian, app, folder) {
 		mkdirSync(join(folder, ".trash"), { recursive: true });
 		renameSync(onDisk(file.path), join(folder, ".trash", basename(file.path)));
 	};
+	// Moves the file; updating links in other notes is Obsidian's and is not emulated.
+	app.fileManager.renameFile = async (file, newPath) => {
+		if (existsSync(onDisk(newPath))) throw new Error(`Destination file already exists!`);
+		renameSync(onDisk(file.path), onDisk(newPath));
+	};
+	vault.create = async (path, data) => {
+		if (existsSync(onDisk(path))) throw new Error("File already exists.");
+		writeFileSync(onDisk(path), data);
+		return obsidian.TFile.create__(vault, path);
+	};
+	vault.createFolder = async (path) => {
+		mkdirSync(onDisk(path), { recursive: true });
+	};
+	// Settings → Files and links, as a test sets it (`vault.config__`).
+	vault.config__ = {};
+	vault.getConfig = (key) => vault.config__[key];
 }
 
 /**
