@@ -57,6 +57,8 @@ pub struct FakeHost {
     pub trash: Rc<RefCell<Vec<(String, String)>>>,
     /// Every journal the core saved, with how many entries it dropped.
     pub journal_saves: RefCell<Vec<(String, usize)>>,
+    /// The size of every batch `vault_read_many` was asked for.
+    pub read_batches: RefCell<Vec<usize>>,
 }
 
 impl FakeHost {
@@ -97,6 +99,7 @@ impl FakeHost {
             before_process: RefCell::new(None),
             trash: Rc::new(RefCell::new(Vec::new())),
             journal_saves: RefCell::new(Vec::new()),
+            read_batches: RefCell::new(Vec::new()),
         }
     }
 
@@ -246,6 +249,15 @@ impl Host for FakeHost {
                 code: "not_found".into(),
                 message: format!("No file at {path}"),
             })
+    }
+
+    async fn vault_read_many(&self, paths: &[String], max_bytes: usize) -> Vec<Option<String>> {
+        self.read_batches.borrow_mut().push(paths.len());
+        let notes = self.notes.borrow();
+        paths
+            .iter()
+            .map(|path| notes.get(path).filter(|t| t.len() <= max_bytes).cloned())
+            .collect()
     }
 
     async fn vault_process(

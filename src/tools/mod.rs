@@ -8,6 +8,7 @@ pub mod bases;
 pub mod bookmarks;
 pub mod daily;
 pub mod edit;
+pub mod hygiene;
 pub mod links;
 pub mod notes;
 pub mod properties;
@@ -46,6 +47,7 @@ pub fn builtin_tools() -> Vec<ToolSpec> {
         bases::tool(),
         bookmarks::tool(),
         random::tool(),
+        hygiene::tool(),
     ]
 }
 
@@ -139,6 +141,21 @@ pub trait CommandArgs: DeserializeOwned + Serialize + JsonSchema + 'static {
     fn undo_kind(&self) -> Option<UndoKind> {
         None
     }
+
+    /// For checks that are no one CLI command (`obsidianHygiene`): what the
+    /// core computes instead, from the CLI's listings and the notes' text.
+    /// Such a command is a read; its own argv never runs.
+    fn computed(&self) -> Option<crate::hygiene::HygieneRequest> {
+        None
+    }
+
+    /// For writes that make a new note: its title, which the core checks
+    /// against the titles already in the vault first. A note with the same
+    /// or a very similar title is a warning on the card and in the result
+    /// the model reads, never a refusal.
+    fn new_note_title(&self) -> Option<String> {
+        None
+    }
 }
 
 /// How a write is reversed, which says what the journal reads around it.
@@ -228,6 +245,10 @@ pub struct Preview {
     /// model reads as unified text).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub diff: Option<crate::notes::diff::NoteDiff>,
+    /// Something the user and the model should know before the change (a
+    /// note with the same or a very similar title exists): never a refusal.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub warning: Option<String>,
 }
 
 /// `key=value` parameters and bare flags, in declaration order.
@@ -249,6 +270,8 @@ pub trait ParsedArgs: Any {
     fn note_edit(&self) -> Option<NoteEditRequest>;
     fn exact_note(&self) -> Option<NoteLocator>;
     fn undo_kind(&self) -> Option<UndoKind>;
+    fn computed(&self) -> Option<crate::hygiene::HygieneRequest>;
+    fn new_note_title(&self) -> Option<String>;
     fn as_any(&self) -> &dyn Any;
 }
 
@@ -287,6 +310,14 @@ impl<A: CommandArgs> ParsedArgs for A {
 
     fn undo_kind(&self) -> Option<UndoKind> {
         CommandArgs::undo_kind(self)
+    }
+
+    fn computed(&self) -> Option<crate::hygiene::HygieneRequest> {
+        CommandArgs::computed(self)
+    }
+
+    fn new_note_title(&self) -> Option<String> {
+        CommandArgs::new_note_title(self)
     }
 
     fn cli_arguments(&self) -> Result<CliArguments, String> {
