@@ -7,9 +7,14 @@ use std::collections::HashMap;
 
 use super::text::{normalise_title, title_of};
 
-/// The work the trigram index may do (counter increments) before the similar
-/// search stops and says it was cut short: about a second in the plugin.
-pub const INDEX_WORK_BUDGET: usize = 60_000_000;
+/// The work the candidate search may do (postings visited and trigrams
+/// merged) before the similar search stops and says it was cut short. A
+/// generated 10 000-note vault whose titles share 20 words needs 110 million.
+pub const INDEX_WORK_BUDGET: usize = 250_000_000;
+/// A trigram more titles than this share ("not", "202") does not make two
+/// titles candidates by itself: similar titles share their rarer trigrams too.
+/// (It still counts in the share of trigrams computed for a candidate.)
+pub const COMMON_TRIGRAM: usize = 1_000;
 
 /// Two notes whose titles are alike but not the same.
 #[derive(Clone, Debug, PartialEq)]
@@ -113,32 +118,36 @@ fn similar_pairs(
         }
     }
     let floor = prefilter(threshold);
-    let mut shared = vec![0u16; titles.len()];
-    let mut touched: Vec<u32> = Vec::new();
+    // Marks the titles already taken as candidates for the title at hand.
+    let mut seen = vec![u32::MAX; titles.len()];
+    let mut candidates: Vec<u32> = Vec::new();
     let mut work = 0usize;
     let mut comparisons = 0usize;
     let mut found = Vec::new();
     for (i, set) in grams.iter().enumerate() {
+        candidates.clear();
         for gram in set {
             let list = &postings[gram];
+            if list.len() > COMMON_TRIGRAM {
+                continue;
+            }
             let start = list.partition_point(|&j| j as usize <= i);
             work += list.len() - start;
             for &j in &list[start..] {
-                if shared[j as usize] == 0 {
-                    touched.push(j);
+                if seen[j as usize] != i as u32 {
+                    seen[j as usize] = i as u32;
+                    candidates.push(j);
                 }
-                shared[j as usize] = shared[j as usize].saturating_add(1);
             }
         }
+        work += candidates.len() * set.len();
         if work > INDEX_WORK_BUDGET {
             return (sorted(found), comparisons, true);
         }
-        touched.sort_unstable();
-        for &j in &touched {
+        candidates.sort_unstable();
+        for &j in &candidates {
             let j = j as usize;
-            let common = f64::from(shared[j]);
-            shared[j] = 0;
-            let dice = 2.0 * common / (set.len() + grams[j].len()) as f64;
+            let dice = 2.0 * shared(set, &grams[j]) as f64 / (set.len() + grams[j].len()) as f64;
             if dice < floor {
                 continue;
             }
@@ -147,24 +156,38 @@ fn similar_pairs(
                 continue;
             }
             if comparisons == budget {
-                for &rest in &touched {
-                    shared[rest as usize] = 0;
-                }
                 return (sorted(found), comparisons, true);
             }
             comparisons += 1;
             let score = strsim::normalized_levenshtein(a, b);
             if score >= threshold {
+                let (a, b) = (titles[i].1.min(titles[j].1), titles[i].1.max(titles[j].1));
                 found.push(SimilarPair {
-                    a: titles[i].1.clone(),
-                    b: titles[j].1.clone(),
+                    a: a.clone(),
+                    b: b.clone(),
                     score,
                 });
             }
         }
-        touched.clear();
     }
     (sorted(found), comparisons, false)
+}
+
+/// How many trigrams two sorted sets share.
+fn shared(a: &[u64], b: &[u64]) -> usize {
+    let (mut i, mut j, mut n) = (0, 0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                n += 1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    n
 }
 
 fn sorted(mut pairs: Vec<SimilarPair>) -> Vec<SimilarPair> {
