@@ -624,8 +624,10 @@ fn hygiene_values_reach_only_listings() {
                             assert_eq!(argv.len(), expected, "{argv:?}");
                             assert_eq!(argv.last().map(String::as_str), Some("ext=md"));
                             if parameter == "folder" {
-                                let sent = &folder.expect("the folder is listed")["folder=".len()..];
-                                let expected = as_normalised(tool.id, command.name, "folder", &value);
+                                let sent =
+                                    &folder.expect("the folder is listed")["folder=".len()..];
+                                let expected =
+                                    as_normalised(tool.id, command.name, "folder", &value);
                                 assert_eq!(sent, escape_value("folder", &expected).unwrap());
                             }
                         }

@@ -43,7 +43,16 @@ const WORDS: &[&str] = &[
     "quartz", "willow", "falcon", "maple", "cobalt", "saffron", "tundra", "ember", "juniper",
     "marble", "nectar",
 ];
-const FOLDERS: &[&str] = &["Projects", "Areas", "Resources", "Journal", "People", "Meetings", "Ideas", "Notes"];
+const FOLDERS: &[&str] = &[
+    "Projects",
+    "Areas",
+    "Resources",
+    "Journal",
+    "People",
+    "Meetings",
+    "Ideas",
+    "Notes",
+];
 const SUBJECT: &str = "Projects/Solar panel maintenance.md";
 
 struct Planted {
@@ -90,7 +99,11 @@ fn generate(n: usize) -> (BTreeMap<String, String>, Planted) {
     // Very similar titles: a plural or a doubled letter.
     for (k, phrase) in PHRASES[12..].iter().enumerate() {
         let a = format!("Ideas/{phrase}.md");
-        let typo = if k % 2 == 0 { format!("{phrase}s") } else { phrase.replacen('e', "ee", 1) };
+        let typo = if k % 2 == 0 {
+            format!("{phrase}s")
+        } else {
+            phrase.replacen('e', "ee", 1)
+        };
         let b = format!("Notes/{typo}.md");
         notes.insert(a.clone(), format!("{phrase}: the first note.\n"));
         notes.insert(b.clone(), format!("{typo}: the second note.\n"));
@@ -138,7 +151,11 @@ fn generate(n: usize) -> (BTreeMap<String, String>, Planted) {
                 .get_mut(&source)
                 .unwrap()
                 .push_str(&format!("Later: [[{link}]]\n"));
-            planted.missing.entry(link.clone()).or_default().insert(source);
+            planted
+                .missing
+                .entry(link.clone())
+                .or_default()
+                .insert(source);
         }
     }
     // Notes that mention the subject without linking, and notes that link.
@@ -252,21 +269,42 @@ fn every_planted_problem_in_10_000_notes_is_found_and_nothing_else() {
     let duplicates = run(&core, json!({"command": "duplicates", "limit": 500}));
     assert!(duplicates.ok, "{}", duplicates.text);
     assert_eq!(duplicates.truncated, None, "{}", duplicates.text);
-    assert_eq!(exact_groups(&duplicates.text), planted.exact, "{}", duplicates.text);
-    assert_eq!(similar_pairs(&duplicates.text), planted.similar, "{}", duplicates.text);
+    assert_eq!(
+        exact_groups(&duplicates.text),
+        planted.exact,
+        "{}",
+        duplicates.text
+    );
+    assert_eq!(
+        similar_pairs(&duplicates.text),
+        planted.similar,
+        "{}",
+        duplicates.text
+    );
     assert!(duplicates.text.contains("no note was read"));
     assert_eq!(core.host().read_batches.borrow().len(), 0, "titles only");
-    assert!(!duplicates.text.contains(".obsidian"), "never the configuration folder");
+    assert!(
+        !duplicates.text.contains(".obsidian"),
+        "never the configuration folder"
+    );
 
     let empty = run(&core, json!({"command": "empty", "limit": 500}));
     assert!(empty.ok, "{}", empty.text);
     assert_eq!(listed_paths(&empty.text), planted.empty, "{}", empty.text);
-    assert!(empty.text.contains("Only properties, no text (10)"), "{}", empty.text);
+    assert!(
+        empty.text.contains("Only properties, no text (10)"),
+        "{}",
+        empty.text
+    );
     // One CLI call per listing; the text came through the vault in batches.
     let batches = core.host().read_batches.borrow().clone();
     assert_eq!(batches.iter().sum::<usize>(), 10_000);
     assert!(batches.iter().all(|&b| b <= READ_BATCH), "{batches:?}");
-    assert_eq!(core.host().process_count(), 2, "`files` twice, nothing per note");
+    assert_eq!(
+        core.host().process_count(),
+        2,
+        "`files` twice, nothing per note"
+    );
 
     let missing = run(&core, json!({"command": "missing", "limit": 500}));
     assert!(missing.ok, "{}", missing.text);
@@ -278,7 +316,10 @@ fn every_planted_problem_in_10_000_notes_is_found_and_nothing_else() {
     }
     assert_eq!(found, planted.missing, "{}", missing.text);
 
-    let suggest = run(&core, json!({"command": "suggest", "path": SUBJECT, "limit": 20}));
+    let suggest = run(
+        &core,
+        json!({"command": "suggest", "path": SUBJECT, "limit": 20}),
+    );
     assert!(suggest.ok, "{}", suggest.text);
     let ranked: Vec<&str> = suggest
         .text
@@ -291,7 +332,9 @@ fn every_planted_problem_in_10_000_notes_is_found_and_nothing_else() {
     for linked in &planted.linked {
         assert!(!ranked.contains(&linked.as_str()), "{linked} links already");
     }
-    assert!(suggest.text.contains("mentions \"solar panel maintenance\" once without linking"));
+    assert!(suggest
+        .text
+        .contains("mentions \"solar panel maintenance\" once without linking"));
 }
 
 #[test]
@@ -302,7 +345,11 @@ fn folder_scopes_limit_every_input_before_anything_is_computed() {
     for command in ["duplicates", "empty", "missing"] {
         let result = run(&core, json!({"command": command, "limit": 500}));
         assert!(result.ok, "{}", result.text);
-        assert!(result.withheld.unwrap_or(0) > 0, "{command}: {}", result.text);
+        assert!(
+            result.withheld.unwrap_or(0) > 0,
+            "{command}: {}",
+            result.text
+        );
         for line in result.text.lines().filter(|l| l.starts_with("- ")) {
             for word in line.split([' ', ',', '|', '~']) {
                 if word.contains('/') && word.ends_with(".md") {
@@ -313,7 +360,11 @@ fn folder_scopes_limit_every_input_before_anything_is_computed() {
     }
     // Exact pairs had one copy in Archive/: none is left inside the scope.
     let duplicates = run(&core, json!({"command": "duplicates"}));
-    assert!(exact_groups(&duplicates.text).is_empty(), "{}", duplicates.text);
+    assert!(
+        exact_groups(&duplicates.text).is_empty(),
+        "{}",
+        duplicates.text
+    );
     let empty = run(&core, json!({"command": "empty", "limit": 500}));
     assert_eq!(listed_paths(&empty.text), planted.empty);
     // Only notes in the scope are read (by the two `empty` runs).
@@ -323,7 +374,10 @@ fn folder_scopes_limit_every_input_before_anything_is_computed() {
     // A folder outside the scope, or the configuration folder, is refused.
     let outside = run(&core, json!({"command": "empty", "folder": "Archive"}));
     assert_eq!(outside.code(), Some("out_of_scope"), "{}", outside.text);
-    let config = run(&core, json!({"command": "duplicates", "folder": ".obsidian"}));
+    let config = run(
+        &core,
+        json!({"command": "duplicates", "folder": ".obsidian"}),
+    );
     assert_eq!(config.code(), Some("config_folder"), "{}", config.text);
     let note = run(&core, json!({"command": "suggest", "path": "Archive/x.md"}));
     assert_eq!(note.code(), Some("out_of_scope"), "{}", note.text);
@@ -334,26 +388,58 @@ fn bad_arguments_are_typed_errors_that_name_the_fix() {
     let (notes, _) = generate(200);
     let core = core_over(&notes, json!({}));
     for (args, field) in [
-        (json!({"command": "duplicates", "threshold": 2.0}), "`threshold`"),
-        (json!({"command": "duplicates", "threshold": "high"}), "`threshold`"),
-        (json!({"command": "duplicates", "maxComparisons": 0}), "`maxComparisons`"),
+        (
+            json!({"command": "duplicates", "threshold": 2.0}),
+            "`threshold`",
+        ),
+        (
+            json!({"command": "duplicates", "threshold": "high"}),
+            "`threshold`",
+        ),
+        (
+            json!({"command": "duplicates", "maxComparisons": 0}),
+            "`maxComparisons`",
+        ),
         (json!({"command": "empty", "limit": 0}), "`limit`"),
         (json!({"command": "missing", "limit": 501}), "`limit`"),
-        (json!({"command": "suggest", "limit": 51, "topic": "x"}), "`limit`"),
+        (
+            json!({"command": "suggest", "limit": 51, "topic": "x"}),
+            "`limit`",
+        ),
         (json!({"command": "suggest"}), "`topic`"),
         (json!({"command": "suggest", "topic": "  "}), "`topic`"),
-        (json!({"command": "suggest", "topic": "x", "file": "Plan"}), "not both"),
+        (
+            json!({"command": "suggest", "topic": "x", "file": "Plan"}),
+            "not both",
+        ),
         (json!({"command": "suggest", "topic": "a\u{0}b"}), "`topic`"),
         (json!({"command": "empty", "folder": "../x"}), "`folder`"),
-        (json!({"command": "empty", "depth": 3}), "unknown field `depth`"),
+        (
+            json!({"command": "empty", "depth": 3}),
+            "unknown field `depth`",
+        ),
     ] {
         let result = run(&core, args.clone());
-        assert_eq!(result.code(), Some("invalid_arguments"), "{args}: {}", result.text);
+        assert_eq!(
+            result.code(),
+            Some("invalid_arguments"),
+            "{args}: {}",
+            result.text
+        );
         assert!(result.text.contains(field), "{args}: {}", result.text);
-        assert_eq!(core.host().process_count(), 0, "refused before anything ran");
+        assert_eq!(
+            core.host().process_count(),
+            0,
+            "refused before anything ran"
+        );
     }
     let missing_note = run(&core, json!({"command": "suggest", "file": "No such note"}));
-    assert_eq!(missing_note.code(), Some("note_not_found"), "{}", missing_note.text);
+    assert_eq!(
+        missing_note.code(),
+        Some("note_not_found"),
+        "{}",
+        missing_note.text
+    );
 }
 
 #[test]
@@ -364,8 +450,16 @@ fn create_warns_when_a_note_with_a_similar_title_exists() {
         "obsidianEdit",
         &json!({"command": "create", "path": "Inbox/quarterly-budget review.md", "content": ""}),
     ));
-    assert!(created.text.contains("A note with the same title exists"), "{}", created.text);
-    assert!(created.text.contains("Projects/Quarterly budget review.md"), "{}", created.text);
+    assert!(
+        created.text.contains("A note with the same title exists"),
+        "{}",
+        created.text
+    );
+    assert!(
+        created.text.contains("Projects/Quarterly budget review.md"),
+        "{}",
+        created.text
+    );
     assert!(created.text.contains("`append`"), "{}", created.text);
 
     let asked = core_over(&notes, json!({"permissionMode": "askEveryChange"}));
@@ -375,8 +469,15 @@ fn create_warns_when_a_note_with_a_similar_title_exists() {
     ));
     let view = pending.pending.expect("a card");
     let warning = view.preview.warning.expect("the card warns");
-    assert!(warning.contains("a very similar title exists: \"Ideas/Sourdough starter care.md\""), "{warning}");
-    assert!(pending.text.contains(&warning), "the model is told: {}", pending.text);
+    assert!(
+        warning.contains("a very similar title exists: \"Ideas/Sourdough starter care.md\""),
+        "{warning}"
+    );
+    assert!(
+        pending.text.contains(&warning),
+        "the model is told: {}",
+        pending.text
+    );
     let card = asked.confirmation_card(&view.id).unwrap();
     assert_eq!(card.preview.warning.as_deref(), Some(warning.as_str()));
 

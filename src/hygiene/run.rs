@@ -62,7 +62,11 @@ impl<H: Host> VaultAgentCore<H> {
                     plural(found.exact.len())
                 ));
                 for group in found.exact.iter().take(*limit) {
-                    text.push_str(&format!("- \"{}\": {}\n", title_of(&group[0]), group.join(" | ")));
+                    text.push_str(&format!(
+                        "- \"{}\": {}\n",
+                        title_of(&group[0]),
+                        group.join(" | ")
+                    ));
                 }
                 more(&mut text, found.exact.len(), *limit);
                 text.push_str(&format!(
@@ -103,7 +107,10 @@ impl<H: Host> VaultAgentCore<H> {
                     READ_BATCH
                 );
                 let mut shown = 0;
-                for (label, list) in [("no text at all", &no_text), ("only properties, no text", &only_properties)] {
+                for (label, list) in [
+                    ("no text at all", &no_text),
+                    ("only properties, no text", &only_properties),
+                ] {
                     if list.is_empty() {
                         continue;
                     }
@@ -181,7 +188,11 @@ impl<H: Host> VaultAgentCore<H> {
 
     /// `unresolved verbose`, grouped by the missing note, sources limited to
     /// the read scope.
-    async fn missing_links(&self, limit: usize, settings: &Settings) -> Result<ToolResult, ToolError> {
+    async fn missing_links(
+        &self,
+        limit: usize,
+        settings: &Settings,
+    ) -> Result<ToolResult, ToolError> {
         let output = self
             .read_text(&CliInvocation::new("unresolved").flag("verbose"), settings)
             .await?;
@@ -204,7 +215,11 @@ impl<H: Host> VaultAgentCore<H> {
             }
         }
         let mut ranked: Vec<(String, Vec<String>)> = links.into_iter().collect();
-        ranked.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then_with(|| a.0.to_lowercase().cmp(&b.0.to_lowercase())));
+        ranked.sort_by(|a, b| {
+            b.1.len()
+                .cmp(&a.1.len())
+                .then_with(|| a.0.to_lowercase().cmp(&b.0.to_lowercase()))
+        });
         let mut text = format!(
             "Links to missing notes: {} missing note{}, linked {} times in all. Source: the CLI's `unresolved verbose` (`link<TAB>source`); no note was read.\n",
             ranked.len(),
@@ -217,7 +232,11 @@ impl<H: Host> VaultAgentCore<H> {
             text.push_str(&format!(
                 "- [[{link}]] ← {}{} ({} note{})\n",
                 shown.join(", "),
-                if rest > 0 { format!(" and {rest} more") } else { String::new() },
+                if rest > 0 {
+                    format!(" and {rest} more")
+                } else {
+                    String::new()
+                },
                 sources.len(),
                 plural(sources.len())
             ));
@@ -241,7 +260,9 @@ impl<H: Host> VaultAgentCore<H> {
         if let Some(folder) = folder {
             listing = listing.parameter("folder", folder);
         }
-        let output = self.read_text(&listing.parameter("ext", "md"), settings).await?;
+        let output = self
+            .read_text(&listing.parameter("ext", "md"), settings)
+            .await?;
         let scope = FolderScope::new(&settings.read_folders);
         let config_dir = self.host().platform().config_dir().to_string();
         let mut listed = Listed {
@@ -298,7 +319,11 @@ impl<H: Host> VaultAgentCore<H> {
     /// Notes whose title is the same as or very similar to the new note's:
     /// the check before `create`. Never an error: a listing that fails
     /// leaves no warning.
-    pub(crate) async fn similar_titles(&self, title: &str, settings: &Settings) -> Vec<SimilarPair> {
+    pub(crate) async fn similar_titles(
+        &self,
+        title: &str,
+        settings: &Settings,
+    ) -> Vec<SimilarPair> {
         match self.list_notes(None, settings).await {
             Ok(listed) => matching_titles(title, &listed.paths, super::DEFAULT_THRESHOLD, 3),
             Err(_) => Vec::new(),
@@ -309,7 +334,11 @@ impl<H: Host> VaultAgentCore<H> {
 /// The warning a `create` carries when such notes exist.
 pub fn similar_title_warning(found: &[SimilarPair]) -> Option<String> {
     let first = found.first()?;
-    let kind = if first.score >= 1.0 { "the same" } else { "a very similar" };
+    let kind = if first.score >= 1.0 {
+        "the same"
+    } else {
+        "a very similar"
+    };
     let list: Vec<String> = found.iter().map(|p| format!("\"{}\"", p.b)).collect();
     Some(format!(
         "A note with {kind} title exists: {}. Consider adding to it (obsidianEdit `append`) instead of a new note; ask the user which they want.",
@@ -342,7 +371,12 @@ fn unread_and_cut(text: &mut String, read: &Read) {
             plural(read.unread.len()),
             MAX_NOTE_BYTES / (1024 * 1024),
             if read.unread.len() == 1 { "is" } else { "are" },
-            read.unread.iter().take(5).cloned().collect::<Vec<_>>().join(", ")
+            read.unread
+                .iter()
+                .take(5)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(", ")
         ));
     }
     if read.truncated {

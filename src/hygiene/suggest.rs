@@ -108,11 +108,22 @@ pub fn suggest(subject: &Subject<'_>, notes: &[(String, String)], limit: usize) 
         let mentioned = mentions(&normalise_title(text), &wanted.phrase);
         if mentioned > 0 {
             score += 3.0 * mentioned.min(3) as f64;
-            let times = if mentioned == 1 { "once".to_string() } else { format!("{mentioned} times") };
-            why.push(format!("mentions \"{}\" {times} without linking", wanted.phrase));
+            let times = if mentioned == 1 {
+                "once".to_string()
+            } else {
+                format!("{mentioned} times")
+            };
+            why.push(format!(
+                "mentions \"{}\" {times} without linking",
+                wanted.phrase
+            ));
         }
         let their_tags = tags(text);
-        let shared_tags: Vec<&String> = wanted.tags.iter().filter(|t| their_tags.contains(t)).collect();
+        let shared_tags: Vec<&String> = wanted
+            .tags
+            .iter()
+            .filter(|t| their_tags.contains(t))
+            .collect();
         if !shared_tags.is_empty() {
             score += 2.0 * shared_tags.len() as f64;
             let list: Vec<String> = shared_tags.iter().map(|t| format!("#{t}")).collect();
@@ -143,7 +154,11 @@ pub fn suggest(subject: &Subject<'_>, notes: &[(String, String)], limit: usize) 
         let word_score: f64 = shared_words.iter().map(|(w, _)| w).sum::<f64>() * 0.5;
         if word_score > 0.0 {
             score += word_score;
-            let list: Vec<&str> = shared_words.iter().take(5).map(|(_, t)| t.as_str()).collect();
+            let list: Vec<&str> = shared_words
+                .iter()
+                .take(5)
+                .map(|(_, t)| t.as_str())
+                .collect();
             why.push(format!("shares words: {}", list.join(", ")));
         }
         if score >= MIN_SCORE {
@@ -154,7 +169,11 @@ pub fn suggest(subject: &Subject<'_>, notes: &[(String, String)], limit: usize) 
             });
         }
     }
-    ranked.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.path.cmp(&b.path)));
+    ranked.sort_by(|a, b| {
+        b.score
+            .total_cmp(&a.score)
+            .then_with(|| a.path.cmp(&b.path))
+    });
     ranked.truncate(limit);
     ranked
 }
@@ -164,25 +183,50 @@ mod tests {
     use super::*;
 
     fn notes(list: &[(&str, &str)]) -> Vec<(String, String)> {
-        list.iter().map(|(p, t)| (p.to_string(), t.to_string())).collect()
+        list.iter()
+            .map(|(p, t)| (p.to_string(), t.to_string()))
+            .collect()
     }
 
     #[test]
     fn mentions_tags_and_links_rank_and_existing_backlinks_are_left_out() {
         let vault = notes(&[
-            ("Projects/Q3 plan.md", "#project\nSee [[Roadmap]] and [[Budget]]."),
-            ("Meetings/Kickoff.md", "We discussed the Q3 plan twice: the q3-plan is late. #project"),
-            ("People/Alice.md", "Alice works on the [[Roadmap]] and the [[Budget]]."),
+            (
+                "Projects/Q3 plan.md",
+                "#project\nSee [[Roadmap]] and [[Budget]].",
+            ),
+            (
+                "Meetings/Kickoff.md",
+                "We discussed the Q3 plan twice: the q3-plan is late. #project",
+            ),
+            (
+                "People/Alice.md",
+                "Alice works on the [[Roadmap]] and the [[Budget]].",
+            ),
             ("Daily/Today.md", "Already linked: [[Q3 plan]] #project"),
             ("Ideas/Garden.md", "Tomatoes."),
         ]);
-        let subject = Subject::Note { path: "Projects/Q3 plan.md", text: &vault[0].1 };
+        let subject = Subject::Note {
+            path: "Projects/Q3 plan.md",
+            text: &vault[0].1,
+        };
         let found = suggest(&subject, &vault, 8);
         let paths: Vec<&str> = found.iter().map(|s| s.path.as_str()).collect();
-        assert_eq!(paths, vec!["Meetings/Kickoff.md", "People/Alice.md"], "{found:?}");
-        assert!(found[0].why[0].contains("mentions \"q3 plan\" 2 times"), "{:?}", found[0].why);
+        assert_eq!(
+            paths,
+            vec!["Meetings/Kickoff.md", "People/Alice.md"],
+            "{found:?}"
+        );
+        assert!(
+            found[0].why[0].contains("mentions \"q3 plan\" 2 times"),
+            "{:?}",
+            found[0].why
+        );
         assert!(found[0].why.iter().any(|w| w == "shares tags #project"));
-        assert!(found[1].why.iter().any(|w| w.contains("links to the same notes: budget, roadmap")));
+        assert!(found[1]
+            .why
+            .iter()
+            .any(|w| w.contains("links to the same notes: budget, roadmap")));
     }
 
     #[test]

@@ -122,11 +122,7 @@ pub fn wiki_links(text: &str) -> Vec<&str> {
         if inner.contains('\n') {
             continue;
         }
-        let target = inner
-            .split(['|', '#', '^'])
-            .next()
-            .unwrap_or("")
-            .trim();
+        let target = inner.split(['|', '#', '^']).next().unwrap_or("").trim();
         if !target.is_empty() {
             links.push(target);
         }
@@ -201,9 +197,9 @@ const STOP_WORDS: &[&str] = &[
     "one", "our", "out", "has", "have", "his", "how", "its", "may", "new", "now", "see", "way",
     "who", "did", "get", "let", "use", "with", "this", "that", "from", "they", "will", "what",
     "when", "your", "been", "into", "than", "then", "them", "there", "these", "those", "also",
-    "about", "which", "their", "would", "could", "should", "some", "more", "most", "other",
-    "such", "only", "over", "just", "like", "very", "here", "each", "were", "does", "done",
-    "der", "die", "das", "und", "les", "des", "une", "est", "pour", "que", "qui", "dans",
+    "about", "which", "their", "would", "could", "should", "some", "more", "most", "other", "such",
+    "only", "over", "just", "like", "very", "here", "each", "were", "does", "done", "der", "die",
+    "das", "und", "les", "des", "une", "est", "pour", "que", "qui", "dans",
 ];
 
 /// The terms text is compared by: words of three or more letters (lower
@@ -298,16 +294,25 @@ mod tests {
     #[test]
     fn body_links_and_tags() {
         let note = "---\ntags: [Project, q3]\n---\n# Plan #1\nSee [[Roadmap#Q2|the roadmap]] and ![[img.png]] #launch\n";
-        assert_eq!(body(note), "# Plan #1\nSee [[Roadmap#Q2|the roadmap]] and ![[img.png]] #launch\n");
+        assert_eq!(
+            body(note),
+            "# Plan #1\nSee [[Roadmap#Q2|the roadmap]] and ![[img.png]] #launch\n"
+        );
         assert_eq!(wiki_links(note), vec!["Roadmap", "img.png"]);
         assert_eq!(tags(note), vec!["project", "q3", "launch"]);
-        assert_eq!(tags("---\ntags:\n  - a\n  - b\nother: x\n---\n"), vec!["a", "b"]);
+        assert_eq!(
+            tags("---\ntags:\n  - a\n  - b\nother: x\n---\n"),
+            vec!["a", "b"]
+        );
         assert_eq!(body("---\nunclosed"), "---\nunclosed");
     }
 
     #[test]
     fn cjk_text_becomes_ngrams() {
-        assert_eq!(terms("会议记录", 100), vec!["会议", "议记", "记录", "会议记", "议记录"]);
+        assert_eq!(
+            terms("会议记录", 100),
+            vec!["会议", "议记", "记录", "会议记", "议记录"]
+        );
         assert_eq!(terms("The launch budget", 100), vec!["launch", "budget"]);
         assert_eq!(mentions("see q3 plan and q3 planning", "q3 plan"), 1);
         assert_eq!(mentions("关于会议记录的", "会议记录"), 1);

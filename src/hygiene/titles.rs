@@ -77,11 +77,14 @@ pub fn find_duplicates(paths: &[String], threshold: f64, budget: usize) -> Dupli
     }
 }
 
-/// Titles that differ only in their digits are a numbered series
-/// ("2026-03-01", "Meeting 12"), not duplicates.
+/// A title without its digits: titles that differ only in their digits are
+/// a numbered series ("2026-03-01", "Meeting 12"), not duplicates.
+fn without_digits(title: &str) -> String {
+    title.chars().filter(|c| !c.is_numeric()).collect()
+}
+
 fn only_digits_differ(a: &str, b: &str) -> bool {
-    let strip = |s: &str| s.chars().filter(|c| !c.is_numeric()).collect::<String>();
-    strip(a) == strip(b)
+    without_digits(a) == without_digits(b)
 }
 
 /// The character trigrams of a title, padded so short titles have some.
@@ -111,6 +114,8 @@ fn similar_pairs(
     budget: usize,
 ) -> (Vec<SimilarPair>, usize, bool) {
     let grams: Vec<Vec<u64>> = titles.iter().map(|(key, _)| trigrams(key)).collect();
+    // Once per title, not once per candidate pair.
+    let series: Vec<String> = titles.iter().map(|(key, _)| without_digits(key)).collect();
     let mut postings: HashMap<u64, Vec<u32>> = HashMap::new();
     for (i, set) in grams.iter().enumerate() {
         for gram in set {
@@ -147,14 +152,14 @@ fn similar_pairs(
         candidates.sort_unstable();
         for &j in &candidates {
             let j = j as usize;
+            if series[i] == series[j] {
+                continue;
+            }
             let dice = 2.0 * shared(set, &grams[j]) as f64 / (set.len() + grams[j].len()) as f64;
             if dice < floor {
                 continue;
             }
             let (a, b) = (titles[i].0, titles[j].0);
-            if only_digits_differ(a, b) {
-                continue;
-            }
             if comparisons == budget {
                 return (sorted(found), comparisons, true);
             }
@@ -281,7 +286,9 @@ mod tests {
 
     #[test]
     fn the_budget_cuts_the_similar_search_and_says_so() {
-        let many: Vec<String> = (0..50).map(|i| format!("Plan {}x.md", "a".repeat(i % 7 + 3))).collect();
+        let many: Vec<String> = (0..50)
+            .map(|i| format!("Plan {}x.md", "a".repeat(i % 7 + 3)))
+            .collect();
         let found = find_duplicates(&many, 0.6, 3);
         assert_eq!(found.comparisons, 3);
         assert!(found.truncated);
@@ -289,7 +296,12 @@ mod tests {
 
     #[test]
     fn a_new_title_is_matched_against_existing_notes() {
-        let existing = paths(&["Projects/Q3 Plan.md", "Projects/Q3 plans.md", "Q4 plan.md", "Other.md"]);
+        let existing = paths(&[
+            "Projects/Q3 Plan.md",
+            "Projects/Q3 plans.md",
+            "Q4 plan.md",
+            "Other.md",
+        ]);
         let found = matching_titles("q3 plan", &existing, 0.85, 5);
         let shown: Vec<&str> = found.iter().map(|p| p.b.as_str()).collect();
         assert_eq!(shown, vec!["Projects/Q3 Plan.md", "Projects/Q3 plans.md"]);

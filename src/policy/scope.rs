@@ -381,13 +381,12 @@ pub fn filter(text: &str, shape: &Output, settings: &Settings) -> Filtered {
         };
     }
     match shape {
-        Output::FromPlaces
-        | Output::NoNoteText
-        | Output::Computed
-        | Output::Unplaceable { .. } => Filtered {
-            text: text.to_string(),
-            withheld: 0,
-        },
+        Output::FromPlaces | Output::NoNoteText | Output::Computed | Output::Unplaceable { .. } => {
+            Filtered {
+                text: text.to_string(),
+                withheld: 0,
+            }
+        }
         Output::Lines { column, header } => filter_lines(text, *header, |line| {
             line.split('\t')
                 .nth(*column)

@@ -11,9 +11,7 @@ use serde_json::json;
 
 use super::shared::check_note_target;
 use super::{Access, CommandArgs, CommandSpec, NoteLocator, ToolSpec};
-use crate::hygiene::{
-    HygieneRequest, DEFAULT_COMPARISONS, DEFAULT_THRESHOLD, MAX_COMPARISONS,
-};
+use crate::hygiene::{HygieneRequest, DEFAULT_COMPARISONS, DEFAULT_THRESHOLD, MAX_COMPARISONS};
 use crate::policy::paths::check_optional_folder;
 use crate::policy::scope::{Output, Place, Reach};
 
@@ -28,9 +26,9 @@ const MAX_TOPIC_CHARS: usize = 500;
 
 fn check_limit(limit: Option<u32>, max: u32) -> Result<(), String> {
     match limit {
-        Some(n) if n == 0 || n > max => Err(format!(
-            "`limit` must be between 1 and {max}; got {n}"
-        )),
+        Some(n) if n == 0 || n > max => {
+            Err(format!("`limit` must be between 1 and {max}; got {n}"))
+        }
         _ => Ok(()),
     }
 }
@@ -55,7 +53,9 @@ impl CommandArgs for DuplicatesArgs {
         check_optional_folder("folder", &mut self.folder)?;
         if let Some(t) = self.threshold {
             if !(0.5..=1.0).contains(&t) {
-                return Err(format!("`threshold` must be between 0.5 and 1 (e.g. 0.85); got {t}"));
+                return Err(format!(
+                    "`threshold` must be between 0.5 and 1 (e.g. 0.85); got {t}"
+                ));
             }
         }
         if let Some(n) = self.max_comparisons {
@@ -77,7 +77,9 @@ impl CommandArgs for DuplicatesArgs {
         Some(HygieneRequest::Duplicates {
             folder: self.folder.clone(),
             threshold: self.threshold.unwrap_or(DEFAULT_THRESHOLD),
-            budget: self.max_comparisons.map_or(DEFAULT_COMPARISONS, |n| n as usize),
+            budget: self
+                .max_comparisons
+                .map_or(DEFAULT_COMPARISONS, |n| n as usize),
             limit: self.limit.unwrap_or(DEFAULT_LIMIT) as usize,
         })
     }
@@ -165,13 +167,17 @@ impl CommandArgs for SuggestArgs {
                 return Err("`topic` is empty; give a few words, e.g. \"garden irrigation\"".into())
             }
             Some(topic) if topic.chars().count() > MAX_TOPIC_CHARS => {
-                return Err(format!("`topic` is longer than {MAX_TOPIC_CHARS} characters; give a few words"))
+                return Err(format!(
+                    "`topic` is longer than {MAX_TOPIC_CHARS} characters; give a few words"
+                ))
             }
             Some(topic) if topic.chars().any(char::is_control) => {
                 return Err("`topic` holds control characters; give plain words".into())
             }
             None if !note => {
-                return Err("name the note with `file` or `path`, or give a `topic` in words".into())
+                return Err(
+                    "name the note with `file` or `path`, or give a `topic` in words".into(),
+                )
             }
             _ => {}
         }

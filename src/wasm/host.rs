@@ -48,7 +48,11 @@ extern "C" {
     /// Resolves to one entry per path, in order: the note's text, or `null`
     /// when it cannot be read or is longer than `max_bytes`.
     #[wasm_bindgen(method, js_name = vaultReadMany)]
-    fn vault_read_many(this: &HostFunctions, paths: js_sys::Array, max_bytes: f64) -> js_sys::Promise;
+    fn vault_read_many(
+        this: &HostFunctions,
+        paths: js_sys::Array,
+        max_bytes: f64,
+    ) -> js_sys::Promise;
 
     /// Resolves to `{ status: "written" }`, `{ status: "changed", now }` or `{ error }`.
     #[wasm_bindgen(method, js_name = vaultProcess)]
@@ -163,11 +167,12 @@ impl Host for JsHost {
 
     async fn vault_read_many(&self, paths: &[String], max_bytes: usize) -> Vec<Option<String>> {
         let list: js_sys::Array = paths.iter().map(|p| JsValue::from_str(p)).collect();
-        let answer = match JsFuture::from(self.functions.vault_read_many(list, max_bytes as f64)).await {
-            Ok(answer) if js_sys::Array::is_array(&answer) => js_sys::Array::from(&answer),
-            // Nothing readable: every note counts as unread.
-            _ => return vec![None; paths.len()],
-        };
+        let answer =
+            match JsFuture::from(self.functions.vault_read_many(list, max_bytes as f64)).await {
+                Ok(answer) if js_sys::Array::is_array(&answer) => js_sys::Array::from(&answer),
+                // Nothing readable: every note counts as unread.
+                _ => return vec![None; paths.len()],
+            };
         // Bounded here too: never more entries than asked, never a longer text.
         (0..paths.len() as u32)
             .map(|i| {
