@@ -35,6 +35,7 @@ export class ChatView extends ItemView {
 	private toolBlocks = new Map<string, HTMLElement>();
 	/** Answers that changed the vault since their "Undo this answer's changes" was drawn. */
 	private changedTurns = new Set<string>();
+	private reports = 0;
 
 	constructor(
 		leaf: WorkspaceLeaf,
@@ -369,6 +370,27 @@ export class ChatView extends ItemView {
 		// A change that ran: its diff folded, and Undo (undo.ts).
 		this.plugin.undo?.decorateToolBlock(block, result);
 		if (result.journal?.turn) this.changedTurns.add(result.journal.turn);
+	}
+
+	/**
+	 * A report the user asked for from the command palette (the hygiene
+	 * checks): the call goes through the same gate as the model's (tool
+	 * switches, folders), and its result shows as an open tool block in the
+	 * chat. It is not part of the conversation the model reads.
+	 */
+	async showReport(toolId: string, args: Record<string, unknown>): Promise<ToolResult | null> {
+		const core = this.plugin.core;
+		if (!core || !this.opened) return null;
+		const id = `report-${++this.reports}`;
+		const block = this.toolBlock(id, this.displayName(toolId), JSON.stringify(args));
+		block.addClass("is-report");
+		this.scrollToEnd();
+		const result = await core.callTool(toolId, args);
+		this.finishToolBlock(id, result, null);
+		block.setAttr("open", "");
+		if (result.error && USER_FIXES.has(result.error.code)) this.showBanner(result.error.message);
+		this.scrollToEnd();
+		return result;
 	}
 
 	/** "Undo this answer's changes" after each answer that changed the vault. */

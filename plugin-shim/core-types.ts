@@ -64,6 +64,12 @@ export interface HostFunctions {
 	httpClose(id: number): void;
 	secret(name: string): string | undefined;
 	vaultRead(path: string): Promise<{ content: string } | { error: { code: string; message: string } }>;
+	/**
+	 * Many notes at once through `app.vault.cachedRead` (the hygiene checks):
+	 * one entry per path, in order, `null` for a note that cannot be read or is
+	 * longer than `maxBytes`.
+	 */
+	vaultReadMany(paths: string[], maxBytes: number): Promise<Array<string | null>>;
 	vaultProcess(
 		path: string,
 		expected: string,

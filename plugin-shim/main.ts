@@ -1,7 +1,7 @@
 // The Obsidian plugin: wires the Rust core to Obsidian and Node. It registers
 // nothing on mobile, where the CLI cannot run.
 
-import { FileSystemAdapter, Platform, Plugin } from "obsidian";
+import { FileSystemAdapter, Notice, Platform, Plugin } from "obsidian";
 import { createPublicApi } from "./api";
 import { CHAT_VIEW_TYPE, ChatView } from "./chat-view";
 import { ConfirmationCoordinator } from "./confirmations";
@@ -71,6 +71,22 @@ export default class VaultAgentPlugin extends Plugin {
 				view?.newChat();
 			},
 		});
+		// Vault hygiene, shown in the chat (computed in the core, like the model's calls).
+		this.addCommand({ id: "find-duplicate-titles", name: "Find duplicate note titles", callback: () => this.report({ command: "duplicates" }) });
+		this.addCommand({ id: "find-empty-notes", name: "Find empty notes", callback: () => this.report({ command: "empty" }) });
+		this.addCommand({ id: "find-missing-links", name: "Find links to missing notes", callback: () => this.report({ command: "missing" }) });
+		this.addCommand({
+			id: "suggest-backlinks",
+			name: "Suggest backlinks for the current note",
+			callback: async () => {
+				const file = this.app.workspace.getActiveFile();
+				if (!file || file.extension !== "md") {
+					new Notice("Open a note first: backlinks are suggested for the note you are looking at.");
+					return;
+				}
+				await this.report({ command: "suggest", path: file.path });
+			},
+		});
 		this.addCommand({ id: "undo-last-change", name: "Undo the agent's last change", callback: () => this.undo?.undoLast() });
 		this.addCommand({ id: "undo-last-answer", name: "Undo this answer's changes", callback: () => this.undo?.undoLastTurn() });
 	}
@@ -80,6 +96,12 @@ export default class VaultAgentPlugin extends Plugin {
 		this.core = null;
 		this.confirmations = null;
 		this.undo = null;
+	}
+
+	/** Runs a hygiene check and shows its report in the chat. */
+	async report(args: Record<string, unknown>): Promise<void> {
+		const view = await this.openChat();
+		await view?.showReport("obsidianHygiene", args);
 	}
 
 	/** Every chat view repaints its undo buttons (after an undo from anywhere). */

@@ -7,7 +7,7 @@
 import { type App, TFile } from "obsidian";
 import type { HostFunctions } from "./core-types";
 
-type VaultFunctions = Pick<HostFunctions, "vaultRead" | "vaultProcess" | "vaultTrash" | "vaultMove" | "vaultCreate" | "linksUpdateOnMove" | "openNote">;
+type VaultFunctions = Pick<HostFunctions, "vaultRead" | "vaultReadMany" | "vaultProcess" | "vaultTrash" | "vaultMove" | "vaultCreate" | "linksUpdateOnMove" | "openNote">;
 
 /** The folder part of a vault path ("" at the root). */
 function folderOf(path: string): string {
@@ -45,6 +45,23 @@ export function vaultFunctions(app: App): VaultFunctions {
 				return { error: { code: "read_failed", message: String(error) } };
 			}
 		},
+		// The hygiene checks read the whole vault: Obsidian's cached text, a
+		// batch at a time (the core sizes the batches), never a CLI process per note.
+		vaultReadMany: (paths, maxBytes) =>
+			Promise.all(
+				paths.map(async (path) => {
+					const file = noteAt(app, path);
+					if (!(file instanceof TFile)) return null;
+					// Too long to be worth reading (and certainly not empty).
+					if ((file.stat?.size ?? 0) > maxBytes) return null;
+					try {
+						const text = await app.vault.cachedRead(file);
+						return text.length > maxBytes ? null : text;
+					} catch {
+						return null;
+					}
+				}),
+			),
 		vaultProcess: async (path, expected, replacement) => {
 			const file = noteAt(app, path);
 			if (!(file instanceof TFile)) return file;

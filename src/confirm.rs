@@ -244,6 +244,7 @@ impl PendingConfirmation {
                     }
                     diff
                 }),
+                warning: self.preview.warning.as_deref().map(visible_text),
             },
             argv: self.argv.iter().map(|a| visible_text(a)).collect(),
             argv_hash: self.argv_hash.clone(),
@@ -484,6 +485,7 @@ mod tests {
                 before: "active".into(),
                 after: content.into(),
                 diff: None,
+                warning: None,
             },
             empty_output: EmptyOutput::Error,
             note_edit: None,

@@ -338,6 +338,11 @@ impl<H: Host> VaultAgentCore<H> {
                 .propose_organise(&call, args, request, &settings, turn)
                 .await;
         }
+        if let Some(request) = call.args.computed() {
+            // Computed from the CLI's listings and the notes' text, each
+            // limited to the read scope before anything is computed.
+            return self.run_hygiene(&request, &settings).await;
+        }
         if let Some(request) = call.args.note_edit() {
             return self
                 .propose_note_edit(&call, args, request, &settings, turn)
@@ -357,6 +362,8 @@ impl<H: Host> VaultAgentCore<H> {
             let target = call.args.write_target().unwrap_or_default();
             self.check_before_write(check, &target, &settings).await?;
         }
+        // Looked for before the note exists, so it never finds itself.
+        let warning = self.new_note_warning(&call, &settings).await;
         let before = match access.is_write() {
             true => Some(self.capture_before(&call, &settings).await),
             false => None,
@@ -374,6 +381,9 @@ impl<H: Host> VaultAgentCore<H> {
         if let (Some(before), true) = (before, result.ok) {
             self.record_write(before, &call, turn, &settings, &mut result)
                 .await;
+        }
+        if let (Some(warning), true) = (&warning, result.ok) {
+            result.text = format!("{}\n{warning}", result.text.trim_end());
         }
         if !result.ok || result.empty {
             return Ok(result);
@@ -467,7 +477,8 @@ impl<H: Host> VaultAgentCore<H> {
             Some(path) => self.read_exact(path).await,
             None => self.read_probe(&probe, settings).await,
         };
-        let preview = call.args.preview(&current)?;
+        let mut preview = call.args.preview(&current)?;
+        preview.warning = self.new_note_warning(call, settings).await;
         let summary = format!("{} {}", call.command.confirm_verb, preview.target);
         let proposal = Proposal {
             tool_id: call.tool.id,
@@ -490,7 +501,21 @@ impl<H: Host> VaultAgentCore<H> {
         let pending = book
             .propose(proposal, now, settings.confirmation_expiry_ms)
             .view();
-        Ok(ToolResult::pending(pending, argv))
+        let warning = pending.preview.warning.clone();
+        let mut result = ToolResult::pending(pending, argv);
+        if let Some(warning) = warning {
+            // The model is told too, so it can offer to add to that note instead.
+            result.text = format!("{}\n{warning}", result.text);
+        }
+        Ok(result)
+    }
+
+    /// For a call that makes a new note: a warning when a note with the same
+    /// or a very similar title exists (among the notes the agent may read).
+    async fn new_note_warning(&self, call: &ToolCall<'_>, settings: &Settings) -> Option<String> {
+        let title = call.args.new_note_title()?;
+        let found = self.similar_titles(&title, settings).await;
+        crate::hygiene::run::similar_title_warning(&found)
     }
 
     async fn run_approved(&self, id: &str, argv_hash: &str) -> Result<ToolResult, ToolError> {

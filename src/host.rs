@@ -203,6 +203,11 @@ pub trait Host {
     /// The exact text of the note at `path` (vault-relative), through
     /// Obsidian's vault (`app.vault.read`): the CLI's output is not byte-exact.
     async fn vault_read(&self, path: &str) -> Result<String, VaultFailure>;
+    /// The text of many notes in one call (`app.vault.cachedRead`), for the
+    /// checks over the whole vault: one host call per batch instead of one
+    /// CLI process per note. One answer per path, in order: `None` for a note
+    /// that cannot be read or is longer than `max_bytes` (UTF-8).
+    async fn vault_read_many(&self, paths: &[String], max_bytes: usize) -> Vec<Option<String>>;
     /// Replaces the note's text with `replacement` only if it is exactly
     /// `expected`, in one step (`app.vault.process`): the stale check and the
     /// write cannot be separated by a keystroke or a sync.

@@ -9,6 +9,7 @@ pub mod confirm;
 pub mod core;
 pub mod error;
 pub mod host;
+pub mod hygiene;
 pub mod input;
 pub mod journal;
 pub mod notes;

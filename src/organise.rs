@@ -112,6 +112,7 @@ impl<H: Host> VaultAgentCore<H> {
             before: before.join("\n"),
             after: after.join("\n"),
             diff: None,
+            warning: None,
         };
         let proposal = Proposal {
             tool_id: call.tool.id,

@@ -64,6 +64,8 @@ pub struct FakeHost {
     pub opened: Rc<RefCell<Vec<OpenedNote>>>,
     /// Every journal the core saved, with how many entries it dropped.
     pub journal_saves: RefCell<Vec<(String, usize)>>,
+    /// The size of every batch `vault_read_many` was asked for.
+    pub read_batches: RefCell<Vec<usize>>,
 }
 
 impl FakeHost {
@@ -106,6 +108,7 @@ impl FakeHost {
             opened: Rc::new(RefCell::new(Vec::new())),
             links_update: Some(true),
             journal_saves: RefCell::new(Vec::new()),
+            read_batches: RefCell::new(Vec::new()),
         }
     }
 
@@ -255,6 +258,15 @@ impl Host for FakeHost {
                 code: "not_found".into(),
                 message: format!("No file at {path}"),
             })
+    }
+
+    async fn vault_read_many(&self, paths: &[String], max_bytes: usize) -> Vec<Option<String>> {
+        self.read_batches.borrow_mut().push(paths.len());
+        let notes = self.notes.borrow();
+        paths
+            .iter()
+            .map(|path| notes.get(path).filter(|t| t.len() <= max_bytes).cloned())
+            .collect()
     }
 
     async fn vault_process(

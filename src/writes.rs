@@ -151,6 +151,7 @@ impl<H: Host> VaultAgentCore<H> {
             // The model reads the change as a unified diff.
             after: diff.unified(),
             diff: Some(diff.clone()),
+            warning: None,
         };
         let proposal = Proposal {
             tool_id: call.tool.id,

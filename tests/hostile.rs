@@ -80,6 +80,9 @@ fn base_arguments(tool: &str, command: &str) -> Value {
         ("obsidianOrganise", "move") => json!({"path": "Plan.md", "to": "Archive"}),
         ("obsidianOrganise", "rename") => json!({"path": "Plan.md", "name": "Plan 2"}),
         ("obsidianOrganise", "delete") => json!({"path": "Plan.md"}),
+        ("obsidianHygiene", "duplicates" | "empty") => json!({"folder": "Projects"}),
+        ("obsidianHygiene", "missing") => json!({}),
+        ("obsidianHygiene", "suggest") => json!({"path": "Plan.md", "folder": "Projects"}),
         _ => panic!("no base arguments for {tool} {command}: add them here"),
     }
 }
@@ -311,8 +314,9 @@ fn hostile_strings_run_literally_or_are_refused_by_name() {
                 .as_object()
                 .map(|p| p.keys().cloned().collect())
                 .unwrap_or_default();
-            if NOTE_EDITS.contains(&(tool.id, command.name)) {
-                // Their values never become argv: see edit_values_never_reach_the_cli.
+            if NOTE_EDITS.contains(&(tool.id, command.name)) || tool.id == "obsidianHygiene" {
+                // Their values never become the command's argv: see
+                // edit_values_never_reach_the_cli, hygiene_values_reach_only_listings.
                 continue;
             }
             if matches!(command.name, "map" | "section" | "open") {
@@ -384,7 +388,7 @@ fn hostile_strings_run_literally_or_are_refused_by_name() {
                                 || (command.name.starts_with("property:")
                                     && argv[0] == "property:read")
                                 || (tool.id == "obsidianEdit"
-                                    && matches!(argv[0].as_str(), "file" | "read"))
+                                    && matches!(argv[0].as_str(), "file" | "read" | "files"))
                                 || (command.name == "task"
                                     && matches!(argv[0].as_str(), "read" | "daily:read"))
                                 // The undo journal finds the note a write changes.
@@ -615,4 +619,80 @@ fn edit_values_never_reach_the_cli() {
         }
     }
     assert!(cards > 100, "{cards}");
+}
+
+/// The hygiene checks are computed in the core: their own argv never runs.
+/// A hostile value is refused by name, or it reaches the CLI only as the
+/// listing's `folder=` (one element, literal after normalising), or it
+/// stays in the core (`topic`, a note read through the vault).
+#[test]
+fn hygiene_values_reach_only_listings() {
+    let tool = builtin_tools()
+        .into_iter()
+        .find(|t| t.id == "obsidianHygiene")
+        .unwrap();
+    let mut ran = 0;
+    for command in &tool.commands {
+        let schema = command.arguments_schema();
+        for parameter in string_parameters(&schema) {
+            for value in hostile_values() {
+                let core = core();
+                let mut args = base_arguments(tool.id, command.name)
+                    .as_object()
+                    .unwrap()
+                    .clone();
+                args.insert("command".into(), json!(command.name));
+                if parameter == "file" || parameter == "topic" {
+                    args.remove("path");
+                }
+                args.insert(parameter.clone(), json!(value));
+                let result = block_on(core.call_tool(tool.id, &Value::Object(args)));
+                let requests = core.host().requests.borrow();
+                if requests.is_empty() && !result.ok {
+                    let code = result.code().unwrap_or("none");
+                    let shown: String = value.chars().take(40).collect();
+                    if code == "invalid_arguments" {
+                        assert!(
+                            result.text.contains(&format!("`{parameter}`")),
+                            "{} {parameter}={shown:?}: {}",
+                            command.name,
+                            result.text
+                        );
+                    } else {
+                        // The configuration folder, or a listing the OS could not take.
+                        assert!(
+                            matches!(code, "config_folder" | "too_large_for_cli"),
+                            "{} {parameter}={shown:?}: {code}",
+                            command.name
+                        );
+                    }
+                    continue;
+                }
+                ran += 1;
+                for request in requests.iter() {
+                    let argv = &request.args;
+                    match argv[0].as_str() {
+                        "files" => {
+                            let folder = argv.iter().find(|a| a.starts_with("folder="));
+                            let expected = 2 + usize::from(folder.is_some());
+                            assert_eq!(argv.len(), expected, "{argv:?}");
+                            assert_eq!(argv.last().map(String::as_str), Some("ext=md"));
+                            if parameter == "folder" {
+                                let sent =
+                                    &folder.expect("the folder is listed")["folder=".len()..];
+                                let expected =
+                                    as_normalised(tool.id, command.name, "folder", &value);
+                                assert_eq!(sent, escape_value("folder", &expected).unwrap());
+                            }
+                        }
+                        "unresolved" => assert_eq!(argv, &["unresolved", "verbose"]),
+                        // A note named by name is looked up first.
+                        "file" => assert_eq!(argv.len(), 2, "{argv:?}"),
+                        other => panic!("{} ran {other}: {argv:?}", command.name),
+                    }
+                }
+            }
+        }
+    }
+    assert!(ran > 300, "{ran}");
 }

@@ -99,6 +99,9 @@ pub enum Output {
     JsonItems { key: Option<&'static str> },
     /// The first line is the path of the note printed after it (`random:read`).
     FirstLinePath,
+    /// Computed in the core from inputs it has already limited to the read
+    /// scope (the hygiene checks): nothing to filter afterwards.
+    Computed,
     /// Cannot be split by folder (vault-wide counts, tag and property names);
     /// refused while reading is limited, with `fix` naming a form that can.
     Unplaceable { fix: &'static str },
@@ -320,7 +323,7 @@ pub fn check(
         return Ok(ScopeCheck::Allowed(None));
     }
     match &reach.output {
-        Output::FromPlaces | Output::NoNoteText => Ok(ScopeCheck::Allowed(None)),
+        Output::FromPlaces | Output::NoNoteText | Output::Computed => Ok(ScopeCheck::Allowed(None)),
         Output::Unplaceable { fix } => Err(refuse(
             "the whole vault (this form of the command cannot be split by folder)".into(),
             false,
@@ -378,10 +381,12 @@ pub fn filter(text: &str, shape: &Output, settings: &Settings) -> Filtered {
         };
     }
     match shape {
-        Output::FromPlaces | Output::NoNoteText | Output::Unplaceable { .. } => Filtered {
-            text: text.to_string(),
-            withheld: 0,
-        },
+        Output::FromPlaces | Output::NoNoteText | Output::Computed | Output::Unplaceable { .. } => {
+            Filtered {
+                text: text.to_string(),
+                withheld: 0,
+            }
+        }
         Output::Lines { column, header } => filter_lines(text, *header, |line| {
             line.split('\t')
                 .nth(*column)

@@ -210,6 +210,7 @@ impl CommandArgs for BaseCreateArgs {
                 "New note {name} in {view}, in the folder and with the properties the base's filters ask for:\n{content}"
             ),
             diff: None,
+            warning: None,
         })
     }
 

@@ -151,6 +151,7 @@ impl CommandArgs for BookmarkArgs {
             before,
             after: format!("Bookmarked: {}{title}", self.what()),
             diff: None,
+            warning: None,
         })
     }
 

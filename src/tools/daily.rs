@@ -99,6 +99,7 @@ fn append_preview(
         before,
         after,
         diff: None,
+        warning: None,
     })
 }
 
@@ -144,6 +145,7 @@ fn prepend_preview(
         before: join(before),
         after: join(after),
         diff: None,
+        warning: None,
     })
 }
 
@@ -153,6 +155,7 @@ fn empty_note_preview(content: &str) -> Preview {
         before: EMPTY_NOTE.into(),
         after: content.to_string(),
         diff: None,
+        warning: None,
     }
 }
 

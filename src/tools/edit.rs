@@ -93,6 +93,11 @@ impl CommandArgs for CreateArgs {
         Some(self.describe())
     }
 
+    fn new_note_title(&self) -> Option<String> {
+        let named = self.path.as_deref().or(self.name.as_deref())?;
+        Some(crate::hygiene::text::title_of(named).to_string())
+    }
+
     fn write_check(&self) -> Option<WriteCheck> {
         Some(WriteCheck::Create {
             exists: self.existing(),
@@ -136,6 +141,7 @@ impl CommandArgs for CreateArgs {
             before: String::new(),
             after: shown.clone(),
             diff: Some(NoteDiff::between("", &shown)),
+            warning: None,
         })
     }
 }
@@ -212,6 +218,7 @@ impl AddArgs {
             before: String::new(),
             after: self.content.clone(),
             diff: Some(NoteDiff::between(note, &after)),
+            warning: None,
         })
     }
 }

@@ -8,6 +8,7 @@ pub mod bases;
 pub mod bookmarks;
 pub mod daily;
 pub mod edit;
+pub mod hygiene;
 pub mod links;
 pub mod notes;
 pub mod organise;
@@ -48,6 +49,7 @@ pub fn builtin_tools() -> Vec<ToolSpec> {
         bookmarks::tool(),
         random::tool(),
         organise::tool(),
+        hygiene::tool(),
     ]
 }
 
@@ -159,6 +161,21 @@ pub trait CommandArgs: DeserializeOwned + Serialize + JsonSchema + 'static {
     /// For writes: what the undo journal keeps to reverse this one. Every
     /// write declares it (a test checks), so none changes the vault untraced.
     fn undo_kind(&self) -> Option<UndoKind> {
+        None
+    }
+
+    /// For checks that are no one CLI command (`obsidianHygiene`): what the
+    /// core computes instead, from the CLI's listings and the notes' text.
+    /// Such a command is a read; its own argv never runs.
+    fn computed(&self) -> Option<crate::hygiene::HygieneRequest> {
+        None
+    }
+
+    /// For writes that make a new note: its title, which the core checks
+    /// against the titles already in the vault first. A note with the same
+    /// or a very similar title is a warning on the card and in the result
+    /// the model reads, never a refusal.
+    fn new_note_title(&self) -> Option<String> {
         None
     }
 }
@@ -278,6 +295,10 @@ pub struct Preview {
     /// model reads as unified text).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub diff: Option<crate::notes::diff::NoteDiff>,
+    /// Something the user and the model should know before the change (a
+    /// note with the same or a very similar title exists): never a refusal.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub warning: Option<String>,
 }
 
 /// `key=value` parameters and bare flags, in declaration order.
@@ -302,6 +323,8 @@ pub trait ParsedArgs: Any {
     fn present(&self, output: &str) -> Option<Presented>;
     fn exact_note(&self) -> Option<NoteLocator>;
     fn undo_kind(&self) -> Option<UndoKind>;
+    fn computed(&self) -> Option<crate::hygiene::HygieneRequest>;
+    fn new_note_title(&self) -> Option<String>;
     fn as_any(&self) -> &dyn Any;
 }
 
@@ -352,6 +375,14 @@ impl<A: CommandArgs> ParsedArgs for A {
 
     fn undo_kind(&self) -> Option<UndoKind> {
         CommandArgs::undo_kind(self)
+    }
+
+    fn computed(&self) -> Option<crate::hygiene::HygieneRequest> {
+        CommandArgs::computed(self)
+    }
+
+    fn new_note_title(&self) -> Option<String> {
+        CommandArgs::new_note_title(self)
     }
 
     fn cli_arguments(&self) -> Result<CliArguments, String> {

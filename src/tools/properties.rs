@@ -188,6 +188,7 @@ impl CommandArgs for PropertyNameArgs {
                 before,
                 after: "(removed)".into(),
                 diff: None,
+                warning: None,
             }),
             None => Err(ToolError::CliError {
                 output: format!("{target} is not set, so there is nothing to remove."),
@@ -248,6 +249,7 @@ impl CommandArgs for PropertySetArgs {
             before,
             after,
             diff: None,
+            warning: None,
         })
     }
 }

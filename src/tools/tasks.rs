@@ -294,6 +294,7 @@ impl CommandArgs for TaskArgs {
             before,
             after,
             diff: None,
+            warning: None,
         })
     }
 }

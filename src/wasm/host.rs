@@ -45,6 +45,15 @@ extern "C" {
     #[wasm_bindgen(method, js_name = vaultRead)]
     fn vault_read(this: &HostFunctions, path: &str) -> js_sys::Promise;
 
+    /// Resolves to one entry per path, in order: the note's text, or `null`
+    /// when it cannot be read or is longer than `max_bytes`.
+    #[wasm_bindgen(method, js_name = vaultReadMany)]
+    fn vault_read_many(
+        this: &HostFunctions,
+        paths: js_sys::Array,
+        max_bytes: f64,
+    ) -> js_sys::Promise;
+
     /// Resolves to `{ status: "written" }`, `{ status: "changed", now }` or `{ error }`.
     #[wasm_bindgen(method, js_name = vaultProcess)]
     fn vault_process(
@@ -170,6 +179,25 @@ impl Host for JsHost {
                 code: "host_error".into(),
                 message: "the vault returned no text".into(),
             })
+    }
+
+    async fn vault_read_many(&self, paths: &[String], max_bytes: usize) -> Vec<Option<String>> {
+        let list: js_sys::Array = paths.iter().map(|p| JsValue::from_str(p)).collect();
+        let answer =
+            match JsFuture::from(self.functions.vault_read_many(list, max_bytes as f64)).await {
+                Ok(answer) if js_sys::Array::is_array(&answer) => js_sys::Array::from(&answer),
+                // Nothing readable: every note counts as unread.
+                _ => return vec![None; paths.len()],
+            };
+        // Bounded here too: never more entries than asked, never a longer text.
+        (0..paths.len() as u32)
+            .map(|i| {
+                answer
+                    .get(i)
+                    .as_string()
+                    .filter(|text| text.len() <= max_bytes)
+            })
+            .collect()
     }
 
     async fn vault_process(

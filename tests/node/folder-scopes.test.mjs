@@ -234,6 +234,31 @@ const cases = [
 		assert.match(readFileSync(join(vault, "Projects/Launch plan.md"), "utf8"), /^owner: Dana$/m);
 	})],
 	["obsidianEdit", { command: "edit", file: "Alice", find: "launch", with: "landing" }, refused("file")],
+	// Computed from inputs limited to the read scope before anything is computed.
+	["obsidianHygiene", { command: "duplicates" }, allowed((r) => {
+		assert.match(r.text, /^Duplicate titles among \d+ notes/);
+		for (const path of r.text.match(/[^\s|~:"]+\/[^|~:"\n]+\.md/g) ?? []) assert.ok(inside(path.trim()), path);
+		withheld(r);
+	})],
+	["obsidianHygiene", { command: "duplicates", folder: "Ideas" }, refused()],
+	["obsidianHygiene", { command: "empty" }, allowed((r) => {
+		// The note an earlier case made from a base (properties only) counts.
+		assert.match(r.text, /^Empty notes among \d+ notes: \d+\./);
+		for (const line of r.text.split("\n").filter((l) => l.startsWith("- "))) assert.ok(inside(line.slice(2)), line);
+		withheld(r);
+	})],
+	["obsidianHygiene", { command: "empty", folder: "Archive" }, refused()],
+	["obsidianHygiene", { command: "missing" }, allowed((r) => {
+		for (const line of r.text.split("\n").filter((l) => l.startsWith("- [["))) {
+			for (const source of line.split(" ← ")[1].replace(/ \(\d+ notes?\)$/, "").split(", ")) assert.ok(inside(source), source);
+		}
+		withheld(r);
+	})],
+	["obsidianHygiene", { command: "suggest", file: "Roadmap" }, allowed((r) => {
+		for (const line of r.text.split("\n").filter((l) => /^\d+\. /.test(l))) assert.ok(inside(line.replace(/^\d+\. /, "").split(" (score")[0]), line);
+		withheld(r);
+	})],
+	["obsidianHygiene", { command: "suggest", file: "Brainstorm" }, refused("file")],
 	// Last: they move notes the cases above use.
 	["obsidianOrganise", { command: "move", path: "Projects/Roadmap.md", to: "Projects/Old" }, allowed((r, log, vault) => {
 		assert.ok(readdirSync(join(vault, "Projects/Old")).includes("Roadmap.md"));
@@ -283,7 +308,7 @@ describe("folder scopes, for every command of every tool", () => {
 			seen.set(key, new Set([...(seen.get(key) ?? []), expectation.kind]));
 		}
 		// Commands that name no place: nothing to refuse.
-		const placeless = new Set(["obsidianDailyNote daily:path", "obsidianTemplates templates", "obsidianTemplates template:read"]);
+		const placeless = new Set(["obsidianDailyNote daily:path", "obsidianTemplates templates", "obsidianTemplates template:read", "obsidianHygiene missing"]);
 		for (const tool of plugin.api.listTools()) {
 			for (const command of tool.commands) {
 				const key = tool.commands.length === 1 ? `${tool.id} ` : `${tool.id} ${command}`;

@@ -1,0 +1,61 @@
+//! Vault hygiene, computed in the core: duplicate titles, empty notes,
+//! links to missing notes, and backlink suggestions. Each check says where
+//! its facts come from:
+//!
+//! | Check | Source |
+//! |---|---|
+//! | duplicates | titles from the CLI's `files ext=md` listing; no note is read |
+//! | empty | the listing, then every listed note's text through Obsidian's `app.vault.cachedRead`, in batches |
+//! | missing | the CLI's `unresolved verbose` (`link<TAB>source` lines); no note is read |
+//! | suggest | the listing, then the notes' text through `cachedRead`, in batches |
+//!
+//! Everything is bounded for a vault of tens of thousands of notes: notes
+//! are read [`READ_BATCH`] at a time, each at most [`MAX_NOTE_BYTES`], all
+//! together at most [`MAX_READ_BYTES`]; titles are compared within a budget.
+//! A check that stopped at a bound says so (`truncated`). Only notes in the
+//! folders the agent may read are listed, read or shown.
+
+pub mod run;
+pub mod suggest;
+pub mod text;
+pub mod titles;
+
+use crate::tools::NoteLocator;
+
+/// Notes asked of the vault in one host call.
+pub const READ_BATCH: usize = 200;
+/// A note longer than this is not read (it is certainly not empty).
+pub const MAX_NOTE_BYTES: usize = 1024 * 1024;
+/// All note text one check reads.
+pub const MAX_READ_BYTES: usize = 64 * 1024 * 1024;
+/// Notes one check considers; more are left out and the result says so.
+pub const MAX_NOTES: usize = 50_000;
+/// Similar-title comparisons by default, and at most.
+pub const DEFAULT_COMPARISONS: usize = 200_000;
+pub const MAX_COMPARISONS: usize = 5_000_000;
+/// The least similarity that counts as "very similar", by default.
+pub const DEFAULT_THRESHOLD: f64 = 0.85;
+
+/// A check the core computes instead of running one CLI command.
+#[derive(Clone, Debug, PartialEq)]
+pub enum HygieneRequest {
+    Duplicates {
+        folder: Option<String>,
+        threshold: f64,
+        budget: usize,
+        limit: usize,
+    },
+    Empty {
+        folder: Option<String>,
+        limit: usize,
+    },
+    Missing {
+        limit: usize,
+    },
+    Suggest {
+        note: Option<NoteLocator>,
+        topic: Option<String>,
+        folder: Option<String>,
+        limit: usize,
+    },
+}

@@ -1,0 +1,114 @@
+// The hygiene checks through the built main.js, the CLI emulator and the
+// vault on disk (note text through app.vault.cachedRead), on a generated
+// vault with duplicates, empty notes, missing links and backlink candidates
+// planted at known places (scripts/make-vault.mjs): every planted one is
+// found and nothing else. Also the similar-title warning before `create`,
+// and the palette commands that show a report in the chat.
+import assert from "node:assert/strict";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { makeVault } from "../../scripts/make-vault.mjs";
+import { emulator, loadPlugin, readLog, runCommand, useEmulator, visibleNotices } from "../support/harness.mjs";
+
+const sorted = (list) => [...list].sort();
+
+function exactGroups(text) {
+	return sorted(text.split("\n").filter((l) => l.startsWith('- "')).map((l) => l.slice(l.indexOf('": ') + 3).split(" | ").join("\t")));
+}
+function similarPairs(text) {
+	return sorted(text.split("\n").filter((l) => /^- [01]\.\d\d: /.test(l)).map((l) => l.replace(/^- [01]\.\d\d: /, "").split(" ~ ").join("\t")));
+}
+function listed(text) {
+	return sorted(text.split("\n").filter((l) => l.startsWith("- ")).map((l) => l.slice(2)));
+}
+
+describe("vault hygiene on a generated vault", () => {
+	let vault;
+	let plugin;
+	let app;
+	let planted;
+	let log;
+	before(async () => {
+		vault = join(mkdtempSync(join(tmpdir(), "vault-agent-hygiene-")), "Hygiene Vault");
+		planted = makeVault(vault, 1200);
+		({ plugin, app } = await loadPlugin(vault, { data: { cliPath: emulator, vaultName: "Hygiene Vault", permissionMode: "askEveryChange" } }));
+		log = useEmulator(vault);
+	});
+	after(() => rmSync(dirname(vault), { recursive: true, force: true }));
+
+	const hygiene = (args) => plugin.core.callTool("obsidianHygiene", args);
+
+	it("finds every planted duplicate and similar title, and nothing else, from the listing alone", async () => {
+		const result = await hygiene({ command: "duplicates", limit: 500 });
+		assert.equal(result.ok, true, result.text);
+		assert.deepEqual(exactGroups(result.text), sorted(planted.exact.map((g) => g.join("\t"))), result.text);
+		assert.deepEqual(similarPairs(result.text), sorted(planted.similar.map((p) => p.join("\t"))), result.text);
+		assert.equal(result.truncated, undefined);
+		assert.deepEqual(readLog(log).map((e) => e.argv.slice(1)), [["files", "ext=md"]], "one CLI call");
+	});
+
+	it("finds every planted empty note, and nothing else, reading the notes through the vault", async () => {
+		useEmulator(vault);
+		const result = await hygiene({ command: "empty", limit: 500 });
+		assert.equal(result.ok, true, result.text);
+		assert.deepEqual(listed(result.text), sorted(planted.empty), result.text);
+		assert.match(result.text, /cachedRead/);
+	});
+
+	it("lists every planted missing note with exactly its sources", async () => {
+		const result = await hygiene({ command: "missing", limit: 500 });
+		assert.equal(result.ok, true, result.text);
+		const found = {};
+		for (const line of result.text.split("\n").filter((l) => l.startsWith("- [["))) {
+			const [link, rest] = line.slice(4).split("]] ← ");
+			found[link] = sorted(rest.replace(/ \(\d+ notes?\)$/, "").split(", "));
+		}
+		assert.deepEqual(found, planted.missing);
+	});
+
+	it("ranks the notes that mention the subject first and leaves out those that link already", async () => {
+		const result = await hygiene({ command: "suggest", path: planted.subject, limit: 20 });
+		assert.equal(result.ok, true, result.text);
+		const ranked = result.text.split("\n").filter((l) => /^\d+\. /.test(l)).map((l) => l.replace(/^\d+\. /, "").split(" (score")[0]);
+		assert.deepEqual(sorted(ranked.slice(0, 5)), sorted(planted.mentions), result.text);
+		for (const linked of planted.linked) assert.ok(!ranked.includes(linked), `${linked} links already`);
+		assert.match(result.text, /mentions "solar panel maintenance" once without linking/);
+	});
+
+	it("warns on the card and tells the model when a new note's title is taken or very similar", async () => {
+		const result = await plugin.core.callTool("obsidianEdit", { command: "create", path: "Inbox/Sourdough starter car.md", content: "x" });
+		assert.ok(result.pending, result.text);
+		assert.match(result.pending.preview.warning, /a very similar title exists: "Ideas\/Sourdough starter care\.md"/);
+		assert.ok(result.text.includes(result.pending.preview.warning), "the model reads it too");
+		assert.equal(existsSync(join(vault, "Inbox/Sourdough starter car.md")), false, "nothing written before the click");
+		plugin.core.reject(result.pending.id);
+	});
+
+	it("refuses bad arguments with a typed error that names the fix, before any process", async () => {
+		const start = readLog(log).length;
+		for (const [args, field] of [
+			[{ command: "duplicates", threshold: 3 }, "`threshold`"],
+			[{ command: "suggest" }, "`topic`"],
+			[{ command: "empty", limit: 0 }, "`limit`"],
+		]) {
+			const result = await hygiene(args);
+			assert.equal(result.error?.code, "invalid_arguments", result.text);
+			assert.ok(result.text.includes(field), result.text);
+		}
+		assert.equal(readLog(log).length, start);
+	});
+
+	it("shows a palette command's report in the chat", async () => {
+		assert.equal(await runCommand(app, "vault-agent:find-empty-notes"), true);
+		const block = document.querySelector(".vault-agent-chat .vault-agent-tool-call.is-report");
+		assert.ok(block, "a report block in the chat");
+		assert.equal(block.hasAttribute("open"), true);
+		assert.match(block.querySelector(".vault-agent-tool-name").textContent, /Vault hygiene \(CLI\)/);
+		assert.match(block.querySelector(".vault-agent-tool-text").textContent, /^Empty notes among 1200 notes: 30\./);
+		app.workspace.getActiveFile = () => null;
+		assert.equal(await runCommand(app, "vault-agent:suggest-backlinks"), true);
+		assert.ok(visibleNotices().some((n) => /Open a note first/.test(n)), "a notice says what to do");
+	});
+});
