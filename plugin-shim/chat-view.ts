@@ -314,7 +314,7 @@ export class ChatView extends ItemView {
 			case "error":
 				this.streamEl?.remove();
 				this.streamEl = null;
-				this.showBanner(event.message);
+				this.showBanner(event.message, event.code !== "nothing_to_retry" && event.code !== "confirmation_not_found");
 				break;
 			case "turnEnded":
 				break;
@@ -422,12 +422,23 @@ export class ChatView extends ItemView {
 		await MarkdownRenderer.render(this.app, markdown, el, "", this);
 	}
 
-	private showBanner(message: string): void {
+	private showBanner(message: string, retry = false): void {
 		this.bannerEl.empty();
 		const icon = this.bannerEl.createSpan({ cls: "vault-agent-banner-icon" });
 		setIcon(icon, "alert-triangle");
 		this.bannerEl.createSpan({ cls: "vault-agent-banner-text", text: message });
+		if (retry) {
+			const button = this.bannerEl.createEl("button", { cls: "vault-agent-banner-retry", text: "Retry" });
+			button.addEventListener("click", () => void this.retry());
+		}
 		this.bannerEl.show();
+	}
+
+	/** The banner's Retry: the failed turn again, without a new message. */
+	private async retry(): Promise<void> {
+		const core = this.plugin.core;
+		if (!core || this.running || !this.conversation) return;
+		await this.runTurn((onEvent) => core.chatRetry(this.conversation!, onEvent));
 	}
 
 	private hideBanner(): void {

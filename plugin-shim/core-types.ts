@@ -39,6 +39,8 @@ export interface HttpRequestSpec {
 	headers: Array<[string, string]>;
 	body: string | null;
 	timeoutMs: number;
+	/** The longest silence between two pieces of the body (0: none); then `STALLED`. */
+	idleTimeoutMs: number;
 }
 
 export interface HttpFailure {
@@ -49,6 +51,8 @@ export interface HttpFailure {
 export interface HttpOpened {
 	id: number;
 	status: number;
+	contentType?: string;
+	retryAfter?: string;
 }
 
 export type HttpChunk = { chunk: Uint8Array } | { done: true } | { error: HttpFailure };
@@ -62,6 +66,8 @@ export interface HostFunctions {
 	httpOpen(request: HttpRequestSpec): Promise<HttpOpened | { error: HttpFailure }>;
 	httpRead(id: number): Promise<HttpChunk>;
 	httpClose(id: number): void;
+	/** Resolves after `ms` milliseconds (a retry's backoff). */
+	sleep(ms: number): Promise<void>;
 	secret(name: string): string | undefined;
 	vaultRead(path: string): Promise<{ content: string } | { error: { code: string; message: string } }>;
 	/**
@@ -265,6 +271,8 @@ export interface CoreHandle {
 	confirmationOutcome(id: string): ToolResult | null;
 	newConversation(): Conversation;
 	chatSend(conversation: Conversation, text: string, onEvent: (event: ChatEvent) => void): Promise<TurnResult>;
+	/** Runs a failed turn again from the conversation as it is (the banner's Retry). */
+	chatRetry(conversation: Conversation, onEvent: (event: ChatEvent) => void): Promise<TurnResult>;
 	chatResolve(
 		conversation: Conversation,
 		confirmationId: string,

@@ -247,6 +247,8 @@ interface OpenResponse {
 	done: boolean;
 	error: HttpFailure | null;
 	wake: (() => void) | null;
+	/** Ends a body that goes silent for longer than the request allows. */
+	idle: number | null;
 }
 
 const responses = new Map<number, OpenResponse>();
@@ -273,19 +275,36 @@ export function httpOpen(spec: HttpRequestSpec): Promise<HttpOpened | { error: H
 		const request = send(url, { method: spec.method, headers: Object.fromEntries(spec.headers) }, (response) => {
 			window.clearTimeout(timer);
 			const id = nextResponseId++;
-			const open: OpenResponse = { request, response, chunks: [], done: false, error: null, wake: null };
+			const open: OpenResponse = { request, response, chunks: [], done: false, error: null, wake: null, idle: null };
 			const wake = () => {
 				const w = open.wake;
 				open.wake = null;
 				w?.();
 			};
+			const stopIdle = () => {
+				if (open.idle !== null) window.clearTimeout(open.idle);
+				open.idle = null;
+			};
+			// A stream that stops sending is ended, and its socket with it.
+			const armIdle = () => {
+				stopIdle();
+				if (!spec.idleTimeoutMs) return;
+				open.idle = window.setTimeout(() => {
+					open.error ??= { code: "STALLED", message: `Nothing arrived for ${Math.round(spec.idleTimeoutMs / 1000)} s.` };
+					request.destroy();
+					wake();
+				}, spec.idleTimeoutMs);
+			};
 			responses.set(id, open);
+			armIdle();
 			response.on("data", (chunk: Buffer) => {
 				open.chunks.push(chunk);
+				armIdle();
 				wake();
 			});
 			response.on("end", () => {
 				open.done = true;
+				stopIdle();
 				wake();
 			});
 			response.on("error", (error) => {
@@ -293,10 +312,15 @@ export function httpOpen(spec: HttpRequestSpec): Promise<HttpOpened | { error: H
 				wake();
 			});
 			response.on("close", () => {
+				stopIdle();
 				if (!open.done) open.error ??= { code: "ECONNRESET", message: "The connection closed before the answer ended." };
 				wake();
 			});
-			resolve({ id, status: response.statusCode ?? 0 });
+			const header = (name: string) => {
+				const value = response.headers[name];
+				return Array.isArray(value) ? value[0] : value;
+			};
+			resolve({ id, status: response.statusCode ?? 0, contentType: header("content-type"), retryAfter: header("retry-after") });
 		});
 		requests.add(request);
 		request.on("close", () => requests.delete(request));
@@ -327,7 +351,13 @@ export async function httpRead(id: number): Promise<HttpChunk> {
 export function httpClose(id: number): void {
 	const open = responses.get(id);
 	responses.delete(id);
+	if (open?.idle !== null && open?.idle !== undefined) window.clearTimeout(open.idle);
 	if (open && !open.done) open.request.destroy();
+}
+
+/** Resolves after `ms` milliseconds. */
+export function sleep(ms: number): Promise<void> {
+	return new Promise((resolve) => window.setTimeout(resolve, ms));
 }
 
 /** Stop: every model request in flight ends with code ABORTED. */
@@ -350,6 +380,7 @@ export function createNodeHost(secret: (name: string) => string | null): Omit<Ho
 		now: () => performance.timeOrigin + performance.now(),
 		httpOpen,
 		httpRead,
+		sleep,
 		httpClose,
 		secret: (name) => secret(name) ?? undefined,
 	};

@@ -137,6 +137,10 @@ pub struct HttpRequest {
     pub body: Option<String>,
     /// Until the response starts (the stream itself may run longer).
     pub timeout_ms: u32,
+    /// Once it has started: the longest silence between two pieces of the
+    /// body before the host ends it with `STALLED` (0: no limit).
+    #[serde(default)]
+    pub idle_timeout_ms: u32,
 }
 
 /// An HTTP response whose body is read chunk by chunk with `http_read`.
@@ -146,6 +150,13 @@ pub struct HttpResponseHead {
     /// Handle for `http_read` / `http_close`.
     pub id: u32,
     pub status: u16,
+    /// The `Content-Type` header, if any (a server may answer a streamed
+    /// request with one JSON body).
+    #[serde(default)]
+    pub content_type: Option<String>,
+    /// The `Retry-After` header of a 429 or 503, if any.
+    #[serde(default)]
+    pub retry_after: Option<String>,
 }
 
 /// Why an HTTP exchange failed before or while the body arrived.
@@ -153,7 +164,8 @@ pub struct HttpResponseHead {
 #[serde(rename_all = "camelCase")]
 pub struct HttpFailure {
     /// `ECONNREFUSED`, `ENOTFOUND`, `ETIMEDOUT`, `ABORTED` (the user pressed
-    /// Stop), `CERT_…`, or another system code.
+    /// Stop), `STALLED` (nothing arrived for `idle_timeout_ms`), `CERT_…`, or
+    /// another system code.
     pub code: String,
     pub message: String,
 }
@@ -198,6 +210,8 @@ pub trait Host {
     async fn http_read(&self, id: u32) -> Result<Option<Vec<u8>>, HttpFailure>;
     /// Drops a response the core no longer reads.
     fn http_close(&self, id: u32);
+    /// Waits `ms` milliseconds (a retry's backoff).
+    async fn sleep(&self, ms: u32);
     /// A secret from Obsidian's secret storage (API keys), by its name.
     fn secret(&self, name: &str) -> Option<String>;
     /// The exact text of the note at `path` (vault-relative), through

@@ -58,6 +58,12 @@ pub struct FakeHost {
     pub before_process: RefCell<Option<NotesHook>>,
     /// Notes moved to the trash, with the text they had.
     pub trash: Rc<RefCell<Vec<(String, String)>>>,
+    /// Responses the core closed, by id.
+    pub http_closed: RefCell<Vec<u32>>,
+    /// Every `sleep`, in milliseconds (the clock moves on by as much).
+    pub slept: RefCell<Vec<u32>>,
+    /// The `Retry-After` header of the next scripted response.
+    pub retry_after: RefCell<Option<String>>,
     /// What `links_update_on_move` answers.
     pub links_update: Option<bool>,
     /// Notes shown to the user (`open`), with the heading.
@@ -107,6 +113,9 @@ impl FakeHost {
             trash: Rc::new(RefCell::new(Vec::new())),
             opened: Rc::new(RefCell::new(Vec::new())),
             links_update: Some(true),
+            http_closed: RefCell::new(Vec::new()),
+            slept: RefCell::new(Vec::new()),
+            retry_after: RefCell::new(None),
             journal_saves: RefCell::new(Vec::new()),
             read_batches: RefCell::new(Vec::new()),
         }
@@ -216,13 +225,23 @@ impl Host for FakeHost {
                 self.http_bodies
                     .borrow_mut()
                     .insert(id, (chunks.into(), None));
-                Ok(HttpResponseHead { id, status })
+                Ok(HttpResponseHead {
+                    id,
+                    status,
+                    content_type: None,
+                    retry_after: self.retry_after.borrow_mut().take(),
+                })
             }
             ScriptedHttp::BrokenAfter { chunks, failure } => {
                 self.http_bodies
                     .borrow_mut()
                     .insert(id, (chunks.into(), Some(failure)));
-                Ok(HttpResponseHead { id, status: 200 })
+                Ok(HttpResponseHead {
+                    id,
+                    status: 200,
+                    content_type: None,
+                    retry_after: None,
+                })
             }
         }
     }
@@ -243,6 +262,12 @@ impl Host for FakeHost {
 
     fn http_close(&self, id: u32) {
         self.http_bodies.borrow_mut().remove(&id);
+        self.http_closed.borrow_mut().push(id);
+    }
+
+    async fn sleep(&self, ms: u32) {
+        self.slept.borrow_mut().push(ms);
+        self.clock_ms.set(self.clock_ms.get() + f64::from(ms));
     }
 
     fn secret(&self, name: &str) -> Option<String> {

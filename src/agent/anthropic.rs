@@ -94,6 +94,7 @@ pub fn messages_request(request: &ModelRequest) -> HttpRequest {
         headers: headers(request.api_key.clone()),
         body: Some(body.to_string()),
         timeout_ms: request.timeout_ms,
+        idle_timeout_ms: request.timeout_ms,
     }
 }
 
@@ -104,6 +105,7 @@ pub fn models_request(settings: &ProviderSettings, api_key: Option<String>) -> H
         headers: headers(api_key),
         body: None,
         timeout_ms: 15_000,
+        idle_timeout_ms: 15_000,
     }
 }
 

@@ -10,8 +10,8 @@ use serde_json::Value;
 use super::conversation::{ChatMessage, Conversation, PausedTurn, ToolCallRecord};
 use super::prompt::{for_model, system_prompt};
 use super::provider::{
-    assembler, build_request, connection_error, status_error, ChatError, ModelReply, ModelRequest,
-    ModelTool, StreamPiece,
+    assembler, build_request, connection_error, parse_whole_reply, retry_wait_ms, status_error,
+    ChatError, ModelReply, ModelRequest, ModelTool, StreamPiece,
 };
 use super::sse::SseParser;
 use super::table::{self, Table};
@@ -24,6 +24,20 @@ use crate::settings::{ProviderKind, Settings};
 
 /// Error bodies beyond this are not read (they are only for the message).
 const MAX_ERROR_BODY: usize = 64 * 1024;
+/// A reply that comes as one JSON body is kept up to this size.
+const MAX_WHOLE_REPLY: usize = 16 * 1024 * 1024;
+/// Tries after a 429, 503 or 529 before the error is shown.
+const MAX_RETRIES: u32 = 3;
+
+/// The server's own words, short, for a notice.
+fn brief(body: &str) -> String {
+    let text = super::provider::scrub_server_text(&super::provider::server_message(body), &[]);
+    if text.trim().is_empty() {
+        String::new()
+    } else {
+        format!(": {}", text.chars().take(80).collect::<String>())
+    }
+}
 
 /// How a turn ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -140,6 +154,31 @@ impl<H: Host> VaultAgentCore<H> {
         self.finish_turn(conversation, end, events)
     }
 
+    /// Retry on a failed turn's banner: the turn runs again from the
+    /// conversation as it is (the user's message, or the tool results, are
+    /// already there), so nothing is said twice.
+    pub async fn chat_retry(
+        &self,
+        conversation: &mut Conversation,
+        events: &dyn ChatEvents,
+    ) -> TurnEnd {
+        self.chat_stop.reset();
+        let retryable = conversation.paused.is_none()
+            && matches!(
+                conversation.messages.last(),
+                Some(ChatMessage::User { .. } | ChatMessage::Tool { .. })
+            );
+        if !retryable {
+            events.emit(ChatEvent::Error {
+                code: "nothing_to_retry".into(),
+                message: "There is no failed answer to retry here; send a message instead.".into(),
+            });
+            return self.finish_turn(conversation, TurnEnd::Failed, events);
+        }
+        let end = self.run_turn(conversation, Vec::new(), 0, events).await;
+        self.finish_turn(conversation, end, events)
+    }
+
     /// The user answered the confirmation card of a paused turn.
     pub async fn chat_resolve(
         &self,
@@ -215,11 +254,15 @@ impl<H: Host> VaultAgentCore<H> {
         };
         let body = self.read_error_body(head.id).await;
         if head.status != 200 {
+            let key_sent = request.headers.iter().any(|(name, _)| {
+                name.eq_ignore_ascii_case("authorization") || name.eq_ignore_ascii_case("x-api-key")
+            });
             return failed(status_error(
                 head.status,
                 &body,
                 &chat.active().model,
                 &request.url,
+                key_sent,
             ));
         }
         let models = super::provider::parse_models(&body);
@@ -459,39 +502,104 @@ impl<H: Host> VaultAgentCore<H> {
                 timeout_ms: chat.model_timeout_ms,
             },
         );
-        let head = match self.host().http_open(&request).await {
-            Ok(head) => head,
-            Err(failure) if failure.code == "ABORTED" => {
-                return Err(RoundError::Stopped(String::new()))
+        let key_sent = request.headers.iter().any(|(name, _)| {
+            name.eq_ignore_ascii_case("authorization") || name.eq_ignore_ascii_case("x-api-key")
+        });
+        let mut attempt = 0;
+        let head = loop {
+            let head = match self.host().http_open(&request).await {
+                Ok(head) => head,
+                Err(failure) if failure.code == "ABORTED" => {
+                    return Err(RoundError::Stopped(String::new()))
+                }
+                Err(failure) => {
+                    return Err(RoundError::Failed(connection_error(&request.url, &failure)))
+                }
+            };
+            if ChatError::retryable_status(head.status) && attempt < MAX_RETRIES {
+                let body = self.read_error_body(head.id).await;
+                let wait = retry_wait_ms(head.retry_after.as_deref(), attempt);
+                attempt += 1;
+                events.emit(ChatEvent::Notice {
+                    text: format!(
+                        "The model server is busy ({}{}); trying again in {} s ({attempt} of {MAX_RETRIES}).",
+                        head.status,
+                        brief(&body),
+                        wait.div_ceil(1000)
+                    ),
+                });
+                self.host().sleep(wait).await;
+                if self.chat_stop.requested() {
+                    return Err(RoundError::Stopped(String::new()));
+                }
+                continue;
             }
-            Err(failure) => {
-                return Err(RoundError::Failed(connection_error(&request.url, &failure)))
-            }
+            break head;
         };
         if head.status != 200 {
             let body = self.read_error_body(head.id).await;
-            return Err(RoundError::Failed(status_error(
-                head.status,
-                &body,
-                &provider.model,
-                &request.url,
-            )));
+            let error = status_error(head.status, &body, &provider.model, &request.url, key_sent);
+            return Err(RoundError::Failed(
+                self.explain_not_found(error, provider, chat.provider).await,
+            ));
         }
+        // Every way out of reading closes the response.
+        let read = self
+            .read_reply(&head, chat.provider, &request, events)
+            .await;
+        self.host().http_close(head.id);
+        let reply = read?;
+        if reply.text.trim().is_empty() && reply.tool_calls.is_empty() {
+            return Err(RoundError::Failed(ChatError::EmptyReply));
+        }
+        Ok(reply)
+    }
+
+    /// The body of a 200: a stream (SSE), or one JSON reply from a server
+    /// that ignored `stream: true`, told by its type or, without one, by a
+    /// body that held no stream event at all.
+    async fn read_reply(
+        &self,
+        head: &crate::host::HttpResponseHead,
+        kind: ProviderKind,
+        request: &crate::host::HttpRequest,
+        events: &dyn ChatEvents,
+    ) -> Result<ModelReply, RoundError> {
+        let whole = head.content_type.as_deref().is_some_and(|t| {
+            let t = t.to_ascii_lowercase();
+            t.contains("json") && !t.contains("event-stream")
+        });
         let mut parser = SseParser::new();
-        let mut stream = assembler(chat.provider);
+        let mut stream = assembler(kind);
+        let mut raw: Vec<u8> = Vec::new();
+        let mut seen_events = 0usize;
         loop {
             let chunk = match self.host().http_read(head.id).await {
                 Ok(Some(chunk)) => chunk,
                 Ok(None) => break,
                 Err(failure) => {
-                    self.host().http_close(head.id);
                     if failure.code == "ABORTED" || self.chat_stop.requested() {
                         return Err(RoundError::Stopped(stream.partial_text()));
                     }
-                    return Err(RoundError::Failed(connection_error(&request.url, &failure)));
+                    return Err(RoundError::Failed(match failure.code.as_str() {
+                        "STALLED" => ChatError::Stalled {
+                            seconds: request.idle_timeout_ms.div_ceil(1000),
+                        },
+                        _ if !raw.is_empty() || seen_events > 0 => ChatError::Cut {
+                            detail: failure.code.clone(),
+                        },
+                        _ => connection_error(&request.url, &failure),
+                    }));
                 }
             };
+            if raw.len() < MAX_WHOLE_REPLY {
+                raw.extend_from_slice(&chunk);
+            }
+            if whole {
+                continue;
+            }
             for event in parser.push(&chunk) {
+                seen_events += 1;
                 for StreamPiece::Text(text) in
                     stream.on_event(&event).map_err(RoundError::Failed)?
                 {
@@ -499,9 +607,18 @@ impl<H: Host> VaultAgentCore<H> {
                 }
             }
             if self.chat_stop.requested() {
-                self.host().http_close(head.id);
                 return Err(RoundError::Stopped(stream.partial_text()));
             }
+        }
+        let body = String::from_utf8_lossy(&raw);
+        if whole || (seen_events == 0 && body.trim_start().starts_with('{')) {
+            let reply = parse_whole_reply(kind, &body).map_err(RoundError::Failed)?;
+            if !reply.text.is_empty() {
+                events.emit(ChatEvent::TextDelta {
+                    text: reply.text.clone(),
+                });
+            }
+            return Ok(reply);
         }
         for event in parser.finish() {
             for StreamPiece::Text(text) in stream.on_event(&event).map_err(RoundError::Failed)? {
@@ -509,6 +626,44 @@ impl<H: Host> VaultAgentCore<H> {
             }
         }
         Ok(stream.finish())
+    }
+
+    /// A 404 that does not name the model: if the base URL lacks `/v1` and
+    /// `<base>/v1/models` answers, the fix is to add it.
+    async fn explain_not_found(
+        &self,
+        error: ChatError,
+        provider: &crate::settings::ProviderSettings,
+        kind: ProviderKind,
+    ) -> ChatError {
+        let ChatError::EndpointNotFound { url } = &error else {
+            return error;
+        };
+        let base = provider.base_url.trim_end_matches('/');
+        if kind != ProviderKind::OpenAi || base.ends_with("/v1") {
+            return error;
+        }
+        let probe = crate::host::HttpRequest {
+            method: "GET".into(),
+            url: format!("{base}/v1/models"),
+            headers: Vec::new(),
+            body: None,
+            timeout_ms: 5_000,
+            idle_timeout_ms: 5_000,
+        };
+        match self.host().http_open(&probe).await {
+            Ok(head) => {
+                self.host().http_close(head.id);
+                if head.status == 200 {
+                    return ChatError::MissingV1 {
+                        url: url.clone(),
+                        base: base.to_string(),
+                    };
+                }
+                error
+            }
+            Err(_) => error,
+        }
     }
 
     /// An error as the banner shows it: never a header value we sent.

@@ -27,6 +27,9 @@ pub fn chat_request(request: &ModelRequest) -> HttpRequest {
     for message in request.messages {
         match message {
             ChatMessage::User { text } => messages.push(json!({"role": "user", "content": text})),
+            // An empty answer is never sent back (older chats may hold one).
+            ChatMessage::Assistant { text, tool_calls }
+                if text.trim().is_empty() && tool_calls.is_empty() => {}
             ChatMessage::Assistant { text, tool_calls } => {
                 let mut m = json!({"role": "assistant", "content": if text.is_empty() { Value::Null } else { json!(text) }});
                 if !tool_calls.is_empty() {
@@ -64,6 +67,7 @@ pub fn chat_request(request: &ModelRequest) -> HttpRequest {
         headers: headers(request.api_key.clone()),
         body: Some(body.to_string()),
         timeout_ms: request.timeout_ms,
+        idle_timeout_ms: request.timeout_ms,
     }
 }
 
@@ -74,6 +78,7 @@ pub fn models_request(settings: &ProviderSettings, api_key: Option<String>) -> H
         headers: headers(api_key),
         body: None,
         timeout_ms: 15_000,
+        idle_timeout_ms: 15_000,
     }
 }
 

@@ -43,6 +43,110 @@ pub struct ModelReply {
     pub stop_reason: Option<String>,
 }
 
+/// A reply that came as one JSON body instead of a stream (servers and
+/// proxies that ignore `stream: true`): text and tool calls, as a stream
+/// would have given them.
+pub fn parse_whole_reply(kind: ProviderKind, body: &str) -> Result<ModelReply, ChatError> {
+    let bad = |detail: String| ChatError::BadStream { detail };
+    let value: serde_json::Value = serde_json::from_str(body)
+        .map_err(|e| bad(format!("one JSON body that does not parse ({e})")))?;
+    if let Some(error) = value.get("error").filter(|e| !e.is_null()) {
+        return Err(ChatError::ServerError {
+            status: 200,
+            detail: server_message(&error.to_string()),
+        });
+    }
+    let as_text = |v: &serde_json::Value| match v {
+        serde_json::Value::String(s) => s.clone(),
+        serde_json::Value::Null => String::new(),
+        other => other.to_string(),
+    };
+    match kind {
+        ProviderKind::OpenAi => {
+            let choice = value
+                .pointer("/choices/0")
+                .ok_or_else(|| bad("a JSON body without `choices`".into()))?;
+            let message = choice.get("message").cloned().unwrap_or_default();
+            let tool_calls = message
+                .get("tool_calls")
+                .and_then(|c| c.as_array())
+                .map(|calls| {
+                    calls
+                        .iter()
+                        .enumerate()
+                        .map(|(i, call)| crate::agent::conversation::ToolCallRecord {
+                            id: call
+                                .get("id")
+                                .and_then(|v| v.as_str())
+                                .map_or_else(|| format!("call_{i}"), str::to_string),
+                            name: as_text(
+                                call.pointer("/function/name")
+                                    .unwrap_or(&serde_json::Value::Null),
+                            ),
+                            arguments: as_text(
+                                call.pointer("/function/arguments")
+                                    .unwrap_or(&serde_json::Value::Null),
+                            ),
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            Ok(ModelReply {
+                text: as_text(message.get("content").unwrap_or(&serde_json::Value::Null)),
+                tool_calls,
+                stop_reason: choice
+                    .get("finish_reason")
+                    .and_then(|v| v.as_str())
+                    .map(str::to_string),
+            })
+        }
+        ProviderKind::Anthropic => {
+            let blocks = value
+                .get("content")
+                .and_then(|c| c.as_array())
+                .ok_or_else(|| bad("a JSON body without `content`".into()))?;
+            let mut text = String::new();
+            let mut tool_calls = Vec::new();
+            for block in blocks {
+                match block.get("type").and_then(|t| t.as_str()) {
+                    Some("text") => text.push_str(&as_text(
+                        block.get("text").unwrap_or(&serde_json::Value::Null),
+                    )),
+                    Some("tool_use") => {
+                        tool_calls.push(crate::agent::conversation::ToolCallRecord {
+                            id: as_text(block.get("id").unwrap_or(&serde_json::Value::Null)),
+                            name: as_text(block.get("name").unwrap_or(&serde_json::Value::Null)),
+                            arguments: block
+                                .get("input")
+                                .map_or_else(|| "{}".to_string(), |i| i.to_string()),
+                        })
+                    }
+                    _ => {}
+                }
+            }
+            Ok(ModelReply {
+                text,
+                tool_calls,
+                stop_reason: value
+                    .get("stop_reason")
+                    .and_then(|v| v.as_str())
+                    .map(str::to_string),
+            })
+        }
+    }
+}
+
+/// How long to wait before retry `attempt` (0-based): the server's
+/// `Retry-After` in seconds when it gives one (at most a minute), else 1, 2,
+/// 4 s.
+pub fn retry_wait_ms(retry_after: Option<&str>, attempt: u32) -> u32 {
+    retry_after
+        .and_then(|v| v.trim().parse::<f64>().ok())
+        .filter(|s| s.is_finite() && *s >= 0.0)
+        .map(|s| (s.min(60.0) * 1000.0) as u32)
+        .unwrap_or(1000 << attempt.min(5))
+}
+
 /// Turns a provider's stream events into a reply.
 pub trait StreamAssembler {
     fn on_event(&mut self, event: &SseEvent) -> Result<Vec<StreamPiece>, ChatError>;
@@ -144,6 +248,18 @@ pub enum ChatError {
     BadStream { detail: String },
     #[error("No API key is set for {provider}. Add one in Settings → Vault Agent → Model.")]
     MissingApiKey { provider: String },
+    #[error("The model server needs an API key ({status}) and none was sent. Add the key in Settings → Vault Agent → Model.")]
+    NoKeySent { status: u16 },
+    #[error("The model server has no {url} (404). Check the base URL in Settings → Vault Agent → Model: OpenAI-compatible servers usually end in /v1.")]
+    EndpointNotFound { url: String },
+    #[error("The model server has no {url} (404), but {base}/v1 answers. Add /v1 to the base URL in Settings → Vault Agent → Model: \"{base}/v1\".")]
+    MissingV1 { url: String, base: String },
+    #[error("The model answered with nothing: no text and no tool call. Send the message again; if it repeats, start a new chat (a small model may have run out of context) or choose another model.")]
+    EmptyReply,
+    #[error("The model server sent nothing for {seconds} s in the middle of the answer, so the request was ended. Check that the server is still running (a local model may be out of memory), or raise the model timeout in Settings → Vault Agent → Model.")]
+    Stalled { seconds: u32 },
+    #[error("The model server closed the connection before the answer was complete ({detail}). Send the message again; if it repeats, the server may be out of memory or have hit its own time limit.")]
+    Cut { detail: String },
 }
 
 impl ChatError {
@@ -157,8 +273,18 @@ impl ChatError {
             ChatError::NoToolSupport { .. } => "no_tool_support",
             ChatError::BadRequest { .. } => "bad_request",
             ChatError::BadStream { .. } => "bad_stream",
-            ChatError::MissingApiKey { .. } => "missing_api_key",
+            ChatError::MissingApiKey { .. } | ChatError::NoKeySent { .. } => "missing_api_key",
+            ChatError::EndpointNotFound { .. } => "endpoint_not_found",
+            ChatError::MissingV1 { .. } => "missing_v1",
+            ChatError::EmptyReply => "empty_reply",
+            ChatError::Stalled { .. } => "stalled",
+            ChatError::Cut { .. } => "cut",
         }
+    }
+
+    /// Worth sending again as it was (the server was busy or went away).
+    pub fn retryable_status(status: u16) -> bool {
+        matches!(status, 429 | 503 | 529)
     }
 }
 
@@ -184,16 +310,34 @@ pub fn connection_error(url: &str, failure: &HttpFailure) -> ChatError {
     }
 }
 
-/// A response with an error status, given its body.
-pub fn status_error(status: u16, body: &str, model: &str, url: &str) -> ChatError {
+/// A response with an error status, given its body. `key_sent`: whether
+/// the request carried an API key (a 401 without one is a missing key, not a
+/// refused one).
+pub fn status_error(status: u16, body: &str, model: &str, url: &str, key_sent: bool) -> ChatError {
     let detail = server_message(body);
     let lower = detail.to_ascii_lowercase();
+    // Only when the server says it is the model: a 404 is also a wrong path.
+    let unknown_model = lower.contains("model")
+        && [
+            "not found",
+            "does not exist",
+            "no such",
+            "not exist",
+            "pull",
+            "unknown",
+        ]
+        .iter()
+        .any(|w| lower.contains(w));
     let no_tools = lower.contains("does not support tools")
         || lower.contains("tools is not supported")
         || lower.contains("tool use is not supported")
         || (lower.contains("tool") && lower.contains("not support"));
     match status {
+        401 | 403 if !key_sent => ChatError::NoKeySent { status },
         401 | 403 => ChatError::Unauthorized { status },
+        404 if !unknown_model => ChatError::EndpointNotFound {
+            url: url.to_string(),
+        },
         404 => ChatError::ModelNotFound {
             model: model.to_string(),
             hint: if url.contains(":11434") {
@@ -302,7 +446,7 @@ fn hide_credentials(text: &str) -> String {
 }
 
 /// The human part of an error body (`{"error": {"message": …}}` and friends).
-fn server_message(body: &str) -> String {
+pub fn server_message(body: &str) -> String {
     let value: serde_json::Value = serde_json::from_str(body).unwrap_or_default();
     let message = value
         .pointer("/error/message")
@@ -359,7 +503,7 @@ mod tests {
         );
         let once = scrub_server_text(&echoed, &[key]);
         assert_eq!(scrub_server_text(&once, &[key]), once, "idempotent");
-        let e = status_error(500, &echoed, "m", "u");
+        let e = status_error(500, &echoed, "m", "u", true);
         assert!(!e.to_string().contains("abcDEF"), "{e}");
     }
 
@@ -370,14 +514,33 @@ mod tests {
             r#"{"error":{"message":"bad key"}}"#,
             "m",
             "https://api.openai.com/v1",
+            true,
         );
         assert_eq!(e.code(), "unauthorized");
         assert!(e.to_string().contains("Settings → Vault Agent → Model"));
-        let e = status_error(404, "{}", "llama9", "http://localhost:11434/v1");
+        let e = status_error(401, "{}", "m", "u", false);
+        assert_eq!(e.code(), "missing_api_key");
+        assert!(e.to_string().contains("none was sent"), "{e}");
+        let e = status_error(
+            404,
+            r#"{"error":"model \"llama9\" not found, try pulling it first"}"#,
+            "llama9",
+            "http://localhost:11434/v1",
+            false,
+        );
         assert!(e.to_string().contains("ollama pull llama9"), "{e}");
-        let e = status_error(429, r#"{"error":{"message":"slow down"}}"#, "m", "u");
+        // A 404 that does not name the model is a wrong address.
+        let e = status_error(
+            404,
+            "404 page not found",
+            "llama9",
+            "http://localhost:11434/chat/completions",
+            false,
+        );
+        assert_eq!(e.code(), "endpoint_not_found", "{e}");
+        let e = status_error(429, r#"{"error":{"message":"slow down"}}"#, "m", "u", true);
         assert!(e.to_string().contains("slow down"));
-        let e = status_error(503, "upstream gone", "m", "u");
+        let e = status_error(503, "upstream gone", "m", "u", true);
         assert_eq!(
             (e.code(), e.to_string().contains("upstream gone")),
             ("server_error", true)
@@ -387,6 +550,7 @@ mod tests {
             r#"{"error":"registry.ollama.ai/library/gemma does not support tools"}"#,
             "gemma",
             "u",
+            false,
         );
         assert_eq!(e.code(), "no_tool_support");
         let e = status_error(
@@ -394,6 +558,7 @@ mod tests {
             r#"{"error":{"message":"max_tokens too large"}}"#,
             "m",
             "u",
+            false,
         );
         assert_eq!(e.code(), "bad_request");
     }

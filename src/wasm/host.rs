@@ -38,6 +38,10 @@ extern "C" {
     #[wasm_bindgen(method, js_name = httpClose)]
     fn http_close(this: &HostFunctions, id: u32);
 
+    /// Resolves after `ms` milliseconds.
+    #[wasm_bindgen(method)]
+    fn sleep(this: &HostFunctions, ms: u32) -> js_sys::Promise;
+
     #[wasm_bindgen(method)]
     fn secret(this: &HostFunctions, name: &str) -> Option<String>;
 
@@ -161,6 +165,10 @@ impl Host for JsHost {
 
     fn http_close(&self, id: u32) {
         self.functions.http_close(id);
+    }
+
+    async fn sleep(&self, ms: u32) {
+        let _ = JsFuture::from(self.functions.sleep(ms)).await;
     }
 
     fn secret(&self, name: &str) -> Option<String> {

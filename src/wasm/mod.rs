@@ -238,6 +238,19 @@ impl VaultAgent {
         })
     }
 
+    /// Runs a failed turn again (the banner's Retry); resolves like `chatSend`.
+    #[wasm_bindgen(js_name = chatRetry)]
+    pub fn chat_retry(&self, conversation: JsValue, on_event: js_sys::Function) -> js_sys::Promise {
+        let core = self.core.clone();
+        let conversation: Result<Conversation, _> = from_js(&conversation, &CONVERSATION);
+        future_to_promise(async move {
+            let mut conversation = conversation.map_err(|e| JsValue::from(into_error(e)))?;
+            let events = JsEvents(on_event);
+            let end = core.chat_retry(&mut conversation, &events).await;
+            turn_result(&conversation, end)
+        })
+    }
+
     /// The user's answer on a card in the chat; resolves like `chatSend`.
     #[wasm_bindgen(js_name = chatResolve)]
     pub fn chat_resolve(

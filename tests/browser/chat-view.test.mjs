@@ -272,6 +272,14 @@ describe("chat view in Chromium", () => {
 		const banner = page.locator(".vault-agent-banner");
 		assert.equal(await banner.isVisible(), true);
 		assert.match(await banner.textContent(), /API key.*Settings → Vault Agent → Model/);
+		// Retry runs the turn again, without sending the message twice.
+		const users = await page.locator(".vault-agent-msg.is-user").count();
+		server.script({ stream: openaiStream({ text: "Now it works." }) });
+		await banner.locator("button.vault-agent-banner-retry").click();
+		await turnDone();
+		await page.waitForFunction(() => document.querySelector(".vault-agent-banner")?.style.display === "none" || !document.querySelector(".vault-agent-banner-text"), null, { timeout: 15_000 });
+		assert.match(await page.locator(".vault-agent-msg.is-assistant").last().textContent(), /Now it works\./);
+		assert.equal(await page.locator(".vault-agent-msg.is-user").count(), users);
 	});
 
 	it("keeps the conversation after the view is closed and opened again", async () => {

@@ -162,14 +162,17 @@ for (const provider of ["openAi", "anthropic"]) {
 		});
 
 		for (const [status, json, code, fragment] of [
-			[401, { error: { message: "invalid x-api-key" } }, "unauthorized", /API key/],
+			// The OpenAI-compatible server here has no key set: none was sent.
+			[401, { error: { message: "invalid x-api-key" } }, provider === "openAi" ? "missing_api_key" : "unauthorized", provider === "openAi" ? /none was sent/ : /API key/],
 			[429, { error: { message: "Rate limit exceeded" } }, "rate_limited", /Rate limit exceeded/],
 			[500, { error: { message: "internal failure" } }, "server_error", /internal failure/],
 			// A server that echoes the request headers: the key never reaches the banner.
 			[502, { error: { message: "upstream echo: x-api-key: sk-ant-test; Authorization: Bearer sk-ant-test\nmore" } }, "server_error", /upstream echo: x-api-key: \[hidden\]; Authorization: \[hidden\]/],
 		]) {
 			it(`turns a ${status} into one clear message`, async () => {
-				server.script({ status, json });
+				// A 429 is asked again three times first (Retry-After: 0 keeps it quick).
+				const reply = { status, json, headers: { "retry-after": "0" } };
+				server.script(...Array(status === 429 ? 4 : 1).fill(reply));
 				const { end, events } = await turn("hello");
 				assert.equal(end, "failed");
 				const error = events.find((e) => e.type === "error");
@@ -203,6 +206,94 @@ for (const provider of ["openAi", "anthropic"]) {
 		});
 	});
 }
+
+describe("a model server that misbehaves (real HTTP)", () => {
+	let vault;
+	let plugin;
+	let server;
+	before(async () => {
+		server = await startModelServer();
+		vault = copySampleVault();
+		// No /v1 on purpose: the address most people copy.
+		const chat = { provider: "openAi", openai: { baseUrl: server.url, model: "test-model", apiKeySecret: "" }, modelTimeoutMs: 5000 };
+		({ plugin } = await loadPlugin(vault, { data: { cliPath: emulator, chat } }));
+	});
+	after(async () => {
+		await server.close();
+		removeVault(vault);
+	});
+	async function turn(text) {
+		const events = [];
+		const result = await plugin.core.chatSend(plugin.core.newConversation(), text, (event) => events.push(event));
+		const error = events.find((e) => e.type === "error");
+		return { ...result, events, error, said: events.filter((e) => e.type === "textDelta").map((e) => e.text).join("") };
+	}
+	/** Waits until the server has no connection left open. */
+	async function socketsClosed() {
+		for (let i = 0; i < 100 && server.openSockets() > 0; i++) await new Promise((r) => setTimeout(r, 20));
+		return server.openSockets();
+	}
+
+	it("says to add /v1 when the server answers there", async () => {
+		server.script({ raw: "404 page not found", status: 404 });
+		const { end, error } = await turn("hi");
+		assert.equal(end, "failed");
+		assert.equal(error.code, "missing_v1", error.message);
+		assert.match(error.message, new RegExp(`"${server.url}/v1"`));
+		assert.equal(server.requests.at(-1).url, "/v1/models");
+	});
+
+	it("reads a reply that ignored stream: true, tool calls included", async () => {
+		await plugin.updateSettings({ chat: { ...plugin.core.settings().chat, openai: { baseUrl: `${server.url}/v1`, model: "test-model", apiKeySecret: "" } } });
+		useEmulator(vault);
+		server.script(
+			{ whole: { choices: [{ message: { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "obsidianTasks", arguments: JSON.stringify({ command: "tasks", all: true, todo: true }) } }] }, finish_reason: "tool_calls" }] } },
+			{ whole: { choices: [{ message: { role: "assistant", content: "Two tasks are open." }, finish_reason: "stop" }] } },
+		);
+		const { end, said, events } = await turn("open tasks?");
+		assert.equal(end, "done");
+		assert.equal(said, "Two tasks are open.");
+		assert.ok(events.some((e) => e.type === "toolFinished" && e.result.ok));
+	});
+
+	it("an empty reply is an error with a fix", async () => {
+		server.script({ whole: { choices: [{ message: { role: "assistant", content: "" }, finish_reason: "stop" }] } });
+		const { end, error } = await turn("hi");
+		assert.equal(end, "failed");
+		assert.equal(error.code, "empty_reply");
+		assert.match(error.message, /Send the message again/);
+	});
+
+	it("asks a busy server again after its Retry-After", async () => {
+		server.script({ status: 429, headers: { "retry-after": "1" }, json: { error: { message: "slow down" } } }, { stream: openaiStream({ text: "Here." }) });
+		const started = Date.now();
+		const { end, said, events } = await turn("hi");
+		assert.equal(end, "done");
+		assert.equal(said, "Here.");
+		assert.ok(Date.now() - started >= 900, "it waited the second the server asked for");
+		assert.match(events.find((e) => e.type === "notice").text, /busy \(429: slow down\); trying again in 1 s \(1 of 3\)/);
+	});
+
+	it("ends a stream that stalls, and closes its connection", async () => {
+		server.script({ stream: openaiStream({ text: "a long answer that never ends" }), hangAfter: 2 });
+		const { end, error } = await turn("hi");
+		assert.equal(end, "failed");
+		assert.equal(error.code, "stalled", error.message);
+		assert.match(error.message, /sent nothing for 5 s/);
+		assert.equal(await socketsClosed(), 0, "no socket left open");
+	});
+
+	it("says the server cut the answer, and closes after a malformed stream", async () => {
+		server.script({ stream: openaiStream({ text: "a long answer cut short by the server" }), cutAfter: 2 });
+		const cut = await turn("hi");
+		assert.equal(cut.error.code, "cut", cut.error.message);
+		assert.match(cut.error.message, /closed the connection before the answer was complete/);
+		server.script({ stream: "data: {\"choices\": [{\"delta\": {\"content\": 1}}]}\n\ndata: not json\n\n" });
+		const malformed = await turn("hi");
+		assert.equal(malformed.error.code, "bad_stream", malformed.error.message);
+		assert.equal(await socketsClosed(), 0, "no socket left open");
+	});
+});
 
 it("refused connections say what to start", async () => {
 	const vault = copySampleVault();

@@ -49,9 +49,13 @@ function splitText(text) {
 
 /**
  * Starts a server. `script(reply)` queues replies in order; a reply is
- * `{ stream }` (SSE text), `{ status, json }` (an error answer), or
- * `{ stream, hangAfter: n }` (send n chunks, then wait until the client
- * aborts). Every request is kept in `requests` with its parsed JSON body.
+ * `{ stream }` (SSE text), `{ status, json, headers }` (an error answer,
+ * e.g. with `Retry-After`), `{ whole }` (one application/json body, as a
+ * server that ignores `stream: true` sends), `{ raw, status }` (a text
+ * body), `{ stream, hangAfter: n }` (send n chunks, then go silent until the
+ * client gives up) or `{ stream, cutAfter: n }` (send n chunks, then drop the
+ * connection). Every request is kept in `requests` with its parsed JSON
+ * body; `openSockets()` counts connections still open.
  */
 export async function startModelServer({ chunkSize = 7, delayMs = 0 } = {}) {
 	const queue = [];
@@ -80,8 +84,18 @@ export async function startModelServer({ chunkSize = 7, delayMs = 0 } = {}) {
 				res.end(JSON.stringify({ error: { message: "the test server has no reply scripted" } }));
 				return;
 			}
+			if (reply.whole) {
+				res.writeHead(200, { "content-type": "application/json" });
+				res.end(JSON.stringify(reply.whole));
+				return;
+			}
+			if (reply.raw !== undefined) {
+				res.writeHead(reply.status ?? 200, { "content-type": "text/plain" });
+				res.end(reply.raw);
+				return;
+			}
 			if (reply.status) {
-				res.writeHead(reply.status, { "content-type": "application/json" });
+				res.writeHead(reply.status, { "content-type": "application/json", ...(reply.headers ?? {}) });
 				res.end(JSON.stringify(reply.json ?? {}));
 				return;
 			}
@@ -89,6 +103,10 @@ export async function startModelServer({ chunkSize = 7, delayMs = 0 } = {}) {
 			const bytes = Buffer.from(reply.stream, "utf8");
 			let sent = 0;
 			for (let at = 0; at < bytes.length; at += chunkSize) {
+				if (reply.cutAfter !== undefined && sent >= reply.cutAfter) {
+					res.socket.destroy();
+					return;
+				}
 				if (reply.hangAfter !== undefined && sent >= reply.hangAfter) {
 					hanging.add(res);
 					res.on("close", () => hanging.delete(res));
@@ -102,6 +120,11 @@ export async function startModelServer({ chunkSize = 7, delayMs = 0 } = {}) {
 			res.end();
 		});
 	});
+	const sockets = new Set();
+	server.on("connection", (socket) => {
+		sockets.add(socket);
+		socket.on("close", () => sockets.delete(socket));
+	});
 	await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
 	const { port } = server.address();
 	return {
@@ -109,6 +132,7 @@ export async function startModelServer({ chunkSize = 7, delayMs = 0 } = {}) {
 		requests,
 		script: (...replies) => queue.push(...replies),
 		pending: () => queue.length,
+		openSockets: () => sockets.size,
 		clear: () => queue.splice(0),
 		close: () =>
 			new Promise((resolve) => {
