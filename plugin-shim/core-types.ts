@@ -89,6 +89,8 @@ export interface HostFunctions {
 	vaultCreate(path: string, content: string): Promise<{ status: "created" } | { error: { code: string; message: string } }>;
 	/** Settings → Files and links → Automatically update internal links, if it can be read. */
 	linksUpdateOnMove(): boolean | undefined;
+	/** The user's local date and time, time zone and open note, for the system prompt. */
+	localContext(): { dateTime: string; timeZone: string; openNote?: string };
 	/** Shows the note in the current tab, at `heading` if given (`app.workspace.openLinkText`). */
 	openNote(path: string, heading: string | undefined): Promise<{ status: "opened" } | { error: { code: string; message: string } }>;
 	/** Stores the undo journal; `dropped` oldest entries were let go. Never rejects. */

@@ -7,7 +7,15 @@
 import { type App, TFile } from "obsidian";
 import type { HostFunctions } from "./core-types";
 
-type VaultFunctions = Pick<HostFunctions, "vaultRead" | "vaultReadMany" | "vaultProcess" | "vaultTrash" | "vaultMove" | "vaultCreate" | "linksUpdateOnMove" | "openNote">;
+type VaultFunctions = Pick<HostFunctions, "vaultRead" | "vaultReadMany" | "vaultProcess" | "vaultTrash" | "vaultMove" | "vaultCreate" | "linksUpdateOnMove" | "openNote" | "localContext">;
+
+/** "UTC+01:00" for a Date's zone. */
+function utcOffset(date: Date): string {
+	const minutes = -date.getTimezoneOffset();
+	const sign = minutes < 0 ? "-" : "+";
+	const abs = Math.abs(minutes);
+	return `UTC${sign}${String(Math.floor(abs / 60)).padStart(2, "0")}:${String(abs % 60).padStart(2, "0")}`;
+}
 
 /** The folder part of a vault path ("" at the root). */
 function folderOf(path: string): string {
@@ -117,6 +125,15 @@ export function vaultFunctions(app: App): VaultFunctions {
 		linksUpdateOnMove: () => {
 			const value = (app.vault as unknown as VaultConfig).getConfig?.("alwaysUpdateLinks");
 			return typeof value === "boolean" ? value : undefined;
+		},
+		localContext: () => {
+			const now = new Date();
+			const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+			return {
+				dateTime: now.toLocaleString("en-GB", { weekday: "long", year: "numeric", month: "long", day: "numeric", hour: "2-digit", minute: "2-digit" }),
+				timeZone: zone ? `${zone} (${utcOffset(now)})` : utcOffset(now),
+				openNote: app.workspace.getActiveFile()?.path,
+			};
 		},
 		openNote: async (path, heading) => {
 			const file = noteAt(app, path);

@@ -50,6 +50,18 @@ impl PlatformFacts {
     }
 }
 
+/// Where and when the user is, for the system prompt.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct LocalContext {
+    /// The user's local date and time, e.g. "Monday, 30 November 2026, 15:25".
+    pub date_time: String,
+    /// The time zone, e.g. "Europe/Berlin (UTC+01:00)".
+    pub time_zone: String,
+    /// The vault path of the note open in Obsidian, if any.
+    pub open_note: Option<String>,
+}
+
 /// How the host stops a process and everything it started.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -212,6 +224,8 @@ pub trait Host {
     fn http_close(&self, id: u32);
     /// Waits `ms` milliseconds (a retry's backoff).
     async fn sleep(&self, ms: u32);
+    /// The user's local date, time zone and open note (empty when unknown).
+    fn local_context(&self) -> LocalContext;
     /// A secret from Obsidian's secret storage (API keys), by its name.
     fn secret(&self, name: &str) -> Option<String>;
     /// The exact text of the note at `path` (vault-relative), through

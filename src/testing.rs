@@ -62,6 +62,8 @@ pub struct FakeHost {
     pub http_closed: RefCell<Vec<u32>>,
     /// Every `sleep`, in milliseconds (the clock moves on by as much).
     pub slept: RefCell<Vec<u32>>,
+    /// What `local_context` answers.
+    pub local: crate::host::LocalContext,
     /// The `Retry-After` header of the next scripted response.
     pub retry_after: RefCell<Option<String>>,
     /// What `links_update_on_move` answers.
@@ -116,6 +118,7 @@ impl FakeHost {
             http_closed: RefCell::new(Vec::new()),
             slept: RefCell::new(Vec::new()),
             retry_after: RefCell::new(None),
+            local: crate::host::LocalContext::default(),
             journal_saves: RefCell::new(Vec::new()),
             read_batches: RefCell::new(Vec::new()),
         }
@@ -263,6 +266,10 @@ impl Host for FakeHost {
     fn http_close(&self, id: u32) {
         self.http_bodies.borrow_mut().remove(&id);
         self.http_closed.borrow_mut().push(id);
+    }
+
+    fn local_context(&self) -> crate::host::LocalContext {
+        self.local.clone()
     }
 
     async fn sleep(&self, ms: u32) {

@@ -903,3 +903,71 @@ fn retry_runs_the_failed_turn_again_without_a_second_message() {
     );
     assert_eq!(failure(&nothing).0, "nothing_to_retry");
 }
+
+#[test]
+fn a_tool_call_printed_as_text_runs_like_a_real_one() {
+    for printed in [
+        r#"{"name": "obsidianTasks", "arguments": {"command": "tasks", "all": true, "todo": true}}"#,
+        "```json\n{\"name\": \"obsidianTasks\", \"arguments\": {\"command\": \"tasks\", \"all\": true}}\n```",
+        "<tool_call>\n{\"name\": \"obsidianTasks\", \"arguments\": {\"command\": \"tasks\", \"all\": true}}\n</tool_call>",
+    ] {
+        let core = agent(Value::Null);
+        core.host().script_http(ok(openai_sse(printed, &[], 3)));
+        core.host()
+            .script_http(ok(openai_sse("You have 2 open tasks.", &[], 1)));
+        let events = Recorder::default();
+        let mut chat = conversation();
+        assert_eq!(
+            block_on(core.chat_send(&mut chat, "tasks?", &events)),
+            TurnEnd::Done,
+            "{printed}"
+        );
+        assert!(
+            core.host().requests.borrow().iter().any(|r| r.args[0] == "tasks"),
+            "the printed call ran: {printed}"
+        );
+        // The history holds a real call, so the model sees its result paired.
+        let sent = request_body(&core, 1);
+        let assistant = sent["messages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["role"] == "assistant")
+            .unwrap()
+            .clone();
+        assert_eq!(assistant["tool_calls"][0]["function"]["name"], "obsidianTasks");
+    }
+}
+
+#[test]
+fn the_prompt_tells_the_local_time_and_the_open_note_the_agent_may_read() {
+    let system = |settings: Value| {
+        let mut host = FakeHost::new(Os::Linux, |_| ProcessOutcome::success("ok"));
+        host.local = vault_agent::host::LocalContext {
+            date_time: "Monday, 30 November 2026 at 15:25".into(),
+            time_zone: "Europe/Berlin (UTC+01:00)".into(),
+            open_note: Some("Private/Diary.md".into()),
+        };
+        let core = VaultAgentCore::new(host, &settings).0;
+        core.host().script_http(ok(openai_sse("Hi.", &[], 1)));
+        block_on(core.chat_send(&mut conversation(), "hi", &Recorder::default()));
+        request_body(&core, 0)["messages"][0]["content"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    let open = system(Value::Null);
+    assert!(
+        open.contains("Now: Monday, 30 November 2026 at 15:25, Europe/Berlin (UTC+01:00)"),
+        "{open}"
+    );
+    assert!(
+        open.contains("The note open in Obsidian: Private/Diary.md"),
+        "{open}"
+    );
+    let scoped = system(json!({"readFolders": ["Projects"]}));
+    assert!(
+        !scoped.contains("Diary"),
+        "a note the agent may not read is not named"
+    );
+}

@@ -490,7 +490,11 @@ impl<H: Host> VaultAgentCore<H> {
         // One listing per round serves both the prompt and the tool list.
         let descriptors = self.list_tools();
         let tools = model_tools(&descriptors);
-        let system = system_prompt(&descriptors, self.host().now_ms());
+        let local = self.host().local_context();
+        let open_note = local.open_note.as_deref().filter(|path| {
+            crate::policy::scope::FolderScope::new(&settings.read_folders).contains(path)
+        });
+        let system = system_prompt(&descriptors, self.host().now_ms(), &local, open_note);
         let request = build_request(
             chat.provider,
             &ModelRequest {
@@ -548,7 +552,15 @@ impl<H: Host> VaultAgentCore<H> {
             .read_reply(&head, chat.provider, &request, events)
             .await;
         self.host().http_close(head.id);
-        let reply = read?;
+        let mut reply = read?;
+        if reply.tool_calls.is_empty() {
+            // Small models often print the call instead of making it.
+            let offered: Vec<&str> = tools.iter().map(|t| t.name.as_str()).collect();
+            if let Some((text, calls)) = super::text_calls::extract(&reply.text, &offered) {
+                reply.text = text;
+                reply.tool_calls = calls;
+            }
+        }
         if reply.text.trim().is_empty() && reply.tool_calls.is_empty() {
             return Err(RoundError::Failed(ChatError::EmptyReply));
         }

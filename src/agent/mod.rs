@@ -10,3 +10,4 @@ pub mod prompt;
 pub mod provider;
 pub mod sse;
 pub mod table;
+pub mod text_calls;

@@ -2,6 +2,7 @@
 //! guidance, and tool results marked as vault data.
 
 use crate::core::ToolDescriptor;
+use crate::host::LocalContext;
 use crate::result::ToolResult;
 
 const RULES: &str =
@@ -21,10 +22,30 @@ that did not run.
 Fix your arguments and try again, or tell the user what is needed.
 - Answer concisely in the user's language, using Markdown. Refer to notes as [[wikilinks]].";
 
-/// The system prompt for the tools that are on.
-pub fn system_prompt(tools: &[ToolDescriptor], now_ms: f64) -> String {
+/// The system prompt for the tools that are on: the user's local date and
+/// time zone (UTC's date when the host cannot tell), and the note open in
+/// Obsidian when the agent may read it.
+pub fn system_prompt(
+    tools: &[ToolDescriptor],
+    now_ms: f64,
+    local: &LocalContext,
+    open_note: Option<&str>,
+) -> String {
     let mut prompt = String::from(RULES);
-    prompt.push_str(&format!("\n\nToday is {}.\n\nTools:\n", iso_date(now_ms)));
+    if local.date_time.is_empty() {
+        prompt.push_str(&format!("\n\nToday is {} (UTC).", iso_date(now_ms)));
+    } else {
+        prompt.push_str(&format!(
+            "\n\nNow: {}, {} (the user's local time).",
+            local.date_time, local.time_zone
+        ));
+    }
+    if let Some(path) = open_note {
+        prompt.push_str(&format!(
+            "\nThe note open in Obsidian: {path} (\"this note\" is likely it)."
+        ));
+    }
+    prompt.push_str("\n\nTools:\n");
     for tool in tools.iter().filter(|t| t.enabled) {
         prompt.push_str(&format!("- {}: {}\n", tool.id, tool.guidance));
     }

@@ -42,6 +42,10 @@ extern "C" {
     #[wasm_bindgen(method)]
     fn sleep(this: &HostFunctions, ms: u32) -> js_sys::Promise;
 
+    /// `{ dateTime, timeZone, openNote }`.
+    #[wasm_bindgen(method, js_name = localContext)]
+    fn local_context(this: &HostFunctions) -> JsValue;
+
     #[wasm_bindgen(method)]
     fn secret(this: &HostFunctions, name: &str) -> Option<String>;
 
@@ -165,6 +169,11 @@ impl Host for JsHost {
 
     fn http_close(&self, id: u32) {
         self.functions.http_close(id);
+    }
+
+    fn local_context(&self) -> crate::host::LocalContext {
+        // Only for the prompt: anything unreadable is simply left out.
+        from_js(&self.functions.local_context(), &crate::input::SETTINGS).unwrap_or_default()
     }
 
     async fn sleep(&self, ms: u32) {
