@@ -115,6 +115,8 @@ export interface ProviderSettings {
 	model: string;
 	/** Name of the secret in Obsidian's secret storage that holds the API key. */
 	apiKeySecret: string;
+	/** Tokens the model reads at once; 0: what the server is known to offer. */
+	contextWindow: number;
 }
 
 export interface ChatSettings {

@@ -127,6 +127,18 @@ export class VaultAgentSettingTab extends PluginSettingTab {
 		);
 		this.numberSetting(
 			containerEl,
+			"Context window (tokens)",
+			"How much the model reads at once. 0 uses what the server is known to offer (Ollama through /v1: 4096, unless you start it with a larger OLLAMA_CONTEXT_LENGTH; other local servers: 8192). Older messages are shortened or left out to fit.",
+			active.contextWindow,
+			(value) => {
+				const current = this.plugin.core?.settings().chat ?? chat;
+				const key = current.provider === "anthropic" ? "anthropic" : "openai";
+				return { chat: { ...current, [key]: { ...current[key], contextWindow: Math.round(value) } } };
+			},
+			(saved) => (saved.chat.provider === "anthropic" ? saved.chat.anthropic : saved.chat.openai).contextWindow,
+		);
+		this.numberSetting(
+			containerEl,
 			"Tool rounds per message",
 			"The agent stops after this many rounds of tool calls for one message.",
 			chat.maxToolRounds,

@@ -25,6 +25,8 @@ pub const DEFAULT_TOOL_RESULT_CAP_CHARS: u32 = 16_000;
 pub const TOOL_RESULT_CAP_RANGE_CHARS: (u32, u32) = (1_000, 200_000);
 pub const DEFAULT_MODEL_TIMEOUT_MS: u32 = 60_000;
 pub const MODEL_TIMEOUT_RANGE_MS: (u32, u32) = (5_000, 600_000);
+/// Tokens; 0 means "as the server is known to offer".
+pub const CONTEXT_WINDOW_RANGE: (u32, u32) = (0, 2_000_000);
 
 /// Which kind of model server the chat talks to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -43,6 +45,9 @@ pub struct ProviderSettings {
     pub base_url: String,
     pub model: String,
     pub api_key_secret: String,
+    /// Tokens the model can read at once; 0: what the server is known to
+    /// offer (`agent::budget::context_window`).
+    pub context_window: u32,
 }
 
 /// The chat agent's settings.
@@ -65,11 +70,13 @@ impl Default for ChatSettings {
                 base_url: "http://localhost:11434/v1".into(),
                 model: "llama3.1".into(),
                 api_key_secret: String::new(),
+                context_window: 0,
             },
             anthropic: ProviderSettings {
                 base_url: "https://api.anthropic.com".into(),
                 model: "claude-sonnet-4-5".into(),
                 api_key_secret: String::new(),
+                context_window: 0,
             },
             max_tool_rounds: DEFAULT_MAX_TOOL_ROUNDS,
             tool_result_cap_chars: DEFAULT_TOOL_RESULT_CAP_CHARS,
@@ -354,6 +361,7 @@ impl Reader<'_> {
                 self.repairs.push("`apiKeySecret` must be a secret name (lowercase letters, digits, dashes); cleared".into());
                 String::new()
             },
+            context_window: self.number("contextWindow", 0, CONTEXT_WINDOW_RANGE),
         }
     }
 

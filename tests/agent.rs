@@ -155,7 +155,11 @@ fn a_read_tool_then_an_answer() {
 
 #[test]
 fn the_request_offers_exactly_the_enabled_tools_with_their_schemas() {
-    let core = agent(json!({"tools": {"obsidianBookmarks": false, "obsidianRandomRead": false}}));
+    // A large window: the full schemas and the guidance in the prompt.
+    let core = agent(
+        json!({"tools": {"obsidianBookmarks": false, "obsidianRandomRead": false},
+        "chat": {"openai": {"contextWindow": 128000}}}),
+    );
     core.host().script_http(ok(openai_sse("Hi.", &[], 1)));
     block_on(core.chat_send(&mut conversation(), "hello", &Recorder::default()));
     let body = request_body(&core, 0);
@@ -969,5 +973,64 @@ fn the_prompt_tells_the_local_time_and_the_open_note_the_agent_may_read() {
     assert!(
         !scoped.contains("Diary"),
         "a note the agent may not read is not named"
+    );
+}
+
+#[test]
+fn a_small_window_gets_compact_tools_and_never_more_than_it_holds() {
+    // The default server is Ollama through /v1: its default context is 4 096 tokens.
+    let core = agent(Value::Null);
+    let mut chat = conversation();
+    for n in 0..6 {
+        core.host().script_http(ok(openai_sse(
+            "",
+            &[(
+                "obsidianTasks",
+                r#"{"command":"tasks","all":true,"todo":true}"#,
+            )],
+            1,
+        )));
+        core.host()
+            .script_http(ok(openai_sse(&"A long answer. ".repeat(60), &[], 2)));
+        assert_eq!(
+            block_on(core.chat_send(
+                &mut chat,
+                &format!("Question {n}: {}", "why? ".repeat(40)),
+                &Recorder::default()
+            )),
+            TurnEnd::Done
+        );
+    }
+    let requests = core.host().http_requests.borrow();
+    for request in requests.iter() {
+        let body: Value = serde_json::from_str(request.body.as_ref().unwrap()).unwrap();
+        // What is sent, estimated on the safe side, stays under the window.
+        let sent = vault_agent::agent::budget::estimate(&body["messages"].to_string())
+            + vault_agent::agent::budget::estimate(&body["tools"].to_string());
+        assert!(sent <= 4_096, "{sent} tokens sent to a 4 096-token model");
+    }
+    let last: Value =
+        serde_json::from_str(requests.last().unwrap().body.as_ref().unwrap()).unwrap();
+    let tasks = last["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["function"]["name"] == "obsidianTasks")
+        .unwrap();
+    let description = tasks["function"]["description"].as_str().unwrap();
+    assert!(
+        description.starts_with("tasks(file?, path?"),
+        "{description}"
+    );
+    let system = last["messages"][0]["content"].as_str().unwrap();
+    assert!(
+        !system.contains("- obsidianTasks: Use obsidianTasks"),
+        "the guidance is in the tools"
+    );
+    // Older turns made room, and the model is told what they were about.
+    let first_user = last["messages"][1]["content"].as_str().unwrap();
+    assert!(
+        first_user.starts_with("[Earlier in this chat, left out to fit the model's context"),
+        "{first_user}"
     );
 }

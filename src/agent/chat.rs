@@ -7,6 +7,7 @@ use std::cell::Cell;
 use serde::Serialize;
 use serde_json::Value;
 
+use super::budget;
 use super::conversation::{ChatMessage, Conversation, PausedTurn, ToolCallRecord};
 use super::prompt::{for_model, system_prompt};
 use super::provider::{
@@ -489,19 +490,61 @@ impl<H: Host> VaultAgentCore<H> {
         let api_key = self.api_key(settings).map_err(RoundError::Failed)?;
         // One listing per round serves both the prompt and the tool list.
         let descriptors = self.list_tools();
-        let tools = model_tools(&descriptors);
+        // A small window gets the compact tools, and the guidance they carry.
+        let window = budget::context_window(chat.provider, provider);
+        let compact = window <= budget::COMPACT_WINDOW;
+        let tools = if compact {
+            let enabled: Vec<&crate::tools::ToolSpec> = self
+                .tools()
+                .iter()
+                .filter(|t| settings.tool_enabled(t.id))
+                .collect();
+            budget::compact_tools(&enabled)
+        } else {
+            model_tools(&descriptors)
+        };
         let local = self.host().local_context();
         let open_note = local.open_note.as_deref().filter(|path| {
             crate::policy::scope::FolderScope::new(&settings.read_folders).contains(path)
         });
-        let system = system_prompt(&descriptors, self.host().now_ms(), &local, open_note);
+        let system = system_prompt(
+            &descriptors,
+            self.host().now_ms(),
+            &local,
+            open_note,
+            compact,
+        );
+        let fixed = budget::estimate(&system)
+            + tools
+                .iter()
+                .map(|t| {
+                    budget::estimate(&t.name)
+                        + budget::estimate(&t.description)
+                        + budget::estimate(&t.input_schema.to_string())
+                })
+                .sum::<usize>();
+        let available = window.saturating_sub(budget::answer_reserve(window) + fixed);
+        let fitted = budget::fit(&conversation.messages, available).map_err(|needed| {
+            RoundError::Failed(ChatError::ContextFull {
+                window,
+                needed: needed + fixed + budget::answer_reserve(window),
+            })
+        })?;
+        if fitted.shortened + fitted.dropped > 0 {
+            events.emit(ChatEvent::Notice {
+                text: format!(
+                    "To fit the model's context ({window} tokens), {} older tool results were shortened and {} older messages left out of what it reads.",
+                    fitted.shortened, fitted.dropped
+                ),
+            });
+        }
         let request = build_request(
             chat.provider,
             &ModelRequest {
                 settings: provider,
                 api_key,
                 system: &system,
-                messages: &conversation.messages,
+                messages: &fitted.messages,
                 tools: &tools,
                 timeout_ms: chat.model_timeout_ms,
             },

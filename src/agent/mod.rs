@@ -3,6 +3,7 @@
 //! the same registry, policy and confirmations as every other caller.
 
 pub mod anthropic;
+pub mod budget;
 pub mod chat;
 pub mod conversation;
 pub mod openai;

@@ -30,6 +30,7 @@ pub fn system_prompt(
     now_ms: f64,
     local: &LocalContext,
     open_note: Option<&str>,
+    compact: bool,
 ) -> String {
     let mut prompt = String::from(RULES);
     if local.date_time.is_empty() {
@@ -44,6 +45,10 @@ pub fn system_prompt(
         prompt.push_str(&format!(
             "\nThe note open in Obsidian: {path} (\"this note\" is likely it)."
         ));
+    }
+    if compact {
+        // The compact tools carry their commands in their descriptions.
+        return prompt;
     }
     prompt.push_str("\n\nTools:\n");
     for tool in tools.iter().filter(|t| t.enabled) {

@@ -254,6 +254,8 @@ pub enum ChatError {
     EndpointNotFound { url: String },
     #[error("The model server has no {url} (404), but {base}/v1 answers. Add /v1 to the base URL in Settings → Vault Agent → Model: \"{base}/v1\".")]
     MissingV1 { url: String, base: String },
+    #[error("This conversation needs about {needed} tokens, more than the model reads at once ({window}). Start a new chat, or raise the context window in Settings → Vault Agent → Model (for Ollama also start it with a larger OLLAMA_CONTEXT_LENGTH).")]
+    ContextFull { window: usize, needed: usize },
     #[error("The model answered with nothing: no text and no tool call. Send the message again; if it repeats, start a new chat (a small model may have run out of context) or choose another model.")]
     EmptyReply,
     #[error("The model server sent nothing for {seconds} s in the middle of the answer, so the request was ended. Check that the server is still running (a local model may be out of memory), or raise the model timeout in Settings → Vault Agent → Model.")]
@@ -277,6 +279,7 @@ impl ChatError {
             ChatError::EndpointNotFound { .. } => "endpoint_not_found",
             ChatError::MissingV1 { .. } => "missing_v1",
             ChatError::EmptyReply => "empty_reply",
+            ChatError::ContextFull { .. } => "context_full",
             ChatError::Stalled { .. } => "stalled",
             ChatError::Cut { .. } => "cut",
         }
