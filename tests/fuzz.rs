@@ -753,7 +753,10 @@ fn check_tool_call(tool: &ToolSpec, args: &Value) -> TestCaseResult {
             // A search page asks the CLI for `offset + limit` results.
             Some(Value::Number(given)) if key == "limit" && fields.contains_key("offset") => {
                 let offset = fields["offset"].as_u64().unwrap_or(0);
-                prop_assert_eq!((given.as_u64().unwrap_or(0) + offset).to_string(), value.clone());
+                prop_assert_eq!(
+                    (given.as_u64().unwrap_or(0) + offset).to_string(),
+                    value.clone()
+                );
             }
             Some(Value::Number(given)) => prop_assert_eq!(&given.to_string(), value),
             _ => {}
