@@ -60,6 +60,7 @@ export function renderConfirmationCard(parent: HTMLElement, card: ConfirmationCa
 	const root = parent.createDiv({ cls: "vault-agent-confirm" });
 	root.dataset.confirmationId = card.id;
 	root.createDiv({ cls: "vault-agent-confirm-summary", text: card.summary });
+	if (card.preview.warning) root.createDiv({ cls: "vault-agent-confirm-warning", text: card.preview.warning });
 	if (card.preview.diff) {
 		renderDiff(root, card.preview.diff);
 	} else {

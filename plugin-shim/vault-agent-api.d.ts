@@ -88,6 +88,8 @@ export interface ChangePreview {
 	after: string;
 	/** For changes to a note's text: the line diff the card shows. */
 	diff?: NoteDiff;
+	/** Something to know before approving (a note with the same or a very similar title exists); never a refusal. */
+	warning?: string;
 }
 
 /** A line diff of a note, with the changed words inside changed lines. */

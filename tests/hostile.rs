@@ -394,7 +394,11 @@ fn hostile_strings_run_literally_or_are_refused_by_name() {
                                 // The undo journal finds the note a write changes.
                                 || (command.name.starts_with("daily:")
                                     && argv[0] == "daily:path")
-                                || (command.name == "base:create" && argv[0] == "file"),
+                                // base:create: that lookup (`file`) and, for a
+                                // named item, the listing its title is checked
+                                // against for a similar one (`files ext=md`).
+                                || (command.name == "base:create"
+                                    && matches!(argv[0].as_str(), "file" | "files")),
                             "{argv:?}"
                         );
                         if argv[0] != command.name {

@@ -220,6 +220,14 @@ fn core_over(notes: &BTreeMap<String, String>, settings: Value) -> VaultAgentCor
             "unresolved" if args.iter().any(|a| a == "verbose") => missing.clone(),
             "file" => "Error: File not found.".to_string(),
             "create" => format!("Created: {}", path()),
+            "base:views" => "Table".to_string(),
+            // Like the CLI: the file name only.
+            "base:create" => format!(
+                "Created: {}.md",
+                args.iter()
+                    .find_map(|a| a.strip_prefix("name="))
+                    .unwrap_or("Untitled")
+            ),
             "read" => String::new(),
             other => panic!("unexpected CLI call {other}"),
         })
@@ -487,4 +495,58 @@ fn create_warns_when_a_note_with_a_similar_title_exists() {
         &json!({"command": "create", "path": "Inbox/Completely new thing.md", "content": ""}),
     ));
     assert!(!fresh.text.contains("title exists"), "{}", fresh.text);
+}
+
+#[test]
+fn base_create_warns_like_create_when_the_item_is_named() {
+    let (mut notes, _) = generate(500);
+    // The name the CLI gives an unnamed item: no title anyone chose.
+    notes.insert("Inbox/Untitled.md".into(), "Draft.".into());
+    let core = core_over(&notes, json!({"permissionMode": "askBeforeEdits"}));
+    let added = block_on(core.call_tool(
+        "obsidianBases",
+        &json!({"command": "base:create", "file": "Projects", "name": "quarterly-budget review", "content": "x"}),
+    ));
+    assert!(added.ok, "{}", added.text);
+    assert!(
+        added.text.contains("A note with the same title exists: "),
+        "{}",
+        added.text
+    );
+    assert!(
+        added
+            .text
+            .contains("\"Projects/Quarterly budget review.md\""),
+        "{}",
+        added.text
+    );
+    assert!(added.text.contains("`append`"), "{}", added.text);
+
+    let asked = core_over(&notes, json!({"permissionMode": "askEveryChange"}));
+    let pending = block_on(asked.call_tool(
+        "obsidianBases",
+        &json!({"command": "base:create", "file": "Projects", "name": "Sourdough starter car"}),
+    ));
+    let view = pending.pending.expect("a card");
+    let warning = view.preview.warning.expect("the card warns");
+    assert!(
+        warning.contains("a very similar title exists: \"Ideas/Sourdough starter care.md\""),
+        "{warning}"
+    );
+    assert!(
+        pending.text.contains(&warning),
+        "the model is told: {}",
+        pending.text
+    );
+
+    // A generated name, even with an "Untitled" note there, and a new
+    // title like no other: no warning.
+    for args in [
+        json!({"command": "base:create", "file": "Projects"}),
+        json!({"command": "base:create", "file": "Projects", "name": "Completely new thing"}),
+    ] {
+        let plain = block_on(core.call_tool("obsidianBases", &args));
+        assert!(plain.ok, "{}", plain.text);
+        assert!(!plain.text.contains("title exists"), "{}", plain.text);
+    }
 }

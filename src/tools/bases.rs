@@ -152,6 +152,13 @@ impl CommandArgs for BaseCreateArgs {
         describe_note(&self.file, &self.path).map(|base| format!("a new item in base {base}"))
     }
 
+    /// Only a given `name`: a generated one ("Untitled", numbered) is no
+    /// title anyone chose, so a similar one is no sign of a duplicate.
+    fn new_note_title(&self) -> Option<String> {
+        let name = self.name.as_deref()?;
+        Some(crate::hygiene::text::title_of(name.trim()).to_string())
+    }
+
     /// The base decides the new note's folder, so it cannot be checked first.
     fn reach(&self) -> Reach {
         Reach {

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { makeVault } from "../../scripts/make-vault.mjs";
-import { emulator, loadPlugin, readLog, runCommand, useEmulator, visibleNotices } from "../support/harness.mjs";
+import { emulator, loadPlugin, readLog, runCommand, settle, useEmulator, visibleNotices } from "../support/harness.mjs";
 
 const sorted = (list) => [...list].sort();
 
@@ -84,6 +84,18 @@ describe("vault hygiene on a generated vault", () => {
 		assert.ok(result.text.includes(result.pending.preview.warning), "the model reads it too");
 		assert.equal(existsSync(join(vault, "Inbox/Sourdough starter car.md")), false, "nothing written before the click");
 		plugin.core.reject(result.pending.id);
+	});
+
+	it("shows that warning on the card the user approves", async () => {
+		const result = await plugin.api.callTool("obsidianEdit", { command: "create", path: "Inbox/Sourdough starter car.md", content: "x" });
+		assert.match(result.pending?.preview.warning ?? "", /a very similar title exists/, result.text);
+		await settle();
+		const card = document.querySelector(`.modal-container .vault-agent-confirm[data-confirmation-id="${result.pending.id}"]`);
+		assert.ok(card, "a modal with the card is open");
+		assert.equal(card.querySelector(".vault-agent-confirm-warning")?.textContent, result.pending.preview.warning);
+		card.closest(".modal").querySelector(".modal-close-button").click();
+		await settle();
+		assert.equal(existsSync(join(vault, "Inbox/Sourdough starter car.md")), false, "closing the card made nothing");
 	});
 
 	it("refuses bad arguments with a typed error that names the fix, before any process", async () => {
