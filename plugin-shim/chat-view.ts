@@ -112,6 +112,13 @@ export class ChatView extends ItemView {
 		this.stopButton = new ButtonComponent(buttons).setButtonText("Stop").onClick(() => this.stop());
 		this.stopButton.buttonEl.addClass("vault-agent-stop");
 		this.stopButton.buttonEl.hide();
+		// Esc stops a running answer, wherever the focus is in the view.
+		this.registerDomEvent(this.contentEl, "keydown", (event: KeyboardEvent) => {
+			if (event.key === "Escape" && this.running) {
+				event.preventDefault();
+				this.stop();
+			}
+		});
 		this.opened = true;
 		this.refreshHeader();
 		const last = this.plugin.lastConversationId();
@@ -161,7 +168,45 @@ export class ChatView extends ItemView {
 		this.messagesEl.empty();
 		this.toolBlocks.clear();
 		this.hideBanner();
+		this.renderEmptyState();
 		this.inputEl.focus();
+	}
+
+	/** What a new chat shows: what the agent can do, how it is set up, and prompts to try. */
+	private renderEmptyState(): void {
+		const core = this.plugin.core;
+		if (!core) return;
+		const settings = core.settings();
+		const empty = this.messagesEl.createDiv({ cls: "vault-agent-empty-state" });
+		empty.createDiv({ cls: "vault-agent-empty-title", text: "Ask about your vault" });
+		empty.createDiv({
+			text: "The agent reads, searches and organises your notes through the Obsidian command line interface: notes, tasks, daily notes, properties, links, tags and more.",
+		});
+		const facts = empty.createEl("ul", { cls: "vault-agent-empty-facts" });
+		const active = settings.chat.provider === "anthropic" ? settings.chat.anthropic : settings.chat.openai;
+		facts.createEl("li", { text: `Model: ${active.model || "none set"}` });
+		facts.createEl("li", { text: `Vault changes: ${permissionModeText(settings.permissionMode).label}` });
+		const cli = facts.createEl("li", { text: "Command line interface: looking for it…" });
+		void core.cliStatus().then((status) => {
+			cli.setText(status.discovery.binary ? `Command line interface: found (${status.discovery.binary})` : "Command line interface: not found. Turn it on in Obsidian's general settings.");
+		});
+		const examples = empty.createDiv({ cls: "vault-agent-empty-examples" });
+		for (const prompt of ["What are my open tasks?", "Summarise today's daily note", "Which notes link to nothing?"]) {
+			const button = examples.createEl("button", { cls: "vault-agent-example", text: prompt });
+			button.addEventListener("click", () => {
+				this.inputEl.value = prompt;
+				this.inputEl.focus();
+			});
+		}
+	}
+
+	/** The copy button under an answer: its Markdown, as written. */
+	private addCopyButton(el: HTMLElement, markdown: string): void {
+		const button = el.createEl("button", { cls: "vault-agent-copy clickable-icon", attr: { "aria-label": "Copy the answer" } });
+		setIcon(button, "copy");
+		button.addEventListener("click", () => {
+			void navigator.clipboard.writeText(markdown).then(() => setIcon(button, "check"));
+		});
 	}
 
 	async open(id: string): Promise<void> {
@@ -179,6 +224,7 @@ export class ChatView extends ItemView {
 			await this.renderMessage(message);
 		}
 		this.drawTurnUndo();
+		if (conversation.messages.length === 0) this.renderEmptyState();
 		const paused = conversation.paused;
 		if (paused) {
 			const card = this.plugin.core?.confirmationCard(paused.confirmationId);
@@ -194,7 +240,11 @@ export class ChatView extends ItemView {
 				this.messagesEl.createDiv({ cls: "vault-agent-msg is-user", text: message.text });
 				break;
 			case "assistant":
-				if (message.text.trim()) await this.renderMarkdown(this.messagesEl.createDiv({ cls: "vault-agent-msg is-assistant" }), message.text);
+				if (message.text.trim()) {
+					const el = this.messagesEl.createDiv({ cls: "vault-agent-msg is-assistant" });
+					await this.renderMarkdown(el, message.text);
+					this.addCopyButton(el, message.text);
+				}
 				for (const call of message.toolCalls) this.toolBlock(call.id, this.displayName(call.name), call.arguments);
 				break;
 			case "tool":
@@ -215,6 +265,7 @@ export class ChatView extends ItemView {
 		const text = this.inputEl.value.trim();
 		if (!core || !text || this.running || !this.conversation) return;
 		this.inputEl.value = "";
+		this.messagesEl.querySelector(".vault-agent-empty-state")?.remove();
 		this.messagesEl.createDiv({ cls: "vault-agent-msg is-user", text });
 		this.scrollToEnd();
 		await this.runTurn((onEvent) => core.chatSend(this.conversation!, text, onEvent));
@@ -277,9 +328,12 @@ export class ChatView extends ItemView {
 	private onEvent(event: ChatEvent): void {
 		switch (event.type) {
 			case "modelRound":
-				this.streamEl = this.messagesEl.createDiv({ cls: "vault-agent-msg is-assistant is-streaming" });
+				this.messagesEl.querySelector(".vault-agent-empty-state")?.remove();
+				// A spinner until the first token arrives.
+				this.streamEl = this.messagesEl.createDiv({ cls: "vault-agent-msg is-assistant is-streaming is-waiting" });
 				break;
 			case "textDelta":
+				this.streamEl?.removeClass("is-waiting");
 				this.pendingText += event.text;
 				// Rendering is batched per animation frame, not per token.
 				this.frame ??= window.requestAnimationFrame(() => this.flushText());
@@ -289,10 +343,12 @@ export class ChatView extends ItemView {
 				if (this.streamEl) {
 					const el = this.streamEl;
 					this.streamEl = null;
-					el.removeClass("is-streaming");
+					el.removeClass("is-streaming", "is-waiting");
 					el.empty();
-					if (event.text.trim()) void this.renderMarkdown(el, event.text);
-					else el.remove();
+					if (event.text.trim()) {
+						const text = event.text;
+						void this.renderMarkdown(el, text).then(() => this.addCopyButton(el, text));
+					} else el.remove();
 				}
 				break;
 			case "toolStarted":
@@ -307,7 +363,9 @@ export class ChatView extends ItemView {
 				break;
 			case "notice":
 				this.flushText();
-				this.streamEl?.removeClass("is-streaming");
+				this.streamEl?.removeClass("is-streaming", "is-waiting");
+				// Stopped before the first word: no empty bubble stays.
+				if (this.streamEl && !this.streamEl.textContent?.trim()) this.streamEl.remove();
 				this.streamEl = null;
 				this.renderNotice(event.text);
 				break;

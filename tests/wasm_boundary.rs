@@ -193,6 +193,8 @@ fn js_chat_host() -> JsValue {
                 return chunks && chunks.length ? { chunk: chunks.shift() } : { done: true };
             },
             httpClose(id) { open.delete(id); },
+            sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+            localContext: () => ({ dateTime: "Monday, 30 November 2026, 15:25", timeZone: "Europe/Berlin (UTC+01:00)" }),
         };
         "#,
     );
@@ -235,6 +237,12 @@ async fn a_chat_turn_streams_through_js_http_and_reports_events_to_a_js_callback
     assert_eq!(text, "Two open tasks, café.");
     let requests = to_json(js_sys::Reflect::get(&host, &"requests".into()).unwrap());
     assert_eq!(requests[0]["url"], "http://model.test/v1/chat/completions");
+    // The user's local time crossed the boundary into the system prompt.
+    let body = requests[0]["body"].as_str().unwrap();
+    assert!(
+        body.contains("Now: Monday, 30 November 2026, 15:25, Europe/Berlin (UTC+01:00)"),
+        "{body}"
+    );
     let messages = result["conversation"]["messages"].as_array().unwrap();
     assert_eq!(
         messages.len(),

@@ -57,6 +57,44 @@ describe("chat view in Chromium", () => {
 		assert.match(model, /test-model · 127\.0\.0\.1/);
 	});
 
+	it("a new chat says what the agent can do, how it is set up, and offers prompts", async () => {
+		const empty = page.locator(".vault-agent-empty-state");
+		await empty.waitFor({ state: "visible", timeout: 10_000 });
+		const text = await empty.textContent();
+		assert.match(text, /Model: test-model/);
+		assert.match(text, /Vault changes: Ask before edits/);
+		await page.waitForFunction(() => /Command line interface: found/.test(document.querySelector(".vault-agent-empty-state")?.textContent ?? ""), null, { timeout: 10_000 });
+		assert.equal(await empty.locator("button.vault-agent-example").count(), 3);
+		await session.screenshot("chat-empty-state");
+		await empty.locator("button.vault-agent-example").first().click();
+		assert.equal(await page.locator(".vault-agent-input").inputValue(), "What are my open tasks?");
+		await page.locator(".vault-agent-input").fill("");
+	});
+
+	it("shows a spinner until the first token, stops on Esc, and offers Copy on an answer", async () => {
+		server.script({ stream: openaiStream({ text: "This answer will be stopped halfway through by the user pressing Escape." }), hangAfter: 0 });
+		await send("a long question");
+		const waiting = page.locator(".vault-agent-msg.is-waiting");
+		await waiting.waitFor({ state: "visible", timeout: 10_000 });
+		await page.locator(".vault-agent-input").press("Escape");
+		await turnDone();
+		assert.equal(await page.locator(".vault-agent-msg.is-waiting").count(), 0);
+		assert.match(await page.locator(".vault-agent-notice").last().textContent(), /Stopped\./);
+		server.script({ stream: openaiStream({ text: "A **short** answer." }) });
+		await send("a short question");
+		await turnDone();
+		const copy = page.locator(".vault-agent-msg.is-assistant").last().locator("button.vault-agent-copy");
+		await copy.waitFor({ state: "visible", timeout: 10_000 });
+		await page.evaluate(() => {
+			window.__copied = null;
+			navigator.clipboard.writeText = async (text) => {
+				window.__copied = text;
+			};
+		});
+		await copy.click();
+		assert.equal(await page.evaluate(() => window.__copied), "A **short** answer.", "the Markdown, as written");
+	});
+
 	it("shows the permission mode in the header; a pick there saves it", async () => {
 		const mode = page.locator(".vault-agent-chat-header .vault-agent-mode");
 		const select = mode.locator("select.vault-agent-permission-mode");
