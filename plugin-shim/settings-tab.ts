@@ -1,7 +1,7 @@
 // The settings tab. It shows what the core reports and hands every change to
 // the core, which normalises it; the tab itself decides nothing.
 
-import { type App, PluginSettingTab, SecretComponent, Setting, type TextAreaComponent, type TextComponent, type ToggleComponent } from "obsidian";
+import { type App, type DropdownComponent, PluginSettingTab, SecretComponent, Setting, type TextAreaComponent, type TextComponent, type ToggleComponent } from "obsidian";
 import type { ChatSettings, CliStatus, ProviderSettings, VaultAgentSettings } from "./core-types";
 import type VaultAgentPlugin from "./main";
 import { asPermissionMode, PERMISSION_MODES } from "./permission-modes";
@@ -106,14 +106,19 @@ export class VaultAgentSettingTab extends PluginSettingTab {
 				}),
 			);
 		const test = new Setting(containerEl).setName("Test connection").setDesc("Lists the models the server offers.");
+		// Each test replaces the last one's answer and model list.
+		let models: DropdownComponent | null = null;
 		test.addButton((button) =>
 			button.setButtonText("Test connection").onClick(async () => {
 				test.setDesc("Connecting…");
+				models?.selectEl.remove();
+				models = null;
 				const report = await core.testConnection();
 				test.descEl.empty();
 				test.descEl.createDiv({ cls: report.ok ? "vault-agent-cli-found" : "vault-agent-cli-missing", text: report.message });
 				if (report.models.length > 0) {
 					test.addDropdown((dropdown) => {
+						models = dropdown;
 						dropdown.addOption("", "Choose a model");
 						for (const model of report.models) dropdown.addOption(model, model);
 						dropdown.onChange(async (model) => {

@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { startModelServer } from "../support/model-servers.mjs";
 import {
 	clickButton,
 	copySampleVault,
@@ -90,6 +91,32 @@ describe("settings tab fields", () => {
 		await type(input, emulator);
 		await settle(10);
 		assert.match(findSetting(tab, "CLI in use").querySelector(".setting-item-description").textContent, new RegExp(`Found: ${emulator}`));
+	});
+});
+
+describe("Test connection in the settings tab", () => {
+	it("replaces its answer and its model list on every click", async () => {
+		const server = await startModelServer();
+		const vault = copySampleVault();
+		try {
+			const { plugin } = await loadPlugin(vault, {
+				data: { cliPath: emulator, chat: { provider: "openAi", openai: { baseUrl: `${server.url}/v1`, model: "test-model", apiKeySecret: "" } } },
+			});
+			const tab = openSettingTab(plugin);
+			await settle(6);
+			const setting = findSetting(tab, "Test connection");
+			for (let click = 0; click < 3; click++) {
+				clickButton(setting, "Test connection");
+				for (let i = 0; i < 250 && !setting.querySelector("select"); i++) await new Promise((r) => setTimeout(r, 20));
+				await settle(6);
+			}
+			assert.equal(setting.querySelectorAll("select").length, 1, "one model list, not one per click");
+			assert.equal(setting.querySelectorAll(".setting-item-description > div").length, 1, "one answer");
+			assert.deepEqual([...setting.querySelector("select").options].map((o) => o.value), ["", "other-model", "test-model"]);
+		} finally {
+			await server.close();
+			removeVault(vault);
+		}
 	});
 });
 
