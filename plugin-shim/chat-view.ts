@@ -2,7 +2,7 @@
 // text, tool blocks, confirmation cards, errors) and sends the user's words
 // and clicks back; the loop and every decision live in the core.
 
-import { ButtonComponent, DropdownComponent, ItemView, MarkdownRenderer, setIcon, type WorkspaceLeaf } from "obsidian";
+import { ButtonComponent, DropdownComponent, ItemView, Keymap, MarkdownRenderer, setIcon, type WorkspaceLeaf } from "obsidian";
 import { commandLine, renderConfirmationCard } from "./confirmation-card";
 import type { ChatEvent, ChatMessage, ConfirmationCard, Conversation, PermissionMode, Table, TurnResult } from "./core-types";
 import type VaultAgentPlugin from "./main";
@@ -112,6 +112,28 @@ export class ChatView extends ItemView {
 		this.stopButton = new ButtonComponent(buttons).setButtonText("Stop").onClick(() => this.stop());
 		this.stopButton.buttonEl.addClass("vault-agent-stop");
 		this.stopButton.buttonEl.hide();
+		// [[Links]] in answers and tool blocks open the note (Ctrl/Cmd: a new
+		// tab) and show Obsidian's hover preview, as in a note.
+		// Caught before the link itself sees it, so a note opens exactly once.
+		this.registerDomEvent(
+			this.messagesEl,
+			"click",
+			(event: MouseEvent) => {
+				const link = (event.target as HTMLElement | null)?.closest("a.internal-link");
+				const target = link?.getAttribute("data-href") ?? link?.getAttribute("href");
+				if (!link || !target) return;
+				event.preventDefault();
+				event.stopPropagation();
+				void this.app.workspace.openLinkText(target, "", Keymap.isModEvent(event));
+			},
+			{ capture: true },
+		);
+		this.registerDomEvent(this.messagesEl, "mouseover", (event: MouseEvent) => {
+			const link = (event.target as HTMLElement | null)?.closest("a.internal-link");
+			const target = link?.getAttribute("data-href") ?? link?.getAttribute("href");
+			if (!link || !target) return;
+			this.app.workspace.trigger("hover-link", { event, source: CHAT_VIEW_TYPE, hoverParent: this, targetEl: link, linktext: target });
+		});
 		// Esc stops a running answer, wherever the focus is in the view.
 		this.registerDomEvent(this.contentEl, "keydown", (event: KeyboardEvent) => {
 			if (event.key === "Escape" && this.running) {

@@ -61,6 +61,8 @@ export default class VaultAgentPlugin extends Plugin {
 		this.api = createPublicApi(core, confirmations);
 		this.addSettingTab(new VaultAgentSettingTab(this.app, this));
 		this.registerView(CHAT_VIEW_TYPE, (leaf) => new ChatView(leaf, this));
+		// Page previews of [[links]] in the chat, like those in a note.
+		this.registerHoverLinkSource(CHAT_VIEW_TYPE, { display: "Vault Agent chat", defaultMod: true });
 		this.addRibbonIcon("bot", "Open Vault Agent chat", () => this.openChat());
 		this.addCommand({ id: "open-chat", name: "Open chat", callback: () => this.openChat() });
 		this.addCommand({

@@ -303,6 +303,29 @@ describe("chat view in Chromium", () => {
 		assert.deepEqual(session.errors, []);
 	});
 
+	it("opens a [[link]] in an answer on click, in a new tab with Ctrl/Cmd, and offers its hover preview", async () => {
+		server.script({ stream: openaiStream({ text: "See [[Roadmap]] for the plan." }) });
+		await send("where is the plan?");
+		await turnDone();
+		const link = page.locator(".vault-agent-msg.is-assistant a.internal-link").last();
+		await link.waitFor({ state: "visible", timeout: 10_000 });
+		await page.evaluate(() => {
+			const workspace = window.__harness.app.workspace;
+			window.__opened = [];
+			window.__hovers = [];
+			workspace.openLinkText = async (...args) => window.__opened.push(args);
+			workspace.on("hover-link", (info) => window.__hovers.push({ source: info.source, linktext: info.linktext }));
+		});
+		await link.click();
+		await link.click({ modifiers: [process.platform === "darwin" ? "Meta" : "Control"] });
+		await link.hover();
+		const opened = await page.evaluate(() => window.__opened);
+		// Once per click; Ctrl/Cmd asks for a new tab (Keymap.isModEvent's "tab").
+		assert.deepEqual(opened, [["Roadmap", "", false], ["Roadmap", "", "tab"]]);
+		const hovers = await page.evaluate(() => window.__hovers);
+		assert.ok(hovers.some((h) => h.source === "vault-agent-chat" && h.linktext === "Roadmap"), JSON.stringify(hovers));
+	});
+
 	it("shows a server error as a banner that says what to fix", async () => {
 		server.script({ status: 401, json: { error: { message: "Incorrect API key provided" } } });
 		await send("hello?");
