@@ -130,16 +130,7 @@ impl<H: Host> VaultAgentCore<H> {
             organise: Some(plan),
             turn: turn.map(str::to_string),
         };
-        let now = self.host().now_ms();
-        let pending = self
-            .confirmations
-            .borrow_mut()
-            .propose(proposal, now, settings.confirmation_expiry_ms)
-            .view();
-        let mut result = ToolResult::pending(pending, argv);
-        // Nothing runs through the CLI: the card says how it is done.
-        result.argv = None;
-        Ok(result)
+        Ok(self.file_vault_card(proposal, settings))
     }
 
     /// The approved request: every note is checked first (still the text the

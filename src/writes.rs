@@ -169,6 +169,13 @@ impl<H: Host> VaultAgentCore<H> {
             organise: None,
             turn: turn.map(str::to_string),
         };
+        Ok(self.file_vault_card(proposal, settings))
+    }
+
+    /// Files a card whose change Obsidian makes (an edit, a move), not the
+    /// CLI: the pending result carries no command line.
+    pub(crate) fn file_vault_card(&self, proposal: Proposal, settings: &Settings) -> ToolResult {
+        let argv = proposal.argv.clone();
         let now = self.host().now_ms();
         let pending = self
             .confirmations
@@ -176,9 +183,8 @@ impl<H: Host> VaultAgentCore<H> {
             .propose(proposal, now, settings.confirmation_expiry_ms)
             .view();
         let mut result = ToolResult::pending(pending, argv);
-        // No command line runs for an edit: the card says how it is written.
         result.argv = None;
-        Ok(result)
+        result
     }
 
     /// The approved edit: written only if the note is unchanged, in the same
