@@ -3,6 +3,7 @@
 
 import { type App, type DropdownComponent, PluginSettingTab, SecretComponent, Setting, type TextAreaComponent, type TextComponent, type ToggleComponent } from "obsidian";
 import type { ChatSettings, CliStatus, ProviderSettings, VaultAgentSettings } from "./core-types";
+import { renderAgentsSection } from "./agents-settings";
 import type VaultAgentPlugin from "./main";
 import { asPermissionMode, PERMISSION_MODES } from "./permission-modes";
 import type { ToolDescriptor } from "./vault-agent-api";
@@ -44,6 +45,7 @@ export class VaultAgentSettingTab extends PluginSettingTab {
 		this.modelEl = containerEl.createDiv({ cls: "vault-agent-model-settings" });
 		this.modelSection(settings.chat);
 		this.toolsSection(containerEl, core.listTools());
+		renderAgentsSection(containerEl, this.plugin);
 	}
 
 	/** Redraws only the model section (its fields depend on the provider). */
