@@ -144,6 +144,8 @@ export interface VaultAgentSettings {
 	maxProcesses: number;
 	permissionMode: PermissionMode;
 	confirmationExpiryMs: number;
+	/** How long a read's answer may be reused while nothing changed; 0: never. */
+	readCacheSeconds: number;
 	/** Folders the agent may read; empty is the whole vault. */
 	readFolders: string[];
 	/** Folders the agent may change; empty is every folder it may read. */
@@ -352,6 +354,10 @@ export interface CoreHandle {
 	journalEntry(id: string): JournalEntryView | null;
 	turnChanges(turn: string): TurnChanges;
 	lastTurn(): string | undefined;
+	/** Obsidian reported a change: no kept read answer is trusted any more. */
+	forgetReads(): void;
+	/** [answers kept now, answers given from the cache so far]. */
+	readCacheStats(): Float64Array | number[];
 	mcpHandle(exchange: McpExchange, events: McpEventFunctions): Promise<McpReply>;
 	/** The client closed the exchange before its answer. */
 	mcpAbandon(exchange: number): void;

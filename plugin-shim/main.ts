@@ -53,6 +53,14 @@ export default class VaultAgentPlugin extends Plugin {
 		for (const repair of core.startupRepairs()) console.warn(`Vault Agent settings: ${repair}`);
 		for (const repair of core.loadJournal(await journal.load())) console.warn(`Vault Agent undo journal: ${repair}`);
 		this.register(stopAllProcesses);
+		// Any change Obsidian sees (the agent's, the user's, a sync) makes kept read answers stale.
+		const forgetReads = () => core.forgetReads();
+		this.registerEvent(this.app.vault.on("create", forgetReads));
+		this.registerEvent(this.app.vault.on("modify", forgetReads));
+		this.registerEvent(this.app.vault.on("delete", forgetReads));
+		this.registerEvent(this.app.vault.on("rename", forgetReads));
+		this.registerEvent(this.app.metadataCache.on("changed", forgetReads));
+		this.registerEvent(this.app.metadataCache.on("resolved", forgetReads));
 		this.abortHttp = abortHttp;
 		this.abortProcesses = abortProcesses;
 		this.core = core;

@@ -34,6 +34,17 @@ pub(crate) struct Authorised<'t> {
     pub filter: Option<Output>,
 }
 
+/// Forgets every kept read when dropped (see `VaultAgentCore::changing`).
+pub(crate) struct ForgetReads<'a>(&'a RefCell<crate::cli::cache::ReadCache>);
+
+impl Drop for ForgetReads<'_> {
+    fn drop(&mut self) {
+        if let Ok(mut cache) = self.0.try_borrow_mut() {
+            cache.forget();
+        }
+    }
+}
+
 /// Lookups one call may need before its places are known (a name, today's note).
 const MAX_LOOKUPS: usize = 4;
 
@@ -78,6 +89,8 @@ pub struct VaultAgentCore<H: Host> {
     pub(crate) journal: RefCell<Journal>,
     /// The MCP server's sessions and calls in flight.
     pub(crate) mcp: RefCell<crate::mcp::McpState>,
+    /// Answers of reads kept while nothing changed (`cli::cache`).
+    read_cache: RefCell<crate::cli::cache::ReadCache>,
 }
 
 impl<H: Host> VaultAgentCore<H> {
@@ -96,6 +109,7 @@ impl<H: Host> VaultAgentCore<H> {
             schemas: std::cell::OnceCell::new(),
             journal: RefCell::new(Journal::default()),
             mcp: RefCell::new(crate::mcp::McpState::default()),
+            read_cache: RefCell::new(crate::cli::cache::ReadCache::default()),
         };
         (core, repairs)
     }
@@ -120,6 +134,7 @@ impl<H: Host> VaultAgentCore<H> {
             self.cli.forget_binary();
         }
         *self.settings.borrow_mut() = Rc::new(normalised.settings.clone());
+        self.forget_reads();
         normalised
     }
 
@@ -236,9 +251,12 @@ impl<H: Host> VaultAgentCore<H> {
             Some(requester) => self.settings_under(requester.mode, None),
             None => self.settings_snapshot(),
         };
+        // Whatever runs (the CLI, the vault, the file manager) may change answers.
+        let forget = self.changing();
         let result = self
             .timed(self.run_approved(id, argv_hash, &settings))
             .await;
+        drop(forget);
         if let (Some(requester), Some(fresh)) = (requester, &result.pending) {
             self.confirmations
                 .borrow_mut()
@@ -406,6 +424,7 @@ impl<H: Host> VaultAgentCore<H> {
             arguments,
             filter,
         } = self.authorise(tool_id, args, &settings).await?;
+        let _forget = access.is_write().then(|| self.changing());
         let args = &arguments;
         if let Some(request) = call.args.note_view() {
             return self.view_note(request, &settings).await;
@@ -445,15 +464,7 @@ impl<H: Host> VaultAgentCore<H> {
             true => Some(self.capture_before(&call, &settings).await),
             false => None,
         };
-        let run = self
-            .cli
-            .run(
-                &self.host,
-                &settings,
-                &invocation,
-                call.command.empty_output,
-            )
-            .await;
+        let run = self.run_cli(&call, access, &invocation, &settings).await;
         let mut result = self.verified(run, check.as_ref(), &settings).await?;
         if let (Some(before), true) = (before, result.ok) {
             self.record_write(before, &call, turn, &settings, &mut result)
@@ -482,6 +493,66 @@ impl<H: Host> VaultAgentCore<H> {
             }
         }
         Ok(result)
+    }
+
+    /// Runs the call's argv; a read whose rule allows it (`cli::cache`) is
+    /// answered from the cache while nothing changed.
+    async fn run_cli(
+        &self,
+        call: &ToolCall<'_>,
+        access: Access,
+        invocation: &CliInvocation,
+        settings: &Settings,
+    ) -> CliRun {
+        use crate::cli::cache::{self, CacheRule};
+        let cacheable = access == Access::Read
+            && settings.read_cache_seconds > 0
+            && cache::rule(call.command.name) == Some(CacheRule::VaultContent)
+            // Without `file` or `path` the CLI answers for the open note.
+            && !call
+                .args
+                .reach()
+                .places
+                .iter()
+                .any(|place| matches!(place, scope::Place::OpenNote));
+        let key = cacheable.then(|| invocation.to_argv().ok()).flatten();
+        let generation = self.read_cache.borrow().generation();
+        if let Some(argv) = &key {
+            let max_age = f64::from(settings.read_cache_seconds) * 1000.0;
+            let now = self.host.now_ms();
+            if let Some(run) = self.read_cache.borrow_mut().get(argv, now, max_age) {
+                return run;
+            }
+        }
+        let run = self
+            .cli
+            .run(&self.host, settings, invocation, call.command.empty_output)
+            .await;
+        if key.is_some() {
+            let now = self.host.now_ms();
+            self.read_cache.borrow_mut().put(&run, now, generation);
+        }
+        run
+    }
+
+    /// For a change about to run: forgets every kept read now, and again
+    /// when the returned guard is dropped (however the change ends), so no
+    /// answer read before or during it is kept.
+    pub(crate) fn changing(&self) -> ForgetReads<'_> {
+        self.forget_reads();
+        ForgetReads(&self.read_cache)
+    }
+
+    /// Something may have changed the vault (an event from Obsidian, a
+    /// change the agent made, an undo): no kept read answer is trusted.
+    pub fn forget_reads(&self) {
+        self.read_cache.borrow_mut().forget();
+    }
+
+    /// Read answers kept now, and answers given from the cache so far.
+    pub fn read_cache_stats(&self) -> (usize, u64) {
+        let cache = self.read_cache.borrow();
+        (cache.len(), cache.hits())
     }
 
     /// A finished CLI write, read back when the command says how.

@@ -27,6 +27,9 @@ pub const DEFAULT_MODEL_TIMEOUT_MS: u32 = 60_000;
 pub const MODEL_TIMEOUT_RANGE_MS: (u32, u32) = (5_000, 600_000);
 /// Tokens; 0 means "as the server is known to offer".
 pub const CONTEXT_WINDOW_RANGE: (u32, u32) = (0, 2_000_000);
+pub const DEFAULT_READ_CACHE_SECONDS: u32 = 60;
+/// 0 turns the read cache off.
+pub const READ_CACHE_RANGE_SECONDS: (u32, u32) = (0, 3_600);
 pub const DEFAULT_MCP_PORT: u32 = 27_125;
 /// Ports a plugin may listen on without privileges.
 pub const MCP_PORT_RANGE: (u32, u32) = (1_024, 65_535);
@@ -178,6 +181,8 @@ pub struct Settings {
     /// "Vault changes": Read only until the user picks another mode.
     pub permission_mode: PermissionMode,
     pub confirmation_expiry_ms: u32,
+    /// How long a read's answer may be reused when nothing changed (0: never).
+    pub read_cache_seconds: u32,
     /// Folders the agent may read (paths from the vault root, normalised);
     /// empty means the whole vault.
     pub read_folders: Vec<String>,
@@ -225,6 +230,7 @@ impl Default for Settings {
             max_processes: DEFAULT_MAX_PROCESSES,
             permission_mode: PermissionMode::ReadOnly,
             confirmation_expiry_ms: DEFAULT_CONFIRMATION_EXPIRY_MS,
+            read_cache_seconds: DEFAULT_READ_CACHE_SECONDS,
             read_folders: Vec::new(),
             write_folders: Vec::new(),
             tools: BTreeMap::new(),
@@ -294,6 +300,11 @@ pub fn normalise(stored: &Value, known_tools: &[&str]) -> NormalisedSettings {
             defaults.confirmation_expiry_ms,
             CONFIRMATION_EXPIRY_RANGE_MS,
         ),
+        read_cache_seconds: reader.number(
+            "readCacheSeconds",
+            defaults.read_cache_seconds,
+            READ_CACHE_RANGE_SECONDS,
+        ),
         read_folders: reader.folders("readFolders"),
         write_folders: reader.folders("writeFolders"),
         tools: reader.tool_switches("tools", known_tools),
@@ -316,6 +327,7 @@ pub fn normalise(stored: &Value, known_tools: &[&str]) -> NormalisedSettings {
         // Read only as the migration input of `permissionMode`; never saved.
         "allowVaultChanges",
         "confirmationExpiryMs",
+        "readCacheSeconds",
         "readFolders",
         "writeFolders",
         "tools",

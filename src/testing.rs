@@ -130,6 +130,11 @@ impl FakeHost {
         }
     }
 
+    /// Moves the fake clock on (time passing between two calls).
+    pub fn advance_ms(&self, ms: f64) {
+        self.clock_ms.set(self.clock_ms.get() + ms);
+    }
+
     /// Queues the next HTTP answer.
     pub fn script_http(&self, answer: ScriptedHttp) {
         self.http_script.borrow_mut().push_back(answer);

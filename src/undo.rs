@@ -551,12 +551,14 @@ impl<H: Host> VaultAgentCore<H> {
     /// The user clicked Undo on a change. `anyway`: the hash an
     /// `undo_conflict` gave, when the user chose "Undo anyway".
     pub async fn undo(&self, id: &str, anyway: Option<&str>) -> ToolResult {
+        let _forget = self.changing();
         self.timed(async { Ok(self.undo_entry(id, anyway).await) })
             .await
     }
 
     /// "Undo the agent's last change": the newest change not undone yet.
     pub async fn undo_last(&self) -> ToolResult {
+        let _forget = self.changing();
         let newest = self
             .journal
             .borrow()
@@ -574,6 +576,7 @@ impl<H: Host> VaultAgentCore<H> {
     /// "Undo this answer's changes": the answer's changes, newest first,
     /// stopping at the first one that cannot be undone as it is.
     pub async fn undo_turn(&self, turn: &str) -> ToolResult {
+        let _forget = self.changing();
         self.timed(async { Ok(self.undo_turn_entries(turn).await) })
             .await
     }

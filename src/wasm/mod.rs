@@ -123,6 +123,20 @@ impl VaultAgent {
         })
     }
 
+    /// Obsidian reported a change in the vault (a vault or metadata-cache
+    /// event): no kept read answer is trusted any more.
+    #[wasm_bindgen(js_name = forgetReads)]
+    pub fn forget_reads(&self) {
+        self.core.forget_reads();
+    }
+
+    /// `[answers kept now, answers given from the cache so far]`.
+    #[wasm_bindgen(js_name = readCacheStats)]
+    pub fn read_cache_stats(&self) -> Vec<f64> {
+        let (kept, hits) = self.core.read_cache_stats();
+        vec![kept as f64, hits as f64]
+    }
+
     /// The MCP client closed exchange `exchange` before its answer.
     #[wasm_bindgen(js_name = mcpAbandon)]
     pub fn mcp_abandon(&self, exchange: u32) {
