@@ -985,9 +985,12 @@ export class AbstractInputSuggest extends PopoverSuggest {
 			return;
 		}
 		this.setSuggestions__(this.limit > 0 ? values.slice(0, this.limit) : values);
-		const box = this.#textInputEl.getBoundingClientRect();
-		Object.assign(this.suggestEl__.style, { position: "fixed", left: `${box.left}px`, top: `${box.bottom}px`, minWidth: `${box.width}px` });
 		this.open();
+		// Under the text box, or above it when there is no room below (as Obsidian places it).
+		const box = this.#textInputEl.getBoundingClientRect();
+		Object.assign(this.suggestEl__.style, { position: "fixed", left: `${box.left}px`, top: `${box.bottom}px`, width: `${box.width}px` });
+		const height = this.suggestEl__.offsetHeight;
+		if (box.bottom + height > window.innerHeight && box.top - height >= 0) this.suggestEl__.style.top = `${box.top - height}px`;
 	}
 
 	setValue(value) {
