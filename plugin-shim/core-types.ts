@@ -196,6 +196,8 @@ export interface Conversation {
 	paused: { confirmationId: string; call: ToolCallRecord; remaining: ToolCallRecord[]; rounds: number } | null;
 	/** The user renamed it: the title no longer follows the first message. */
 	renamed?: boolean;
+	/** Times it was rewound (Regenerate, Edit and resend); part of later turn ids. */
+	rewinds?: number;
 }
 
 export type TurnEnd = "done" | "awaitingConfirmation" | "roundLimit" | "stopped" | "failed";

@@ -1163,7 +1163,13 @@ fn regenerate_drops_the_last_answer_and_answers_the_same_message_again() {
         .script_http(ok(openai_sse("Two tasks.", &[], 2)));
     block_on(core.chat_send(&mut c, "two", &Recorder::default()));
     assert_eq!(c.messages.len(), 6);
+    let dropped_turn = c.turn_id();
     assert_eq!(c.rewind(Rewind::LastAnswer), Ok(None));
+    assert_ne!(
+        c.turn_id(),
+        dropped_turn,
+        "the new answer's changes are undone apart from the dropped one's"
+    );
     assert_eq!(c.messages.len(), 3, "{:?}", c.messages);
     assert!(matches!(c.messages.last(), Some(ChatMessage::User { text, .. }) if text == "two"));
     core.host()

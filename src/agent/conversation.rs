@@ -88,6 +88,15 @@ pub struct Conversation {
     /// first message.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub renamed: bool,
+    /// How often the chat was rewound (Regenerate, Edit and resend): part of
+    /// later turn ids, so a new answer never shares "Undo this answer's
+    /// changes" with the dropped one it replaces.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub rewinds: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 impl Conversation {
@@ -100,6 +109,7 @@ impl Conversation {
             messages: Vec::new(),
             paused: None,
             renamed: false,
+            rewinds: 0,
         }
     }
 
@@ -112,7 +122,10 @@ impl Conversation {
             .iter()
             .filter(|m| matches!(m, ChatMessage::User { .. }))
             .count();
-        format!("{}#{asked}", self.id)
+        match self.rewinds {
+            0 => format!("{}#{asked}", self.id),
+            n => format!("{}#{asked}r{n}", self.id),
+        }
     }
 
     /// The title is the start of the first thing the user said, unless the
@@ -187,6 +200,7 @@ impl Conversation {
                 };
                 self.messages.truncate(last + 1);
                 self.paused = None;
+                self.rewinds += 1;
                 Ok(None)
             }
             Rewind::FromUserMessage(n) => {
@@ -195,6 +209,7 @@ impl Conversation {
                 };
                 let dropped = self.messages.drain(at..).next();
                 self.paused = None;
+                self.rewinds += 1;
                 Ok(dropped)
             }
         }
