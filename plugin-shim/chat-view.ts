@@ -167,6 +167,7 @@ export class ChatView extends ItemView {
 		});
 		this.opened = true;
 		this.refreshHeader();
+		this.attachments.followActiveNote();
 		const last = this.plugin.lastConversationId();
 		if (last) await this.open(last);
 		if (!this.conversation) this.newChat();
