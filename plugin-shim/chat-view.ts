@@ -439,9 +439,11 @@ export class ChatView extends ItemView {
 				this.streamEl = this.messagesEl.createDiv({ cls: "vault-agent-msg is-assistant is-streaming is-waiting" });
 				break;
 			case "textDelta":
-				this.streamEl?.removeClass("is-waiting");
+				// After a notice mid-round (a retry, a shortened context) the bubble is drawn anew.
+				this.streamEl ??= this.messagesEl.createDiv({ cls: "vault-agent-msg is-assistant is-streaming" });
+				this.streamEl.removeClass("is-waiting");
 				// Markdown while it streams, rendered at most every 120 ms (stream-render.ts).
-				if (this.streamEl) (this.stream ??= new StreamRenderer(this.app, this, this.streamEl, () => this.scrollToEnd())).push(event.text);
+				(this.stream ??= new StreamRenderer(this.app, this, this.streamEl, () => this.scrollToEnd())).push(event.text);
 				break;
 			case "assistantMessage":
 				this.stream?.dispose();

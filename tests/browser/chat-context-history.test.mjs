@@ -277,4 +277,14 @@ describe("chat context and history in Chromium", () => {
 		assert.equal(await page.locator(".vault-agent-msg.is-user").count(), 0, "the chat on screen was the deleted one: a new chat is shown");
 		assert.deepEqual(session.errors, []);
 	});
+
+	it("an answer after a notice in the same round (a busy server) is still shown as it streams", async () => {
+		server.script({ status: 503, json: { error: { message: "overloaded" } }, headers: { "retry-after": "0" } }, { stream: openaiStream({ text: "Here **after** the wait." }) });
+		await send("Are you there?");
+		await turnDone();
+		assert.match(await page.locator(".vault-agent-notice").last().textContent(), /busy/);
+		const answer = page.locator(".vault-agent-msg.is-assistant").last();
+		assert.equal(await answer.textContent(), "Here after the wait.");
+		assert.equal(await answer.locator("strong").textContent(), "after");
+	});
 });
