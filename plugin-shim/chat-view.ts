@@ -3,8 +3,12 @@
 // and clicks back; the loop and every decision live in the core.
 
 import { ButtonComponent, DropdownComponent, ItemView, Keymap, MarkdownRenderer, setIcon, type WorkspaceLeaf } from "obsidian";
+import { AttachmentBar, NoteSuggest } from "./chat/attachments";
+import { HistoryPanel } from "./chat/history";
+import { StreamRenderer } from "./chat/stream-render";
+import { renderUserMessage } from "./chat/user-message";
 import { commandLine, renderConfirmationCard } from "./confirmation-card";
-import type { ChatEvent, ChatMessage, ConfirmationCard, Conversation, PermissionMode, Table, TurnResult } from "./core-types";
+import type { Attachment, ChatEvent, ChatMessage, ConfirmationCard, Conversation, PermissionMode, Table, TurnResult } from "./core-types";
 import type VaultAgentPlugin from "./main";
 import { asPermissionMode, PERMISSION_MODES, permissionModeText } from "./permission-modes";
 import type { ToolResult } from "./vault-agent-api";
@@ -25,13 +29,14 @@ export class ChatView extends ItemView {
 	private modeEl!: HTMLElement;
 	private modeIcon!: HTMLElement;
 	private modeDropdown!: DropdownComponent;
-	private historyDropdown!: DropdownComponent;
+	private history!: HistoryPanel;
+	private attachments!: AttachmentBar;
+	private suggest!: NoteSuggest;
 	private running = false;
 	private opened = false;
-	/** The assistant message being streamed, and text not yet on screen. */
+	/** The assistant message being streamed, and its Markdown renders. */
 	private streamEl: HTMLElement | null = null;
-	private pendingText = "";
-	private frame: number | null = null;
+	private stream: StreamRenderer | null = null;
 	private toolBlocks = new Map<string, HTMLElement>();
 	/** Answers that changed the vault since their "Undo this answer's changes" was drawn. */
 	private changedTurns = new Set<string>();
@@ -79,26 +84,45 @@ export class ChatView extends ItemView {
 		this.modelDropdown.onChange(async (value) => {
 			await this.plugin.updateChatProvider(value === "anthropic" ? "anthropic" : "openAi");
 		});
-		this.historyDropdown = new DropdownComponent(header);
-		this.historyDropdown.selectEl.addClass("vault-agent-history");
-		this.historyDropdown.selectEl.setAttribute("aria-label", "Earlier chats");
-		this.historyDropdown.onChange(async (id) => {
-			if (id) await this.open(id);
-		});
+		new ButtonComponent(header)
+			.setIcon("history")
+			.setTooltip("Chat history")
+			.onClick(() => this.history.toggle())
+			.buttonEl.addClass("vault-agent-history-button");
 		new ButtonComponent(header)
 			.setIcon("plus")
 			.setTooltip("New chat")
 			.onClick(() => this.newChat());
+		this.history = new HistoryPanel(root, {
+			app: this.app,
+			store: () => this.plugin.conversations,
+			core: () => this.plugin.core,
+			current: () => ({ id: this.conversation?.id ?? null, running: this.running }),
+			open: (id) => this.open(id),
+			renamed: (c) => {
+				if (this.conversation?.id === c.id) this.conversation = { ...this.conversation, title: c.title, renamed: c.renamed };
+			},
+			deleted: (id) => {
+				if (this.conversation?.id === id) this.newChat();
+			},
+		});
 		this.bannerEl = root.createDiv({ cls: "vault-agent-banner" });
 		this.bannerEl.hide();
 		this.messagesEl = root.createDiv({ cls: "vault-agent-messages" });
 		const composer = root.createDiv({ cls: "vault-agent-composer" });
+		this.attachments = new AttachmentBar(composer, this.app);
 		this.inputEl = composer.createEl("textarea", {
 			cls: "vault-agent-input",
-			attr: { rows: "3", placeholder: "Ask about your vault…" },
+			attr: { rows: "3", placeholder: "Ask about your vault… ([[ or @ attaches a note)" },
 		});
+		this.suggest = new NoteSuggest(this.app, this.inputEl, (file) => this.attachments.attach(file));
+		// The open note's chip follows the active note (and its selection).
+		this.registerEvent(this.app.workspace.on("active-leaf-change", () => this.attachments.followActiveNote()));
+		this.registerEvent(this.app.workspace.on("file-open", () => this.attachments.followActiveNote()));
+		this.registerDomEvent(this.inputEl, "focus", () => this.attachments.followActiveNote());
 		this.registerDomEvent(this.inputEl, "keydown", (event: KeyboardEvent) => {
-			if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
+			// Enter in an open suggest list picks a note; it does not send.
+			if (event.key === "Enter" && !event.shiftKey && !event.isComposing && !event.defaultPrevented && !this.suggest.isOpen) {
 				event.preventDefault();
 				void this.send();
 			}
@@ -136,13 +160,14 @@ export class ChatView extends ItemView {
 		});
 		// Esc stops a running answer, wherever the focus is in the view.
 		this.registerDomEvent(this.contentEl, "keydown", (event: KeyboardEvent) => {
-			if (event.key === "Escape" && this.running) {
+			if (event.key === "Escape" && this.running && !event.defaultPrevented) {
 				event.preventDefault();
 				this.stop();
 			}
 		});
 		this.opened = true;
 		this.refreshHeader();
+		this.attachments.followActiveNote();
 		const last = this.plugin.lastConversationId();
 		if (last) await this.open(last);
 		if (!this.conversation) this.newChat();
@@ -151,7 +176,8 @@ export class ChatView extends ItemView {
 
 	async onClose(): Promise<void> {
 		if (this.running) this.stop();
-		if (this.frame !== null) window.cancelAnimationFrame(this.frame);
+		this.stream?.dispose();
+		this.suggest.close();
 	}
 
 	/** Shows the permission mode and which model answers, as saved now. */
@@ -175,12 +201,7 @@ export class ChatView extends ItemView {
 	}
 
 	private async refreshHistory(): Promise<void> {
-		const list = await this.plugin.conversations?.list();
-		if (!list) return;
-		this.historyDropdown.selectEl.empty();
-		this.historyDropdown.addOption("", "Earlier chats");
-		for (const item of list.slice(0, 50)) this.historyDropdown.addOption(item.id, item.title);
-		this.historyDropdown.setValue("");
+		await this.history.refresh();
 	}
 
 	newChat(): void {
@@ -190,6 +211,7 @@ export class ChatView extends ItemView {
 		this.messagesEl.empty();
 		this.toolBlocks.clear();
 		this.hideBanner();
+		this.attachments.reset();
 		this.renderEmptyState();
 		this.inputEl.focus();
 	}
@@ -235,8 +257,13 @@ export class ChatView extends ItemView {
 		if (this.running) return;
 		const conversation = await this.plugin.conversations?.load(id);
 		if (!conversation) return;
-		this.conversation = conversation;
 		await this.plugin.rememberConversation(id);
+		await this.redraw(conversation);
+	}
+
+	/** Shows `conversation` from its first message. */
+	private async redraw(conversation: Conversation): Promise<void> {
+		this.conversation = conversation;
 		this.messagesEl.empty();
 		this.toolBlocks.clear();
 		this.hideBanner();
@@ -253,13 +280,14 @@ export class ChatView extends ItemView {
 			if (card && card.state === "proposed") this.renderCard(paused.call.id, card);
 			else this.renderNotice("A change was waiting for approval when the chat was closed; it was not made. Ask again if you still want it.");
 		}
+		this.drawRegenerate();
 		this.scrollToEnd();
 	}
 
 	private async renderMessage(message: ChatMessage): Promise<void> {
 		switch (message.role) {
 			case "user":
-				this.messagesEl.createDiv({ cls: "vault-agent-msg is-user", text: message.text });
+				this.renderUser(message.text, message.attachments);
 				break;
 			case "assistant":
 				if (message.text.trim()) {
@@ -287,10 +315,64 @@ export class ChatView extends ItemView {
 		const text = this.inputEl.value.trim();
 		if (!core || !text || this.running || !this.conversation) return;
 		this.inputEl.value = "";
+		this.suggest.close();
 		this.messagesEl.querySelector(".vault-agent-empty-state")?.remove();
-		this.messagesEl.createDiv({ cls: "vault-agent-msg is-user", text });
+		const attachments = this.attachments.take();
+		this.renderUser(text, attachments);
 		this.scrollToEnd();
-		await this.runTurn((onEvent) => core.chatSend(this.conversation!, text, onEvent));
+		await this.runTurn((onEvent) => core.chatSend(this.conversation!, text, onEvent, attachments));
+	}
+
+	/** A user's message, numbered in order so its edit button knows which one it is. */
+	private renderUser(text: string, attachments: Attachment[] | undefined): void {
+		const index = this.messagesEl.querySelectorAll(".vault-agent-msg.is-user").length;
+		renderUserMessage(this.messagesEl, text, attachments, (edited) => void this.editAndResend(index, edited));
+	}
+
+	/** Edit and resend: the message and everything after it go; the edited text is sent in its place. */
+	private async editAndResend(index: number, text: string): Promise<void> {
+		const core = this.plugin.core;
+		if (!core || this.running || !this.conversation) return;
+		let rewound: { conversation: Conversation; dropped: ChatMessage | null };
+		try {
+			rewound = core.rewindConversation(this.conversation, index);
+		} catch (error) {
+			this.showBanner(String(error instanceof Error ? error.message : error));
+			return;
+		}
+		await this.redraw(rewound.conversation);
+		this.messagesEl.querySelector(".vault-agent-empty-state")?.remove();
+		const attachments = rewound.dropped?.role === "user" ? rewound.dropped.attachments : undefined;
+		this.renderUser(text, attachments);
+		this.scrollToEnd();
+		await this.runTurn((onEvent) => core.chatSend(rewound.conversation, text, onEvent, attachments));
+	}
+
+	/** Regenerate: the last answer goes and the last message is answered again. */
+	private async regenerate(): Promise<void> {
+		const core = this.plugin.core;
+		if (!core || this.running || !this.conversation) return;
+		let conversation: Conversation;
+		try {
+			conversation = core.rewindConversation(this.conversation, null).conversation;
+		} catch (error) {
+			this.showBanner(String(error instanceof Error ? error.message : error));
+			return;
+		}
+		await this.redraw(conversation);
+		await this.runTurn((onEvent) => core.chatRetry(conversation, onEvent));
+	}
+
+	/** "Regenerate" after the last answer, when there is one to redo. */
+	private drawRegenerate(): void {
+		this.messagesEl.querySelectorAll(".vault-agent-turn-actions").forEach((el) => el.remove());
+		const messages = this.conversation?.messages ?? [];
+		if (this.running || this.conversation?.paused || !messages.some((m) => m.role === "user") || messages.at(-1)?.role === "user") return;
+		const bar = this.messagesEl.createDiv({ cls: "vault-agent-turn-actions" });
+		const button = bar.createEl("button", { cls: "vault-agent-regenerate", attr: { "aria-label": "Regenerate the answer" } });
+		setIcon(button.createSpan(), "refresh-cw");
+		button.createSpan({ text: "Regenerate" });
+		button.addEventListener("click", () => void this.regenerate());
 	}
 
 	/** The user answered an inline card; returns the tool's result for the card. */
@@ -316,6 +398,7 @@ export class ChatView extends ItemView {
 	): Promise<void> {
 		this.setRunning(true);
 		this.hideBanner();
+		this.drawRegenerate();
 		try {
 			const result = await start((event) => {
 				also?.(event);
@@ -331,6 +414,7 @@ export class ChatView extends ItemView {
 			this.flushText();
 			this.drawTurnUndo();
 			this.setRunning(false);
+			this.drawRegenerate();
 		}
 	}
 
@@ -355,21 +439,27 @@ export class ChatView extends ItemView {
 				this.streamEl = this.messagesEl.createDiv({ cls: "vault-agent-msg is-assistant is-streaming is-waiting" });
 				break;
 			case "textDelta":
-				this.streamEl?.removeClass("is-waiting");
-				this.pendingText += event.text;
-				// Rendering is batched per animation frame, not per token.
-				this.frame ??= window.requestAnimationFrame(() => this.flushText());
+				// After a notice mid-round (a retry, a shortened context) the bubble is drawn anew.
+				this.streamEl ??= this.messagesEl.createDiv({ cls: "vault-agent-msg is-assistant is-streaming" });
+				this.streamEl.removeClass("is-waiting");
+				// Markdown while it streams, rendered at most every 120 ms (stream-render.ts).
+				(this.stream ??= new StreamRenderer(this.app, this, this.streamEl, () => this.scrollToEnd())).push(event.text);
 				break;
 			case "assistantMessage":
-				this.flushText();
+				this.stream?.dispose();
+				this.stream = null;
 				if (this.streamEl) {
 					const el = this.streamEl;
 					this.streamEl = null;
 					el.removeClass("is-streaming", "is-waiting");
-					el.empty();
 					if (event.text.trim()) {
 						const text = event.text;
-						void this.renderMarkdown(el, text).then(() => this.addCopyButton(el, text));
+						// The final render replaces the streamed one in one step.
+						const fresh = createDiv();
+						void this.renderMarkdown(fresh, text).then(() => {
+							el.replaceChildren(...Array.from(fresh.childNodes));
+							this.addCopyButton(el, text);
+						});
 					} else el.remove();
 				}
 				break;
@@ -384,14 +474,16 @@ export class ChatView extends ItemView {
 				this.renderCard(event.callId, event.card);
 				break;
 			case "notice":
-				this.flushText();
 				this.streamEl?.removeClass("is-streaming", "is-waiting");
 				// Stopped before the first word: no empty bubble stays.
-				if (this.streamEl && !this.streamEl.textContent?.trim()) this.streamEl.remove();
+				if (this.streamEl && !this.stream?.written.trim()) this.streamEl.remove();
+				this.flushText();
 				this.streamEl = null;
 				this.renderNotice(event.text);
 				break;
 			case "error":
+				this.stream?.dispose();
+				this.stream = null;
 				this.streamEl?.remove();
 				this.streamEl = null;
 				this.showBanner(event.message, event.code !== "nothing_to_retry" && event.code !== "confirmation_not_found");
@@ -402,14 +494,11 @@ export class ChatView extends ItemView {
 		this.scrollToEnd();
 	}
 
+	/** What has streamed is drawn now (Stop, the end of a turn); no render follows it. */
 	private flushText(): void {
-		if (this.frame !== null) window.cancelAnimationFrame(this.frame);
-		this.frame = null;
-		if (!this.pendingText) return;
-		// Appending a text node is cheap however long the answer grows.
-		this.streamEl?.appendText(this.pendingText);
-		this.pendingText = "";
-		this.scrollToEnd();
+		const stream = this.stream;
+		this.stream = null;
+		void stream?.flush();
 	}
 
 	private toolBlock(callId: string, displayName: string, args: string): HTMLElement {

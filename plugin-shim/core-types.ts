@@ -229,8 +229,14 @@ export interface Table {
 	moreRows: number;
 }
 
+/** A note attached to a message in the chat (a chip): its path, and the selected text. */
+export interface Attachment {
+	path: string;
+	selection?: string;
+}
+
 export type ChatMessage =
-	| { role: "user"; text: string }
+	| { role: "user"; text: string; attachments?: Attachment[] }
 	| { role: "assistant"; text: string; toolCalls: ToolCallRecord[] }
 	| { role: "tool"; callId: string; tool: string; content: string; isError: boolean; result: ToolResult; table: Table | null }
 	| { role: "notice"; text: string };
@@ -244,6 +250,10 @@ export interface Conversation {
 	paused: { confirmationId: string; call: ToolCallRecord; remaining: ToolCallRecord[]; rounds: number } | null;
 	/** A headless turn's door (`vault-agent:ask`): its name and the strictest mode it may use. */
 	door?: { name: string; modeCap: PermissionMode };
+	/** The user renamed it: the title no longer follows the first message. */
+	renamed?: boolean;
+	/** Times it was rewound (Regenerate, Edit and resend); part of later turn ids. */
+	rewinds?: number;
 }
 
 export type TurnEnd = "done" | "awaitingConfirmation" | "roundLimit" | "stopped" | "failed";
@@ -332,7 +342,12 @@ export interface CoreHandle {
 	expiredResult(id: string): ToolResult | null;
 	confirmationOutcome(id: string): ToolResult | null;
 	newConversation(): Conversation;
-	chatSend(conversation: Conversation, text: string, onEvent: (event: ChatEvent) => void): Promise<TurnResult>;
+	/** `attachments`: the chat's chips; without them the prompt names the open note. */
+	chatSend(conversation: Conversation, text: string, onEvent: (event: ChatEvent) => void, attachments?: Attachment[]): Promise<TurnResult>;
+	/** Regenerate (`userIndex` null) or edit the user message with that number: throws when there is nothing to rewind to. */
+	rewindConversation(conversation: Conversation, userIndex: number | null): { conversation: Conversation; dropped: ChatMessage | null };
+	/** An empty title gives the title back to the first message. */
+	renameConversation(conversation: Conversation, title: string): Conversation;
 	/** Runs a failed turn again from the conversation as it is (the banner's Retry). */
 	chatRetry(conversation: Conversation, onEvent: (event: ChatEvent) => void): Promise<TurnResult>;
 	chatResolve(

@@ -217,10 +217,14 @@ async fn a_chat_turn_streams_through_js_http_and_reports_events_to_a_js_callback
         sink.push(&event);
     });
     let callback: &js_sys::Function = on_event.as_ref().unchecked_ref();
-    let result =
-        JsFuture::from(agent.chat_send(conversation, "what is open?".into(), callback.clone()))
-            .await
-            .unwrap();
+    let result = JsFuture::from(agent.chat_send(
+        conversation,
+        "what is open?".into(),
+        callback.clone(),
+        JsValue::UNDEFINED,
+    ))
+    .await
+    .unwrap();
     let result = to_json(result);
     assert_eq!(result["end"], "done", "{result}");
     let kinds: Vec<String> = events

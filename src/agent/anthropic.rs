@@ -37,7 +37,7 @@ fn messages(history: &[ChatMessage]) -> Vec<Value> {
     };
     for message in history {
         match message {
-            ChatMessage::User { text } => push("user", json!({"type": "text", "text": text})),
+            ChatMessage::User { text, .. } => push("user", json!({"type": "text", "text": text})),
             ChatMessage::Assistant { text, tool_calls } => {
                 if !text.is_empty() {
                     push("assistant", json!({"type": "text", "text": text}));
@@ -352,7 +352,10 @@ mod tests {
             arguments: "not json".into(),
         };
         let history = vec![
-            ChatMessage::User { text: "hi".into() },
+            ChatMessage::User {
+                text: "hi".into(),
+                attachments: None,
+            },
             ChatMessage::Assistant {
                 text: String::new(),
                 tool_calls: vec![call],
@@ -373,6 +376,7 @@ mod tests {
             },
             ChatMessage::User {
                 text: "and?".into(),
+                attachments: None,
             },
         ];
         let m = messages(&history);

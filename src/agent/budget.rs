@@ -70,7 +70,7 @@ pub struct Fitted {
 fn cost(message: &ChatMessage) -> usize {
     MESSAGE_OVERHEAD
         + match message {
-            ChatMessage::User { text } => estimate(text),
+            ChatMessage::User { text, .. } => estimate(text),
             ChatMessage::Assistant { text, tool_calls } => {
                 estimate(text)
                     + tool_calls
@@ -162,7 +162,7 @@ pub fn fit(messages: &[ChatMessage], available: usize) -> Result<Fitted, usize> 
             break;
         }
         for (message, c) in kept.drain(0..starts[1]).zip(costs.drain(0..starts[1])) {
-            if let ChatMessage::User { text } = message {
+            if let ChatMessage::User { text, .. } = message {
                 asked.push(text.chars().take(60).collect());
             }
             sum -= c;
@@ -177,6 +177,7 @@ pub fn fit(messages: &[ChatMessage], available: usize) -> Result<Fitted, usize> 
                     .collect::<Vec<_>>()
                     .join("; ")
             ),
+            attachments: None,
         };
         let c = cost(&line);
         summary = Some((line, c));
@@ -326,6 +327,7 @@ mod tests {
         for n in 0..turns {
             messages.push(ChatMessage::User {
                 text: format!("Question {n} about my notes"),
+                attachments: None,
             });
             messages.push(ChatMessage::Assistant {
                 text: String::new(),
@@ -359,7 +361,7 @@ mod tests {
                         );
                         assert_eq!(fitted.tokens, total(&fitted.messages));
                         // The question being answered is always there, whole.
-                        assert!(fitted.messages.iter().any(|m| matches!(m, ChatMessage::User { text } if text == &format!("Question {} about my notes", turns - 1))));
+                        assert!(fitted.messages.iter().any(|m| matches!(m, ChatMessage::User { text, .. } if text == &format!("Question {} about my notes", turns - 1))));
                         // Calls and results stay paired.
                         let calls = fitted.messages.iter().filter(|m| matches!(m, ChatMessage::Assistant { tool_calls, .. } if !tool_calls.is_empty())).count();
                         let results = fitted
@@ -397,7 +399,7 @@ mod tests {
         assert!(short.contains("</vault-data>\n[Shortened to fit the model's context:"));
         let tight = fit(&messages, 1_000).unwrap();
         assert!(tight.dropped > 0);
-        let ChatMessage::User { text } = &tight.messages[0] else {
+        let ChatMessage::User { text, .. } = &tight.messages[0] else {
             panic!()
         };
         assert!(

@@ -8,8 +8,10 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::budget;
-use super::conversation::{ChatMessage, Conversation, PausedTurn, ToolCallRecord};
-use super::prompt::{for_model, system_prompt};
+use super::conversation::{Attachment, ChatMessage, Conversation, PausedTurn, ToolCallRecord};
+use super::prompt::{
+    attachments_given, bound_attachments, for_model, model_messages, system_prompt,
+};
 use super::provider::{
     assembler, build_request, connection_error, parse_whole_reply, retry_wait_ms, status_error,
     ChatError, ModelReply, ModelRequest, ModelTool, StreamPiece,
@@ -145,6 +147,19 @@ impl<H: Host> VaultAgentCore<H> {
         text: &str,
         events: &dyn ChatEvents,
     ) -> TurnEnd {
+        self.chat_send_with(conversation, text, None, events).await
+    }
+
+    /// `chat_send` with the notes attached in the chat (the chips): `None`
+    /// from doors without chips, where the prompt names the note open in
+    /// Obsidian instead.
+    pub async fn chat_send_with(
+        &self,
+        conversation: &mut Conversation,
+        text: &str,
+        attachments: Option<Vec<Attachment>>,
+        events: &dyn ChatEvents,
+    ) -> TurnEnd {
         self.chat_stop.reset();
         if conversation.paused.take().is_some() {
             // A new message answers nothing that was pending: drop it.
@@ -154,6 +169,7 @@ impl<H: Host> VaultAgentCore<H> {
         }
         conversation.messages.push(ChatMessage::User {
             text: text.to_string(),
+            attachments: attachments.map(bound_attachments),
         });
         conversation.retitle();
         let end = self.run_turn(conversation, Vec::new(), 0, events).await;
@@ -524,9 +540,13 @@ impl<H: Host> VaultAgentCore<H> {
             model_tools(&descriptors)
         };
         let local = self.host().local_context();
-        let open_note = local.open_note.as_deref().filter(|path| {
-            crate::policy::scope::FolderScope::new(&settings.read_folders).contains(path)
-        });
+        let scope = crate::policy::scope::FolderScope::new(&settings.read_folders);
+        // Chips, when the chat sent them, say which notes the user means.
+        let open_note = local
+            .open_note
+            .as_deref()
+            .filter(|path| scope.contains(path) && !attachments_given(&conversation.messages));
+        let messages = model_messages(&conversation.messages, &|path| scope.contains(path));
         let system = system_prompt(
             &descriptors,
             self.host().now_ms(),
@@ -544,7 +564,7 @@ impl<H: Host> VaultAgentCore<H> {
                 })
                 .sum::<usize>();
         let available = window.saturating_sub(budget::answer_reserve(window) + fixed);
-        let fitted = budget::fit(&conversation.messages, available).map_err(|needed| {
+        let fitted = budget::fit(&messages, available).map_err(|needed| {
             RoundError::Failed(ChatError::ContextFull {
                 window,
                 needed: needed + fixed + budget::answer_reserve(window),

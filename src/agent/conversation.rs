@@ -20,7 +20,15 @@ pub struct ToolCallRecord {
 #[serde(tag = "role", rename_all = "camelCase")]
 pub enum ChatMessage {
     #[serde(rename_all = "camelCase")]
-    User { text: String },
+    User {
+        text: String,
+        /// The notes the user attached in the chat (chips). `None` in
+        /// conversations stored before attachments existed and from doors
+        /// that have none (the API, the CLI): then the prompt names the note
+        /// open in Obsidian, as it always did.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        attachments: Option<Vec<Attachment>>,
+    },
     #[serde(rename_all = "camelCase")]
     Assistant {
         text: String,
@@ -41,6 +49,16 @@ pub enum ChatMessage {
     /// Said by the plugin, not the model (round limit, stop); never sent to the model.
     #[serde(rename_all = "camelCase")]
     Notice { text: String },
+}
+
+/// A note the user attached to a message: its path, and the text selected
+/// in it when there was a selection.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Attachment {
+    pub path: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub selection: Option<String>,
 }
 
 /// A turn paused on the user's decision about a change.
@@ -71,6 +89,19 @@ pub struct Conversation {
     /// names who asked.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub door: Option<OutsideDoor>,
+    /// The user gave the title (history → Rename): it no longer follows the
+    /// first message.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub renamed: bool,
+    /// How often the chat was rewound (Regenerate, Edit and resend): part of
+    /// later turn ids, so a new answer never shares "Undo this answer's
+    /// changes" with the dropped one it replaces.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub rewinds: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// Who asked for a headless turn, and the mode it may use at most.
@@ -91,6 +122,8 @@ impl Conversation {
             messages: Vec::new(),
             paused: None,
             door: None,
+            renamed: false,
+            rewinds: 0,
         }
     }
 
@@ -103,12 +136,19 @@ impl Conversation {
             .iter()
             .filter(|m| matches!(m, ChatMessage::User { .. }))
             .count();
-        format!("{}#{asked}", self.id)
+        match self.rewinds {
+            0 => format!("{}#{asked}", self.id),
+            n => format!("{}#{asked}r{n}", self.id),
+        }
     }
 
-    /// The title is the start of the first thing the user said.
+    /// The title is the start of the first thing the user said, unless the
+    /// user renamed the chat.
     pub fn retitle(&mut self) {
-        if let Some(ChatMessage::User { text }) = self
+        if self.renamed {
+            return;
+        }
+        if let Some(ChatMessage::User { text, .. }) = self
             .messages
             .iter()
             .find(|m| matches!(m, ChatMessage::User { .. }))
@@ -120,6 +160,71 @@ impl Conversation {
             }
             if !title.is_empty() {
                 self.title = title;
+            }
+        }
+    }
+}
+
+/// The longest title a rename keeps, in characters.
+pub const MAX_TITLE_CHARS: usize = 120;
+
+/// Where a conversation is rewound to before a turn runs again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rewind {
+    /// Regenerate: everything after the last user message goes; that message
+    /// is answered again.
+    LastAnswer,
+    /// Edit and resend: the user message with this number (0 = the first)
+    /// and everything after it go; the edited text is sent in its place.
+    FromUserMessage(usize),
+}
+
+impl Conversation {
+    /// The user's title (trimmed, one line, at most `MAX_TITLE_CHARS`); an
+    /// empty one gives the title back to the first message.
+    pub fn rename(&mut self, title: &str) {
+        let line = title.split_whitespace().collect::<Vec<_>>().join(" ");
+        let title: String = line.chars().take(MAX_TITLE_CHARS).collect();
+        if title.is_empty() {
+            self.renamed = false;
+            self.title = "New chat".into();
+            self.retitle();
+        } else {
+            self.renamed = true;
+            self.title = title;
+        }
+    }
+
+    /// Rewinds for a regenerate or an edit. Returns the user message that
+    /// was dropped (an edit resends its attachments with the new text), or
+    /// `Err` with what to tell the user when there is nothing to rewind to.
+    /// A change waiting for approval in the dropped part is dropped too.
+    pub fn rewind(&mut self, to: Rewind) -> Result<Option<ChatMessage>, &'static str> {
+        let users: Vec<usize> = self
+            .messages
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| matches!(m, ChatMessage::User { .. }))
+            .map(|(i, _)| i)
+            .collect();
+        match to {
+            Rewind::LastAnswer => {
+                let Some(&last) = users.last() else {
+                    return Err("There is no message to answer again.");
+                };
+                self.messages.truncate(last + 1);
+                self.paused = None;
+                self.rewinds += 1;
+                Ok(None)
+            }
+            Rewind::FromUserMessage(n) => {
+                let Some(&at) = users.get(n) else {
+                    return Err("That message is not in this chat any more.");
+                };
+                let dropped = self.messages.drain(at..).next();
+                self.paused = None;
+                self.rewinds += 1;
+                Ok(dropped)
             }
         }
     }

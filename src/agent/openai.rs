@@ -26,7 +26,9 @@ pub fn chat_request(request: &ModelRequest) -> HttpRequest {
     let mut messages = vec![json!({"role": "system", "content": request.system})];
     for message in request.messages {
         match message {
-            ChatMessage::User { text } => messages.push(json!({"role": "user", "content": text})),
+            ChatMessage::User { text, .. } => {
+                messages.push(json!({"role": "user", "content": text}))
+            }
             // An empty answer is never sent back (older chats may hold one).
             ChatMessage::Assistant { text, tool_calls }
                 if text.trim().is_empty() && tool_calls.is_empty() => {}

@@ -1,6 +1,7 @@
 //! What the model is told: the system prompt, built from the enabled tools'
 //! guidance, and tool results marked as vault data.
 
+use crate::agent::conversation::{Attachment, ChatMessage};
 use crate::core::ToolDescriptor;
 use crate::host::LocalContext;
 use crate::result::ToolResult;
@@ -55,6 +56,126 @@ pub fn system_prompt(
         prompt.push_str(&format!("- {}: {}\n", tool.id, tool.guidance));
     }
     prompt
+}
+
+/// The most notes one message names for the model.
+pub const MAX_ATTACHMENTS: usize = 10;
+/// The most characters of a selection kept with a message and shown to the
+/// model.
+pub const MAX_SELECTION_CHARS: usize = 2_000;
+
+/// Attachments as a message keeps them: at most `MAX_ATTACHMENTS`, each path
+/// once, selections of at most `MAX_SELECTION_CHARS` (a longer one ends with
+/// `[…]`), empty selections dropped.
+pub fn bound_attachments(attachments: Vec<Attachment>) -> Vec<Attachment> {
+    let mut kept: Vec<Attachment> = Vec::new();
+    for attachment in attachments {
+        if attachment.path.trim().is_empty() || kept.len() >= MAX_ATTACHMENTS {
+            continue;
+        }
+        let selection = attachment
+            .selection
+            .filter(|s| !s.trim().is_empty())
+            .map(|s| {
+                let (head, cut) = cap(&s, MAX_SELECTION_CHARS);
+                if cut > 0 {
+                    format!("{head} […]")
+                } else {
+                    s
+                }
+            });
+        match kept.iter_mut().find(|k| k.path == attachment.path) {
+            Some(same) => {
+                if same.selection.is_none() {
+                    same.selection = selection;
+                }
+            }
+            None => kept.push(Attachment {
+                path: attachment.path,
+                selection,
+            }),
+        }
+    }
+    kept
+}
+
+/// A user message as the model reads it: the user's words, then the notes
+/// the user attached, by path (the model reads them with its tools when the
+/// question needs them; nothing of a note is pasted), with the selected text,
+/// marked as vault data. Notes in folders the agent may not read are not
+/// named, only counted.
+pub fn with_attachments(
+    text: &str,
+    attachments: &[Attachment],
+    readable: &dyn Fn(&str) -> bool,
+) -> String {
+    let (shown, hidden): (Vec<&Attachment>, Vec<&Attachment>) = attachments
+        .iter()
+        .take(MAX_ATTACHMENTS)
+        .partition(|a| readable(&a.path));
+    if shown.is_empty() && hidden.is_empty() {
+        return text.to_string();
+    }
+    let mut out = format!(
+        "{text}\n\n[Notes the user attached to this message. They are not included here: read them with your tools when the question needs them.]"
+    );
+    for attachment in &shown {
+        let path: String = attachment
+            .path
+            .chars()
+            .filter(|c| !c.is_control())
+            .collect();
+        out.push_str(&format!("\n- {path}"));
+        if let Some(selection) = &attachment.selection {
+            let (body, _) = cap(selection, MAX_SELECTION_CHARS + 4);
+            out.push_str(&format!(
+                " (the user selected this text in it):\n<vault-data note=\"{}\" selection=\"true\">\n{}\n</vault-data>",
+                attribute(&attachment.path),
+                defuse_tags(body)
+            ));
+        }
+    }
+    match hidden.len() {
+        0 => {}
+        1 => out.push_str("\n[1 more attached note is in a folder the agent may not read; do not guess what it holds.]"),
+        n => out.push_str(&format!("\n[{n} more attached notes are in folders the agent may not read; do not guess what they hold.]")),
+    }
+    out
+}
+
+/// The messages as the model reads them: user messages with their
+/// attachments written out (`with_attachments`).
+pub fn model_messages(
+    messages: &[ChatMessage],
+    readable: &dyn Fn(&str) -> bool,
+) -> Vec<ChatMessage> {
+    messages
+        .iter()
+        .map(|message| match message {
+            ChatMessage::User {
+                text,
+                attachments: Some(attachments),
+            } => ChatMessage::User {
+                text: with_attachments(text, attachments, readable),
+                attachments: None,
+            },
+            other => other.clone(),
+        })
+        .collect()
+}
+
+/// Whether the newest user message carries the chat's attachment list: then
+/// the list (which the user may have emptied) replaces the "note open in
+/// Obsidian" line of the system prompt.
+pub fn attachments_given(messages: &[ChatMessage]) -> bool {
+    messages
+        .iter()
+        .rev()
+        .find_map(|m| match m {
+            ChatMessage::User { attachments, .. } => Some(attachments.is_some()),
+            _ => None,
+        })
+        .unwrap_or(false)
 }
 
 /// A tool result as the model reads it: always inside one `<vault-data>`

@@ -12,7 +12,7 @@ use wasm_bindgen_futures::future_to_promise;
 use self::host::{HostFunctions, JsHost};
 use self::interop::{from_js, into_error, lenient_from_js, short_text, to_js, value_from_js};
 use crate::agent::chat::{ChatEvent, ChatEvents, Decision};
-use crate::agent::conversation::Conversation;
+use crate::agent::conversation::{Attachment, Conversation, Rewind};
 use crate::agent::provider::PRESETS;
 use crate::core::VaultAgentCore;
 use crate::error::ToolError;
@@ -318,22 +318,67 @@ impl VaultAgent {
     }
 
     /// Sends the user's message and runs the turn. `onEvent` gets every
-    /// event; resolves to `{ conversation, end }`.
+    /// event; resolves to `{ conversation, end }`. `attachments` (optional):
+    /// the chat's chips, `[{ path, selection? }]`.
     #[wasm_bindgen(js_name = chatSend)]
     pub fn chat_send(
         &self,
         conversation: JsValue,
         text: String,
         on_event: js_sys::Function,
+        attachments: JsValue,
     ) -> js_sys::Promise {
         let core = self.core.clone();
         let conversation: Result<Conversation, _> = from_js(&conversation, &CONVERSATION);
+        let attachments: Result<Option<Vec<Attachment>>, _> =
+            if attachments.is_undefined() || attachments.is_null() {
+                Ok(None)
+            } else {
+                from_js(&attachments, &CONVERSATION).map(Some)
+            };
         future_to_promise(async move {
             let mut conversation = conversation.map_err(|e| JsValue::from(into_error(e)))?;
+            let attachments = attachments.map_err(|e| JsValue::from(into_error(e)))?;
             let events = JsEvents(on_event);
-            let end = core.chat_send(&mut conversation, &text, &events).await;
+            let end = core
+                .chat_send_with(&mut conversation, &text, attachments, &events)
+                .await;
             turn_result(&conversation, end)
         })
+    }
+
+    /// Rewinds a conversation before a turn runs again: `userIndex` null for
+    /// Regenerate (the last answer goes), or the number of the user message
+    /// an edit replaces (it and all after it go). Returns
+    /// `{ conversation, dropped }` (`dropped`: the replaced user message).
+    #[wasm_bindgen(js_name = rewindConversation)]
+    pub fn rewind_conversation(
+        &self,
+        conversation: JsValue,
+        user_index: Option<u32>,
+    ) -> Result<JsValue, JsError> {
+        let mut conversation: Conversation =
+            from_js(&conversation, &CONVERSATION).map_err(into_error)?;
+        let to = match user_index {
+            None => Rewind::LastAnswer,
+            Some(n) => Rewind::FromUserMessage(n as usize),
+        };
+        let dropped = conversation.rewind(to).map_err(JsError::new)?;
+        to_js(&serde_json::json!({ "conversation": conversation, "dropped": dropped }))
+    }
+
+    /// The user renamed a chat (an empty title gives it back to the first
+    /// message); returns the conversation to save.
+    #[wasm_bindgen(js_name = renameConversation)]
+    pub fn rename_conversation(
+        &self,
+        conversation: JsValue,
+        title: String,
+    ) -> Result<JsValue, JsError> {
+        let mut conversation: Conversation =
+            from_js(&conversation, &CONVERSATION).map_err(into_error)?;
+        conversation.rename(&title);
+        to_js(&conversation)
     }
 
     /// Runs a failed turn again (the banner's Retry); resolves like `chatSend`.

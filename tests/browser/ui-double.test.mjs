@@ -62,6 +62,42 @@ describe("the Obsidian UI double in Chromium", () => {
 		assert.deepEqual(await page.evaluate(() => window.modalLog), ["open", "close", "open", "close", "open", "close"]);
 	});
 
+	it("AbstractInputSuggest: suggests on input under the box; arrows move, Enter and a click pick, Escape and blur close", async () => {
+		await page.evaluate(() => {
+			const { AbstractInputSuggest } = window.__harness.obsidian;
+			const input = document.body.createEl("input", { cls: "suggest-test-input", attr: { type: "text" } });
+			window.picked = [];
+			window.testSuggest = new (class extends AbstractInputSuggest {
+				getSuggestions(query) {
+					return ["apple", "apricot", "banana"].filter((fruit) => query && fruit.startsWith(query));
+				}
+				renderSuggestion(value, el) {
+					el.setText(value);
+				}
+			})(window.__harness.app, input).onSelect((value) => window.picked.push(value));
+		});
+		const input = page.locator("input.suggest-test-input");
+		const items = page.locator("body > .suggestion-container > .suggestion > .suggestion-item");
+		await input.pressSequentially("ap");
+		assert.deepEqual(await items.allTextContents(), ["apple", "apricot"]);
+		assert.equal(await page.locator(".suggestion-item.is-selected").textContent(), "apple");
+		await input.press("ArrowDown");
+		assert.equal(await page.locator(".suggestion-item.is-selected").textContent(), "apricot");
+		await input.press("Enter");
+		assert.deepEqual(await page.evaluate(() => window.picked), ["apricot"], "Enter picks the highlighted one (onSelect)");
+		await input.press("Escape");
+		assert.equal(await page.locator(".suggestion-container").count(), 0, "Escape closed it");
+		await input.pressSequentially("x");
+		assert.equal(await page.locator(".suggestion-container").count(), 0, "no suggestions: no list");
+		await input.fill("b");
+		await items.first().click();
+		assert.deepEqual(await page.evaluate(() => window.picked), ["apricot", "banana"], "a click picks, and the box kept the focus");
+		assert.equal(await page.evaluate(() => document.activeElement?.classList.contains("suggest-test-input")), true);
+		await page.evaluate(() => document.activeElement.blur());
+		assert.equal(await page.locator(".suggestion-container").count(), 0, "blur closed it");
+		await page.evaluate(() => document.querySelector("input.suggest-test-input").remove());
+	});
+
 	it("Notice: shown in .notice-container, updated by setMessage, gone after its duration or a click", async () => {
 		await page.evaluate(() => {
 			const { Notice } = window.__harness.obsidian;

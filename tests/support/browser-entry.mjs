@@ -468,6 +468,7 @@ async function useDiskVault(app) {
 		files = new Set(await window.__vaultAgentVaultFiles());
 	};
 	vault.getAbstractFileByPath = (path) => (files.has(path) ? obsidian.TFile.create__(vault, path) : null);
+	vault.getMarkdownFiles = () => [...files].filter((path) => path.endsWith(".md")).map((path) => obsidian.TFile.create__(vault, path));
 	vault.read = (file) => window.__vaultAgentVaultRead(file.path);
 	vault.cachedRead = vault.read;
 	vault.process = async (file, fn) => {

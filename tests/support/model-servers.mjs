@@ -54,7 +54,8 @@ function splitText(text) {
  * server that ignores `stream: true` sends), `{ raw, status }` (a text
  * body), `{ stream, hangAfter: n }` (send n chunks, then go silent until the
  * client gives up) or `{ stream, cutAfter: n }` (send n chunks, then drop the
- * connection). Every request is kept in `requests` with its parsed JSON
+ * connection); a stream may set its own `chunkSize` and `delayMs` (a slow
+ * answer). Every request is kept in `requests` with its parsed JSON
  * body; `openSockets()` counts connections still open.
  */
 export async function startModelServer({ chunkSize = 7, delayMs = 0 } = {}) {
@@ -101,8 +102,10 @@ export async function startModelServer({ chunkSize = 7, delayMs = 0 } = {}) {
 			}
 			res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
 			const bytes = Buffer.from(reply.stream, "utf8");
+			const size = reply.chunkSize ?? chunkSize;
+			const pause = reply.delayMs ?? delayMs;
 			let sent = 0;
-			for (let at = 0; at < bytes.length; at += chunkSize) {
+			for (let at = 0; at < bytes.length; at += size) {
 				if (reply.cutAfter !== undefined && sent >= reply.cutAfter) {
 					res.socket.destroy();
 					return;
@@ -112,10 +115,10 @@ export async function startModelServer({ chunkSize = 7, delayMs = 0 } = {}) {
 					res.on("close", () => hanging.delete(res));
 					return; // never ends: only the client's Stop ends it
 				}
-				res.write(bytes.subarray(at, at + chunkSize));
+				res.write(bytes.subarray(at, at + size));
 				sent += 1;
 				// A real model paces its tokens; delayMs imitates that.
-				await new Promise((resolve) => (delayMs > 0 ? setTimeout(resolve, delayMs) : setImmediate(resolve)));
+				await new Promise((resolve) => (pause > 0 ? setTimeout(resolve, pause) : setImmediate(resolve)));
 			}
 			res.end();
 		});

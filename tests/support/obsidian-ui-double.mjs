@@ -882,6 +882,137 @@ class SettingsModal extends Modal {
 }
 
 // ---------------------------------------------------------------------------
+// Suggest popovers
+
+/**
+ * Obsidian's PopoverSuggest: body > div.suggestion-container >
+ * div.suggestion > div.suggestion-item (the highlighted one `is-selected`).
+ * While it is open, ArrowUp/ArrowDown move the highlight, Enter picks
+ * (selectSuggestion) and Escape closes it, ahead of the page's own key
+ * handlers (Obsidian's keymap scope); a pressed mouse on the list keeps the
+ * focus in the text box.
+ */
+export class PopoverSuggest {
+	app;
+	scope;
+	/** div.suggestion-container (not part of Obsidian's typed API). */
+	suggestEl__;
+	#listEl;
+	#values = [];
+	#selected = 0;
+	#open = false;
+	#keys = (evt) => this.#onKey(evt);
+
+	constructor(app, scope) {
+		this.app = app;
+		this.scope = scope ?? (mocksModule ? new mocksModule.Scope() : null);
+		this.suggestEl__ = createDiv("suggestion-container");
+		this.#listEl = this.suggestEl__.createDiv("suggestion");
+		this.suggestEl__.addEventListener("mousedown", (evt) => evt.preventDefault());
+	}
+
+	open() {
+		if (this.#open) return;
+		this.#open = true;
+		document.body.appendChild(this.suggestEl__);
+		document.addEventListener("keydown", this.#keys, true);
+	}
+
+	close() {
+		if (!this.#open) return;
+		this.#open = false;
+		this.suggestEl__.detach();
+		document.removeEventListener("keydown", this.#keys, true);
+	}
+
+	/** Draws `values` with renderSuggestion (a double helper, as Obsidian's SuggestionContainer). */
+	setSuggestions__(values) {
+		this.#values = values;
+		this.#selected = 0;
+		this.#listEl.empty();
+		values.forEach((value, index) => {
+			const item = this.#listEl.createDiv("suggestion-item");
+			this.renderSuggestion(value, item);
+			item.addEventListener("mousemove", () => this.#select(index));
+			item.addEventListener("click", (evt) => this.selectSuggestion(value, evt));
+		});
+		this.#select(0);
+	}
+
+	#select(index) {
+		const items = Array.from(this.#listEl.children);
+		if (items.length === 0) return;
+		this.#selected = (index + items.length) % items.length;
+		items.forEach((item, i) => item.toggleClass("is-selected", i === this.#selected));
+	}
+
+	#onKey(evt) {
+		if (evt.isComposing) return;
+		if (evt.key === "ArrowDown" || evt.key === "ArrowUp") this.#select(this.#selected + (evt.key === "ArrowDown" ? 1 : -1));
+		else if (evt.key === "Enter" && this.#values.length > 0) this.selectSuggestion(this.#values[this.#selected], evt);
+		else if (evt.key === "Escape") this.close();
+		else return;
+		evt.preventDefault();
+	}
+}
+
+/**
+ * Obsidian's AbstractInputSuggest on a text box: on each input (and on
+ * focus) it asks getSuggestions(getValue()), shows at most `limit` of them
+ * under the box, or closes when there are none; it closes when the box loses
+ * the focus. The default selectSuggestion calls the onSelect callback.
+ */
+export class AbstractInputSuggest extends PopoverSuggest {
+	limit = 100;
+	#textInputEl;
+	#selectCallback = null;
+	#asked = 0;
+
+	constructor(app, textInputEl) {
+		super(app);
+		this.#textInputEl = textInputEl;
+		textInputEl.addEventListener("input", () => void this.#update());
+		textInputEl.addEventListener("focus", () => void this.#update());
+		textInputEl.addEventListener("blur", () => this.close());
+	}
+
+	async #update() {
+		const asked = ++this.#asked;
+		const values = await this.getSuggestions(this.getValue());
+		if (asked !== this.#asked) return;
+		if (!values || values.length === 0) {
+			this.close();
+			return;
+		}
+		this.setSuggestions__(this.limit > 0 ? values.slice(0, this.limit) : values);
+		this.open();
+		// Under the text box, or above it when there is no room below (as Obsidian places it).
+		const box = this.#textInputEl.getBoundingClientRect();
+		Object.assign(this.suggestEl__.style, { position: "fixed", left: `${box.left}px`, top: `${box.bottom}px`, width: `${box.width}px` });
+		const height = this.suggestEl__.offsetHeight;
+		if (box.bottom + height > window.innerHeight && box.top - height >= 0) this.suggestEl__.style.top = `${box.top - height}px`;
+	}
+
+	setValue(value) {
+		if ("value" in this.#textInputEl) this.#textInputEl.value = value;
+		else this.#textInputEl.textContent = value;
+	}
+
+	getValue() {
+		return "value" in this.#textInputEl ? this.#textInputEl.value : (this.#textInputEl.textContent ?? "");
+	}
+
+	selectSuggestion(value, evt) {
+		this.#selectCallback?.(value, evt);
+	}
+
+	onSelect(callback) {
+		this.#selectCallback = callback;
+		return this;
+	}
+}
+
+// ---------------------------------------------------------------------------
 // Notice
 
 const DEFAULT_NOTICE_MS = 5000;
@@ -1337,6 +1468,9 @@ function defineDerivedClasses(mocks) {
 		ribbonActionsEl__;
 		statusBarEl__;
 		splits__;
+		/** Set by openFile__: the file getActiveFile() answers. */
+		activeFileSet__ = false;
+		activeFile__ = null;
 
 		constructor(app) {
 			super(app, createDiv("workspace"));
@@ -1469,6 +1603,24 @@ function defineDerivedClasses(mocks) {
 		setActiveLeaf(leaf, params) {
 			for (const other of this.leaves) other.containerEl.toggleClass("mod-active", other === leaf);
 			super.setActiveLeaf(leaf, params);
+		}
+
+		/**
+		 * Double helper: the user opened `file` in an editor with `selection`
+		 * selected (as Obsidian: getActiveFile() answers it while other views
+		 * have the focus, activeEditor is its MarkdownFileInfo, and
+		 * "file-open" and "active-leaf-change" fire).
+		 */
+		openFile__(file, { selection = "" } = {}) {
+			this.activeFileSet__ = true;
+			this.activeFile__ = file;
+			this.activeEditor = file ? { app: this.app, file, editor: { getSelection: () => selection } } : null;
+			this.trigger("file-open", file);
+			this.trigger("active-leaf-change", this.activeLeaf ?? null);
+		}
+
+		getActiveFile() {
+			return this.activeFileSet__ ? this.activeFile__ : super.getActiveFile();
 		}
 
 		removeLeaf__(leaf) {
@@ -1660,6 +1812,8 @@ export function createObsidianModule(mocks) {
 		SettingTab,
 		PluginSettingTab,
 		Modal,
+		PopoverSuggest,
+		AbstractInputSuggest,
 		Notice,
 		setIcon,
 		getIcon,

@@ -1,0 +1,170 @@
+// Notes attached to the next message, as chips above the chat's input: the
+// note open in Obsidian (with its selection, when there is one) follows the
+// active note until the user removes it; `[[` or `@` in the input suggests
+// notes with Obsidian's own suggest popover and attaches the chosen one. The
+// core decides what the model is told about them (src/agent/prompt.rs).
+
+import { AbstractInputSuggest, MarkdownView, setIcon, type App, type TFile } from "obsidian";
+import type { Attachment } from "../core-types";
+
+/** The selection as a chip shows it; the core bounds what the model reads. */
+const CHIP_SELECTION_CHARS = 40;
+
+export class AttachmentBar {
+	readonly el: HTMLElement;
+	/** Notes picked with `[[` or `@`, until the message is sent. */
+	private mentions: Attachment[] = [];
+	private openNote: Attachment | null = null;
+	/** The user removed the open-note chip: it stays away until a new chat. */
+	private openNoteRemoved = false;
+
+	constructor(
+		parent: HTMLElement,
+		private readonly app: App,
+	) {
+		this.el = parent.createDiv({ cls: "vault-agent-attachments" });
+	}
+
+	/** Reads the active note and its selection again, and redraws. */
+	followActiveNote(): void {
+		const file = this.app.workspace.getActiveFile();
+		this.openNote = file && !this.openNoteRemoved ? { path: file.path, selection: this.selection() } : null;
+		this.render();
+	}
+
+	/** Back to a fresh chat: the open note is attached again, mentions go. */
+	reset(): void {
+		this.mentions = [];
+		this.openNoteRemoved = false;
+		this.followActiveNote();
+	}
+
+	attach(file: TFile): void {
+		if (!this.mentions.some((m) => m.path === file.path)) this.mentions.push({ path: file.path });
+		this.render();
+	}
+
+	/** What goes with the message being sent; mentions are used up by it. */
+	take(): Attachment[] {
+		this.followActiveNote();
+		const all = [...(this.openNote ? [this.openNote] : []), ...this.mentions.filter((m) => m.path !== this.openNote?.path)];
+		this.mentions = [];
+		this.render();
+		return all;
+	}
+
+	private selection(): string | undefined {
+		const workspace = this.app.workspace;
+		const recent = workspace.getMostRecentLeaf()?.view;
+		const editor = workspace.activeEditor?.editor ?? (recent instanceof MarkdownView ? recent.editor : undefined);
+		const text = editor?.getSelection();
+		return text && text.trim() ? text : undefined;
+	}
+
+	private render(): void {
+		this.el.empty();
+		if (this.openNote) this.chip(this.openNote, true);
+		for (const mention of this.mentions) if (mention.path !== this.openNote?.path) this.chip(mention, false);
+		this.el.toggle(this.el.childElementCount > 0);
+	}
+
+	private chip(attachment: Attachment, open: boolean): void {
+		const chip = this.el.createDiv({ cls: `vault-agent-chip${open ? " is-open-note" : ""}`, attr: { title: attachment.path } });
+		chip.dataset.path = attachment.path;
+		setIcon(chip.createSpan({ cls: "vault-agent-chip-icon" }), open ? "file-text" : "at-sign");
+		chip.createSpan({ cls: "vault-agent-chip-path", text: attachment.path.replace(/\.md$/, "") });
+		if (attachment.selection) {
+			const short = attachment.selection.replace(/\s+/g, " ").trim();
+			chip.createSpan({
+				cls: "vault-agent-chip-selection",
+				text: `“${short.length > CHIP_SELECTION_CHARS ? `${short.slice(0, CHIP_SELECTION_CHARS)}…` : short}”`,
+			});
+		}
+		const remove = chip.createEl("button", { cls: "vault-agent-chip-remove clickable-icon", attr: { "aria-label": `Remove ${attachment.path}` } });
+		setIcon(remove, "x");
+		remove.addEventListener("click", () => {
+			if (open) {
+				this.openNoteRemoved = true;
+				this.openNote = null;
+			} else this.mentions = this.mentions.filter((m) => m.path !== attachment.path);
+			this.render();
+		});
+	}
+}
+
+/** `[[` or `@` and what follows it up to the caret, or null. */
+function mentionAt(text: string, caret: number): { start: number; query: string } | null {
+	const match = /(?:\[\[|(?:^|\s)@)([^\]\n@[]*)$/.exec(text.slice(0, caret));
+	const query = match?.[1];
+	if (!match || query === undefined) return null;
+	const start = match.index + match[0].length - query.length - (match[0].includes("[[") ? 2 : 1);
+	return { start, query };
+}
+
+/**
+ * Obsidian's suggest popover on the chat's textarea (a plain text box, as
+ * AbstractInputSuggest expects): notes matching what follows `[[` or `@`.
+ */
+export class NoteSuggest extends AbstractInputSuggest<TFile> {
+	/** The list is on screen (Enter picks from it then). */
+	isOpen = false;
+
+	constructor(
+		app: App,
+		private readonly textarea: HTMLTextAreaElement,
+		private readonly picked: (file: TFile) => void,
+	) {
+		// A textarea has the value and events of an <input> text box.
+		super(app, textarea as unknown as HTMLInputElement);
+		this.limit = 20;
+	}
+
+	open(): void {
+		super.open();
+		this.isOpen = true;
+	}
+
+	close(): void {
+		super.close();
+		this.isOpen = false;
+	}
+
+	protected getSuggestions(): TFile[] {
+		const mention = mentionAt(this.textarea.value, this.textarea.selectionStart);
+		if (!mention) return [];
+		const query = mention.query.toLowerCase();
+		return this.app.vault
+			.getMarkdownFiles()
+			.filter((file) => file.path.toLowerCase().includes(query))
+			.sort((a, b) => rank(a, query) - rank(b, query) || a.path.localeCompare(b.path))
+			.slice(0, this.limit);
+	}
+
+	renderSuggestion(file: TFile, el: HTMLElement): void {
+		el.addClass("vault-agent-suggestion");
+		el.createDiv({ cls: "suggestion-title", text: file.basename });
+		el.createDiv({ cls: "suggestion-note", text: file.path });
+	}
+
+	/** The typed `[[query` or `@query` becomes a [[link]] in the text, and the note a chip. */
+	selectSuggestion(file: TFile): void {
+		const text = this.textarea.value;
+		const caret = this.textarea.selectionStart;
+		const mention = mentionAt(text, caret);
+		if (mention) {
+			const link = `[[${file.basename}]]`;
+			const rest = text.slice(caret).replace(/^\]\]/, "");
+			this.textarea.value = `${text.slice(0, mention.start)}${link}${rest}`;
+			const at = mention.start + link.length;
+			this.textarea.setSelectionRange(at, at);
+		}
+		this.picked(file);
+		this.close();
+	}
+}
+
+/** Basename matches first, those that start with the query before them. */
+function rank(file: TFile, query: string): number {
+	const name = file.basename.toLowerCase();
+	return name.startsWith(query) ? 0 : name.includes(query) ? 1 : 2;
+}

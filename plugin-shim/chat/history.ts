@@ -1,0 +1,190 @@
+// Chat history: a panel under the chat header that lists earlier chats
+// (from the store's index), searches their titles and text, and renames or
+// deletes one. Deleting asks first, in an Obsidian modal.
+
+import { ButtonComponent, Modal, SearchComponent, setIcon, TextComponent, type App } from "obsidian";
+import type { ConversationStore, SearchHit } from "../conversation-store";
+import type { Conversation, CoreHandle } from "../core-types";
+
+export interface HistoryHost {
+	app: App;
+	store(): ConversationStore | null;
+	core(): CoreHandle | null;
+	/** The chat on screen, and whether an answer is running in it. */
+	current(): { id: string | null; running: boolean };
+	open(id: string): Promise<void>;
+	/** A chat was renamed (the view keeps its own copy's title in step). */
+	renamed(conversation: Conversation): void;
+	/** A chat was deleted (the view starts a new one if it was on screen). */
+	deleted(id: string): void;
+}
+
+export class HistoryPanel {
+	readonly el: HTMLElement;
+	private readonly listEl: HTMLElement;
+	private readonly search: SearchComponent;
+	private timer: number | null = null;
+	/** Answers of older searches that arrive late are dropped. */
+	private generation = 0;
+
+	constructor(
+		parent: HTMLElement,
+		private readonly host: HistoryHost,
+	) {
+		this.el = parent.createDiv({ cls: "vault-agent-history-panel" });
+		this.el.hide();
+		this.search = new SearchComponent(this.el).setPlaceholder("Search chats");
+		this.search.inputEl.addClass("vault-agent-history-search");
+		this.search.onChange(() => {
+			if (this.timer !== null) window.clearTimeout(this.timer);
+			this.timer = window.setTimeout(() => void this.refresh(), 200);
+		});
+		this.listEl = this.el.createDiv({ cls: "vault-agent-history-list" });
+	}
+
+	private shown = false;
+
+	toggle(): void {
+		if (this.shown) this.hide();
+		else {
+			this.shown = true;
+			this.el.show();
+			void this.refresh();
+			this.search.inputEl.focus();
+		}
+	}
+
+	hide(): void {
+		this.shown = false;
+		this.el.hide();
+		if (this.timer !== null) window.clearTimeout(this.timer);
+		this.timer = null;
+	}
+
+	/** Lists the chats that match the search (all of them when it is empty). */
+	async refresh(): Promise<void> {
+		const store = this.host.store();
+		if (!store || !this.shown) return;
+		const generation = ++this.generation;
+		const query = this.search.getValue().trim();
+		const hits = await store.search(query);
+		if (generation !== this.generation) return;
+		this.listEl.empty();
+		if (hits.length === 0) {
+			this.listEl.createDiv({ cls: "vault-agent-history-empty", text: query ? "No chat matches." : "No earlier chats yet." });
+			return;
+		}
+		for (const hit of hits.slice(0, 200)) this.row(hit);
+	}
+
+	private row(hit: SearchHit): void {
+		const { id, running } = this.host.current();
+		const row = this.listEl.createDiv({ cls: "vault-agent-history-item" });
+		row.dataset.id = hit.id;
+		row.toggleClass("is-active", hit.id === id);
+		const main = row.createDiv({ cls: "vault-agent-history-main" });
+		main.createDiv({ cls: "vault-agent-history-title", text: hit.title });
+		main.createDiv({ cls: "vault-agent-history-meta", text: hit.excerpt ?? new Date(hit.updatedMs).toLocaleString() });
+		main.addEventListener("click", () => {
+			if (this.host.current().running) return;
+			this.hide();
+			void this.host.open(hit.id);
+		});
+		const busy = running && hit.id === id;
+		const rename = row.createEl("button", { cls: "vault-agent-history-rename clickable-icon", attr: { "aria-label": "Rename" } });
+		setIcon(rename, "pencil");
+		rename.disabled = busy;
+		rename.addEventListener("click", () => new RenameModal(this.host.app, hit.title, (title) => void this.rename(hit.id, title)).open());
+		const remove = row.createEl("button", { cls: "vault-agent-history-delete clickable-icon", attr: { "aria-label": "Delete" } });
+		setIcon(remove, "trash-2");
+		remove.disabled = busy;
+		remove.addEventListener("click", () => new DeleteModal(this.host.app, hit.title, () => void this.remove(hit.id)).open());
+	}
+
+	private async rename(id: string, title: string): Promise<void> {
+		const store = this.host.store();
+		const core = this.host.core();
+		const current = this.host.current();
+		if (!store || !core || (current.running && current.id === id)) return;
+		const stored = await store.load(id);
+		if (!stored) return;
+		const renamed = core.renameConversation(stored, title);
+		await store.save(renamed);
+		this.host.renamed(renamed);
+		await this.refresh();
+	}
+
+	private async remove(id: string): Promise<void> {
+		const store = this.host.store();
+		const current = this.host.current();
+		if (!store || (current.running && current.id === id)) return;
+		await store.remove(id);
+		this.host.deleted(id);
+		await this.refresh();
+	}
+}
+
+/** Asks for a chat's new name; an empty one goes back to the first message. */
+class RenameModal extends Modal {
+	constructor(
+		app: App,
+		private readonly title: string,
+		private readonly done: (title: string) => void,
+	) {
+		super(app);
+	}
+
+	onOpen(): void {
+		this.modalEl.addClass("vault-agent-rename-modal");
+		this.setTitle("Rename chat");
+		const input = new TextComponent(this.contentEl).setValue(this.title).setPlaceholder("Empty: named after the first message");
+		input.inputEl.addClass("vault-agent-rename-input");
+		const save = () => {
+			this.done(input.getValue());
+			this.close();
+		};
+		input.inputEl.addEventListener("keydown", (event: KeyboardEvent) => {
+			if (event.key === "Enter" && !event.isComposing) {
+				event.preventDefault();
+				save();
+			}
+		});
+		const buttons = this.contentEl.createDiv({ cls: "modal-button-container" });
+		new ButtonComponent(buttons).setButtonText("Save").setCta().onClick(save);
+		new ButtonComponent(buttons).setButtonText("Cancel").onClick(() => this.close());
+		input.inputEl.select();
+	}
+
+	onClose(): void {
+		this.contentEl.empty();
+	}
+}
+
+/** "Delete this chat?" with Delete and Cancel; nothing is deleted without the click. */
+class DeleteModal extends Modal {
+	constructor(
+		app: App,
+		private readonly title: string,
+		private readonly confirmed: () => void,
+	) {
+		super(app);
+	}
+
+	onOpen(): void {
+		this.modalEl.addClass("vault-agent-delete-modal");
+		this.setTitle("Delete this chat?");
+		this.contentEl.createEl("p", { text: `"${this.title}" and all its messages will be deleted. Other chats stay as they are. This cannot be undone.` });
+		const buttons = this.contentEl.createDiv({ cls: "modal-button-container" });
+		const remove = new ButtonComponent(buttons).setButtonText("Delete").onClick(() => {
+			this.close();
+			this.confirmed();
+		});
+		// Obsidian's warning look (setWarning is deprecated; setDestructive needs 1.13).
+		remove.buttonEl.addClass("mod-warning", "vault-agent-delete-confirm");
+		new ButtonComponent(buttons).setButtonText("Cancel").onClick(() => this.close());
+	}
+
+	onClose(): void {
+		this.contentEl.empty();
+	}
+}

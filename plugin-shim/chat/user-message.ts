@@ -1,0 +1,58 @@
+// A user's message in the chat: its words, the notes attached to it, and an
+// edit button that turns it into a text box; "Send" there resends from this
+// message (the view drops it and everything after it first).
+
+import { ButtonComponent, setIcon } from "obsidian";
+import type { Attachment } from "../core-types";
+
+export function renderUserMessage(
+	parent: HTMLElement,
+	text: string,
+	attachments: Attachment[] | undefined,
+	edit: ((text: string) => void) | null,
+): HTMLElement {
+	const el = parent.createDiv({ cls: "vault-agent-msg is-user" });
+	const body = el.createDiv({ cls: "vault-agent-msg-text", text });
+	if (attachments?.length) {
+		const list = el.createDiv({ cls: "vault-agent-msg-attachments" });
+		for (const a of attachments) list.createSpan({ cls: "vault-agent-msg-attachment", text: a.path.replace(/\.md$/, ""), attr: { title: a.selection ? `${a.path} (with a selection)` : a.path } });
+	}
+	if (!edit) return el;
+	const button = el.createEl("button", { cls: "vault-agent-edit clickable-icon", attr: { "aria-label": "Edit and resend" } });
+	setIcon(button, "pencil");
+	button.addEventListener("click", () => {
+		el.addClass("is-editing");
+		body.hide();
+		button.hide();
+		const form = el.createDiv({ cls: "vault-agent-edit-form" });
+		const input = form.createEl("textarea", { cls: "vault-agent-edit-input", attr: { rows: "3" } });
+		input.value = text;
+		const cancel = () => {
+			form.remove();
+			body.show();
+			button.show();
+			el.removeClass("is-editing");
+		};
+		const send = () => {
+			const edited = input.value.trim();
+			if (!edited) return;
+			cancel();
+			edit(edited);
+		};
+		input.addEventListener("keydown", (event: KeyboardEvent) => {
+			if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
+				event.preventDefault();
+				send();
+			} else if (event.key === "Escape") {
+				event.preventDefault();
+				event.stopPropagation();
+				cancel();
+			}
+		});
+		const buttons = form.createDiv({ cls: "vault-agent-edit-buttons" });
+		new ButtonComponent(buttons).setButtonText("Send").setCta().onClick(send).buttonEl.addClass("vault-agent-edit-send");
+		new ButtonComponent(buttons).setButtonText("Cancel").onClick(cancel);
+		input.focus();
+	});
+	return el;
+}
