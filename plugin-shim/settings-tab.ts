@@ -16,7 +16,6 @@ import {
 	requireApiVersion,
 	type SettingDefinitionItem,
 	type SettingGroupItem,
-	type SettingNumberControl,
 	type TextAreaComponent,
 	type TextComponent,
 	type ToggleComponent,
@@ -26,13 +25,15 @@ import type VaultAgentPlugin from "./main";
 import { asPermissionMode, PERMISSION_MODES } from "./permission-modes";
 import { activeProfile } from "./profile-switcher";
 
-/** One row: drawn by `render`, or a number Obsidian draws from `control`. */
+/**
+ * One row. Every row draws its own control, in both Obsidian versions, so a
+ * field behaves the same everywhere (saved when left, showing what the core kept).
+ */
 interface Row {
 	name: string;
 	desc?: string;
 	aliases?: string[];
-	render?: (setting: Setting) => void;
-	control?: SettingNumberControl;
+	render: (setting: Setting) => void;
 }
 
 /** One section under its heading; `cls` marks its rows in the fallback. */
@@ -55,7 +56,7 @@ function withActiveProfile(settings: VaultAgentSettings, patch: Partial<ModelPro
 	return { chat: { ...chat, profiles: chat.profiles.map((p) => (p.id === id ? { ...p, ...patch } : p)) } };
 }
 
-const NUMBERS: Record<string, NumberSetting> = {
+const NUMBERS = {
 	contextWindow: {
 		shown: (s) => activeProfile(s.chat)?.contextWindow ?? 0,
 		stored: (v, s) => withActiveProfile(s, { contextWindow: Math.round(v) }),
@@ -76,7 +77,7 @@ const NUMBERS: Record<string, NumberSetting> = {
 		shown: (s) => s.chat.modelTimeoutMs / 1000,
 		stored: (v, s) => ({ chat: { ...s.chat, modelTimeoutMs: Math.round(v * 1000) } }),
 	},
-};
+} satisfies Record<string, NumberSetting>;
 
 /**
  * Saves a text field when the user leaves it or presses Enter (the DOM
@@ -94,10 +95,6 @@ function commitOnChange(text: TextComponent | TextAreaComponent, initial: string
 	});
 }
 
-function number(name: string, desc: string, key: string, aliases?: string[]): Row {
-	return { name, desc, aliases, control: { type: "number", key } };
-}
-
 export class VaultAgentSettingTab extends PluginSettingTab {
 	private cliStatus: CliStatus | null = null;
 	/** True once Obsidian (before 1.13) drew the tab with display(). */
@@ -108,6 +105,7 @@ export class VaultAgentSettingTab extends PluginSettingTab {
 		private readonly plugin: VaultAgentPlugin,
 	) {
 		super(app, plugin);
+		this.containerEl.addClass("vault-agent-settings");
 	}
 
 	/** In this order; the Agents section goes between Tools and Advanced. */
@@ -121,10 +119,7 @@ export class VaultAgentSettingTab extends PluginSettingTab {
 			type: "group",
 			heading: section.heading,
 			cls: section.cls,
-			items: section.rows.map(({ name, desc, aliases, render, control }): SettingGroupItem => {
-				if (control) return { name, desc, aliases, control };
-				return { name, desc, aliases, render: (setting: Setting) => render?.(setting) };
-			}),
+			items: section.rows.map(({ name, desc, aliases, render }): SettingGroupItem => ({ name, desc, aliases, render: (setting: Setting) => render(setting) })),
 		}));
 	}
 
@@ -137,31 +132,15 @@ export class VaultAgentSettingTab extends PluginSettingTab {
 	private draw(): void {
 		const { containerEl } = this;
 		containerEl.empty();
-		containerEl.addClass("vault-agent-settings");
 		if (!this.plugin.core) return;
 		for (const section of this.sections()) {
 			new Setting(containerEl).setName(section.heading).setHeading().settingEl.addClass(section.cls);
 			for (const row of section.rows) {
 				const setting = new Setting(containerEl).setName(row.name);
 				if (row.desc) setting.setDesc(row.desc);
-				if (row.render) row.render(setting);
-				else if (row.control) this.numberField(setting, row.control.key);
+				row.render(setting);
 			}
 		}
-	}
-
-	getControlValue(key: string): unknown {
-		const settings = this.plugin.core?.settings();
-		const entry = NUMBERS[key];
-		return settings && entry ? entry.shown(settings) : undefined;
-	}
-
-	async setControlValue(key: string, value: unknown): Promise<void> {
-		const settings = this.plugin.core?.settings();
-		const entry = NUMBERS[key];
-		if (!settings || !entry || typeof value !== "number" || !Number.isFinite(value)) return;
-		// The core clamps out-of-range numbers.
-		await this.plugin.updateSettings(entry.stored(value, settings));
 	}
 
 	/** Draws the tab again after a change of its shape (another profile, another provider). */
@@ -170,20 +149,30 @@ export class VaultAgentSettingTab extends PluginSettingTab {
 		else this.draw();
 	}
 
-	/** A number field for the fallback: saved when left, showing what the core kept. */
-	private numberField(setting: Setting, key: string): void {
-		setting.settingEl.addClass("vault-agent-number");
+	/** A number field: saved when left, showing what the core kept (it clamps). */
+	private number(name: string, desc: string, key: keyof typeof NUMBERS, aliases?: string[]): Row {
+		const entry = NUMBERS[key];
 		const shown = () => {
-			const value = this.getControlValue(key);
-			return typeof value === "number" ? String(value) : "";
+			const settings = this.plugin.core?.settings();
+			return settings ? String(entry.shown(settings)) : "";
 		};
-		setting.addText((text) => {
-			text.inputEl.type = "number";
-			commitOnChange(text, shown(), async (raw) => {
-				if (raw.trim() !== "") await this.setControlValue(key, Number(raw));
-				return shown();
-			});
-		});
+		return {
+			name,
+			desc,
+			aliases,
+			render: (setting) => {
+				setting.settingEl.addClass("vault-agent-number");
+				setting.addText((text) => {
+					text.inputEl.type = "number";
+					commitOnChange(text, shown(), async (raw) => {
+						const value = Number(raw);
+						const settings = this.plugin.core?.settings();
+						if (settings && raw.trim() !== "" && Number.isFinite(value)) await this.plugin.updateSettings(entry.stored(value, settings));
+						return shown();
+					});
+				});
+			},
+		};
 	}
 
 	private async editProfiles(edit: ProfileEdit): Promise<void> {
@@ -322,7 +311,7 @@ export class VaultAgentSettingTab extends PluginSettingTab {
 				desc: "Lists the models the server of this profile offers.",
 				render: (setting) => this.testConnection(setting),
 			},
-			number(
+			this.number(
 				"Context window (tokens)",
 				"How much the model reads at once. 0 uses what the server is known to offer (Ollama through /v1: 4096, unless you start it with a larger OLLAMA_CONTEXT_LENGTH; other local servers: 8192). Older messages are shortened or left out to fit.",
 				"contextWindow",
@@ -541,13 +530,13 @@ export class VaultAgentSettingTab extends PluginSettingTab {
 						);
 					},
 				},
-				number("Timeout (seconds)", "How long one CLI call may take before it is stopped (1 to 120).", "timeoutSeconds", cli),
-				number("Output cap (KiB)", "Longer output is cut, with a note saying how much was left out.", "outputCapKib", cli),
-				number("CLI processes at once", "More calls wait their turn, in order (1 to 16).", "maxProcesses", cli),
-				number("Confirmation expiry (minutes)", "A change that waits longer than this for your approval is dropped.", "confirmationExpiryMinutes"),
-				number("Tool rounds per message", "The agent stops after this many rounds of tool calls for one message.", "maxToolRounds"),
-				number("Tool result size (characters)", "Longer tool output is cut before it goes to the model, with a note saying so.", "toolResultCapChars"),
-				number("Model timeout (seconds)", "How long to wait for the server to start answering.", "modelTimeoutSeconds"),
+				this.number("Timeout (seconds)", "How long one CLI call may take before it is stopped (1 to 120).", "timeoutSeconds", cli),
+				this.number("Output cap (KiB)", "Longer output is cut, with a note saying how much was left out.", "outputCapKib", cli),
+				this.number("CLI processes at once", "More calls wait their turn, in order (1 to 16).", "maxProcesses", cli),
+				this.number("Confirmation expiry (minutes)", "A change that waits longer than this for your approval is dropped.", "confirmationExpiryMinutes"),
+				this.number("Tool rounds per message", "The agent stops after this many rounds of tool calls for one message.", "maxToolRounds"),
+				this.number("Tool result size (characters)", "Longer tool output is cut before it goes to the model, with a note saying so.", "toolResultCapChars"),
+				this.number("Model timeout (seconds)", "How long to wait for the server to start answering.", "modelTimeoutSeconds"),
 			],
 		};
 	}

@@ -183,18 +183,14 @@ describe("settings tab in Chromium", () => {
 				heading: group.heading,
 				items: group.items.map((item) => {
 					// As Obsidian 1.13 draws a row: a Setting with its name, then render().
-					let controls = 0;
-					if (item.render) {
-						const setting = new obsidian.Setting(document.createElement("div")).setName(item.name);
-						item.render(setting, null);
-						controls = setting.controlEl.querySelectorAll("input, select, textarea, button, .checkbox-container, .clickable-icon, .secret-component").length;
-					}
+					const setting = new obsidian.Setting(document.createElement("div")).setName(item.name);
+					item.render(setting, null);
+					const controls = setting.controlEl.querySelectorAll("input, select, textarea, button, .checkbox-container, .clickable-icon, .secret-component").length;
 					const search = [item.name, typeof item.desc === "string" ? item.desc : (item.desc?.textContent ?? ""), ...(item.aliases ?? [])].join(" ").toLowerCase();
 					return {
 						name: item.name,
 						search,
 						searchable: item.searchable !== false,
-						control: item.control ? { type: item.control.type, value: tab.getControlValue(item.control.key) } : null,
 						controls,
 					};
 				}),
@@ -212,8 +208,7 @@ describe("settings tab in Chromium", () => {
 			);
 			for (const item of group.items) {
 				assert.ok(item.searchable, `${item.name} is searchable`);
-				if (item.control) assert.equal(typeof item.control.value, "number", `${item.name} reads its value`);
-				else assert.ok(item.controls > 0, `${item.name} draws a control in Obsidian 1.13`);
+				assert.ok(item.controls > 0, `${item.name} draws a control in Obsidian 1.13`);
 			}
 		}
 		// What Obsidian's settings search finds for a few words people type.
@@ -224,18 +219,38 @@ describe("settings tab in Chromium", () => {
 		assert.ok(find("key").includes("API key"));
 	});
 
-	it("a number control from the definitions saves what the core keeps", async () => {
+	it("a number row drawn from the definitions (as Obsidian 1.13 does) saves when left and shows what the core kept", async () => {
 		const values = await page.evaluate(async () => {
-			const { plugin } = window.__harness;
+			const { plugin, obsidian } = window.__harness;
 			const tab = plugin.settingTabs__[0];
-			await tab.setControlValue("timeoutSeconds", 9999);
-			const clamped = [tab.getControlValue("timeoutSeconds"), plugin.core.settings().timeoutMs];
-			await tab.setControlValue("timeoutSeconds", 30);
-			await tab.setControlValue("contextWindow", 32768);
+			const row = (heading, name) => tab.getSettingDefinitions().find((g) => g.heading === heading).items.find((i) => i.name === name);
+			const wait = () => new Promise((resolve) => setTimeout(resolve, 50));
+			const type = async (input, value) => {
+				input.value = value;
+				input.dispatchEvent(new Event("input", { bubbles: true }));
+				await wait();
+				const typed = plugin.core.settings().timeoutMs;
+				input.dispatchEvent(new Event("change", { bubbles: true }));
+				await wait();
+				return typed;
+			};
+			const setting = new obsidian.Setting(document.createElement("div")).setName("Timeout (seconds)");
+			row("Advanced", "Timeout (seconds)").render(setting, null);
+			const input = setting.controlEl.querySelector("input");
+			const before = [input.value, plugin.core.settings().timeoutMs];
+			const whileTyping = await type(input, "9999");
+			const clamped = [input.value, plugin.core.settings().timeoutMs];
+			await type(input, "30");
+			// The context window is the profile in use's.
+			const context = new obsidian.Setting(document.createElement("div"));
+			row("Model", "Context window (tokens)").render(context, null);
+			await type(context.controlEl.querySelector("input"), "32768");
 			const chat = plugin.core.settings().chat;
-			return { clamped, kept: plugin.core.settings().timeoutMs, window: chat.profiles.map((p) => [p.id === chat.activeProfile, p.contextWindow]) };
+			return { before, whileTyping, clamped, kept: plugin.core.settings().timeoutMs, window: chat.profiles.map((p) => [p.id === chat.activeProfile, p.contextWindow]) };
 		});
-		assert.deepEqual(values.clamped, [120, 120000]);
+		assert.deepEqual(values.before, ["15", 15000]);
+		assert.equal(values.whileTyping, 15000, "typing alone saves nothing");
+		assert.deepEqual(values.clamped, ["120", 120000], "clamped, and the field shows it");
 		assert.equal(values.kept, 30000);
 		assert.deepEqual(values.window, [
 			[false, 0],
