@@ -2,7 +2,8 @@
 //! Each edit returns the new chat settings (the shim saves them through the
 //! usual normalising path) or says why it cannot be done.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
+use serde_json::Value;
 
 use super::{
     fresh_profile_id, host_of, ChatSettings, ModelProfile, ProviderKind, ProviderSettings,
@@ -11,8 +12,7 @@ use super::{
 use crate::agent::provider::PRESETS;
 
 /// One user action on the profiles (JSON: `{ "action": "add", ... }`).
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-#[serde(tag = "action", rename_all = "camelCase", deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum ProfileEdit {
     /// A new profile filled from a preset (by id), in use at once.
     Add {
@@ -34,6 +34,48 @@ pub enum ProfileEdit {
     Select {
         id: String,
     },
+}
+
+impl ProfileEdit {
+    /// Reads `{ "action": "add", "preset": … }` and the like; anything else
+    /// (another action, a missing or extra field, a wrong type) is refused.
+    /// Read by hand: serde's tagged enums cost the wasm more than this does.
+    pub fn from_json(value: &Value) -> Result<ProfileEdit, String> {
+        let Value::Object(map) = value else {
+            return Err("a profile edit must be an object".into());
+        };
+        let action = map.get("action").and_then(Value::as_str).unwrap_or("");
+        let fields: &[&str] = match action {
+            "add" => &["preset"],
+            "rename" => &["id", "name"],
+            "duplicate" | "delete" | "select" => &["id"],
+            other => return Err(format!("unknown profile action {other:?}")),
+        };
+        if let Some(extra) = map
+            .keys()
+            .find(|k| *k != "action" && !fields.contains(&k.as_str()))
+        {
+            return Err(format!("unknown field `{extra}` in a profile {action}"));
+        }
+        let text = |key: &str| -> Result<String, String> {
+            match map.get(key) {
+                Some(Value::String(s)) => Ok(s.clone()),
+                _ => Err(format!("a profile {action} needs `{key}` as text")),
+            }
+        };
+        Ok(match action {
+            "add" => ProfileEdit::Add {
+                preset: text("preset")?,
+            },
+            "rename" => ProfileEdit::Rename {
+                id: text("id")?,
+                name: text("name")?,
+            },
+            "duplicate" => ProfileEdit::Duplicate { id: text("id")? },
+            "delete" => ProfileEdit::Delete { id: text("id")? },
+            _ => ProfileEdit::Select { id: text("id")? },
+        })
+    }
 }
 
 /// What the settings tab's switcher and the chat header show of a profile.
@@ -164,7 +206,7 @@ mod tests {
     use serde_json::json;
 
     fn edit(chat: &ChatSettings, edit: Value) -> Result<ChatSettings, String> {
-        chat.edited(&serde_json::from_value(edit).expect("an edit"))
+        chat.edited(&ProfileEdit::from_json(&edit).expect("an edit"))
     }
 
     use serde_json::Value;
@@ -225,9 +267,15 @@ mod tests {
         let three = edit(&three, json!({"action": "add", "preset": "ollama"})).unwrap();
         let two = edit(&three, json!({"action": "delete", "id": "profile-2"})).unwrap();
         assert_eq!(two.profile().name, "Ollama (local)");
-        assert!(
-            serde_json::from_value::<ProfileEdit>(json!({"action": "drop", "id": "x"})).is_err()
-        );
+        for wrong in [
+            json!({"action": "drop", "id": "x"}),
+            json!({"action": "delete"}),
+            json!({"action": "delete", "id": 3}),
+            json!({"action": "select", "id": "x", "extra": 1}),
+            json!(["select", "x"]),
+        ] {
+            assert!(ProfileEdit::from_json(&wrong).is_err(), "{wrong}");
+        }
     }
 
     #[test]

@@ -306,7 +306,8 @@ impl VaultAgent {
     /// reason when the edit cannot be done.
     #[wasm_bindgen(js_name = editModelProfiles)]
     pub fn edit_model_profiles(&self, edit: JsValue) -> Result<JsValue, JsError> {
-        let edit: crate::settings::ProfileEdit = from_js(&edit, &SETTINGS).map_err(into_error)?;
+        let edit = value_from_js(&edit, &SETTINGS).map_err(into_error)?;
+        let edit = crate::settings::ProfileEdit::from_json(&edit).map_err(into_error)?;
         let chat = self
             .core
             .settings()
