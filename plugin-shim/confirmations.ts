@@ -84,6 +84,13 @@ export class ConfirmationCoordinator {
 		if (outcome) this.settle(id, outcome);
 	}
 
+	/** An outside agent gave up on its card (the core has closed it): take it away. */
+	withdraw(id: string): void {
+		const card = this.core.confirmationCard(id);
+		this.settleFromCore(id);
+		new Notice(`${card?.requester ?? "An agent"} withdrew a change it had asked for; nothing changed.`);
+	}
+
 	/** The first queued card that still waits for the user; finished ones are settled and dropped. */
 	currentCard(): ConfirmationCard | null {
 		for (let id = this.queue[0]; id !== undefined; id = this.queue[0]) {

@@ -13,6 +13,8 @@ export interface ProcessRequest {
 	maxOutputBytes: number;
 	/** How to stop it with its descendants; decided by the core from the OS. */
 	tree?: "processGroup" | "taskkill";
+	/** The MCP call that started it (`cancelProcesses`). */
+	tag?: string;
 }
 
 export interface ProcessOutcome {
@@ -60,6 +62,8 @@ export type HttpChunk = { chunk: Uint8Array } | { done: true } | { error: HttpFa
 /** The effects the core may ask for (implemented in node-host.ts). */
 export interface HostFunctions {
 	runProcess(request: ProcessRequest): Promise<ProcessOutcome>;
+	/** Stops the processes of the MCP call `tag` (it was cancelled). */
+	cancelProcesses(tag: string): void;
 	fileStatus(path: string): Promise<FileStatus>;
 	env(name: string): string | undefined;
 	now(): number;
@@ -154,6 +158,54 @@ export interface VaultAgentSettings {
 	writeFolders: string[];
 	tools: Record<string, boolean>;
 	chat: ChatSettings;
+	/** The MCP server for agents outside Obsidian. */
+	mcp: McpSettings;
+}
+
+export interface McpSettings {
+	enabled: boolean;
+	port: number;
+	/** Its own mode, Read only until the user picks another. */
+	permissionMode: PermissionMode;
+}
+
+/** One HTTP exchange of the MCP endpoint, for the core (src/mcp/mod.rs). */
+export interface McpExchange {
+	exchange: number;
+	method: string;
+	path: string;
+	/** Lower-case names. */
+	headers: Record<string, string>;
+	body: string;
+	bodyTooLarge: boolean;
+	port: number;
+	/** Random; the session id if this exchange starts one. */
+	freshId: string;
+}
+
+export interface McpReply {
+	status: number;
+	headers: Array<[string, string]>;
+	body: string;
+}
+
+/** What the core asks of the listener while an exchange runs. */
+export interface McpEventFunctions {
+	notify(message: string): void;
+	presentCard(id: string): void;
+	withdrawCard(id: string): void;
+	activity(entry: McpActivityEntry): void;
+}
+
+/** One line of the MCP activity log. */
+export interface McpActivityEntry {
+	timeMs: number;
+	client: string;
+	clientVersion: string;
+	tool: string;
+	argv: string[];
+	code: string;
+	durationMs: number;
 }
 
 export interface ProviderPreset {
@@ -216,6 +268,8 @@ export interface Conversation {
 	updatedMs: number;
 	messages: ChatMessage[];
 	paused: { confirmationId: string; call: ToolCallRecord; remaining: ToolCallRecord[]; rounds: number } | null;
+	/** A headless turn's door (`vault-agent:ask`): its name and the strictest mode it may use. */
+	door?: { name: string; modeCap: PermissionMode };
 }
 
 export type TurnEnd = "done" | "awaitingConfirmation" | "roundLimit" | "stopped" | "failed";
@@ -263,6 +317,8 @@ export interface ConfirmationCard {
 	state: ConfirmationState;
 	/** `cli`: the argv runs; `vault`: Obsidian writes the note in one step, only if unchanged. */
 	via: "cli" | "vault" | "files";
+	/** An agent outside Obsidian that asked (MCP, the plugin's CLI commands). */
+	requester?: string;
 }
 
 /** What the UI shows of an undo journal entry (src/journal.rs). */
@@ -327,4 +383,13 @@ export interface CoreHandle {
 	journalEntry(id: string): JournalEntryView | null;
 	turnChanges(turn: string): TurnChanges;
 	lastTurn(): string | undefined;
+	mcpHandle(exchange: McpExchange, events: McpEventFunctions): Promise<McpReply>;
+	/** The client closed the exchange before its answer. */
+	mcpAbandon(exchange: number): void;
+	/** The tools as MCP lists them (names, titles, descriptions, schemas). */
+	mcpTools(): Array<{ name: string; title: string; description: string }>;
+	/** `callTool` for the plugin's CLI commands: `mode` narrows the chat's mode. */
+	callToolThrough(toolId: unknown, args: unknown, requester: string, mode: string | null): Promise<ToolResult>;
+	/** A headless turn goes on after its card was answered on the plugin's card. */
+	chatContinue(conversation: Conversation, confirmationId: string, onEvent: (event: ChatEvent) => void): Promise<TurnResult>;
 }

@@ -2,6 +2,7 @@
 // nothing on mobile, where the CLI cannot run.
 
 import { FileSystemAdapter, Notice, Platform, Plugin } from "obsidian";
+import { AgentDoors } from "./agents";
 import { createPublicApi } from "./api";
 import { CHAT_VIEW_TYPE, ChatView } from "./chat-view";
 import { ConfirmationCoordinator } from "./confirmations";
@@ -21,6 +22,8 @@ export default class VaultAgentPlugin extends Plugin {
 	conversations: ConversationStore | null = null;
 	/** The user's undo (buttons and commands); not part of `api`. */
 	undo: UndoController | null = null;
+	/** The MCP server and the plugin's CLI commands. */
+	agents: AgentDoors | null = null;
 	/** Parts of data.json that are not tool settings (kept as they are). */
 	private storedExtras: Record<string, unknown> = {};
 	private abortHttp: (() => void) | null = null;
@@ -59,6 +62,17 @@ export default class VaultAgentPlugin extends Plugin {
 		this.conversations = new ConversationStore(adapter, pluginDir);
 		this.undo = new UndoController(this.app, core, () => this.refreshUndo());
 		this.api = createPublicApi(core, confirmations);
+		const agents = new AgentDoors({
+			app: this.app,
+			core,
+			confirmations,
+			adapter,
+			pluginDir,
+			registerCliHandler: typeof this.registerCliHandler === "function" ? this.registerCliHandler.bind(this) : undefined,
+		});
+		this.agents = agents;
+		this.register(() => void agents.dispose());
+		await agents.load();
 		this.addSettingTab(new VaultAgentSettingTab(this.app, this));
 		this.registerView(CHAT_VIEW_TYPE, (leaf) => new ChatView(leaf, this));
 		// Page previews of [[links]] in the chat, like those in a note.
@@ -94,6 +108,7 @@ export default class VaultAgentPlugin extends Plugin {
 	}
 
 	onunload(): void {
+		this.agents = null;
 		this.api = null;
 		this.core = null;
 		this.confirmations = null;
@@ -140,6 +155,7 @@ export default class VaultAgentPlugin extends Plugin {
 		const { allowVaultChanges: _migrated, ...extras } = this.storedExtras;
 		this.storedExtras = { ...extras, ...settings };
 		await this.saveData(this.storedExtras);
+		if (patch.mcp) await this.agents?.apply();
 		for (const leaf of this.app.workspace.getLeavesOfType(CHAT_VIEW_TYPE)) {
 			if (leaf.view instanceof ChatView) leaf.view.refreshHeader();
 		}

@@ -36,6 +36,10 @@ type ProcessTree = NonNullable<ProcessRequest["tree"]>;
 
 /** Calls still running, so Stop and unload can end them. */
 const running = new Set<(signal: StopSignal) => void>();
+/** The stops of processes started for one MCP call, by the call's tag. */
+const tagged = new Map<string, Set<(signal: StopSignal) => void>>();
+/** Tags of cancelled calls (unique per call), so they start nothing more. */
+const cancelledTags = new Set<string>();
 
 /** One stream's output: the first `keep` bytes, and how many arrived in all. */
 class Capture {
@@ -104,6 +108,9 @@ function signalTree(child: ChildProcess, tree: ProcessTree, signal: StopSignal):
  */
 export function runProcess(request: ProcessRequest): Promise<ProcessOutcome> {
 	const tree: ProcessTree = request.tree ?? "processGroup";
+	if (request.tag !== undefined && cancelledTags.has(request.tag)) {
+		return Promise.resolve({ spawnFailure: { code: "ABORTED", message: "The MCP client cancelled the call." } });
+	}
 	return new Promise((resolve) => {
 		let child: ChildProcess;
 		try {
@@ -144,6 +151,7 @@ export function runProcess(request: ProcessRequest): Promise<ProcessOutcome> {
 			for (const timer of timers) window.clearTimeout(timer);
 			window.clearTimeout(drainTimer);
 			running.delete(stop);
+			if (request.tag !== undefined) tagged.get(request.tag)?.delete(stop);
 			closePipes();
 			resolve(
 				outcome ?? {
@@ -203,6 +211,11 @@ export function runProcess(request: ProcessRequest): Promise<ProcessOutcome> {
 		});
 		child.on("close", () => finish());
 		running.add(stop);
+		if (request.tag !== undefined) {
+			const stops = tagged.get(request.tag) ?? new Set();
+			stops.add(stop);
+			tagged.set(request.tag, stops);
+		}
 		termTimer = window.setTimeout(() => {
 			timedOut = true;
 			stop("SIGTERM");
@@ -210,6 +223,14 @@ export function runProcess(request: ProcessRequest): Promise<ProcessOutcome> {
 		timers.push(termTimer);
 		settleWithin(request.timeoutMs + request.killGraceMs + SETTLE_SLACK_MS);
 	});
+}
+
+/** A cancelled MCP call: its CLI processes end (SIGTERM, then SIGKILL). */
+export function cancelProcesses(tag: string): void {
+	cancelledTags.add(tag);
+	if (cancelledTags.size > 1000) cancelledTags.delete(cancelledTags.values().next().value as string);
+	for (const stop of [...(tagged.get(tag) ?? [])]) stop("SIGTERM");
+	tagged.delete(tag);
 }
 
 /** Stop in the chat: every CLI call still running ends (SIGTERM, then SIGKILL). */
@@ -375,6 +396,7 @@ export function abortHttp(): void {
 export function createNodeHost(secret: (name: string) => string | null): Omit<HostFunctions, "vaultRead" | "vaultReadMany" | "vaultProcess" | "vaultTrash" | "vaultMove" | "vaultCreate" | "linksUpdateOnMove" | "openNote" | "localContext" | "saveJournal"> {
 	return {
 		runProcess,
+		cancelProcesses,
 		fileStatus,
 		env: (name) => process.env[name],
 		now: () => performance.timeOrigin + performance.now(),

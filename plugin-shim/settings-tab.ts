@@ -20,6 +20,7 @@ import {
 	type TextComponent,
 	type ToggleComponent,
 } from "obsidian";
+import { agentsSection } from "./agents-settings";
 import type { CliStatus, ModelProfile, ProfileEdit, VaultAgentSettings } from "./core-types";
 import type VaultAgentPlugin from "./main";
 import { asPermissionMode, PERMISSION_MODES } from "./permission-modes";
@@ -29,7 +30,7 @@ import { activeProfile } from "./profile-switcher";
  * One row. Every row draws its own control, in both Obsidian versions, so a
  * field behaves the same everywhere (saved when left, showing what the core kept).
  */
-interface Row {
+export interface Row {
 	name: string;
 	desc?: string;
 	aliases?: string[];
@@ -37,7 +38,7 @@ interface Row {
 }
 
 /** One section under its heading; `cls` marks its rows in the fallback. */
-interface Section {
+export interface Section {
 	heading: string;
 	cls: string;
 	rows: Row[];
@@ -108,9 +109,9 @@ export class VaultAgentSettingTab extends PluginSettingTab {
 		this.containerEl.addClass("vault-agent-settings");
 	}
 
-	/** In this order; the Agents section goes between Tools and Advanced. */
+	/** In this order. */
 	private sections(): Section[] {
-		return [this.modelSection(), this.safetySection(), this.toolsSection(), this.advancedSection()];
+		return [this.modelSection(), this.safetySection(), this.toolsSection(), agentsSection(this.plugin, () => this.redraw()), this.advancedSection()];
 	}
 
 	getSettingDefinitions(): SettingDefinitionItem[] {

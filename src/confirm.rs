@@ -183,6 +183,16 @@ pub struct PendingConfirmation {
     /// The result once it ran (done, failed) or went stale, so a late
     /// `waitForConfirmation` gets the same answer as an early one.
     pub outcome: Option<ToolResult>,
+    /// Set when an agent outside Obsidian asked (through MCP): its name for
+    /// the card, and the MCP permission mode the approval is checked under.
+    pub requester: Option<Requester>,
+}
+
+/// An outside agent that asked for a change, and the mode its door allows.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Requester {
+    pub name: String,
+    pub mode: crate::settings::PermissionMode,
 }
 
 /// What the model and other plugins see of a pending confirmation.
@@ -206,6 +216,9 @@ pub struct ConfirmationCard {
     pub argv_hash: String,
     pub expires_ms: f64,
     pub state: ConfirmationState,
+    /// The outside agent that asked ("Claude Code wants to change …").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub requester: Option<String>,
     /// `cli` (the argv runs), `vault` (Obsidian writes the note in one
     /// step, only if it is unchanged) or `files` (Obsidian's file manager
     /// moves or trashes notes, only those still as the card showed them).
@@ -250,6 +263,7 @@ impl PendingConfirmation {
             argv_hash: self.argv_hash.clone(),
             expires_ms: self.expires_ms,
             state: self.state,
+            requester: self.requester.as_ref().map(|r| visible_text(&r.name)),
             via: match (&self.note_edit, &self.organise) {
                 (Some(_), _) => "vault",
                 (_, Some(_)) => "files",
@@ -315,6 +329,7 @@ impl ConfirmationBook {
             expires_ms: now_ms + f64::from(expiry_ms),
             state: ConfirmationState::Proposed,
             outcome: None,
+            requester: None,
         });
         self.forget_old();
         self.entries.last().expect("just pushed")
@@ -324,6 +339,13 @@ impl ConfirmationBook {
     pub fn get(&mut self, id: &str, now_ms: f64) -> Option<&PendingConfirmation> {
         self.expire(now_ms);
         self.entries.iter().find(|e| e.id == id)
+    }
+
+    /// Marks `id` as asked for by an outside agent (the MCP door).
+    pub fn set_requester(&mut self, id: &str, requester: Requester) {
+        if let Some(entry) = self.entries.iter_mut().find(|e| e.id == id) {
+            entry.requester = Some(requester);
+        }
     }
 
     /// Proposals still waiting for the user.

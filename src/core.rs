@@ -76,6 +76,8 @@ pub struct VaultAgentCore<H: Host> {
     schemas: std::cell::OnceCell<Vec<Value>>,
     /// Every change the agent made, with how to reverse it.
     pub(crate) journal: RefCell<Journal>,
+    /// The MCP server's sessions and calls in flight.
+    pub(crate) mcp: RefCell<crate::mcp::McpState>,
 }
 
 impl<H: Host> VaultAgentCore<H> {
@@ -93,6 +95,7 @@ impl<H: Host> VaultAgentCore<H> {
             conversation_count: std::cell::Cell::new(0),
             schemas: std::cell::OnceCell::new(),
             journal: RefCell::new(Journal::default()),
+            mcp: RefCell::new(crate::mcp::McpState::default()),
         };
         (core, repairs)
     }
@@ -174,13 +177,87 @@ impl<H: Host> VaultAgentCore<H> {
         args: &Value,
         turn: Option<&str>,
     ) -> ToolResult {
-        self.timed(self.run_tool(tool_id, args, turn)).await
+        self.timed(self.run_tool(tool_id, args, turn, self.settings_snapshot()))
+            .await
+    }
+
+    /// A call through one of the plugin's own doors outside its UI (its CLI
+    /// commands): under the chat's mode, or `cap` where that is stricter. A
+    /// card it raises names `requester` and is approved under that mode.
+    pub async fn call_tool_through(
+        &self,
+        tool_id: &str,
+        args: &Value,
+        requester: &str,
+        cap: Option<crate::settings::PermissionMode>,
+        turn: Option<&str>,
+    ) -> ToolResult {
+        let chat = self.settings_snapshot().permission_mode;
+        let mode = cap.map_or(chat, |cap| chat.at_most(cap));
+        let settings = self.settings_under(mode, None);
+        let result = self
+            .timed(self.run_tool(tool_id, args, turn, settings))
+            .await;
+        if let Some(pending) = &result.pending {
+            self.confirmations.borrow_mut().set_requester(
+                &pending.id,
+                crate::confirm::Requester {
+                    name: requester.to_string(),
+                    mode,
+                },
+            );
+        }
+        result
+    }
+
+    /// `call_tool` through another door: under `settings` (that door's
+    /// permission mode and process tag; see `settings_under`).
+    pub(crate) async fn call_tool_under(
+        &self,
+        tool_id: &str,
+        args: &Value,
+        settings: Rc<Settings>,
+    ) -> ToolResult {
+        self.timed(self.run_tool(tool_id, args, None, settings))
+            .await
     }
 
     /// The user clicked Approve on the card for `argv_hash`: check the
     /// confirmation, re-read the target, and run the write if nothing changed.
     pub async fn approve(&self, id: &str, argv_hash: &str) -> ToolResult {
-        self.timed(self.run_approved(id, argv_hash)).await
+        let requester = {
+            let now = self.host.now_ms();
+            let mut book = self.confirmations.borrow_mut();
+            book.get(id, now).and_then(|entry| entry.requester.clone())
+        };
+        // An outside agent's change is checked under its door's mode, not
+        // the chat's; a card that went stale asks again in the agent's name.
+        let settings = match &requester {
+            Some(requester) => self.settings_under(requester.mode, None),
+            None => self.settings_snapshot(),
+        };
+        let result = self
+            .timed(self.run_approved(id, argv_hash, &settings))
+            .await;
+        if let (Some(requester), Some(fresh)) = (requester, &result.pending) {
+            self.confirmations
+                .borrow_mut()
+                .set_requester(&fresh.id, requester);
+        }
+        result
+    }
+
+    /// The settings one call of another door runs under: that door's
+    /// permission mode, and the tag its processes carry.
+    pub(crate) fn settings_under(
+        &self,
+        mode: crate::settings::PermissionMode,
+        process_tag: Option<String>,
+    ) -> Rc<Settings> {
+        let mut settings = Settings::clone(&self.settings.borrow());
+        settings.permission_mode = mode;
+        settings.process_tag = process_tag;
+        Rc::new(settings)
     }
 
     /// The user clicked Reject. The result is what the model is told.
@@ -320,8 +397,8 @@ impl<H: Host> VaultAgentCore<H> {
         tool_id: &str,
         args: &Value,
         turn: Option<&str>,
+        settings: Rc<Settings>,
     ) -> Result<ToolResult, ToolError> {
-        let settings = self.settings_snapshot();
         let Authorised {
             call,
             access,
@@ -518,8 +595,12 @@ impl<H: Host> VaultAgentCore<H> {
         crate::hygiene::run::similar_title_warning(&found)
     }
 
-    async fn run_approved(&self, id: &str, argv_hash: &str) -> Result<ToolResult, ToolError> {
-        let settings = self.settings_snapshot();
+    async fn run_approved(
+        &self,
+        id: &str,
+        argv_hash: &str,
+        settings: &Settings,
+    ) -> Result<ToolResult, ToolError> {
         let (tool_id, arguments, argv) = {
             let now = self.host.now_ms();
             let mut book = self.confirmations.borrow_mut();
@@ -533,7 +614,7 @@ impl<H: Host> VaultAgentCore<H> {
         // the proposal decides again, and the argv must still be the same.
         let Authorised {
             call, invocation, ..
-        } = self.authorise(tool_id, &arguments, &settings).await?;
+        } = self.authorise(tool_id, &arguments, settings).await?;
         let is_note_edit = call.args.note_edit().is_some() || call.args.organise().is_some();
         if !is_note_edit && invocation.to_argv().ok().as_ref() != Some(&argv) {
             return Err(ToolError::ArgvMismatch);
@@ -545,22 +626,22 @@ impl<H: Host> VaultAgentCore<H> {
             .approve(id, argv_hash, now)?;
         let turn = entry.turn.as_deref();
         if let Some(plan) = &entry.organise {
-            return self.run_organise(&entry, plan, &settings).await;
+            return self.run_organise(&entry, plan, settings).await;
         }
         if let Some(plan) = &entry.note_edit {
             return self
-                .run_note_edit(id, entry.tool_id, &entry.arguments, plan, &settings, turn)
+                .run_note_edit(id, entry.tool_id, &entry.arguments, plan, settings, turn)
                 .await;
         }
         let current = match &entry.probe_note {
             Some(path) => self.read_exact(path).await,
-            None => self.read_probe(&entry.probe, &settings).await,
+            None => self.read_probe(&entry.probe, settings).await,
         };
         if snapshot(&current) != entry.probe_snapshot {
             let target = entry.preview.target.clone();
             // Ask again with a fresh preview, if the call still makes sense.
             let fresh = self
-                .propose_again(entry.tool_id, &entry.arguments, &settings, turn)
+                .propose_again(entry.tool_id, &entry.arguments, settings, turn)
                 .await;
             // What the target holds now, as the fresh preview shows it (a
             // probe may read a whole note when the target is one line).
@@ -584,19 +665,19 @@ impl<H: Host> VaultAgentCore<H> {
         }
         // What undo needs, read after the stale check so it is what the
         // write changes.
-        let before = self.capture_before(&call, &settings).await;
+        let before = self.capture_before(&call, settings).await;
         self.confirmations
             .borrow_mut()
             .advance(id, ConfirmationState::Running)?;
         let run = self
             .cli
-            .run(&self.host, &settings, &entry.invocation, entry.empty_output)
+            .run(&self.host, settings, &entry.invocation, entry.empty_output)
             .await;
         let mut result = self
-            .verified(run, call.args.write_check().as_ref(), &settings)
+            .verified(run, call.args.write_check().as_ref(), settings)
             .await?;
         if result.ok {
-            self.record_write(before, &call, turn, &settings, &mut result)
+            self.record_write(before, &call, turn, settings, &mut result)
                 .await;
         }
         self.finish_run(id, result)

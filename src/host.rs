@@ -99,6 +99,9 @@ pub struct ProcessRequest {
     /// How to stop it with its descendants at the timeout or on Stop.
     #[serde(default)]
     pub tree: ProcessTree,
+    /// The door's tag for the call that started it (`Host::cancel_processes`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tag: Option<String>,
 }
 
 /// Why a process could not be started at all.
@@ -209,6 +212,9 @@ pub enum VaultProcessed {
 pub trait Host {
     /// Runs a program directly (never through a shell) and waits for it to end.
     async fn run_process(&self, request: &ProcessRequest) -> ProcessOutcome;
+    /// Stops (SIGTERM, then SIGKILL after the grace) every process still
+    /// running whose request carried `tag`: a cancelled MCP call.
+    fn cancel_processes(&self, tag: &str);
     /// Looks at a path: does it exist, is it a file, may we execute it.
     async fn file_status(&self, path: &str) -> FileStatus;
     /// Reads one environment variable of the app's process.

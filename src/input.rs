@@ -57,6 +57,15 @@ pub const JOURNAL: InputLimits = InputLimits {
     max_total_bytes: 24 * 1024 * 1024,
 };
 
+/// One MCP message (a tool call's arguments inside): the body limit of the
+/// MCP endpoint, and the nesting and list bounds of tool arguments.
+pub const MCP_MESSAGE: InputLimits = InputLimits {
+    max_depth: 64,
+    max_string_chars: 4 * 1024 * 1024,
+    max_items: 10_000,
+    max_total_bytes: 4 * 1024 * 1024,
+};
+
 /// The longest tool id the core looks at.
 pub const MAX_TOOL_ID_CHARS: usize = 200;
 

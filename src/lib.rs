@@ -12,6 +12,7 @@ pub mod host;
 pub mod hygiene;
 pub mod input;
 pub mod journal;
+pub mod mcp;
 pub mod notes;
 pub mod organise;
 pub mod policy;

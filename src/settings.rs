@@ -33,6 +33,9 @@ pub const MODEL_TIMEOUT_RANGE_MS: (u32, u32) = (5_000, 600_000);
 pub const MAX_PROFILE_NAME_CHARS: usize = 80;
 /// Tokens; 0 means "as the server is known to offer".
 pub const CONTEXT_WINDOW_RANGE: (u32, u32) = (0, 2_000_000);
+pub const DEFAULT_MCP_PORT: u32 = 27_125;
+/// Ports a plugin may listen on without privileges.
+pub const MCP_PORT_RANGE: (u32, u32) = (1_024, 65_535);
 
 /// Which kind of model server the chat talks to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -177,7 +180,7 @@ impl ChatSettings {
 
 /// What the agent may do to the vault. Only the user changes it (the settings
 /// tab and the chat header); no tool argument and no API call can.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum PermissionMode {
     /// Every change is refused before any process starts.
@@ -215,8 +218,29 @@ impl PermissionMode {
         PermissionMode::AskBeforeEdits,
     ];
 
-    fn from_key(key: &str) -> Option<Self> {
+    pub fn from_key(key: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|mode| mode.key() == key)
+    }
+
+    /// How much a mode lets through without a card: Read only lets nothing
+    /// change, Ask before every change lets changes through only on a card,
+    /// Ask before edits lets additions run at once.
+    fn reach(self) -> u8 {
+        match self {
+            PermissionMode::ReadOnly => 0,
+            PermissionMode::AskEveryChange => 1,
+            PermissionMode::AskBeforeEdits => 2,
+        }
+    }
+
+    /// This mode, or `cap` if that one is stricter: a door may narrow what
+    /// the user allowed, never widen it.
+    pub fn at_most(self, cap: PermissionMode) -> PermissionMode {
+        if cap.reach() < self.reach() {
+            cap
+        } else {
+            self
+        }
     }
 }
 
@@ -244,6 +268,32 @@ pub struct Settings {
     /// Per-tool switches by tool id; a tool not listed is enabled.
     pub tools: BTreeMap<String, bool>,
     pub chat: ChatSettings,
+    /// The MCP server for agents outside Obsidian (off until the user turns it on).
+    pub mcp: McpSettings,
+    /// Set for one call by the door it came through (never stored): tags the
+    /// call's CLI processes so a cancelled MCP request stops exactly those.
+    #[serde(skip)]
+    pub process_tag: Option<String>,
+}
+
+/// The MCP server's own switches: its permission mode is separate from the
+/// chat's, and Read only until the user picks another.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct McpSettings {
+    pub enabled: bool,
+    pub port: u32,
+    pub permission_mode: PermissionMode,
+}
+
+impl Default for McpSettings {
+    fn default() -> Self {
+        McpSettings {
+            enabled: false,
+            port: DEFAULT_MCP_PORT,
+            permission_mode: PermissionMode::ReadOnly,
+        }
+    }
 }
 
 impl Default for Settings {
@@ -260,6 +310,8 @@ impl Default for Settings {
             write_folders: Vec::new(),
             tools: BTreeMap::new(),
             chat: ChatSettings::default(),
+            mcp: McpSettings::default(),
+            process_tag: None,
         }
     }
 }
@@ -327,6 +379,13 @@ pub fn normalise(stored: &Value, known_tools: &[&str]) -> NormalisedSettings {
         write_folders: reader.folders("writeFolders"),
         tools: reader.tool_switches("tools", known_tools),
         chat: reader.chat("chat"),
+        mcp: reader.section("mcp", |r| McpSettings {
+            enabled: r.boolean("enabled", false),
+            port: r.number("port", DEFAULT_MCP_PORT, MCP_PORT_RANGE),
+            // Its own mode: an MCP section never inherits the chat's.
+            permission_mode: r.permission_mode(),
+        }),
+        process_tag: None,
     };
     let known_keys = [
         "cliPath",
@@ -342,6 +401,7 @@ pub fn normalise(stored: &Value, known_tools: &[&str]) -> NormalisedSettings {
         "writeFolders",
         "tools",
         "chat",
+        "mcp",
     ];
     for key in object.keys() {
         if !known_keys.contains(&key.as_str()) && !is_foreign_section(key) {
@@ -1076,6 +1136,56 @@ mod tests {
             let n = normalise(&json!({"chat": {"profiles": empty}}), TOOLS);
             assert_eq!(n.settings.chat.profiles, [ModelProfile::first()], "{empty}");
             assert_eq!(n.settings.chat.active_profile, "profile-1");
+        }
+    }
+
+    #[test]
+    fn the_mcp_section_is_off_and_read_only_until_set() {
+        let n = normalise(&json!({"permissionMode": "askBeforeEdits"}), TOOLS);
+        assert_eq!(n.settings.mcp, McpSettings::default());
+        assert!(!n.settings.mcp.enabled);
+        // The chat's mode is not the MCP server's.
+        assert_eq!(n.settings.mcp.permission_mode, PermissionMode::ReadOnly);
+        let n = normalise(
+            &json!({"mcp": {"enabled": true, "port": 80, "permissionMode": "askEveryChange"}}),
+            TOOLS,
+        );
+        assert!(n.settings.mcp.enabled);
+        assert_eq!(n.settings.mcp.port, MCP_PORT_RANGE.0, "{:?}", n.repairs);
+        assert_eq!(
+            n.settings.mcp.permission_mode,
+            PermissionMode::AskEveryChange
+        );
+        for wrong in [
+            json!({"enabled": "yes"}),
+            json!({"permissionMode": "all"}),
+            json!("on"),
+        ] {
+            let n = normalise(&json!({ "mcp": wrong }), TOOLS);
+            assert!(!n.settings.mcp.enabled);
+            assert_eq!(n.settings.mcp.permission_mode, PermissionMode::ReadOnly);
+            assert!(!n.repairs.is_empty());
+        }
+        // Saved and read back unchanged.
+        let saved = n.settings.to_json();
+        assert_eq!(normalise(&saved, TOOLS).settings.mcp, n.settings.mcp);
+        assert!(
+            saved.get("processTag").is_none(),
+            "a call's tag is never stored"
+        );
+    }
+
+    #[test]
+    fn a_door_can_narrow_the_mode_but_never_widen_it() {
+        use PermissionMode::*;
+        for (mode, cap, expected) in [
+            (AskBeforeEdits, ReadOnly, ReadOnly),
+            (AskBeforeEdits, AskEveryChange, AskEveryChange),
+            (AskEveryChange, AskBeforeEdits, AskEveryChange),
+            (ReadOnly, AskBeforeEdits, ReadOnly),
+            (ReadOnly, AskEveryChange, ReadOnly),
+        ] {
+            assert_eq!(mode.at_most(cap), expected, "{mode:?} capped at {cap:?}");
         }
     }
 }

@@ -74,6 +74,10 @@ pub struct FakeHost {
     pub journal_saves: RefCell<Vec<(String, usize)>>,
     /// The size of every batch `vault_read_many` was asked for.
     pub read_batches: RefCell<Vec<usize>>,
+    /// Every tag `cancel_processes` was asked to stop.
+    pub cancelled_tags: RefCell<Vec<String>>,
+    /// When set, `sleep` suspends once, so two calls can take turns (see `join`).
+    pub yield_on_sleep: bool,
 }
 
 impl FakeHost {
@@ -121,6 +125,8 @@ impl FakeHost {
             local: crate::host::LocalContext::default(),
             journal_saves: RefCell::new(Vec::new()),
             read_batches: RefCell::new(Vec::new()),
+            cancelled_tags: RefCell::new(Vec::new()),
+            yield_on_sleep: false,
         }
     }
 
@@ -192,6 +198,10 @@ impl Host for FakeHost {
             outcome.stdout.truncate(cap);
         }
         outcome
+    }
+
+    fn cancel_processes(&self, tag: &str) {
+        self.cancelled_tags.borrow_mut().push(tag.to_string());
     }
 
     async fn file_status(&self, path: &str) -> FileStatus {
@@ -275,6 +285,18 @@ impl Host for FakeHost {
     async fn sleep(&self, ms: u32) {
         self.slept.borrow_mut().push(ms);
         self.clock_ms.set(self.clock_ms.get() + f64::from(ms));
+        if self.yield_on_sleep {
+            let mut yielded = false;
+            std::future::poll_fn(|_| {
+                if yielded {
+                    std::task::Poll::Ready(())
+                } else {
+                    yielded = true;
+                    std::task::Poll::Pending
+                }
+            })
+            .await;
+        }
     }
 
     fn secret(&self, name: &str) -> Option<String> {
@@ -389,8 +411,33 @@ impl Host for FakeHost {
     }
 }
 
+/// Runs two futures on the current thread, taking turns, until both are
+/// done (tests only; with `FakeHost::yield_on_sleep`, a call that waits lets
+/// the other one run).
+pub fn join<A: std::future::Future, B: std::future::Future>(a: A, b: B) -> (A::Output, B::Output) {
+    use std::task::{Context, Poll, Waker};
+    let mut context = Context::from_waker(Waker::noop());
+    let (mut a, mut b) = (std::pin::pin!(a), std::pin::pin!(b));
+    let (mut out_a, mut out_b) = (None, None);
+    loop {
+        if out_a.is_none() {
+            if let Poll::Ready(output) = a.as_mut().poll(&mut context) {
+                out_a = Some(output);
+            }
+        }
+        if out_b.is_none() {
+            if let Poll::Ready(output) = b.as_mut().poll(&mut context) {
+                out_b = Some(output);
+            }
+        }
+        if let (Some(_), Some(_)) = (&out_a, &out_b) {
+            return (out_a.unwrap(), out_b.unwrap());
+        }
+    }
+}
+
 /// Runs a future to completion on the current thread (tests only). The fake
-/// host never suspends, so polling until ready cannot spin.
+/// host suspends only with `yield_on_sleep`, and then resumes at once.
 pub fn block_on<F: std::future::Future>(future: F) -> F::Output {
     use std::task::{Context, Poll, Waker};
     let mut context = Context::from_waker(Waker::noop());

@@ -84,7 +84,7 @@ pub enum ChatEvent {
     #[serde(rename_all = "camelCase")]
     ConfirmationNeeded {
         call_id: String,
-        card: ConfirmationCard,
+        card: Box<ConfirmationCard>,
     },
     #[serde(rename_all = "camelCase")]
     Notice { text: String },
@@ -111,8 +111,13 @@ pub trait ChatEvents {
 /// The user's answer to a paused turn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Decision<'a> {
-    Approve { argv_hash: &'a str },
+    Approve {
+        argv_hash: &'a str,
+    },
     Reject,
+    /// Answered already on the plugin's own card (a headless turn): take
+    /// that answer; one not given counts as a no.
+    Answered,
 }
 
 /// Set by Stop; checked between the steps of a turn.
@@ -203,6 +208,9 @@ impl<H: Host> VaultAgentCore<H> {
         let result = match decision {
             Decision::Approve { argv_hash } => self.approve(confirmation_id, argv_hash).await,
             Decision::Reject => self.reject(confirmation_id),
+            Decision::Answered => self
+                .confirmation_outcome(confirmation_id)
+                .unwrap_or_else(|| self.reject(confirmation_id)),
         };
         if let Some(pending) = &result.pending {
             // Stale: the target changed; the user is asked again.
@@ -210,7 +218,7 @@ impl<H: Host> VaultAgentCore<H> {
                 self.report_tool(&paused.call, &result, events);
                 events.emit(ChatEvent::ConfirmationNeeded {
                     call_id: paused.call.id.clone(),
-                    card,
+                    card: Box::new(card),
                 });
                 conversation.paused = Some(PausedTurn {
                     confirmation_id: pending.id.clone(),
@@ -318,7 +326,7 @@ impl<H: Host> VaultAgentCore<H> {
                 if let Some(card) = self.run_tool_call(conversation, &call, events).await {
                     events.emit(ChatEvent::ConfirmationNeeded {
                         call_id: call.id.clone(),
-                        card: card.clone(),
+                        card: Box::new(card.clone()),
                     });
                     conversation.paused = Some(PausedTurn {
                         confirmation_id: card.id,
@@ -403,7 +411,19 @@ impl<H: Host> VaultAgentCore<H> {
         });
         let turn = conversation.turn_id();
         let result = match parse_arguments(&call.arguments) {
-            Ok(args) => self.call_tool_in_turn(&call.name, &args, Some(&turn)).await,
+            Ok(args) => match &conversation.door {
+                None => self.call_tool_in_turn(&call.name, &args, Some(&turn)).await,
+                Some(door) => {
+                    self.call_tool_through(
+                        &call.name,
+                        &args,
+                        &door.name,
+                        Some(door.mode_cap),
+                        Some(&turn),
+                    )
+                    .await
+                }
+            },
             Err(problem) => ToolResult::failure(&ToolError::invalid(&call.name, problem), 0.0),
         };
         if let Some(pending) = &result.pending {

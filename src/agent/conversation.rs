@@ -66,6 +66,19 @@ pub struct Conversation {
     pub messages: Vec<ChatMessage>,
     #[serde(default)]
     pub paused: Option<PausedTurn>,
+    /// Set for a turn asked from outside the chat view (`vault-agent:ask`):
+    /// its tool calls run at most as permissive as `modeCap`, and a card
+    /// names who asked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub door: Option<OutsideDoor>,
+}
+
+/// Who asked for a headless turn, and the mode it may use at most.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct OutsideDoor {
+    pub name: String,
+    pub mode_cap: crate::settings::PermissionMode,
 }
 
 impl Conversation {
@@ -77,6 +90,7 @@ impl Conversation {
             updated_ms: now_ms,
             messages: Vec::new(),
             paused: None,
+            door: None,
         }
     }
 

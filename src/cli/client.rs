@@ -133,6 +133,7 @@ impl CliClient {
                 kill_grace_ms: KILL_GRACE_MS,
                 max_output_bytes: settings.output_cap_bytes,
                 tree: ProcessTree::for_os(host.platform().os()),
+                tag: settings.process_tag.clone(),
             };
             let outcome = {
                 let _slot = self.gate.acquire(settings.max_processes as usize).await;

@@ -18,6 +18,10 @@ extern "C" {
     #[wasm_bindgen(method, js_name = runProcess)]
     fn run_process(this: &HostFunctions, request: JsValue) -> js_sys::Promise;
 
+    /// Stops the processes started with `tag` (a cancelled MCP call).
+    #[wasm_bindgen(method, js_name = cancelProcesses)]
+    fn cancel_processes(this: &HostFunctions, tag: &str);
+
     #[wasm_bindgen(method, js_name = fileStatus)]
     fn file_status(this: &HostFunctions, path: &str) -> js_sys::Promise;
 
@@ -125,6 +129,10 @@ impl Host for JsHost {
             // The shim's promise should never reject; if it does, say so.
             Err(error) => failed(error.as_string().unwrap_or_else(|| format!("{error:?}"))),
         }
+    }
+
+    fn cancel_processes(&self, tag: &str) {
+        self.functions.cancel_processes(tag);
     }
 
     async fn file_status(&self, path: &str) -> FileStatus {

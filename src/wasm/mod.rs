@@ -20,6 +20,15 @@ use crate::host::PlatformFacts;
 use crate::input::{CONVERSATION, JOURNAL, MAX_TOOL_ID_CHARS, SETTINGS, TOOL_ARGUMENTS};
 use crate::result::ToolResult;
 
+/// An MCP exchange: the body (at most 4 MiB, checked again in the core) as
+/// one string, with room for JSON escapes and headers.
+const MCP_EXCHANGE: crate::input::InputLimits = crate::input::InputLimits {
+    max_depth: 8,
+    max_string_chars: 8 * 1024 * 1024,
+    max_items: 200,
+    max_total_bytes: 20 * 1024 * 1024,
+};
+
 /// Ids and hashes are short; anything longer is not one of ours.
 const MAX_ID_CHARS: usize = 200;
 
@@ -95,6 +104,81 @@ impl VaultAgent {
                     0.0,
                 ),
                 (Some(tool), Ok(args)) => core.call_tool(&tool, &args).await,
+            };
+            to_js(&result).map_err(JsValue::from)
+        })
+    }
+
+    /// Answers one exchange of the MCP endpoint: resolves to `{ status,
+    /// headers, body }`. The body arrives as text and is parsed (bounded)
+    /// in the core.
+    #[wasm_bindgen(js_name = mcpHandle)]
+    pub fn mcp_handle(&self, exchange: JsValue, events: McpEventFunctions) -> js_sys::Promise {
+        let core = self.core.clone();
+        let exchange: Result<crate::mcp::McpExchange, _> = from_js(&exchange, &MCP_EXCHANGE);
+        future_to_promise(async move {
+            let exchange = exchange.map_err(|e| JsValue::from(into_error(e)))?;
+            let reply = core.mcp_handle(&exchange, &events).await;
+            to_js(&reply).map_err(JsValue::from)
+        })
+    }
+
+    /// The MCP client closed exchange `exchange` before its answer.
+    #[wasm_bindgen(js_name = mcpAbandon)]
+    pub fn mcp_abandon(&self, exchange: u32) {
+        self.core.mcp_abandon(exchange);
+    }
+
+    /// The tools as MCP lists them (for the settings tab and `vault-agent:tools`).
+    #[wasm_bindgen(js_name = mcpTools)]
+    pub fn mcp_tools(&self) -> Result<JsValue, JsError> {
+        to_js(&self.core.mcp_tools())
+    }
+
+    /// `callTool` for the plugin's CLI commands: `mode` (a stored mode
+    /// name, or null) narrows the chat's mode; a card names `requester`.
+    #[wasm_bindgen(js_name = callToolThrough)]
+    pub fn call_tool_through(
+        &self,
+        tool_id: JsValue,
+        args: JsValue,
+        requester: String,
+        mode: Option<String>,
+    ) -> js_sys::Promise {
+        let core = self.core.clone();
+        let tool_id = short_text(&tool_id, MAX_TOOL_ID_CHARS);
+        let args = value_from_js(&args, &TOOL_ARGUMENTS);
+        future_to_promise(async move {
+            let cap = match mode
+                .as_deref()
+                .map(crate::settings::PermissionMode::from_key)
+            {
+                Some(None) => {
+                    let error = ToolError::invalid(
+                        "mode",
+                        "use readOnly, askEveryChange or askBeforeEdits (never more than the chat allows)",
+                    );
+                    return to_js(&ToolResult::failure(&error, 0.0)).map_err(JsValue::from);
+                }
+                Some(Some(cap)) => Some(cap),
+                None => None,
+            };
+            let result = match (tool_id, args) {
+                (Some(tool), Ok(args)) => {
+                    core.call_tool_through(&tool, &args, &requester, cap, None)
+                        .await
+                }
+                (tool, Err(problem)) => ToolResult::failure(
+                    &ToolError::invalid(
+                        tool.as_deref().unwrap_or("call"),
+                        format!("arguments: {problem}"),
+                    ),
+                    0.0,
+                ),
+                (None, _) => ToolResult::failure(
+                    &ToolError::invalid("call", "the tool id must be short text"),
+                    0.0,
+                ),
             };
             to_js(&result).map_err(JsValue::from)
         })
@@ -280,6 +364,32 @@ impl VaultAgent {
         })
     }
 
+    /// A headless turn (`vault-agent:ask`) goes on after its card was
+    /// answered on the plugin's own card; resolves like `chatSend`.
+    #[wasm_bindgen(js_name = chatContinue)]
+    pub fn chat_continue(
+        &self,
+        conversation: JsValue,
+        confirmation_id: String,
+        on_event: js_sys::Function,
+    ) -> js_sys::Promise {
+        let core = self.core.clone();
+        let conversation: Result<Conversation, _> = from_js(&conversation, &CONVERSATION);
+        future_to_promise(async move {
+            let mut conversation = conversation.map_err(|e| JsValue::from(into_error(e)))?;
+            let events = JsEvents(on_event);
+            let end = core
+                .chat_resolve(
+                    &mut conversation,
+                    &confirmation_id,
+                    Decision::Answered,
+                    &events,
+                )
+                .await;
+            turn_result(&conversation, end)
+        })
+    }
+
     /// Stop was pressed (the shim also aborts the running request).
     #[wasm_bindgen(js_name = chatStop)]
     pub fn chat_stop(&self) {
@@ -357,6 +467,39 @@ fn id_text(value: &JsValue) -> String {
 
 /// Chat events go to a JS callback; a throwing callback must not stop the turn.
 struct JsEvents(js_sys::Function);
+
+/// The shim's callbacks for one MCP exchange (see `McpEvents`).
+#[wasm_bindgen]
+extern "C" {
+    pub type McpEventFunctions;
+
+    /// A JSON-RPC notification (JSON text) for this exchange's event stream.
+    #[wasm_bindgen(method)]
+    fn notify(this: &McpEventFunctions, message: &str);
+    #[wasm_bindgen(method, js_name = presentCard)]
+    fn present_card(this: &McpEventFunctions, id: &str);
+    #[wasm_bindgen(method, js_name = withdrawCard)]
+    fn withdraw_card(this: &McpEventFunctions, id: &str);
+    #[wasm_bindgen(method)]
+    fn activity(this: &McpEventFunctions, entry: JsValue);
+}
+
+impl crate::mcp::McpEvents for McpEventFunctions {
+    fn notify(&self, message: &serde_json::Value) {
+        McpEventFunctions::notify(self, &message.to_string());
+    }
+    fn present_card(&self, id: &str) {
+        McpEventFunctions::present_card(self, id);
+    }
+    fn withdraw_card(&self, id: &str) {
+        McpEventFunctions::withdraw_card(self, id);
+    }
+    fn activity(&self, entry: &crate::mcp::ActivityEntry) {
+        if let Ok(value) = to_js(entry) {
+            McpEventFunctions::activity(self, value);
+        }
+    }
+}
 
 impl ChatEvents for JsEvents {
     fn emit(&self, event: ChatEvent) {

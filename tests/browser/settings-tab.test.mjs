@@ -31,9 +31,9 @@ describe("settings tab in Chromium", () => {
 		assert.equal(await page.locator(".modal-container.mod-dim").count(), 1, "one settings window on body");
 		assert.equal(await page.locator(".vertical-tab-nav-item.is-active").textContent(), "Vault Agent");
 		const headings = await tab.locator(".setting-item.setting-item-heading .setting-item-name").allTextContents();
-		// Sections may be added between these (Agents goes before Advanced); these four come in this order.
-		const known = headings.filter((h) => ["Model", "Safety", "Tools", "Advanced"].includes(h));
-		assert.deepEqual(known, ["Model", "Safety", "Tools", "Advanced"], `headings: ${headings.join(", ")}`);
+		// Sections may be added between these; these five come in this order.
+		const known = headings.filter((h) => ["Model", "Safety", "Tools", "Agents", "Advanced"].includes(h));
+		assert.deepEqual(known, ["Model", "Safety", "Tools", "Agents", "Advanced"], `headings: ${headings.join(", ")}`);
 		assert.equal(headings[0], "Model", "the model comes first");
 		// The command line interface is under Advanced, with the limits after it.
 		const names = await tab.locator(".setting-item .setting-item-name").allTextContents();
@@ -157,11 +157,14 @@ describe("settings tab in Chromium", () => {
 
 	it("getSettingDefinitions() lists every setting, by section, searchable, each with its control", async () => {
 		const tools = await page.evaluate(() => window.__harness.plugin.api.listTools().map((t) => t.displayName));
+		const clients = await page.evaluate(() => window.__harness.plugin.agents.clientConfigs().map((c) => c.name));
+		assert.ok(clients.length > 0, "client set-ups are listed");
 		// Written out here, so a row left out of the definitions fails.
 		const expected = {
 			Model: ["Model profile", "Profile name", "Provider", "Model name", "API key", "Test connection", "Context window (tokens)"],
 			Safety: ["Vault changes", "Folders the agent may read", "Folders the agent may change"],
 			Tools: ["All tools", ...tools],
+			Agents: ["MCP server", "Port", "What MCP clients may change", "Token", ...clients, "Recent MCP activity"],
 			Advanced: [
 				"Path to the Obsidian CLI",
 				"CLI in use",
@@ -217,6 +220,7 @@ describe("settings tab in Chromium", () => {
 		assert.ok(find("permission").includes("Vault changes"));
 		assert.ok(find("anthropic").includes("Provider"));
 		assert.ok(find("key").includes("API key"));
+		assert.ok(find("mcp").includes("Token"));
 	});
 
 	it("a number row drawn from the definitions (as Obsidian 1.13 does) saves when left and shows what the core kept", async () => {
