@@ -155,6 +155,22 @@ describe("settings tab in Chromium", () => {
 		assert.deepEqual(await tab.locator(".setting-item.vault-agent-profile select option").allTextContents(), ["Ollama (local)", "Anthropic"]);
 	});
 
+	it("Test connection answers for the profile in use; another profile starts without an answer", async () => {
+		const test = () => tab.locator(".setting-item", { has: page.locator(".setting-item-name", { hasText: /^Test connection$/ }) });
+		// The Anthropic profile in use, with no key: the core answers without a request.
+		await test().locator("button", { hasText: "Test connection" }).click();
+		const answer = test().locator(".setting-item-description > div");
+		await answer.first().waitFor({ state: "visible", timeout: 10_000 });
+		assert.equal(await answer.count(), 1, "one answer");
+		await tab.locator(".setting-item.vault-agent-profile select").selectOption({ label: "Ollama (local)" });
+		await page.waitForFunction(() => document.querySelector(".vault-agent-provider select")?.value === "ollama");
+		assert.equal(await test().locator(".setting-item-description > div").count(), 0, "the other profile's answer is not shown");
+		assert.equal(await test().locator(".setting-item-description").textContent(), "Lists the models the server of this profile offers.");
+		// Back to the profile the later tests expect.
+		await tab.locator(".setting-item.vault-agent-profile select").selectOption({ label: "Anthropic" });
+		await page.waitForFunction(() => document.querySelector(".vault-agent-provider select")?.value === "anthropic");
+	});
+
 	it("getSettingDefinitions() lists every setting, by section, searchable, each with its control", async () => {
 		const tools = await page.evaluate(() => window.__harness.plugin.api.listTools().map((t) => t.displayName));
 		const clients = await page.evaluate(() => window.__harness.plugin.agents.clientConfigs().map((c) => c.name));
