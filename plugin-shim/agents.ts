@@ -3,11 +3,10 @@
 // (`vault-agent:tools`, `vault-agent:call`, `vault-agent:ask`). Each door
 // goes through the core like the chat does; this file only wires effects.
 
-import { randomBytes } from "crypto";
 import { Notice, type App, type DataAdapter } from "obsidian";
 import type { ConfirmationCoordinator } from "./confirmations";
 import type { ChatMessage, CoreHandle, McpActivityEntry, TurnResult } from "./core-types";
-import { McpListener } from "./mcp-server";
+import { McpListener, randomHex } from "./mcp-server";
 import type { ToolResult } from "./vault-agent-api";
 
 /** The secret in Obsidian's secret storage that holds the bearer token (src/mcp/mod.rs). */
@@ -69,7 +68,7 @@ export class AgentDoors {
 
 	/** 256 random bits, hex; an old token stops working at once. */
 	regenerateToken(): string {
-		const token = randomBytes(32).toString("hex");
+		const token = randomHex(32);
 		this.host.app.secretStorage.setSecret(MCP_TOKEN_SECRET, token);
 		return token;
 	}

@@ -4,7 +4,6 @@
 // sends a notification (progress while a card waits). Who may ask, what
 // runs and what to answer are the core's decisions (src/mcp/).
 
-import { randomBytes } from "crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "http";
 import type { ConfirmationCoordinator } from "./confirmations";
 import type { CoreHandle, McpActivityEntry } from "./core-types";
@@ -13,6 +12,13 @@ import type { CoreHandle, McpActivityEntry } from "./core-types";
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 /** How long the rest of a refused body may keep arriving before the socket is cut. */
 const DRAIN_MS = 2000;
+
+/** `bytes` random bytes from the platform's CSPRNG, as hex. */
+export function randomHex(bytes: number): string {
+	const buffer = new Uint8Array(bytes);
+	window.crypto.getRandomValues(buffer);
+	return Array.from(buffer, (b) => b.toString(16).padStart(2, "0")).join("");
+}
 
 export type McpStart = { ok: true; port: number } | { ok: false; message: string };
 
@@ -33,7 +39,13 @@ export class McpListener {
 	/** Listens on 127.0.0.1:`port`; a port in use is an answer, not an exception. */
 	start(port: number): Promise<McpStart> {
 		return new Promise((resolve) => {
-			const server = createServer((request, response) => void this.exchange(request, response, port));
+			let server: Server;
+			try {
+				server = createServer((request, response) => void this.exchange(request, response, port));
+			} catch (error) {
+				resolve({ ok: false, message: `The MCP server could not start: ${String(error)}` });
+				return;
+			}
 			// A call may wait for the user's click for as long as a card lives.
 			server.requestTimeout = 0;
 			server.once("error", (error: NodeJS.ErrnoException) => {
@@ -100,7 +112,7 @@ export class McpListener {
 					body,
 					bodyTooLarge: tooLarge,
 					port,
-					freshId: randomBytes(24).toString("hex"),
+					freshId: randomHex(24),
 				},
 				events,
 			);

@@ -135,9 +135,11 @@ export class VaultAgentSettingTab extends PluginSettingTab {
 		containerEl.empty();
 		if (!this.plugin.core) return;
 		for (const section of this.sections()) {
-			new Setting(containerEl).setName(section.heading).setHeading().settingEl.addClass(section.cls);
+			// One element per section with its class, as 1.13 gives a group's `cls`.
+			const sectionEl = containerEl.createDiv({ cls: section.cls });
+			new Setting(sectionEl).setName(section.heading).setHeading();
 			for (const row of section.rows) {
-				const setting = new Setting(containerEl).setName(row.name);
+				const setting = new Setting(sectionEl).setName(row.name);
 				if (row.desc) setting.setDesc(row.desc);
 				row.render(setting);
 			}

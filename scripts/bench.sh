@@ -8,6 +8,8 @@ node scripts/bench.mjs
 echo
 node scripts/bench-memory.mjs
 echo
+node scripts/bench-mcp.mjs
+echo
 cargo bench --quiet --bench stream_parse
 echo
 node scripts/bench-browser.mjs

@@ -282,7 +282,7 @@ fn property_set_turn(core: &VaultAgentCore<FakeHost>) -> (Conversation, String, 
         .borrow()
         .iter()
         .find_map(|e| match e {
-            ChatEvent::ConfirmationNeeded { card, .. } => Some(card.clone()),
+            ChatEvent::ConfirmationNeeded { card, .. } => Some(card.as_ref().clone()),
             _ => None,
         })
         .expect("a card");

@@ -143,7 +143,7 @@ impl<H: Host> VaultAgentCore<H> {
 
     /// A read for a resource, under the MCP door's settings.
     async fn mcp_read(&self, tool: &str, args: Value) -> ToolResult {
-        let mode = self.settings().mcp.permission_mode;
+        let mode = self.settings_snapshot().mcp.permission_mode;
         let settings = self.settings_under(mode, None);
         self.call_tool_under(tool, &args, settings).await
     }

@@ -347,7 +347,8 @@ impl<H: Host> VaultAgentCore<H> {
             Some(Value::Object(arguments)) => Value::Object(arguments.clone()),
             Some(_) => return Answer::Error(RpcError::params("`arguments` must be an object.")),
         };
-        if !self.list_tools().iter().any(|t| t.id == name && t.enabled) {
+        let known = self.tools().iter().any(|t| t.id == name);
+        if !known || !self.settings_snapshot().tool_enabled(name) {
             return Answer::Error(RpcError::params(format!(
                 "Unknown tool {name:?}: call tools/list for the tools that are switched on."
             )));
@@ -407,7 +408,7 @@ impl<H: Host> VaultAgentCore<H> {
         events: &dyn McpEvents,
     ) -> Result<ToolResult, ()> {
         self.mcp_take_slot(tag).await?;
-        let mode = self.settings().mcp.permission_mode;
+        let mode = self.settings_snapshot().mcp.permission_mode;
         let settings = self.settings_under(mode, Some(tag.to_string()));
         let mut result = self.call_tool_under(name, arguments, settings).await;
         self.mcp.borrow_mut().running -= 1;

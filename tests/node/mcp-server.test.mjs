@@ -234,13 +234,18 @@ describe("the MCP server through the built main.js", () => {
 	});
 
 	it("lists the tools through the MCP Inspector's CLI", async () => {
-		const bin = join(root, "node_modules/.bin/mcp-inspector");
+		// The Inspector's CLI mode itself (@modelcontextprotocol/inspector-cli,
+		// what `inspector --cli` runs): the v2 launcher needs Node 22 and a
+		// Windows-only optional module that `npm ci` cannot lock on Linux. It
+		// finds its own package.json relative to the working directory.
+		const build = join(root, "node_modules/@modelcontextprotocol/inspector-cli/build");
+		const args = [join(build, "index.js"), URL_, "--transport", "http", "--method", "tools/list", "--header", `Authorization: Bearer ${token}`];
 		const out = await new Promise((resolve, reject) =>
-			execFile(bin, ["--cli", URL_, "--transport", "http", "--method", "tools/list", "--header", `Authorization: Bearer ${token}`], { timeout: 60000 }, (error, stdout, stderr) =>
+			execFile(process.execPath, args, { timeout: 60000, cwd: build }, (error, stdout, stderr) =>
 				error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout),
 			),
 		);
-		const listed = JSON.parse(out);
+		const listed = JSON.parse(out.slice(out.indexOf("{")));
 		assert.deepEqual(listed.tools.map((t) => t.name), plugin.api.listTools().filter((t) => t.enabled).map((t) => t.id));
 	});
 

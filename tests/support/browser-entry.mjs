@@ -48,8 +48,7 @@ if (node.resourcesPath) window.process.resourcesPath = node.resourcesPath;
 /** Node's Buffer, as far as the plugin and its core use it: bytes plus toString(). */
 class BrowserBuffer extends Uint8Array {
 	toString(encoding = "utf8") {
-		if (encoding === "hex") return Array.from(this, (byte) => byte.toString(16).padStart(2, "0")).join("");
-		if (encoding !== "utf8" && encoding !== "utf-8") throw new Error(`BrowserBuffer.toString: only utf8 and hex, not ${encoding}`);
+		if (encoding !== "utf8" && encoding !== "utf-8") throw new Error(`BrowserBuffer.toString: only utf8, not ${encoding}`);
 		return new TextDecoder().decode(this);
 	}
 }
@@ -431,16 +430,7 @@ const https = { request: requestFor("https:") };
 // ---------------------------------------------------------------------------
 // window.require, as the plugin sees it in Electron
 
-/** Node's crypto, as far as the plugin uses it (tokens and ids): randomBytes from the page's CSPRNG. */
-const crypto = {
-	randomBytes(size) {
-		const bytes = new BrowserBuffer(size);
-		window.crypto.getRandomValues(bytes);
-		return bytes;
-	},
-};
-
-const modules = { obsidian, child_process: { execFile, spawn }, fs, os, http, https, crypto };
+const modules = { obsidian, child_process: { execFile, spawn }, fs, os, http, https };
 
 window.require = (name) => {
 	const key = name.startsWith("node:") ? name.slice(5) : name;

@@ -1510,6 +1510,20 @@ function defineDerivedClasses(mocks) {
 			return el;
 		}
 
+		/**
+		 * As Obsidian 1.12.2+ documents it: command ids are global, a second
+		 * registration of one throws, and `obsidian help` lists each with its
+		 * description and flags. The app keeps them in `cli__` (command → {
+		 * description, flags, handler }), gone again when the plugin unloads.
+		 */
+		registerCliHandler(command, description, flags, handler) {
+			const registry = this.app.cli__;
+			if (registry.has(command)) throw new Error(`CLI command "${command}" is already registered.`);
+			registry.set(command, { description, flags, handler });
+			super.registerCliHandler(command, description, flags, handler);
+			this.register(() => registry.delete(command));
+		}
+
 		/** As Obsidian: the id gets the plugin id in front, the name the plugin name. */
 		addCommand(command) {
 			command.id = `${this.manifest.id}:${command.id}`;
@@ -1680,6 +1694,8 @@ export function createApp(obsidian, { adapter, theme = "dark" } = {}) {
 	app.setting = new SettingsModal(app);
 	app.commands = createCommandRegistry();
 	app.viewRegistry = { viewByType: new Map() };
+	// The CLI commands plugins register (`Plugin.registerCliHandler`).
+	app.cli__ = new Map();
 	app.plugins = {
 		plugins: {},
 		getPlugin(id) {

@@ -88,6 +88,38 @@ fn old_installer_banner() {
 /// The old installer's warning line.
 pub const OLD_INSTALLER: &str = "Your Obsidian installer is out of date. Please download the latest installer which includes better CLI support: https://obsidian.md/download";
 
+/// `OBSIDIAN_EMULATOR_LATENCY_MS`: every call first waits as long as the
+/// real CLI takes (a process start plus a round trip to the app): `250`, or
+/// `250:100` for 250 ± 100 ms, uniformly spread. The spread is drawn from
+/// the process id and the clock, so calls started together differ.
+pub fn latency() {
+    let Ok(spec) = std::env::var("OBSIDIAN_EMULATOR_LATENCY_MS") else {
+        return;
+    };
+    let (base, jitter) = match spec.trim().split_once(':') {
+        Some((base, jitter)) => (base.trim(), jitter.trim()),
+        None => (spec.trim(), "0"),
+    };
+    let (Ok(base), Ok(jitter)) = (base.parse::<u64>(), jitter.parse::<u64>()) else {
+        eprintln!("obsidian-emulator: OBSIDIAN_EMULATOR_LATENCY_MS must be `MS` or `MS:JITTER`, e.g. 250:100; got {spec:?}");
+        std::process::exit(2)
+    };
+    let ms = if jitter == 0 {
+        base
+    } else {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.subsec_nanos() as u64)
+            .unwrap_or(0);
+        let draw = (nanos ^ (u64::from(std::process::id()) << 17))
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            >> 33;
+        let offset = draw % (2 * jitter + 1);
+        (base + offset).saturating_sub(jitter)
+    };
+    std::thread::sleep(Duration::from_millis(ms));
+}
+
 fn sleep_forever() -> ! {
     loop {
         std::thread::sleep(Duration::from_secs(3600));

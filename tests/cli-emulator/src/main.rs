@@ -22,6 +22,7 @@ fn main() {
         .collect();
     log::append(&raw);
     let inv = args::parse(&raw);
+    faults::latency();
     faults::apply(inv.command.as_deref());
 
     let Some(command) = inv.command.clone() else {

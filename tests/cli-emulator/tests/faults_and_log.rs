@@ -286,3 +286,25 @@ mod unix {
         assert!(out.stdout.is_empty());
     }
 }
+
+#[test]
+fn latency_delays_every_call_within_its_spread() {
+    let emu = Emu::new().with("OBSIDIAN_EMULATOR_LATENCY_MS", "300:100");
+    for _ in 0..3 {
+        let start = Instant::now();
+        assert_eq!(emu.line(&["daily:path"]), "Daily/2026-03-03.md");
+        assert!(
+            start.elapsed() >= Duration::from_millis(200),
+            "{:?}",
+            start.elapsed()
+        );
+    }
+    let fixed = Emu::new().with("OBSIDIAN_EMULATOR_LATENCY_MS", "250");
+    let start = Instant::now();
+    assert_eq!(fixed.line(&["daily:path"]), "Daily/2026-03-03.md");
+    assert!(start.elapsed() >= Duration::from_millis(250));
+    let wrong = Emu::new().with("OBSIDIAN_EMULATOR_LATENCY_MS", "fast");
+    let out = wrong.output(&["daily:path"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("MS:JITTER"));
+}

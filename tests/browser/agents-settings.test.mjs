@@ -1,0 +1,58 @@
+// Settings → Vault Agent → Agents in Chromium from the built main.js: the MCP
+// server's switch, port, mode, the token's Copy and Regenerate, the client
+// set-ups with the token in them, and the activity list. Leaves
+// test-output/agents-settings.png.
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { startBrowserPlugin } from "../support/browser.mjs";
+import { emulator, emulatorEnv } from "../support/harness.mjs";
+
+const TOKEN = "a".repeat(60) + "c0de";
+
+describe("the Agents settings in Chromium", () => {
+	let session;
+	let page;
+
+	before(async () => {
+		session = await startBrowserPlugin({ data: { cliPath: emulator }, env: (vault) => emulatorEnv(vault), viewport: { width: 1100, height: 900 } });
+		({ page } = session);
+		await page.evaluate((token) => window.__harness.plugin.app.secretStorage.setSecret("vault-agent-mcp-token", token), TOKEN);
+		await session.openSettings();
+	});
+
+	after(async () => {
+		await session?.close();
+	});
+
+	it("shows the server off and Read only, client set-ups with the token, and regenerates it", async () => {
+		const section = page.locator(".vault-agent-agents");
+		await section.waitFor({ state: "visible", timeout: 5000 });
+		assert.equal(await section.locator(".setting-item-heading .setting-item-name").textContent(), "Agents");
+		assert.equal(await section.locator(".vault-agent-mcp-status").textContent(), "Off.");
+		const mode = section.locator(".setting-item", { hasText: "What MCP clients may change" }).locator("select");
+		assert.equal(await mode.inputValue(), "readOnly", "Read only until the user picks another");
+		assert.match(await section.locator(".setting-item", { has: page.locator(".setting-item-name", { hasText: /^Token$/ }) }).locator(".setting-item-description").textContent(), /ends in c0de/);
+		const configs = await section.locator(".vault-agent-client-config-text").allTextContents();
+		assert.equal(configs.length, 3);
+		assert.match(configs[0], /^claude mcp add --transport http vault-agent http:\/\/127\.0\.0\.1:27125\/mcp --header "Authorization: Bearer a+c0de"$/);
+		assert.equal(JSON.parse(configs[1]).mcpServers["vault-agent"].headers.Authorization, `Bearer ${TOKEN}`);
+		assert.deepEqual(JSON.parse(configs[2]).mcpServers["vault-agent"].args.slice(0, 3), ["-y", "mcp-remote", "http://127.0.0.1:27125/mcp"]);
+		assert.equal(await section.locator(".vault-agent-mcp-activity-empty").textContent(), "No calls yet.");
+		await session.screenshot("agents-settings", { fit: ".vertical-tab-content-container" });
+
+		// A new mode is saved in the MCP section, apart from the chat's.
+		await mode.selectOption("askEveryChange");
+		await session.waitForSave?.();
+		assert.deepEqual(
+			await page.evaluate(() => [window.__harness.plugin.core.settings().mcp.permissionMode, window.__harness.plugin.core.settings().permissionMode]),
+			["askEveryChange", "readOnly"],
+		);
+		// Regenerate: a new 256-bit token, shown in the set-ups.
+		await section.locator("button", { hasText: "Regenerate" }).click();
+		const fresh = await page.evaluate(() => window.__harness.plugin.app.secretStorage.getSecret("vault-agent-mcp-token"));
+		assert.match(fresh, /^[0-9a-f]{64}$/);
+		assert.notEqual(fresh, TOKEN);
+		assert.ok((await section.locator(".vault-agent-client-config-text").first().textContent()).endsWith(`Bearer ${fresh}"`));
+		assert.deepEqual(session.errors, []);
+	});
+});
