@@ -15,9 +15,6 @@ export default defineConfig([
 			},
 		},
 		rules: {
-			// The declarative settings API needs Obsidian 1.13; minAppVersion is
-			// 1.12.7 (the first CLI installer), so the tab keeps display().
-			"obsidianmd/settings-tab/prefer-setting-definitions": "off",
 			// Proper nouns keep their casing: the plugin's name and the model servers'.
 			"obsidianmd/ui/sentence-case": [
 				"warn",

@@ -11,6 +11,7 @@ import { commandLine, renderConfirmationCard } from "./confirmation-card";
 import type { Attachment, ChatEvent, ChatMessage, ConfirmationCard, Conversation, PermissionMode, Table, TurnResult } from "./core-types";
 import type VaultAgentPlugin from "./main";
 import { asPermissionMode, PERMISSION_MODES, permissionModeText } from "./permission-modes";
+import { activeProfile, ProfileSwitcher } from "./profile-switcher";
 import type { ToolResult } from "./vault-agent-api";
 
 export const CHAT_VIEW_TYPE = "vault-agent-chat";
@@ -25,7 +26,7 @@ export class ChatView extends ItemView {
 	private inputEl!: HTMLTextAreaElement;
 	private sendButton!: ButtonComponent;
 	private stopButton!: ButtonComponent;
-	private modelDropdown!: DropdownComponent;
+	private profileSwitcher!: ProfileSwitcher;
 	private modeEl!: HTMLElement;
 	private modeIcon!: HTMLElement;
 	private modeDropdown!: DropdownComponent;
@@ -78,12 +79,7 @@ export class ChatView extends ItemView {
 			const permissionMode = asPermissionMode(value);
 			if (permissionMode) await this.plugin.updateSettings({ permissionMode });
 		});
-		this.modelDropdown = new DropdownComponent(header);
-		this.modelDropdown.selectEl.addClass("vault-agent-model");
-		this.modelDropdown.selectEl.setAttribute("aria-label", "Model");
-		this.modelDropdown.onChange(async (value) => {
-			await this.plugin.updateChatProvider(value === "anthropic" ? "anthropic" : "openAi");
-		});
+		this.profileSwitcher = new ProfileSwitcher(header, this.plugin);
 		new ButtonComponent(header)
 			.setIcon("history")
 			.setTooltip("Chat history")
@@ -185,11 +181,7 @@ export class ChatView extends ItemView {
 		const settings = this.plugin.core?.settings();
 		if (!settings || !this.opened) return;
 		this.showMode(settings.permissionMode);
-		const chat = settings.chat;
-		this.modelDropdown.selectEl.empty();
-		this.modelDropdown.addOption("openAi", `${chat.openai.model || "(no model)"} · ${hostOf(chat.openai.baseUrl)}`);
-		this.modelDropdown.addOption("anthropic", `${chat.anthropic.model || "(no model)"} · Anthropic`);
-		this.modelDropdown.setValue(chat.provider);
+		this.profileSwitcher.refresh();
 	}
 
 	private showMode(mode: PermissionMode): void {
@@ -227,8 +219,7 @@ export class ChatView extends ItemView {
 			text: "The agent reads, searches and organises your notes through the Obsidian command line interface: notes, tasks, daily notes, properties, links, tags and more.",
 		});
 		const facts = empty.createEl("ul", { cls: "vault-agent-empty-facts" });
-		const active = settings.chat.provider === "anthropic" ? settings.chat.anthropic : settings.chat.openai;
-		facts.createEl("li", { text: `Model: ${active.model || "none set"}` });
+		facts.createEl("li", { text: `Model: ${activeProfile(settings.chat)?.model || "none set"}` });
 		facts.createEl("li", { text: `Vault changes: ${permissionModeText(settings.permissionMode).label}` });
 		const cli = facts.createEl("li", { text: "Command line interface: looking for it…" });
 		void core.cliStatus().then((status) => {
@@ -622,14 +613,6 @@ export class ChatView extends ItemView {
 
 function notAnswered(): ToolResult {
 	return { ok: false, text: "The chat is busy; try again when the answer has finished.", durationMs: 0 };
-}
-
-function hostOf(url: string): string {
-	try {
-		return new URL(url).host;
-	} catch {
-		return url;
-	}
 }
 
 /** The model's arguments, short: `command key=value …`. */

@@ -123,10 +123,18 @@ export interface ProviderSettings {
 	contextWindow: number;
 }
 
-export interface ChatSettings {
+/** A saved model setup (src/settings.rs `ModelProfile`), stored flat. */
+export interface ModelProfile extends ProviderSettings {
+	id: string;
+	name: string;
 	provider: ProviderKind;
-	openai: ProviderSettings;
-	anthropic: ProviderSettings;
+}
+
+export interface ChatSettings {
+	/** The `id` of the profile in use; the core keeps it naming one. */
+	activeProfile: string;
+	/** Never empty. */
+	profiles: ModelProfile[];
 	maxToolRounds: number;
 	toolResultCapChars: number;
 	modelTimeoutMs: number;
@@ -210,6 +218,26 @@ export interface ProviderPreset {
 	model: string;
 	needsKey: boolean;
 }
+
+/** What the switchers show of a profile (src/settings/profiles.rs). */
+export interface ProfileSummary {
+	id: string;
+	name: string;
+	provider: ProviderKind;
+	/** The preset whose server it uses, if any. */
+	preset: string | null;
+	/** `model · host`. */
+	detail: string;
+	active: boolean;
+}
+
+/** A user's action on the profiles; the core decides its result. */
+export type ProfileEdit =
+	| { action: "add"; preset: string }
+	| { action: "duplicate"; id: string }
+	| { action: "rename"; id: string; name: string }
+	| { action: "delete"; id: string }
+	| { action: "select"; id: string };
 
 export interface ConnectionReport {
 	ok: boolean;
@@ -360,6 +388,9 @@ export interface CoreHandle {
 	chatStop(): void;
 	testConnection(): Promise<ConnectionReport>;
 	providerPresets(): ProviderPreset[];
+	modelProfiles(): ProfileSummary[];
+	/** The chat settings after `edit`, not yet applied; throws with the reason it cannot be done. */
+	editModelProfiles(edit: ProfileEdit): ChatSettings;
 	/** Loads what journal.json held (null when none); returns lines for the log. */
 	loadJournal(stored: unknown): string[];
 	/** Only the plugin's own buttons: `anyway` is the conflict's hash after "Undo anyway". */

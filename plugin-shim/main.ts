@@ -7,7 +7,7 @@ import { createPublicApi } from "./api";
 import { CHAT_VIEW_TYPE, ChatView } from "./chat-view";
 import { ConfirmationCoordinator } from "./confirmations";
 import { ConversationStore } from "./conversation-store";
-import type { CoreHandle, ProviderKind, VaultAgentSettings } from "./core-types";
+import type { CoreHandle, ProfileEdit, VaultAgentSettings } from "./core-types";
 import { JournalStore } from "./journal-store";
 import { VaultAgentSettingTab } from "./settings-tab";
 import { UndoController } from "./undo";
@@ -170,9 +170,11 @@ export default class VaultAgentPlugin extends Plugin {
 		return settings;
 	}
 
-	async updateChatProvider(provider: ProviderKind): Promise<void> {
-		const chat = this.core?.settings().chat;
-		if (chat) await this.updateSettings({ chat: { ...chat, provider } });
+	/** Adds, copies, renames, deletes or picks a model profile, as the core decides. */
+	async editModelProfiles(edit: ProfileEdit): Promise<VaultAgentSettings> {
+		const core = this.core;
+		if (!core) throw new Error("Vault Agent is not loaded.");
+		return this.updateSettings({ chat: core.editModelProfiles(edit) });
 	}
 
 	lastConversationId(): string | null {

@@ -1,12 +1,84 @@
 // The settings tab. It shows what the core reports and hands every change to
 // the core, which normalises it; the tab itself decides nothing.
+//
+// One list of sections (Model, Safety, Tools, then Advanced; a new section is
+// one method and one line in `sections()`) feeds both renderers: Obsidian
+// 1.13+ draws `getSettingDefinitions()` itself and indexes it for its settings
+// search; older versions call `display()`, which draws the same rows.
 
-import { type App, type DropdownComponent, PluginSettingTab, SecretComponent, Setting, type TextAreaComponent, type TextComponent, type ToggleComponent } from "obsidian";
-import type { ChatSettings, CliStatus, ProviderSettings, VaultAgentSettings } from "./core-types";
-import { renderAgentsSection } from "./agents-settings";
+import {
+	type App,
+	type DropdownComponent,
+	Notice,
+	PluginSettingTab,
+	SecretComponent,
+	Setting,
+	requireApiVersion,
+	type SettingDefinitionItem,
+	type SettingGroupItem,
+	type TextAreaComponent,
+	type TextComponent,
+	type ToggleComponent,
+} from "obsidian";
+import { agentsSection } from "./agents-settings";
+import type { CliStatus, ModelProfile, ProfileEdit, VaultAgentSettings } from "./core-types";
 import type VaultAgentPlugin from "./main";
 import { asPermissionMode, PERMISSION_MODES } from "./permission-modes";
-import type { ToolDescriptor } from "./vault-agent-api";
+import { activeProfile } from "./profile-switcher";
+
+/**
+ * One row. Every row draws its own control, in both Obsidian versions, so a
+ * field behaves the same everywhere (saved when left, showing what the core kept).
+ */
+export interface Row {
+	name: string;
+	desc?: string;
+	aliases?: string[];
+	render: (setting: Setting) => void;
+}
+
+/** One section under its heading; `cls` marks its rows in the fallback. */
+export interface Section {
+	heading: string;
+	cls: string;
+	rows: Row[];
+}
+
+/** A number setting as shown (seconds, KiB…) and as stored (the core clamps it). */
+interface NumberSetting {
+	shown: (settings: VaultAgentSettings) => number;
+	stored: (value: number, settings: VaultAgentSettings) => Partial<VaultAgentSettings>;
+}
+
+/** The chat settings with the profile in use changed by `patch`. */
+function withActiveProfile(settings: VaultAgentSettings, patch: Partial<ModelProfile>): Partial<VaultAgentSettings> {
+	const chat = settings.chat;
+	const id = activeProfile(chat)?.id;
+	return { chat: { ...chat, profiles: chat.profiles.map((p) => (p.id === id ? { ...p, ...patch } : p)) } };
+}
+
+const NUMBERS = {
+	contextWindow: {
+		shown: (s) => activeProfile(s.chat)?.contextWindow ?? 0,
+		stored: (v, s) => withActiveProfile(s, { contextWindow: Math.round(v) }),
+	},
+	timeoutSeconds: { shown: (s) => s.timeoutMs / 1000, stored: (v) => ({ timeoutMs: Math.round(v * 1000) }) },
+	outputCapKib: { shown: (s) => s.outputCapBytes / 1024, stored: (v) => ({ outputCapBytes: Math.round(v * 1024) }) },
+	maxProcesses: { shown: (s) => s.maxProcesses, stored: (v) => ({ maxProcesses: Math.round(v) }) },
+	confirmationExpiryMinutes: {
+		shown: (s) => s.confirmationExpiryMs / 60000,
+		stored: (v) => ({ confirmationExpiryMs: Math.round(v * 60000) }),
+	},
+	maxToolRounds: { shown: (s) => s.chat.maxToolRounds, stored: (v, s) => ({ chat: { ...s.chat, maxToolRounds: Math.round(v) } }) },
+	toolResultCapChars: {
+		shown: (s) => s.chat.toolResultCapChars,
+		stored: (v, s) => ({ chat: { ...s.chat, toolResultCapChars: Math.round(v) } }),
+	},
+	modelTimeoutSeconds: {
+		shown: (s) => s.chat.modelTimeoutMs / 1000,
+		stored: (v, s) => ({ chat: { ...s.chat, modelTimeoutMs: Math.round(v * 1000) } }),
+	},
+} satisfies Record<string, NumberSetting>;
 
 /**
  * Saves a text field when the user leaves it or presses Enter (the DOM
@@ -26,270 +98,325 @@ function commitOnChange(text: TextComponent | TextAreaComponent, initial: string
 
 export class VaultAgentSettingTab extends PluginSettingTab {
 	private cliStatus: CliStatus | null = null;
-	private modelEl: HTMLElement | null = null;
+	/** True once Obsidian (before 1.13) drew the tab with display(). */
+	private drawnByDisplay = false;
 
-	constructor(app: App, private readonly plugin: VaultAgentPlugin) {
+	constructor(
+		app: App,
+		private readonly plugin: VaultAgentPlugin,
+	) {
 		super(app, plugin);
+		this.containerEl.addClass("vault-agent-settings");
 	}
 
+	/** In this order. */
+	private sections(): Section[] {
+		return [this.modelSection(), this.safetySection(), this.toolsSection(), agentsSection(this.plugin, () => this.redraw()), this.advancedSection()];
+	}
+
+	getSettingDefinitions(): SettingDefinitionItem[] {
+		if (!this.plugin.core) return [];
+		return this.sections().map((section) => ({
+			type: "group",
+			heading: section.heading,
+			cls: section.cls,
+			items: section.rows.map(({ name, desc, aliases, render }): SettingGroupItem => ({ name, desc, aliases, render: (setting: Setting) => render(setting) })),
+		}));
+	}
+
+	/** Obsidian before 1.13: the same sections, drawn here. */
 	display(): void {
+		this.drawnByDisplay = true;
+		this.draw();
+	}
+
+	private draw(): void {
 		const { containerEl } = this;
 		containerEl.empty();
-		containerEl.addClass("vault-agent-settings");
-		const core = this.plugin.core;
-		if (!core) return;
-		const settings = core.settings();
-		this.cliSection(containerEl, settings);
-		this.safetySection(containerEl, settings);
-		this.foldersSection(containerEl, settings);
-		this.modelEl = containerEl.createDiv({ cls: "vault-agent-model-settings" });
-		this.modelSection(settings.chat);
-		this.toolsSection(containerEl, core.listTools());
-		renderAgentsSection(containerEl, this.plugin);
+		if (!this.plugin.core) return;
+		for (const section of this.sections()) {
+			// One element per section with its class, as 1.13 gives a group's `cls`.
+			const sectionEl = containerEl.createDiv({ cls: section.cls });
+			new Setting(sectionEl).setName(section.heading).setHeading();
+			for (const row of section.rows) {
+				const setting = new Setting(sectionEl).setName(row.name);
+				if (row.desc) setting.setDesc(row.desc);
+				row.render(setting);
+			}
+		}
 	}
 
-	/** Redraws only the model section (its fields depend on the provider). */
-	private modelSection(chat: ChatSettings): void {
-		const core = this.plugin.core;
-		const containerEl = this.modelEl;
-		if (!core || !containerEl) return;
-		containerEl.empty();
-		const redraw = () => this.modelSection(this.plugin.core?.settings().chat ?? chat);
-		new Setting(containerEl).setName("Model").setHeading();
-		const kind = chat.provider;
-		const active: ProviderSettings = kind === "anthropic" ? chat.anthropic : chat.openai;
-		const save = async (patch: Partial<ProviderSettings>, provider = kind) => {
-			const current = this.plugin.core?.settings().chat ?? chat;
-			const key = provider === "anthropic" ? "anthropic" : "openai";
-			await this.plugin.updateSettings({ chat: { ...current, provider, [key]: { ...current[key], ...patch } } });
+	/** Draws the tab again after a change of its shape (another profile, another provider). */
+	private redraw(): void {
+		if (requireApiVersion("1.13.0") && !this.drawnByDisplay) this.update();
+		else this.draw();
+	}
+
+	/** A number field: saved when left, showing what the core kept (it clamps). */
+	private number(name: string, desc: string, key: keyof typeof NUMBERS, aliases?: string[]): Row {
+		const entry = NUMBERS[key];
+		const shown = () => {
+			const settings = this.plugin.core?.settings();
+			return settings ? String(entry.shown(settings)) : "";
 		};
-		const presets = core.providerPresets();
-		new Setting(containerEl)
-			.setName("Provider")
-			.setDesc("Local servers (Ollama, LM Studio) keep your notes on this computer; hosted ones send the conversation to that service.")
-			.addDropdown((dropdown) => {
-				dropdown.addOption("", kind === "anthropic" ? "Anthropic" : "OpenAI-compatible server");
-				for (const preset of presets) dropdown.addOption(preset.id, `Use ${preset.label}`);
-				dropdown.setValue("").onChange(async (id) => {
-					const preset = presets.find((p) => p.id === id);
-					if (!preset) return;
-					await save({ baseUrl: preset.baseUrl, model: preset.model }, preset.kind);
-					redraw();
+		return {
+			name,
+			desc,
+			aliases,
+			render: (setting) => {
+				setting.settingEl.addClass("vault-agent-number");
+				setting.addText((text) => {
+					text.inputEl.type = "number";
+					commitOnChange(text, shown(), async (raw) => {
+						const value = Number(raw);
+						const settings = this.plugin.core?.settings();
+						if (settings && raw.trim() !== "" && Number.isFinite(value)) await this.plugin.updateSettings(entry.stored(value, settings));
+						return shown();
+					});
 				});
-			})
-			.settingEl.addClass("vault-agent-provider");
-		if (kind === "openAi") {
-			new Setting(containerEl)
-				.setName("Server address")
-				.setDesc("The OpenAI-compatible base address, ending in /v1.")
-				.addText((text) =>
-					commitOnChange(text, active.baseUrl, async (value) => {
-						await save({ baseUrl: value });
-						return this.plugin.core?.settings().chat.openai.baseUrl ?? value;
-					}),
-				);
+			},
+		};
+	}
+
+	private async editProfiles(edit: ProfileEdit): Promise<void> {
+		try {
+			await this.plugin.editModelProfiles(edit);
+		} catch (error) {
+			new Notice(error instanceof Error ? error.message : String(error));
 		}
-		new Setting(containerEl)
-			.setName("Model name")
-			.setDesc("Exactly as the server names it; use a model that can call tools.")
-			.addText((text) =>
-				commitOnChange(text, active.model, async (value) => {
-					await save({ model: value });
-					return value.trim();
-				}),
-			)
-			.settingEl.addClass("vault-agent-model-name");
-		new Setting(containerEl)
-			.setName("API key")
-			.setDesc("Kept in Obsidian's secret storage under the name you pick, not in this plugin's data. Local servers usually need none.")
-			.addComponent((el) =>
-				new SecretComponent(this.app, el).setValue(active.apiKeySecret).onChange(async (name) => {
-					await save({ apiKeySecret: name });
-				}),
-			);
-		const test = new Setting(containerEl).setName("Test connection").setDesc("Lists the models the server offers.");
-		// Each test replaces the last one's answer and model list.
+		this.redraw();
+	}
+
+	/** Saves a change to the profile in use; returns it as the core kept it. */
+	private async saveProfile(patch: Partial<ModelProfile>): Promise<ModelProfile | undefined> {
+		const core = this.plugin.core;
+		if (!core) return undefined;
+		const saved = await this.plugin.updateSettings(withActiveProfile(core.settings(), patch));
+		return activeProfile(saved.chat);
+	}
+
+	private modelSection(): Section {
+		const core = this.plugin.core;
+		const settings = core?.settings();
+		const profile = settings ? activeProfile(settings.chat) : undefined;
+		if (!core || !settings || !profile) return { heading: "Model", cls: "vault-agent-model-settings", rows: [] };
+		const summaries = core.modelProfiles();
+		const presets = core.providerPresets();
+		const inUse = summaries.find((s) => s.active)?.preset ?? "";
+		const rows: Row[] = [
+			{
+				name: "Model profile",
+				desc: "The model the chat uses; switch it here or in the chat header. Each profile keeps its own server, model and key.",
+				aliases: ["profiles", "switch model"],
+				render: (setting) => {
+					setting.settingEl.addClass("vault-agent-profile");
+					setting.addDropdown((dropdown) => {
+						for (const s of summaries) dropdown.addOption(s.id, s.name);
+						dropdown.setValue(profile.id).onChange((id) => this.editProfiles({ action: "select", id }));
+					});
+					setting.addExtraButton((button) =>
+						button
+							.setIcon("plus")
+							.setTooltip("Add a profile")
+							.onClick(() => this.editProfiles({ action: "add", preset: presets[0]?.id ?? "" })),
+					);
+					setting.addExtraButton((button) =>
+						button
+							.setIcon("copy")
+							.setTooltip("Duplicate this profile")
+							.onClick(() => this.editProfiles({ action: "duplicate", id: profile.id })),
+					);
+					setting.addExtraButton((button) =>
+						button
+							.setIcon("trash-2")
+							.setTooltip("Delete this profile")
+							.setDisabled(summaries.length < 2)
+							.onClick(() => this.editProfiles({ action: "delete", id: profile.id })),
+					);
+				},
+			},
+			{
+				name: "Profile name",
+				desc: "How this profile is listed here and in the chat header.",
+				aliases: ["rename profile"],
+				render: (setting) => {
+					setting.settingEl.addClass("vault-agent-profile-name");
+					setting.addText((text) =>
+						commitOnChange(text, profile.name, async (name) => {
+							try {
+								await this.plugin.editModelProfiles({ action: "rename", id: profile.id, name });
+							} catch (error) {
+								new Notice(error instanceof Error ? error.message : String(error));
+							}
+							const kept = activeProfile(this.plugin.core?.settings().chat ?? settings.chat);
+							this.redraw();
+							return kept?.name ?? profile.name;
+						}),
+					);
+				},
+			},
+			{
+				name: "Provider",
+				desc: "The server this profile talks to. Picking another adds a new profile for it; your other profiles stay as they are. Local servers (Ollama, LM Studio) keep your notes on this computer; hosted ones send the conversation to that service.",
+				aliases: presets.map((p) => p.label),
+				render: (setting) => {
+					setting.settingEl.addClass("vault-agent-provider");
+					setting.addDropdown((dropdown) => {
+						for (const preset of presets) dropdown.addOption(preset.id, preset.label);
+						if (!inUse) dropdown.addOption("", profile.provider === "anthropic" ? "Other Anthropic address" : "Other OpenAI-compatible server");
+						dropdown.setValue(inUse).onChange(async (preset) => {
+							if (preset) await this.editProfiles({ action: "add", preset });
+						});
+					});
+				},
+			},
+		];
+		if (profile.provider === "openAi") {
+			rows.push({
+				name: "Server address",
+				desc: "The OpenAI-compatible base address, ending in /v1.",
+				aliases: ["base URL"],
+				render: (setting) => {
+					setting.addText((text) =>
+						commitOnChange(text, profile.baseUrl, async (baseUrl) => {
+							const kept = (await this.saveProfile({ baseUrl }))?.baseUrl ?? baseUrl;
+							// The provider shown follows the address.
+							this.redraw();
+							return kept;
+						}),
+					);
+				},
+			});
+		}
+		rows.push(
+			{
+				name: "Model name",
+				desc: "Exactly as the server names it; use a model that can call tools.",
+				render: (setting) => {
+					setting.settingEl.addClass("vault-agent-model-name");
+					setting.addText((text) => commitOnChange(text, profile.model, async (model) => (await this.saveProfile({ model }))?.model ?? model));
+				},
+			},
+			{
+				name: "API key",
+				desc: "Kept in Obsidian's secret storage under the name you pick, not in this plugin's data. Local servers usually need none.",
+				aliases: ["secret", "token"],
+				render: (setting) => {
+					setting.addComponent((el) =>
+						new SecretComponent(this.app, el).setValue(profile.apiKeySecret).onChange(async (apiKeySecret) => {
+							await this.saveProfile({ apiKeySecret });
+						}),
+					);
+				},
+			},
+			{
+				name: "Test connection",
+				desc: "Lists the models the server of this profile offers.",
+				render: (setting) => this.testConnection(setting),
+			},
+			this.number(
+				"Context window (tokens)",
+				"How much the model reads at once. 0 uses what the server is known to offer (Ollama through /v1: 4096, unless you start it with a larger OLLAMA_CONTEXT_LENGTH; other local servers: 8192). Older messages are shortened or left out to fit.",
+				"contextWindow",
+			),
+		);
+		return { heading: "Model", cls: "vault-agent-model-settings", rows };
+	}
+
+	/** Each test replaces the last one's answer and model list; another profile starts afresh. */
+	private testConnection(setting: Setting): void {
 		let models: DropdownComponent | null = null;
-		test.addButton((button) =>
+		setting.addButton((button) =>
 			button.setButtonText("Test connection").onClick(async () => {
-				test.setDesc("Connecting…");
+				const core = this.plugin.core;
+				if (!core) return;
+				setting.setDesc("Connecting…");
 				models?.selectEl.remove();
 				models = null;
 				const report = await core.testConnection();
-				test.descEl.empty();
-				test.descEl.createDiv({ cls: report.ok ? "vault-agent-cli-found" : "vault-agent-cli-missing", text: report.message });
-				if (report.models.length > 0) {
-					test.addDropdown((dropdown) => {
-						models = dropdown;
-						dropdown.addOption("", "Choose a model");
-						for (const model of report.models) dropdown.addOption(model, model);
-						dropdown.onChange(async (model) => {
-							if (!model) return;
-							await save({ model });
-							redraw();
-						});
+				setting.descEl.empty();
+				setting.descEl.createDiv({ cls: report.ok ? "vault-agent-cli-found" : "vault-agent-cli-missing", text: report.message });
+				if (report.models.length === 0) return;
+				setting.addDropdown((dropdown) => {
+					models = dropdown;
+					dropdown.addOption("", "Choose a model");
+					for (const model of report.models) dropdown.addOption(model, model);
+					dropdown.onChange(async (model) => {
+						if (!model) return;
+						await this.saveProfile({ model });
+						this.redraw();
 					});
-				}
+				});
 			}),
 		);
-		this.numberSetting(
-			containerEl,
-			"Context window (tokens)",
-			"How much the model reads at once. 0 uses what the server is known to offer (Ollama through /v1: 4096, unless you start it with a larger OLLAMA_CONTEXT_LENGTH; other local servers: 8192). Older messages are shortened or left out to fit.",
-			active.contextWindow,
-			(value) => {
-				const current = this.plugin.core?.settings().chat ?? chat;
-				const key = current.provider === "anthropic" ? "anthropic" : "openai";
-				return { chat: { ...current, [key]: { ...current[key], contextWindow: Math.round(value) } } };
+	}
+
+	private safetySection(): Section {
+		const settings = this.plugin.core?.settings();
+		const folderList = (name: string, desc: string, key: "readFolders" | "writeFolders"): Row => ({
+			name,
+			desc,
+			aliases: ["folders", "scope"],
+			render: (setting) => {
+				setting.settingEl.addClass("vault-agent-folder-setting");
+				setting.addTextArea((area) => {
+					area.setPlaceholder("Whole vault");
+					area.inputEl.rows = 3;
+					commitOnChange(area, (settings?.[key] ?? []).join("\n"), async (value) => {
+						const folders = value
+							.split("\n")
+							.map((line) => line.trim())
+							.filter((line) => line !== "");
+						const saved = await this.plugin.updateSettings({ [key]: folders });
+						return saved[key].join("\n");
+					});
+				});
 			},
-			(saved) => (saved.chat.provider === "anthropic" ? saved.chat.anthropic : saved.chat.openai).contextWindow,
-		);
-		this.numberSetting(
-			containerEl,
-			"Tool rounds per message",
-			"The agent stops after this many rounds of tool calls for one message.",
-			chat.maxToolRounds,
-			(value) => ({ chat: { ...(this.plugin.core?.settings().chat ?? chat), maxToolRounds: Math.round(value) } }),
-			(saved) => saved.chat.maxToolRounds,
-		);
-		this.numberSetting(
-			containerEl,
-			"Tool result size (characters)",
-			"Longer tool output is cut before it goes to the model, with a note saying so.",
-			chat.toolResultCapChars,
-			(value) => ({ chat: { ...(this.plugin.core?.settings().chat ?? chat), toolResultCapChars: Math.round(value) } }),
-			(saved) => saved.chat.toolResultCapChars,
-		);
-		this.numberSetting(
-			containerEl,
-			"Model timeout (seconds)",
-			"How long to wait for the server to start answering.",
-			chat.modelTimeoutMs / 1000,
-			(value) => ({ chat: { ...(this.plugin.core?.settings().chat ?? chat), modelTimeoutMs: Math.round(value * 1000) } }),
-			(saved) => saved.chat.modelTimeoutMs / 1000,
-		);
-	}
-
-	private cliSection(containerEl: HTMLElement, settings: VaultAgentSettings): void {
-		new Setting(containerEl).setName("Command line interface").setHeading();
-		let statusSetting: Setting | null = null;
-		new Setting(containerEl)
-			.setName("Path to the Obsidian CLI")
-			.setDesc("Leave empty to find it automatically. Obsidian turns its CLI on under general settings, command line interface.")
-			.addText((text) => {
-				text.setPlaceholder("Found automatically");
-				commitOnChange(text, settings.cliPath, async (value) => {
-					const saved = await this.plugin.updateSettings({ cliPath: value });
-					// A new path means a new answer to "which CLI?".
-					if (statusSetting) await this.refreshCliStatus(statusSetting);
-					return saved.cliPath;
-				});
-			});
-		statusSetting = new Setting(containerEl).setName("CLI in use").addButton((button) =>
-			button.setButtonText("Check again").onClick(async () => {
-				if (statusSetting) await this.refreshCliStatus(statusSetting);
-			}),
-		);
-		statusSetting.settingEl.addClass("vault-agent-cli-status");
-		this.renderCliStatus(statusSetting);
-		if (this.cliStatus === null) void this.refreshCliStatus(statusSetting);
-
-		new Setting(containerEl)
-			.setName("Vault name")
-			.setDesc("The vault the CLI works on. Leave empty for the vault that is open.")
-			.addText((text) =>
-				commitOnChange(text, settings.vaultName, async (value) => (await this.plugin.updateSettings({ vaultName: value })).vaultName),
-			);
-		this.numberSetting(
-			containerEl,
-			"Timeout (seconds)",
-			"How long one CLI call may take before it is stopped (1 to 120).",
-			settings.timeoutMs / 1000,
-			(seconds) => ({ timeoutMs: Math.round(seconds * 1000) }),
-			(saved) => saved.timeoutMs / 1000,
-		);
-		this.numberSetting(
-			containerEl,
-			"Output cap (KiB)",
-			"Longer output is cut, with a note saying how much was left out.",
-			settings.outputCapBytes / 1024,
-			(kib) => ({ outputCapBytes: Math.round(kib * 1024) }),
-			(saved) => saved.outputCapBytes / 1024,
-		);
-		this.numberSetting(
-			containerEl,
-			"CLI processes at once",
-			"More calls wait their turn, in order (1 to 16).",
-			settings.maxProcesses,
-			(count) => ({ maxProcesses: Math.round(count) }),
-			(saved) => saved.maxProcesses,
-		);
-	}
-
-	private safetySection(containerEl: HTMLElement, settings: VaultAgentSettings): void {
-		new Setting(containerEl).setName("Safety").setHeading();
-		const mode = new Setting(containerEl)
-			.setName("Vault changes")
-			.setDesc("What the agent may change in your vault. You can also switch it in the chat header; the agent itself never can.")
-			.addDropdown((dropdown) => {
-				for (const m of PERMISSION_MODES) dropdown.addOption(m.mode, m.label);
-				dropdown.setValue(settings.permissionMode).onChange(async (value) => {
-					const permissionMode = asPermissionMode(value);
-					if (!permissionMode) return;
-					const saved = await this.plugin.updateSettings({ permissionMode });
-					dropdown.setValue(saved.permissionMode);
-				});
-			});
-		mode.settingEl.addClass("vault-agent-permission-mode-setting");
-		const list = mode.descEl.createEl("ul", { cls: "vault-agent-permission-modes" });
-		for (const m of PERMISSION_MODES) {
-			const item = list.createEl("li");
-			item.dataset.mode = m.mode;
-			item.createEl("strong", { text: m.label });
-			item.appendText(`: ${m.description}`);
-		}
-		this.numberSetting(
-			containerEl,
-			"Confirmation expiry (minutes)",
-			"A change that waits longer than this for your approval is dropped.",
-			settings.confirmationExpiryMs / 60000,
-			(minutes) => ({ confirmationExpiryMs: Math.round(minutes * 60000) }),
-			(saved) => saved.confirmationExpiryMs / 60000,
-		);
-	}
-
-	/** One folder per line; the core normalises them and says nothing is the whole vault. */
-	private foldersSection(containerEl: HTMLElement, settings: VaultAgentSettings): void {
-		new Setting(containerEl).setName("Folders").setHeading();
-		const folderList = (name: string, desc: string, key: "readFolders" | "writeFolders") => {
-			const setting = new Setting(containerEl).setName(name).setDesc(desc).addTextArea((area) => {
-				area.setPlaceholder("Whole vault");
-				area.inputEl.rows = 3;
-				commitOnChange(area, settings[key].join("\n"), async (value) => {
-					const folders = value
-						.split("\n")
-						.map((line) => line.trim())
-						.filter((line) => line !== "");
-					const saved = await this.plugin.updateSettings({ [key]: folders });
-					return saved[key].join("\n");
-				});
-			});
-			setting.settingEl.addClass("vault-agent-folder-setting");
+		});
+		return {
+			heading: "Safety",
+			cls: "vault-agent-safety-settings",
+			rows: [
+				{
+					name: "Vault changes",
+					desc: "What the agent may change in your vault. You can also switch it in the chat header; the agent itself never can.",
+					aliases: ["permission mode", "read only", ...PERMISSION_MODES.map((m) => m.label)],
+					render: (setting) => {
+						setting.settingEl.addClass("vault-agent-permission-mode-setting");
+						setting.addDropdown((dropdown) => {
+							for (const m of PERMISSION_MODES) dropdown.addOption(m.mode, m.label);
+							dropdown.setValue(settings?.permissionMode ?? "readOnly").onChange(async (value) => {
+								const permissionMode = asPermissionMode(value);
+								if (!permissionMode) return;
+								const saved = await this.plugin.updateSettings({ permissionMode });
+								dropdown.setValue(saved.permissionMode);
+							});
+						});
+						const list = setting.descEl.createEl("ul", { cls: "vault-agent-permission-modes" });
+						for (const m of PERMISSION_MODES) {
+							const item = list.createEl("li");
+							item.dataset.mode = m.mode;
+							item.createEl("strong", { text: m.label });
+							item.appendText(`: ${m.description}`);
+						}
+					},
+				},
+				folderList(
+					"Folders the agent may read",
+					"One folder per line, from the vault root (like Projects or Areas/Work). Leave empty for the whole vault. Results from searches and lists leave out the rest and say how many were left out.",
+					"readFolders",
+				),
+				folderList(
+					"Folders the agent may change",
+					"One folder per line. Leave empty for every folder it may read. Changes still follow the vault changes mode above, and never reach Obsidian's configuration folder.",
+					"writeFolders",
+				),
+			],
 		};
-		folderList(
-			"Folders the agent may read",
-			"One folder per line, from the vault root (like Projects or Areas/Work). Leave empty for the whole vault. Results from searches and lists leave out the rest and say how many were left out.",
-			"readFolders",
-		);
-		folderList(
-			"Folders the agent may change",
-			"One folder per line. Leave empty for every folder it may read. Changes still follow the vault changes mode above, and never reach Obsidian's configuration folder.",
-			"writeFolders",
-		);
 	}
 
-	private toolsSection(containerEl: HTMLElement, tools: ToolDescriptor[]): void {
-		new Setting(containerEl).setName("Tools").setHeading();
+	private toolsSection(): Section {
+		const tools = this.plugin.core?.listTools() ?? [];
 		const toggles = new Map<string, ToggleComponent>();
 		let master: ToggleComponent | null = null;
 		// setValue() fires onChange; while one switch moves the others, they
@@ -303,70 +430,118 @@ export class VaultAgentSettingTab extends PluginSettingTab {
 				syncing = false;
 			}
 		};
-		new Setting(containerEl)
-			.setName("All tools")
-			.setDesc("Turn every tool on or off at once.")
-			.addToggle((toggle) => {
-				master = toggle;
-				toggle.setValue(tools.every((t) => t.enabled)).onChange(async (value) => {
-					if (syncing) return;
-					moveSwitches(() => {
-						for (const t of toggles.values()) t.setValue(value);
+		const rows: Row[] = [
+			{
+				name: "All tools",
+				desc: "Turn every tool on or off at once.",
+				render: (setting) => {
+					setting.settingEl.addClass("vault-agent-all-tools");
+					setting.addToggle((toggle) => {
+						master = toggle;
+						toggle.setValue(tools.every((t) => t.enabled)).onChange(async (value) => {
+							if (syncing) return;
+							moveSwitches(() => {
+								for (const t of toggles.values()) t.setValue(value);
+							});
+							await this.plugin.updateSettings({ tools: Object.fromEntries(tools.map((t) => [t.id, value])) });
+						});
 					});
-					await this.plugin.updateSettings({ tools: Object.fromEntries(tools.map((t) => [t.id, value])) });
-				});
-			})
-			.settingEl.addClass("vault-agent-all-tools");
+				},
+			},
+		];
 		for (const tool of tools) {
-			const setting = new Setting(containerEl).setName(tool.displayName).addToggle((toggle) => {
-				toggles.set(tool.id, toggle);
-				toggle.setValue(tool.enabled).onChange(async (value) => {
-					if (syncing) return;
-					const current = this.plugin.core?.settings().tools ?? {};
-					await this.plugin.updateSettings({ tools: { ...current, [tool.id]: value } });
-					moveSwitches(() => {
-						master?.setValue([...toggles.values()].every((t) => t.getValue()));
-					});
-				});
-			});
-			setting.settingEl.addClass("vault-agent-tool");
-			setting.settingEl.dataset.toolId = tool.id;
-			const desc = setting.descEl;
-			desc.createDiv({ text: tool.description });
 			const reads = tool.commandDetails.filter((c) => c.access === "read").map((c) => c.name);
 			const writes = tool.commandDetails.filter((c) => c.access !== "read");
-			const commands = desc.createDiv({ cls: "vault-agent-tool-commands" });
-			if (reads.length > 0) commands.createSpan({ cls: "vault-agent-reads", text: `Reads: ${reads.join(", ")}` });
-			if (writes.length > 0) {
-				// Declared kinds; "Ask before every change" asks for the others too.
-				const list = writes.map((c) => (c.access === "confirmedWrite" ? `${c.name} (always asks you first)` : c.name));
-				commands.createSpan({ cls: "vault-agent-writes", text: `Changes: ${list.join(", ")}` });
-			}
+			rows.push({
+				name: tool.displayName,
+				desc: tool.description,
+				aliases: [tool.id, ...tool.commandDetails.map((c) => c.name)],
+				render: (setting) => {
+					setting.settingEl.addClass("vault-agent-tool");
+					setting.settingEl.dataset.toolId = tool.id;
+					setting.addToggle((toggle) => {
+						toggles.set(tool.id, toggle);
+						toggle.setValue(tool.enabled).onChange(async (value) => {
+							if (syncing) return;
+							const current = this.plugin.core?.settings().tools ?? {};
+							await this.plugin.updateSettings({ tools: { ...current, [tool.id]: value } });
+							moveSwitches(() => {
+								master?.setValue([...toggles.values()].every((t) => t.getValue()));
+							});
+						});
+					});
+					const commands = setting.descEl.createDiv({ cls: "vault-agent-tool-commands" });
+					if (reads.length > 0) commands.createSpan({ cls: "vault-agent-reads", text: `Reads: ${reads.join(", ")}` });
+					if (writes.length > 0) {
+						// Declared kinds; "Ask before every change" asks for the others too.
+						const list = writes.map((c) => (c.access === "confirmedWrite" ? `${c.name} (always asks you first)` : c.name));
+						commands.createSpan({ cls: "vault-agent-writes", text: `Changes: ${list.join(", ")}` });
+					}
+				},
+			});
 		}
+		return { heading: "Tools", cls: "vault-agent-tools-settings", rows };
 	}
 
-	private numberSetting(
-		containerEl: HTMLElement,
-		name: string,
-		desc: string,
-		value: number,
-		toSettings: (value: number) => Partial<VaultAgentSettings>,
-		shown: (saved: VaultAgentSettings) => number,
-	): void {
-		new Setting(containerEl)
-			.setName(name)
-			.setDesc(desc)
-			.addText((text) => {
-				text.inputEl.type = "number";
-				commitOnChange(text, String(value), async (raw) => {
-					const parsed = Number(raw);
-					const current = this.plugin.core?.settings();
-					if (raw.trim() === "" || !Number.isFinite(parsed)) return current ? String(shown(current)) : String(value);
-					// The core clamps out-of-range numbers; the field shows what was kept.
-					return String(shown(await this.plugin.updateSettings(toSettings(parsed))));
-				});
-			})
-			.settingEl.addClass("vault-agent-number");
+	/** The command line interface, then the limits. */
+	private advancedSection(): Section {
+		const settings = this.plugin.core?.settings();
+		const cli = ["command line interface", "CLI"];
+		let statusSetting: Setting | null = null;
+		return {
+			heading: "Advanced",
+			cls: "vault-agent-advanced-settings",
+			rows: [
+				{
+					name: "Path to the Obsidian CLI",
+					desc: "Leave empty to find it automatically. Obsidian turns its CLI on under general settings, command line interface.",
+					aliases: cli,
+					render: (setting) => {
+						setting.addText((text) => {
+							text.setPlaceholder("Found automatically");
+							commitOnChange(text, settings?.cliPath ?? "", async (value) => {
+								const saved = await this.plugin.updateSettings({ cliPath: value });
+								// A new path means a new answer to "which CLI?".
+								if (statusSetting) await this.refreshCliStatus(statusSetting);
+								return saved.cliPath;
+							});
+						});
+					},
+				},
+				{
+					name: "CLI in use",
+					aliases: cli,
+					render: (setting) => {
+						statusSetting = setting;
+						setting.settingEl.addClass("vault-agent-cli-status");
+						setting.addButton((button) =>
+							button.setButtonText("Check again").onClick(async () => {
+								await this.refreshCliStatus(setting);
+							}),
+						);
+						this.renderCliStatus(setting);
+						if (this.cliStatus === null) void this.refreshCliStatus(setting);
+					},
+				},
+				{
+					name: "Vault name",
+					desc: "The vault the CLI works on. Leave empty for the vault that is open.",
+					aliases: cli,
+					render: (setting) => {
+						setting.addText((text) =>
+							commitOnChange(text, settings?.vaultName ?? "", async (value) => (await this.plugin.updateSettings({ vaultName: value })).vaultName),
+						);
+					},
+				},
+				this.number("Timeout (seconds)", "How long one CLI call may take before it is stopped (1 to 120).", "timeoutSeconds", cli),
+				this.number("Output cap (KiB)", "Longer output is cut, with a note saying how much was left out.", "outputCapKib", cli),
+				this.number("CLI processes at once", "More calls wait their turn, in order (1 to 16).", "maxProcesses", cli),
+				this.number("Confirmation expiry (minutes)", "A change that waits longer than this for your approval is dropped.", "confirmationExpiryMinutes"),
+				this.number("Tool rounds per message", "The agent stops after this many rounds of tool calls for one message.", "maxToolRounds"),
+				this.number("Tool result size (characters)", "Longer tool output is cut before it goes to the model, with a note saying so.", "toolResultCapChars"),
+				this.number("Model timeout (seconds)", "How long to wait for the server to start answering.", "modelTimeoutSeconds"),
+			],
+		};
 	}
 
 	private async refreshCliStatus(setting: Setting): Promise<void> {

@@ -5,10 +5,14 @@
 //! default, numbers are clamped into range and unknown keys are dropped. The
 //! notes say what was repaired, so the shim can log it.
 
+mod profiles;
+
 use std::collections::BTreeMap;
 
 use serde::Serialize;
 use serde_json::{Map, Value};
+
+pub use self::profiles::{ProfileEdit, ProfileSummary};
 
 pub const DEFAULT_TIMEOUT_MS: u32 = 15_000;
 pub const TIMEOUT_RANGE_MS: (u32, u32) = (1_000, 120_000);
@@ -25,6 +29,8 @@ pub const DEFAULT_TOOL_RESULT_CAP_CHARS: u32 = 16_000;
 pub const TOOL_RESULT_CAP_RANGE_CHARS: (u32, u32) = (1_000, 200_000);
 pub const DEFAULT_MODEL_TIMEOUT_MS: u32 = 60_000;
 pub const MODEL_TIMEOUT_RANGE_MS: (u32, u32) = (5_000, 600_000);
+/// Longer profile names are cut.
+pub const MAX_PROFILE_NAME_CHARS: usize = 80;
 /// Tokens; 0 means "as the server is known to offer".
 pub const CONTEXT_WINDOW_RANGE: (u32, u32) = (0, 2_000_000);
 pub const DEFAULT_READ_CACHE_SECONDS: u32 = 60;
@@ -45,6 +51,8 @@ pub enum ProviderKind {
 
 /// One model server: where it is, which model, and the name of the secret
 /// that holds its API key (the key itself lives in Obsidian's secret storage).
+/// A provider-specific setting is one more field here and one more line in
+/// `Reader::provider`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ProviderSettings {
@@ -56,13 +64,81 @@ pub struct ProviderSettings {
     pub context_window: u32,
 }
 
-/// The chat agent's settings.
+impl ProviderSettings {
+    /// Where a new profile of this kind starts.
+    pub fn defaults(kind: ProviderKind) -> ProviderSettings {
+        match kind {
+            ProviderKind::OpenAi => ProviderSettings {
+                base_url: "http://localhost:11434/v1".into(),
+                model: "llama3.1".into(),
+                api_key_secret: String::new(),
+                context_window: 0,
+            },
+            ProviderKind::Anthropic => ProviderSettings {
+                base_url: "https://api.anthropic.com".into(),
+                model: "claude-sonnet-4-5".into(),
+                api_key_secret: String::new(),
+                context_window: 0,
+            },
+        }
+    }
+}
+
+/// A saved model setup the user switches between (settings tab, chat header).
+/// Stored flat: `{ id, name, provider, baseUrl, model, apiKeySecret, contextWindow }`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ModelProfile {
+    /// Stable, lowercase letters, digits and dashes; never shown.
+    pub id: String,
+    pub name: String,
+    pub provider: ProviderKind,
+    #[serde(flatten)]
+    pub server: ProviderSettings,
+}
+
+impl ModelProfile {
+    /// The first profile of a fresh install: Ollama on this computer.
+    pub fn first() -> ModelProfile {
+        let server = ProviderSettings::defaults(ProviderKind::OpenAi);
+        ModelProfile {
+            id: "profile-1".into(),
+            name: profile_name(ProviderKind::OpenAi, &server),
+            provider: ProviderKind::OpenAi,
+            server,
+        }
+    }
+
+    /// The preset whose server this profile uses, if any (the settings tab
+    /// shows it as the provider in use).
+    pub fn preset(&self) -> Option<&'static crate::agent::provider::ProviderPreset> {
+        crate::agent::provider::preset_for(self.provider, &self.server.base_url)
+    }
+}
+
+/// A name for a profile nobody named: its preset's, or its server's host.
+pub fn profile_name(kind: ProviderKind, server: &ProviderSettings) -> String {
+    match crate::agent::provider::preset_for(kind, &server.base_url) {
+        Some(preset) => preset.label.to_string(),
+        None => host_of(&server.base_url).to_string(),
+    }
+}
+
+/// `localhost:11434` of `http://localhost:11434/v1`.
+pub fn host_of(url: &str) -> &str {
+    let rest = url.split_once("://").map_or(url, |(_, rest)| rest);
+    rest.split('/').next().unwrap_or(rest)
+}
+
+/// The chat agent's settings: the saved model profiles, the one in use, and
+/// limits that hold for every profile.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ChatSettings {
-    pub provider: ProviderKind,
-    pub openai: ProviderSettings,
-    pub anthropic: ProviderSettings,
+    /// The `id` of the profile the chat uses.
+    pub active_profile: String,
+    /// Never empty once normalised.
+    pub profiles: Vec<ModelProfile>,
     pub max_tool_rounds: u32,
     pub tool_result_cap_chars: u32,
     pub model_timeout_ms: u32,
@@ -70,20 +146,10 @@ pub struct ChatSettings {
 
 impl Default for ChatSettings {
     fn default() -> Self {
+        let first = ModelProfile::first();
         ChatSettings {
-            provider: ProviderKind::OpenAi,
-            openai: ProviderSettings {
-                base_url: "http://localhost:11434/v1".into(),
-                model: "llama3.1".into(),
-                api_key_secret: String::new(),
-                context_window: 0,
-            },
-            anthropic: ProviderSettings {
-                base_url: "https://api.anthropic.com".into(),
-                model: "claude-sonnet-4-5".into(),
-                api_key_secret: String::new(),
-                context_window: 0,
-            },
+            active_profile: first.id.clone(),
+            profiles: vec![first],
             max_tool_rounds: DEFAULT_MAX_TOOL_ROUNDS,
             tool_result_cap_chars: DEFAULT_TOOL_RESULT_CAP_CHARS,
             model_timeout_ms: DEFAULT_MODEL_TIMEOUT_MS,
@@ -91,12 +157,27 @@ impl Default for ChatSettings {
     }
 }
 
+static FALLBACK_PROFILE: std::sync::LazyLock<ModelProfile> =
+    std::sync::LazyLock::new(ModelProfile::first);
+
 impl ChatSettings {
+    /// The profile in use: the one `active_profile` names, else the first.
+    pub fn profile(&self) -> &ModelProfile {
+        self.profiles
+            .iter()
+            .find(|p| p.id == self.active_profile)
+            .or_else(|| self.profiles.first())
+            .unwrap_or(&FALLBACK_PROFILE)
+    }
+
+    /// The server of the profile in use.
     pub fn active(&self) -> &ProviderSettings {
-        match self.provider {
-            ProviderKind::OpenAi => &self.openai,
-            ProviderKind::Anthropic => &self.anthropic,
-        }
+        &self.profile().server
+    }
+
+    /// The kind of server the profile in use talks to.
+    pub fn provider(&self) -> ProviderKind {
+        self.profile().provider
     }
 }
 
@@ -380,34 +461,169 @@ impl Reader<'_> {
 
     fn chat(&mut self, key: &str) -> ChatSettings {
         let defaults = ChatSettings::default();
-        self.section(key, |r| ChatSettings {
-            provider: match r.string("provider", "openAi").as_str() {
-                "anthropic" => ProviderKind::Anthropic,
-                "openAi" => ProviderKind::OpenAi,
-                other => {
-                    r.repairs
-                        .push(format!("`provider` was {other:?}; using openAi"));
-                    ProviderKind::OpenAi
-                }
-            },
-            openai: r.section("openai", |p| p.provider(&defaults.openai)),
-            anthropic: r.section("anthropic", |p| p.provider(&defaults.anthropic)),
-            max_tool_rounds: r.number(
-                "maxToolRounds",
-                defaults.max_tool_rounds,
-                MAX_TOOL_ROUNDS_RANGE,
-            ),
-            tool_result_cap_chars: r.number(
-                "toolResultCapChars",
-                defaults.tool_result_cap_chars,
-                TOOL_RESULT_CAP_RANGE_CHARS,
-            ),
-            model_timeout_ms: r.number(
-                "modelTimeoutMs",
-                defaults.model_timeout_ms,
-                MODEL_TIMEOUT_RANGE_MS,
-            ),
+        self.section(key, |r| {
+            let (profiles, active_profile) = if r.object.contains_key("profiles") {
+                r.profiles()
+            } else {
+                r.profiles_of_single_server()
+            };
+            ChatSettings {
+                active_profile,
+                profiles,
+                max_tool_rounds: r.number(
+                    "maxToolRounds",
+                    defaults.max_tool_rounds,
+                    MAX_TOOL_ROUNDS_RANGE,
+                ),
+                tool_result_cap_chars: r.number(
+                    "toolResultCapChars",
+                    defaults.tool_result_cap_chars,
+                    TOOL_RESULT_CAP_RANGE_CHARS,
+                ),
+                model_timeout_ms: r.number(
+                    "modelTimeoutMs",
+                    defaults.model_timeout_ms,
+                    MODEL_TIMEOUT_RANGE_MS,
+                ),
+            }
         })
+    }
+
+    fn provider_kind(&mut self) -> ProviderKind {
+        match self.string("provider", "openAi").as_str() {
+            "anthropic" => ProviderKind::Anthropic,
+            "openAi" => ProviderKind::OpenAi,
+            other => {
+                self.repairs
+                    .push(format!("`provider` was {other:?}; using openAi"));
+                ProviderKind::OpenAi
+            }
+        }
+    }
+
+    /// Migration: a data.json from before profiles held one server per kind
+    /// (`openai`, `anthropic`) and `provider` picking one. The one in use
+    /// becomes the first profile, in use; the other is kept as a second
+    /// profile only if the user had changed it from its defaults.
+    fn profiles_of_single_server(&mut self) -> (Vec<ModelProfile>, String) {
+        let in_use = self.provider_kind();
+        let mut openai = Some(self.section("openai", |p| {
+            p.provider(&ProviderSettings::defaults(ProviderKind::OpenAi))
+        }));
+        let mut anthropic = Some(self.section("anthropic", |p| {
+            p.provider(&ProviderSettings::defaults(ProviderKind::Anthropic))
+        }));
+        let mut take = |kind: ProviderKind| match kind {
+            ProviderKind::OpenAi => openai.take(),
+            ProviderKind::Anthropic => anthropic.take(),
+        };
+        let other = match in_use {
+            ProviderKind::OpenAi => ProviderKind::Anthropic,
+            ProviderKind::Anthropic => ProviderKind::OpenAi,
+        };
+        let mut profiles = Vec::new();
+        for kind in [in_use, other] {
+            let Some(server) = take(kind) else { continue };
+            if kind == other && server == ProviderSettings::defaults(kind) {
+                continue;
+            }
+            profiles.push(ModelProfile {
+                id: format!("profile-{}", profiles.len() + 1),
+                name: profile_name(kind, &server),
+                provider: kind,
+                server,
+            });
+        }
+        let active = profiles[0].id.clone();
+        (profiles, active)
+    }
+
+    /// `profiles` and `activeProfile`: every profile read on its own; ids
+    /// made unique; never an empty list; the one in use always exists.
+    fn profiles(&mut self) -> (Vec<ModelProfile>, String) {
+        let items = match self.object.get("profiles") {
+            Some(Value::Array(items)) => items.clone(),
+            Some(other) => {
+                self.repairs.push(format!(
+                    "`profiles` was {}, not a list; using one default profile",
+                    type_name(other)
+                ));
+                Vec::new()
+            }
+            None => Vec::new(),
+        };
+        let mut profiles: Vec<ModelProfile> = Vec::new();
+        for (index, item) in items.iter().enumerate() {
+            let Value::Object(map) = item else {
+                self.repairs.push(format!(
+                    "profile {} was {}, not an object; dropped",
+                    index + 1,
+                    type_name(item)
+                ));
+                continue;
+            };
+            let mut inner = Vec::new();
+            let mut reader = Reader {
+                object: map,
+                repairs: &mut inner,
+            };
+            let mut profile = reader.profile();
+            let taken = |id: &str| profiles.iter().any(|p: &ModelProfile| p.id == id);
+            if !valid_profile_id(&profile.id) || taken(&profile.id) {
+                if !profile.id.is_empty() {
+                    inner.push(format!(
+                        "`id` {:?} was not a unique profile id; a new one was given",
+                        profile.id
+                    ));
+                }
+                profile.id = fresh_profile_id(&profiles);
+            }
+            self.repairs.extend(
+                inner
+                    .into_iter()
+                    .map(|r| format!("profile {:?}: {r}", profile.name)),
+            );
+            profiles.push(profile);
+        }
+        if profiles.is_empty() {
+            if !items.is_empty() {
+                self.repairs
+                    .push("no profile could be read; using one default profile".into());
+            }
+            profiles.push(ModelProfile::first());
+        }
+        let wanted = self.string("activeProfile", "");
+        let active = if profiles.iter().any(|p| p.id == wanted) {
+            wanted
+        } else {
+            if !wanted.is_empty() {
+                self.repairs.push(format!(
+                    "`activeProfile` {wanted:?} names no profile; using {:?}",
+                    profiles[0].name
+                ));
+            }
+            profiles[0].id.clone()
+        };
+        (profiles, active)
+    }
+
+    fn profile(&mut self) -> ModelProfile {
+        let provider = self.provider_kind();
+        let server = self.provider(&ProviderSettings::defaults(provider));
+        let mut name: String = self
+            .string("name", "")
+            .chars()
+            .take(MAX_PROFILE_NAME_CHARS)
+            .collect();
+        if name.trim().is_empty() {
+            name = profile_name(provider, &server);
+        }
+        ModelProfile {
+            id: self.string("id", ""),
+            name: name.trim().to_string(),
+            provider,
+            server,
+        }
     }
 
     fn provider(&mut self, defaults: &ProviderSettings) -> ProviderSettings {
@@ -600,6 +816,22 @@ impl Reader<'_> {
     }
 }
 
+/// A profile id: 1 to 40 lowercase letters, digits and dashes.
+fn valid_profile_id(id: &str) -> bool {
+    (1..=40).contains(&id.len())
+        && id
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+}
+
+/// `profile-N` with the smallest N not taken.
+fn fresh_profile_id(profiles: &[ModelProfile]) -> String {
+    (1..)
+        .map(|n| format!("profile-{n}"))
+        .find(|id| profiles.iter().all(|p| &p.id != id))
+        .expect("an unused number")
+}
+
 fn type_name(value: &Value) -> &'static str {
     match value {
         Value::Null => "null",
@@ -785,6 +1017,138 @@ mod tests {
         let n = normalise(&s.to_json(), TOOLS);
         assert_eq!(n.settings, s);
         assert!(n.repairs.is_empty());
+    }
+
+    /// An old data.json: one server per kind and `provider` picking one.
+    fn old_chat(chat: Value) -> ChatSettings {
+        let n = normalise(&json!({ "chat": chat }), TOOLS);
+        assert!(n.repairs.is_empty(), "{:?}", n.repairs);
+        n.settings.chat
+    }
+
+    #[test]
+    fn an_old_single_server_becomes_one_profile_in_use() {
+        let chat = old_chat(json!({
+            "provider": "openAi",
+            "openai": {"baseUrl": "http://localhost:1234/v1/", "model": "qwen", "apiKeySecret": "lm-key", "contextWindow": 32768},
+            "maxToolRounds": 7
+        }));
+        assert_eq!(chat.profiles.len(), 1, "{:?}", chat.profiles);
+        let profile = chat.profile();
+        assert_eq!(profile.provider, ProviderKind::OpenAi);
+        assert_eq!(profile.name, "LM Studio (local)");
+        assert_eq!(
+            profile.server,
+            ProviderSettings {
+                base_url: "http://localhost:1234/v1".into(),
+                model: "qwen".into(),
+                api_key_secret: "lm-key".into(),
+                context_window: 32768,
+            }
+        );
+        assert_eq!(chat.active_profile, profile.id);
+        assert_eq!(chat.max_tool_rounds, 7);
+        // What the agent reads is what it read before.
+        assert_eq!(chat.provider(), ProviderKind::OpenAi);
+        assert_eq!(chat.active().model, "qwen");
+    }
+
+    #[test]
+    fn an_old_anthropic_choice_stays_in_use_and_a_changed_other_server_is_kept() {
+        let chat = old_chat(json!({
+            "provider": "anthropic",
+            "anthropic": {"model": "claude-test", "apiKeySecret": "anthropic-key"},
+            "openai": {"baseUrl": "http://gpu.lan:8000/v1", "model": "mixtral"}
+        }));
+        let names: Vec<_> = chat.profiles.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(names, ["Anthropic", "gpu.lan:8000"]);
+        assert_eq!(chat.provider(), ProviderKind::Anthropic);
+        assert_eq!(chat.active().api_key_secret, "anthropic-key");
+        assert_eq!(chat.profiles[1].server.model, "mixtral");
+        // The other side left at its defaults is not turned into a profile.
+        let chat = old_chat(json!({"provider": "anthropic"}));
+        assert_eq!(chat.profiles.len(), 1);
+        assert_eq!(
+            chat.profile().server,
+            ProviderSettings::defaults(ProviderKind::Anthropic)
+        );
+    }
+
+    #[test]
+    fn migrated_profiles_are_saved_as_profiles_and_read_back_unchanged() {
+        let first = normalise(
+            &json!({"chat": {"openai": {"baseUrl": "https://openrouter.ai/api/v1", "model": "x/y"}}}),
+            TOOLS,
+        );
+        let saved = first.settings.to_json();
+        assert!(saved["chat"].get("openai").is_none(), "{saved}");
+        assert!(saved["chat"].get("provider").is_none(), "{saved}");
+        assert_eq!(saved["chat"]["profiles"][0]["name"], "OpenRouter");
+        assert_eq!(
+            saved["chat"]["profiles"][0]["baseUrl"],
+            "https://openrouter.ai/api/v1"
+        );
+        let again = normalise(&saved, TOOLS);
+        assert!(again.repairs.is_empty(), "{:?}", again.repairs);
+        assert_eq!(again.settings, first.settings);
+    }
+
+    #[test]
+    fn broken_profiles_are_repaired_one_by_one() {
+        let n = normalise(
+            &json!({"chat": {
+                "activeProfile": "gone",
+                "profiles": [
+                    {"id": "a", "name": "  Work  ", "provider": "anthropic", "model": "c"},
+                    "nonsense",
+                    {"id": "a", "name": "", "baseUrl": "ftp://x", "apiKeySecret": "Bad Key"},
+                    {"id": "UPPER", "provider": "martian"}
+                ]
+            }}),
+            TOOLS,
+        );
+        let chat = &n.settings.chat;
+        let ids: Vec<_> = chat.profiles.iter().map(|p| p.id.as_str()).collect();
+        assert_eq!(ids, ["a", "profile-1", "profile-2"]);
+        assert_eq!(chat.profiles[0].name, "Work");
+        assert_eq!(
+            chat.profiles[0].server.base_url,
+            "https://api.anthropic.com"
+        );
+        assert_eq!(
+            chat.profiles[1].name, "Ollama (local)",
+            "a missing name is derived"
+        );
+        assert_eq!(
+            chat.profiles[1].server.base_url,
+            "http://localhost:11434/v1"
+        );
+        assert_eq!(chat.profiles[1].server.api_key_secret, "");
+        assert_eq!(chat.profiles[2].provider, ProviderKind::OpenAi);
+        assert_eq!(
+            chat.active_profile, "a",
+            "an unknown profile in use falls back to the first"
+        );
+        for fragment in [
+            "profile 2 was text, not an object",
+            "baseUrl",
+            "apiKeySecret",
+            "\"a\" was not a unique",
+            "\"UPPER\"",
+            "martian",
+            "\"gone\"",
+        ] {
+            assert!(
+                n.repairs.iter().any(|r| r.contains(fragment)),
+                "{fragment}: {:#?}",
+                n.repairs
+            );
+        }
+        for empty in [json!([]), json!("x"), json!([1, 2])] {
+            let n = normalise(&json!({"chat": {"profiles": empty}}), TOOLS);
+            assert_eq!(n.settings.chat.profiles, [ModelProfile::first()], "{empty}");
+            assert_eq!(n.settings.chat.active_profile, "profile-1");
+        }
     }
 
     #[test]

@@ -272,7 +272,7 @@ impl<H: Host> VaultAgentCore<H> {
             Ok(key) => key,
             Err(error) => return failed(error),
         };
-        let request = super::provider::models_request(chat.provider, chat.active(), api_key);
+        let request = super::provider::models_request(chat.provider(), chat.active(), api_key);
         let head = match self.host().http_open(&request).await {
             Ok(head) => head,
             Err(failure) => return failed(connection_error(&request.url, &failure)),
@@ -527,7 +527,7 @@ impl<H: Host> VaultAgentCore<H> {
         // One listing per round serves both the prompt and the tool list.
         let descriptors = self.list_tools();
         // A small window gets the compact tools, and the guidance they carry.
-        let window = budget::context_window(chat.provider, provider);
+        let window = budget::context_window(chat.provider(), provider);
         let compact = window <= budget::COMPACT_WINDOW;
         let tools = if compact {
             let enabled: Vec<&crate::tools::ToolSpec> = self
@@ -579,7 +579,7 @@ impl<H: Host> VaultAgentCore<H> {
             });
         }
         let request = build_request(
-            chat.provider,
+            chat.provider(),
             &ModelRequest {
                 settings: provider,
                 api_key,
@@ -627,12 +627,13 @@ impl<H: Host> VaultAgentCore<H> {
             let body = self.read_error_body(head.id).await;
             let error = status_error(head.status, &body, &provider.model, &request.url, key_sent);
             return Err(RoundError::Failed(
-                self.explain_not_found(error, provider, chat.provider).await,
+                self.explain_not_found(error, provider, chat.provider())
+                    .await,
             ));
         }
         // Every way out of reading closes the response.
         let read = self
-            .read_reply(&head, chat.provider, &request, events)
+            .read_reply(&head, chat.provider(), &request, events)
             .await;
         self.host().http_close(head.id);
         let mut reply = read?;
@@ -772,7 +773,7 @@ impl<H: Host> VaultAgentCore<H> {
         let key = (!provider.api_key_secret.is_empty())
             .then(|| self.host().secret(&provider.api_key_secret))
             .flatten();
-        if settings.chat.provider == ProviderKind::Anthropic && key.is_none() {
+        if settings.chat.provider() == ProviderKind::Anthropic && key.is_none() {
             return Err(ChatError::MissingApiKey {
                 provider: "Anthropic".into(),
             });

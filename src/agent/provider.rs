@@ -640,3 +640,14 @@ pub const PRESETS: &[ProviderPreset] = &[
         needs_key: true,
     },
 ];
+
+/// The preset whose server `base_url` is (case and a final `/` aside).
+pub fn preset_for(
+    kind: crate::settings::ProviderKind,
+    base_url: &str,
+) -> Option<&'static ProviderPreset> {
+    let url = base_url.trim().trim_end_matches('/');
+    PRESETS
+        .iter()
+        .find(|p| p.kind == kind && p.base_url.eq_ignore_ascii_case(url))
+}

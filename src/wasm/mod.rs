@@ -464,6 +464,28 @@ impl VaultAgent {
         )
     }
 
+    /// The model profiles as the settings tab and the chat header show them.
+    #[wasm_bindgen(js_name = modelProfiles)]
+    pub fn model_profiles(&self) -> Result<JsValue, JsError> {
+        to_js(&self.core.settings().chat.summaries())
+    }
+
+    /// The chat settings after a profile edit (`{ action, ... }`), not yet
+    /// applied: the shim saves them through `setSettings`. Throws with the
+    /// reason when the edit cannot be done.
+    #[wasm_bindgen(js_name = editModelProfiles)]
+    pub fn edit_model_profiles(&self, edit: JsValue) -> Result<JsValue, JsError> {
+        let edit = value_from_js(&edit, &SETTINGS).map_err(into_error)?;
+        let edit = crate::settings::ProfileEdit::from_json(&edit).map_err(into_error)?;
+        let chat = self
+            .core
+            .settings()
+            .chat
+            .edited(&edit)
+            .map_err(|reason| JsError::new(&reason))?;
+        to_js(&chat)
+    }
+
     /// Provider presets for the settings tab.
     #[wasm_bindgen(js_name = providerPresets)]
     pub fn provider_presets(&self) -> Result<JsValue, JsError> {

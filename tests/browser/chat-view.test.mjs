@@ -53,8 +53,10 @@ describe("chat view in Chromium", () => {
 
 	it("opens in the right sidebar with the model shown", async () => {
 		assert.equal(await page.locator(".workspace-leaf .vault-agent-chat").count(), 1);
-		const model = await page.locator(".vault-agent-model option:checked").textContent();
-		assert.match(model, /test-model · 127\.0\.0\.1/);
+		// The data.json's one server became a profile, named after its host; the model is in its tooltip.
+		const model = page.locator(".vault-agent-model option:checked");
+		assert.match(await model.textContent(), /^127\.0\.0\.1:\d+$/);
+		assert.match(await model.getAttribute("title"), /^test-model · 127\.0\.0\.1:\d+$/);
 	});
 
 	it("a new chat says what the agent can do, how it is set up, and offers prompts", async () => {
@@ -117,6 +119,34 @@ describe("chat view in Chromium", () => {
 		const again = await session.saveCount();
 		await select.selectOption({ label: "Ask before edits" });
 		assert.equal((await session.waitForSave(again)).permissionMode, "askBeforeEdits");
+		assert.deepEqual(session.errors, []);
+	});
+
+	it("switches between model profiles in the header; a pick there saves it", async () => {
+		const switcher = page.locator(".vault-agent-chat-header select.vault-agent-model");
+		assert.equal(await switcher.getAttribute("aria-label"), "Model profile");
+		const first = await page.evaluate(() => window.__harness.plugin.core.settings().chat.activeProfile);
+		// A second profile, added as the settings tab adds one: the header follows at once.
+		await page.evaluate(() => window.__harness.plugin.editModelProfiles({ action: "add", preset: "openrouter" }));
+		const names = await switcher.locator("option").allTextContents();
+		assert.equal(names.length, 2, names.join(", "));
+		assert.equal(names[1], "OpenRouter");
+		assert.equal(await switcher.locator("option:checked").textContent(), "OpenRouter", "the new profile is in use");
+		assert.equal(await switcher.getAttribute("title"), "openai/gpt-4.1-mini · openrouter.ai");
+		const box = await switcher.boundingBox();
+		assert.ok(box && box.width > 40 && box.height > 10 && box.height < 40, `a small dropdown: ${JSON.stringify(box)}`);
+		await page.locator(".vault-agent-chat-header").screenshot({ path: join(outputDir, "chat-header-switcher.png") });
+
+		const saves = await session.saveCount();
+		await switcher.selectOption({ value: first });
+		const saved = await session.waitForSave(saves);
+		assert.equal(saved.chat.activeProfile, first, `saved: ${JSON.stringify(saved.chat)}`);
+		assert.equal(await page.evaluate(() => window.__harness.plugin.core.settings().chat.activeProfile), first);
+		assert.match(await switcher.getAttribute("title"), /^test-model · 127\.0\.0\.1:\d+$/);
+		// The later tests talk to the first profile's server; the extra one goes.
+		const extra = saved.chat.profiles.find((p) => p.id !== first).id;
+		await page.evaluate((id) => window.__harness.plugin.editModelProfiles({ action: "delete", id }), extra);
+		assert.deepEqual(await switcher.locator("option").count(), 1);
 		assert.deepEqual(session.errors, []);
 	});
 

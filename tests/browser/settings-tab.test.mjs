@@ -31,9 +31,16 @@ describe("settings tab in Chromium", () => {
 		assert.equal(await page.locator(".modal-container.mod-dim").count(), 1, "one settings window on body");
 		assert.equal(await page.locator(".vertical-tab-nav-item.is-active").textContent(), "Vault Agent");
 		const headings = await tab.locator(".setting-item.setting-item-heading .setting-item-name").allTextContents();
-		// Sections may be added between these; these three come in this order.
-		const known = headings.filter((h) => ["Command line interface", "Safety", "Tools"].includes(h));
-		assert.deepEqual(known, ["Command line interface", "Safety", "Tools"], `headings: ${headings.join(", ")}`);
+		// Sections may be added between these; these five come in this order.
+		const known = headings.filter((h) => ["Model", "Safety", "Tools", "Agents", "Advanced"].includes(h));
+		assert.deepEqual(known, ["Model", "Safety", "Tools", "Agents", "Advanced"], `headings: ${headings.join(", ")}`);
+		assert.equal(headings[0], "Model", "the model comes first");
+		// The command line interface is under Advanced, with the limits after it.
+		const names = await tab.locator(".setting-item .setting-item-name").allTextContents();
+		const at = (name) => names.indexOf(name);
+		assert.ok(at("Advanced") < at("Path to the Obsidian CLI") && at("Path to the Obsidian CLI") < at("Timeout (seconds)"), names.join(", "));
+		assert.ok(at("Tools") < at("Advanced") && at("Advanced") < at("Model timeout (seconds)"), names.join(", "));
+		assert.ok(at("Safety") < at("Folders the agent may read") && at("Folders the agent may change") < at("Tools"), names.join(", "));
 	});
 
 	it("shows the CLI in use: the configured emulator and its version", async () => {
@@ -82,6 +89,193 @@ describe("settings tab in Chromium", () => {
 		assert.equal(saved.tools?.obsidianRandomRead, false, "the earlier change is kept");
 		assert.equal(await page.evaluate(() => window.__harness.plugin.core.settings().permissionMode), "askEveryChange");
 		assert.equal(await select.inputValue(), "askEveryChange");
+	});
+
+	it("the provider dropdown shows the preset of the profile in use", async () => {
+		const provider = tab.locator(".setting-item.vault-agent-provider select");
+		assert.equal(await provider.inputValue(), "ollama");
+		assert.equal(await provider.locator("option:checked").textContent(), "Ollama (local)");
+		assert.deepEqual(await tab.locator(".setting-item.vault-agent-profile select option").allTextContents(), ["Ollama (local)"]);
+	});
+
+	it("a preset fills a new profile, in use at once; the first one stays", async () => {
+		const saves = await session.saveCount();
+		await tab.locator(".setting-item.vault-agent-provider select").selectOption({ label: "Anthropic" });
+		const saved = await session.waitForSave(saves);
+		assert.deepEqual(
+			saved.chat.profiles.map((p) => [p.name, p.provider, p.baseUrl]),
+			[
+				["Ollama (local)", "openAi", "http://localhost:11434/v1"],
+				["Anthropic", "anthropic", "https://api.anthropic.com"],
+			],
+		);
+		assert.equal(saved.chat.activeProfile, saved.chat.profiles[1].id);
+		// The tab shows the new profile: its preset, its name, no OpenAI address field.
+		await page.waitForFunction(() => document.querySelector(".vault-agent-provider select")?.value === "anthropic");
+		assert.equal(await tab.locator(".setting-item.vault-agent-profile select option:checked").textContent(), "Anthropic");
+		assert.equal(await tab.locator(".setting-item.vault-agent-profile-name input").inputValue(), "Anthropic");
+		assert.equal(await tab.locator(".setting-item-name", { hasText: /^Server address$/ }).count(), 0);
+	});
+
+	it("switches, duplicates, renames and deletes profiles", async () => {
+		const profile = tab.locator(".setting-item.vault-agent-profile");
+		let saves = await session.saveCount();
+		await profile.locator("select").selectOption({ label: "Ollama (local)" });
+		let saved = await session.waitForSave(saves);
+		assert.equal(saved.chat.activeProfile, saved.chat.profiles[0].id);
+		await page.waitForFunction(() => document.querySelector(".vault-agent-provider select")?.value === "ollama");
+		assert.equal(await tab.locator(".setting-item-name", { hasText: /^Server address$/ }).count(), 1, "an OpenAI-compatible profile has an address");
+
+		saves = await session.saveCount();
+		await profile.locator('.clickable-icon[aria-label="Duplicate this profile"]').click();
+		saved = await session.waitForSave(saves);
+		assert.deepEqual(saved.chat.profiles.map((p) => p.name), ["Ollama (local)", "Anthropic", "Ollama (local) copy"]);
+		assert.equal(saved.chat.activeProfile, saved.chat.profiles[2].id);
+
+		saves = await session.saveCount();
+		const name = tab.locator(".setting-item.vault-agent-profile-name input");
+		await name.fill("  Big model ");
+		await name.press("Enter");
+		saved = await session.waitForSave(saves);
+		assert.equal(saved.chat.profiles[2].name, "Big model");
+		await page.waitForFunction(() => document.querySelector(".vault-agent-profile select option:checked")?.textContent === "Big model");
+
+		saves = await session.saveCount();
+		await tab.locator(".setting-item.vault-agent-model-name input").fill("llama3.3");
+		await tab.locator(".setting-item.vault-agent-model-name input").press("Enter");
+		saved = await session.waitForSave(saves);
+		assert.deepEqual(saved.chat.profiles.map((p) => p.model), ["llama3.1", "claude-sonnet-4-5", "llama3.3"], "only the profile in use changed");
+
+		saves = await session.saveCount();
+		await tab.locator('.setting-item.vault-agent-profile .clickable-icon[aria-label="Delete this profile"]').click();
+		saved = await session.waitForSave(saves);
+		assert.deepEqual(saved.chat.profiles.map((p) => p.name), ["Ollama (local)", "Anthropic"]);
+		assert.equal(saved.chat.activeProfile, saved.chat.profiles[1].id, "the neighbour is in use");
+		await page.waitForFunction(() => document.querySelector(".vault-agent-profile select option:checked")?.textContent === "Anthropic");
+		assert.deepEqual(await tab.locator(".setting-item.vault-agent-profile select option").allTextContents(), ["Ollama (local)", "Anthropic"]);
+	});
+
+	it("Test connection answers for the profile in use; another profile starts without an answer", async () => {
+		const test = () => tab.locator(".setting-item", { has: page.locator(".setting-item-name", { hasText: /^Test connection$/ }) });
+		// The Anthropic profile in use, with no key: the core answers without a request.
+		await test().locator("button", { hasText: "Test connection" }).click();
+		const answer = test().locator(".setting-item-description > div");
+		await answer.first().waitFor({ state: "visible", timeout: 10_000 });
+		assert.equal(await answer.count(), 1, "one answer");
+		await tab.locator(".setting-item.vault-agent-profile select").selectOption({ label: "Ollama (local)" });
+		await page.waitForFunction(() => document.querySelector(".vault-agent-provider select")?.value === "ollama");
+		assert.equal(await test().locator(".setting-item-description > div").count(), 0, "the other profile's answer is not shown");
+		assert.equal(await test().locator(".setting-item-description").textContent(), "Lists the models the server of this profile offers.");
+		// Back to the profile the later tests expect.
+		await tab.locator(".setting-item.vault-agent-profile select").selectOption({ label: "Anthropic" });
+		await page.waitForFunction(() => document.querySelector(".vault-agent-provider select")?.value === "anthropic");
+	});
+
+	it("getSettingDefinitions() lists every setting, by section, searchable, each with its control", async () => {
+		const tools = await page.evaluate(() => window.__harness.plugin.api.listTools().map((t) => t.displayName));
+		const clients = await page.evaluate(() => window.__harness.plugin.agents.clientConfigs().map((c) => c.name));
+		assert.ok(clients.length > 0, "client set-ups are listed");
+		// Written out here, so a row left out of the definitions fails.
+		const expected = {
+			Model: ["Model profile", "Profile name", "Provider", "Model name", "API key", "Test connection", "Context window (tokens)"],
+			Safety: ["Vault changes", "Folders the agent may read", "Folders the agent may change"],
+			Tools: ["All tools", ...tools],
+			Agents: ["MCP server", "Port", "What MCP clients may change", "Token", ...clients, "Recent MCP activity"],
+			Advanced: [
+				"Path to the Obsidian CLI",
+				"CLI in use",
+				"Vault name",
+				"Timeout (seconds)",
+				"Output cap (KiB)",
+				"CLI processes at once",
+				"Confirmation expiry (minutes)",
+				"Tool rounds per message",
+				"Tool result size (characters)",
+				"Model timeout (seconds)",
+			],
+		};
+		const groups = await page.evaluate(() => {
+			const { plugin, obsidian } = window.__harness;
+			const tab = plugin.settingTabs__[0];
+			return tab.getSettingDefinitions().map((group) => ({
+				type: group.type,
+				heading: group.heading,
+				items: group.items.map((item) => {
+					// As Obsidian 1.13 draws a row: a Setting with its name, then render().
+					const setting = new obsidian.Setting(document.createElement("div")).setName(item.name);
+					item.render(setting, null);
+					const controls = setting.controlEl.querySelectorAll("input, select, textarea, button, .checkbox-container, .clickable-icon, .secret-component").length;
+					const search = [item.name, typeof item.desc === "string" ? item.desc : (item.desc?.textContent ?? ""), ...(item.aliases ?? [])].join(" ").toLowerCase();
+					return {
+						name: item.name,
+						search,
+						searchable: item.searchable !== false,
+						controls,
+					};
+				}),
+			}));
+		});
+		assert.deepEqual(
+			groups.map((g) => [g.type, g.heading]),
+			Object.keys(expected).map((heading) => ["group", heading]),
+		);
+		for (const group of groups) {
+			assert.deepEqual(
+				group.items.map((i) => i.name),
+				expected[group.heading],
+				`the ${group.heading} section`,
+			);
+			for (const item of group.items) {
+				assert.ok(item.searchable, `${item.name} is searchable`);
+				assert.ok(item.controls > 0, `${item.name} draws a control in Obsidian 1.13`);
+			}
+		}
+		// What Obsidian's settings search finds for a few words people type.
+		const find = (word) => groups.flatMap((g) => g.items).filter((i) => i.search.includes(word)).map((i) => i.name);
+		assert.ok(find("command line interface").includes("Path to the Obsidian CLI"));
+		assert.ok(find("permission").includes("Vault changes"));
+		assert.ok(find("anthropic").includes("Provider"));
+		assert.ok(find("key").includes("API key"));
+		assert.ok(find("mcp").includes("Token"));
+	});
+
+	it("a number row drawn from the definitions (as Obsidian 1.13 does) saves when left and shows what the core kept", async () => {
+		const values = await page.evaluate(async () => {
+			const { plugin, obsidian } = window.__harness;
+			const tab = plugin.settingTabs__[0];
+			const row = (heading, name) => tab.getSettingDefinitions().find((g) => g.heading === heading).items.find((i) => i.name === name);
+			const wait = () => new Promise((resolve) => setTimeout(resolve, 50));
+			const type = async (input, value) => {
+				input.value = value;
+				input.dispatchEvent(new Event("input", { bubbles: true }));
+				await wait();
+				const typed = plugin.core.settings().timeoutMs;
+				input.dispatchEvent(new Event("change", { bubbles: true }));
+				await wait();
+				return typed;
+			};
+			const setting = new obsidian.Setting(document.createElement("div")).setName("Timeout (seconds)");
+			row("Advanced", "Timeout (seconds)").render(setting, null);
+			const input = setting.controlEl.querySelector("input");
+			const before = [input.value, plugin.core.settings().timeoutMs];
+			const whileTyping = await type(input, "9999");
+			const clamped = [input.value, plugin.core.settings().timeoutMs];
+			await type(input, "30");
+			// The context window is the profile in use's.
+			const context = new obsidian.Setting(document.createElement("div"));
+			row("Model", "Context window (tokens)").render(context, null);
+			await type(context.controlEl.querySelector("input"), "32768");
+			const chat = plugin.core.settings().chat;
+			return { before, whileTyping, clamped, kept: plugin.core.settings().timeoutMs, window: chat.profiles.map((p) => [p.id === chat.activeProfile, p.contextWindow]) };
+		});
+		assert.deepEqual(values.before, ["15", 15000]);
+		assert.equal(values.whileTyping, 15000, "typing alone saves nothing");
+		assert.deepEqual(values.clamped, ["120", 120000], "clamped, and the field shows it");
+		assert.equal(values.kept, 30000);
+		assert.deepEqual(values.window, [
+			[false, 0],
+			[true, 32768],
+		]);
 	});
 
 	it("leaves a full-page screenshot in test-output/ and logged no errors", async () => {

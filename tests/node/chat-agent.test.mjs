@@ -246,7 +246,11 @@ describe("a model server that misbehaves (real HTTP)", () => {
 	});
 
 	it("reads a reply that ignored stream: true, tool calls included", async () => {
-		await plugin.updateSettings({ chat: { ...plugin.core.settings().chat, openai: { baseUrl: `${server.url}/v1`, model: "test-model", apiKeySecret: "" } } });
+		// The profile in use gets the address with /v1.
+		const chat = plugin.core.settings().chat;
+		const profiles = chat.profiles.map((p) => (p.id === chat.activeProfile ? { ...p, baseUrl: `${server.url}/v1` } : p));
+		await plugin.updateSettings({ chat: { ...chat, profiles } });
+		assert.equal(plugin.core.settings().chat.profiles.find((p) => p.id === chat.activeProfile).baseUrl, `${server.url}/v1`);
 		useEmulator(vault);
 		server.script(
 			{ whole: { choices: [{ message: { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "obsidianTasks", arguments: JSON.stringify({ command: "tasks", all: true, todo: true }) } }] }, finish_reason: "tool_calls" }] } },
