@@ -27,6 +27,9 @@ pub const DEFAULT_MODEL_TIMEOUT_MS: u32 = 60_000;
 pub const MODEL_TIMEOUT_RANGE_MS: (u32, u32) = (5_000, 600_000);
 /// Tokens; 0 means "as the server is known to offer".
 pub const CONTEXT_WINDOW_RANGE: (u32, u32) = (0, 2_000_000);
+/// Anthropic's smallest thinking budget is 1 024 tokens.
+pub const THINKING_BUDGET_RANGE: (u32, u32) = (1_024, 64_000);
+pub const DEFAULT_THINKING_BUDGET: u32 = 4_096;
 
 /// Which kind of model server the chat talks to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -60,6 +63,9 @@ pub struct ChatSettings {
     pub max_tool_rounds: u32,
     pub tool_result_cap_chars: u32,
     pub model_timeout_ms: u32,
+    /// Anthropic extended thinking, and the tokens it may think with.
+    pub anthropic_thinking: bool,
+    pub anthropic_thinking_budget: u32,
 }
 
 impl Default for ChatSettings {
@@ -81,6 +87,8 @@ impl Default for ChatSettings {
             max_tool_rounds: DEFAULT_MAX_TOOL_ROUNDS,
             tool_result_cap_chars: DEFAULT_TOOL_RESULT_CAP_CHARS,
             model_timeout_ms: DEFAULT_MODEL_TIMEOUT_MS,
+            anthropic_thinking: false,
+            anthropic_thinking_budget: DEFAULT_THINKING_BUDGET,
         }
     }
 }
@@ -334,6 +342,12 @@ impl Reader<'_> {
                 "modelTimeoutMs",
                 defaults.model_timeout_ms,
                 MODEL_TIMEOUT_RANGE_MS,
+            ),
+            anthropic_thinking: r.boolean("anthropicThinking", false),
+            anthropic_thinking_budget: r.number(
+                "anthropicThinkingBudget",
+                DEFAULT_THINKING_BUDGET,
+                THINKING_BUDGET_RANGE,
             ),
         })
     }

@@ -723,10 +723,8 @@ fn an_empty_reply_is_an_error_and_is_never_stored() {
         "no empty answer in the history"
     );
     // And an empty answer from an older chat is not sent back.
-    chat.messages.push(ChatMessage::Assistant {
-        text: String::new(),
-        tool_calls: Vec::new(),
-    });
+    chat.messages
+        .push(ChatMessage::assistant(String::new(), Vec::new()));
     core.host().script_http(ok(openai_sse("Hello.", &[], 1)));
     block_on(core.chat_send(&mut chat, "again", &Recorder::default()));
     let sent = request_body(&core, 1);
