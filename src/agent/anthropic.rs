@@ -334,9 +334,9 @@ impl StreamAssembler for AnthropicStream {
             .blocks
             .values()
             .filter_map(|block| match block {
-                Block::Thinking { text, signature } => Some(
-                    json!({"type": "thinking", "thinking": text, "signature": signature}),
-                ),
+                Block::Thinking { text, signature } => {
+                    Some(json!({"type": "thinking", "thinking": text, "signature": signature}))
+                }
                 Block::Redacted(value) => Some(value.clone()),
                 _ => None,
             })

@@ -187,7 +187,8 @@ mod tests {
     fn ollama_num_ctx_wins_else_the_default_caps_the_model() {
         let show = r#"{"parameters":"stop \"<|eot|>\"\nnum_ctx                        16384","model_info":{"general.architecture":"llama","llama.context_length":131072}}"#;
         assert_eq!(read(Server::Ollama, show, "m"), Some(16_384));
-        let show = r#"{"model_info":{"general.architecture":"llama","llama.context_length":131072}}"#;
+        let show =
+            r#"{"model_info":{"general.architecture":"llama","llama.context_length":131072}}"#;
         assert_eq!(read(Server::Ollama, show, "m"), Some(4_096));
         let show = r#"{"model_info":{"general.architecture":"phi","phi.context_length":2048}}"#;
         assert_eq!(read(Server::Ollama, show, "m"), Some(2_048));
