@@ -3,6 +3,7 @@
 // and clicks back; the loop and every decision live in the core.
 
 import { ButtonComponent, DropdownComponent, ItemView, Keymap, MarkdownRenderer, setIcon, type WorkspaceLeaf } from "obsidian";
+import { reasoningBlock, usageLine } from "./chat-extras";
 import { commandLine, renderConfirmationCard } from "./confirmation-card";
 import type { ChatEvent, ChatMessage, ConfirmationCard, Conversation, PermissionMode, Table, TurnResult } from "./core-types";
 import type VaultAgentPlugin from "./main";
@@ -31,6 +32,8 @@ export class ChatView extends ItemView {
 	/** The assistant message being streamed, and text not yet on screen. */
 	private streamEl: HTMLElement | null = null;
 	private pendingText = "";
+	/** The folded reasoning of the model round being streamed. */
+	private reasoningEl: HTMLElement | null = null;
 	private frame: number | null = null;
 	private toolBlocks = new Map<string, HTMLElement>();
 	/** Answers that changed the vault since their "Undo this answer's changes" was drawn. */
@@ -262,11 +265,13 @@ export class ChatView extends ItemView {
 				this.messagesEl.createDiv({ cls: "vault-agent-msg is-user", text: message.text });
 				break;
 			case "assistant":
+				if (message.reasoning) reasoningBlock(this.messagesEl, null, message.reasoning);
 				if (message.text.trim()) {
 					const el = this.messagesEl.createDiv({ cls: "vault-agent-msg is-assistant" });
 					await this.renderMarkdown(el, message.text);
 					this.addCopyButton(el, message.text);
 				}
+				if (message.usage) usageLine(this.messagesEl, message.usage, null);
 				for (const call of message.toolCalls) this.toolBlock(call.id, this.displayName(call.name), call.arguments);
 				break;
 			case "tool":
@@ -353,6 +358,14 @@ export class ChatView extends ItemView {
 				this.messagesEl.querySelector(".vault-agent-empty-state")?.remove();
 				// A spinner until the first token arrives.
 				this.streamEl = this.messagesEl.createDiv({ cls: "vault-agent-msg is-assistant is-streaming is-waiting" });
+				this.reasoningEl = null;
+				break;
+			case "reasoningDelta":
+				this.reasoningEl ??= reasoningBlock(this.messagesEl, this.streamEl);
+				this.reasoningEl.appendText(event.text);
+				break;
+			case "usage":
+				usageLine(this.messagesEl, event.usage, event.chat);
 				break;
 			case "textDelta":
 				this.streamEl?.removeClass("is-waiting");

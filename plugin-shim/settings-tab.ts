@@ -130,10 +130,11 @@ export class VaultAgentSettingTab extends PluginSettingTab {
 				}
 			}),
 		);
+		if (kind === "anthropic") this.thinkingSettings(containerEl, chat);
 		this.numberSetting(
 			containerEl,
 			"Context window (tokens)",
-			"How much the model reads at once. 0 uses what the server is known to offer (Ollama through /v1: 4096, unless you start it with a larger OLLAMA_CONTEXT_LENGTH; other local servers: 8192). Older messages are shortened or left out to fit.",
+			"How much the model reads at once. 0 asks the server (Ollama, LM Studio, OpenRouter) or uses the model's known size, else 4096 for Ollama and 8192 for other local servers. Set it if you started Ollama with a larger OLLAMA_CONTEXT_LENGTH. Older messages are shortened or left out to fit.",
 			active.contextWindow,
 			(value) => {
 				const current = this.plugin.core?.settings().chat ?? chat;
@@ -341,6 +342,27 @@ export class VaultAgentSettingTab extends PluginSettingTab {
 				commands.createSpan({ cls: "vault-agent-writes", text: `Changes: ${list.join(", ")}` });
 			}
 		}
+	}
+
+	/** Anthropic's extended thinking: a switch and its budget. */
+	private thinkingSettings(containerEl: HTMLElement, chat: ChatSettings): void {
+		const current = () => this.plugin.core?.settings().chat ?? chat;
+		new Setting(containerEl)
+			.setName("Extended thinking")
+			.setDesc("Claude thinks before it answers; you can unfold what it thought above the answer. Thinking tokens are billed as output.")
+			.addToggle((toggle) =>
+				toggle.setValue(chat.anthropicThinking).onChange(async (anthropicThinking) => {
+					await this.plugin.updateSettings({ chat: { ...current(), anthropicThinking } });
+				}),
+			);
+		this.numberSetting(
+			containerEl,
+			"Thinking budget (tokens)",
+			"The most tokens Claude may think with per reply (1024 to 64000).",
+			chat.anthropicThinkingBudget,
+			(value) => ({ chat: { ...current(), anthropicThinkingBudget: Math.round(value) } }),
+			(saved) => saved.chat.anthropicThinkingBudget,
+		);
 	}
 
 	private numberSetting(
