@@ -90,6 +90,8 @@ export async function startModelServer({ chunkSize = 7, delayMs = 0, show = null
 	const requests = [];
 	const hanging = new Set();
 	const server = createServer((req, res) => {
+		// When the request arrived (benchmarks split the time to first token).
+		const arrived = performance.now();
 		let body = "";
 		req.setEncoding("utf8");
 		req.on("data", (part) => (body += part));
@@ -100,7 +102,7 @@ export async function startModelServer({ chunkSize = 7, delayMs = 0, show = null
 			} catch {
 				json = { unparsable: body };
 			}
-			requests.push({ method: req.method, url: req.url, headers: req.headers, body: json });
+			requests.push({ method: req.method, url: req.url, headers: req.headers, body: json, arrived });
 			const answer = (status, value) => {
 				res.writeHead(status, { "content-type": "application/json" });
 				res.end(JSON.stringify(value));
