@@ -354,7 +354,8 @@ export class VaultAgentSettingTab extends PluginSettingTab {
 				toggle.setValue(chat.anthropicThinking).onChange(async (anthropicThinking) => {
 					await this.plugin.updateSettings({ chat: { ...current(), anthropicThinking } });
 				}),
-			);
+			)
+			.settingEl.addClass("vault-agent-thinking");
 		this.numberSetting(
 			containerEl,
 			"Thinking budget (tokens)",

@@ -569,6 +569,26 @@ mod tests {
     }
 
     #[test]
+    fn anthropic_thinking_is_off_by_default_and_its_budget_stays_in_range() {
+        let chat = normalise(&Value::Null, TOOLS).settings.chat;
+        assert_eq!(
+            (chat.anthropic_thinking, chat.anthropic_thinking_budget),
+            (false, DEFAULT_THINKING_BUDGET)
+        );
+        let stored = json!({"chat": {"anthropicThinking": true, "anthropicThinkingBudget": 8000}});
+        let n = normalise(&stored, TOOLS);
+        assert!(n.repairs.is_empty(), "{:?}", n.repairs);
+        assert!(n.settings.chat.anthropic_thinking);
+        assert_eq!(n.settings.chat.anthropic_thinking_budget, 8000);
+        // Anthropic refuses a budget under 1 024; "yes" is not consent.
+        let stored = json!({"chat": {"anthropicThinking": "yes", "anthropicThinkingBudget": 10}});
+        let n = normalise(&stored, TOOLS);
+        assert!(!n.settings.chat.anthropic_thinking);
+        assert_eq!(n.settings.chat.anthropic_thinking_budget, 1_024);
+        assert_eq!(n.repairs.len(), 2, "{:?}", n.repairs);
+    }
+
+    #[test]
     fn good_values_are_kept() {
         let stored = json!({
             "cliPath": " /opt/obsidian-cli ", "vaultName": "Work", "timeoutMs": 3000,

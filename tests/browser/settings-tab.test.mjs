@@ -84,6 +84,27 @@ describe("settings tab in Chromium", () => {
 		assert.equal(await select.inputValue(), "askEveryChange");
 	});
 
+	it("with Anthropic, 'Extended thinking' and its budget are offered and saved", async () => {
+		assert.equal(await tab.locator(".setting-item.vault-agent-thinking").count(), 0, "not for OpenAI-compatible servers");
+		await tab.locator(".setting-item.vault-agent-provider select").selectOption("anthropic");
+		const thinking = tab.locator(".setting-item.vault-agent-thinking");
+		await thinking.waitFor({ state: "visible", timeout: 5000 });
+		assert.equal(await thinking.locator(".setting-item-name").textContent(), "Extended thinking");
+		let saves = await session.saveCount();
+		await thinking.locator(".checkbox-container").click();
+		let saved = await session.waitForSave(saves);
+		assert.equal(saved.chat.anthropicThinking, true, `saved: ${JSON.stringify(saved.chat)}`);
+		const budget = tab.locator(".setting-item.vault-agent-number", { hasText: "Thinking budget" }).locator("input");
+		assert.equal(await budget.inputValue(), "4096");
+		saves = await session.saveCount();
+		await budget.fill("100");
+		await budget.dispatchEvent("change");
+		saved = await session.waitForSave(saves);
+		assert.equal(saved.chat.anthropicThinkingBudget, 1024, "Anthropic's smallest budget");
+		await page.waitForFunction(() => [...document.querySelectorAll(".vault-agent-number input")].some((i) => i.value === "1024"), null, { timeout: 5000 });
+		assert.equal(await page.evaluate(() => window.__harness.plugin.core.settings().chat.anthropicThinking), true);
+	});
+
 	it("leaves a full-page screenshot in test-output/ and logged no errors", async () => {
 		const path = await session.screenshot("settings-tab", { fit: ".vertical-tab-content-container" });
 		assert.match(path, /test-output\/settings-tab\.png$/);
