@@ -3,7 +3,6 @@
 //! caller, and go round again until it answers without tools.
 
 use std::cell::{Cell, RefCell};
-use std::collections::{HashMap, HashSet};
 
 use serde::Serialize;
 use serde_json::Value;
@@ -124,13 +123,14 @@ pub enum Decision<'a> {
     Reject,
 }
 
-/// What the chat learned about servers in this session.
+/// What the chat learned about servers in this session (a handful of
+/// entries: lists, which cost less code in wasm than hash maps).
 #[derive(Default)]
 pub struct ChatSession {
     /// Base URLs whose server refused `stream_options`.
-    no_stream_usage: RefCell<HashSet<String>>,
-    /// Windows found by (base URL, model); `None`: the server did not say.
-    windows: RefCell<HashMap<(String, String), Option<u32>>>,
+    no_stream_usage: RefCell<Vec<String>>,
+    /// Windows found by base URL and model; `None`: the server did not say.
+    windows: RefCell<Vec<(String, String, Option<u32>)>>,
 }
 
 /// Set by Stop; checked between the steps of a turn.
@@ -530,8 +530,13 @@ impl<H: Host> VaultAgentCore<H> {
         if provider.context_window > 0 {
             return provider.context_window as usize;
         }
-        let key = (provider.base_url.clone(), provider.model.clone());
-        let cached = self.chat_session.windows.borrow().get(&key).copied();
+        let cached = self
+            .chat_session
+            .windows
+            .borrow()
+            .iter()
+            .find(|(url, model, _)| *url == provider.base_url && *model == provider.model)
+            .map(|(_, _, found)| *found);
         let found = match cached {
             Some(found) => found,
             None => {
@@ -544,7 +549,11 @@ impl<H: Host> VaultAgentCore<H> {
                         _ => None,
                     },
                 };
-                self.chat_session.windows.borrow_mut().insert(key, found);
+                self.chat_session.windows.borrow_mut().push((
+                    provider.base_url.clone(),
+                    provider.model.clone(),
+                    found,
+                ));
                 found
             }
         };
@@ -672,7 +681,7 @@ impl<H: Host> VaultAgentCore<H> {
                 self.chat_session
                     .no_stream_usage
                     .borrow_mut()
-                    .insert(provider.base_url.clone());
+                    .push(provider.base_url.clone());
                 stream_usage = false;
                 continue;
             }
