@@ -1431,3 +1431,38 @@ fn fitting_uses_the_detected_window() {
         kept(&default)
     );
 }
+
+/// Presses Stop when a model round starts (while the window is asked for).
+struct StopOnRound<'a>(&'a VaultAgentCore<FakeHost>, Recorder);
+
+impl ChatEvents for StopOnRound<'_> {
+    fn emit(&self, event: ChatEvent) {
+        if matches!(event, ChatEvent::ModelRound { .. }) {
+            self.0.chat_stop();
+        }
+        self.1.emit(event);
+    }
+}
+
+#[test]
+fn stop_while_the_window_is_asked_for_sends_nothing_and_asks_again_next_time() {
+    let core = agent(Value::Null);
+    core.host().route_http(
+        "/api/show",
+        json_body(json!({"parameters": "num_ctx 16384"})),
+    );
+    let mut chat = conversation();
+    let events = StopOnRound(&core, Recorder::default());
+    assert_eq!(
+        block_on(core.chat_send(&mut chat, "hi", &events)),
+        TurnEnd::Stopped
+    );
+    assert!(
+        core.host().http_requests.borrow().is_empty(),
+        "no chat request after Stop"
+    );
+    assert_eq!(core.host().routed_requests.borrow().len(), 1);
+    // Not cached as "the server cannot tell": the next turn asks again.
+    assert_eq!(window_of_a_turn(&core, &mut chat), 16_384);
+    assert_eq!(core.host().routed_requests.borrow().len(), 2);
+}

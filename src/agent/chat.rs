@@ -549,6 +549,10 @@ impl<H: Host> VaultAgentCore<H> {
                         _ => None,
                     },
                 };
+                // A probe cut short by Stop told nothing: ask again next time.
+                if self.chat_stop.requested() {
+                    return budget::context_window(kind, provider);
+                }
                 self.chat_session.windows.borrow_mut().push((
                     provider.base_url.clone(),
                     provider.model.clone(),
@@ -593,6 +597,10 @@ impl<H: Host> VaultAgentCore<H> {
         let window = self
             .context_window(chat.provider, provider, api_key.as_deref())
             .await;
+        if self.chat_stop.requested() {
+            // Stop while the server was asked about its window.
+            return Err(RoundError::Stopped(String::new()));
+        }
         let thinking_budget = match chat.provider {
             ProviderKind::Anthropic if chat.anthropic_thinking => chat.anthropic_thinking_budget,
             _ => 0,
