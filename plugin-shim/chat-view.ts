@@ -7,6 +7,7 @@ import { AttachmentBar, NoteSuggest } from "./chat/attachments";
 import { HistoryPanel } from "./chat/history";
 import { StreamRenderer } from "./chat/stream-render";
 import { renderUserMessage } from "./chat/user-message";
+import { reasoningBlock, usageLine } from "./chat-extras";
 import { commandLine, renderConfirmationCard } from "./confirmation-card";
 import type { Attachment, ChatEvent, ChatMessage, ConfirmationCard, Conversation, PermissionMode, Table, TurnResult } from "./core-types";
 import type VaultAgentPlugin from "./main";
@@ -38,6 +39,8 @@ export class ChatView extends ItemView {
 	/** The assistant message being streamed, and its Markdown renders. */
 	private streamEl: HTMLElement | null = null;
 	private stream: StreamRenderer | null = null;
+	/** The folded reasoning of the model round being streamed. */
+	private reasoningEl: HTMLElement | null = null;
 	private toolBlocks = new Map<string, HTMLElement>();
 	/** Answers that changed the vault since their "Undo this answer's changes" was drawn. */
 	private changedTurns = new Set<string>();
@@ -281,11 +284,13 @@ export class ChatView extends ItemView {
 				this.renderUser(message.text, message.attachments);
 				break;
 			case "assistant":
+				if (message.reasoning) reasoningBlock(this.messagesEl, null, message.reasoning);
 				if (message.text.trim()) {
 					const el = this.messagesEl.createDiv({ cls: "vault-agent-msg is-assistant" });
 					await this.renderMarkdown(el, message.text);
 					this.addCopyButton(el, message.text);
 				}
+				if (message.usage) usageLine(this.messagesEl, message.usage, null);
 				for (const call of message.toolCalls) this.toolBlock(call.id, this.displayName(call.name), call.arguments);
 				break;
 			case "tool":
@@ -428,6 +433,14 @@ export class ChatView extends ItemView {
 				this.messagesEl.querySelector(".vault-agent-empty-state")?.remove();
 				// A spinner until the first token arrives.
 				this.streamEl = this.messagesEl.createDiv({ cls: "vault-agent-msg is-assistant is-streaming is-waiting" });
+				this.reasoningEl = null;
+				break;
+			case "reasoningDelta":
+				this.reasoningEl ??= reasoningBlock(this.messagesEl, this.streamEl);
+				this.reasoningEl.appendText(event.text);
+				break;
+			case "usage":
+				usageLine(this.messagesEl, event.usage, event.chat);
 				break;
 			case "textDelta":
 				// After a notice mid-round (a retry, a shortened context) the bubble is drawn anew.

@@ -138,6 +138,9 @@ export interface ChatSettings {
 	maxToolRounds: number;
 	toolResultCapChars: number;
 	modelTimeoutMs: number;
+	/** Anthropic extended thinking, and its budget in tokens (1024 or more). */
+	anthropicThinking: boolean;
+	anthropicThinkingBudget: number;
 }
 
 /** What the agent may change; only the user sets it (src/settings.rs). */
@@ -265,9 +268,21 @@ export interface Attachment {
 
 export type ChatMessage =
 	| { role: "user"; text: string; attachments?: Attachment[] }
-	| { role: "assistant"; text: string; toolCalls: ToolCallRecord[] }
+	| { role: "assistant"; text: string; toolCalls: ToolCallRecord[]; reasoning?: string; usage?: AnswerUsage }
 	| { role: "tool"; callId: string; tool: string; content: string; isError: boolean; result: ToolResult; table: Table | null }
 	| { role: "notice"; text: string };
+
+/** Tokens as the server reported them. */
+export interface Usage {
+	inputTokens: number;
+	outputTokens: number;
+}
+
+/** One answer's tokens (all its model rounds) and how full the window was in its last round. */
+export interface AnswerUsage extends Usage {
+	contextTokens: number;
+	contextWindow: number;
+}
 
 export interface Conversation {
 	id: string;
@@ -282,6 +297,7 @@ export interface Conversation {
 	renamed?: boolean;
 	/** Times it was rewound (Regenerate, Edit and resend); part of later turn ids. */
 	rewinds?: number;
+	usage?: Usage;
 }
 
 export type TurnEnd = "done" | "awaitingConfirmation" | "roundLimit" | "stopped" | "failed";
@@ -290,6 +306,8 @@ export type ChatEvent =
 	| { type: "modelRound"; round: number }
 	| { type: "textDelta"; text: string }
 	| { type: "assistantMessage"; text: string }
+	| { type: "reasoningDelta"; text: string }
+	| { type: "usage"; usage: AnswerUsage; chat: Usage }
 	| { type: "toolStarted"; callId: string; tool: string; displayName: string; arguments: string }
 	| { type: "toolFinished"; callId: string; tool: string; displayName: string; result: ToolResult; table: Table | null }
 	| { type: "confirmationNeeded"; callId: string; card: ConfirmationCard }

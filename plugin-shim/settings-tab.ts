@@ -78,6 +78,11 @@ const NUMBERS = {
 		shown: (s) => s.chat.modelTimeoutMs / 1000,
 		stored: (v, s) => ({ chat: { ...s.chat, modelTimeoutMs: Math.round(v * 1000) } }),
 	},
+	anthropicThinkingBudget: {
+		shown: (s) => s.chat.anthropicThinkingBudget,
+		stored: (v, s) => ({ chat: { ...s.chat, anthropicThinkingBudget: Math.round(v) } }),
+	},
+	readCacheSeconds: { shown: (s) => s.readCacheSeconds, stored: (v) => ({ readCacheSeconds: Math.round(v) }) },
 } satisfies Record<string, NumberSetting>;
 
 /**
@@ -316,10 +321,29 @@ export class VaultAgentSettingTab extends PluginSettingTab {
 			},
 			this.number(
 				"Context window (tokens)",
-				"How much the model reads at once. 0 uses what the server is known to offer (Ollama through /v1: 4096, unless you start it with a larger OLLAMA_CONTEXT_LENGTH; other local servers: 8192). Older messages are shortened or left out to fit.",
+				"How much the model reads at once. 0 asks the server (Ollama, LM Studio, OpenRouter) or uses the model's known size, else 4096 for Ollama and 8192 for other local servers. Set it if you started Ollama with a larger OLLAMA_CONTEXT_LENGTH. Older messages are shortened or left out to fit.",
 				"contextWindow",
 			),
 		);
+		if (profile.provider === "anthropic") {
+			rows.push(
+				{
+					name: "Extended thinking",
+					desc: "Claude thinks before it answers; you can unfold what it thought above the answer. Thinking tokens are billed as output.",
+					aliases: ["reasoning", "thinking"],
+					render: (setting) => {
+						setting.settingEl.addClass("vault-agent-thinking");
+						setting.addToggle((toggle) =>
+							toggle.setValue(settings.chat.anthropicThinking).onChange(async (anthropicThinking) => {
+								const current = this.plugin.core?.settings().chat ?? settings.chat;
+								await this.plugin.updateSettings({ chat: { ...current, anthropicThinking } });
+							}),
+						);
+					},
+				},
+				this.number("Thinking budget (tokens)", "The most tokens Claude may think with per reply (1024 to 64000).", "anthropicThinkingBudget", ["reasoning", "thinking"]),
+			);
+		}
 		return { heading: "Model", cls: "vault-agent-model-settings", rows };
 	}
 
@@ -537,6 +561,12 @@ export class VaultAgentSettingTab extends PluginSettingTab {
 				this.number("Output cap (KiB)", "Longer output is cut, with a note saying how much was left out.", "outputCapKib", cli),
 				this.number("CLI processes at once", "More calls wait their turn, in order (1 to 16).", "maxProcesses", cli),
 				this.number("Confirmation expiry (minutes)", "A change that waits longer than this for your approval is dropped.", "confirmationExpiryMinutes"),
+				this.number(
+					"Reuse reads for (seconds)",
+					"A read the agent repeats while nothing in the vault changed is answered without running the CLI again, for up to this long (0 to 3600; 0 turns it off). Any change Obsidian sees clears it.",
+					"readCacheSeconds",
+					["cache"],
+				),
 				this.number("Tool rounds per message", "The agent stops after this many rounds of tool calls for one message.", "maxToolRounds"),
 				this.number("Tool result size (characters)", "Longer tool output is cut before it goes to the model, with a note saying so.", "toolResultCapChars"),
 				this.number("Model timeout (seconds)", "How long to wait for the server to start answering.", "modelTimeoutSeconds"),

@@ -6,6 +6,8 @@ cd "$root"
 bash scripts/build.sh >/dev/null
 node scripts/bench.mjs
 echo
+node scripts/bench-chat.mjs
+echo
 node scripts/bench-memory.mjs
 echo
 node scripts/bench-mcp.mjs

@@ -82,6 +82,7 @@ pub struct VaultAgentCore<H: Host> {
     pub(crate) confirmations: RefCell<ConfirmationBook>,
     /// Set by the chat's Stop button.
     pub(crate) chat_stop: StopSignal,
+    pub(crate) chat_session: crate::agent::chat::ChatSession,
     pub(crate) conversation_count: std::cell::Cell<u64>,
     /// The tools' JSON Schemas, generated once on first use (they never change).
     schemas: std::cell::OnceCell<Vec<Value>>,
@@ -105,6 +106,7 @@ impl<H: Host> VaultAgentCore<H> {
             cli: CliClient::default(),
             confirmations: RefCell::new(ConfirmationBook::default()),
             chat_stop: StopSignal::default(),
+            chat_session: Default::default(),
             conversation_count: std::cell::Cell::new(0),
             schemas: std::cell::OnceCell::new(),
             journal: RefCell::new(Journal::default()),

@@ -39,6 +39,9 @@ pub const READ_CACHE_RANGE_SECONDS: (u32, u32) = (0, 3_600);
 pub const DEFAULT_MCP_PORT: u32 = 27_125;
 /// Ports a plugin may listen on without privileges.
 pub const MCP_PORT_RANGE: (u32, u32) = (1_024, 65_535);
+/// Anthropic's smallest thinking budget is 1 024 tokens.
+pub const THINKING_BUDGET_RANGE: (u32, u32) = (1_024, 64_000);
+pub const DEFAULT_THINKING_BUDGET: u32 = 4_096;
 
 /// Which kind of model server the chat talks to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -142,6 +145,9 @@ pub struct ChatSettings {
     pub max_tool_rounds: u32,
     pub tool_result_cap_chars: u32,
     pub model_timeout_ms: u32,
+    /// Anthropic extended thinking, and the tokens it may think with.
+    pub anthropic_thinking: bool,
+    pub anthropic_thinking_budget: u32,
 }
 
 impl Default for ChatSettings {
@@ -153,6 +159,8 @@ impl Default for ChatSettings {
             max_tool_rounds: DEFAULT_MAX_TOOL_ROUNDS,
             tool_result_cap_chars: DEFAULT_TOOL_RESULT_CAP_CHARS,
             model_timeout_ms: DEFAULT_MODEL_TIMEOUT_MS,
+            anthropic_thinking: false,
+            anthropic_thinking_budget: DEFAULT_THINKING_BUDGET,
         }
     }
 }
@@ -484,6 +492,12 @@ impl Reader<'_> {
                     "modelTimeoutMs",
                     defaults.model_timeout_ms,
                     MODEL_TIMEOUT_RANGE_MS,
+                ),
+                anthropic_thinking: r.boolean("anthropicThinking", false),
+                anthropic_thinking_budget: r.number(
+                    "anthropicThinkingBudget",
+                    DEFAULT_THINKING_BUDGET,
+                    THINKING_BUDGET_RANGE,
                 ),
             }
         })
@@ -856,6 +870,26 @@ mod tests {
         assert_eq!(n.settings, Settings::default());
         assert!(n.repairs.is_empty());
         assert_eq!(n.settings.permission_mode, PermissionMode::ReadOnly);
+    }
+
+    #[test]
+    fn anthropic_thinking_is_off_by_default_and_its_budget_stays_in_range() {
+        let chat = normalise(&Value::Null, TOOLS).settings.chat;
+        assert_eq!(
+            (chat.anthropic_thinking, chat.anthropic_thinking_budget),
+            (false, DEFAULT_THINKING_BUDGET)
+        );
+        let stored = json!({"chat": {"anthropicThinking": true, "anthropicThinkingBudget": 8000}});
+        let n = normalise(&stored, TOOLS);
+        assert!(n.repairs.is_empty(), "{:?}", n.repairs);
+        assert!(n.settings.chat.anthropic_thinking);
+        assert_eq!(n.settings.chat.anthropic_thinking_budget, 8000);
+        // Anthropic refuses a budget under 1 024; "yes" is not consent.
+        let stored = json!({"chat": {"anthropicThinking": "yes", "anthropicThinkingBudget": 10}});
+        let n = normalise(&stored, TOOLS);
+        assert!(!n.settings.chat.anthropic_thinking);
+        assert_eq!(n.settings.chat.anthropic_thinking_budget, 1_024);
+        assert_eq!(n.repairs.len(), 2, "{:?}", n.repairs);
     }
 
     #[test]

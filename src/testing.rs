@@ -33,6 +33,9 @@ type ScriptedBody = (VecDeque<Vec<u8>>, Option<HttpFailure>);
 /// A note the fake showed to the user: its path and the heading, if any.
 pub type OpenedNote = (String, Option<String>);
 
+/// Responses answered by a route have ids above this.
+const ROUTED_IDS: u32 = 1_000_000;
+
 /// A host whose every effect is recorded and scripted.
 pub struct FakeHost {
     pub facts: PlatformFacts,
@@ -60,6 +63,14 @@ pub struct FakeHost {
     pub trash: Rc<RefCell<Vec<(String, String)>>>,
     /// Responses the core closed, by id.
     pub http_closed: RefCell<Vec<u32>>,
+    /// Answers by URL ending, for every request to it, checked before the
+    /// queue: the servers' side endpoints (the context window probes). By
+    /// default they answer 404, as a server without them does.
+    pub http_routes: RefCell<Vec<(String, ScriptedHttp)>>,
+    /// The requests a route answered (not in `http_requests`), and which of
+    /// their responses were closed.
+    pub routed_requests: RefCell<Vec<HttpRequest>>,
+    pub routed_closed: RefCell<Vec<u32>>,
     /// Every `sleep`, in milliseconds (the clock moves on by as much).
     pub slept: RefCell<Vec<u32>>,
     /// What `local_context` answers.
@@ -120,6 +131,22 @@ impl FakeHost {
             opened: Rc::new(RefCell::new(Vec::new())),
             links_update: Some(true),
             http_closed: RefCell::new(Vec::new()),
+            http_routes: RefCell::new(
+                ["/api/show", "/api/v0/models"]
+                    .into_iter()
+                    .map(|end| {
+                        (
+                            end.to_string(),
+                            ScriptedHttp::Response {
+                                status: 404,
+                                chunks: vec![b"404 page not found".to_vec()],
+                            },
+                        )
+                    })
+                    .collect(),
+            ),
+            routed_requests: RefCell::new(Vec::new()),
+            routed_closed: RefCell::new(Vec::new()),
             slept: RefCell::new(Vec::new()),
             retry_after: RefCell::new(None),
             local: crate::host::LocalContext::default(),
@@ -133,6 +160,13 @@ impl FakeHost {
     /// Moves the fake clock on (time passing between two calls).
     pub fn advance_ms(&self, ms: f64) {
         self.clock_ms.set(self.clock_ms.get() + ms);
+    }
+
+    /// Answers every request whose URL ends with `end` (before older routes).
+    pub fn route_http(&self, end: &str, answer: ScriptedHttp) {
+        self.http_routes
+            .borrow_mut()
+            .insert(0, (end.to_string(), answer));
     }
 
     /// Queues the next HTTP answer.
@@ -227,16 +261,32 @@ impl Host for FakeHost {
     }
 
     async fn http_open(&self, request: &HttpRequest) -> Result<HttpResponseHead, HttpFailure> {
-        self.http_requests.borrow_mut().push(request.clone());
-        let id = self.http_requests.borrow().len() as u32;
-        let answer = self
-            .http_script
-            .borrow_mut()
-            .pop_front()
-            .unwrap_or(ScriptedHttp::Failure(HttpFailure {
-                code: "ECONNREFUSED".into(),
-                message: "nothing scripted".into(),
-            }));
+        let routed = self
+            .http_routes
+            .borrow()
+            .iter()
+            .find(|(end, _)| request.url.ends_with(end.as_str()))
+            .map(|(_, answer)| answer.clone());
+        let (id, answer) = match routed {
+            Some(answer) => {
+                self.routed_requests.borrow_mut().push(request.clone());
+                let id = ROUTED_IDS + self.routed_requests.borrow().len() as u32;
+                (id, answer)
+            }
+            None => {
+                self.http_requests.borrow_mut().push(request.clone());
+                let id = self.http_requests.borrow().len() as u32;
+                let answer =
+                    self.http_script
+                        .borrow_mut()
+                        .pop_front()
+                        .unwrap_or(ScriptedHttp::Failure(HttpFailure {
+                            code: "ECONNREFUSED".into(),
+                            message: "nothing scripted".into(),
+                        }));
+                (id, answer)
+            }
+        };
         match answer {
             ScriptedHttp::Failure(failure) => Err(failure),
             ScriptedHttp::Response { status, chunks } => {
@@ -247,7 +297,11 @@ impl Host for FakeHost {
                     id,
                     status,
                     content_type: None,
-                    retry_after: self.retry_after.borrow_mut().take(),
+                    retry_after: if id > ROUTED_IDS {
+                        None
+                    } else {
+                        self.retry_after.borrow_mut().take()
+                    },
                 })
             }
             ScriptedHttp::BrokenAfter { chunks, failure } => {
@@ -280,6 +334,10 @@ impl Host for FakeHost {
 
     fn http_close(&self, id: u32) {
         self.http_bodies.borrow_mut().remove(&id);
+        if id > ROUTED_IDS {
+            self.routed_closed.borrow_mut().push(id);
+            return;
+        }
         self.http_closed.borrow_mut().push(id);
     }
 

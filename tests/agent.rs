@@ -724,10 +724,8 @@ fn an_empty_reply_is_an_error_and_is_never_stored() {
         "no empty answer in the history"
     );
     // And an empty answer from an older chat is not sent back.
-    chat.messages.push(ChatMessage::Assistant {
-        text: String::new(),
-        tool_calls: Vec::new(),
-    });
+    chat.messages
+        .push(ChatMessage::assistant(String::new(), Vec::new()));
     core.host().script_http(ok(openai_sse("Hello.", &[], 1)));
     block_on(core.chat_send(&mut chat, "again", &Recorder::default()));
     let sent = request_body(&core, 1);
@@ -1244,4 +1242,438 @@ fn an_edit_drops_the_message_and_everything_after_it_and_keeps_its_attachments()
     c.rename("");
     assert_eq!((c.title.as_str(), c.renamed), ("other words", false));
     assert!(serde_json::to_value(&c).unwrap().get("renamed").is_none());
+}
+
+/// SSE text from JSON events (OpenAI style: `data:` lines only).
+fn sse(events: &[Value]) -> Vec<Vec<u8>> {
+    let mut body: String = events.iter().map(|e| format!("data: {e}\n\n")).collect();
+    body.push_str("data: [DONE]\n\n");
+    split(body.into_bytes(), 3)
+}
+
+fn usage_events(events: &Recorder) -> Vec<(Value, Value)> {
+    events
+        .0
+        .borrow()
+        .iter()
+        .filter_map(|e| match serde_json::to_value(e).unwrap() {
+            v if v["type"] == "usage" => Some((v["usage"].clone(), v["chat"].clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+fn reasoning(events: &Recorder) -> String {
+    events
+        .0
+        .borrow()
+        .iter()
+        .filter_map(|e| match e {
+            ChatEvent::ReasoningDelta { text } => Some(text.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn usage_is_reported_per_answer_and_per_chat_only_when_the_server_says() {
+    let core = agent(json!({"chat": {"openai": {"contextWindow": 8000}}}));
+    let mut chat = conversation();
+    // A tool round, then the answer; each round's last chunk has `usage`.
+    let tool_call = json!({"choices": [{"delta": {"tool_calls": [{"index": 0, "id": "c0", "function": {"name": "obsidianTasks", "arguments": "{\"command\":\"tasks\"}"}}]}}]});
+    core.host().script_http(ok(sse(&[
+        tool_call,
+        json!({"choices": [], "usage": {"prompt_tokens": 1200, "completion_tokens": 30, "total_tokens": 1230}}),
+    ])));
+    core.host().script_http(ok(sse(&[
+        json!({"choices": [{"delta": {"content": "Two tasks."}}]}),
+        json!({"choices": [{"delta": {}, "finish_reason": "stop"}]}),
+        json!({"choices": [], "usage": {"prompt_tokens": 1400, "completion_tokens": 12}}),
+    ])));
+    let events = Recorder::default();
+    assert_eq!(
+        block_on(core.chat_send(&mut chat, "tasks?", &events)),
+        TurnEnd::Done
+    );
+    assert_eq!(
+        request_body(&core, 0)["stream_options"]["include_usage"],
+        true
+    );
+    let expected = json!({"inputTokens": 2600, "outputTokens": 42, "contextTokens": 1412, "contextWindow": 8000});
+    assert_eq!(
+        usage_events(&events),
+        [(
+            expected.clone(),
+            json!({"inputTokens": 2600, "outputTokens": 42})
+        )]
+    );
+    let Some(ChatMessage::Assistant { usage, .. }) = chat.messages.last() else {
+        panic!("the answer is last");
+    };
+    assert_eq!(serde_json::to_value(usage).unwrap(), expected);
+    // A reply as one JSON body reports it too; the chat adds up.
+    core.host().script_http(ok(vec![json!({"choices": [{"message": {"content": "Hi."}, "finish_reason": "stop"}], "usage": {"prompt_tokens": 1500, "completion_tokens": 3}}).to_string().into_bytes()]));
+    let events = Recorder::default();
+    block_on(core.chat_send(&mut chat, "hi", &events));
+    assert_eq!(
+        usage_events(&events)[0].1,
+        json!({"inputTokens": 4100, "outputTokens": 45})
+    );
+    // Saved and loaded, the totals stay with the conversation.
+    let saved: Conversation = serde_json::from_str(&serde_json::to_string(&chat).unwrap()).unwrap();
+    assert_eq!(saved.usage.input_tokens, 4100);
+    // A server that says nothing: no usage event, nothing guessed.
+    core.host()
+        .script_http(ok(openai_sse("No usage here.", &[], 2)));
+    let events = Recorder::default();
+    block_on(core.chat_send(&mut chat, "again", &events));
+    assert!(usage_events(&events).is_empty(), "{:?}", events.kinds());
+    assert!(matches!(
+        chat.messages.last(),
+        Some(ChatMessage::Assistant { usage: None, .. })
+    ));
+    assert_eq!(chat.usage.input_tokens, 4100);
+}
+
+#[test]
+fn a_400_that_names_stream_options_is_asked_again_without_and_remembered() {
+    let core = agent(Value::Null);
+    let mut chat = conversation();
+    core.host().script_http(ScriptedHttp::Response {
+        status: 400,
+        chunks: vec![
+            br#"{"error":{"message":"Unrecognized request argument supplied: stream_options"}}"#
+                .to_vec(),
+        ],
+    });
+    core.host().script_http(ok(openai_sse("Hello.", &[], 1)));
+    let events = Recorder::default();
+    assert_eq!(
+        block_on(core.chat_send(&mut chat, "hi", &events)),
+        TurnEnd::Done
+    );
+    assert_eq!(events.text(), "Hello.");
+    assert!(request_body(&core, 0).get("stream_options").is_some());
+    assert!(request_body(&core, 1).get("stream_options").is_none());
+    assert_eq!(*core.host().http_closed.borrow(), [1, 2]);
+    // Remembered: the next turn does not ask with it again.
+    core.host().script_http(ok(openai_sse("Again.", &[], 1)));
+    block_on(core.chat_send(&mut chat, "more", &Recorder::default()));
+    assert_eq!(core.host().http_requests.borrow().len(), 3);
+    assert!(request_body(&core, 2).get("stream_options").is_none());
+    // Another 400 is an error as before, and is not retried.
+    let other = agent(Value::Null);
+    other.host().script_http(ScriptedHttp::Response {
+        status: 400,
+        chunks: vec![br#"{"error":{"message":"max_tokens too large"}}"#.to_vec()],
+    });
+    other.host().script_http(ok(openai_sse("never", &[], 1)));
+    let events = Recorder::default();
+    assert_eq!(
+        block_on(other.chat_send(&mut conversation(), "hi", &events)),
+        TurnEnd::Failed
+    );
+    assert_eq!(failure(&events).0, "bad_request");
+    assert_eq!(other.host().http_requests.borrow().len(), 1);
+}
+
+#[test]
+fn openai_reasoning_is_shown_apart_and_never_sent_back() {
+    let core = agent(Value::Null);
+    let mut chat = conversation();
+    core.host().script_http(ok(sse(&[
+        json!({"choices": [{"delta": {"reasoning_content": "The user wants "}}]}),
+        json!({"choices": [{"delta": {"reasoning": "their tasks."}}]}),
+        json!({"choices": [{"delta": {"tool_calls": [{"index": 0, "id": "c0", "function": {"name": "obsidianTasks", "arguments": "{\"command\":\"tasks\"}"}}]}}]}),
+    ])));
+    core.host().script_http(ok(sse(&[
+        json!({"choices": [{"delta": {"reasoning": "Two found."}}]}),
+        json!({"choices": [{"delta": {"content": "You have two."}}]}),
+    ])));
+    let events = Recorder::default();
+    block_on(core.chat_send(&mut chat, "tasks?", &events));
+    assert_eq!(reasoning(&events), "The user wants their tasks.Two found.");
+    assert_eq!(events.text(), "You have two.");
+    let Some(ChatMessage::Assistant {
+        text, reasoning, ..
+    }) = chat.messages.last()
+    else {
+        panic!("the answer is last");
+    };
+    assert_eq!(
+        (text.as_str(), reasoning.as_str()),
+        ("You have two.", "Two found.")
+    );
+    core.host().script_http(ok(openai_sse("Ok.", &[], 1)));
+    block_on(core.chat_send(&mut chat, "thanks", &Recorder::default()));
+    let sent = request_body(&core, 2).to_string();
+    assert!(
+        !sent.contains("The user wants") && !sent.contains("Two found."),
+        "{sent}"
+    );
+    assert!(!sent.contains("reasoning"), "{sent}");
+}
+
+/// An Anthropic stream that thinks (signed), reports usage and calls a tool.
+fn anthropic_thinking_sse(signature: &str) -> Vec<Vec<u8>> {
+    let events = [
+        json!({"type": "message_start", "message": {"id": "m", "usage": {"input_tokens": 900, "cache_read_input_tokens": 100, "output_tokens": 1}}}),
+        json!({"type": "content_block_start", "index": 0, "content_block": {"type": "thinking", "thinking": ""}}),
+        json!({"type": "content_block_delta", "index": 0, "delta": {"type": "thinking_delta", "thinking": "Backlinks of "}}),
+        json!({"type": "content_block_delta", "index": 0, "delta": {"type": "thinking_delta", "thinking": "Roadmap."}}),
+        json!({"type": "content_block_delta", "index": 0, "delta": {"type": "signature_delta", "signature": signature}}),
+        json!({"type": "content_block_stop", "index": 0}),
+        json!({"type": "content_block_start", "index": 1, "content_block": {"type": "redacted_thinking", "data": "EnCrYpTeD"}}),
+        json!({"type": "content_block_stop", "index": 1}),
+        json!({"type": "content_block_start", "index": 2, "content_block": {"type": "tool_use", "id": "toolu_1", "name": "obsidianLinks", "input": {}}}),
+        json!({"type": "content_block_delta", "index": 2, "delta": {"type": "input_json_delta", "partial_json": "{\"command\":\"backlinks\",\"file\":\"Roadmap\"}"}}),
+        json!({"type": "content_block_stop", "index": 2}),
+        json!({"type": "message_delta", "delta": {"stop_reason": "tool_use"}, "usage": {"output_tokens": 80}}),
+        json!({"type": "message_stop"}),
+    ];
+    let body: String = events
+        .iter()
+        .map(|e| format!("event: {}\ndata: {e}\n\n", e["type"].as_str().unwrap()))
+        .collect();
+    split(body.into_bytes(), 7)
+}
+
+#[test]
+fn anthropic_thinking_goes_back_unchanged_with_its_tool_use_and_is_never_answer_text() {
+    let core = agent(
+        json!({"chat": {"provider": "anthropic", "anthropicThinking": true, "anthropicThinkingBudget": 2048,
+        "anthropic": {"apiKeySecret": "anthropic-key", "model": "claude-test"}}}),
+    );
+    let signature = "EqQBCkYIARgCIkB+sig/with=chars==";
+    core.host()
+        .script_http(ok(anthropic_thinking_sse(signature)));
+    core.host()
+        .script_http(ok(anthropic_sse("Roadmap has 2 backlinks.", &[], 3)));
+    let mut chat = conversation();
+    let events = Recorder::default();
+    assert_eq!(
+        block_on(core.chat_send(&mut chat, "backlinks of Roadmap", &events)),
+        TurnEnd::Done
+    );
+    let first = request_body(&core, 0);
+    assert_eq!(
+        first["thinking"],
+        json!({"type": "enabled", "budget_tokens": 2048})
+    );
+    assert!(first["max_tokens"].as_u64().unwrap() > 2048);
+    let second = request_body(&core, 1);
+    let assistant = &second["messages"][1];
+    assert_eq!(assistant["role"], "assistant");
+    assert_eq!(
+        assistant["content"][0],
+        json!({"type": "thinking", "thinking": "Backlinks of Roadmap.", "signature": signature})
+    );
+    assert_eq!(
+        assistant["content"][1],
+        json!({"type": "redacted_thinking", "data": "EnCrYpTeD"})
+    );
+    assert_eq!(assistant["content"][2]["type"], "tool_use");
+    assert_eq!(reasoning(&events), "Backlinks of Roadmap.");
+    assert_eq!(events.text(), "Roadmap has 2 backlinks.");
+    // The tool round's usage counts (input with the cache read); the answer's
+    // stream said nothing, so the line is not drawn for it.
+    assert!(usage_events(&events).is_empty());
+    assert_eq!(chat.usage.input_tokens, 1000);
+    assert_eq!(chat.usage.output_tokens, 80);
+    // A later turn does not send the old thinking again.
+    core.host().script_http(ok(anthropic_sse("Ok.", &[], 1)));
+    block_on(core.chat_send(&mut chat, "thanks", &Recorder::default()));
+    assert!(!request_body(&core, 2).to_string().contains(signature));
+    // Off (the default): no thinking asked for, none sent back.
+    let plain = agent(
+        json!({"chat": {"provider": "anthropic", "anthropic": {"apiKeySecret": "anthropic-key", "model": "claude-test"}}}),
+    );
+    plain
+        .host()
+        .script_http(ok(anthropic_thinking_sse(signature)));
+    plain.host().script_http(ok(anthropic_sse("Done.", &[], 1)));
+    block_on(plain.chat_send(&mut conversation(), "x", &Recorder::default()));
+    assert!(request_body(&plain, 0).get("thinking").is_none());
+    assert!(!request_body(&plain, 1).to_string().contains(signature));
+}
+
+/// One answer with usage, to read the window the turn was fitted to.
+fn window_of_a_turn(core: &VaultAgentCore<FakeHost>, chat: &mut Conversation) -> Value {
+    core.host().script_http(ok(sse(&[
+        json!({"choices": [{"delta": {"content": "Hi."}}]}),
+        json!({"choices": [], "usage": {"prompt_tokens": 10, "completion_tokens": 2}}),
+    ])));
+    let events = Recorder::default();
+    assert_eq!(block_on(core.chat_send(chat, "hi", &events)), TurnEnd::Done);
+    usage_events(&events)[0].0["contextWindow"].clone()
+}
+
+fn json_body(value: Value) -> ScriptedHttp {
+    ok(vec![value.to_string().into_bytes()])
+}
+
+#[test]
+fn the_window_comes_from_the_server_once_per_model_and_a_failed_probe_falls_back() {
+    // Ollama: num_ctx in the model's parameters is what it runs with.
+    let core = agent(Value::Null);
+    core.host().route_http(
+        "/api/show",
+        json_body(json!({"parameters": "num_ctx 16384", "model_info": {"general.architecture": "llama", "llama.context_length": 131072}})),
+    );
+    let mut chat = conversation();
+    assert_eq!(window_of_a_turn(&core, &mut chat), 16_384);
+    assert_eq!(window_of_a_turn(&core, &mut chat), 16_384);
+    let probes = core.host().routed_requests.borrow().clone();
+    assert_eq!(probes.len(), 1, "asked once, then cached");
+    assert_eq!(probes[0].url, "http://localhost:11434/api/show");
+    assert_eq!(probes[0].method, "POST");
+    assert_eq!(
+        serde_json::from_str::<Value>(probes[0].body.as_ref().unwrap()).unwrap(),
+        json!({"model": "llama3.1"})
+    );
+    assert_eq!(core.host().routed_closed.borrow().len(), 1, "closed");
+    // Without num_ctx Ollama's OpenAI endpoint runs with its default.
+    let core = agent(Value::Null);
+    core.host().route_http(
+        "/api/show",
+        json_body(
+            json!({"model_info": {"general.architecture": "qwen2", "qwen2.context_length": 32768}}),
+        ),
+    );
+    assert_eq!(window_of_a_turn(&core, &mut conversation()), 4_096);
+    // A probe that fails, or answers nonsense, never fails the chat.
+    for answer in [
+        ScriptedHttp::Failure(HttpFailure {
+            code: "ECONNREFUSED".into(),
+            message: "refused".into(),
+        }),
+        ScriptedHttp::Response {
+            status: 500,
+            chunks: vec![b"boom".to_vec()],
+        },
+        ok(vec![b"<html>".to_vec()]),
+    ] {
+        let core = agent(
+            json!({"chat": {"openai": {"baseUrl": "http://localhost:1234/v1", "model": "qwen"}}}),
+        );
+        core.host().route_http("/api/v0/models", answer);
+        assert_eq!(
+            window_of_a_turn(&core, &mut conversation()),
+            8_192,
+            "the default"
+        );
+        assert_eq!(core.host().routed_requests.borrow().len(), 1);
+    }
+    // LM Studio: the loaded context of the model.
+    let core = agent(
+        json!({"chat": {"openai": {"baseUrl": "http://localhost:1234/v1", "model": "qwen"}}}),
+    );
+    core.host().route_http(
+        "/api/v0/models",
+        json_body(json!({"data": [{"id": "other", "loaded_context_length": 2048}, {"id": "qwen", "max_context_length": 32768, "loaded_context_length": 12000}]})),
+    );
+    assert_eq!(window_of_a_turn(&core, &mut conversation()), 12_000);
+    // OpenRouter: the listing's context_length.
+    let core = agent(
+        json!({"chat": {"openai": {"baseUrl": "https://openrouter.ai/api/v1", "model": "x/y"}}}),
+    );
+    core.host().route_http(
+        "/api/v1/models",
+        json_body(json!({"data": [{"id": "x/y", "context_length": 65536}]})),
+    );
+    assert_eq!(window_of_a_turn(&core, &mut conversation()), 65_536);
+    // OpenAI: known by name, nothing asked.
+    let core = agent(
+        json!({"chat": {"openai": {"baseUrl": "https://api.openai.com/v1", "model": "gpt-4o-mini"}}}),
+    );
+    assert_eq!(window_of_a_turn(&core, &mut conversation()), 128_000);
+    assert!(core.host().routed_requests.borrow().is_empty());
+    // An explicit setting always wins, and nothing is asked.
+    let core = agent(json!({"chat": {"openai": {"contextWindow": 9000}}}));
+    core.host().route_http(
+        "/api/show",
+        json_body(json!({"parameters": "num_ctx 16384"})),
+    );
+    assert_eq!(window_of_a_turn(&core, &mut conversation()), 9_000);
+    assert!(core.host().routed_requests.borrow().is_empty());
+}
+
+/// Four turns of a question and a long answer; returns the requests' bodies.
+fn four_turns(core: &VaultAgentCore<FakeHost>) -> Vec<Value> {
+    let mut chat = conversation();
+    for n in 0..4 {
+        core.host()
+            .script_http(ok(openai_sse(&"A long answer. ".repeat(40), &[], 2)));
+        let events = Recorder::default();
+        let end = block_on(core.chat_send(
+            &mut chat,
+            &format!("Question {n}: {}", "why? ".repeat(40)),
+            &events,
+        ));
+        assert_eq!(end, TurnEnd::Done, "{:?}", events.0.borrow());
+    }
+    let requests = core.host().http_requests.borrow();
+    requests
+        .iter()
+        .map(|r| serde_json::from_str(r.body.as_ref().unwrap()).unwrap())
+        .collect()
+}
+
+#[test]
+fn fitting_uses_the_detected_window() {
+    // Ollama says 3 800, less than the 4 096 it would be planned for.
+    let core = agent(Value::Null);
+    core.host().route_http(
+        "/api/show",
+        json_body(json!({"parameters": "num_ctx 3800"})),
+    );
+    let detected = four_turns(&core);
+    for body in &detected {
+        let sent = vault_agent::agent::budget::estimate(&body["messages"].to_string())
+            + vault_agent::agent::budget::estimate(&body["tools"].to_string());
+        assert!(sent <= 3_800, "{sent} tokens sent to a 3 800-token model");
+    }
+    let default = four_turns(&agent(Value::Null));
+    let kept = |bodies: &[Value]| bodies[3]["messages"].as_array().unwrap().len();
+    assert!(
+        kept(&detected) < kept(&default),
+        "the smaller window leaves more out ({} vs {})",
+        kept(&detected),
+        kept(&default)
+    );
+}
+
+/// Presses Stop when a model round starts (while the window is asked for).
+struct StopOnRound<'a>(&'a VaultAgentCore<FakeHost>, Recorder);
+
+impl ChatEvents for StopOnRound<'_> {
+    fn emit(&self, event: ChatEvent) {
+        if matches!(event, ChatEvent::ModelRound { .. }) {
+            self.0.chat_stop();
+        }
+        self.1.emit(event);
+    }
+}
+
+#[test]
+fn stop_while_the_window_is_asked_for_sends_nothing_and_asks_again_next_time() {
+    let core = agent(Value::Null);
+    core.host().route_http(
+        "/api/show",
+        json_body(json!({"parameters": "num_ctx 16384"})),
+    );
+    let mut chat = conversation();
+    let events = StopOnRound(&core, Recorder::default());
+    assert_eq!(
+        block_on(core.chat_send(&mut chat, "hi", &events)),
+        TurnEnd::Stopped
+    );
+    assert!(
+        core.host().http_requests.borrow().is_empty(),
+        "no chat request after Stop"
+    );
+    assert_eq!(core.host().routed_requests.borrow().len(), 1);
+    // Not cached as "the server cannot tell": the next turn asks again.
+    assert_eq!(window_of_a_turn(&core, &mut chat), 16_384);
+    assert_eq!(core.host().routed_requests.borrow().len(), 2);
 }

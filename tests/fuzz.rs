@@ -1625,8 +1625,10 @@ fn assemble(kind: ProviderKind, events: &[SseEvent]) -> (Result<ModelReply, Chat
     for event in events {
         match stream.on_event(event) {
             Ok(pieces) => {
-                for StreamPiece::Text(text) in pieces {
-                    streamed.push_str(&text);
+                for piece in pieces {
+                    if let StreamPiece::Text(text) = piece {
+                        streamed.push_str(&text);
+                    }
                 }
             }
             Err(error) => return (Err(error), streamed),

@@ -18,8 +18,10 @@ fn parse(kind: ProviderKind, chunks: &[&[u8]]) -> (ModelReply, String) {
     }
     events.extend(parser.finish());
     for event in events {
-        for StreamPiece::Text(text) in stream.on_event(&event).unwrap() {
-            streamed.push_str(&text);
+        for piece in stream.on_event(&event).unwrap() {
+            if let StreamPiece::Text(text) = piece {
+                streamed.push_str(&text);
+            }
         }
     }
     (stream.finish(), streamed)

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::conversation::{ChatMessage, ToolCallRecord};
+use super::conversation::{ChatMessage, ToolCallRecord, Usage};
 use super::provider::{ChatError, ModelReply, ModelRequest, StreamAssembler, StreamPiece};
 use super::sse::SseEvent;
 use crate::host::HttpRequest;
@@ -28,17 +28,34 @@ fn headers(api_key: Option<String>) -> Vec<(String, String)> {
 }
 
 /// Anthropic wants user and assistant turns to alternate, and tool results
-/// inside a user turn: consecutive blocks of one role are merged.
-fn messages(history: &[ChatMessage]) -> Vec<Value> {
+/// inside a user turn: consecutive blocks of one role are merged. With
+/// thinking on, the thinking blocks of the turn in progress go back first in
+/// their assistant turn, unchanged (their signature is checked); older ones
+/// are left out (the API would drop them anyway).
+fn messages(history: &[ChatMessage], thinking_on: bool) -> Vec<Value> {
+    let current_turn = history
+        .iter()
+        .rposition(|m| matches!(m, ChatMessage::User { .. }))
+        .unwrap_or(0);
     let mut out: Vec<(String, Vec<Value>)> = Vec::new();
     let mut push = |role: &str, block: Value| match out.last_mut() {
         Some((last, blocks)) if last == role => blocks.push(block),
         _ => out.push((role.to_string(), vec![block])),
     };
-    for message in history {
+    for (at, message) in history.iter().enumerate() {
         match message {
             ChatMessage::User { text, .. } => push("user", json!({"type": "text", "text": text})),
-            ChatMessage::Assistant { text, tool_calls } => {
+            ChatMessage::Assistant {
+                text,
+                tool_calls,
+                thinking,
+                ..
+            } => {
+                if thinking_on && at > current_turn {
+                    for block in thinking {
+                        push("assistant", block.clone());
+                    }
+                }
                 if !text.is_empty() {
                     push("assistant", json!({"type": "text", "text": text}));
                 }
@@ -78,13 +95,18 @@ pub fn messages_request(request: &ModelRequest) -> HttpRequest {
         .iter()
         .map(|t| json!({"name": t.name, "description": t.description, "input_schema": t.input_schema}))
         .collect();
+    let thinking = request.thinking_budget > 0;
     let mut body = json!({
         "model": request.settings.model,
-        "max_tokens": MAX_TOKENS,
+        // Thinking counts against max_tokens, which must exceed its budget.
+        "max_tokens": MAX_TOKENS + request.thinking_budget,
         "system": request.system,
-        "messages": messages(request.messages),
+        "messages": messages(request.messages, thinking),
         "stream": true,
     });
+    if thinking {
+        body["thinking"] = json!({"type": "enabled", "budget_tokens": request.thinking_budget});
+    }
     if !tools.is_empty() {
         body["tools"] = json!(tools);
     }
@@ -111,6 +133,12 @@ pub fn models_request(settings: &ProviderSettings, api_key: Option<String>) -> H
 
 enum Block {
     Text,
+    Thinking {
+        text: String,
+        signature: String,
+    },
+    /// Encrypted thinking: only ever sent back as it came.
+    Redacted(Value),
     ToolUse {
         id: String,
         name: String,
@@ -124,6 +152,8 @@ pub struct AnthropicStream {
     text: String,
     blocks: BTreeMap<u64, Block>,
     stop_reason: Option<String>,
+    reasoning: String,
+    usage: Option<Usage>,
 }
 
 /// One stream event, typed and borrowing (see `openai::Chunk`).
@@ -139,6 +169,12 @@ struct StreamEvent<'a> {
     delta: Option<BlockDelta<'a>>,
     #[serde(default)]
     error: Option<Value>,
+    /// `message_start`: the message, with the input's `usage`.
+    #[serde(default)]
+    message: Option<Value>,
+    /// `message_delta`: the output tokens so far.
+    #[serde(default)]
+    usage: Option<Value>,
 }
 
 #[derive(Deserialize)]
@@ -151,6 +187,12 @@ struct ContentBlock<'a> {
     id: Option<Cow<'a, str>>,
     #[serde(default, borrow)]
     name: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    thinking: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    signature: Option<Cow<'a, str>>,
+    #[serde(default)]
+    data: Option<Value>,
 }
 
 #[derive(Deserialize)]
@@ -163,6 +205,10 @@ struct BlockDelta<'a> {
     partial_json: Option<Cow<'a, str>>,
     #[serde(default, borrow)]
     stop_reason: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    thinking: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    signature: Option<Cow<'a, str>>,
 }
 
 impl StreamAssembler for AnthropicStream {
@@ -191,6 +237,20 @@ impl StreamAssembler for AnthropicStream {
                         }
                         Block::Text
                     }
+                    Some(block) if block.kind == "thinking" => {
+                        let text = block.thinking.unwrap_or_default().into_owned();
+                        if !text.is_empty() {
+                            self.reasoning.push_str(&text);
+                            pieces.push(StreamPiece::Reasoning(text.clone()));
+                        }
+                        Block::Thinking {
+                            text,
+                            signature: block.signature.unwrap_or_default().into_owned(),
+                        }
+                    }
+                    Some(block) if block.kind == "redacted_thinking" => Block::Redacted(
+                        json!({"type": "redacted_thinking", "data": block.data.unwrap_or_default()}),
+                    ),
                     Some(block) if block.kind == "tool_use" => Block::ToolUse {
                         id: block.id.unwrap_or_default().into_owned(),
                         name: block.name.unwrap_or_default().into_owned(),
@@ -214,12 +274,34 @@ impl StreamAssembler for AnthropicStream {
                     (Some("input_json_delta"), Some(Block::ToolUse { json, .. })) => {
                         json.push_str(delta.partial_json.as_deref().unwrap_or_default());
                     }
+                    (Some("thinking_delta"), Some(Block::Thinking { text, .. })) => {
+                        if let Some(thought) = delta.thinking.filter(|t| !t.is_empty()) {
+                            text.push_str(&thought);
+                            self.reasoning.push_str(&thought);
+                            pieces.push(StreamPiece::Reasoning(thought.into_owned()));
+                        }
+                    }
+                    (Some("signature_delta"), Some(Block::Thinking { signature, .. })) => {
+                        signature.push_str(delta.signature.as_deref().unwrap_or_default());
+                    }
                     _ => {}
                 }
+            }
+            "message_start" => {
+                let usage = parsed.message.as_ref().and_then(|m| m.get("usage"));
+                self.usage = usage.and_then(super::provider::read_usage);
             }
             "message_delta" => {
                 if let Some(reason) = parsed.delta.and_then(|d| d.stop_reason) {
                     self.stop_reason = Some(reason.into_owned());
+                }
+                // Counts here are totals so far: they replace, not add.
+                if let Some(delta) = parsed.usage.as_ref().and_then(super::provider::read_usage) {
+                    let usage = self.usage.get_or_insert_with(Usage::default);
+                    usage.output_tokens = delta.output_tokens;
+                    if delta.input_tokens > 0 {
+                        usage.input_tokens = delta.input_tokens;
+                    }
                 }
             }
             "error" => {
@@ -241,13 +323,24 @@ impl StreamAssembler for AnthropicStream {
                     }
                 });
             }
-            // message_start, content_block_stop, message_stop, ping
+            // content_block_stop, message_stop, ping
             _ => {}
         }
         Ok(pieces)
     }
 
     fn finish(self: Box<Self>) -> ModelReply {
+        let thinking = self
+            .blocks
+            .values()
+            .filter_map(|block| match block {
+                Block::Thinking { text, signature } => {
+                    Some(json!({"type": "thinking", "thinking": text, "signature": signature}))
+                }
+                Block::Redacted(value) => Some(value.clone()),
+                _ => None,
+            })
+            .collect();
         let tool_calls = self
             .blocks
             .into_values()
@@ -269,6 +362,9 @@ impl StreamAssembler for AnthropicStream {
             text: self.text,
             tool_calls,
             stop_reason: self.stop_reason,
+            reasoning: self.reasoning,
+            thinking,
+            usage: self.usage,
         }
     }
 
@@ -359,6 +455,9 @@ mod tests {
             ChatMessage::Assistant {
                 text: String::new(),
                 tool_calls: vec![call],
+                reasoning: String::new(),
+                thinking: Vec::new(),
+                usage: None,
             },
             ChatMessage::Tool {
                 call_id: "t1".into(),
@@ -379,7 +478,7 @@ mod tests {
                 attachments: None,
             },
         ];
-        let m = messages(&history);
+        let m = messages(&history, false);
         assert_eq!(m.len(), 3);
         assert_eq!(m[1]["content"][0]["input"], json!({}));
         assert_eq!(m[2]["role"], "user");

@@ -71,8 +71,17 @@ fn cost(message: &ChatMessage) -> usize {
     MESSAGE_OVERHEAD
         + match message {
             ChatMessage::User { text, .. } => estimate(text),
-            ChatMessage::Assistant { text, tool_calls } => {
+            ChatMessage::Assistant {
+                text,
+                tool_calls,
+                thinking,
+                ..
+            } => {
                 estimate(text)
+                    + thinking
+                        .iter()
+                        .map(|b| estimate(b["thinking"].as_str().unwrap_or_default()))
+                        .sum::<usize>()
                     + tool_calls
                         .iter()
                         .map(|c| estimate(&c.name) + estimate(&c.arguments) + MESSAGE_OVERHEAD)
@@ -329,19 +338,19 @@ mod tests {
                 text: format!("Question {n} about my notes"),
                 attachments: None,
             });
-            messages.push(ChatMessage::Assistant {
-                text: String::new(),
-                tool_calls: vec![ToolCallRecord {
+            messages.push(ChatMessage::assistant(
+                String::new(),
+                vec![ToolCallRecord {
                     id: format!("c{n}"),
                     name: "obsidianNotes".into(),
                     arguments: r#"{"command":"read","file":"Plan"}"#.into(),
                 }],
-            });
+            ));
             messages.push(tool_result(n, result_size));
-            messages.push(ChatMessage::Assistant {
-                text: format!("Answer {n}: ").repeat(20),
-                tool_calls: Vec::new(),
-            });
+            messages.push(ChatMessage::assistant(
+                format!("Answer {n}: ").repeat(20),
+                Vec::new(),
+            ));
         }
         messages
     }

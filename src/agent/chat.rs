@@ -2,13 +2,15 @@
 //! calls through the same registry, policy and confirmations as every other
 //! caller, and go round again until it answers without tools.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 
 use serde::Serialize;
 use serde_json::Value;
 
 use super::budget;
-use super::conversation::{Attachment, ChatMessage, Conversation, PausedTurn, ToolCallRecord};
+use super::conversation::{
+    AnswerUsage, Attachment, ChatMessage, Conversation, PausedTurn, ToolCallRecord, Usage,
+};
 use super::prompt::{
     attachments_given, bound_attachments, for_model, model_messages, system_prompt,
 };
@@ -68,6 +70,12 @@ pub enum ChatEvent {
     TextDelta { text: String },
     #[serde(rename_all = "camelCase")]
     AssistantMessage { text: String },
+    /// The model's reasoning, streamed (shown folded above the answer).
+    #[serde(rename_all = "camelCase")]
+    ReasoningDelta { text: String },
+    /// What the answer cost, as the server reported it (never a guess).
+    #[serde(rename_all = "camelCase")]
+    Usage { usage: AnswerUsage, chat: Usage },
     #[serde(rename_all = "camelCase")]
     ToolStarted {
         call_id: String,
@@ -122,6 +130,16 @@ pub enum Decision<'a> {
     Answered,
 }
 
+/// What the chat learned about servers in this session (a handful of
+/// entries: lists, which cost less code in wasm than hash maps).
+#[derive(Default)]
+pub struct ChatSession {
+    /// Base URLs whose server refused `stream_options`.
+    no_stream_usage: RefCell<Vec<String>>,
+    /// Windows found by base URL and model; `None`: the server did not say.
+    windows: RefCell<Vec<(String, String, Option<u32>)>>,
+}
+
 /// Set by Stop; checked between the steps of a turn.
 #[derive(Default)]
 pub struct StopSignal(Cell<bool>);
@@ -171,6 +189,7 @@ impl<H: Host> VaultAgentCore<H> {
             text: text.to_string(),
             attachments: attachments.map(bound_attachments),
         });
+        conversation.turn_usage = None;
         conversation.retitle();
         let end = self.run_turn(conversation, Vec::new(), 0, events).await;
         self.finish_turn(conversation, end, events)
@@ -369,14 +388,13 @@ impl<H: Host> VaultAgentCore<H> {
                 return TurnEnd::RoundLimit;
             }
             events.emit(ChatEvent::ModelRound { round: rounds + 1 });
-            let reply = match self.ask_model(conversation, &settings, events).await {
+            let (reply, window) = match self.ask_model(conversation, &settings, events).await {
                 Ok(reply) => reply,
                 Err(RoundError::Stopped(partial)) => {
                     if !partial.is_empty() {
-                        conversation.messages.push(ChatMessage::Assistant {
-                            text: partial,
-                            tool_calls: Vec::new(),
-                        });
+                        conversation
+                            .messages
+                            .push(ChatMessage::assistant(partial, Vec::new()));
                     }
                     return self.stopped(conversation, events);
                 }
@@ -391,9 +409,31 @@ impl<H: Host> VaultAgentCore<H> {
             events.emit(ChatEvent::AssistantMessage {
                 text: reply.text.clone(),
             });
+            let mut usage = None;
+            if let Some(round) = reply.usage {
+                conversation.usage.add(round);
+                let turn = conversation.turn_usage.get_or_insert_with(Usage::default);
+                turn.add(round);
+                if reply.tool_calls.is_empty() {
+                    let answer = AnswerUsage {
+                        input_tokens: turn.input_tokens,
+                        output_tokens: turn.output_tokens,
+                        context_tokens: round.input_tokens + round.output_tokens,
+                        context_window: window as u64,
+                    };
+                    usage = Some(answer);
+                    events.emit(ChatEvent::Usage {
+                        usage: answer,
+                        chat: conversation.usage,
+                    });
+                }
+            }
             conversation.messages.push(ChatMessage::Assistant {
                 text: reply.text.clone(),
                 tool_calls: reply.tool_calls.clone(),
+                reasoning: reply.reasoning,
+                thinking: reply.thinking,
+                usage,
             });
             if reply.tool_calls.is_empty() {
                 return TurnEnd::Done;
@@ -514,20 +554,95 @@ impl<H: Host> VaultAgentCore<H> {
         model_tools(&self.list_tools())
     }
 
-    /// One model round: request, stream, assemble.
+    /// The window to plan for: the setting when the user gave one, else what
+    /// the server or the model's name tells (asked once per base URL and
+    /// model, and never failing the chat), else `budget::context_window`.
+    pub async fn context_window(
+        &self,
+        kind: ProviderKind,
+        provider: &crate::settings::ProviderSettings,
+        api_key: Option<&str>,
+    ) -> usize {
+        if provider.context_window > 0 {
+            return provider.context_window as usize;
+        }
+        let cached = self
+            .chat_session
+            .windows
+            .borrow()
+            .iter()
+            .find(|(url, model, _)| *url == provider.base_url && *model == provider.model)
+            .map(|(_, _, found)| *found);
+        let found = match cached {
+            Some(found) => found,
+            None => {
+                let found = match super::window::known(kind, &provider.base_url, &provider.model) {
+                    Some(n) => Some(n),
+                    None => match (kind, super::window::server(&provider.base_url)) {
+                        (ProviderKind::OpenAi, Some(server)) => {
+                            self.probe_window(server, provider, api_key).await
+                        }
+                        _ => None,
+                    },
+                };
+                // A probe cut short by Stop told nothing: ask again next time.
+                if self.chat_stop.requested() {
+                    return budget::context_window(kind, provider);
+                }
+                self.chat_session.windows.borrow_mut().push((
+                    provider.base_url.clone(),
+                    provider.model.clone(),
+                    found,
+                ));
+                found
+            }
+        };
+        found.map_or_else(|| budget::context_window(kind, provider), |n| n as usize)
+    }
+
+    async fn probe_window(
+        &self,
+        server: super::window::Server,
+        provider: &crate::settings::ProviderSettings,
+        api_key: Option<&str>,
+    ) -> Option<u32> {
+        let request = super::window::probe(server, provider, api_key);
+        let head = self.host().http_open(&request).await.ok()?;
+        // OpenRouter lists hundreds of models.
+        let body = self.read_body(head.id, 8 * 1024 * 1024).await;
+        if head.status != 200 {
+            return None;
+        }
+        super::window::read(server, &body, &provider.model)
+    }
+
+    /// One model round: request, stream, assemble. Returns the reply and the
+    /// window it was fitted to.
     async fn ask_model(
         &self,
         conversation: &Conversation,
         settings: &Settings,
         events: &dyn ChatEvents,
-    ) -> Result<ModelReply, RoundError> {
+    ) -> Result<(ModelReply, usize), RoundError> {
         let chat = &settings.chat;
         let provider = chat.active();
         let api_key = self.api_key(settings).map_err(RoundError::Failed)?;
         // One listing per round serves both the prompt and the tool list.
         let descriptors = self.list_tools();
         // A small window gets the compact tools, and the guidance they carry.
-        let window = budget::context_window(chat.provider(), provider);
+        let window = self
+            .context_window(chat.provider(), provider, api_key.as_deref())
+            .await;
+        if self.chat_stop.requested() {
+            // Stop while the server was asked about its window.
+            return Err(RoundError::Stopped(String::new()));
+        }
+        let thinking_budget = match chat.provider() {
+            ProviderKind::Anthropic if chat.anthropic_thinking => chat.anthropic_thinking_budget,
+            _ => 0,
+        };
+        // Thinking is written into the answer's room.
+        let reserve = budget::answer_reserve(window) + thinking_budget as usize;
         let compact = window <= budget::COMPACT_WINDOW;
         let tools = if compact {
             let enabled: Vec<&crate::tools::ToolSpec> = self
@@ -563,11 +678,11 @@ impl<H: Host> VaultAgentCore<H> {
                         + budget::estimate(&t.input_schema.to_string())
                 })
                 .sum::<usize>();
-        let available = window.saturating_sub(budget::answer_reserve(window) + fixed);
+        let available = window.saturating_sub(reserve + fixed);
         let fitted = budget::fit(&messages, available).map_err(|needed| {
             RoundError::Failed(ChatError::ContextFull {
                 window,
-                needed: needed + fixed + budget::answer_reserve(window),
+                needed: needed + fixed + reserve,
             })
         })?;
         if fitted.shortened + fitted.dropped > 0 {
@@ -578,23 +693,82 @@ impl<H: Host> VaultAgentCore<H> {
                 ),
             });
         }
-        let request = build_request(
-            chat.provider(),
-            &ModelRequest {
-                settings: provider,
-                api_key,
-                system: &system,
-                messages: &fitted.messages,
-                tools: &tools,
-                timeout_ms: chat.model_timeout_ms,
-            },
-        );
-        let key_sent = request.headers.iter().any(|(name, _)| {
-            name.eq_ignore_ascii_case("authorization") || name.eq_ignore_ascii_case("x-api-key")
-        });
+        let mut stream_usage = chat.provider() == ProviderKind::OpenAi
+            && !self
+                .chat_session
+                .no_stream_usage
+                .borrow()
+                .contains(&provider.base_url);
+        let (request, head) = loop {
+            let request = build_request(
+                chat.provider(),
+                &ModelRequest {
+                    settings: provider,
+                    api_key: api_key.clone(),
+                    system: &system,
+                    messages: &fitted.messages,
+                    tools: &tools,
+                    timeout_ms: chat.model_timeout_ms,
+                    stream_usage,
+                    thinking_budget,
+                },
+            );
+            let head = self.open_model(&request, events).await?;
+            if head.status == 200 {
+                break (request, head);
+            }
+            let key_sent = request.headers.iter().any(|(name, _)| {
+                name.eq_ignore_ascii_case("authorization") || name.eq_ignore_ascii_case("x-api-key")
+            });
+            let body = self.read_error_body(head.id).await;
+            if head.status == 400
+                && stream_usage
+                && body.to_ascii_lowercase().contains("stream_options")
+            {
+                // Asked once more without it, and never again this session.
+                self.chat_session
+                    .no_stream_usage
+                    .borrow_mut()
+                    .push(provider.base_url.clone());
+                stream_usage = false;
+                continue;
+            }
+            let error = status_error(head.status, &body, &provider.model, &request.url, key_sent);
+            return Err(RoundError::Failed(
+                self.explain_not_found(error, provider, chat.provider())
+                    .await,
+            ));
+        };
+        // Every way out of reading closes the response.
+        let read = self
+            .read_reply(&head, chat.provider(), &request, events)
+            .await;
+        self.host().http_close(head.id);
+        let mut reply = read?;
+        if reply.tool_calls.is_empty() {
+            // Small models often print the call instead of making it.
+            let offered: Vec<&str> = tools.iter().map(|t| t.name.as_str()).collect();
+            if let Some((text, calls)) = super::text_calls::extract(&reply.text, &offered) {
+                reply.text = text;
+                reply.tool_calls = calls;
+            }
+        }
+        if reply.text.trim().is_empty() && reply.tool_calls.is_empty() {
+            return Err(RoundError::Failed(ChatError::EmptyReply));
+        }
+        Ok((reply, window))
+    }
+
+    /// Opens the model request, waiting and asking again while the server
+    /// is busy (429, 503, 529).
+    async fn open_model(
+        &self,
+        request: &crate::host::HttpRequest,
+        events: &dyn ChatEvents,
+    ) -> Result<crate::host::HttpResponseHead, RoundError> {
         let mut attempt = 0;
-        let head = loop {
-            let head = match self.host().http_open(&request).await {
+        loop {
+            let head = match self.host().http_open(request).await {
                 Ok(head) => head,
                 Err(failure) if failure.code == "ABORTED" => {
                     return Err(RoundError::Stopped(String::new()))
@@ -621,34 +795,8 @@ impl<H: Host> VaultAgentCore<H> {
                 }
                 continue;
             }
-            break head;
-        };
-        if head.status != 200 {
-            let body = self.read_error_body(head.id).await;
-            let error = status_error(head.status, &body, &provider.model, &request.url, key_sent);
-            return Err(RoundError::Failed(
-                self.explain_not_found(error, provider, chat.provider())
-                    .await,
-            ));
+            return Ok(head);
         }
-        // Every way out of reading closes the response.
-        let read = self
-            .read_reply(&head, chat.provider(), &request, events)
-            .await;
-        self.host().http_close(head.id);
-        let mut reply = read?;
-        if reply.tool_calls.is_empty() {
-            // Small models often print the call instead of making it.
-            let offered: Vec<&str> = tools.iter().map(|t| t.name.as_str()).collect();
-            if let Some((text, calls)) = super::text_calls::extract(&reply.text, &offered) {
-                reply.text = text;
-                reply.tool_calls = calls;
-            }
-        }
-        if reply.text.trim().is_empty() && reply.tool_calls.is_empty() {
-            return Err(RoundError::Failed(ChatError::EmptyReply));
-        }
-        Ok(reply)
     }
 
     /// The body of a 200: a stream (SSE), or one JSON reply from a server
@@ -696,10 +844,8 @@ impl<H: Host> VaultAgentCore<H> {
             }
             for event in parser.push(&chunk) {
                 seen_events += 1;
-                for StreamPiece::Text(text) in
-                    stream.on_event(&event).map_err(RoundError::Failed)?
-                {
-                    events.emit(ChatEvent::TextDelta { text });
+                for piece in stream.on_event(&event).map_err(RoundError::Failed)? {
+                    emit_piece(events, piece);
                 }
             }
             if self.chat_stop.requested() {
@@ -709,6 +855,11 @@ impl<H: Host> VaultAgentCore<H> {
         let body = String::from_utf8_lossy(&raw);
         if whole || (seen_events == 0 && body.trim_start().starts_with('{')) {
             let reply = parse_whole_reply(kind, &body).map_err(RoundError::Failed)?;
+            if !reply.reasoning.is_empty() {
+                events.emit(ChatEvent::ReasoningDelta {
+                    text: reply.reasoning.clone(),
+                });
+            }
             if !reply.text.is_empty() {
                 events.emit(ChatEvent::TextDelta {
                     text: reply.text.clone(),
@@ -717,8 +868,8 @@ impl<H: Host> VaultAgentCore<H> {
             return Ok(reply);
         }
         for event in parser.finish() {
-            for StreamPiece::Text(text) in stream.on_event(&event).map_err(RoundError::Failed)? {
-                events.emit(ChatEvent::TextDelta { text });
+            for piece in stream.on_event(&event).map_err(RoundError::Failed)? {
+                emit_piece(events, piece);
             }
         }
         Ok(stream.finish())
@@ -782,10 +933,15 @@ impl<H: Host> VaultAgentCore<H> {
     }
 
     async fn read_error_body(&self, id: u32) -> String {
+        self.read_body(id, MAX_ERROR_BODY).await
+    }
+
+    /// A whole body, read up to about `max` bytes, then closed.
+    async fn read_body(&self, id: u32, max: usize) -> String {
         let mut body = Vec::new();
         while let Ok(Some(chunk)) = self.host().http_read(id).await {
             body.extend_from_slice(&chunk);
-            if body.len() > MAX_ERROR_BODY {
+            if body.len() > max {
                 break;
             }
         }
@@ -798,6 +954,13 @@ enum RoundError {
     /// Stopped by the user, with the text streamed so far.
     Stopped(String),
     Failed(ChatError),
+}
+
+fn emit_piece(events: &dyn ChatEvents, piece: StreamPiece) {
+    events.emit(match piece {
+        StreamPiece::Text(text) => ChatEvent::TextDelta { text },
+        StreamPiece::Reasoning(text) => ChatEvent::ReasoningDelta { text },
+    });
 }
 
 fn model_tools(descriptors: &[ToolDescriptor]) -> Vec<ModelTool> {

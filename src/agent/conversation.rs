@@ -34,6 +34,17 @@ pub enum ChatMessage {
         text: String,
         #[serde(default)]
         tool_calls: Vec<ToolCallRecord>,
+        /// What the model thought before it answered: shown folded, never
+        /// sent back as answer text.
+        #[serde(default, skip_serializing_if = "String::is_empty")]
+        reasoning: String,
+        /// Anthropic thinking blocks exactly as they came (with their
+        /// signatures), sent back unchanged with the turn's `tool_use`.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        thinking: Vec<serde_json::Value>,
+        /// On the answer that ends a turn: the tokens the server reported.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        usage: Option<AnswerUsage>,
     },
     /// A tool's answer: `content` is what the model reads, `result` what the UI shows.
     #[serde(rename_all = "camelCase")]
@@ -59,6 +70,51 @@ pub struct Attachment {
     pub path: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub selection: Option<String>,
+}
+
+impl ChatMessage {
+    /// An answer with nothing but text and tool calls.
+    pub fn assistant(text: String, tool_calls: Vec<ToolCallRecord>) -> Self {
+        ChatMessage::Assistant {
+            text,
+            tool_calls,
+            reasoning: String::new(),
+            thinking: Vec::new(),
+            usage: None,
+        }
+    }
+}
+
+/// Tokens in (read by the model) and out (written by it), as the server
+/// reported them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Usage {
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+}
+
+impl Usage {
+    pub fn is_none(&self) -> bool {
+        *self == Usage::default()
+    }
+
+    pub fn add(&mut self, other: Usage) {
+        self.input_tokens += other.input_tokens;
+        self.output_tokens += other.output_tokens;
+    }
+}
+
+/// One answer's tokens (all the model rounds of its turn), and how full the
+/// context window was in its last round.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AnswerUsage {
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+    /// Tokens in and out of the last round: what the window held.
+    pub context_tokens: u64,
+    pub context_window: u64,
 }
 
 /// A turn paused on the user's decision about a change.
@@ -98,6 +154,13 @@ pub struct Conversation {
     /// changes" with the dropped one it replaces.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub rewinds: u32,
+    /// Every token the server reported in this chat (left out while none
+    /// was, so a chat stored before usage keeps its format).
+    #[serde(default, skip_serializing_if = "Usage::is_none")]
+    pub usage: Usage,
+    /// The rounds of the turn in progress (kept across a confirmation).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn_usage: Option<Usage>,
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -124,6 +187,8 @@ impl Conversation {
             door: None,
             renamed: false,
             rewinds: 0,
+            usage: Usage::default(),
+            turn_usage: None,
         }
     }
 

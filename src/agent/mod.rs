@@ -12,3 +12,4 @@ pub mod provider;
 pub mod sse;
 pub mod table;
 pub mod text_calls;
+pub mod window;

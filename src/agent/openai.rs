@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::conversation::{ChatMessage, ToolCallRecord};
+use super::conversation::{ChatMessage, ToolCallRecord, Usage};
 use super::provider::{ChatError, ModelReply, ModelRequest, StreamAssembler, StreamPiece};
 use super::sse::SseEvent;
 use crate::host::HttpRequest;
@@ -30,9 +30,13 @@ pub fn chat_request(request: &ModelRequest) -> HttpRequest {
                 messages.push(json!({"role": "user", "content": text}))
             }
             // An empty answer is never sent back (older chats may hold one).
-            ChatMessage::Assistant { text, tool_calls }
-                if text.trim().is_empty() && tool_calls.is_empty() => {}
-            ChatMessage::Assistant { text, tool_calls } => {
+            // Reasoning is never sent back (DeepSeek refuses it; it is not answer text).
+            ChatMessage::Assistant {
+                text, tool_calls, ..
+            } if text.trim().is_empty() && tool_calls.is_empty() => {}
+            ChatMessage::Assistant {
+                text, tool_calls, ..
+            } => {
                 let mut m = json!({"role": "assistant", "content": if text.is_empty() { Value::Null } else { json!(text) }});
                 if !tool_calls.is_empty() {
                     m["tool_calls"] = tool_calls
@@ -60,6 +64,11 @@ pub fn chat_request(request: &ModelRequest) -> HttpRequest {
         "messages": messages,
         "stream": true,
     });
+    if request.stream_usage {
+        // The last chunk then carries `usage` (servers that reject this are
+        // asked again without it, see `chat::ask_model`).
+        body["stream_options"] = json!({"include_usage": true});
+    }
     if !tools.is_empty() {
         body["tools"] = json!(tools);
     }
@@ -96,6 +105,8 @@ pub struct OpenAiStream {
     text: String,
     calls: BTreeMap<u64, PartialCall>,
     finish_reason: Option<String>,
+    reasoning: String,
+    usage: Option<Usage>,
 }
 
 /// One streamed chunk, borrowing from the event where it can: typed
@@ -106,6 +117,8 @@ struct Chunk<'a> {
     choices: Vec<Choice<'a>>,
     #[serde(default)]
     error: Option<Value>,
+    #[serde(default)]
+    usage: Option<Value>,
 }
 
 #[derive(Deserialize)]
@@ -122,6 +135,12 @@ struct Delta<'a> {
     content: Option<Cow<'a, str>>,
     #[serde(default, borrow)]
     tool_calls: Vec<ToolCallDelta<'a>>,
+    /// DeepSeek, LM Studio (and older vLLM) name the reasoning this…
+    #[serde(default, borrow)]
+    reasoning_content: Option<Cow<'a, str>>,
+    /// …OpenRouter, Ollama's /v1 and newer vLLM this.
+    #[serde(default, borrow)]
+    reasoning: Option<Cow<'a, str>>,
 }
 
 #[derive(Deserialize)]
@@ -162,8 +181,16 @@ impl StreamAssembler for OpenAiStream {
                 detail: message.to_string(),
             });
         }
+        if let Some(usage) = chunk.usage.as_ref().and_then(super::provider::read_usage) {
+            self.usage = Some(usage);
+        }
         let mut pieces = Vec::new();
         for choice in chunk.choices {
+            let thought = choice.delta.reasoning_content.or(choice.delta.reasoning);
+            if let Some(thought) = thought.filter(|t| !t.is_empty()) {
+                self.reasoning.push_str(&thought);
+                pieces.push(StreamPiece::Reasoning(thought.into_owned()));
+            }
             if let Some(text) = choice.delta.content.filter(|t| !t.is_empty()) {
                 self.text.push_str(&text);
                 pieces.push(StreamPiece::Text(text.into_owned()));
@@ -212,6 +239,9 @@ impl StreamAssembler for OpenAiStream {
             text: self.text,
             tool_calls,
             stop_reason: self.finish_reason,
+            reasoning: self.reasoning,
+            thinking: Vec::new(),
+            usage: self.usage,
         }
     }
 
@@ -245,8 +275,10 @@ mod tests {
         ];
         let mut text = String::new();
         for e in events {
-            for StreamPiece::Text(t) in s.on_event(&event(e)).unwrap() {
-                text.push_str(&t);
+            for piece in s.on_event(&event(e)).unwrap() {
+                if let StreamPiece::Text(t) = piece {
+                    text.push_str(&t);
+                }
             }
         }
         assert_eq!(text, "Let me look.");

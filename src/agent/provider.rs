@@ -5,7 +5,7 @@
 use serde::Serialize;
 use thiserror::Error;
 
-use super::conversation::{ChatMessage, ToolCallRecord};
+use super::conversation::{ChatMessage, ToolCallRecord, Usage};
 use super::sse::SseEvent;
 use super::{anthropic, openai};
 use crate::host::{HttpFailure, HttpRequest};
@@ -27,12 +27,19 @@ pub struct ModelRequest<'a> {
     pub messages: &'a [ChatMessage],
     pub tools: &'a [ModelTool],
     pub timeout_ms: u32,
+    /// OpenAI-compatible: ask for the usage chunk (`stream_options`); off
+    /// for a server that rejected it.
+    pub stream_usage: bool,
+    /// Anthropic: extended thinking with this budget; 0 is off.
+    pub thinking_budget: u32,
 }
 
 /// What the stream has said so far, piece by piece.
 #[derive(Clone, Debug, PartialEq)]
 pub enum StreamPiece {
     Text(String),
+    /// The model's reasoning (thinking), shown folded, never as answer text.
+    Reasoning(String),
 }
 
 /// A complete model reply.
@@ -41,6 +48,33 @@ pub struct ModelReply {
     pub text: String,
     pub tool_calls: Vec<ToolCallRecord>,
     pub stop_reason: Option<String>,
+    pub reasoning: String,
+    /// Anthropic thinking blocks, unchanged, to send back with tool_use.
+    pub thinking: Vec<serde_json::Value>,
+    /// What the server said the round cost, if it said.
+    pub usage: Option<Usage>,
+}
+
+/// The text of a field that holds text (null and absent are empty).
+fn text_of(v: Option<&serde_json::Value>) -> String {
+    v.and_then(|v| v.as_str()).unwrap_or_default().to_string()
+}
+
+/// `usage` as OpenAI (`prompt_tokens`/`completion_tokens`) or Anthropic
+/// (`input_tokens`, cache reads and writes, `output_tokens`) report it.
+pub fn read_usage(usage: &serde_json::Value) -> Option<Usage> {
+    let n = |key: &str| usage.get(key).and_then(|v| v.as_u64());
+    let input = n("prompt_tokens").or_else(|| {
+        n("input_tokens").map(|i| {
+            i + n("cache_creation_input_tokens").unwrap_or(0)
+                + n("cache_read_input_tokens").unwrap_or(0)
+        })
+    });
+    let output = n("completion_tokens").or_else(|| n("output_tokens"));
+    (input.is_some() || output.is_some()).then(|| Usage {
+        input_tokens: input.unwrap_or(0),
+        output_tokens: output.unwrap_or(0),
+    })
 }
 
 /// A reply that came as one JSON body instead of a stream (servers and
@@ -98,6 +132,14 @@ pub fn parse_whole_reply(kind: ProviderKind, body: &str) -> Result<ModelReply, C
                     .get("finish_reason")
                     .and_then(|v| v.as_str())
                     .map(str::to_string),
+                reasoning: text_of(
+                    message
+                        .get("reasoning_content")
+                        .filter(|v| v.is_string())
+                        .or_else(|| message.get("reasoning")),
+                ),
+                thinking: Vec::new(),
+                usage: value.get("usage").and_then(read_usage),
             })
         }
         ProviderKind::Anthropic => {
@@ -107,8 +149,15 @@ pub fn parse_whole_reply(kind: ProviderKind, body: &str) -> Result<ModelReply, C
                 .ok_or_else(|| bad("a JSON body without `content`".into()))?;
             let mut text = String::new();
             let mut tool_calls = Vec::new();
+            let mut reasoning = String::new();
+            let mut thinking = Vec::new();
             for block in blocks {
                 match block.get("type").and_then(|t| t.as_str()) {
+                    Some("thinking") => {
+                        reasoning.push_str(&text_of(block.get("thinking")));
+                        thinking.push(block.clone());
+                    }
+                    Some("redacted_thinking") => thinking.push(block.clone()),
                     Some("text") => text.push_str(&as_text(
                         block.get("text").unwrap_or(&serde_json::Value::Null),
                     )),
@@ -131,6 +180,9 @@ pub fn parse_whole_reply(kind: ProviderKind, body: &str) -> Result<ModelReply, C
                     .get("stop_reason")
                     .and_then(|v| v.as_str())
                     .map(str::to_string),
+                reasoning,
+                thinking,
+                usage: value.get("usage").and_then(read_usage),
             })
         }
     }

@@ -373,6 +373,44 @@ describe("chat view in Chromium", () => {
 		assert.equal(await page.locator(".vault-agent-msg.is-user").count(), users);
 	});
 
+	it("folds the model's reasoning above its answer and shows the tokens under it", async () => {
+		server.script({
+			stream: openaiStream({
+				reasoning: "The user asks about the roadmap. I know it from earlier, so no tool is needed.",
+				text: "The roadmap has three milestones.",
+				usage: { input: 3120, output: 48 },
+			}),
+		});
+		await send("what is on the roadmap?");
+		await turnDone();
+		const answer = page.locator(".vault-agent-msg.is-assistant").last();
+		await answer.waitFor({ state: "visible", timeout: 10_000 });
+		const reasoning = page.locator("details.vault-agent-reasoning").last();
+		assert.equal(await reasoning.getAttribute("open"), null, "folded");
+		assert.equal(await reasoning.locator("summary").textContent(), "Reasoning");
+		assert.equal(await reasoning.locator(".vault-agent-reasoning-text").isVisible(), false);
+		assert.doesNotMatch(await answer.textContent(), /The user asks/, "never answer text");
+		// Above the answer, the usage line right under it.
+		const order = await page.evaluate(() => {
+			const children = [...document.querySelector(".vault-agent-messages").children];
+			const last = (sel) => children.findLastIndex((el) => el.matches(sel));
+			return { reasoning: last(".vault-agent-reasoning"), answer: last(".vault-agent-msg.is-assistant"), usage: last(".vault-agent-usage") };
+		});
+		assert.ok(order.reasoning < order.answer && order.answer < order.usage, JSON.stringify(order));
+		const usage = page.locator(".vault-agent-usage").last();
+		const line = await usage.textContent();
+		assert.match(line, /^Tokens: 3,120 in · 48 out · \d+% of the [\d,]+-token context · this chat [\d,]+ in, [\d,]+ out$/);
+		await page.evaluate(() => {
+			const messages = document.querySelector(".vault-agent-messages");
+			messages.scrollTop = messages.scrollHeight;
+		});
+		await session.screenshot("chat-reasoning-folded");
+		await page.locator(".vault-agent-messages").screenshot({ path: join(outputDir, "chat-usage-line.png") });
+		await reasoning.locator("summary").click();
+		assert.equal(await reasoning.locator(".vault-agent-reasoning-text").textContent(), "The user asks about the roadmap. I know it from earlier, so no tool is needed.");
+		await session.screenshot("chat-reasoning-open");
+	});
+
 	it("keeps the conversation after the view is closed and opened again", async () => {
 		const before = await page.locator(".vault-agent-msg.is-user").count();
 		await page.evaluate(() => {
@@ -383,5 +421,8 @@ describe("chat view in Chromium", () => {
 		await page.locator(".vault-agent-msg.is-user").first().waitFor({ timeout: 10_000 });
 		assert.equal(await page.locator(".vault-agent-msg.is-user").count(), before);
 		assert.ok((await page.locator(".vault-agent-tool-call").count()) >= 2);
+		// The reasoning comes back folded, and the answer's usage line with it.
+		assert.equal(await page.locator("details.vault-agent-reasoning:not([open])").count(), 1);
+		assert.match(await page.locator(".vault-agent-usage").last().textContent(), /^Tokens: 3,120 in · 48 out/);
 	});
 });

@@ -177,7 +177,8 @@ describe("settings tab in Chromium", () => {
 		assert.ok(clients.length > 0, "client set-ups are listed");
 		// Written out here, so a row left out of the definitions fails.
 		const expected = {
-			Model: ["Model profile", "Profile name", "Provider", "Model name", "API key", "Test connection", "Context window (tokens)"],
+			// The Anthropic profile is in use: its thinking rows are there too.
+			Model: ["Model profile", "Profile name", "Provider", "Model name", "API key", "Test connection", "Context window (tokens)", "Extended thinking", "Thinking budget (tokens)"],
 			Safety: ["Vault changes", "Folders the agent may read", "Folders the agent may change"],
 			Tools: ["All tools", ...tools],
 			Agents: ["MCP server", "Port", "What MCP clients may change", "Token", ...clients, "Recent MCP activity"],
@@ -189,6 +190,7 @@ describe("settings tab in Chromium", () => {
 				"Output cap (KiB)",
 				"CLI processes at once",
 				"Confirmation expiry (minutes)",
+				"Reuse reads for (seconds)",
 				"Tool rounds per message",
 				"Tool result size (characters)",
 				"Model timeout (seconds)",
@@ -276,6 +278,25 @@ describe("settings tab in Chromium", () => {
 			[false, 0],
 			[true, 32768],
 		]);
+	it("with Anthropic, 'Extended thinking' and its budget are offered and saved", async () => {
+		assert.equal(await tab.locator(".setting-item.vault-agent-thinking").count(), 0, "not for OpenAI-compatible servers");
+		await tab.locator(".setting-item.vault-agent-provider select").selectOption("anthropic");
+		const thinking = tab.locator(".setting-item.vault-agent-thinking");
+		await thinking.waitFor({ state: "visible", timeout: 5000 });
+		assert.equal(await thinking.locator(".setting-item-name").textContent(), "Extended thinking");
+		let saves = await session.saveCount();
+		await thinking.locator(".checkbox-container").click();
+		let saved = await session.waitForSave(saves);
+		assert.equal(saved.chat.anthropicThinking, true, `saved: ${JSON.stringify(saved.chat)}`);
+		const budget = tab.locator(".setting-item.vault-agent-number", { hasText: "Thinking budget" }).locator("input");
+		assert.equal(await budget.inputValue(), "4096");
+		saves = await session.saveCount();
+		await budget.fill("100");
+		await budget.dispatchEvent("change");
+		saved = await session.waitForSave(saves);
+		assert.equal(saved.chat.anthropicThinkingBudget, 1024, "Anthropic's smallest budget");
+		await page.waitForFunction(() => [...document.querySelectorAll(".vault-agent-number input")].some((i) => i.value === "1024"), null, { timeout: 5000 });
+		assert.equal(await page.evaluate(() => window.__harness.plugin.core.settings().chat.anthropicThinking), true);
 	});
 
 	it("leaves a full-page screenshot in test-output/ and logged no errors", async () => {

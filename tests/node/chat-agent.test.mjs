@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { copySampleVault, emulator, loadPlugin, readLog, removeVault, useEmulator } from "../support/harness.mjs";
 import { anthropicStream, openaiStream, startModelServer } from "../support/model-servers.mjs";
+import { question, scriptTurn, tokensSent, TURNS } from "../support/ten-turns.mjs";
 
 for (const provider of ["openAi", "anthropic"]) {
 	const stream = provider === "openAi" ? openaiStream : anthropicStream;
@@ -315,4 +316,121 @@ it("refused connections say what to start", async () => {
 	} finally {
 		removeVault(vault);
 	}
+});
+
+describe("usage, reasoning and the context window (real HTTP)", () => {
+	const vaults = [];
+	const servers = [];
+	after(async () => {
+		for (const server of servers) await server.close();
+		for (const vault of vaults) removeVault(vault);
+	});
+
+	async function setup(serverOptions, chat) {
+		const server = await startModelServer(serverOptions);
+		servers.push(server);
+		const vault = copySampleVault();
+		vaults.push(vault);
+		const { plugin } = await loadPlugin(vault, { data: { cliPath: emulator, chat: chat(server) } });
+		plugin.app.secretStorage.setSecret("anthropic-test", "sk-ant-test");
+		useEmulator(vault);
+		return { server, plugin };
+	}
+
+	async function turn(plugin, text, conversation = plugin.core.newConversation()) {
+		const events = [];
+		const result = await plugin.core.chatSend(conversation, text, (event) => events.push(event));
+		const join = (type) => events.filter((e) => e.type === type).map((e) => e.text).join("");
+		return { ...result, events, said: join("textDelta"), thought: join("reasoningDelta"), usage: events.find((e) => e.type === "usage") };
+	}
+
+	it("Ollama: the window from /api/show once, usage per answer and per chat, reasoning apart", async () => {
+		// Open WebUI serves Ollama under /ollama: the path names the server.
+		const show = { parameters: "num_ctx 8192", model_info: { "general.architecture": "llama", "llama.context_length": 131072 } };
+		const { server, plugin } = await setup({ show }, (s) => ({ provider: "openAi", openai: { baseUrl: `${s.url}/ollama/v1`, model: "test-model", apiKeySecret: "" } }));
+		server.script(
+			{ stream: openaiStream({ reasoning: "The user wants tasks.", reasoningField: "reasoning", toolCalls: [["obsidianTasks", { command: "tasks", all: true, todo: true }]], usage: { input: 1500, output: 20 } }) },
+			{ stream: openaiStream({ reasoning: "Two are open.", text: "Two tasks are open.", usage: { input: 1700, output: 9 } }) },
+		);
+		const first = await turn(plugin, "open tasks?");
+		assert.equal(first.end, "done");
+		assert.equal(first.said, "Two tasks are open.", "reasoning is not answer text");
+		assert.equal(first.thought, "The user wants tasks.Two are open.");
+		assert.deepEqual(first.usage.usage, { inputTokens: 3200, outputTokens: 29, contextTokens: 1709, contextWindow: 8192 });
+		const chatRequest = server.requests.find((r) => r.url.endsWith("/chat/completions"));
+		assert.deepEqual(chatRequest.body.stream_options, { include_usage: true });
+		const answer = first.conversation.messages.at(-1);
+		assert.equal(answer.reasoning, "Two are open.");
+		server.script({ stream: openaiStream({ text: "Yes.", usage: { input: 1800, output: 2 } }) });
+		const second = await turn(plugin, "sure?", first.conversation);
+		assert.deepEqual(second.usage.chat, { inputTokens: 5000, outputTokens: 31 });
+		assert.deepEqual(second.conversation.usage, { inputTokens: 5000, outputTokens: 31 }, "kept with the conversation");
+		const sent = JSON.stringify(server.requests.at(-1).body.messages);
+		assert.ok(!sent.includes("Two are open.") && !sent.includes("reasoning"), sent);
+		assert.equal(server.requests.filter((r) => r.url.endsWith("/api/show")).length, 1, "asked once");
+		assert.deepEqual(server.requests.find((r) => r.url.endsWith("/api/show")).body, { model: "test-model" });
+	});
+
+	it("a server without the probe falls back silently; one that rejects stream_options is asked again without", async () => {
+		const { server, plugin } = await setup({ rejectStreamOptions: true }, (s) => ({ provider: "openAi", openai: { baseUrl: `${s.url}/ollama/v1`, model: "test-model", apiKeySecret: "" } }));
+		server.script({ stream: openaiStream({ text: "Hello." }) }, { stream: openaiStream({ text: "Again." }) });
+		const first = await turn(plugin, "hi");
+		assert.equal(first.end, "done");
+		assert.equal(first.said, "Hello.");
+		assert.equal(first.usage, undefined, "no usage reported, none shown");
+		assert.ok(!first.events.some((e) => e.type === "error" || e.type === "notice"), JSON.stringify(first.events));
+		const chats = () => server.requests.filter((r) => r.url.endsWith("/chat/completions"));
+		assert.equal(chats().length, 2);
+		assert.ok(chats()[0].body.stream_options && !chats()[1].body.stream_options);
+		const second = await turn(plugin, "again");
+		assert.equal(second.said, "Again.");
+		assert.equal(chats().length, 3, "remembered: no second refusal");
+		assert.equal(server.requests.filter((r) => r.url.endsWith("/api/show")).length, 1);
+	});
+
+	it("ten turns at a 4 096-token window never send more than it holds", async () => {
+		const { server, plugin } = await setup({}, (s) => ({ provider: "openAi", openai: { baseUrl: `${s.url}/v1`, model: "test-model", apiKeySecret: "", contextWindow: 4096 } }));
+		let conversation = plugin.core.newConversation();
+		for (let n = 0; n < TURNS; n++) {
+			scriptTurn(server, n);
+			const result = await turn(plugin, question(n), conversation);
+			assert.equal(result.end, "done", JSON.stringify(result.events.find((e) => e.type === "error")));
+			conversation = result.conversation;
+		}
+		const sent = server.requests.filter((r) => r.url.endsWith("/chat/completions")).map((r) => tokensSent(r.body));
+		assert.equal(sent.length, 2 * TURNS);
+		for (const tokens of sent) assert.ok(tokens <= 4096, `${tokens} tokens sent to a 4 096-token window: ${sent}`);
+		assert.ok(Math.max(...sent) > 3000, `the window was used, not left empty: ${sent}`);
+	});
+
+	it("LM Studio: the loaded context length", async () => {
+		const lmStudioModels = { data: [{ id: "test-model", state: "loaded", max_context_length: 32768, loaded_context_length: 16384 }] };
+		const { server, plugin } = await setup({ lmStudioModels }, (s) => ({ provider: "openAi", openai: { baseUrl: `${s.url}/lmstudio/v1`, model: "test-model", apiKeySecret: "" } }));
+		server.script({ stream: openaiStream({ text: "Hi.", usage: { input: 100, output: 2 } }) });
+		const { usage } = await turn(plugin, "hi");
+		assert.equal(usage.usage.contextWindow, 16384);
+	});
+
+	it("Anthropic: thinking goes back signed with its tool_use; usage from message_start and message_delta", async () => {
+		const { server, plugin } = await setup({}, (s) => ({
+			provider: "anthropic",
+			anthropicThinking: true,
+			anthropicThinkingBudget: 2048,
+			anthropic: { baseUrl: s.url, model: "claude-test", apiKeySecret: "anthropic-test" },
+		}));
+		server.script(
+			{ stream: anthropicStream({ thinking: "Tasks first.", signature: "c2lnbmVk+/=", toolCalls: [["obsidianTasks", { command: "tasks", all: true, todo: true }]], usage: { input: 2000, output: 60 } }) },
+			{ stream: anthropicStream({ text: "Two are open.", usage: { input: 2300, output: 8 } }) },
+		);
+		const { end, said, thought, usage } = await turn(plugin, "open tasks?");
+		assert.equal(end, "done");
+		assert.equal(said, "Two are open.");
+		assert.equal(thought, "Tasks first.");
+		assert.deepEqual(usage.usage, { inputTokens: 4300, outputTokens: 68, contextTokens: 2308, contextWindow: 200000 });
+		const [first, second] = server.requests.filter((r) => r.url === "/v1/messages");
+		assert.deepEqual(first.body.thinking, { type: "enabled", budget_tokens: 2048 });
+		const assistant = second.body.messages[1];
+		assert.deepEqual(assistant.content[0], { type: "thinking", thinking: "Tasks first.", signature: "c2lnbmVk+/=" });
+		assert.equal(assistant.content[1].type, "tool_use");
+	});
 });

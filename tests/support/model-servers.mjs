@@ -4,9 +4,15 @@
 // Anthropic Messages APIs.
 import { createServer } from "node:http";
 
-/** An OpenAI-compatible stream: text pieces, then tool calls in fragments. */
-export function openaiStream({ text = "", toolCalls = [] } = {}) {
+/**
+ * An OpenAI-compatible stream: reasoning pieces (in `reasoningField`:
+ * `reasoning_content` as DeepSeek and LM Studio name it, or `reasoning` as
+ * OpenRouter and Ollama do), text pieces, then tool calls in fragments, and
+ * with `usage` the last chunk that `stream_options.include_usage` asks for.
+ */
+export function openaiStream({ text = "", toolCalls = [], reasoning = "", reasoningField = "reasoning_content", usage = null } = {}) {
 	const events = [];
+	for (const piece of splitText(reasoning)) events.push({ choices: [{ index: 0, delta: { [reasoningField]: piece } }] });
 	for (const piece of splitText(text)) events.push({ choices: [{ index: 0, delta: { content: piece } }] });
 	toolCalls.forEach(([name, args], index) => {
 		const json = typeof args === "string" ? args : JSON.stringify(args);
@@ -15,13 +21,27 @@ export function openaiStream({ text = "", toolCalls = [] } = {}) {
 		events.push({ choices: [{ index: 0, delta: { tool_calls: [{ index, function: { arguments: json.slice(cut) } }] } }] });
 	});
 	events.push({ choices: [{ index: 0, delta: {}, finish_reason: toolCalls.length ? "tool_calls" : "stop" }] });
+	if (usage) events.push({ choices: [], usage: { prompt_tokens: usage.input, completion_tokens: usage.output, total_tokens: usage.input + usage.output } });
 	return `${events.map((e) => `data: ${JSON.stringify(e)}\r\n\r\n`).join(": keep-alive\r\n\r\n")}data: [DONE]\r\n\r\n`;
 }
 
-/** An Anthropic Messages stream with a text block and tool_use blocks. */
-export function anthropicStream({ text = "", toolCalls = [] } = {}) {
-	const out = [["message_start", { type: "message_start", message: { id: "msg_1", role: "assistant", content: [] } }]];
+/**
+ * An Anthropic Messages stream: a signed thinking block (with `thinking`), a
+ * text block and tool_use blocks; with `usage`, the input tokens in
+ * `message_start` and the output in `message_delta`, as Anthropic reports them.
+ */
+export function anthropicStream({ text = "", toolCalls = [], thinking = "", signature = "sig-0", usage = null } = {}) {
+	const message = { id: "msg_1", role: "assistant", content: [] };
+	if (usage) message.usage = { input_tokens: usage.input, output_tokens: 1 };
+	const out = [["message_start", { type: "message_start", message }]];
 	let index = 0;
+	if (thinking) {
+		out.push(["content_block_start", { type: "content_block_start", index, content_block: { type: "thinking", thinking: "" } }]);
+		for (const piece of splitText(thinking)) out.push(["content_block_delta", { type: "content_block_delta", index, delta: { type: "thinking_delta", thinking: piece } }]);
+		out.push(["content_block_delta", { type: "content_block_delta", index, delta: { type: "signature_delta", signature } }]);
+		out.push(["content_block_stop", { type: "content_block_stop", index }]);
+		index += 1;
+	}
 	if (text) {
 		out.push(["content_block_start", { type: "content_block_start", index, content_block: { type: "text", text: "" } }]);
 		for (const piece of splitText(text)) out.push(["content_block_delta", { type: "content_block_delta", index, delta: { type: "text_delta", text: piece } }]);
@@ -38,7 +58,9 @@ export function anthropicStream({ text = "", toolCalls = [] } = {}) {
 		index += 1;
 	});
 	out.push(["ping", { type: "ping" }]);
-	out.push(["message_delta", { type: "message_delta", delta: { stop_reason: toolCalls.length ? "tool_use" : "end_turn" } }]);
+	const delta = { type: "message_delta", delta: { stop_reason: toolCalls.length ? "tool_use" : "end_turn" } };
+	if (usage) delta.usage = { output_tokens: usage.output };
+	out.push(["message_delta", delta]);
 	out.push(["message_stop", { type: "message_stop" }]);
 	return out.map(([event, data]) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`).join("");
 }
@@ -57,12 +79,20 @@ function splitText(text) {
  * connection); a stream may set its own `chunkSize` and `delayMs` (a slow
  * answer). Every request is kept in `requests` with its parsed JSON
  * body; `openSockets()` counts connections still open.
+ *
+ * The side endpoints the agent asks for the context window answer 404
+ * unless given: `show` for Ollama's `POST …/api/show`, `lmStudioModels` for
+ * LM Studio's `GET …/api/v0/models`, `models` for the `GET …/models`
+ * listing (OpenRouter's carries `context_length`). `rejectStreamOptions`
+ * answers a request with `stream_options` 400, as some servers do.
  */
-export async function startModelServer({ chunkSize = 7, delayMs = 0 } = {}) {
+export async function startModelServer({ chunkSize = 7, delayMs = 0, show = null, lmStudioModels = null, models = null, rejectStreamOptions = false } = {}) {
 	const queue = [];
 	const requests = [];
 	const hanging = new Set();
 	const server = createServer((req, res) => {
+		// When the request arrived (benchmarks split the time to first token).
+		const arrived = performance.now();
 		let body = "";
 		req.setEncoding("utf8");
 		req.on("data", (part) => (body += part));
@@ -73,11 +103,18 @@ export async function startModelServer({ chunkSize = 7, delayMs = 0 } = {}) {
 			} catch {
 				json = { unparsable: body };
 			}
-			requests.push({ method: req.method, url: req.url, headers: req.headers, body: json });
+			requests.push({ method: req.method, url: req.url, headers: req.headers, body: json, arrived });
+			const answer = (status, value) => {
+				res.writeHead(status, { "content-type": "application/json" });
+				res.end(JSON.stringify(value));
+			};
+			if (req.url.endsWith("/api/show")) return answer(show ? 200 : 404, show ?? { error: "404 page not found" });
+			if (req.url.endsWith("/api/v0/models")) return answer(lmStudioModels ? 200 : 404, lmStudioModels ?? { error: "not found" });
 			if (req.method === "GET" && req.url.endsWith("/models")) {
-				res.writeHead(200, { "content-type": "application/json" });
-				res.end(JSON.stringify({ data: [{ id: "test-model" }, { id: "other-model" }] }));
-				return;
+				return answer(200, models ?? { data: [{ id: "test-model" }, { id: "other-model" }] });
+			}
+			if (rejectStreamOptions && json?.stream_options) {
+				return answer(400, { error: { message: "Unrecognized request argument supplied: stream_options" } });
 			}
 			const reply = queue.shift();
 			if (!reply) {
