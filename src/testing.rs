@@ -89,6 +89,11 @@ pub struct FakeHost {
     pub cancelled_tags: RefCell<Vec<String>>,
     /// When set, `sleep` suspends once, so two calls can take turns (see `join`).
     pub yield_on_sleep: bool,
+    /// When set, a process suspends once between its start and its end, so
+    /// calls run together show it in `process_log`.
+    pub yield_in_process: bool,
+    /// `start <command>` and `end <command>` of every process, in order.
+    pub process_log: RefCell<Vec<String>>,
 }
 
 impl FakeHost {
@@ -154,6 +159,8 @@ impl FakeHost {
             read_batches: RefCell::new(Vec::new()),
             cancelled_tags: RefCell::new(Vec::new()),
             yield_on_sleep: false,
+            yield_in_process: false,
+            process_log: RefCell::new(Vec::new()),
         }
     }
 
@@ -228,6 +235,14 @@ impl ProcessOutcome {
 impl Host for FakeHost {
     async fn run_process(&self, request: &ProcessRequest) -> ProcessOutcome {
         self.requests.borrow_mut().push(request.clone());
+        let command = request.args.first().cloned().unwrap_or_default();
+        self.process_log
+            .borrow_mut()
+            .push(format!("start {command}"));
+        if self.yield_in_process {
+            yield_once().await;
+        }
+        self.process_log.borrow_mut().push(format!("end {command}"));
         self.clock_ms.set(self.clock_ms.get() + self.process_ms);
         let mut outcome = (self.responder)(request);
         // Behave like the shim: keep at most the cap, count everything.
@@ -349,16 +364,7 @@ impl Host for FakeHost {
         self.slept.borrow_mut().push(ms);
         self.clock_ms.set(self.clock_ms.get() + f64::from(ms));
         if self.yield_on_sleep {
-            let mut yielded = false;
-            std::future::poll_fn(|_| {
-                if yielded {
-                    std::task::Poll::Ready(())
-                } else {
-                    yielded = true;
-                    std::task::Poll::Pending
-                }
-            })
-            .await;
+            yield_once().await;
         }
     }
 
@@ -472,6 +478,21 @@ impl Host for FakeHost {
             .borrow_mut()
             .push((json.to_string(), dropped));
     }
+}
+
+/// Suspends once (waking itself), so whatever runs alongside gets a turn.
+async fn yield_once() {
+    let mut yielded = false;
+    std::future::poll_fn(|context| {
+        if yielded {
+            std::task::Poll::Ready(())
+        } else {
+            yielded = true;
+            context.waker().wake_by_ref();
+            std::task::Poll::Pending
+        }
+    })
+    .await;
 }
 
 /// Runs two futures on the current thread, taking turns, until both are

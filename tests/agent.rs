@@ -1677,3 +1677,68 @@ fn stop_while_the_window_is_asked_for_sends_nothing_and_asks_again_next_time() {
     assert_eq!(window_of_a_turn(&core, &mut chat), 16_384);
     assert_eq!(core.host().routed_requests.borrow().len(), 2);
 }
+
+#[test]
+fn reads_asked_together_run_at_once_and_answer_in_the_order_asked() {
+    let mut host = FakeHost::new(Os::Linux, |request| {
+        ProcessOutcome::success(match request.args[0].as_str() {
+            "tasks" => "- [ ] Review PR",
+            "backlinks" => "Projects/Roadmap.md\t2",
+            _ => "note text",
+        })
+    });
+    host.env.insert("PATH".into(), "/usr/bin".into());
+    host.add_executable("/usr/bin/obsidian");
+    host.yield_in_process = true;
+    let core = VaultAgentCore::new(host, &json!({"permissionMode": "askBeforeEdits"})).0;
+    core.host().script_http(ok(openai_sse(
+        "",
+        &[
+            ("obsidianTasks", r#"{"command":"tasks","all":true}"#),
+            ("obsidianNotes", r#"{"command":"read","path":"A.md"}"#),
+            ("obsidianLinks", r#"{"command":"backlinks","path":"A.md"}"#),
+            (
+                "obsidianEdit",
+                r#"{"command":"append","path":"A.md","content":"x"}"#,
+            ),
+            ("obsidianNotes", r#"{"command":"read","path":"B.md"}"#),
+        ],
+        1,
+    )));
+    core.host().script_http(ok(openai_sse("Done.", &[], 1)));
+    let events = Recorder::default();
+    let mut c = conversation();
+    let end = block_on(core.chat_send(&mut c, "look around", &events));
+    assert_eq!(end, TurnEnd::Done);
+    let log = core.host().process_log.borrow().clone();
+    // The three reads start before any of them ends.
+    let first_end = log.iter().position(|l| l.starts_with("end ")).unwrap();
+    let started: Vec<&String> = log[..first_end].iter().collect();
+    assert_eq!(
+        started,
+        ["start tasks", "start read", "start backlinks"],
+        "{log:?}"
+    );
+    // The write runs after the reads before it, and the read after the write
+    // runs alone, last.
+    let write = log
+        .iter()
+        .position(|l| l == "start append")
+        .expect("the append ran through the CLI");
+    assert!(
+        write > log.iter().position(|l| l == "end backlinks").unwrap(),
+        "{log:?}"
+    );
+    assert_eq!(log[log.len() - 2..], ["start read", "end read"], "{log:?}");
+    assert!(log.len() - 2 > write);
+    // Results go back in the order asked.
+    let answered: Vec<String> = c
+        .messages
+        .iter()
+        .filter_map(|m| match m {
+            ChatMessage::Tool { call_id, .. } => Some(call_id.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(answered, ["call_0", "call_1", "call_2", "call_3", "call_4"]);
+}

@@ -358,6 +358,18 @@ impl<H: Host> VaultAgentCore<H> {
                     self.record_tool_result(conversation, &call, result, events);
                     continue;
                 }
+                // Reads the model asked for together run at once (the
+                // process cap still bounds them); their results keep the order asked.
+                if self.is_read_call(&call)
+                    && queue.first().is_some_and(|next| self.is_read_call(next))
+                {
+                    let mut batch = vec![call];
+                    while queue.first().is_some_and(|next| self.is_read_call(next)) {
+                        batch.push(queue.remove(0));
+                    }
+                    self.run_reads_at_once(conversation, &batch, events).await;
+                    continue;
+                }
                 if let Some(card) = self.run_tool_call(conversation, &call, events).await {
                     events.emit(ChatEvent::ConfirmationNeeded {
                         call_id: call.id.clone(),
@@ -452,6 +464,73 @@ impl<H: Host> VaultAgentCore<H> {
         TurnEnd::Stopped
     }
 
+    /// A call that only reads (its command is a read): it may run alongside
+    /// the reads next to it. Anything not understood counts as a change.
+    fn is_read_call(&self, call: &ToolCallRecord) -> bool {
+        let Ok(Value::Object(args)) = serde_json::from_str::<Value>(&call.arguments) else {
+            return false;
+        };
+        let Some(command) = args.get("command").and_then(Value::as_str) else {
+            return false;
+        };
+        self.tools()
+            .iter()
+            .find(|tool| tool.id == call.name)
+            .and_then(|tool| tool.command(command))
+            .is_some_and(|spec| spec.access == crate::tools::Access::Read)
+    }
+
+    /// Runs reads together; each result is recorded in the order asked.
+    async fn run_reads_at_once(
+        &self,
+        conversation: &mut Conversation,
+        batch: &[ToolCallRecord],
+        events: &dyn ChatEvents,
+    ) {
+        for call in batch {
+            events.emit(ChatEvent::ToolStarted {
+                call_id: call.id.clone(),
+                tool: call.name.clone(),
+                display_name: self.display_name(&call.name),
+                arguments: call.arguments.clone(),
+            });
+        }
+        let turn = conversation.turn_id();
+        let door = conversation.door.clone();
+        let runs = batch
+            .iter()
+            .map(|call| self.tool_result(call, door.as_ref(), &turn));
+        let results = join_all(runs.collect()).await;
+        for (call, result) in batch.iter().zip(results) {
+            self.record_tool_result(conversation, call, result, events);
+        }
+    }
+
+    /// The result of one call, through the chat's door or an outside one.
+    async fn tool_result(
+        &self,
+        call: &ToolCallRecord,
+        door: Option<&super::conversation::OutsideDoor>,
+        turn: &str,
+    ) -> ToolResult {
+        match parse_arguments(&call.arguments) {
+            Ok(args) => match door {
+                None => self.call_tool_in_turn(&call.name, &args, Some(turn)).await,
+                Some(door) => {
+                    self.call_tool_through(
+                        &call.name,
+                        &args,
+                        &door.name,
+                        Some(door.mode_cap),
+                        Some(turn),
+                    )
+                    .await
+                }
+            },
+            Err(problem) => ToolResult::failure(&ToolError::invalid(&call.name, problem), 0.0),
+        }
+    }
+
     /// Runs one tool call. Returns the card when it waits for the user.
     async fn run_tool_call(
         &self,
@@ -466,22 +545,9 @@ impl<H: Host> VaultAgentCore<H> {
             arguments: call.arguments.clone(),
         });
         let turn = conversation.turn_id();
-        let result = match parse_arguments(&call.arguments) {
-            Ok(args) => match &conversation.door {
-                None => self.call_tool_in_turn(&call.name, &args, Some(&turn)).await,
-                Some(door) => {
-                    self.call_tool_through(
-                        &call.name,
-                        &args,
-                        &door.name,
-                        Some(door.mode_cap),
-                        Some(&turn),
-                    )
-                    .await
-                }
-            },
-            Err(problem) => ToolResult::failure(&ToolError::invalid(&call.name, problem), 0.0),
-        };
+        let result = self
+            .tool_result(call, conversation.door.as_ref(), &turn)
+            .await;
         if let Some(pending) = &result.pending {
             self.report_tool(call, &result, events);
             return self.confirmation_card(&pending.id);
@@ -989,4 +1055,32 @@ fn parse_arguments(raw: &str) -> Result<Value, String> {
         Ok(other) => Err(format!("the arguments must be a JSON object, not {other}")),
         Err(e) => Err(format!("the arguments are not valid JSON ({e}); send a JSON object like {{\"command\": \"…\"}}")),
     }
+}
+
+/// Runs futures together on the one thread until every one is done; the
+/// outputs come back in the order given.
+async fn join_all<F: std::future::Future>(futures: Vec<F>) -> Vec<F::Output> {
+    let mut futures: Vec<std::pin::Pin<Box<F>>> = futures.into_iter().map(Box::pin).collect();
+    let mut outputs: Vec<Option<F::Output>> = futures.iter().map(|_| None).collect();
+    std::future::poll_fn(|context| {
+        let mut pending = false;
+        for (future, output) in futures.iter_mut().zip(outputs.iter_mut()) {
+            if output.is_none() {
+                match future.as_mut().poll(context) {
+                    std::task::Poll::Ready(value) => *output = Some(value),
+                    std::task::Poll::Pending => pending = true,
+                }
+            }
+        }
+        if pending {
+            std::task::Poll::Pending
+        } else {
+            std::task::Poll::Ready(())
+        }
+    })
+    .await;
+    outputs
+        .into_iter()
+        .map(|o| o.expect("every future finished"))
+        .collect()
 }
