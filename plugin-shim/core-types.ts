@@ -374,6 +374,8 @@ export interface TurnChanges {
 
 /** The wasm class, typed (wasm-bindgen types its values as `any`). */
 export interface CoreHandle {
+	/** Gives the core's memory back (plugin unload); nothing may call it after. */
+	free(): void;
 	startupRepairs(): string[];
 	listTools(): ToolDescriptor[];
 	/** Any values: the core refuses what is not bounded plain data, as a result. */

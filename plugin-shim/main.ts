@@ -116,9 +116,14 @@ export default class VaultAgentPlugin extends Plugin {
 	}
 
 	onunload(): void {
+		// Processes, requests, the MCP listener, timers and events end through
+		// what onload registered; the core's memory goes back here. Work still
+		// in flight keeps what it holds until it ends (the core is shared, Rc).
+		const core = this.core;
 		this.agents = null;
 		this.api = null;
 		this.core = null;
+		core?.free();
 		this.confirmations = null;
 		this.undo = null;
 	}
