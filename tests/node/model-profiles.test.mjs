@@ -84,7 +84,7 @@ describe("a data.json from before model profiles", () => {
 		await plugin.updateSettings({ permissionMode: "askEveryChange" });
 		const saved = await plugin.loadData();
 		assert.equal(saved.lastConversation, "c-older");
-		assert.deepEqual(Object.keys(saved.chat).sort(), ["activeProfile", "maxToolRounds", "modelTimeoutMs", "profiles", "toolResultCapChars"]);
+		assert.deepEqual(Object.keys(saved.chat).sort(), ["activeProfile", "anthropicThinking", "anthropicThinkingBudget", "maxToolRounds", "modelTimeoutMs", "profiles", "toolResultCapChars"]);
 		assert.deepEqual(saved.chat.profiles, plugin.core.settings().chat.profiles);
 		// Loaded again, the saved file gives the same settings, repaired nowhere.
 		const { settings, repairs } = plugin.core.setSettings(saved);
