@@ -12,6 +12,8 @@ node scripts/bench-memory.mjs
 echo
 node scripts/bench-mcp.mjs
 echo
+node scripts/bench-turn.mjs
+echo
 cargo bench --quiet --bench stream_parse
 echo
 node scripts/bench-browser.mjs

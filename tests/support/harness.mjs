@@ -64,9 +64,11 @@ export function removeVault(vault) {
 export function copyPluginFiles(vault) {
 	const pluginDir = join(vault, ".obsidian/plugins/vault-agent");
 	mkdirSync(pluginDir, { recursive: true });
+	// Benchmarks compare with an older build by pointing here (never the tests).
+	const from = process.env.VAULT_AGENT_BUILD_DIR || root;
 	for (const file of ["main.js", "manifest.json", "styles.css"]) {
-		if (!existsSync(join(root, file))) throw new Error(`${file} is missing: run npm run build first`);
-		copyFileSync(join(root, file), join(pluginDir, file));
+		if (!existsSync(join(from, file))) throw new Error(`${file} is missing: run npm run build first`);
+		copyFileSync(join(from, file), join(pluginDir, file));
 	}
 	return pluginDir;
 }
