@@ -278,9 +278,14 @@ describe("settings tab in Chromium", () => {
 			[false, 0],
 			[true, 32768],
 		]);
-	it("with Anthropic, 'Extended thinking' and its budget are offered and saved", async () => {
+	});
+
+	it("with an Anthropic profile, 'Extended thinking' and its budget are offered and saved", async () => {
+		const profile = tab.locator(".setting-item.vault-agent-profile select");
+		await profile.selectOption({ label: "Ollama (local)" });
+		await page.waitForFunction(() => document.querySelector(".vault-agent-provider select")?.value === "ollama");
 		assert.equal(await tab.locator(".setting-item.vault-agent-thinking").count(), 0, "not for OpenAI-compatible servers");
-		await tab.locator(".setting-item.vault-agent-provider select").selectOption("anthropic");
+		await profile.selectOption({ label: "Anthropic" });
 		const thinking = tab.locator(".setting-item.vault-agent-thinking");
 		await thinking.waitFor({ state: "visible", timeout: 5000 });
 		assert.equal(await thinking.locator(".setting-item-name").textContent(), "Extended thinking");
