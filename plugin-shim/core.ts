@@ -27,6 +27,25 @@ async function wasmModule(): Promise<WebAssembly.Module | Response> {
 export async function loadCore(host: HostFunctions, facts: PlatformFacts, stored: unknown): Promise<CoreHandle> {
 	ready ??= wasmModule().then((module) => init({ module_or_path: module }));
 	await ready;
-	const core: CoreHandle = new VaultAgent(host, facts, stored ?? null);
-	return core;
+	return afterFreeRefused(new VaultAgent(host, facts, stored ?? null));
+}
+
+/**
+ * The handle, refusing every call once freed (plugin unload): a late
+ * callback (a socket closing, a timer, another plugin holding the API) gets
+ * a clear error instead of reaching a core whose memory was given back.
+ */
+function afterFreeRefused(core: CoreHandle): CoreHandle {
+	let freed = false;
+	return new Proxy(core, {
+		get(target, key, receiver) {
+			const value: unknown = Reflect.get(target, key, receiver);
+			if (typeof value !== "function") return value;
+			return (...args: unknown[]): unknown => {
+				if (freed) throw new Error("Vault Agent was unloaded; enable it again to use it.");
+				if (key === "free") freed = true;
+				return (value as (...a: unknown[]) => unknown).apply(target, args);
+			};
+		},
+	});
 }

@@ -82,7 +82,8 @@ export class McpListener {
 		let streaming = false;
 		let answered = false;
 		response.on("close", () => {
-			if (!answered) this.core.mcpAbandon(exchange);
+			// After stop() (unload) the core may be gone; nothing waits any more.
+			if (!answered && this.server) this.core.mcpAbandon(exchange);
 		});
 		const events = {
 			notify: (message: string) => {

@@ -65,11 +65,16 @@ describe("enable and disable, 50 times", () => {
 			const result = await instance.api.callTool("obsidianDailyNote", { command: "daily:path" });
 			assert.equal(result.ok, true, result.text);
 			const core = instance.core;
+			const api = instance.api;
 			instance.unload();
 			await settle(5);
 			// The core was freed at once, not left to the garbage collector
 			// (wasm-bindgen zeroes the object's pointer when it frees it).
 			assert.equal(core.__wbg_ptr, 0, `cycle ${cycle}`);
+			// Whoever still holds the API gets a clear answer, not a freed core.
+			const late = await api.callTool("obsidianDailyNote", { command: "daily:path" });
+			assert.equal(late.ok, false);
+			assert.match(late.text, /unloaded/);
 			assert.deepEqual(listeners(app), idle, `cycle ${cycle}`);
 			if (cycle === 10) warm = measure();
 		}
