@@ -21,10 +21,13 @@ const vault = copySampleVault();
 try {
 	useEmulator(vault);
 	// Warm everything once (DOM double, mocks, file cache).
-	const { plugin, app, obsidian } = await loadPlugin(vault, { data: { cliPath: emulator } });
+	const first = await loadPlugin(vault, { data: { cliPath: emulator } });
+	const { app, obsidian } = first;
 	const pluginDir = installPlugin(vault);
 	const mainPath = join(pluginDir, "main.js");
-	const manifest = plugin.manifest;
+	const manifest = first.plugin.manifest;
+	// One instance at a time, as in Obsidian (its CLI commands are global).
+	first.plugin.unload();
 
 	// 1. Plugin load: require(main.js) + wasm init + registry (onload).
 	const loads = [];
@@ -36,7 +39,13 @@ try {
 		const exported = require(mainPath);
 		const t1 = performance.now();
 		const instance = new exported.default(app, manifest);
-		await instance.onload();
+		await instance.saveData({ cliPath: emulator });
+		// As Obsidian enables it: load(), which calls the async onload().
+		const onload = instance.onload.bind(instance);
+		let loading = Promise.resolve();
+		instance.onload = () => (loading = onload());
+		instance.load();
+		await loading;
 		const t2 = performance.now();
 		instance.api.listTools();
 		const t3 = performance.now();
@@ -45,6 +54,7 @@ try {
 		listings.push(t3 - t2);
 		instance.unload();
 	}
+	const { plugin } = await loadPlugin(vault, { data: { cliPath: emulator } });
 
 	// 2. Per-call overhead: api.callTool vs raw execFile of the same argv, interleaved.
 	const api = plugin.api;
