@@ -19,6 +19,7 @@ pub mod policy;
 pub mod reads;
 pub mod result;
 pub mod settings;
+#[cfg(any(test, feature = "testing"))]
 pub mod testing;
 pub mod tools;
 pub mod undo;
