@@ -1,9 +1,29 @@
 // Bundles the shim and the inlined wasm core into the one main.js Obsidian loads.
 // Externals follow the official sample plugin: Obsidian provides these at runtime.
 import esbuild from "esbuild";
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { builtinModules } from "node:module";
 
 const production = process.argv[2] === "production";
+
+// The first line of main.js says what it was built from, so a reviewer can
+// match the inlined wasm to its Rust source (src/, crate vault-agent): the
+// crate version, the git commit ("uncommitted" when the tree has changes or
+// there is no git) and the SHA-256 of the wasm before it was gzipped.
+function buildBanner() {
+	const version = /^version\s*=\s*"([^"]+)"/m.exec(readFileSync("Cargo.toml", "utf8"))?.[1] ?? "unknown";
+	let commit = "uncommitted";
+	try {
+		const git = (...args) => execFileSync("git", args, { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+		if (git("status", "--porcelain") === "") commit = git("rev-parse", "HEAD");
+	} catch {
+		// No git, or not a checkout: the commit stays "uncommitted".
+	}
+	const wasmSha256 = createHash("sha256").update(readFileSync("build/wasm/vault_agent_bg.wasm")).digest("hex");
+	return `/*! Vault Agent core ${version}; commit ${commit}; wasm sha256 ${wasmSha256}; Rust source: src/ (crate vault-agent), built by scripts/build.sh */`;
+}
 
 await esbuild.build({
 	entryPoints: ["plugin-shim/main.ts"],
@@ -35,5 +55,6 @@ await esbuild.build({
 	minify: production,
 	// The core's module is inlined gzip-compressed (see plugin-shim/core.ts).
 	loader: { ".wasm": "binary", ".gz": "binary" },
+	banner: { js: buildBanner() },
 	outfile: "main.js",
 });

@@ -26,7 +26,7 @@ step "tsc --noEmit"
 npx --no-install tsc --noEmit
 
 step "eslint (eslint-plugin-obsidianmd recommended)"
-npx --no-install eslint --max-warnings 0 plugin-shim package.json
+npx --no-install eslint --max-warnings 0 plugin-shim package.json manifest.json
 
 step "node tests against the built main.js"
 node --test --test-concurrency=1 tests/node/
