@@ -7,6 +7,7 @@ import { AttachmentBar, NoteSuggest } from "./chat/attachments";
 import { HistoryPanel } from "./chat/history";
 import { StreamRenderer } from "./chat/stream-render";
 import { renderUserMessage } from "./chat/user-message";
+import { renderTable, renderToolText } from "./chat/big-output";
 import { reasoningBlock, usageLine } from "./chat-extras";
 import { commandLine, renderConfirmationCard } from "./confirmation-card";
 import type { Attachment, ChatEvent, ChatMessage, ConfirmationCard, Conversation, PermissionMode, Table, TurnResult } from "./core-types";
@@ -539,7 +540,7 @@ export class ChatView extends ItemView {
 			body.appendChild(textHolder);
 			textHolder.createEl("summary", { text: "Text as the CLI printed it" });
 		}
-		textHolder.createEl("pre", { cls: "vault-agent-tool-text", text: result.text });
+		renderToolText(textHolder, result.text);
 		// A change that ran: its diff folded, and Undo (undo.ts).
 		this.plugin.undo?.decorateToolBlock(block, result);
 		if (result.journal?.turn) this.changedTurns.add(result.journal.turn);
@@ -640,17 +641,3 @@ function describeArguments(raw: string): string {
 	}
 }
 
-function renderTable(parent: HTMLElement, table: Table): void {
-	const wrap = parent.createDiv({ cls: "vault-agent-table-wrap" });
-	const el = wrap.createEl("table", { cls: "vault-agent-table" });
-	if (table.headers) {
-		const row = el.createEl("thead").createEl("tr");
-		for (const header of table.headers) row.createEl("th", { text: header });
-	}
-	const body = el.createEl("tbody");
-	for (const cells of table.rows) {
-		const row = body.createEl("tr");
-		for (const cell of cells) row.createEl("td", { text: cell });
-	}
-	if (table.moreRows > 0) parent.createDiv({ cls: "vault-agent-notice", text: `${table.moreRows} more rows are in the text below.` });
-}
