@@ -752,10 +752,31 @@ impl<H: Host> VaultAgentCore<H> {
             })
         })?;
         if fitted.shortened + fitted.dropped > 0 {
+            let count = |n: usize, one: &str, many: &str| match n {
+                1 => format!("1 {one}"),
+                n => format!("{n} {many}"),
+            };
+            let mut done = Vec::new();
+            if fitted.shortened > 0 {
+                done.push(format!(
+                    "{} shortened",
+                    count(
+                        fitted.shortened,
+                        "older tool result was",
+                        "older tool results were"
+                    )
+                ));
+            }
+            if fitted.dropped > 0 {
+                done.push(format!(
+                    "{} left out of what it reads",
+                    count(fitted.dropped, "older message was", "older messages were")
+                ));
+            }
             events.emit(ChatEvent::Notice {
                 text: format!(
-                    "To fit the model's context ({window} tokens), {} older tool results were shortened and {} older messages left out of what it reads.",
-                    fitted.shortened, fitted.dropped
+                    "To fit the model's context ({window} tokens), {}.",
+                    done.join(" and ")
                 ),
             });
         }
