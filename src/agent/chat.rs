@@ -488,12 +488,7 @@ impl<H: Host> VaultAgentCore<H> {
         events: &dyn ChatEvents,
     ) {
         for call in batch {
-            events.emit(ChatEvent::ToolStarted {
-                call_id: call.id.clone(),
-                tool: call.name.clone(),
-                display_name: self.display_name(&call.name),
-                arguments: call.arguments.clone(),
-            });
+            self.announce_tool(call, events);
         }
         let turn = conversation.turn_id();
         let door = conversation.door.clone();
@@ -531,6 +526,16 @@ impl<H: Host> VaultAgentCore<H> {
         }
     }
 
+    /// Tells the view a tool call has started (its block appears).
+    fn announce_tool(&self, call: &ToolCallRecord, events: &dyn ChatEvents) {
+        events.emit(ChatEvent::ToolStarted {
+            call_id: call.id.clone(),
+            tool: call.name.clone(),
+            display_name: self.display_name(&call.name),
+            arguments: call.arguments.clone(),
+        });
+    }
+
     /// Runs one tool call. Returns the card when it waits for the user.
     async fn run_tool_call(
         &self,
@@ -538,12 +543,7 @@ impl<H: Host> VaultAgentCore<H> {
         call: &ToolCallRecord,
         events: &dyn ChatEvents,
     ) -> Option<ConfirmationCard> {
-        events.emit(ChatEvent::ToolStarted {
-            call_id: call.id.clone(),
-            tool: call.name.clone(),
-            display_name: self.display_name(&call.name),
-            arguments: call.arguments.clone(),
-        });
+        self.announce_tool(call, events);
         let turn = conversation.turn_id();
         let result = self
             .tool_result(call, conversation.door.as_ref(), &turn)
