@@ -216,10 +216,25 @@ pub fn fit(messages: &[ChatMessage], available: usize) -> Result<Fitted, usize> 
     })
 }
 
-/// The tools in a compact form for small context windows: one line per
-/// command with its parameters (`?` when optional, choices as `a|b`) in the
-/// description, and a schema that gives only names and types. The core
-/// still checks every call strictly and says what to fix.
+/// Parameters the compact form leaves out: output shapes, extra columns and
+/// tuning knobs that a small model does not need (the defaults read well).
+/// The core still accepts them when a model sends them.
+const LEFT_OUT_WHEN_COMPACT: &[&str] = &[
+    "format",
+    "verbose",
+    "counts",
+    "sort",
+    "inline",
+    "case",
+    "resolve",
+    "maxComparisons",
+];
+
+/// The tools in a compact form for small context windows: one signature per
+/// command (`tasks(file|path,status?,todo?): brief`, `?` when optional,
+/// `file|path` for "name the note either way", choices as `a|b`) and a
+/// schema of parameter names, types and choices only. The core still checks
+/// every call strictly and says what to fix.
 pub fn compact_tools(specs: &[&ToolSpec]) -> Vec<ModelTool> {
     specs
         .iter()
@@ -235,11 +250,10 @@ pub fn compact_tools(specs: &[&ToolSpec]) -> Vec<ModelTool> {
                 let mut params = Vec::new();
                 if let Some(props) = schema["properties"].as_object() {
                     for (name, prop) in props {
-                        let choices: Vec<&str> = prop["enum"]
-                            .as_array()
-                            .map(|e| e.iter().filter_map(Value::as_str).collect())
-                            .unwrap_or_default();
-                        let kind = type_of(prop);
+                        if LEFT_OUT_WHEN_COMPACT.contains(&name.as_str()) {
+                            continue;
+                        }
+                        let choices = choices_of(prop);
                         let optional = if required.contains(&name.as_str()) {
                             ""
                         } else {
@@ -252,44 +266,63 @@ pub fn compact_tools(specs: &[&ToolSpec]) -> Vec<ModelTool> {
                         });
                         // Text is the default a model assumes: an empty schema
                         // says "any" in two characters; other types are named.
-                        let mut entry = match kind {
-                            "string" => json!({}),
-                            other => json!({ "type": other }),
+                        let entry = match (choices.is_empty(), type_of(prop)) {
+                            (false, _) => json!({ "enum": choices }),
+                            (true, "string") => json!({}),
+                            (true, other) => json!({ "type": other }),
                         };
-                        if !choices.is_empty() {
-                            entry = json!({ "enum": choices });
-                        }
                         properties.entry(name.clone()).or_insert(entry);
                     }
                 }
-                lines.push(format!(
-                    "{}({}): {}",
-                    command.name,
-                    params.join(", "),
-                    brief(command.summary)
-                ));
+                let signature = format!("{}({})", command.name, params.join(","))
+                    .replace("file?,path?", "file|path");
+                let brief = command
+                    .brief
+                    .unwrap_or_else(|| first_clause(command.summary));
+                lines.push(if brief.is_empty() {
+                    signature
+                } else {
+                    format!("{signature}: {brief}")
+                });
             }
             let names: Vec<&str> = tool.commands.iter().map(|c| c.name).collect();
-            properties.insert("command".into(), json!({"type": "string", "enum": names}));
+            properties.insert("command".into(), json!({ "enum": names }));
             ModelTool {
                 name: tool.id.to_string(),
-                description: lines.join(" "),
-                input_schema: json!({
-                    "type": "object",
-                    "properties": properties,
-                    "required": ["command"],
-                }),
+                description: lines.join("; "),
+                // No `required`: every call needs `command`, the description
+                // is all commands, and a call without one gets an error that
+                // lists them.
+                input_schema: json!({ "type": "object", "properties": properties }),
             }
         })
         .collect()
 }
 
 /// A command's summary up to its first clause: the signature says the rest.
-fn brief(summary: &str) -> &str {
+fn first_clause(summary: &str) -> &str {
     let cut = summary
         .find([':', '(', ';'])
         .map_or(summary, |i| &summary[..i]);
     cut.trim_end_matches([' ', '.', ','])
+}
+
+/// The values a property allows, whether schemars wrote them as an `enum`
+/// or, for documented variants, as `oneOf` constants (inside the `anyOf`
+/// that an optional field adds).
+fn choices_of(prop: &Value) -> Vec<&str> {
+    if let Some(values) = prop["enum"].as_array() {
+        return values.iter().filter_map(Value::as_str).collect();
+    }
+    if let Some(constant) = prop["const"].as_str() {
+        return vec![constant];
+    }
+    ["anyOf", "oneOf"]
+        .iter()
+        .filter_map(|key| prop[key].as_array())
+        .flatten()
+        .flat_map(choices_of)
+        .collect()
 }
 
 /// A property's JSON type, without the `null` that optional fields carry.

@@ -254,16 +254,20 @@ pub fn tool() -> ToolSpec {
                    `base:create` adds an item (a new note that matches the base's filters) when the \
                    user asks for one. Always name the base with `file` or `path`.",
         commands: vec![
-            CommandSpec::new::<BasesArgs>("bases", Access::Read, "List the vault's base files."),
-            CommandSpec::new::<BaseViewsArgs>("base:views", Access::Read, "List the views of a base."),
+            CommandSpec::new::<BasesArgs>("bases", Access::Read, "List the vault's base files.")
+                .brief(""),
+            CommandSpec::new::<BaseViewsArgs>("base:views", Access::Read, "List the views of a base.")
+                .brief(""),
             // An empty view prints nothing with format=paths.
             CommandSpec::new::<BaseQueryArgs>("base:query", Access::Read, "Query the rows of a base view.")
+                .brief("rows of a view")
                 .silent_success("The view has no rows."),
             CommandSpec::new::<BaseCreateArgs>(
                 "base:create",
                 Access::DirectWrite,
                 "Add an item (a new note) to a base.",
             )
+                .brief("add a row")
             .confirm_as("Add"),
         ],
         example: json!({"command": "base:query", "file": "Projects", "format": "csv"}),

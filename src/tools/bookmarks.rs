@@ -255,8 +255,10 @@ pub fn tool() -> ToolSpec {
                    add a bookmark when asked (`bookmark` with exactly one of `file`, `folder`, \
                    `search` or `url`).",
         commands: vec![
-            CommandSpec::new::<BookmarksArgs>("bookmarks", Access::Read, "List bookmarks."),
+            CommandSpec::new::<BookmarksArgs>("bookmarks", Access::Read, "List bookmarks.")
+                .brief(""),
             CommandSpec::new::<BookmarkArgs>("bookmark", Access::DirectWrite, "Add a bookmark.")
+                .brief("add one")
                 .confirm_as("Update"),
         ],
         example: json!({"command": "bookmarks", "verbose": true}),

@@ -208,17 +208,20 @@ pub fn tool() -> ToolSpec {
                    note use obsidianTasks with `daily`.",
         commands: vec![
             CommandSpec::new::<DailyReadArgs>("daily:read", Access::Read, "Read today's daily note.")
+                .brief("")
                 .silent_success("Today's daily note is empty or has not been created yet."),
             CommandSpec::new::<DailyPathArgs>(
                 "daily:path",
                 Access::Read,
                 "Get the vault path of today's daily note (even before it exists).",
-            ),
+            )
+                .brief(""),
             CommandSpec::new::<DailyAppendArgs>(
                 "daily:append",
                 Access::DirectWrite,
                 "Add text at the end of today's daily note.",
             )
+                .brief("")
             .silent_success("Added to the end of today's daily note.")
             .confirm_as("Add to the end of"),
             CommandSpec::new::<DailyPrependArgs>(
@@ -226,6 +229,7 @@ pub fn tool() -> ToolSpec {
                 Access::DirectWrite,
                 "Add text at the start of today's daily note, after its properties.",
             )
+                .brief("")
             .silent_success("Added to the start of today's daily note.")
             .confirm_as("Add to the start of"),
         ],

@@ -405,12 +405,16 @@ pub fn tool() -> ToolSpec {
                    have to approve it; say what you changed.",
         commands: vec![
             CommandSpec::new::<CreateArgs>("create", Access::DirectWrite, "Create a new note (refused if it exists).")
+                .brief("new note")
                 .confirm_as("Create"),
             CommandSpec::new::<AppendArgs>("append", Access::DirectWrite, "Add text at the end of a note.")
+                .brief("add at the end")
                 .confirm_as("Append to"),
             CommandSpec::new::<PrependArgs>("prepend", Access::DirectWrite, "Add text at the start of a note, after its frontmatter.")
+                .brief("add at the start")
                 .confirm_as("Prepend to"),
             CommandSpec::new::<EditArgs>("edit", Access::ConfirmedWrite, "Change part of a note: exact text, or a section by heading.")
+                .brief("replace found text or a section")
                 .confirm_as("Edit"),
         ],
         example: json!({"command": "append", "file": "Welcome", "content": "- [ ] Try Vault Agent"}),

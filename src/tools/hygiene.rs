@@ -220,10 +220,14 @@ pub fn tool() -> ToolSpec {
                    links of one note use obsidianLinks; to fix a note use obsidianEdit after \
                    asking the user.",
         commands: vec![
-            CommandSpec::new::<DuplicatesArgs>("duplicates", Access::Read, "Find notes with the same or very similar titles."),
-            CommandSpec::new::<EmptyArgs>("empty", Access::Read, "Find notes with no text (or only properties)."),
-            CommandSpec::new::<MissingArgs>("missing", Access::Read, "List wiki links to notes that do not exist, with where they are written."),
-            CommandSpec::new::<SuggestArgs>("suggest", Access::Read, "Suggest notes that should link to a note or a topic, ranked, with why."),
+            CommandSpec::new::<DuplicatesArgs>("duplicates", Access::Read, "Find notes with the same or very similar titles.")
+                .brief("similar titles"),
+            CommandSpec::new::<EmptyArgs>("empty", Access::Read, "Find notes with no text (or only properties).")
+                .brief("notes without text"),
+            CommandSpec::new::<MissingArgs>("missing", Access::Read, "List wiki links to notes that do not exist, with where they are written.")
+                .brief("links to missing notes, and where"),
+            CommandSpec::new::<SuggestArgs>("suggest", Access::Read, "Suggest notes that should link to a note or a topic, ranked, with why.")
+                .brief("notes that should link here"),
         ],
         example: json!({"command": "duplicates"}),
     }

@@ -129,15 +129,20 @@ pub fn tool() -> ToolSpec {
                    `deadends` (files that link nowhere; attachments included), `unresolved` (links to notes that do not \
                    exist). To read a note use obsidianNotes.",
         commands: vec![
-            CommandSpec::new::<BacklinksArgs>("backlinks", Access::Read, "List notes that link to a note."),
-            CommandSpec::new::<LinksArgs>("links", Access::Read, "List the links going out of a note."),
-            CommandSpec::new::<GraphListArgs>("orphans", Access::Read, "List files (notes and attachments) that nothing links to."),
-            CommandSpec::new::<GraphListArgs>("deadends", Access::Read, "List files (notes and attachments) that link to nothing."),
+            CommandSpec::new::<BacklinksArgs>("backlinks", Access::Read, "List notes that link to a note.")
+                .brief(""),
+            CommandSpec::new::<LinksArgs>("links", Access::Read, "List the links going out of a note.")
+                .brief("outgoing"),
+            CommandSpec::new::<GraphListArgs>("orphans", Access::Read, "List files (notes and attachments) that nothing links to.")
+                .brief("files nothing links to"),
+            CommandSpec::new::<GraphListArgs>("deadends", Access::Read, "List files (notes and attachments) that link to nothing.")
+                .brief("files that link nowhere"),
             CommandSpec::new::<UnresolvedArgs>(
                 "unresolved",
                 Access::Read,
                 "List links to notes that do not exist.",
-            ),
+            )
+                .brief("links to missing notes"),
         ],
         example: json!({"command": "backlinks", "file": "Roadmap", "counts": true}),
     }

@@ -420,6 +420,9 @@ pub struct CommandSpec {
     pub empty_output: EmptyOutput,
     /// For confirmed writes: the verb of the card's summary ("Set …").
     pub confirm_verb: &'static str,
+    /// For the compact tool list of small models: what the command's
+    /// signature does not already say ("" when its name says it all).
+    pub brief: Option<&'static str>,
     parse: ParseFn,
     schema: SchemaFn,
 }
@@ -432,6 +435,7 @@ impl CommandSpec {
             summary,
             empty_output: EmptyOutput::Error,
             confirm_verb: "Change",
+            brief: None,
             parse: parse_args::<A>,
             schema: |generator| generator.root_schema_for::<A>(),
         }
@@ -446,6 +450,12 @@ impl CommandSpec {
     /// The verb a confirmation card uses for this command ("Set", "Remove").
     pub fn confirm_as(mut self, verb: &'static str) -> Self {
         self.confirm_verb = verb;
+        self
+    }
+
+    /// What the compact tool list says after the command's signature.
+    pub fn brief(mut self, text: &'static str) -> Self {
+        self.brief = Some(text);
         self
     }
 

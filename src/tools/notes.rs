@@ -324,31 +324,39 @@ pub fn tool() -> ToolSpec {
                    note use obsidianDailyNote; for tasks use obsidianTasks.",
         commands: vec![
             CommandSpec::new::<NoteArgs>("read", Access::Read, "Read a note's full text.")
+                .brief("")
                 .silent_success("The note is empty."),
             CommandSpec::new::<MapArgs>(
                 "map",
                 Access::Read,
                 "Show a note's document map: its headings as a tree, with the lines of each section and the heading path to read one.",
-            ),
+            )
+                .brief("headings with line ranges"),
             CommandSpec::new::<SectionArgs>(
                 "section",
                 Access::Read,
                 "Read one section of a note by its heading or heading path (\"Plan::Risks\"), subsections included.",
-            ),
+            )
+                .brief("text under a heading, A::B for a subheading"),
             CommandSpec::new::<OutlineArgs>("outline", Access::Read, "List a note's headings.")
+                .brief("headings")
                 .silent_success("The note has no headings."),
             CommandSpec::new::<NoteArgs>(
                 "file",
                 Access::Read,
                 "Show a file's path, name, extension, size, created and modified times.",
-            ),
-            CommandSpec::new::<FilesArgs>("files", Access::Read, "List files in the vault or a folder."),
-            CommandSpec::new::<FoldersArgs>("folders", Access::Read, "List folders in the vault or a folder."),
+            )
+                .brief("size and dates"),
+            CommandSpec::new::<FilesArgs>("files", Access::Read, "List files in the vault or a folder.")
+                .brief(""),
+            CommandSpec::new::<FoldersArgs>("folders", Access::Read, "List folders in the vault or a folder.")
+                .brief(""),
             CommandSpec::new::<OpenArgs>(
                 "open",
                 Access::Read,
                 "Show a note to the user in Obsidian (in the current tab), at a heading if given.",
-            ),
+            )
+                .brief("show the user"),
         ],
         example: json!({"command": "read", "file": "Welcome"}),
     }

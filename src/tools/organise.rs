@@ -277,18 +277,21 @@ pub fn tool() -> ToolSpec {
                 Access::ConfirmedWrite,
                 "Move one note or several into a folder (the user approves the list first).",
             )
+                .brief("into folder `to`")
             .confirm_as("Move"),
             CommandSpec::new::<RenameArgs>(
                 "rename",
                 Access::ConfirmedWrite,
                 "Give a note a new file name in its folder (the user approves it first).",
             )
+                .brief("new file name")
             .confirm_as("Rename"),
             CommandSpec::new::<DeleteArgs>(
                 "delete",
                 Access::ConfirmedWrite,
                 "Move one note or several to the trash (the user approves the list first).",
             )
+                .brief("to the trash")
             .confirm_as("Delete"),
         ],
         example: json!({"command": "move", "path": "Ideas/Unlinked thought.md", "to": "Archive"}),

@@ -311,19 +311,23 @@ pub fn tool() -> ToolSpec {
                    only after the user clicks Approve on a preview; always name the note with \
                    `file` or `path`. For a note's text use obsidianNotes `read`.",
         commands: vec![
-            CommandSpec::new::<PropertiesArgs>("properties", Access::Read, "List properties of a note or of the vault."),
-            CommandSpec::new::<PropertyReadArgs>("property:read", Access::Read, "Read one property's value."),
+            CommandSpec::new::<PropertiesArgs>("properties", Access::Read, "List properties of a note or of the vault.")
+                .brief(""),
+            CommandSpec::new::<PropertyReadArgs>("property:read", Access::Read, "Read one property's value.")
+                .brief(""),
             CommandSpec::new::<PropertySetArgs>(
                 "property:set",
                 Access::ConfirmedWrite,
                 "Set a property on a note (the user approves a preview first).",
             )
+                .brief("")
             .confirm_as("Set"),
             CommandSpec::new::<PropertyNameArgs>(
                 "property:remove",
                 Access::ConfirmedWrite,
                 "Remove a property from a note (the user approves a preview first).",
             )
+                .brief("")
             .confirm_as("Remove"),
         ],
         example: json!({"command": "properties", "all": true, "counts": true}),

@@ -43,7 +43,8 @@ pub fn tool() -> ToolSpec {
             "random:read",
             Access::Read,
             "Read a random note (its path comes first).",
-        )],
+        )
+        .brief("")],
         example: json!({"folder": "Ideas"}),
     }
 }

@@ -180,12 +180,14 @@ pub fn tool() -> ToolSpec {
                 "search",
                 Access::Read,
                 "List notes that match a query.",
-            ),
+            )
+            .brief("notes matching"),
             CommandSpec::new::<SearchArgs<true>>(
                 "search:context",
                 Access::Read,
                 "List matching lines with their note and line number.",
-            ),
+            )
+            .brief("matching lines"),
         ],
         example: json!({"command": "search:context", "query": "launch"}),
     }

@@ -270,23 +270,27 @@ pub fn tool() -> ToolSpec {
                 "tags",
                 Access::Read,
                 "List tags, vault-wide or of one note.",
-            ),
+            )
+                .brief(""),
             CommandSpec::new::<TagArgs>(
                 "tag",
                 Access::Read,
                 "Show one tag: how often and where it is used.",
-            ),
+            )
+                .brief("notes with it"),
             CommandSpec::new::<TagAddArgs>(
                 "tag:add",
                 Access::ConfirmedWrite,
                 "Add a tag to a note's tags property (or inline), shown as a diff for the user to approve.",
             )
+                .brief("")
             .confirm_as("Add a tag to"),
             CommandSpec::new::<TagRemoveArgs>(
                 "tag:remove",
                 Access::ConfirmedWrite,
                 "Remove a tag from a note's tags property and text, shown as a diff for the user to approve.",
             )
+                .brief("")
             .confirm_as("Remove a tag from"),
         ],
         example: json!({"command": "tags", "all": true, "counts": true}),

@@ -374,12 +374,14 @@ pub fn tool() -> ToolSpec {
                    from `tasks verbose`) or `file`/`path`/`daily` with `line`, and give exactly one \
                    of `toggle`, `done`, `todo` or `status`; the user approves a preview first.",
         commands: vec![
-            CommandSpec::new::<TasksArgs>("tasks", Access::Read, "List tasks, filtered by note, status or state."),
+            CommandSpec::new::<TasksArgs>("tasks", Access::Read, "List tasks, filtered by note, status or state.")
+                .brief(""),
             CommandSpec::new::<TaskArgs>(
                 "task",
                 Access::ConfirmedWrite,
                 "Show one task, or change its status (the user approves a preview first).",
-            ),
+            )
+                .brief("show one, or set its status"),
         ],
         example: json!({"command": "tasks", "all": true, "todo": true, "verbose": true}),
     }

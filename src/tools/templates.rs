@@ -62,12 +62,14 @@ pub fn tool() -> ToolSpec {
                    contains (`template:read`, with `resolve` to fill in date, time and title). \
                    Templates are read only here; to read ordinary notes use obsidianNotes.",
         commands: vec![
-            CommandSpec::new::<TemplatesArgs>("templates", Access::Read, "List template names."),
+            CommandSpec::new::<TemplatesArgs>("templates", Access::Read, "List template names.")
+                .brief(""),
             CommandSpec::new::<TemplateReadArgs>(
                 "template:read",
                 Access::Read,
                 "Read a template's text.",
             )
+            .brief("")
             .silent_success("The template is empty."),
         ],
         example: json!({"command": "templates"}),
