@@ -10,7 +10,7 @@ import { renderUserMessage } from "./chat/user-message";
 import { renderTable, renderToolText } from "./chat/big-output";
 import { reasoningBlock, usageLine } from "./chat-extras";
 import { commandLine, renderConfirmationCard } from "./confirmation-card";
-import type { Attachment, ChatEvent, ChatMessage, ConfirmationCard, Conversation, PermissionMode, Table, TurnResult } from "./core-types";
+import type { Attachment, ChatEvent, ChatMessage, ConfirmationCard, Conversation, PermissionMode, Table, TurnResult, Usage } from "./core-types";
 import type VaultAgentPlugin from "./main";
 import { asPermissionMode, PERMISSION_MODES, permissionModeText } from "./permission-modes";
 import { activeProfile, ProfileSwitcher } from "./profile-switcher";
@@ -263,9 +263,14 @@ export class ChatView extends ItemView {
 		this.toolBlocks.clear();
 		this.hideBanner();
 		this.changedTurns.clear();
-		for (const message of conversation.messages) {
+		// The chat's totals go under the last answer that has usage, as they did when it was given.
+		let lastWithUsage = -1;
+		conversation.messages.forEach((m, i) => {
+			if (m.role === "assistant" && m.usage) lastWithUsage = i;
+		});
+		for (const [index, message] of conversation.messages.entries()) {
 			if (message.role === "user") this.drawTurnUndo();
-			await this.renderMessage(message);
+			await this.renderMessage(message, index === lastWithUsage ? (conversation.usage ?? null) : null);
 		}
 		this.drawTurnUndo();
 		if (conversation.messages.length === 0) this.renderEmptyState();
@@ -279,7 +284,7 @@ export class ChatView extends ItemView {
 		this.scrollToEnd();
 	}
 
-	private async renderMessage(message: ChatMessage): Promise<void> {
+	private async renderMessage(message: ChatMessage, chatUsage: Usage | null = null): Promise<void> {
 		switch (message.role) {
 			case "user":
 				this.renderUser(message.text, message.attachments);
@@ -291,7 +296,7 @@ export class ChatView extends ItemView {
 					await this.renderMarkdown(el, message.text);
 					this.addCopyButton(el, message.text);
 				}
-				if (message.usage) usageLine(this.messagesEl, message.usage, null);
+				if (message.usage) usageLine(this.messagesEl, message.usage, chatUsage);
 				for (const call of message.toolCalls) this.toolBlock(call.id, this.displayName(call.name), call.arguments);
 				break;
 			case "tool":

@@ -184,8 +184,6 @@ export interface McpExchange {
 	body: string;
 	bodyTooLarge: boolean;
 	port: number;
-	/** Random; the session id if this exchange starts one. */
-	freshId: string;
 }
 
 export interface McpReply {
@@ -200,6 +198,8 @@ export interface McpEventFunctions {
 	presentCard(id: string): void;
 	withdrawCard(id: string): void;
 	activity(entry: McpActivityEntry): void;
+	/** A random id, asked for only when the exchange starts a session. */
+	freshId(): string;
 }
 
 /** One line of the MCP activity log. */

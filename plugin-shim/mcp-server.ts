@@ -102,6 +102,7 @@ export class McpListener {
 			},
 			withdrawCard: (id: string) => this.confirmations.withdraw(id),
 			activity: (entry: McpActivityEntry) => this.onActivity(entry),
+			freshId: () => randomHex(24),
 		};
 		try {
 			const reply = await this.core.mcpHandle(
@@ -113,7 +114,6 @@ export class McpListener {
 					body,
 					bodyTooLarge: tooLarge,
 					port,
-					freshId: randomHex(24),
 				},
 				events,
 			);

@@ -1017,10 +1017,7 @@ fn a_small_window_gets_compact_tools_and_never_more_than_it_holds() {
         .find(|t| t["function"]["name"] == "obsidianTasks")
         .unwrap();
     let description = tasks["function"]["description"].as_str().unwrap();
-    assert!(
-        description.starts_with("tasks(file|path,"),
-        "{description}"
-    );
+    assert!(description.starts_with("tasks(file|path,"), "{description}");
     let system = last["messages"][0]["content"].as_str().unwrap();
     assert!(
         !system.contains("- obsidianTasks: Use obsidianTasks"),
@@ -1412,6 +1409,46 @@ fn openai_reasoning_is_shown_apart_and_never_sent_back() {
         "{sent}"
     );
     assert!(!sent.contains("reasoning"), "{sent}");
+}
+
+#[test]
+fn reasoning_printed_in_think_tags_is_shown_apart_and_never_sent_back() {
+    // DeepSeek R1 and Qwen 3 through servers that do not separate it: the
+    // reasoning comes as answer text, tags cut across chunks; a printed tool
+    // call inside it must not run.
+    let core = agent(Value::Null);
+    let mut chat = conversation();
+    core.host().script_http(ok(openai_sse(
+        "<think> The user wants tasks. {\"name\": \"obsidianTasks\", \"arguments\": {\"command\": \"tasks\"}} </think> You have none.",
+        &[],
+        3,
+    )));
+    let events = Recorder::default();
+    block_on(core.chat_send(&mut chat, "tasks?", &events));
+    assert_eq!(
+        reasoning(&events),
+        " The user wants tasks. {\"name\": \"obsidianTasks\", \"arguments\": {\"command\": \"tasks\"}} "
+    );
+    assert_eq!(events.text(), "You have none.");
+    assert!(
+        core.host().requests.borrow().is_empty(),
+        "a tool call inside the reasoning ran"
+    );
+    let Some(ChatMessage::Assistant {
+        text, reasoning, ..
+    }) = chat.messages.last()
+    else {
+        panic!("the answer is last");
+    };
+    assert_eq!(text, "You have none.");
+    assert!(reasoning.contains("The user wants tasks."));
+    core.host().script_http(ok(openai_sse("Ok.", &[], 1)));
+    block_on(core.chat_send(&mut chat, "thanks", &Recorder::default()));
+    let sent = request_body(&core, 1).to_string();
+    assert!(
+        !sent.contains("The user wants") && !sent.contains("think>"),
+        "{sent}"
+    );
 }
 
 /// An Anthropic stream that thinks (signed), reports usage and calls a tool.

@@ -29,6 +29,9 @@ struct Recorded {
     presented: RefCell<Vec<String>>,
     withdrawn: RefCell<Vec<String>>,
     activity: RefCell<Vec<ActivityEntry>>,
+    /// What `fresh_id` answers (a good id when unset), and how often it was asked.
+    fresh_id: Option<String>,
+    ids_made: RefCell<usize>,
 }
 
 impl McpEvents for Recorded {
@@ -43,6 +46,12 @@ impl McpEvents for Recorded {
     }
     fn activity(&self, entry: &ActivityEntry) {
         self.activity.borrow_mut().push(entry.clone());
+    }
+    fn fresh_id(&self) -> String {
+        *self.ids_made.borrow_mut() += 1;
+        self.fresh_id
+            .clone()
+            .unwrap_or_else(|| "session-0123456789abcdef".into())
     }
 }
 
@@ -111,7 +120,6 @@ fn exchange(method: &str, body: Value, session: Option<&str>) -> McpExchange {
         body: body.to_string(),
         body_too_large: false,
         port: PORT,
-        fresh_id: "session-0123456789abcdef".into(),
     }
 }
 

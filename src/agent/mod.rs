@@ -12,4 +12,5 @@ pub mod provider;
 pub mod sse;
 pub mod table;
 pub mod text_calls;
+pub mod think_tags;
 pub mod window;

@@ -11,6 +11,7 @@ use serde_json::{json, Value};
 use super::conversation::{ChatMessage, ToolCallRecord, Usage};
 use super::provider::{ChatError, ModelReply, ModelRequest, StreamAssembler, StreamPiece};
 use super::sse::SseEvent;
+use super::think_tags::ThinkTags;
 use crate::host::HttpRequest;
 use crate::settings::ProviderSettings;
 
@@ -107,6 +108,7 @@ pub struct OpenAiStream {
     finish_reason: Option<String>,
     reasoning: String,
     usage: Option<Usage>,
+    think_tags: ThinkTags,
 }
 
 /// One streamed chunk, borrowing from the event where it can: typed
@@ -162,6 +164,15 @@ struct FunctionDelta<'a> {
     arguments: Option<Value>,
 }
 
+impl OpenAiStream {
+    fn keep(&mut self, piece: &StreamPiece) {
+        match piece {
+            StreamPiece::Text(text) => self.text.push_str(text),
+            StreamPiece::Reasoning(thought) => self.reasoning.push_str(thought),
+        }
+    }
+}
+
 impl StreamAssembler for OpenAiStream {
     fn on_event(&mut self, event: &SseEvent) -> Result<Vec<StreamPiece>, ChatError> {
         let data = event.data.trim();
@@ -192,8 +203,10 @@ impl StreamAssembler for OpenAiStream {
                 pieces.push(StreamPiece::Reasoning(thought.into_owned()));
             }
             if let Some(text) = choice.delta.content.filter(|t| !t.is_empty()) {
-                self.text.push_str(&text);
-                pieces.push(StreamPiece::Text(text.into_owned()));
+                for piece in self.think_tags.push(&text) {
+                    self.keep(&piece);
+                    pieces.push(piece);
+                }
             }
             for fragment in choice.delta.tool_calls {
                 let index = fragment.index.unwrap_or(self.calls.len() as u64);
@@ -221,7 +234,10 @@ impl StreamAssembler for OpenAiStream {
         Ok(pieces)
     }
 
-    fn finish(self: Box<Self>) -> ModelReply {
+    fn finish(mut self: Box<Self>) -> ModelReply {
+        for piece in self.think_tags.finish() {
+            self.keep(&piece);
+        }
         let tool_calls = self
             .calls
             .into_iter()

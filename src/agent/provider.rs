@@ -125,8 +125,12 @@ pub fn parse_whole_reply(kind: ProviderKind, body: &str) -> Result<ModelReply, C
                         .collect()
                 })
                 .unwrap_or_default();
+            // Reasoning printed as `<think>…</think>` goes with the fields'.
+            let (printed_reasoning, text) = super::think_tags::ThinkTags::split(&as_text(
+                message.get("content").unwrap_or(&serde_json::Value::Null),
+            ));
             Ok(ModelReply {
-                text: as_text(message.get("content").unwrap_or(&serde_json::Value::Null)),
+                text,
                 tool_calls,
                 stop_reason: choice
                     .get("finish_reason")
@@ -137,7 +141,7 @@ pub fn parse_whole_reply(kind: ProviderKind, body: &str) -> Result<ModelReply, C
                         .get("reasoning_content")
                         .filter(|v| v.is_string())
                         .or_else(|| message.get("reasoning")),
-                ),
+                ) + &printed_reasoning,
                 thinking: Vec::new(),
                 usage: value.get("usage").and_then(read_usage),
             })
@@ -521,6 +525,19 @@ pub fn server_message(body: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_whole_reply_keeps_printed_reasoning_apart() {
+        let body = serde_json::json!({"choices": [{"message": {
+            "content": "<think>Count them.</think>\n\nTwo.",
+            "reasoning_content": "First. "
+        }, "finish_reason": "stop"}]});
+        let reply = parse_whole_reply(ProviderKind::OpenAi, &body.to_string()).unwrap();
+        assert_eq!(
+            (reply.text.as_str(), reply.reasoning.as_str()),
+            ("Two.", "First. Count them.")
+        );
+    }
 
     /// Regression (hardening #13): a server that echoes the request showed
     /// the API key in the banner.

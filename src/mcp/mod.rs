@@ -47,8 +47,6 @@ pub struct McpExchange {
     pub body_too_large: bool,
     /// The port the listener is bound to.
     pub port: u32,
-    /// A fresh random id (from the shim's crypto), used if a session starts.
-    pub fresh_id: String,
 }
 
 impl McpExchange {
@@ -95,6 +93,10 @@ pub trait McpEvents {
     fn withdraw_card(&self, id: &str);
     /// One line of the activity log.
     fn activity(&self, entry: &ActivityEntry);
+    /// A fresh random id from the platform's CSPRNG, for a session that
+    /// starts. Asked for only then: making one per request cost a fifth of
+    /// the listener's time.
+    fn fresh_id(&self) -> String;
 }
 
 /// One MCP call, as the activity log keeps it.

@@ -206,7 +206,8 @@ impl<H: Host> VaultAgentCore<H> {
                 .filter(|s| !s.trim().is_empty())
                 .unwrap_or_else(|| fallback.to_string())
         };
-        let session_id = exchange.fresh_id.trim();
+        let fresh_id = events.fresh_id();
+        let session_id = fresh_id.trim();
         if session_id.len() < 16
             || session_id.len() > 128
             || !session_id.chars().all(|c| c.is_ascii_graphic())

@@ -541,6 +541,8 @@ extern "C" {
     fn withdraw_card(this: &McpEventFunctions, id: &str);
     #[wasm_bindgen(method)]
     fn activity(this: &McpEventFunctions, entry: JsValue);
+    #[wasm_bindgen(method, js_name = freshId)]
+    fn fresh_id(this: &McpEventFunctions) -> String;
 }
 
 impl crate::mcp::McpEvents for McpEventFunctions {
@@ -557,6 +559,9 @@ impl crate::mcp::McpEvents for McpEventFunctions {
         if let Ok(value) = to_js(entry) {
             McpEventFunctions::activity(self, value);
         }
+    }
+    fn fresh_id(&self) -> String {
+        McpEventFunctions::fresh_id(self)
     }
 }
 

@@ -423,6 +423,7 @@ describe("chat view in Chromium", () => {
 		assert.ok((await page.locator(".vault-agent-tool-call").count()) >= 2);
 		// The reasoning comes back folded, and the answer's usage line with it.
 		assert.equal(await page.locator("details.vault-agent-reasoning:not([open])").count(), 1);
-		assert.match(await page.locator(".vault-agent-usage").last().textContent(), /^Tokens: 3,120 in · 48 out/);
+		// The chat's totals come back too, under the last answer with usage, as when it was given.
+		assert.match(await page.locator(".vault-agent-usage").last().textContent(), /^Tokens: 3,120 in · 48 out · .* · this chat [\d,]+ in, [\d,]+ out$/);
 	});
 });
