@@ -151,7 +151,12 @@ export function runProcess(request: ProcessRequest): Promise<ProcessOutcome> {
 			for (const timer of timers) window.clearTimeout(timer);
 			window.clearTimeout(drainTimer);
 			running.delete(stop);
-			if (request.tag !== undefined) tagged.get(request.tag)?.delete(stop);
+			if (request.tag !== undefined) {
+				// Every MCP call has its own tag: an emptied set goes, or the map grows per call.
+				const stops = tagged.get(request.tag);
+				stops?.delete(stop);
+				if (stops?.size === 0) tagged.delete(request.tag);
+			}
 			closePipes();
 			resolve(
 				outcome ?? {

@@ -298,10 +298,32 @@ fn initialize_negotiates_the_version_and_starts_a_session() {
         assert!(value["result"]["capabilities"]["resources"].is_object());
     }
     let session = initialize(&core, &events);
+    let ids_made = *events.ids_made.borrow();
     assert_eq!(
         request(&core, &events, &session, "ping", json!({}))["result"],
         json!({})
     );
+    request(&core, &events, &session, "tools/list", json!({}));
+    assert_eq!(
+        *events.ids_made.borrow(),
+        ids_made,
+        "only a session that starts asks for a random id"
+    );
+    // A listener whose id is unusable gets an error, not a guessable session.
+    let weak = Recorded {
+        fresh_id: Some("short".into()),
+        ..Recorded::default()
+    };
+    let reply = block_on(core.mcp_handle(
+        &exchange(
+            "POST",
+            json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "x", "version": "1"}}}),
+            None,
+        ),
+        &weak,
+    ));
+    assert_eq!(reply.status, 500, "{}", reply.body);
+    assert!(header(&reply, "mcp-session-id").is_none());
     // Without a session, or with one that is over: refused, nothing runs.
     let missing = block_on(core.mcp_handle(
         &exchange(

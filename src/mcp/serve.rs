@@ -61,7 +61,7 @@ impl<H: Host> VaultAgentCore<H> {
         };
         if let Incoming::Request { id, method, params } = &incoming {
             if method == "initialize" {
-                return self.mcp_initialize(exchange, id, params);
+                return self.mcp_initialize(id, params, events);
             }
         }
         // Everything after `initialize` belongs to a session.
@@ -184,9 +184,9 @@ impl<H: Host> VaultAgentCore<H> {
 
     fn mcp_initialize(
         &self,
-        exchange: &McpExchange,
         id: &Value,
         params: &Map<String, Value>,
+        events: &dyn McpEvents,
     ) -> McpReply {
         let answer = |error: RpcError| McpReply::json(200, &jsonrpc::error(id, &error));
         let Some(requested) = params.get("protocolVersion").and_then(Value::as_str) else {
