@@ -165,6 +165,8 @@ export class ChatView extends ItemView {
 				this.stop();
 			}
 		});
+		// A view restored with the workspace opens before the core has started.
+		await this.plugin.started();
 		this.opened = true;
 		this.refreshHeader();
 		this.attachments.followActiveNote();

@@ -29,58 +29,33 @@ export default class VaultAgentPlugin extends Plugin {
 	private abortHttp: (() => void) | null = null;
 	private abortProcesses: (() => void) | null = null;
 
+	/** The start of the core (once): at layout ready, or at first use if that comes first. */
+	private starting: Promise<CoreHandle | null> | null = null;
+	/** data.json as onload read it, for the core's start. */
+	private stored: unknown = null;
+	private unloaded = false;
+
+	/**
+	 * Only registers and reads the settings: every plugin's onload delays
+	 * Obsidian's start, and compiling the wasm core takes milliseconds. The
+	 * core starts when the layout is ready, or earlier when something needs it.
+	 */
 	async onload(): Promise<void> {
 		if (!Platform.isDesktopApp) {
 			console.debug("Vault Agent: the Obsidian CLI needs the desktop app; nothing was registered.");
 			return;
 		}
-		const { createNodeHost, nodePlatformFacts, stopAllProcesses, abortHttp, abortProcesses } = await import("./node-host");
-		const { loadCore } = await import("./core");
 		const stored: unknown = await this.loadData();
+		this.stored = stored;
 		if (stored && typeof stored === "object") this.storedExtras = { ...(stored as Record<string, unknown>) };
-		const adapter = this.app.vault.adapter;
-		const vaultPath = adapter instanceof FileSystemAdapter ? adapter.getBasePath() : null;
-		const os = Platform.isMacOS ? "macos" : Platform.isWin ? "windows" : Platform.isLinux ? "linux" : "other";
-		const pluginDir = this.manifest.dir ?? `${this.app.vault.configDir}/plugins/${this.manifest.id}`;
-		const journal = new JournalStore(adapter, pluginDir);
-		const host = {
-			...createNodeHost((name) => this.app.secretStorage.getSecret(name)),
-			...vaultFunctions(this.app),
-			saveJournal: (json: string, dropped: number) => journal.save(json, dropped),
-		};
-		const facts = nodePlatformFacts(os, Platform.isDesktopApp, vaultPath, this.app.vault.configDir);
-		const core = await loadCore(host, facts, stored);
-		for (const repair of core.startupRepairs()) console.warn(`Vault Agent settings: ${repair}`);
-		for (const repair of core.loadJournal(await journal.load())) console.warn(`Vault Agent undo journal: ${repair}`);
-		this.register(stopAllProcesses);
 		// Any change Obsidian sees (the agent's, the user's, a sync) makes kept read answers stale.
-		const forgetReads = () => core.forgetReads();
+		const forgetReads = () => this.core?.forgetReads();
 		this.registerEvent(this.app.vault.on("create", forgetReads));
 		this.registerEvent(this.app.vault.on("modify", forgetReads));
 		this.registerEvent(this.app.vault.on("delete", forgetReads));
 		this.registerEvent(this.app.vault.on("rename", forgetReads));
 		this.registerEvent(this.app.metadataCache.on("changed", forgetReads));
 		this.registerEvent(this.app.metadataCache.on("resolved", forgetReads));
-		this.abortHttp = abortHttp;
-		this.abortProcesses = abortProcesses;
-		this.core = core;
-		const confirmations = new ConfirmationCoordinator(this.app, core);
-		this.register(() => confirmations.dispose());
-		this.confirmations = confirmations;
-		this.conversations = new ConversationStore(adapter, pluginDir);
-		this.undo = new UndoController(this.app, core, () => this.refreshUndo());
-		this.api = createPublicApi(core, confirmations);
-		const agents = new AgentDoors({
-			app: this.app,
-			core,
-			confirmations,
-			adapter,
-			pluginDir,
-			registerCliHandler: typeof this.registerCliHandler === "function" ? this.registerCliHandler.bind(this) : undefined,
-		});
-		this.agents = agents;
-		this.register(() => void agents.dispose());
-		await agents.load();
 		this.addSettingTab(new VaultAgentSettingTab(this.app, this));
 		this.registerView(CHAT_VIEW_TYPE, (leaf) => new ChatView(leaf, this));
 		// Page previews of [[links]] in the chat, like those in a note.
@@ -111,8 +86,90 @@ export default class VaultAgentPlugin extends Plugin {
 				await this.report({ command: "suggest", path: file.path });
 			},
 		});
-		this.addCommand({ id: "undo-last-change", name: "Undo the agent's last change", callback: () => this.undo?.undoLast() });
-		this.addCommand({ id: "undo-last-answer", name: "Undo this answer's changes", callback: () => this.undo?.undoLastTurn() });
+		this.addCommand({
+			id: "undo-last-change",
+			name: "Undo the agent's last change",
+			callback: async () => {
+				await this.started();
+				await this.undo?.undoLast();
+			},
+		});
+		this.addCommand({
+			id: "undo-last-answer",
+			name: "Undo this answer's changes",
+			callback: async () => {
+				await this.started();
+				await this.undo?.undoLastTurn();
+			},
+		});
+		this.app.workspace.onLayoutReady(() => void this.started());
+	}
+
+	/**
+	 * The core, once it has started: the one promise everything that needs
+	 * the core waits on. `null` on mobile, after unload, or when it failed to
+	 * start (the console and a notice say why).
+	 */
+	started(): Promise<CoreHandle | null> {
+		if (!Platform.isDesktopApp || this.unloaded) return Promise.resolve(this.core);
+		this.starting ??= this.start().catch((error: unknown) => {
+			console.error("Vault Agent could not start", error);
+			new Notice(`Vault Agent could not start: ${String(error)}. Reload the plugin; if it stays, report this message.`);
+			return null;
+		});
+		return this.starting;
+	}
+
+	private async start(): Promise<CoreHandle | null> {
+		const { createNodeHost, nodePlatformFacts, stopAllProcesses, abortHttp, abortProcesses } = await import("./node-host");
+		const { loadCore } = await import("./core");
+		const adapter = this.app.vault.adapter;
+		const vaultPath = adapter instanceof FileSystemAdapter ? adapter.getBasePath() : null;
+		const os = Platform.isMacOS ? "macos" : Platform.isWin ? "windows" : Platform.isLinux ? "linux" : "other";
+		const pluginDir = this.manifest.dir ?? `${this.app.vault.configDir}/plugins/${this.manifest.id}`;
+		const journal = new JournalStore(adapter, pluginDir);
+		const host = {
+			...createNodeHost((name) => this.app.secretStorage.getSecret(name)),
+			...vaultFunctions(this.app),
+			saveJournal: (json: string, dropped: number) => journal.save(json, dropped),
+		};
+		const facts = nodePlatformFacts(os, Platform.isDesktopApp, vaultPath, this.app.vault.configDir);
+		const core = await loadCore(host, facts, this.stored);
+		const journalText = await journal.load();
+		// Unloaded while the core compiled: nothing of it may stay.
+		if (this.unloaded) {
+			core.free();
+			return null;
+		}
+		for (const repair of core.startupRepairs()) console.warn(`Vault Agent settings: ${repair}`);
+		for (const repair of core.loadJournal(journalText)) console.warn(`Vault Agent undo journal: ${repair}`);
+		this.register(stopAllProcesses);
+		this.abortHttp = abortHttp;
+		this.abortProcesses = abortProcesses;
+		this.core = core;
+		const confirmations = new ConfirmationCoordinator(this.app, core);
+		this.register(() => confirmations.dispose());
+		this.confirmations = confirmations;
+		this.conversations = new ConversationStore(adapter, pluginDir);
+		this.undo = new UndoController(this.app, core, () => this.refreshUndo());
+		this.api = createPublicApi(core, confirmations);
+		const agents = new AgentDoors({
+			app: this.app,
+			core,
+			confirmations,
+			adapter,
+			pluginDir,
+			registerCliHandler: typeof this.registerCliHandler === "function" ? this.registerCliHandler.bind(this) : undefined,
+		});
+		this.agents = agents;
+		this.register(() => void agents.dispose());
+		await agents.load();
+		if (this.unloaded) {
+			// Unloaded while the MCP server started: onunload freed the core.
+			await agents.dispose();
+			return null;
+		}
+		return core;
 	}
 
 	onunload(): void {
@@ -120,6 +177,7 @@ export default class VaultAgentPlugin extends Plugin {
 		// what onload registered; the core's memory goes back here. Work still
 		// in flight keeps what it holds until it ends (the core is shared, Rc).
 		const core = this.core;
+		this.unloaded = true;
 		this.agents = null;
 		this.api = null;
 		this.core = null;
@@ -130,6 +188,7 @@ export default class VaultAgentPlugin extends Plugin {
 
 	/** Runs a hygiene check and shows its report in the chat. */
 	async report(args: Record<string, unknown>): Promise<void> {
+		await this.started();
 		const view = await this.openChat();
 		await view?.showReport("obsidianHygiene", args);
 	}

@@ -120,7 +120,11 @@ export class VaultAgentSettingTab extends PluginSettingTab {
 	}
 
 	getSettingDefinitions(): SettingDefinitionItem[] {
-		if (!this.plugin.core) return [];
+		if (!this.plugin.core) {
+			// Asked before the core has started: draw again once it has.
+			void this.plugin.started().then((core) => core && this.containerEl.isConnected && this.redraw());
+			return [];
+		}
 		return this.sections().map((section) => ({
 			type: "group",
 			heading: section.heading,
@@ -138,7 +142,11 @@ export class VaultAgentSettingTab extends PluginSettingTab {
 	private draw(): void {
 		const { containerEl } = this;
 		containerEl.empty();
-		if (!this.plugin.core) return;
+		if (!this.plugin.core) {
+			containerEl.createEl("p", { text: "Vault Agent is starting…" });
+			void this.plugin.started().then((core) => core && this.containerEl.isConnected && this.draw());
+			return;
+		}
 		for (const section of this.sections()) {
 			// One element per section with its class, as 1.13 gives a group's `cls`.
 			const sectionEl = containerEl.createDiv({ cls: section.cls });

@@ -3,7 +3,9 @@
 //   const api = (app as any).plugins.getPlugin("vault-agent")?.api as VaultAgentApi | undefined;
 //   const result = await api?.callTool("obsidianDailyNote", { command: "daily:read" });
 //
-// The API exists on desktop only. Every call goes through the same registry,
+// The API exists on desktop only, once Vault Agent has started: when Obsidian's
+// layout is ready (read it in your own `onLayoutReady` callback or later), or
+// earlier if its chat or a command was used first. Every call goes through the same registry,
 // policy and settings as the in-app agent; nothing here can change settings.
 
 /** Whether a command reads, writes at once, or waits for the user's click. */

@@ -48,12 +48,15 @@ try {
 	const p95 = sorted[Math.floor(sorted.length * 0.95)];
 	const over = frames.filter((f) => f > 16.7 * 1.5).length;
 	const shown = await page.locator(".vault-agent-msg.is-assistant").last().textContent();
-	const loads = (await page.evaluate(() => window.__harness.measureLoad(20))).sort((a, b) => a - b);
+	const loads = await page.evaluate(() => window.__harness.measureLoad(20));
+	const medianOf = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 	console.log("| Measure | Value | Target |\n|---|---|---|");
 	console.log(`| Streaming ${TOKENS} tokens into the chat view (Chromium): average frame | ${avg.toFixed(1)} ms over ${frames.length} frames in ${seconds.toFixed(1)} s | ≤ 16 ms |`);
 	console.log(`|   95th percentile frame | ${p95.toFixed(1)} ms | |`);
 	console.log(`|   frames longer than 25 ms | ${over} | |`);
-	console.log(`| Plugin load in Chromium (evaluate main.js + inflate, compile and start the wasm core + onload), median of 20 | ${loads[10].toFixed(1)} ms | ≤ 10 ms |`);
+	console.log(`| \`onload\` in Chromium (registers, reads settings), median of 20 | ${medianOf(loads.onload).toFixed(2)} ms | ≤ 2 ms |`);
+	console.log(`| Evaluating main.js + \`onload\`, median of 20 | ${medianOf(loads.evaluateAndOnload).toFixed(1)} ms | |`);
+	console.log(`| The core's start after it (inflate, compile and start the wasm core, journal, MCP doors), median of 20 | ${medianOf(loads.start).toFixed(1)} ms | |`);
 	if (shown.length < text.length * 0.5) throw new Error(`only ${shown.length} characters reached the view`);
 } finally {
 	await session.close();

@@ -1,7 +1,8 @@
 // The built main.js inside the Obsidian double: what it registers where.
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
-import { copySampleVault, emulator, loadPlugin, removeVault } from "../support/harness.mjs";
+import { copySampleVault, emulator, loadPlugin, removeVault, settle } from "../support/harness.mjs";
+import { markLayoutReady } from "../support/obsidian-ui-double.mjs";
 
 describe("loading the built plugin", () => {
 	const vaults = [];
@@ -26,6 +27,61 @@ describe("loading the built plugin", () => {
 		}
 		const daily = tools.find((t) => t.id === "obsidianDailyNote");
 		assert.deepEqual(daily.commands.slice(0, 2), ["daily:read", "daily:path"]);
+	});
+
+	it("onload only registers; the core starts when the layout is ready, once", async () => {
+		const vault = copySampleVault();
+		vaults.push(vault);
+		const { plugin, app } = await loadPlugin(vault, { data: { cliPath: emulator }, layoutReady: false });
+		// Registered at once, so Obsidian can show them...
+		assert.equal(plugin.settingTabs__.length, 1);
+		assert.ok(plugin.commands__.size >= 8);
+		assert.ok(plugin.views__.has("vault-agent-chat"));
+		// ...but nothing is compiled or started yet.
+		await settle(20);
+		assert.equal(plugin.core, null);
+		assert.equal(plugin.api, null);
+		markLayoutReady(app);
+		const starting = plugin.started();
+		assert.equal(plugin.started(), starting, "one promise for everyone");
+		const core = await starting;
+		assert.ok(core);
+		assert.equal(plugin.core, core);
+		const result = await plugin.api.callTool("obsidianDailyNote", { command: "daily:path" });
+		assert.equal(result.ok, true, result.text);
+	});
+
+	it("starts the core at first use when that comes before the layout is ready", async () => {
+		const vault = copySampleVault();
+		vaults.push(vault);
+		const { plugin, app } = await loadPlugin(vault, { data: { cliPath: emulator }, layoutReady: false });
+		assert.equal(plugin.core, null);
+		// The chat, opened before the layout is ready (a restored workspace does this).
+		const view = await plugin.openChat();
+		assert.ok(view, "the chat opened");
+		assert.ok(plugin.core, "opening the chat started the core");
+		assert.ok(app.workspace.getLeavesOfType("vault-agent-chat").length === 1);
+		plugin.unload();
+	});
+
+	it("an unload while the core is still starting leaves nothing running", async () => {
+		const vault = copySampleVault();
+		vaults.push(vault);
+		const { plugin, app } = await loadPlugin(vault, { data: { cliPath: emulator, mcp: { enabled: true, port: 27183 } }, layoutReady: false });
+		const starting = plugin.started();
+		plugin.unload();
+		assert.equal(await starting, null);
+		assert.equal(plugin.core, null);
+		assert.equal(plugin.api, null);
+		assert.equal(app.cli__.size, 0, "no CLI command was registered");
+		// Nothing listens on the MCP port.
+		const { connect } = await import("node:net");
+		const refused = await new Promise((resolve) => {
+			const socket = connect(27183, "127.0.0.1");
+			socket.on("connect", () => (socket.destroy(), resolve(false)));
+			socket.on("error", () => resolve(true));
+		});
+		assert.ok(refused, "the MCP server is not listening");
 	});
 
 	it("registers nothing at all on mobile and says so once", async () => {

@@ -60,6 +60,8 @@ describe("enable and disable, 50 times", () => {
 			instance.onload = () => (loading = onload());
 			instance.load();
 			await loading;
+			// The core starts once the layout is ready (it is, in this app).
+			await instance.started();
 			// Loaded, it really is registered (so the counts below can drop).
 			if (cycle === 1) assert.ok(listeners(app).vault > idle.vault && listeners(app).cli > idle.cli, JSON.stringify(listeners(app)));
 			const result = await instance.api.callTool("obsidianDailyNote", { command: "daily:path" });

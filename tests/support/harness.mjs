@@ -96,7 +96,7 @@ export function installPlugin(vault) {
  * Loads the plugin from `vault` and waits for its async onload.
  * `mobile: true` makes Obsidian's Platform report a phone.
  */
-export async function loadPlugin(vault, { mobile = false, data = null, os = "linux" } = {}) {
+export async function loadPlugin(vault, { mobile = false, data = null, os = "linux", layoutReady = true } = {}) {
 	const obsidian = obsidianDouble();
 	const pluginDir = installPlugin(vault);
 	Object.assign(obsidian.Platform, {
@@ -130,7 +130,11 @@ export async function loadPlugin(vault, { mobile = false, data = null, os = "lin
 	plugin.load();
 	await loading;
 	// Obsidian loads plugins before the layout is ready, then runs onLayoutReady callbacks.
+	if (!layoutReady) return { plugin, app, obsidian, pluginDir };
 	double.markLayoutReady(app);
+	// The core starts at layout ready; tests begin once it has (a build from
+	// before the lazy start has no `started`).
+	await plugin.started?.();
 	return { plugin, app, obsidian, pluginDir };
 }
 
