@@ -17,3 +17,5 @@ echo
 cargo bench --quiet --bench stream_parse
 echo
 node scripts/bench-browser.mjs
+echo
+node scripts/bench-big-output.mjs
