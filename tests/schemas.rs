@@ -24,7 +24,10 @@ fn derived_schemas() -> String {
             );
         }
     }
-    format!("{}\n", serde_json::to_string_pretty(&Value::Object(schemas)).unwrap())
+    format!(
+        "{}\n",
+        serde_json::to_string_pretty(&Value::Object(schemas)).unwrap()
+    )
 }
 
 #[test]
@@ -71,6 +74,12 @@ fn tool_schemas_are_those_schemars_gives() {
             "{}",
             tool.id
         );
-        assert!(schema["properties"].as_object().is_some_and(|p| p.len() > 1), "{}", tool.id);
+        assert!(
+            schema["properties"]
+                .as_object()
+                .is_some_and(|p| p.len() > 1),
+            "{}",
+            tool.id
+        );
     }
 }

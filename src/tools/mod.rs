@@ -25,9 +25,9 @@ use std::sync::OnceLock;
 
 #[cfg(not(target_arch = "wasm32"))]
 use schemars::generate::SchemaSettings;
+use schemars::JsonSchema;
 #[cfg(not(target_arch = "wasm32"))]
 use schemars::SchemaGenerator;
-use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::{json, Map, Value};
