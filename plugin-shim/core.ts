@@ -3,6 +3,7 @@
 // compiles on the main thread) and wraps the generated class in the typed
 // handle the rest of the shim uses.
 
+import { brotliDecompress } from "zlib";
 import init, { VaultAgent } from "../build/wasm/vault_agent.js";
 import compressedWasm from "../build/wasm/vault_agent_bg.wasm.br";
 import type { CoreHandle, HostFunctions, PlatformFacts } from "./core-types";
@@ -12,18 +13,12 @@ let ready: Promise<unknown> | null = null;
 /**
  * The compiled module. Brotli makes main.js a quarter smaller than gzip did;
  * browsers' DecompressionStream cannot read it, but Obsidian's desktop
- * renderer (the plugin is desktop-only) has Node's zlib, which unpacks it off
- * the main thread.
+ * renderer (the plugin is desktop-only, and node-host.ts needs Node's
+ * child_process too) has Node's zlib, which unpacks it off the main thread.
  */
 async function wasmModule(): Promise<WebAssembly.Module> {
-	let zlib: typeof import("zlib");
-	try {
-		zlib = await import("zlib");
-	} catch (cause) {
-		throw new Error("Vault Agent needs Node's zlib to unpack its core: it runs in Obsidian on desktop only.", { cause });
-	}
-	const wasm = await new Promise<Uint8Array>((resolve, reject) =>
-		zlib.brotliDecompress(compressedWasm, (error, result) => (error ? reject(error) : resolve(result))),
+	const wasm = await new Promise<Buffer<ArrayBuffer>>((resolve, reject) =>
+		brotliDecompress(compressedWasm, (error, result) => (error ? reject(error) : resolve(result))),
 	);
 	return WebAssembly.compile(wasm);
 }
