@@ -11,7 +11,7 @@ const production = process.argv[2] === "production";
 // The first line of main.js says what it was built from, so a reviewer can
 // match the inlined wasm to its Rust source (src/, crate vault-agent): the
 // crate version, the git commit ("uncommitted" when the tree has changes or
-// there is no git) and the SHA-256 of the wasm before it was gzipped.
+// there is no git) and the SHA-256 of the wasm before it was compressed.
 function buildBanner() {
 	const version = /^version\s*=\s*"([^"]+)"/m.exec(readFileSync("Cargo.toml", "utf8"))?.[1] ?? "unknown";
 	let commit = "uncommitted";
@@ -53,8 +53,8 @@ await esbuild.build({
 	sourcemap: production ? false : "inline",
 	treeShaking: true,
 	minify: production,
-	// The core's module is inlined gzip-compressed (see plugin-shim/core.ts).
-	loader: { ".wasm": "binary", ".gz": "binary" },
+	// The core's module is inlined Brotli-compressed (see plugin-shim/core.ts).
+	loader: { ".wasm": "binary", ".br": "binary" },
 	banner: { js: buildBanner() },
 	outfile: "main.js",
 });

@@ -4,8 +4,8 @@ declare module "*.wasm" {
 	export default bytes;
 }
 
-// The core's module, gzip-compressed at build time.
-declare module "*.wasm.gz" {
+// The core's module, Brotli-compressed at build time.
+declare module "*.wasm.br" {
 	const bytes: Uint8Array<ArrayBuffer>;
 	export default bytes;
 }

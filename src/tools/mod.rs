@@ -21,9 +21,13 @@ pub mod tasks;
 pub mod templates;
 
 use std::any::Any;
+use std::sync::OnceLock;
 
+#[cfg(not(target_arch = "wasm32"))]
 use schemars::generate::SchemaSettings;
-use schemars::{JsonSchema, SchemaGenerator};
+use schemars::JsonSchema;
+#[cfg(not(target_arch = "wasm32"))]
+use schemars::SchemaGenerator;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::{json, Map, Value};
@@ -409,6 +413,7 @@ impl<A: CommandArgs> ParsedArgs for A {
 }
 
 type ParseFn = fn(Value) -> Result<Box<dyn ParsedArgs>, String>;
+#[cfg(not(target_arch = "wasm32"))]
 type SchemaFn = fn(&mut SchemaGenerator) -> schemars::Schema;
 
 /// One command of a tool's allowlist.
@@ -424,6 +429,11 @@ pub struct CommandSpec {
     /// signature does not already say ("" when its name says it all).
     pub brief: Option<&'static str>,
     parse: ParseFn,
+    /// The argument type's path, the key of its schema in `schemas.json`.
+    arguments_type: &'static str,
+    /// Natively only: the wasm reads the schemas generated ahead (see
+    /// `generated_arguments_schema`), which keeps schemars out of main.js.
+    #[cfg(not(target_arch = "wasm32"))]
     schema: SchemaFn,
 }
 
@@ -437,12 +447,36 @@ impl CommandSpec {
             confirm_verb: "Change",
             brief: None,
             parse: parse_args::<A>,
+            arguments_type: std::any::type_name::<A>(),
+            #[cfg(not(target_arch = "wasm32"))]
             schema: |generator| generator.root_schema_for::<A>(),
         }
     }
 
-    /// The JSON Schema of this command's own arguments (tests and docs).
+    /// The JSON Schema of this command's own arguments, as generated ahead
+    /// into `src/tools/schemas.json` (tests/schemas.rs fails when it is stale).
     pub fn arguments_schema(&self) -> Value {
+        generated_schemas()
+            .get(self.arguments_type)
+            .cloned()
+            .unwrap_or_else(|| {
+                panic!(
+                    "no schema for {} in src/tools/schemas.json; regenerate it: \
+                     VAULT_AGENT_WRITE_SCHEMAS=1 cargo test --release --test schemas",
+                    self.arguments_type
+                )
+            })
+    }
+
+    /// The key of this command's schema in `src/tools/schemas.json`.
+    pub fn arguments_type(&self) -> &'static str {
+        self.arguments_type
+    }
+
+    /// The JSON Schema schemars derives from the argument type now: what
+    /// `schemas.json` must hold (native only; writing and checking it).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn generated_arguments_schema(&self) -> Value {
         let mut generator = schema_generator();
         (self.schema)(&mut generator).to_value()
     }
@@ -616,7 +650,19 @@ impl ToolSpec {
     /// top, so per-command rules live in the descriptions and are enforced by
     /// `parse_call`.
     pub fn input_schema(&self) -> Value {
+        self.input_schema_from(&mut CommandSpec::arguments_schema)
+    }
+
+    /// `input_schema` from the schemas schemars derives now, for the test that
+    /// the generated-ahead schemas give the model exactly the same tools.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn input_schema_generated(&self) -> Value {
+        // One generator for all commands, as before the schemas were generated ahead.
         let mut generator = schema_generator();
+        self.input_schema_from(&mut |command| (command.schema)(&mut generator).to_value())
+    }
+
+    fn input_schema_from(&self, arguments_schema: &mut dyn FnMut(&CommandSpec) -> Value) -> Value {
         let mut properties = Map::new();
         let mut users: Vec<(String, Vec<&str>, Vec<&str>)> = Vec::new(); // (field, used by, required by)
         let command_help: Vec<String> = self
@@ -633,7 +679,7 @@ impl ToolSpec {
             }),
         );
         for command in &self.commands {
-            let schema = (command.schema)(&mut generator);
+            let schema = arguments_schema(command);
             let object = schema.as_object().cloned().unwrap_or_default();
             let required: Vec<String> = object
                 .get("required")
@@ -698,7 +744,18 @@ impl ToolSpec {
     }
 }
 
+/// Every command's argument schema by argument type, generated natively by
+/// schemars and checked in (tests/schemas.rs writes and checks it).
+fn generated_schemas() -> &'static Map<String, Value> {
+    static SCHEMAS: OnceLock<Map<String, Value>> = OnceLock::new();
+    SCHEMAS.get_or_init(|| {
+        serde_json::from_str(include_str!("schemas.json"))
+            .expect("src/tools/schemas.json is a JSON object")
+    })
+}
+
 /// Schemas with every subschema inlined: model providers handle `$ref` badly.
+#[cfg(not(target_arch = "wasm32"))]
 fn schema_generator() -> SchemaGenerator {
     SchemaSettings::draft2020_12()
         .with(|s| {

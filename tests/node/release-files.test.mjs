@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { after, describe, it } from "node:test";
-import { gunzipSync } from "node:zlib";
+import { brotliDecompressSync } from "node:zlib";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const bump = join(root, "scripts/version-bump.mjs");
@@ -81,10 +81,12 @@ describe("main.js's first line", () => {
 		assert.match(fields[2], /^(?:[0-9a-f]{40}|uncommitted)$/);
 	});
 
-	it("carries the SHA-256 of build/wasm/vault_agent_bg.wasm, the wasm that was gzipped into it", () => {
+	it("carries the SHA-256 of build/wasm/vault_agent_bg.wasm, the wasm that was compressed into it", () => {
 		const wasm = readFileSync(join(root, "build/wasm/vault_agent_bg.wasm"));
 		assert.equal(fields?.[3], createHash("sha256").update(wasm).digest("hex"));
-		// The .gz inlined into main.js inflates to exactly that wasm.
-		assert.ok(gunzipSync(readFileSync(join(root, "build/wasm/vault_agent_bg.wasm.gz"))).equals(wasm));
+		// main.js carries the .br (as base64), which unpacks to exactly that wasm.
+		const compressed = readFileSync(join(root, "build/wasm/vault_agent_bg.wasm.br"));
+		assert.ok(readFileSync(join(root, "main.js"), "utf8").includes(`"${compressed.toString("base64")}"`), "main.js lacks the .br's bytes");
+		assert.ok(brotliDecompressSync(compressed).equals(wasm));
 	});
 });

@@ -5,7 +5,7 @@
 // builtins the plugin uses, whose effects are forwarded to the Node side
 // (real processes, the real file system) through functions the harness
 // exposes with Playwright's page.exposeFunction: child_process.execFile and spawn,
-// fs.promises.stat/lstat/access and http(s).request. `window.__harness` is
+// fs.promises.stat/lstat/access, http(s).request and zlib.brotliDecompress. `window.__harness` is
 // what tests drive through page.evaluate.
 
 import {
@@ -428,9 +428,21 @@ const http = { request: requestFor("http:") };
 const https = { request: requestFor("https:") };
 
 // ---------------------------------------------------------------------------
+// zlib.brotliDecompress(bytes, callback): how the plugin unpacks its core
+
+const zlib = {
+	brotliDecompress(bytes, callback) {
+		window.__vaultAgentBrotliDecompress(bytesToBase64(bytes)).then(
+			(base64) => callback(null, bufferFromBase64(base64)),
+			(error) => callback(error instanceof Error ? error : new Error(String(error))),
+		);
+	},
+};
+
+// ---------------------------------------------------------------------------
 // window.require, as the plugin sees it in Electron
 
-const modules = { obsidian, child_process: { execFile, spawn }, fs, os, http, https };
+const modules = { obsidian, child_process: { execFile, spawn }, fs, os, http, https, zlib };
 
 window.require = (name) => {
 	const key = name.startsWith("node:") ? name.slice(5) : name;

@@ -13,6 +13,7 @@ import { createServer, request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { arch, homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { brotliDecompressSync } from "node:zlib";
 import esbuild from "esbuild";
 import { chromium } from "playwright-core";
 import { copyPluginFiles, copySampleVault, removeVault, root } from "./harness.mjs";
@@ -349,6 +350,8 @@ export async function startBrowserPlugin({ data = null, env = {}, theme = "dark"
 		await page.exposeFunction("__vaultAgentHttpOpen", (id, spec, body) => bridge.httpOpen(id, spec, body));
 		await page.exposeFunction("__vaultAgentHttpRead", (id) => bridge.httpRead(id));
 		await page.exposeFunction("__vaultAgentHttpAbort", (id) => bridge.httpAbort(id));
+		// zlib.brotliDecompress, which unpacks the plugin's core (bytes as base64 both ways).
+		await page.exposeFunction("__vaultAgentBrotliDecompress", (base64) => brotliDecompressSync(Buffer.from(base64, "base64")).toString("base64"));
 		// The vault as Obsidian's own API sees it (the plugin's edits go through
 		// app.vault, not the CLI): the page keeps an index, reads and writes here.
 		await page.exposeFunction("__vaultAgentVaultFiles", () => vaultFiles(vault));
