@@ -427,6 +427,10 @@ export interface CoreHandle {
 	mcpHandle(exchange: McpExchange, events: McpEventFunctions): Promise<McpReply>;
 	/** The client closed the exchange before its answer. */
 	mcpAbandon(exchange: number): void;
+	/** An ACP agent's MCP token for one session, under `mode` (the chat's), its cards named `name`; false if refused. */
+	openAgentDoor(token: string, name: string, mode: string): boolean;
+	/** The agent session ended: its token stops working. */
+	closeAgentDoor(token: string): void;
 	/** The tools as MCP lists them (names, titles, descriptions, schemas). */
 	mcpTools(): Array<{ name: string; title: string; description: string }>;
 	/** `callTool` for the plugin's CLI commands: `mode` narrows the chat's mode. */

@@ -2,6 +2,7 @@
 // nothing on mobile, where the CLI cannot run.
 
 import { FileSystemAdapter, Notice, Platform, Plugin } from "obsidian";
+import { AgentRunner } from "./acp/agent-runner";
 import { AgentDoors } from "./agents";
 import { createPublicApi } from "./api";
 import { CHAT_VIEW_TYPE, ChatView } from "./chat-view";
@@ -24,6 +25,8 @@ export default class VaultAgentPlugin extends Plugin {
 	undo: UndoController | null = null;
 	/** The MCP server and the plugin's CLI commands. */
 	agents: AgentDoors | null = null;
+	/** Coding agents (Claude Code, Codex, Gemini CLI…) run in the chat over ACP. */
+	codingAgents: AgentRunner | null = null;
 	/** Parts of data.json that are not tool settings (kept as they are). */
 	private storedExtras: Record<string, unknown> = {};
 	private abortHttp: (() => void) | null = null;
@@ -81,6 +84,18 @@ export default class VaultAgentPlugin extends Plugin {
 		this.agents = agents;
 		this.register(() => void agents.dispose());
 		await agents.load();
+		const codingAgents = new AgentRunner({
+			core,
+			confirmations,
+			vaultPath,
+			secret: (name) => this.app.secretStorage.getSecret(name),
+			fileExists: (path) => this.app.vault.getAbstractFileByPath(path) !== null,
+			stored: () => this.storedExtras.acpAgents,
+			pluginVersion: this.manifest.version,
+			onActivity: (entry) => agents.recordActivity(entry),
+		});
+		this.codingAgents = codingAgents;
+		this.register(() => void codingAgents.dispose());
 		this.addSettingTab(new VaultAgentSettingTab(this.app, this));
 		this.registerView(CHAT_VIEW_TYPE, (leaf) => new ChatView(leaf, this));
 		// Page previews of [[links]] in the chat, like those in a note.
@@ -121,6 +136,7 @@ export default class VaultAgentPlugin extends Plugin {
 		// in flight keeps what it holds until it ends (the core is shared, Rc).
 		const core = this.core;
 		this.agents = null;
+		this.codingAgents = null;
 		this.api = null;
 		this.core = null;
 		core?.free();
@@ -180,6 +196,16 @@ export default class VaultAgentPlugin extends Plugin {
 		const core = this.core;
 		if (!core) throw new Error("Vault Agent is not loaded.");
 		return this.updateSettings({ chat: core.editModelProfiles(edit) });
+	}
+
+	/** The user's change to a coding agent's profile (command, arguments, key names). */
+	async saveAgentProfile(id: string, change: { command?: string; args?: string[]; envSecrets?: Record<string, string> }): Promise<void> {
+		const stored = this.storedExtras.acpAgents;
+		const all = stored && typeof stored === "object" ? { ...(stored as Record<string, unknown>) } : {};
+		const before = all[id] && typeof all[id] === "object" ? (all[id] as Record<string, unknown>) : {};
+		all[id] = { ...before, ...change };
+		this.storedExtras = { ...this.storedExtras, acpAgents: all };
+		await this.saveData(this.storedExtras);
 	}
 
 	lastConversationId(): string | null {
