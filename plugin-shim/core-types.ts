@@ -298,6 +298,8 @@ export interface Conversation {
 	/** Times it was rewound (Regenerate, Edit and resend); part of later turn ids. */
 	rewinds?: number;
 	usage?: Usage;
+	/** A coding agent's chat (ACP): its profile and session, for resuming with `session/load`. */
+	agent?: { profile: string; name: string; sessionId: string | null };
 }
 
 export type TurnEnd = "done" | "awaitingConfirmation" | "roundLimit" | "stopped" | "failed";

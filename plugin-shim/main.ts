@@ -8,12 +8,13 @@ import { createPublicApi } from "./api";
 import { CHAT_VIEW_TYPE, ChatView } from "./chat-view";
 import { ConfirmationCoordinator } from "./confirmations";
 import { ConversationStore } from "./conversation-store";
-import type { CoreHandle, ProfileEdit, VaultAgentSettings } from "./core-types";
+import { conversationMarkdown } from "./chat/agent-blocks";
+import type { Conversation, CoreHandle, ProfileEdit, VaultAgentSettings } from "./core-types";
 import { JournalStore } from "./journal-store";
 import { VaultAgentSettingTab } from "./settings-tab";
 import { UndoController } from "./undo";
 import { vaultFunctions } from "./vault-host";
-import type { VaultAgentApi } from "./vault-agent-api";
+import type { ToolResult, VaultAgentApi } from "./vault-agent-api";
 
 export default class VaultAgentPlugin extends Plugin {
 	/** Public API for other plugins (desktop only). */
@@ -206,6 +207,41 @@ export default class VaultAgentPlugin extends Plugin {
 		all[id] = { ...before, ...change };
 		this.storedExtras = { ...this.storedExtras, acpAgents: all };
 		await this.saveData(this.storedExtras);
+	}
+
+	/** The coding agent the chat's picker has chosen (`agent:<id>`), or null for the model profiles. */
+	selectedAgent(): string | null {
+		const stored = this.storedExtras.acpAgents;
+		const selected = stored && typeof stored === "object" ? (stored as Record<string, unknown>).selected : null;
+		return typeof selected === "string" ? selected : null;
+	}
+
+	async selectAgent(value: string | null): Promise<void> {
+		const stored = this.storedExtras.acpAgents;
+		const all = stored && typeof stored === "object" ? { ...(stored as Record<string, unknown>) } : {};
+		if (value) all.selected = value;
+		else delete all.selected;
+		this.storedExtras = { ...this.storedExtras, acpAgents: all };
+		await this.saveData(this.storedExtras);
+	}
+
+	/**
+	 * "Export to note": the conversation as Markdown with frontmatter, through
+	 * our own create (a card in the ask modes, then the journal).
+	 */
+	async exportConversation(conversation: Conversation): Promise<ToolResult> {
+		const core = this.core;
+		if (!core) throw new Error("Vault Agent is not loaded.");
+		const stamp = new Date().toISOString().slice(0, 16).replace("T", " ").replace(":", ".");
+		const name = `${(conversation.title || "Chat").replace(/[\\/:*?"<>|#^[\]]/g, " ").trim().slice(0, 60)} ${stamp}`;
+		let result = await core.callToolThrough("obsidianEdit", { command: "create", name, content: conversationMarkdown(conversation, conversation.agent?.name ?? null) }, "Export to note", null);
+		if (result.pending && this.confirmations) {
+			const card = core.confirmationCard(result.pending.id);
+			if (card) this.confirmations.present(card);
+			result = await this.confirmations.wait(result.pending.id);
+		}
+		if (!result.ok && !result.pending) new Notice(`Vault Agent: the chat was not exported (${result.error?.message ?? result.text}).`);
+		return result;
 	}
 
 	lastConversationId(): string | null {

@@ -136,7 +136,7 @@ export class AgentSession {
 			for (const listener of this.exitListeners.splice(0)) listener();
 		});
 		await started;
-		const stream = acp.ndJsonStream(Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout!) as ReadableStream<Uint8Array>);
+		const stream = acp.ndJsonStream(Writable.toWeb(child.stdin) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>);
 		const app = acp
 			.client({ name: "Vault Agent" })
 			.onNotification("session/update", ({ params }) => this.update(params))
@@ -200,7 +200,7 @@ export class AgentSession {
 		try {
 			const response = await this.untilExit(agent.request("session/prompt", { sessionId: this.sessionId, prompt: [{ type: "text", text }] }));
 			onEvent({ type: "assistantMessage", text: this.said });
-			onEvent({ type: "turnEnded", end: response.stopReason === "cancelled" ? "stopped" : "done" } as ChatEvent);
+			onEvent({ type: "turnEnded", end: response.stopReason === "cancelled" ? "stopped" : "done" });
 			return response.stopReason;
 		} catch (error) {
 			onEvent({ type: "assistantMessage", text: this.said });
@@ -208,11 +208,11 @@ export class AgentSession {
 			if (!this.ended) await this.exitWithin(500);
 			if (this.ended) {
 				onEvent({ type: "crashed", stderr: this.stderr.trim() });
-				onEvent({ type: "turnEnded", end: "failed" } as ChatEvent);
+				onEvent({ type: "turnEnded", end: "failed" });
 				return "crashed";
 			}
 			onEvent({ type: "error", code: "agent_error", message: `${this.profile.name}: ${error instanceof Error ? error.message : String(error)}` });
-			onEvent({ type: "turnEnded", end: "failed" } as ChatEvent);
+			onEvent({ type: "turnEnded", end: "failed" });
 			return "failed";
 		} finally {
 			for (const ask of this.asks.values()) ask.answer(null);
@@ -226,11 +226,11 @@ export class AgentSession {
 		for (const ask of this.asks.values()) ask.answer(null);
 		void agent.notify("session/cancel", { sessionId: this.sessionId }).catch(() => {});
 		const child = this.child;
-		const timer = setTimeout(() => {
+		const timer = window.setTimeout(() => {
 			if (child && !this.ended) this.dispose();
 		}, CANCEL_GRACE_MS);
-		this.exitListeners.push(() => clearTimeout(timer));
-		this.idle().then(() => clearTimeout(timer), () => clearTimeout(timer));
+		this.exitListeners.push(() => window.clearTimeout(timer));
+		this.idle().then(() => window.clearTimeout(timer), () => window.clearTimeout(timer));
 	}
 
 	/** Picks one of the modes the agent reported. */
@@ -253,8 +253,8 @@ export class AgentSession {
 		const child = this.child;
 		if (child && child.exitCode === null && child.signalCode === null) {
 			child.kill("SIGTERM");
-			const hard = setTimeout(() => child.kill("SIGKILL"), 1000);
-			child.once("exit", () => clearTimeout(hard));
+			const hard = window.setTimeout(() => child.kill("SIGKILL"), 1000);
+			child.once("exit", () => window.clearTimeout(hard));
 		}
 		this.ended = true;
 	}
@@ -266,9 +266,9 @@ export class AgentSession {
 
 	private exitWithin(ms: number): Promise<void> {
 		return new Promise((resolve) => {
-			const timer = setTimeout(resolve, ms);
+			const timer = window.setTimeout(resolve, ms);
 			this.exitListeners.push(() => {
-				clearTimeout(timer);
+				window.clearTimeout(timer);
 				resolve();
 			});
 		});

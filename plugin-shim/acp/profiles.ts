@@ -59,7 +59,7 @@ export function agentProfiles(stored: unknown): AgentProfile[] {
 			...profile,
 			command: typeof c.command === "string" ? c.command.trim() : profile.command,
 			args: Array.isArray(c.args) ? c.args.filter((a): a is string => typeof a === "string") : profile.args,
-			envSecrets: c.envSecrets && typeof c.envSecrets === "object" ? { ...(c.envSecrets as Record<string, string>) } : profile.envSecrets,
+			envSecrets: c.envSecrets && typeof c.envSecrets === "object" ? { ...(c.envSecrets) } : profile.envSecrets,
 		};
 	});
 }
