@@ -8,8 +8,6 @@
 
 import * as acp from "@agentclientprotocol/sdk";
 import { spawn, type ChildProcess } from "child_process";
-import { isAbsolute, relative, sep } from "path";
-import { Readable, Writable } from "stream";
 import type { ConfirmationCoordinator } from "../confirmations";
 import type { ChatEvent, CoreHandle } from "../core-types";
 import type { ToolResult } from "../vault-agent-api";
@@ -127,6 +125,8 @@ export class AgentSession {
 				);
 			});
 		});
+		// A write after the agent died is an error event, not a crash of the plugin.
+		child.stdin?.on("error", () => {});
 		child.stderr?.setEncoding("utf8");
 		child.stderr?.on("data", (chunk: string) => {
 			this.stderr = (this.stderr + chunk).slice(-STDERR_KEPT);
@@ -136,7 +136,7 @@ export class AgentSession {
 			for (const listener of this.exitListeners.splice(0)) listener();
 		});
 		await started;
-		const stream = acp.ndJsonStream(Writable.toWeb(child.stdin) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>);
+		const stream = acp.ndJsonStream(stdinStream(child), stdoutStream(child));
 		const app = acp
 			.client({ name: "Vault Agent" })
 			.onNotification("session/update", ({ params }) => this.update(params))
@@ -378,9 +378,9 @@ export class AgentSession {
 
 	/** An absolute path inside the vault, as the vault-relative path our tools take. */
 	private vaultRelative(path: string): string {
-		const inside = isAbsolute(path) ? relative(this.host.vaultPath, path) : path;
-		if (!inside || inside.startsWith("..") || isAbsolute(inside)) throw acp.RequestError.invalidParams({ path }, `${path} is outside the vault; the agent may only read and write notes in it.`);
-		return inside.split(sep).join("/");
+		const inside = insideVault(this.host.vaultPath, path);
+		if (inside === null) throw acp.RequestError.invalidParams({ path }, `${path} is outside the vault; the agent may only read and write notes in it.`);
+		return inside;
 	}
 
 	private mode(): string {
@@ -431,6 +431,65 @@ export class AgentSession {
 		if (!result.ok) throw refused(result);
 		return {};
 	}
+}
+
+/**
+ * `path` (absolute, as ACP sends it) relative to the vault with forward
+ * slashes, or null when it is not inside it. Dot segments are resolved first,
+ * so `Vault/../elsewhere` is outside.
+ */
+export function insideVault(vault: string, path: string): string | null {
+	const parts = (p: string) => p.replace(/\\/g, "/").split("/").filter((s) => s !== "" && s !== ".");
+	const resolved: string[] = [];
+	for (const part of parts(path)) {
+		if (part === "..") {
+			if (resolved.length === 0) return null;
+			resolved.pop();
+		} else resolved.push(part);
+	}
+	const base = parts(vault);
+	// Windows paths compare without case (C:\Vault and c:\vault are one folder).
+	const same = (a: string, b: string) => (/^[a-z]:$/i.test(base[0] ?? "") ? a.toLowerCase() === b.toLowerCase() : a === b);
+	if (resolved.length <= base.length || !base.every((part, i) => same(part, resolved[i] ?? ""))) return null;
+	return resolved.slice(base.length).join("/");
+}
+
+/** The agent's stdin as a web stream (what the SDK reads and writes). */
+function stdinStream(child: ChildProcess): WritableStream<Uint8Array> {
+	return new WritableStream<Uint8Array>({
+		write: (chunk) =>
+			new Promise<void>((resolve, reject) => {
+				if (!child.stdin || child.stdin.destroyed) {
+					reject(new Error("the agent's input is closed"));
+					return;
+				}
+				child.stdin.write(chunk, (error) => (error ? reject(error) : resolve()));
+			}),
+		close: () => {
+			child.stdin?.end();
+		},
+	});
+}
+
+/** The agent's stdout as a web stream. */
+function stdoutStream(child: ChildProcess): ReadableStream<Uint8Array> {
+	return new ReadableStream<Uint8Array>({
+		start: (controller) => {
+			const out = child.stdout;
+			if (!out) {
+				controller.close();
+				return;
+			}
+			out.on("data", (chunk: Uint8Array | string) => controller.enqueue(typeof chunk === "string" ? new TextEncoder().encode(chunk) : new Uint8Array(chunk)));
+			out.on("end", () => {
+				try {
+					controller.close();
+				} catch {
+					// Already closed (cancelled by the reader).
+				}
+			});
+		},
+	});
 }
 
 function refused(result: ToolResult): acp.RequestError {
