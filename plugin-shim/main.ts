@@ -232,7 +232,7 @@ export default class VaultAgentPlugin extends Plugin {
 	async exportConversation(conversation: Conversation): Promise<ToolResult> {
 		const core = this.core;
 		if (!core) throw new Error("Vault Agent is not loaded.");
-		const stamp = new Date().toISOString().slice(0, 16).replace("T", " ").replace(":", ".");
+		const stamp = new Date().toISOString().slice(0, 16).replace("T", " ").replace(":", "-");
 		const name = `${(conversation.title || "Chat").replace(/[\\/:*?"<>|#^[\]]/g, " ").trim().slice(0, 60)} ${stamp}`;
 		let result = await core.callToolThrough("obsidianEdit", { command: "create", name, content: conversationMarkdown(conversation, conversation.agent?.name ?? null) }, "Export to note", null);
 		if (result.pending && this.confirmations) {

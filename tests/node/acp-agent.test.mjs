@@ -251,6 +251,35 @@ describe("a coding agent over ACP in the chat", () => {
 		}
 	});
 
+	it("Export to note writes the chat as Markdown with frontmatter through our create and its card", async () => {
+		const conversation = {
+			...plugin.core.newConversation(),
+			title: "Agent chat",
+			messages: [
+				{ role: "user", text: "stream" },
+				{ role: "assistant", text: "Hello from the scripted agent.", toolCalls: [] },
+			],
+			agent: { profile: "custom", name: "Scripted agent", sessionId: session.sessionId },
+		};
+		// A new note by name goes to the vault's root, which the read scope above leaves out.
+		const readFolders = plugin.core.settings().readFolders;
+		await plugin.updateSettings({ readFolders: [] });
+		const exported = plugin.exportConversation(conversation);
+		let card = null;
+		await until(() => (card = plugin.confirmations.currentCard()), "the create card");
+		assert.equal(card.requester, "Export to note");
+		await plugin.confirmations.approve(card);
+		const result = await exported;
+		assert.equal(result.ok, true, result.text);
+		const created = /^Created: (.+?)(\.md)?$/m.exec(result.text)?.[1] + ".md";
+		assert.ok(existsSync(join(vault, created)), `${result.text} ${JSON.stringify(result.argv)} ${JSON.stringify(result.journal)}`);
+		const text = readFileSync(join(vault, created), "utf8");
+		assert.match(text, /^---\ntitle: "Agent chat"\ncreated: .*\nsource: Vault Agent chat\nagent: "Scripted agent"\n---\n/);
+		assert.match(text, /## You\n\nstream\n\n## Scripted agent\n\nHello from the scripted agent\./);
+		assert.equal(result.journal?.undoable, true);
+		await plugin.updateSettings({ readFolders });
+	});
+
 	it("unload ends every agent process and its MCP token", async () => {
 		const pids = plugin.codingAgents.running().map((s) => s.pid);
 		assert.ok(pids.length >= 1);
