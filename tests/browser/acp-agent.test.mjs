@@ -1,0 +1,80 @@
+// A coding agent (ACP) in the chat sidebar, in Chromium from the built
+// main.js: the scripted SDK agent runs as a real process (stdin and stdout
+// piped through the page's child_process bridge). The test picks it in the
+// header, sends, sees its folded thought, plan and streamed text, then a
+// write it asks for as our tool block and diff card, approved with a click.
+import assert from "node:assert/strict";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { startBrowserPlugin } from "../support/browser.mjs";
+import { emulator, emulatorEnv, root } from "../support/harness.mjs";
+
+const SCRIPT = join(root, "tests/support/acp-agent.mjs");
+
+describe("a coding agent in the chat view, in Chromium", () => {
+	let session;
+	let page;
+
+	before(async () => {
+		session = await startBrowserPlugin({
+			data: {
+				cliPath: emulator,
+				vaultName: "Sample Vault",
+				permissionMode: "askEveryChange",
+				acpAgents: { custom: { command: process.execPath, args: [SCRIPT] } },
+			},
+			env: (vault) => emulatorEnv(vault),
+			viewport: { width: 1100, height: 900 },
+		});
+		({ page } = session);
+		await page.evaluate(() => window.__harness.runCommand("vault-agent:open-chat"));
+		await page.locator(".vault-agent-chat .vault-agent-input").waitFor({ state: "visible", timeout: 10_000 });
+	});
+
+	after(async () => {
+		await session?.close();
+	});
+
+	async function send(text) {
+		await page.locator(".vault-agent-input").fill(text);
+		await page.locator(".vault-agent-send").click();
+	}
+
+	async function turnDone() {
+		await page.waitForFunction(() => !document.querySelector(".vault-agent-chat.is-running"), null, { timeout: 20_000 });
+	}
+
+	it("picks the agent in the header and streams its thought, plan and text", async () => {
+		const saves = await session.saveCount();
+		await page.locator(".vault-agent-chat-header select.vault-agent-model").selectOption({ value: "agent:custom" });
+		const saved = await session.waitForSave(saves);
+		assert.equal(saved.acpAgents.selected, "agent:custom");
+		await send("stream");
+		await turnDone();
+		assert.match(await page.locator(".vault-agent-msg.is-assistant").last().textContent(), /Hello from the scripted agent\./);
+		assert.match(await page.locator(".vault-agent-reasoning").last().textContent(), /Let me think about the vault\./);
+		assert.match(await page.locator(".vault-agent-plan").textContent(), /Read the note/);
+		assert.match(await page.locator(".vault-agent-notice").first().textContent(), /without a terminal/);
+		await page.locator(".vault-agent-agent-command").waitFor({ state: "visible", timeout: 5_000 });
+		assert.equal(await page.locator(".vault-agent-agent-command").textContent(), "/summarise");
+		const modes = await page.locator("select.vault-agent-agent-mode option").allTextContents();
+		assert.deepEqual(modes, ["Ask", "Code"]);
+	});
+
+	it("shows the agent's write as our tool block and diff card, and writes only on Approve", async () => {
+		const target = join(session.vault, "Notes/Agent note.md");
+		await send(`write ${target}|A note the agent wrote.`);
+		const card = page.locator(".vault-agent-inline-card .vault-agent-confirm").last();
+		await card.waitFor({ state: "visible", timeout: 15_000 });
+		assert.equal(await page.locator(".vault-agent-tool-call .vault-agent-tool-name").last().textContent(), "Create a note");
+		assert.match(await card.textContent(), /A note the agent wrote\./);
+		assert.equal(existsSync(target), false, "nothing is written before the click");
+		await session.screenshot("acp-agent-turn");
+		await card.locator("button.vault-agent-approve").click();
+		await turnDone();
+		assert.equal(readFileSync(target, "utf8").trim(), "A note the agent wrote.");
+		assert.match(await page.locator(".vault-agent-msg.is-assistant").last().textContent(), /Wrote /);
+		assert.deepEqual(session.errors, []);
+	});
+});
