@@ -423,6 +423,7 @@ export class ChatView extends ItemView {
 				renderPlan(this.messagesEl, event.entries);
 				break;
 			case "permission":
+				this.setAsideWaitingBubble();
 				renderPermission(this.messagesEl, name, event.ask);
 				break;
 			case "commands":
@@ -439,6 +440,7 @@ export class ChatView extends ItemView {
 				break;
 			case "confirmationNeeded":
 				// A write the agent asked for: our card, answered through the coordinator it waits on.
+				this.setAsideWaitingBubble();
 				this.renderCard(event.callId, event.card, true);
 				break;
 			default:
@@ -448,9 +450,17 @@ export class ChatView extends ItemView {
 		this.scrollToEnd();
 	}
 
+	/** A card or question before any text: the empty bubble goes, so the answer comes after it. */
+	private setAsideWaitingBubble(): void {
+		if (!this.streamEl || this.stream?.written.trim()) return;
+		this.streamEl.remove();
+		this.streamEl = null;
+	}
+
 	/** The agent's process ended mid-turn: its last words on stderr, and Restart. */
 	private showCrash(name: string, stderr: string): void {
 		this.showBanner(`${name} stopped unexpectedly.${stderr ? `\n${stderr.split("\n").slice(-8).join("\n")}` : ""}`);
+		this.bannerEl.addClass("is-crash");
 		const restart = this.bannerEl.createEl("button", { cls: "vault-agent-banner-retry", text: "Restart" });
 		restart.addEventListener("click", () => {
 			this.endAgent();
@@ -772,6 +782,7 @@ export class ChatView extends ItemView {
 	}
 
 	private hideBanner(): void {
+		this.bannerEl.removeClass("is-crash");
 		this.bannerEl.empty();
 		this.bannerEl.hide();
 	}

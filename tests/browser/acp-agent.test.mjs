@@ -77,4 +77,30 @@ describe("a coding agent in the chat view, in Chromium", () => {
 		assert.match(await page.locator(".vault-agent-msg.is-assistant").last().textContent(), /Wrote /);
 		assert.deepEqual(session.errors, []);
 	});
+
+	it("shows the agent's own question with its options, and answers with the one clicked", async () => {
+		await send("permission");
+		const card = page.locator(".vault-agent-permission").last();
+		await card.waitFor({ state: "visible", timeout: 15_000 });
+		assert.match(await card.textContent(), /asks: Run the linter/);
+		assert.deepEqual(await card.locator("button").allTextContents(), ["Allow once", "Always allow", "Reject"]);
+		await session.screenshot("acp-agent-permission");
+		await card.locator("button", { hasText: "Reject" }).click();
+		await turnDone();
+		assert.match(await page.locator(".vault-agent-msg.is-assistant").last().textContent(), /Permission: no/);
+	});
+
+	it("a crash mid-turn shows the agent's stderr tail and Restart, which starts it again", async () => {
+		await send("crash");
+		await turnDone();
+		const banner = page.locator(".vault-agent-banner");
+		assert.match(await banner.textContent(), /stopped unexpectedly/);
+		assert.match(await banner.textContent(), /out of tokens \(simulated crash\)/);
+		await session.screenshot("acp-agent-crash");
+		await banner.locator("button", { hasText: "Restart" }).click();
+		await page.waitForFunction(() => window.__harness.plugin.codingAgents.running().length === 1, null, { timeout: 10_000 });
+		await send("hello again");
+		await turnDone();
+		assert.match(await page.locator(".vault-agent-msg.is-assistant").last().textContent(), /Echo: hello again/);
+	});
 });
