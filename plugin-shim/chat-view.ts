@@ -50,6 +50,8 @@ export class ChatView extends ItemView {
 	private reports = 0;
 	/** The coding agent (ACP) this chat runs, when the picker chose one. */
 	private agentSession: AgentSession | null = null;
+	/** Restart's start, which a Send right after it waits for. */
+	private agentStarting: Promise<void> | null = null;
 	private agentModeDropdown!: DropdownComponent;
 	private commandsEl!: HTMLElement;
 
@@ -195,6 +197,7 @@ export class ChatView extends ItemView {
 	}
 
 	async onClose(): Promise<void> {
+		this.opened = false;
 		if (this.running) this.stop();
 		this.endAgent();
 		this.stream?.dispose();
@@ -373,6 +376,7 @@ export class ChatView extends ItemView {
 		const messages = [...conversation.messages, { role: "user" as const, text }];
 		let reasoning = "";
 		try {
+			await this.agentStarting;
 			if (!this.agentSession?.running || this.agentSession.profile.id !== profile.id) {
 				this.endAgent();
 				const resume = conversation.agent?.profile === profile.id ? conversation.agent.sessionId : null;
@@ -467,12 +471,19 @@ export class ChatView extends ItemView {
 			this.hideBanner();
 			const profile = this.plugin.codingAgents?.profileFor(this.plugin.selectedAgent());
 			if (!profile || !this.plugin.codingAgents) return;
-			void this.plugin.codingAgents.start(profile).then(
+			const runner = this.plugin.codingAgents;
+			this.agentStarting = runner.start(profile).then(
 				(session) => {
-					this.agentSession = session;
+					this.agentStarting = null;
+					// The chat moved on meanwhile (closed, another agent): this one is not needed.
+					if (this.agentSession || !this.opened) runner.end(session);
+					else this.agentSession = session;
 					this.showAgentModes();
 				},
-				(error: unknown) => this.showBanner(error instanceof Error ? error.message : String(error)),
+				(error: unknown) => {
+					this.agentStarting = null;
+					this.showBanner(error instanceof Error ? error.message : String(error));
+				},
 			);
 		});
 	}

@@ -12,6 +12,7 @@ import type { ConfirmationCoordinator } from "../confirmations";
 import type { ChatEvent, CoreHandle } from "../core-types";
 import type { ToolResult } from "../vault-agent-api";
 import type { AgentProfile } from "./profiles";
+import { STDIO_BRIDGE_SCRIPT } from "./stdio-bridge";
 
 /** What the chat shows beyond its own agent's events. */
 export type AgentEvent =
@@ -168,13 +169,28 @@ export class AgentSession {
 		const agent = this.connection?.agent;
 		if (!agent || !this.facts) throw new Error("The agent is not initialized.");
 		const mcpServers: acp.McpServer[] = [];
-		const url = this.facts.mcpHttp ? await this.host.mcpUrl() : null;
+		const url = await this.host.mcpUrl();
 		if (url) {
 			this.token = this.host.freshToken();
 			this.host.core.openAgentDoor(this.token, this.profile.name, this.host.permissionMode());
-			mcpServers.push({ type: "http", name: "vault-agent", url, headers: [{ name: "Authorization", value: `Bearer ${this.token}` }] });
+			const auth = `Bearer ${this.token}`;
+			mcpServers.push(
+				this.facts.mcpHttp
+					? { type: "http", name: "vault-agent", url, headers: [{ name: "Authorization", value: auth }] }
+					: {
+							// Every ACP agent takes stdio servers: our small bridge to the same listener.
+							name: "vault-agent",
+							command: process.execPath,
+							args: ["-e", STDIO_BRIDGE_SCRIPT],
+							env: [
+								{ name: "ELECTRON_RUN_AS_NODE", value: "1" },
+								{ name: "VAULT_AGENT_MCP_URL", value: url },
+								{ name: "VAULT_AGENT_MCP_AUTH", value: auth },
+							],
+						},
+			);
 		} else {
-			this.emit({ type: "notice", text: `${this.facts.name} cannot reach Vault Agent's tools over HTTP; it works with the files it reads and writes through the chat.` });
+			this.emit({ type: "notice", text: `${this.facts.name} cannot reach Vault Agent's tools (the MCP listener did not start); it works with the files it reads and writes through the chat.` });
 		}
 		if (resume && this.facts.loadSession) {
 			await this.untilExit(agent.request("session/load", { sessionId: resume, cwd: this.host.vaultPath, mcpServers }));

@@ -103,4 +103,33 @@ describe("a coding agent in the chat view, in Chromium", () => {
 		await turnDone();
 		assert.match(await page.locator(".vault-agent-msg.is-assistant").last().textContent(), /Echo: hello again/);
 	});
+
+	it("closing the chat ends the agent's process; the chat stays in the history and resumes its session", async () => {
+		const pid = await page.evaluate(() => window.__harness.plugin.codingAgents.running()[0].pid);
+		const sessionId = await page.evaluate(() => window.__harness.plugin.codingAgents.running()[0].sessionId);
+		await page.evaluate(() => {
+			for (const leaf of window.__harness.app.workspace.getLeavesOfType("vault-agent-chat")) leaf.detach();
+		});
+		await page.waitForFunction(() => window.__harness.plugin.codingAgents.running().length === 0, null, { timeout: 10_000 });
+		const alive = () => {
+			try {
+				process.kill(pid, 0);
+				return true;
+			} catch {
+				return false;
+			}
+		};
+		for (let i = 0; i < 100 && alive(); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+		assert.equal(alive(), false, "the agent's process is gone");
+		await page.evaluate(() => window.__harness.runCommand("vault-agent:open-chat"));
+		await page.locator(".vault-agent-msg.is-user").first().waitFor({ timeout: 10_000 });
+		const saved = await page.evaluate(() => window.__harness.plugin.conversations.list());
+		const stored = await page.evaluate((id) => window.__harness.plugin.conversations.load(id), saved[0].id);
+		assert.equal(stored.agent.profile, "custom");
+		assert.equal(stored.agent.sessionId, sessionId);
+		await send("resumed?");
+		await turnDone();
+		assert.match(await page.locator(".vault-agent-msg.is-assistant").last().textContent(), /Echo: resumed\?/);
+		assert.equal(await page.evaluate(() => window.__harness.plugin.codingAgents.running()[0].sessionId), sessionId, "session/load, not a new session");
+	});
 });

@@ -131,6 +131,33 @@ describe("a coding agent over ACP in the chat", () => {
 		assert.match(readFileSync(join(vault, "Projects/Roadmap.md"), "utf8"), /status: done/);
 	});
 
+	it("an agent without HTTP MCP gets our server over stdio, through the plugin's bridge, with the same token and mode", async () => {
+		process.env.ACP_AGENT_NO_HTTP = "1";
+		let stdio;
+		try {
+			stdio = await plugin.codingAgents.start(profile);
+		} finally {
+			delete process.env.ACP_AGENT_NO_HTTP;
+		}
+		try {
+			const lines = readFileSync(agentLog(), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+			const [server] = lines.filter((l) => l.method === "session/new").at(-1).params.mcpServers;
+			assert.equal(server.command, process.execPath);
+			assert.ok(!server.args.join(" ").includes("Bearer"), "the token is not in the arguments");
+			assert.match(server.env.find((e) => e.name === "VAULT_AGENT_MCP_AUTH").value, /^Bearer [0-9a-f]{64}$/);
+			const { said } = await turn("tool Welcome", () => {}, stdio);
+			assert.match(said, /^Tools: \d+\. Read: .*# Welcome/s);
+			let card = null;
+			const pending = turn("tool-set Projects/Roadmap.md", () => {}, stdio);
+			await until(() => (card = plugin.confirmations.currentCard()), "the card");
+			assert.equal(card.requester, "Custom agent");
+			plugin.confirmations.reject(card);
+			assert.match((await pending).said, /^Refused: /);
+		} finally {
+			plugin.codingAgents.end(stdio);
+		}
+	});
+
 	it("asks the agent's permission questions with its own options; always lasts for the session only", async () => {
 		const asked = [];
 		const answer = (choice) => (event) => {

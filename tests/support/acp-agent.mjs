@@ -11,11 +11,13 @@
 //   slow                streams, then waits for session/cancel
 //   ignore-cancel       streams, then ignores session/cancel
 //   crash               streams, writes to stderr and exits mid-turn
+// ACP_AGENT_NO_HTTP=1: it says it has no HTTP MCP, and starts the stdio server it is given.
 // ACP_AGENT_LOG, when set, is a file that gets one JSON line per request it received.
 import * as acp from "@agentclientprotocol/sdk";
 import { appendFileSync } from "node:fs";
 import { Readable, Writable } from "node:stream";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 
 const log = (entry) => {
@@ -30,10 +32,16 @@ async function say(client, sessionId, text, kind = "agent_message_chunk") {
 }
 
 async function mcpClient(session) {
+	const mcp = new Client({ name: "scripted-acp-agent", version: "1.0.0" });
+	const stdio = session.mcpServers.find((s) => s.command);
+	if (process.env.ACP_AGENT_NO_HTTP === "1") {
+		if (!stdio) throw new Error("no stdio MCP server was given");
+		await mcp.connect(new StdioClientTransport({ command: stdio.command, args: stdio.args, env: Object.fromEntries(stdio.env.map((e) => [e.name, e.value])) }));
+		return mcp;
+	}
 	const server = session.mcpServers.find((s) => s.type === "http");
 	if (!server) throw new Error("no HTTP MCP server was given");
 	const headers = Object.fromEntries(server.headers.map((h) => [h.name, h.value]));
-	const mcp = new Client({ name: "scripted-acp-agent", version: "1.0.0" });
 	await mcp.connect(new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers } }));
 	return mcp;
 }
@@ -60,7 +68,7 @@ const app = acp
 		return {
 			protocolVersion: acp.PROTOCOL_VERSION,
 			agentInfo: { name: "scripted-acp-agent", title: "Scripted agent", version: "9.9.9" },
-			agentCapabilities: { loadSession: true, mcpCapabilities: { http: true }, promptCapabilities: {} },
+			agentCapabilities: { loadSession: true, mcpCapabilities: { http: process.env.ACP_AGENT_NO_HTTP !== "1" }, promptCapabilities: {} },
 		};
 	})
 	.onRequest("session/new", async ({ params, client }) => {
