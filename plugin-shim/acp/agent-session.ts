@@ -145,6 +145,8 @@ export class AgentSession {
 			.onRequest("fs/read_text_file", ({ params }) => this.readFile(params))
 			.onRequest("fs/write_text_file", ({ params }) => this.writeFile(params));
 		this.connection = app.connect(stream);
+		// A connection that ends with an error (the agent died) is reported through the turn, not as an unhandled rejection.
+		this.connection.closed.catch(() => {});
 		const init = await this.untilExit(
 			this.connection.agent.request("initialize", {
 				protocolVersion: acp.PROTOCOL_VERSION,
