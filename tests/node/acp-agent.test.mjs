@@ -4,7 +4,8 @@
 // real HTTP; its file reads and writes become our tools and cards; the CLI
 // emulator stands in for Obsidian's CLI over a copy of the sample vault.
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { copySampleVault, emulator, isAlive, loadPlugin, readLog, removeVault, root, useEmulator } from "../support/harness.mjs";
@@ -25,7 +26,9 @@ describe("a coding agent over ACP in the chat", () => {
 	let plugin;
 	let profile;
 	let session;
-	const agentLog = () => join(vault, "acp-agent.log");
+	// Outside the vault, so removing the vault never races an agent still writing it.
+	const logFile = join(tmpdir(), `acp-agent-${process.pid}.log`);
+	const agentLog = () => logFile;
 
 	/** One turn; `onEvent` may answer cards and questions as they come. */
 	async function turn(text, onEvent = () => {}, on = session) {
@@ -50,8 +53,12 @@ describe("a coding agent over ACP in the chat", () => {
 	});
 	after(async () => {
 		delete process.env.ACP_AGENT_LOG;
+		const pids = plugin.codingAgents.running().map((s) => s.pid);
+		await plugin.codingAgents.dispose();
+		await until(() => pids.every((pid) => !isAlive(pid)), "every agent to end");
 		plugin.unload();
 		removeVault(vault);
+		rmSync(logFile, { force: true });
 	});
 
 	it("lists the agents with their commands and install hints", () => {
