@@ -442,6 +442,10 @@ export class ChatView extends ItemView {
 			case "crashed":
 				this.showCrash(name, event.stderr);
 				break;
+			case "agentUsage":
+				this.messagesEl.querySelectorAll(".vault-agent-usage.is-agent").forEach((el) => el.remove());
+				this.messagesEl.createDiv({ cls: "vault-agent-usage is-agent", text: `Context: ${event.used.toLocaleString("en-US")} of ${event.size.toLocaleString("en-US")} tokens` });
+				break;
 			case "confirmationNeeded":
 				// A write the agent asked for: our card, answered through the coordinator it waits on.
 				this.setAsideWaitingBubble();

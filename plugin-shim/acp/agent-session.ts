@@ -21,7 +21,9 @@ export type AgentEvent =
 	| { type: "commands"; commands: Array<{ name: string; description: string }> }
 	| { type: "modes"; current: string; available: Array<{ id: string; name: string }> }
 	| { type: "permission"; ask: PermissionAsk }
-	| { type: "crashed"; stderr: string };
+	| { type: "crashed"; stderr: string }
+	/** How full the agent's context is, as it reports it (tokens). */
+	| { type: "agentUsage"; used: number; size: number };
 
 /** The agent asks before one of its own actions; the user picks one of its options. */
 export interface PermissionAsk {
@@ -340,6 +342,9 @@ export class AgentSession {
 			case "available_commands_update":
 				this.commands = update.availableCommands.map((c) => ({ name: c.name, description: c.description }));
 				this.emit({ type: "commands", commands: this.commands });
+				break;
+			case "usage_update":
+				this.emit({ type: "agentUsage", used: update.used, size: update.size });
 				break;
 			case "current_mode_update":
 				if (this.modes) this.modes = { ...this.modes, current: update.currentModeId };

@@ -55,6 +55,7 @@ describe("a coding agent in the chat view, in Chromium", () => {
 		assert.match(await page.locator(".vault-agent-msg.is-assistant").last().textContent(), /Hello from the scripted agent\./);
 		assert.match(await page.locator(".vault-agent-reasoning").last().textContent(), /Let me think about the vault\./);
 		assert.match(await page.locator(".vault-agent-plan").textContent(), /Read the note/);
+		assert.equal(await page.locator(".vault-agent-usage.is-agent").textContent(), "Context: 1,200 of 200,000 tokens");
 		assert.match(await page.locator(".vault-agent-notice").first().textContent(), /without a terminal/);
 		await page.locator(".vault-agent-agent-command").waitFor({ state: "visible", timeout: 5_000 });
 		assert.equal(await page.locator(".vault-agent-agent-command").textContent(), "/summarise");

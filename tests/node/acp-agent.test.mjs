@@ -108,6 +108,7 @@ describe("a coding agent over ACP in the chat", () => {
 		assert.equal(events.find((e) => e.type === "reasoningDelta").text, "Let me think about the vault.");
 		assert.deepEqual(events.find((e) => e.type === "plan").entries, [{ content: "Read the note", status: "in_progress" }]);
 		assert.equal(events.find((e) => e.type === "assistantMessage").text, said);
+		assert.deepEqual(events.find((e) => e.type === "agentUsage"), { type: "agentUsage", used: 1200, size: 200000 });
 		assert.deepEqual(events.at(-1), { type: "turnEnded", end: "done" });
 		assert.deepEqual(session.commands, [{ name: "summarise", description: "Summarise a note" }], "slash commands the agent reported");
 		assert.equal(session.modes.current, "ask");

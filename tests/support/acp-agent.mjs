@@ -110,6 +110,7 @@ const app = acp
 				await say(client, sessionId, "Let me think about the vault.", "agent_thought_chunk");
 				await client.notify("session/update", { sessionId, update: { sessionUpdate: "plan", entries: [{ content: "Read the note", priority: "high", status: "in_progress" }] } });
 				for (const chunk of ["Hello ", "from the ", "scripted agent."]) await say(client, sessionId, chunk);
+				await client.notify("session/update", { sessionId, update: { sessionUpdate: "usage_update", used: 1200, size: 200000 } });
 				break;
 			case "tool": {
 				const { text: read, isError, tools } = await mcpCall(client, sessionId, session, "Read a note", "obsidianNotes", { command: "read", file: rest.join(" ") });
