@@ -106,7 +106,7 @@ export class AgentSession {
 	/** Starts the process and `initialize`s it; rejects with what to do when it cannot start. */
 	async initialize(): Promise<AgentFacts> {
 		const profile = this.profile;
-		if (!profile.command) throw new AgentStartError(`${profile.name}: set its command in Settings → Vault Agent → Agents.`);
+		if (!profile.command) throw new AgentStartError(`${profile.name}: set its command in Settings → Vault Agent → Coding agents.`);
 		const env: Record<string, string> = {};
 		for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
 		for (const [name, secret] of Object.entries(profile.envSecrets)) {
@@ -120,10 +120,10 @@ export class AgentSession {
 			child.once("spawn", () => resolve());
 			child.once("error", (error: NodeJS.ErrnoException) => {
 				this.ended = true;
-				const hint = profile.install ? ` Install it with: ${profile.install}` : "";
+				const hint = profile.install ? ` Install it with: ${profile.install}.` : "";
 				reject(
 					new AgentStartError(
-						error.code === "ENOENT" ? `${profile.name}: "${profile.command}" was not found on PATH.${hint} Or set its full path in Settings → Vault Agent → Agents.` : `${profile.name} could not start: ${error.message}`,
+						error.code === "ENOENT" ? `${profile.name}: "${profile.command}" was not found on PATH.${hint} Or set its full path in Settings → Vault Agent → Coding agents.` : `${profile.name} could not start: ${error.message}`,
 					),
 				);
 			});

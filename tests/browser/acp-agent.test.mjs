@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { startBrowserPlugin } from "../support/browser.mjs";
+import { outputDir, startBrowserPlugin } from "../support/browser.mjs";
 import { emulator, emulatorEnv, root } from "../support/harness.mjs";
 
 const SCRIPT = join(root, "tests/support/acp-agent.mjs");
@@ -22,7 +22,7 @@ describe("a coding agent in the chat view, in Chromium", () => {
 				cliPath: emulator,
 				vaultName: "Sample Vault",
 				permissionMode: "askEveryChange",
-				acpAgents: { custom: { command: process.execPath, args: [SCRIPT] } },
+				acpAgents: { custom: { command: process.execPath, args: [SCRIPT] }, "claude-code": { command: "vault-agent-no-such-agent" } },
 			},
 			env: (vault) => emulatorEnv(vault),
 			viewport: { width: 1100, height: 900 },
@@ -132,5 +132,20 @@ describe("a coding agent in the chat view, in Chromium", () => {
 		await turnDone();
 		assert.match(await page.locator(".vault-agent-msg.is-assistant").last().textContent(), /Echo: resumed\?/);
 		assert.equal(await page.evaluate(() => window.__harness.plugin.codingAgents.running()[0].sessionId), sessionId, "session/load, not a new session");
+	});
+
+	it("Settings → Coding agents: Test reports what initialize said, or how to install a missing agent", async () => {
+		await session.openSettings();
+		const row = (name) => page.locator(".vault-agent-coding-agent").filter({ has: page.locator(".setting-item-name", { hasText: name }) });
+		await row("Custom agent").locator("button", { hasText: "Test" }).click();
+		const report = row("Custom agent").locator(".vault-agent-coding-agent-report");
+		await page.waitForFunction(() => [...document.querySelectorAll(".vault-agent-coding-agent-report")].some((el) => /answered/.test(el.textContent)), null, { timeout: 10_000 });
+		assert.equal(await report.textContent(), "Scripted agent 9.9.9 answered (protocol 1): Vault Agent's tools over HTTP, resumes sessions.");
+		await row("Claude Code").locator("button", { hasText: "Test" }).click();
+		const missing = row("Claude Code").locator(".vault-agent-coding-agent-report.is-error");
+		await missing.waitFor({ state: "visible", timeout: 10_000 });
+		assert.match(await missing.textContent(), /"vault-agent-no-such-agent" was not found on PATH\. Install it with: npm install -g @zed-industries\/claude-agent-acp/);
+		await page.locator(".vault-agent-coding-agent").first().scrollIntoViewIfNeeded();
+		await page.locator(".vault-agent-coding-agent").first().locator("xpath=..").screenshot({ path: join(outputDir, "acp-agents-settings.png") });
 	});
 });
