@@ -807,6 +807,24 @@ fn an_agent_door_runs_under_the_chats_mode_in_the_agents_name_until_it_closes() 
         1,
         "the write ran under the chat's mode"
     );
+    // The chat went to Read only: the same session's next change is refused.
+    assert!(core.open_agent_door(&door, "Codex", PermissionMode::ReadOnly));
+    let again = with_door(exchange(
+        "POST",
+        json!({"jsonrpc": "2.0", "id": 10, "method": "tools/call", "params": {
+            "name": "obsidianProperties",
+            "arguments": {"command": "property:set", "path": "Notes/Note 001.md", "name": "status", "value": "open"}}}),
+        Some(&session),
+    ));
+    let refused = body(&block_on(core.mcp_handle(&again, &events)));
+    assert!(
+        refused["result"]["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("writes_disabled: "),
+        "{refused}"
+    );
+    assert_eq!(writes.borrow().len(), 1);
     core.close_agent_door(&door);
     let after = with_door(exchange(
         "POST",

@@ -212,6 +212,8 @@ export class AgentSession {
 		if (!agent || !this.sessionId) throw new Error("The agent has no session.");
 		this.onEvent = onEvent;
 		this.said = "";
+		// The door's mode follows the chat's, as it is at each Send.
+		if (this.token) this.host.core.openAgentDoor(this.token, this.profile.name, this.host.permissionMode());
 		onEvent({ type: "modelRound", round: 1 });
 		if (!this.toldNoTerminal) {
 			this.toldNoTerminal = true;

@@ -438,7 +438,14 @@ impl<H: Host> VaultAgentCore<H> {
     ) -> Result<ToolResult, ()> {
         self.mcp_take_slot(tag).await?;
         let mode = match &session.door {
-            Some(door) => door.mode,
+            // The door's mode now: the chat's mode may have changed since the session began.
+            Some(door) => self
+                .mcp
+                .borrow()
+                .doors
+                .iter()
+                .find(|d| d.token == door.token)
+                .map_or(door.mode, |d| d.mode),
             None => self.settings_snapshot().mcp.permission_mode,
         };
         let settings = self.settings_under(mode, Some(tag.to_string()));

@@ -166,6 +166,17 @@ describe("a coding agent over ACP in the chat", () => {
 		}
 	});
 
+	it("the session's MCP mode follows the chat's at each Send", async () => {
+		await plugin.updateSettings({ permissionMode: "readOnly" });
+		try {
+			const { said } = await turn("tool-set Projects/Roadmap.md");
+			assert.match(said, /^Refused: writes_disabled: /);
+			assert.equal(plugin.confirmations.currentCard(), null, "no card in Read only");
+		} finally {
+			await plugin.updateSettings({ permissionMode: "askEveryChange" });
+		}
+	});
+
 	it("asks the agent's permission questions with its own options; always lasts for the session only", async () => {
 		const asked = [];
 		const answer = (choice) => (event) => {
