@@ -126,6 +126,11 @@ export class AgentDoors {
 		this.onChange?.();
 	}
 
+	/** Calls from coding agents in the chat join the same log. */
+	recordActivity(entry: McpActivityEntry): void {
+		this.record(entry);
+	}
+
 	private record(entry: McpActivityEntry): void {
 		this.activity.push(entry);
 		if (this.activity.length > ACTIVITY_KEPT) this.activity.splice(0, this.activity.length - ACTIVITY_KEPT);

@@ -3,7 +3,9 @@
 // and clicks back; the loop and every decision live in the core.
 
 import { ButtonComponent, DropdownComponent, ItemView, Keymap, MarkdownRenderer, setIcon, type WorkspaceLeaf } from "obsidian";
+import type { AgentEvent, AgentSession } from "./acp/agent-session";
 import { AttachmentBar, NoteSuggest } from "./chat/attachments";
+import { renderCommands, renderPermission, renderPlan } from "./chat/agent-blocks";
 import { HistoryPanel } from "./chat/history";
 import { StreamRenderer } from "./chat/stream-render";
 import { renderUserMessage } from "./chat/user-message";
@@ -46,6 +48,12 @@ export class ChatView extends ItemView {
 	/** Answers that changed the vault since their "Undo this answer's changes" was drawn. */
 	private changedTurns = new Set<string>();
 	private reports = 0;
+	/** The coding agent (ACP) this chat runs, when the picker chose one. */
+	private agentSession: AgentSession | null = null;
+	/** Restart's start, which a Send right after it waits for. */
+	private agentStarting: Promise<void> | null = null;
+	private agentModeDropdown!: DropdownComponent;
+	private commandsEl!: HTMLElement;
 
 	constructor(
 		leaf: WorkspaceLeaf,
@@ -83,7 +91,20 @@ export class ChatView extends ItemView {
 			const permissionMode = asPermissionMode(value);
 			if (permissionMode) await this.plugin.updateSettings({ permissionMode });
 		});
-		this.profileSwitcher = new ProfileSwitcher(header, this.plugin);
+		this.profileSwitcher = new ProfileSwitcher(header, this.plugin, () => this.agentChanged());
+		// The modes a coding agent reports (e.g. Ask, Code), while one runs.
+		this.agentModeDropdown = new DropdownComponent(header);
+		this.agentModeDropdown.selectEl.addClass("vault-agent-agent-mode");
+		this.agentModeDropdown.selectEl.setAttribute("aria-label", "Agent mode");
+		this.agentModeDropdown.selectEl.hide();
+		this.agentModeDropdown.onChange((mode) => void this.agentSession?.setMode(mode));
+		new ButtonComponent(header)
+			.setIcon("file-output")
+			.setTooltip("Export to note")
+			.onClick(() => {
+				if (this.conversation && this.conversation.messages.length > 0) void this.plugin.exportConversation(this.conversation);
+			})
+			.buttonEl.addClass("vault-agent-export");
 		new ButtonComponent(header)
 			.setIcon("history")
 			.setTooltip("Chat history")
@@ -127,6 +148,7 @@ export class ChatView extends ItemView {
 				void this.send();
 			}
 		});
+		this.commandsEl = composer.createDiv({ cls: "vault-agent-agent-commands" });
 		const buttons = composer.createDiv({ cls: "vault-agent-composer-buttons" });
 		this.sendButton = new ButtonComponent(buttons)
 			.setButtonText("Send")
@@ -177,7 +199,9 @@ export class ChatView extends ItemView {
 	}
 
 	async onClose(): Promise<void> {
+		this.opened = false;
 		if (this.running) this.stop();
+		this.endAgent();
 		this.stream?.dispose();
 		this.suggest.close();
 	}
@@ -205,6 +229,7 @@ export class ChatView extends ItemView {
 	newChat(): void {
 		const core = this.plugin.core;
 		if (!core || this.running) return;
+		this.endAgent();
 		this.conversation = core.newConversation();
 		this.messagesEl.empty();
 		this.toolBlocks.clear();
@@ -321,10 +346,157 @@ export class ChatView extends ItemView {
 		this.inputEl.value = "";
 		this.suggest.close();
 		this.messagesEl.querySelector(".vault-agent-empty-state")?.remove();
-		const attachments = this.attachments.take();
+		const agent = this.plugin.codingAgents?.profileFor(this.plugin.selectedAgent());
+		const attachments = agent ? undefined : this.attachments.take();
 		this.renderUser(text, attachments);
 		this.scrollToEnd();
+		if (agent) {
+			await this.agentTurn(text);
+			return;
+		}
 		await this.runTurn((onEvent) => core.chatSend(this.conversation!, text, onEvent, attachments));
+	}
+
+	/** The picker moved to or from a coding agent: the running one ends. */
+	private agentChanged(): void {
+		if (this.running) return;
+		this.endAgent();
+	}
+
+	private endAgent(): void {
+		const session = this.agentSession;
+		this.agentSession = null;
+		if (session) this.plugin.codingAgents?.end(session);
+		this.commandsEl?.empty();
+		this.agentModeDropdown?.selectEl.hide();
+	}
+
+	/** One turn of the coding agent: started (or resumed) on first use, events on the one channel. */
+	private async agentTurn(text: string): Promise<void> {
+		const runner = this.plugin.codingAgents;
+		const profile = runner?.profileFor(this.plugin.selectedAgent());
+		const conversation = this.conversation;
+		if (!runner || !profile || !conversation) return;
+		this.setRunning(true);
+		this.hideBanner();
+		this.drawRegenerate();
+		const messages = [...conversation.messages, { role: "user" as const, text }];
+		let reasoning = "";
+		try {
+			await this.agentStarting;
+			if (!this.agentSession?.running || this.agentSession.profile.id !== profile.id) {
+				this.endAgent();
+				const resume = conversation.agent?.profile === profile.id ? conversation.agent.sessionId : null;
+				this.agentSession = await runner.start(profile, resume);
+				this.showAgentModes();
+			}
+			const session = this.agentSession;
+			await session.prompt(text, (event) => {
+				if (event.type === "reasoningDelta") reasoning += event.text;
+				if (event.type === "assistantMessage") messages.push({ role: "assistant", text: event.text, toolCalls: [], ...(reasoning ? { reasoning } : {}) });
+				this.onAgentEvent(event);
+			});
+			this.conversation = {
+				...conversation,
+				title: conversation.renamed || conversation.title ? conversation.title : text.slice(0, 60),
+				updatedMs: Date.now(),
+				messages,
+				agent: { profile: profile.id, name: session.facts?.name ?? profile.name, sessionId: session.sessionId },
+			};
+			await this.plugin.conversations?.save(this.conversation);
+			await this.plugin.rememberConversation(this.conversation.id);
+			void this.refreshHistory();
+		} catch (error) {
+			this.showBanner(error instanceof Error ? error.message : String(error));
+		} finally {
+			this.flushText();
+			this.setRunning(false);
+		}
+	}
+
+	private showAgentModes(): void {
+		const modes = this.agentSession?.modes;
+		const select = this.agentModeDropdown.selectEl;
+		select.empty();
+		if (!modes || modes.available.length === 0) {
+			select.hide();
+			return;
+		}
+		for (const mode of modes.available) this.agentModeDropdown.addOption(mode.id, mode.name);
+		this.agentModeDropdown.setValue(modes.current);
+		select.show();
+	}
+
+	private onAgentEvent(event: AgentEvent): void {
+		const name = this.agentSession?.facts?.name ?? "The agent";
+		switch (event.type) {
+			case "plan":
+				renderPlan(this.messagesEl, event.entries);
+				break;
+			case "permission":
+				this.setAsideWaitingBubble();
+				renderPermission(this.messagesEl, name, event.ask);
+				break;
+			case "commands":
+				renderCommands(this.commandsEl, event.commands, (command) => {
+					this.inputEl.value = `/${command} `;
+					this.inputEl.focus();
+				});
+				break;
+			case "modes":
+				this.showAgentModes();
+				break;
+			case "crashed":
+				this.showCrash(name, event.stderr);
+				break;
+			case "agentUsage":
+				this.messagesEl.querySelectorAll(".vault-agent-usage.is-agent").forEach((el) => el.remove());
+				this.messagesEl.createDiv({ cls: "vault-agent-usage is-agent", text: `Context: ${event.used.toLocaleString("en-US")} of ${event.size.toLocaleString("en-US")} tokens` });
+				break;
+			case "confirmationNeeded":
+				// A write the agent asked for: our card, answered through the coordinator it waits on.
+				this.setAsideWaitingBubble();
+				this.renderCard(event.callId, event.card, true);
+				break;
+			default:
+				this.onEvent(event);
+				return;
+		}
+		this.scrollToEnd();
+	}
+
+	/** A card or question before any text: the empty bubble goes, so the answer comes after it. */
+	private setAsideWaitingBubble(): void {
+		if (!this.streamEl || this.stream?.written.trim()) return;
+		this.streamEl.remove();
+		this.streamEl = null;
+	}
+
+	/** The agent's process ended mid-turn: its last words on stderr, and Restart. */
+	private showCrash(name: string, stderr: string): void {
+		this.showBanner(`${name} stopped unexpectedly.${stderr ? `\n${stderr.split("\n").slice(-8).join("\n")}` : ""}`);
+		this.bannerEl.addClass("is-crash");
+		const restart = this.bannerEl.createEl("button", { cls: "vault-agent-banner-retry", text: "Restart" });
+		restart.addEventListener("click", () => {
+			this.endAgent();
+			this.hideBanner();
+			const profile = this.plugin.codingAgents?.profileFor(this.plugin.selectedAgent());
+			if (!profile || !this.plugin.codingAgents) return;
+			const runner = this.plugin.codingAgents;
+			this.agentStarting = runner.start(profile).then(
+				(session) => {
+					this.agentStarting = null;
+					// The chat moved on meanwhile (closed, another agent): this one is not needed.
+					if (this.agentSession || !this.opened) runner.end(session);
+					else this.agentSession = session;
+					this.showAgentModes();
+				},
+				(error: unknown) => {
+					this.agentStarting = null;
+					this.showBanner(error instanceof Error ? error.message : String(error));
+				},
+			);
+		});
 	}
 
 	/** A user's message, numbered in order so its edit button knows which one it is. */
@@ -371,7 +543,7 @@ export class ChatView extends ItemView {
 	private drawRegenerate(): void {
 		this.messagesEl.querySelectorAll(".vault-agent-turn-actions").forEach((el) => el.remove());
 		const messages = this.conversation?.messages ?? [];
-		if (this.running || this.conversation?.paused || !messages.some((m) => m.role === "user") || messages.at(-1)?.role === "user") return;
+		if (this.running || this.conversation?.paused || this.conversation?.agent || !messages.some((m) => m.role === "user") || messages.at(-1)?.role === "user") return;
 		const bar = this.messagesEl.createDiv({ cls: "vault-agent-turn-actions" });
 		const button = bar.createEl("button", { cls: "vault-agent-regenerate", attr: { "aria-label": "Regenerate the answer" } });
 		setIcon(button.createSpan(), "refresh-cw");
@@ -423,6 +595,10 @@ export class ChatView extends ItemView {
 	}
 
 	stop(): void {
+		if (this.agentSession?.running) {
+			this.agentSession.cancel();
+			return;
+		}
 		this.plugin.core?.chatStop();
 		this.plugin.abortRequests();
 	}
@@ -584,8 +760,13 @@ export class ChatView extends ItemView {
 		if (this.opened) this.plugin.undo?.refresh(this.messagesEl);
 	}
 
-	private renderCard(callId: string, card: ConfirmationCard): void {
+	private renderCard(callId: string, card: ConfirmationCard, fromAgent = false): void {
 		const holder = this.messagesEl.createDiv({ cls: "vault-agent-inline-card" });
+		const confirmations = this.plugin.confirmations;
+		if (fromAgent && confirmations) {
+			renderConfirmationCard(holder, card, { approve: () => confirmations.approve(card), reject: () => confirmations.reject(card) });
+			return;
+		}
 		renderConfirmationCard(holder, card, {
 			approve: () => this.answer(card, callId, true),
 			reject: () => {
@@ -623,6 +804,7 @@ export class ChatView extends ItemView {
 	}
 
 	private hideBanner(): void {
+		this.bannerEl.removeClass("is-crash");
 		this.bannerEl.empty();
 		this.bannerEl.hide();
 	}

@@ -298,6 +298,8 @@ export interface Conversation {
 	/** Times it was rewound (Regenerate, Edit and resend); part of later turn ids. */
 	rewinds?: number;
 	usage?: Usage;
+	/** A coding agent's chat (ACP): its profile and session, for resuming with `session/load`. */
+	agent?: { profile: string; name: string; sessionId: string | null };
 }
 
 export type TurnEnd = "done" | "awaitingConfirmation" | "roundLimit" | "stopped" | "failed";
@@ -427,6 +429,10 @@ export interface CoreHandle {
 	mcpHandle(exchange: McpExchange, events: McpEventFunctions): Promise<McpReply>;
 	/** The client closed the exchange before its answer. */
 	mcpAbandon(exchange: number): void;
+	/** An ACP agent's MCP token for one session, under `mode` (the chat's), its cards named `name`; false if refused. */
+	openAgentDoor(token: string, name: string, mode: string): boolean;
+	/** The agent session ended: its token stops working. */
+	closeAgentDoor(token: string): void;
 	/** The tools as MCP lists them (names, titles, descriptions, schemas). */
 	mcpTools(): Array<{ name: string; title: string; description: string }>;
 	/** `callTool` for the plugin's CLI commands: `mode` narrows the chat's mode. */

@@ -2,17 +2,19 @@
 // nothing on mobile, where the CLI cannot run.
 
 import { FileSystemAdapter, Notice, Platform, Plugin } from "obsidian";
+import { AgentRunner } from "./acp/agent-runner";
 import { AgentDoors } from "./agents";
 import { createPublicApi } from "./api";
 import { CHAT_VIEW_TYPE, ChatView } from "./chat-view";
 import { ConfirmationCoordinator } from "./confirmations";
 import { ConversationStore } from "./conversation-store";
-import type { CoreHandle, ProfileEdit, VaultAgentSettings } from "./core-types";
+import { conversationMarkdown } from "./chat/agent-blocks";
+import type { Conversation, CoreHandle, ProfileEdit, VaultAgentSettings } from "./core-types";
 import { JournalStore } from "./journal-store";
 import { VaultAgentSettingTab } from "./settings-tab";
 import { UndoController } from "./undo";
 import { vaultFunctions } from "./vault-host";
-import type { VaultAgentApi } from "./vault-agent-api";
+import type { ToolResult, VaultAgentApi } from "./vault-agent-api";
 
 export default class VaultAgentPlugin extends Plugin {
 	/** Public API for other plugins (desktop only). */
@@ -24,6 +26,8 @@ export default class VaultAgentPlugin extends Plugin {
 	undo: UndoController | null = null;
 	/** The MCP server and the plugin's CLI commands. */
 	agents: AgentDoors | null = null;
+	/** Coding agents (Claude Code, Codex, Gemini CLI…) run in the chat over ACP. */
+	codingAgents: AgentRunner | null = null;
 	/** Parts of data.json that are not tool settings (kept as they are). */
 	private storedExtras: Record<string, unknown> = {};
 	private abortHttp: (() => void) | null = null;
@@ -164,9 +168,21 @@ export default class VaultAgentPlugin extends Plugin {
 		this.agents = agents;
 		this.register(() => void agents.dispose());
 		await agents.load();
+		const codingAgents = new AgentRunner({
+			core,
+			confirmations,
+			vaultPath,
+			secret: (name) => this.app.secretStorage.getSecret(name),
+			fileExists: (path) => this.app.vault.getAbstractFileByPath(path) !== null,
+			stored: () => this.storedExtras.acpAgents,
+			pluginVersion: this.manifest.version,
+			onActivity: (entry) => agents.recordActivity(entry),
+		});
+		this.codingAgents = codingAgents;
+		this.register(() => void codingAgents.dispose());
 		if (this.unloaded) {
 			// Unloaded while the MCP server started: onunload freed the core.
-			await agents.dispose();
+			await Promise.all([agents.dispose(), codingAgents.dispose()]);
 			return null;
 		}
 		return core;
@@ -179,6 +195,7 @@ export default class VaultAgentPlugin extends Plugin {
 		const core = this.core;
 		this.unloaded = true;
 		this.agents = null;
+		this.codingAgents = null;
 		this.api = null;
 		this.core = null;
 		core?.free();
@@ -239,6 +256,51 @@ export default class VaultAgentPlugin extends Plugin {
 		const core = this.core;
 		if (!core) throw new Error("Vault Agent is not loaded.");
 		return this.updateSettings({ chat: core.editModelProfiles(edit) });
+	}
+
+	/** The user's change to a coding agent's profile (command, arguments, key names). */
+	async saveAgentProfile(id: string, change: { command?: string; args?: string[]; envSecrets?: Record<string, string> }): Promise<void> {
+		const stored = this.storedExtras.acpAgents;
+		const all = stored && typeof stored === "object" ? { ...(stored as Record<string, unknown>) } : {};
+		const before = all[id] && typeof all[id] === "object" ? (all[id] as Record<string, unknown>) : {};
+		all[id] = { ...before, ...change };
+		this.storedExtras = { ...this.storedExtras, acpAgents: all };
+		await this.saveData(this.storedExtras);
+	}
+
+	/** The coding agent the chat's picker has chosen (`agent:<id>`), or null for the model profiles. */
+	selectedAgent(): string | null {
+		const stored = this.storedExtras.acpAgents;
+		const selected = stored && typeof stored === "object" ? (stored as Record<string, unknown>).selected : null;
+		return typeof selected === "string" ? selected : null;
+	}
+
+	async selectAgent(value: string | null): Promise<void> {
+		const stored = this.storedExtras.acpAgents;
+		const all = stored && typeof stored === "object" ? { ...(stored as Record<string, unknown>) } : {};
+		if (value) all.selected = value;
+		else delete all.selected;
+		this.storedExtras = { ...this.storedExtras, acpAgents: all };
+		await this.saveData(this.storedExtras);
+	}
+
+	/**
+	 * "Export to note": the conversation as Markdown with frontmatter, through
+	 * our own create (a card in the ask modes, then the journal).
+	 */
+	async exportConversation(conversation: Conversation): Promise<ToolResult> {
+		const core = this.core;
+		if (!core) throw new Error("Vault Agent is not loaded.");
+		const stamp = new Date().toISOString().slice(0, 16).replace("T", " ").replace(":", "-");
+		const name = `${(conversation.title || "Chat").replace(/[\\/:*?"<>|#^[\]]/g, " ").trim().slice(0, 60)} ${stamp}`;
+		let result = await core.callToolThrough("obsidianEdit", { command: "create", name, content: conversationMarkdown(conversation, conversation.agent?.name ?? null) }, "Export to note", null);
+		if (result.pending && this.confirmations) {
+			const card = core.confirmationCard(result.pending.id);
+			if (card) this.confirmations.present(card);
+			result = await this.confirmations.wait(result.pending.id);
+		}
+		if (!result.ok && !result.pending) new Notice(`Vault Agent: the chat was not exported (${result.error?.message ?? result.text}).`);
+		return result;
 	}
 
 	lastConversationId(): string | null {

@@ -5,6 +5,7 @@
 // runs and what to answer are the core's decisions (src/mcp/).
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "http";
+import type { AddressInfo } from "net";
 import type { ConfirmationCoordinator } from "./confirmations";
 import type { CoreHandle, McpActivityEntry } from "./core-types";
 
@@ -36,12 +37,13 @@ export class McpListener {
 		return this.server?.listening ?? false;
 	}
 
-	/** Listens on 127.0.0.1:`port`; a port in use is an answer, not an exception. */
+	/** Listens on 127.0.0.1:`port` (0: a free one); a port in use is an answer, not an exception. */
 	start(port: number): Promise<McpStart> {
 		return new Promise((resolve) => {
 			let server: Server;
+			let bound = port;
 			try {
-				server = createServer((request, response) => void this.exchange(request, response, port));
+				server = createServer((request, response) => void this.exchange(request, response, bound));
 			} catch (error) {
 				resolve({ ok: false, message: `The MCP server could not start: ${String(error)}` });
 				return;
@@ -57,7 +59,8 @@ export class McpListener {
 			});
 			server.listen(port, "127.0.0.1", () => {
 				this.server = server;
-				resolve({ ok: true, port });
+				bound = (server.address() as AddressInfo).port;
+				resolve({ ok: true, port: bound });
 			});
 		});
 	}

@@ -3,6 +3,7 @@
 
 import { DropdownComponent, Notice } from "obsidian";
 import type { ChatSettings, ModelProfile } from "./core-types";
+import { AGENT_PREFIX } from "./acp/profiles";
 import type VaultAgentPlugin from "./main";
 
 /** The profile the chat uses (the core keeps `activeProfile` naming one). */
@@ -16,12 +17,21 @@ export class ProfileSwitcher {
 	constructor(
 		parent: HTMLElement,
 		private readonly plugin: VaultAgentPlugin,
+		private readonly onAgent: () => void = () => {},
 	) {
 		this.dropdown = new DropdownComponent(parent);
 		this.dropdown.selectEl.addClass("vault-agent-model");
 		this.dropdown.selectEl.setAttribute("aria-label", "Model profile");
 		this.dropdown.onChange(async (id) => {
 			try {
+				// Coding agents (ACP) follow the model profiles in the same list.
+				if (id.startsWith(AGENT_PREFIX)) {
+					await this.plugin.selectAgent(id);
+					this.onAgent();
+					return;
+				}
+				if (this.plugin.selectedAgent()) await this.plugin.selectAgent(null);
+				this.onAgent();
 				await this.plugin.editModelProfiles({ action: "select", id });
 			} catch (error) {
 				new Notice(error instanceof Error ? error.message : String(error));
@@ -40,8 +50,16 @@ export class ProfileSwitcher {
 			this.dropdown.addOption(profile.id, profile.name);
 			select.options[select.options.length - 1]?.setAttribute("title", profile.detail);
 		}
+		for (const agent of this.plugin.codingAgents?.profiles() ?? []) {
+			this.dropdown.addOption(`${AGENT_PREFIX}${agent.id}`, `${agent.name} (agent)`);
+			select.options[select.options.length - 1]?.setAttribute("title", agent.command ? `${agent.command} ${agent.args.join(" ")}`.trim() : "Set its command in Settings → Vault Agent → Agents");
+		}
+		const agent = this.plugin.selectedAgent();
 		const active = profiles.find((p) => p.active);
-		if (active) {
+		if (agent && this.plugin.codingAgents?.profileFor(agent)) {
+			this.dropdown.setValue(agent);
+			select.setAttribute("title", "A coding agent, with Vault Agent's tools");
+		} else if (active) {
 			this.dropdown.setValue(active.id);
 			select.setAttribute("title", active.detail);
 		}

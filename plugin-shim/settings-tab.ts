@@ -20,6 +20,7 @@ import {
 	type TextComponent,
 	type ToggleComponent,
 } from "obsidian";
+import { codingAgentsSection } from "./acp/agents-settings";
 import { agentsSection } from "./agents-settings";
 import type { CliStatus, ModelProfile, ProfileEdit, VaultAgentSettings } from "./core-types";
 import type VaultAgentPlugin from "./main";
@@ -116,7 +117,7 @@ export class VaultAgentSettingTab extends PluginSettingTab {
 
 	/** In this order. */
 	private sections(): Section[] {
-		return [this.modelSection(), this.safetySection(), this.toolsSection(), agentsSection(this.plugin, () => this.redraw()), this.advancedSection()];
+		return [this.modelSection(), this.safetySection(), this.toolsSection(), agentsSection(this.plugin, () => this.redraw()), codingAgentsSection(this.plugin, () => this.redraw()), this.advancedSection()];
 	}
 
 	getSettingDefinitions(): SettingDefinitionItem[] {

@@ -14,6 +14,8 @@ node scripts/bench-mcp.mjs
 echo
 node scripts/bench-turn.mjs
 echo
+node --expose-gc scripts/bench-acp.mjs
+echo
 cargo bench --quiet --bench stream_parse
 echo
 node scripts/bench-browser.mjs

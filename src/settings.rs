@@ -434,7 +434,8 @@ pub fn normalise(stored: &Value, known_tools: &[&str]) -> NormalisedSettings {
 /// Keys of `data.json` that belong to other parts of the plugin (kept as they are
 /// by the shim, not settings of the tool system).
 fn is_foreign_section(key: &str) -> bool {
-    matches!(key, "lastConversation")
+    // `acpAgents`: the coding agents' commands (plugin-shim/acp/profiles.ts).
+    matches!(key, "lastConversation" | "acpAgents")
 }
 
 struct Reader<'a> {

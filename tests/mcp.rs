@@ -770,3 +770,96 @@ fn the_cli_door_narrows_the_chats_mode_and_names_itself_on_the_card() {
     let (_, requester) = code("askEveryChange", None);
     assert_eq!(requester, Some(Some("Obsidian CLI".to_string())));
 }
+
+#[test]
+fn an_agent_door_runs_under_the_chats_mode_in_the_agents_name_until_it_closes() {
+    // MCP itself is read only; the door the chat opened for an ACP agent
+    // carries the chat's mode (ask before every change) and the agent's name.
+    let (core, writes) = new_core(
+        json!({"permissionMode": "askEveryChange", "mcp": {"permissionMode": "readOnly"}}),
+    );
+    let door = "d00r".repeat(16);
+    assert!(!core.open_agent_door("short", "Codex", PermissionMode::AskEveryChange));
+    assert!(core.open_agent_door(&door, "Codex", PermissionMode::AskEveryChange));
+    let events = Recorded::default();
+    let with_door = |mut exchange: McpExchange| {
+        exchange
+            .headers
+            .insert("authorization".into(), format!("Bearer {door}"));
+        exchange
+    };
+    let init = with_door(exchange(
+        "POST",
+        json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "codex-acp", "version": "1.0"}}}),
+        None,
+    ));
+    let reply = block_on(core.mcp_handle(&init, &events));
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    let session = header(&reply, "mcp-session-id").unwrap().to_string();
+    // The server's own token may not use the door's session.
+    let stolen = exchange(
+        "POST",
+        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
+        Some(&session),
+    );
+    assert_eq!(block_on(core.mcp_handle(&stolen, &events)).status, 404);
+    let call = with_door(exchange(
+        "POST",
+        json!({"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": {
+            "name": "obsidianProperties",
+            "arguments": {"command": "property:set", "path": "Notes/Note 001.md", "name": "status", "value": "done"}}}),
+        Some(&session),
+    ));
+    let clicked = RefCell::new(None);
+    let user = async {
+        loop {
+            let presented = events.presented.borrow().first().cloned();
+            if let Some(id) = presented {
+                let card = core.confirmation_card(&id).expect("the card");
+                assert_eq!(card.requester.as_deref(), Some("Codex"));
+                *clicked.borrow_mut() = Some(core.approve(&id, &card.argv_hash).await);
+                return;
+            }
+            core.host().sleep(200).await;
+        }
+    };
+    let (reply, ()) = join(core.mcp_handle(&call, &events), user);
+    assert_eq!(
+        body(&reply)["result"]["isError"],
+        json!(false),
+        "{}",
+        reply.body
+    );
+    assert_eq!(
+        writes.borrow().len(),
+        1,
+        "the write ran under the chat's mode"
+    );
+    // The chat went to Read only: the same session's next change is refused.
+    assert!(core.open_agent_door(&door, "Codex", PermissionMode::ReadOnly));
+    let again = with_door(exchange(
+        "POST",
+        json!({"jsonrpc": "2.0", "id": 10, "method": "tools/call", "params": {
+            "name": "obsidianProperties",
+            "arguments": {"command": "property:set", "path": "Notes/Note 001.md", "name": "status", "value": "open"}}}),
+        Some(&session),
+    ));
+    let refused = body(&block_on(core.mcp_handle(&again, &events)));
+    assert!(
+        refused["result"]["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("writes_disabled: "),
+        "{refused}"
+    );
+    assert_eq!(writes.borrow().len(), 1);
+    core.close_agent_door(&door);
+    let after = with_door(exchange(
+        "POST",
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}),
+        Some(&session),
+    ));
+    assert_eq!(block_on(core.mcp_handle(&after, &events)).status, 401);
+}

@@ -10,8 +10,9 @@ use super::{McpExchange, McpReply, MAX_BODY_BYTES};
 /// The only path the server answers.
 pub const ENDPOINT: &str = "/mcp";
 
-/// The first check that fails, as the HTTP answer to send.
-pub fn check(exchange: &McpExchange, token: Option<&str>) -> Result<(), McpReply> {
+/// The first check that fails, as the HTTP answer to send; when all pass,
+/// the index in `tokens` of the token presented.
+pub fn check(exchange: &McpExchange, tokens: &[&str]) -> Result<usize, McpReply> {
     let path = exchange.path.split('?').next().unwrap_or("");
     if path != ENDPOINT {
         return Err(refusal(
@@ -46,11 +47,12 @@ pub fn check(exchange: &McpExchange, token: Option<&str>) -> Result<(), McpReply
                 .or_else(|| value.strip_prefix("bearer "))
         })
         .map(str::trim);
-    let authorised = match (token, presented) {
-        (Some(token), Some(presented)) if !token.is_empty() => same_secret(token, presented),
-        _ => false,
-    };
-    if !authorised {
+    let authorised = presented.and_then(|presented| {
+        tokens
+            .iter()
+            .position(|token| !token.is_empty() && same_secret(token, presented))
+    });
+    let Some(index) = authorised else {
         let mut reply = refusal(
             401,
             "Unauthorized: send the token from Vault Agent's settings (Agents) as `Authorization: Bearer <token>`.".into(),
@@ -60,7 +62,7 @@ pub fn check(exchange: &McpExchange, token: Option<&str>) -> Result<(), McpReply
             "Bearer realm=\"vault-agent\"".into(),
         ));
         return Err(reply);
-    }
+    };
     if exchange.body_too_large || exchange.body.len() > MAX_BODY_BYTES {
         return Err(refusal(
             413,
@@ -70,7 +72,7 @@ pub fn check(exchange: &McpExchange, token: Option<&str>) -> Result<(), McpReply
             ),
         ));
     }
-    Ok(())
+    Ok(index)
 }
 
 /// A refusal before any message was read: JSON-RPC error shape, id null.

@@ -120,6 +120,19 @@ pub(crate) struct McpSession {
     pub client_name: String,
     pub client_version: String,
     pub last_used_ms: f64,
+    /// The agent door whose token opened the session (an ACP agent run in
+    /// the chat), or `None` for the server's own token.
+    pub door: Option<AgentDoor>,
+}
+
+/// A bearer token the chat hands one ACP agent for one session: its calls
+/// run under the chat's permission mode and its cards name the agent. It
+/// lives until the chat forgets it (the agent session ends).
+#[derive(Clone, Debug, PartialEq)]
+pub struct AgentDoor {
+    pub token: String,
+    pub name: String,
+    pub mode: crate::settings::PermissionMode,
 }
 
 /// A tools/call in progress.
@@ -144,9 +157,28 @@ pub(crate) struct McpState {
     pub running: usize,
     pub waiting: usize,
     pub next_tag: u64,
+    /// Tokens of the ACP agent sessions running in the chat.
+    pub doors: Vec<AgentDoor>,
 }
 
 impl McpState {
+    /// Opens a door for one agent session; an empty or short token is refused.
+    pub fn open_door(&mut self, door: AgentDoor) -> bool {
+        if door.token.len() < 32 {
+            return false;
+        }
+        self.doors.retain(|d| d.token != door.token);
+        self.doors.push(door);
+        true
+    }
+
+    /// Closes a door and ends the sessions it opened.
+    pub fn close_door(&mut self, token: &str) {
+        self.doors.retain(|d| d.token != token);
+        self.sessions
+            .retain(|s| s.door.as_ref().is_none_or(|d| d.token != token));
+    }
+
     pub fn session_mut(&mut self, id: &str) -> Option<&mut McpSession> {
         self.sessions.iter_mut().find(|s| s.id == id)
     }

@@ -14,6 +14,7 @@ use crate::confirm::Requester;
 use crate::core::VaultAgentCore;
 use crate::host::Host;
 use crate::result::ToolResult;
+use crate::settings::PermissionMode;
 use crate::tools::Access;
 
 /// What a request turned into, before it became HTTP.
@@ -25,12 +26,34 @@ enum Answer {
 }
 
 impl<H: Host> VaultAgentCore<H> {
+    /// Lets an ACP agent the chat runs reach the MCP server with `token`
+    /// for one session: its calls run under `mode` and its cards say
+    /// `name`. False when the token is too short to be a secret.
+    pub fn open_agent_door(&self, token: &str, name: &str, mode: PermissionMode) -> bool {
+        self.mcp.borrow_mut().open_door(super::AgentDoor {
+            token: token.to_string(),
+            name: name.chars().filter(|c| !c.is_control()).take(80).collect(),
+            mode,
+        })
+    }
+
+    /// The agent session ended: its token stops working at once.
+    pub fn close_agent_door(&self, token: &str) {
+        self.mcp.borrow_mut().close_door(token);
+    }
+
     /// Answers one HTTP exchange of the MCP endpoint.
     pub async fn mcp_handle(&self, exchange: &McpExchange, events: &dyn McpEvents) -> McpReply {
-        let token = self.host().secret(MCP_TOKEN_SECRET);
-        if let Err(refusal) = gate::check(exchange, token.as_deref()) {
-            return refusal;
-        }
+        let token = self.host().secret(MCP_TOKEN_SECRET).unwrap_or_default();
+        let doors = self.mcp.borrow().doors.clone();
+        let mut tokens = vec![token.as_str()];
+        tokens.extend(doors.iter().map(|d| d.token.as_str()));
+        // Index 0 is the server's own token; the others are agent doors.
+        let door = match gate::check(exchange, &tokens) {
+            Ok(0) => None,
+            Ok(index) => doors.get(index - 1).cloned(),
+            Err(refusal) => return refusal,
+        };
         let session_header = exchange.header("mcp-session-id").map(str::to_string);
         match exchange.method.as_str() {
             "POST" => {}
@@ -61,7 +84,7 @@ impl<H: Host> VaultAgentCore<H> {
         };
         if let Incoming::Request { id, method, params } = &incoming {
             if method == "initialize" {
-                return self.mcp_initialize(id, params, events);
+                return self.mcp_initialize(id, params, events, door);
             }
         }
         // Everything after `initialize` belongs to a session.
@@ -75,11 +98,15 @@ impl<H: Host> VaultAgentCore<H> {
             let now = self.host().now_ms();
             let mut state = self.mcp.borrow_mut();
             match state.session_mut(&session_id) {
-                Some(session) => {
+                // A session belongs to the token that opened it.
+                Some(session)
+                    if session.door.as_ref().map(|d| &d.token)
+                        == door.as_ref().map(|d| &d.token) =>
+                {
                     session.last_used_ms = now;
                     session.clone()
                 }
-                None => return gate::refusal(
+                _ => return gate::refusal(
                     404,
                     "Session not found: it ended or the plugin restarted; send `initialize` again."
                         .into(),
@@ -187,6 +214,7 @@ impl<H: Host> VaultAgentCore<H> {
         id: &Value,
         params: &Map<String, Value>,
         events: &dyn McpEvents,
+        door: Option<super::AgentDoor>,
     ) -> McpReply {
         let answer = |error: RpcError| McpReply::json(200, &jsonrpc::error(id, &error));
         let Some(requested) = params.get("protocolVersion").and_then(Value::as_str) else {
@@ -230,6 +258,7 @@ impl<H: Host> VaultAgentCore<H> {
             client_name: text("title", &text("name", "An MCP client")),
             client_version: text("version", ""),
             last_used_ms: self.host().now_ms(),
+            door,
         };
         self.mcp.borrow_mut().open_session(session);
         let mut reply = McpReply::json(
@@ -409,12 +438,25 @@ impl<H: Host> VaultAgentCore<H> {
         events: &dyn McpEvents,
     ) -> Result<ToolResult, ()> {
         self.mcp_take_slot(tag).await?;
-        let mode = self.settings_snapshot().mcp.permission_mode;
+        let mode = match &session.door {
+            // The door's mode now: the chat's mode may have changed since the session began.
+            Some(door) => self
+                .mcp
+                .borrow()
+                .doors
+                .iter()
+                .find(|d| d.token == door.token)
+                .map_or(door.mode, |d| d.mode),
+            None => self.settings_snapshot().mcp.permission_mode,
+        };
         let settings = self.settings_under(mode, Some(tag.to_string()));
         let mut result = self.call_tool_under(name, arguments, settings).await;
         self.mcp.borrow_mut().running -= 1;
         let requester = Requester {
-            name: session.client_name.clone(),
+            name: session
+                .door
+                .as_ref()
+                .map_or_else(|| session.client_name.clone(), |d| d.name.clone()),
             mode,
         };
         let mut sent = 0u64;

@@ -125,6 +125,20 @@ impl VaultAgent {
 
     /// Obsidian reported a change in the vault (a vault or metadata-cache
     /// event): no kept read answer is trusted any more.
+    /// An ACP agent's MCP token for one session (`mode` a stored mode name).
+    #[wasm_bindgen(js_name = openAgentDoor)]
+    pub fn open_agent_door(&self, token: String, name: String, mode: String) -> bool {
+        match crate::settings::PermissionMode::from_key(&mode) {
+            Some(mode) => self.core.open_agent_door(&token, &name, mode),
+            None => false,
+        }
+    }
+
+    #[wasm_bindgen(js_name = closeAgentDoor)]
+    pub fn close_agent_door(&self, token: String) {
+        self.core.close_agent_door(&token);
+    }
+
     #[wasm_bindgen(js_name = forgetReads)]
     pub fn forget_reads(&self) {
         self.core.forget_reads();

@@ -129,8 +129,8 @@ describe("chat view in Chromium", () => {
 		// A second profile, added as the settings tab adds one: the header follows at once.
 		await page.evaluate(() => window.__harness.plugin.editModelProfiles({ action: "add", preset: "openrouter" }));
 		const names = await switcher.locator("option").allTextContents();
-		assert.equal(names.length, 2, names.join(", "));
-		assert.equal(names[1], "OpenRouter");
+		// The coding agents (ACP) follow the model profiles.
+		assert.deepEqual(names.slice(1), ["OpenRouter", "Claude Code (agent)", "Codex (agent)", "Gemini CLI (agent)", "Custom agent (agent)"]);
 		assert.equal(await switcher.locator("option:checked").textContent(), "OpenRouter", "the new profile is in use");
 		assert.equal(await switcher.getAttribute("title"), "openai/gpt-4.1-mini · openrouter.ai");
 		const box = await switcher.boundingBox();
@@ -146,7 +146,7 @@ describe("chat view in Chromium", () => {
 		// The later tests talk to the first profile's server; the extra one goes.
 		const extra = saved.chat.profiles.find((p) => p.id !== first).id;
 		await page.evaluate((id) => window.__harness.plugin.editModelProfiles({ action: "delete", id }), extra);
-		assert.deepEqual(await switcher.locator("option").count(), 1);
+		assert.deepEqual(await switcher.locator("option").count(), 1 + 4);
 		assert.deepEqual(session.errors, []);
 	});
 

@@ -32,8 +32,8 @@ describe("settings tab in Chromium", () => {
 		assert.equal(await page.locator(".vertical-tab-nav-item.is-active").textContent(), "Vault Agent");
 		const headings = await tab.locator(".setting-item.setting-item-heading .setting-item-name").allTextContents();
 		// Sections may be added between these; these five come in this order.
-		const known = headings.filter((h) => ["Model", "Safety", "Tools", "Agents", "Advanced"].includes(h));
-		assert.deepEqual(known, ["Model", "Safety", "Tools", "Agents", "Advanced"], `headings: ${headings.join(", ")}`);
+		const known = headings.filter((h) => ["Model", "Safety", "Tools", "Agents", "Coding agents", "Advanced"].includes(h));
+		assert.deepEqual(known, ["Model", "Safety", "Tools", "Agents", "Coding agents", "Advanced"], `headings: ${headings.join(", ")}`);
 		assert.equal(headings[0], "Model", "the model comes first");
 		// The command line interface is under Advanced, with the limits after it.
 		const names = await tab.locator(".setting-item .setting-item-name").allTextContents();
@@ -182,6 +182,7 @@ describe("settings tab in Chromium", () => {
 			Safety: ["Vault changes", "Folders the agent may read", "Folders the agent may change"],
 			Tools: ["All tools", ...tools],
 			Agents: ["MCP server", "Port", "What MCP clients may change", "Token", ...clients, "Recent MCP activity"],
+			"Coding agents": ["Claude Code", "Codex", "Gemini CLI", "Custom agent"],
 			Advanced: [
 				"Path to the Obsidian CLI",
 				"CLI in use",

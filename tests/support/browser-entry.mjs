@@ -239,9 +239,69 @@ function execFile(file, args, options, callback) {
 function spawn(file, args, options) {
 	if (!Array.isArray(args)) [args, options] = [[], args];
 	options = options ?? {};
+	if (Array.isArray(options.stdio) && options.stdio[0] === "pipe") return spawnPiped(String(file), args.map(String), options);
 	const child = new BrowserChildProcess(nextChildId++, String(file), args.map(String));
 	const forwarded = forwardedOptions(options, ["cwd", "env", "detached", "windowsHide", "shell", "uid", "gid", "argv0"]);
 	runBridged("spawn", child, forwarded, bufferFromBase64, null);
+	return child;
+}
+
+/** stdin written as the plugin writes it; Node's side owns the pipe. */
+class PipeInput extends Emitter {
+	destroyed = false;
+	#id;
+
+	constructor(id) {
+		super();
+		this.#id = id;
+	}
+
+	write(chunk, callback) {
+		const bytes = typeof chunk === "string" ? new TextEncoder().encode(chunk) : chunk;
+		window.__vaultAgentPipeWrite(this.#id, bytesToBase64(bytes)).then(
+			(written) => callback?.(written ? null : new Error("write after end")),
+			(error) => callback?.(error),
+		);
+		return true;
+	}
+
+	end() {
+		this.destroyed = true;
+		void window.__vaultAgentPipeEnd(this.#id);
+		return this;
+	}
+}
+
+/** spawn with every stream piped (a coding agent over ACP): output is played
+ * back on the child as it arrives, not at the end. */
+function spawnPiped(file, args, options) {
+	const child = new BrowserChildProcess(nextChildId++, file, args);
+	child.stdin = new PipeInput(child.bridgeId);
+	const forwarded = forwardedOptions(options, ["cwd", "env", "windowsHide"]);
+	const text = (stream, base64) => (stream.encoding ? bufferFromBase64(base64).toString() : bufferFromBase64(base64));
+	void window.__vaultAgentPipeSpawn(child.bridgeId, file, args, forwarded).then(async (spawned) => {
+		if (spawned.pid === null) {
+			child.emit("error", rebuildError(spawned.error ?? { message: "spawn failed" }));
+			child.emit("close", null, null);
+			return;
+		}
+		child.pid = spawned.pid;
+		child.emit("spawn");
+		for (;;) {
+			const next = await window.__vaultAgentPipeRead(child.bridgeId);
+			if (next.stdout) child.stdout.emit("data", text(child.stdout, next.stdout));
+			if (next.stderr) child.stderr.emit("data", text(child.stderr, next.stderr));
+			if (next.closed) {
+				child.exitCode = next.closed.exitCode;
+				child.signalCode = next.closed.signalCode;
+				child.stdout.emit("end");
+				child.stderr.emit("end");
+				child.emit("exit", child.exitCode, child.signalCode);
+				child.emit("close", child.exitCode, child.signalCode);
+				return;
+			}
+		}
+	});
 	return child;
 }
 

@@ -112,6 +112,7 @@ function errorFields(error) {
 function createBridge(sessionEnv) {
 	const children = new Map(); // id → { child, done: Promise<result> }
 	const requests = new Map(); // id → { request, chunks, end, error, wake }
+	const pipes = new Map(); // id → { child, out, err, closed, wake }
 	return {
 		children,
 		/** `kind` is the page's call: "execFile" (Node's, with its buffering) or
@@ -162,6 +163,70 @@ function createBridge(sessionEnv) {
 			});
 			children.set(id, { child, done, group });
 			return { pid: child?.pid ?? null };
+		},
+		/** spawn with stdin, stdout and stderr piped both ways (a coding agent over
+		 * ACP): output is handed over as it arrives, through pipeRead. */
+		pipeSpawn(id, file, args, options) {
+			const entry = { child: null, out: [], err: [], closed: null, wake: null };
+			const wake = () => {
+				const w = entry.wake;
+				entry.wake = null;
+				w?.();
+			};
+			return new Promise((resolve) => {
+				let child;
+				try {
+					child = nodeSpawn(file, args, { ...options, env: options.env ?? sessionEnv, stdio: ["pipe", "pipe", "pipe"], shell: false });
+				} catch (error) {
+					resolve({ pid: null, error: errorFields(error) });
+					return;
+				}
+				entry.child = child;
+				pipes.set(id, entry);
+				children.set(id, { child, done: null, group: false });
+				child.stdin.on("error", () => {});
+				child.stdout.on("data", (chunk) => {
+					entry.out.push(chunk);
+					wake();
+				});
+				child.stderr.on("data", (chunk) => {
+					entry.err.push(chunk);
+					wake();
+				});
+				child.once("spawn", () => resolve({ pid: child.pid }));
+				child.once("error", (error) => {
+					if (child.pid !== undefined) return;
+					entry.closed = { exitCode: null, signalCode: null };
+					wake();
+					resolve({ pid: null, error: errorFields(error) });
+				});
+				child.on("close", () => {
+					entry.closed = { exitCode: child.exitCode, signalCode: child.signalCode };
+					wake();
+				});
+			});
+		},
+		/** What the piped process wrote since the last read (waits for something), and whether it ended. */
+		async pipeRead(id) {
+			const entry = pipes.get(id);
+			if (!entry) return { stdout: "", stderr: "", closed: { exitCode: null, signalCode: null } };
+			while (entry.out.length === 0 && entry.err.length === 0 && !entry.closed) await new Promise((resolve) => (entry.wake = resolve));
+			const stdout = Buffer.concat(entry.out.splice(0)).toString("base64");
+			const stderr = Buffer.concat(entry.err.splice(0)).toString("base64");
+			if (entry.closed) {
+				pipes.delete(id);
+				children.delete(id);
+			}
+			return { stdout, stderr, closed: entry.closed };
+		},
+		pipeWrite(id, base64) {
+			const child = pipes.get(id)?.child;
+			if (!child || child.stdin.destroyed) return false;
+			child.stdin.write(Buffer.from(base64, "base64"));
+			return true;
+		},
+		pipeEnd(id) {
+			pipes.get(id)?.child?.stdin.end();
 		},
 		/** The outcome; kept until the page asks, however early the process ended. */
 		async wait(id) {
@@ -345,6 +410,10 @@ export async function startBrowserPlugin({ data = null, env = {}, theme = "dark"
 		});
 		await page.exposeFunction("__vaultAgentSpawn", (id, file, args, options, kind) => bridge.spawn(id, file, args, options, kind));
 		await page.exposeFunction("__vaultAgentWait", (id) => bridge.wait(id));
+		await page.exposeFunction("__vaultAgentPipeSpawn", (id, file, args, options) => bridge.pipeSpawn(id, file, args, options));
+		await page.exposeFunction("__vaultAgentPipeRead", (id) => bridge.pipeRead(id));
+		await page.exposeFunction("__vaultAgentPipeWrite", (id, base64) => bridge.pipeWrite(id, base64));
+		await page.exposeFunction("__vaultAgentPipeEnd", (id) => bridge.pipeEnd(id));
 		await page.exposeFunction("__vaultAgentKill", (id, signal) => bridge.kill(id, signal));
 		await page.exposeFunction("__vaultAgentFs", (operation, path, mode) => bridge.fs(operation, path, mode));
 		await page.exposeFunction("__vaultAgentHttpOpen", (id, spec, body) => bridge.httpOpen(id, spec, body));

@@ -1,0 +1,522 @@
+// One coding agent (Claude Code, Codex, Gemini CLI…) run over the Agent
+// Client Protocol: its process, the connection, one session. This is the
+// only file that imports the ACP SDK. What the agent reports becomes the
+// chat's events on one channel (`onEvent`); what it asks of the vault goes
+// through the core like any other door: reads and writes as our tools (read
+// scope, cards, stale check, journal, undo), its tools over our MCP server
+// with a token for this session only, under the chat's permission mode.
+
+import * as acp from "@agentclientprotocol/sdk";
+import { spawn, type ChildProcess } from "child_process";
+import type { ConfirmationCoordinator } from "../confirmations";
+import type { ChatEvent, CoreHandle } from "../core-types";
+import type { ToolResult } from "../vault-agent-api";
+import type { AgentProfile } from "./profiles";
+import { STDIO_BRIDGE_SCRIPT } from "./stdio-bridge";
+
+/** What the chat shows beyond its own agent's events. */
+export type AgentEvent =
+	| ChatEvent
+	| { type: "plan"; entries: Array<{ content: string; status: string }> }
+	| { type: "commands"; commands: Array<{ name: string; description: string }> }
+	| { type: "modes"; current: string; available: Array<{ id: string; name: string }> }
+	| { type: "permission"; ask: PermissionAsk }
+	| { type: "crashed"; stderr: string }
+	/** How full the agent's context is, as it reports it (tokens). */
+	| { type: "agentUsage"; used: number; size: number };
+
+/** The agent asks before one of its own actions; the user picks one of its options. */
+export interface PermissionAsk {
+	id: number;
+	title: string;
+	kind: string;
+	options: Array<{ optionId: string; name: string; kind: string }>;
+	answer(optionId: string | null): void;
+}
+
+export interface AgentSessionHost {
+	core: CoreHandle;
+	confirmations: ConfirmationCoordinator;
+	/** The vault folder: the agent's working directory; paths outside it are refused. */
+	vaultPath: string;
+	/** The MCP listener for agents, started on first use: its URL. */
+	mcpUrl(): Promise<string | null>;
+	/** A fresh secret, hex. */
+	freshToken(): string;
+	/** The chat's permission mode now (`readOnly`, `askEveryChange`, `askBeforeEdits`). */
+	permissionMode(): string;
+	/** Whether the vault has a file at this vault-relative path. */
+	fileExists(path: string): boolean;
+	/** Secret storage, for the profile's API keys. */
+	secret(name: string): string | null;
+	pluginVersion: string;
+}
+
+export interface AgentFacts {
+	name: string;
+	version: string;
+	protocolVersion: number;
+	loadSession: boolean;
+	mcpHttp: boolean;
+	promptImage: boolean;
+}
+
+/** The last part of the agent's stderr kept for a crash report. */
+const STDERR_KEPT = 4000;
+/** How long an agent has to end its turn after `session/cancel` before it is ended. */
+const CANCEL_GRACE_MS = 2000;
+
+export class AgentStartError extends Error {}
+
+export class AgentSession {
+	facts: AgentFacts | null = null;
+	sessionId: string | null = null;
+	/** The agent's reported modes and slash commands, newest. */
+	modes: { current: string; available: Array<{ id: string; name: string }> } | null = null;
+	commands: Array<{ name: string; description: string }> = [];
+	/** Questions the agent is waiting on. */
+	readonly asks = new Map<number, PermissionAsk>();
+	private child: ChildProcess | null = null;
+	private connection: acp.ClientConnection | null = null;
+	private token: string | null = null;
+	private stderr = "";
+	private onEvent: (event: AgentEvent) => void = () => {};
+	private said = "";
+	private nextAsk = 1;
+	/** Options the user chose "always" for, by the agent's tool kind and title; gone with the session. */
+	private readonly always = new Map<string, string>();
+	private ended = false;
+	private exitListeners: Array<() => void> = [];
+	/** Told once per session: the agent has no terminal here. */
+	private toldNoTerminal = false;
+
+	constructor(
+		readonly profile: AgentProfile,
+		private readonly host: AgentSessionHost,
+	) {}
+
+	get running(): boolean {
+		return this.child !== null && !this.ended;
+	}
+
+	get stderrTail(): string {
+		return this.stderr;
+	}
+
+	/** Starts the process and `initialize`s it; rejects with what to do when it cannot start. */
+	async initialize(): Promise<AgentFacts> {
+		const profile = this.profile;
+		if (!profile.command) throw new AgentStartError(`${profile.name}: set its command in Settings → Vault Agent → Coding agents.`);
+		const env: Record<string, string> = {};
+		for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
+		for (const [name, secret] of Object.entries(profile.envSecrets)) {
+			const value = secret ? this.host.secret(secret) : null;
+			if (value) env[name] = value;
+		}
+		// No shell: the command and its arguments go to the OS as they are.
+		const child = spawn(profile.command, profile.args, { cwd: this.host.vaultPath, env, stdio: ["pipe", "pipe", "pipe"], windowsHide: true });
+		this.child = child;
+		const started = new Promise<void>((resolve, reject) => {
+			child.once("spawn", () => resolve());
+			child.once("error", (error: NodeJS.ErrnoException) => {
+				this.ended = true;
+				const hint = profile.install ? ` Install it with: ${profile.install}.` : "";
+				reject(
+					new AgentStartError(
+						error.code === "ENOENT" ? `${profile.name}: "${profile.command}" was not found on PATH.${hint} Or set its full path in Settings → Vault Agent → Coding agents.` : `${profile.name} could not start: ${error.message}`,
+					),
+				);
+			});
+		});
+		// A write after the agent died is an error event, not a crash of the plugin.
+		child.stdin?.on("error", () => {});
+		child.stderr?.setEncoding("utf8");
+		child.stderr?.on("data", (chunk: string) => {
+			this.stderr = (this.stderr + chunk).slice(-STDERR_KEPT);
+		});
+		child.once("exit", () => {
+			this.ended = true;
+			for (const listener of this.exitListeners.splice(0)) listener();
+		});
+		await started;
+		const stream = acp.ndJsonStream(stdinStream(child), stdoutStream(child));
+		const app = acp
+			.client({ name: "Vault Agent" })
+			.onNotification("session/update", ({ params }) => this.update(params))
+			.onRequest("session/request_permission", ({ params }) => this.askPermission(params))
+			.onRequest("fs/read_text_file", ({ params }) => this.readFile(params))
+			.onRequest("fs/write_text_file", ({ params }) => this.writeFile(params));
+		this.connection = app.connect(stream);
+		// A connection that ends with an error (the agent died) is reported through the turn, not as an unhandled rejection.
+		this.connection.closed.catch(() => {});
+		const init = await this.untilExit(
+			this.connection.agent.request("initialize", {
+				protocolVersion: acp.PROTOCOL_VERSION,
+				clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: false },
+				clientInfo: { name: "vault-agent", title: "Vault Agent", version: this.host.pluginVersion },
+			}),
+		);
+		const caps = init.agentCapabilities;
+		this.facts = {
+			name: init.agentInfo?.title ?? init.agentInfo?.name ?? profile.name,
+			version: init.agentInfo?.version ?? "",
+			protocolVersion: init.protocolVersion,
+			loadSession: caps?.loadSession ?? false,
+			mcpHttp: caps?.mcpCapabilities?.http ?? false,
+			promptImage: caps?.promptCapabilities?.image ?? false,
+		};
+		return this.facts;
+	}
+
+	/** `session/new` with our MCP server (HTTP, a token for this session), or `session/load` of `resume`. */
+	async open(resume: string | null = null): Promise<void> {
+		const agent = this.connection?.agent;
+		if (!agent || !this.facts) throw new Error("The agent is not initialized.");
+		const mcpServers: acp.McpServer[] = [];
+		const url = await this.host.mcpUrl();
+		if (url) {
+			this.token = this.host.freshToken();
+			this.host.core.openAgentDoor(this.token, this.profile.name, this.host.permissionMode());
+			const auth = `Bearer ${this.token}`;
+			mcpServers.push(
+				this.facts.mcpHttp
+					? { type: "http", name: "vault-agent", url, headers: [{ name: "Authorization", value: auth }] }
+					: {
+							// Every ACP agent takes stdio servers: our small bridge to the same listener.
+							name: "vault-agent",
+							command: process.execPath,
+							args: ["-e", STDIO_BRIDGE_SCRIPT],
+							env: [
+								{ name: "ELECTRON_RUN_AS_NODE", value: "1" },
+								{ name: "VAULT_AGENT_MCP_URL", value: url },
+								{ name: "VAULT_AGENT_MCP_AUTH", value: auth },
+							],
+						},
+			);
+		} else {
+			this.emit({ type: "notice", text: `${this.facts.name} cannot reach Vault Agent's tools (the MCP listener did not start); it works with the files it reads and writes through the chat.` });
+		}
+		if (resume && this.facts.loadSession) {
+			await this.untilExit(agent.request("session/load", { sessionId: resume, cwd: this.host.vaultPath, mcpServers }));
+			this.sessionId = resume;
+			return;
+		}
+		const created = await this.untilExit(agent.request("session/new", { cwd: this.host.vaultPath, mcpServers }));
+		this.sessionId = created.sessionId;
+		if (created.modes) this.modes = { current: created.modes.currentModeId, available: created.modes.availableModes.map((m) => ({ id: m.id, name: m.name })) };
+	}
+
+	/** One turn: resolves with the stop reason; the events arrive on `onEvent` meanwhile. */
+	async prompt(text: string, onEvent: (event: AgentEvent) => void): Promise<string> {
+		const agent = this.connection?.agent;
+		if (!agent || !this.sessionId) throw new Error("The agent has no session.");
+		this.onEvent = onEvent;
+		this.said = "";
+		// The door's mode follows the chat's, as it is at each Send.
+		if (this.token) this.host.core.openAgentDoor(this.token, this.profile.name, this.host.permissionMode());
+		onEvent({ type: "modelRound", round: 1 });
+		if (!this.toldNoTerminal) {
+			this.toldNoTerminal = true;
+			onEvent({ type: "notice", text: `${this.profile.name} runs without a terminal in Vault Agent: it reads and changes notes through the chat's tools and cards.` });
+		}
+		try {
+			const response = await this.untilExit(agent.request("session/prompt", { sessionId: this.sessionId, prompt: [{ type: "text", text }] }));
+			onEvent({ type: "assistantMessage", text: this.said });
+			onEvent({ type: "turnEnded", end: response.stopReason === "cancelled" ? "stopped" : "done" });
+			return response.stopReason;
+		} catch (error) {
+			onEvent({ type: "assistantMessage", text: this.said });
+			// The connection may close a moment before the process reports its exit.
+			if (!this.ended) await this.exitWithin(500);
+			if (this.ended) {
+				onEvent({ type: "crashed", stderr: this.stderr.trim() });
+				onEvent({ type: "turnEnded", end: "failed" });
+				return "crashed";
+			}
+			onEvent({ type: "error", code: "agent_error", message: `${this.profile.name}: ${error instanceof Error ? error.message : String(error)}` });
+			onEvent({ type: "turnEnded", end: "failed" });
+			return "failed";
+		} finally {
+			for (const ask of this.asks.values()) ask.answer(null);
+		}
+	}
+
+	/** Stop: `session/cancel`; an agent that does not end its turn soon is ended. */
+	cancel(): void {
+		const agent = this.connection?.agent;
+		if (!agent || !this.sessionId || this.ended) return;
+		for (const ask of this.asks.values()) ask.answer(null);
+		void agent.notify("session/cancel", { sessionId: this.sessionId }).catch(() => {});
+		const child = this.child;
+		const timer = window.setTimeout(() => {
+			if (child && !this.ended) this.dispose();
+		}, CANCEL_GRACE_MS);
+		this.exitListeners.push(() => window.clearTimeout(timer));
+		this.idle().then(() => window.clearTimeout(timer), () => window.clearTimeout(timer));
+	}
+
+	/** Picks one of the modes the agent reported. */
+	async setMode(modeId: string): Promise<void> {
+		const agent = this.connection?.agent;
+		if (!agent || !this.sessionId) return;
+		await agent.request("session/set_mode", { sessionId: this.sessionId, modeId });
+		if (this.modes) this.modes = { ...this.modes, current: modeId };
+	}
+
+	/** Ends everything: the MCP token, the connection, the process (and nothing is left running). */
+	dispose(): void {
+		// First: a turn the closing connection rejects reads as ended, not failed.
+		this.ended = true;
+		if (this.token) this.host.core.closeAgentDoor(this.token);
+		this.token = null;
+		for (const ask of this.asks.values()) ask.answer(null);
+		this.connection?.close();
+		this.connection = null;
+		const child = this.child;
+		if (child && child.exitCode === null && child.signalCode === null) {
+			child.kill("SIGTERM");
+			const hard = window.setTimeout(() => child.kill("SIGKILL"), 1000);
+			child.once("exit", () => window.clearTimeout(hard));
+		}
+		this.ended = true;
+	}
+
+	/** The process id, for tests and the status line. */
+	get pid(): number | null {
+		return this.child?.pid ?? null;
+	}
+
+	private exitWithin(ms: number): Promise<void> {
+		return new Promise((resolve) => {
+			const timer = window.setTimeout(resolve, ms);
+			this.exitListeners.push(() => {
+				window.clearTimeout(timer);
+				resolve();
+			});
+		});
+	}
+
+	private idleWaiters: Array<() => void> = [];
+	private idle(): Promise<void> {
+		return new Promise((resolve) => this.idleWaiters.push(resolve));
+	}
+
+	/** A request that also fails when the process dies before it is answered. */
+	private untilExit<T>(request: Promise<T>): Promise<T> {
+		return new Promise<T>((resolve, reject) => {
+			const onExit = () => reject(new Error(`the agent exited${this.stderr.trim() ? `: ${this.stderr.trim().split("\n").at(-1)}` : ""}`));
+			if (this.ended) onExit();
+			this.exitListeners.push(onExit);
+			request.then(resolve, reject).finally(() => {
+				this.exitListeners = this.exitListeners.filter((l) => l !== onExit);
+				for (const waiter of this.idleWaiters.splice(0)) waiter();
+			});
+		});
+	}
+
+	private emit(event: AgentEvent): void {
+		this.onEvent(event);
+	}
+
+	private update(params: acp.SessionNotification): void {
+		if (params.sessionId !== this.sessionId) return;
+		const update = params.update;
+		switch (update.sessionUpdate) {
+			case "agent_message_chunk":
+				if (update.content.type === "text") {
+					this.said += update.content.text;
+					this.emit({ type: "textDelta", text: update.content.text });
+				}
+				break;
+			case "agent_thought_chunk":
+				if (update.content.type === "text") this.emit({ type: "reasoningDelta", text: update.content.text });
+				break;
+			case "tool_call":
+				this.emit({ type: "toolStarted", callId: update.toolCallId, tool: update.kind ?? "other", displayName: update.title, arguments: JSON.stringify(update.rawInput ?? {}) });
+				if (update.status === "completed" || update.status === "failed") this.finishTool(update.toolCallId, update.status, update.content ?? [], update.title);
+				break;
+			case "tool_call_update":
+				if (update.status === "completed" || update.status === "failed") this.finishTool(update.toolCallId, update.status, update.content ?? [], update.title ?? "");
+				break;
+			case "plan":
+				this.emit({ type: "plan", entries: update.entries.map((e) => ({ content: e.content, status: e.status })) });
+				break;
+			case "available_commands_update":
+				this.commands = update.availableCommands.map((c) => ({ name: c.name, description: c.description }));
+				this.emit({ type: "commands", commands: this.commands });
+				break;
+			case "usage_update":
+				this.emit({ type: "agentUsage", used: update.used, size: update.size });
+				break;
+			case "current_mode_update":
+				if (this.modes) this.modes = { ...this.modes, current: update.currentModeId };
+				if (this.modes) this.emit({ type: "modes", ...this.modes });
+				break;
+			default:
+				break;
+		}
+	}
+
+	private finishTool(callId: string, status: string, content: acp.ToolCallContent[], title: string): void {
+		const text = content
+			.map((c) => (c.type === "content" && c.content.type === "text" ? c.content.text : c.type === "diff" ? `Changed ${c.path}` : ""))
+			.filter(Boolean)
+			.join("\n");
+		const ok = status === "completed";
+		const result: ToolResult = { ok, text, durationMs: 0, ...(ok ? {} : { error: { code: "agent_tool_failed", message: text || title } }) };
+		this.emit({ type: "toolFinished", callId, tool: "agent", displayName: title, result, table: null });
+	}
+
+	/** The agent's own question, with its options; "always" holds for this session only. */
+	private askPermission(params: acp.RequestPermissionRequest): Promise<acp.RequestPermissionResponse> {
+		const call = params.toolCall;
+		const key = `${call.kind ?? "other"}\u0000${call.title ?? ""}`;
+		const remembered = this.always.get(key);
+		if (remembered && params.options.some((o) => o.optionId === remembered)) return Promise.resolve({ outcome: { outcome: "selected", optionId: remembered } });
+		// Read only: nothing the agent wants to do on its own is allowed.
+		if (this.host.permissionMode() === "readOnly" && call.kind !== "read" && call.kind !== "search" && call.kind !== "think" && call.kind !== "fetch") {
+			const reject = params.options.find((o) => o.kind === "reject_once") ?? params.options.find((o) => o.kind === "reject_always");
+			if (reject) return Promise.resolve({ outcome: { outcome: "selected", optionId: reject.optionId } });
+		}
+		return new Promise((resolve) => {
+			const id = this.nextAsk++;
+			const ask: PermissionAsk = {
+				id,
+				title: call.title ?? "The agent asks to go on",
+				kind: call.kind ?? "other",
+				options: params.options.map((o) => ({ optionId: o.optionId, name: o.name, kind: o.kind })),
+				answer: (optionId) => {
+					if (!this.asks.delete(id)) return;
+					const option = params.options.find((o) => o.optionId === optionId);
+					if (!option) {
+						resolve({ outcome: { outcome: "cancelled" } });
+						return;
+					}
+					if (option.kind === "allow_always") this.always.set(key, option.optionId);
+					resolve({ outcome: { outcome: "selected", optionId: option.optionId } });
+				},
+			};
+			this.asks.set(id, ask);
+			this.emit({ type: "permission", ask });
+		});
+	}
+
+	/** An absolute path inside the vault, as the vault-relative path our tools take. */
+	private vaultRelative(path: string): string {
+		const inside = insideVault(this.host.vaultPath, path);
+		if (inside === null) throw acp.RequestError.invalidParams({ path }, `${path} is outside the vault; the agent may only read and write notes in it.`);
+		return inside;
+	}
+
+	private mode(): string {
+		return this.host.permissionMode();
+	}
+
+	/** `fs/read_text_file` is our notes tool's read: the read scope and hidden folders apply. */
+	private async readFile(params: acp.ReadTextFileRequest): Promise<acp.ReadTextFileResponse> {
+		const path = this.vaultRelative(params.path);
+		const result = await this.host.core.callToolThrough("obsidianNotes", { command: "read", path }, this.profile.name, this.mode());
+		if (!result.ok) throw refused(result);
+		let content = result.text;
+		if (params.line || params.limit) {
+			const lines = content.split("\n");
+			const start = Math.max(0, (params.line ?? 1) - 1);
+			content = lines.slice(start, params.limit ? start + params.limit : undefined).join("\n");
+		}
+		return { content };
+	}
+
+	/**
+	 * `fs/write_text_file` is our own edit (the whole text, with the stale
+	 * check) or create: a card in the ask modes, then the journal and Undo.
+	 */
+	private async writeFile(params: acp.WriteTextFileRequest): Promise<acp.WriteTextFileResponse> {
+		const path = this.vaultRelative(params.path);
+		const core = this.host.core;
+		const current = await core.callToolThrough("obsidianNotes", { command: "read", path }, this.profile.name, this.mode());
+		// A path with no file is a new note; any other refusal (the read scope) stands.
+		const missing = !current.ok && !this.host.fileExists(path);
+		if (!current.ok && !missing) throw refused(current);
+		if (current.ok && current.text === params.content) return {};
+		const args =
+			missing || current.text === ""
+				? missing
+					? { command: "create", path, content: params.content }
+					: { command: "append", path, content: params.content }
+				: { command: "edit", path, find: current.text, with: params.content };
+		const callId = `acp-write-${Date.now().toString(36)}`;
+		this.emit({ type: "toolStarted", callId, tool: "obsidianEdit", displayName: missing ? "Create a note" : "Edit a note", arguments: JSON.stringify({ command: args.command, path }) });
+		let result = await core.callToolThrough("obsidianEdit", args, this.profile.name, this.mode());
+		if (result.pending) {
+			const card = core.confirmationCard(result.pending.id);
+			if (card) this.emit({ type: "confirmationNeeded", callId, card });
+			result = await this.host.confirmations.wait(result.pending.id);
+		}
+		this.emit({ type: "toolFinished", callId, tool: "obsidianEdit", displayName: missing ? "Create a note" : "Edit a note", result, table: null });
+		if (!result.ok) throw refused(result);
+		return {};
+	}
+}
+
+/**
+ * `path` (absolute, as ACP sends it) relative to the vault with forward
+ * slashes, or null when it is not inside it. Dot segments are resolved first,
+ * so `Vault/../elsewhere` is outside.
+ */
+export function insideVault(vault: string, path: string): string | null {
+	const parts = (p: string) => p.replace(/\\/g, "/").split("/").filter((s) => s !== "" && s !== ".");
+	const resolved: string[] = [];
+	for (const part of parts(path)) {
+		if (part === "..") {
+			if (resolved.length === 0) return null;
+			resolved.pop();
+		} else resolved.push(part);
+	}
+	const base = parts(vault);
+	// Windows paths compare without case (C:\Vault and c:\vault are one folder).
+	const same = (a: string, b: string) => (/^[a-z]:$/i.test(base[0] ?? "") ? a.toLowerCase() === b.toLowerCase() : a === b);
+	if (resolved.length <= base.length || !base.every((part, i) => same(part, resolved[i] ?? ""))) return null;
+	return resolved.slice(base.length).join("/");
+}
+
+/** The agent's stdin as a web stream (what the SDK reads and writes). */
+function stdinStream(child: ChildProcess): WritableStream<Uint8Array> {
+	return new WritableStream<Uint8Array>({
+		write: (chunk) =>
+			new Promise<void>((resolve, reject) => {
+				if (!child.stdin || child.stdin.destroyed) {
+					reject(new Error("the agent's input is closed"));
+					return;
+				}
+				child.stdin.write(chunk, (error) => (error ? reject(error) : resolve()));
+			}),
+		close: () => {
+			child.stdin?.end();
+		},
+	});
+}
+
+/** The agent's stdout as a web stream. */
+function stdoutStream(child: ChildProcess): ReadableStream<Uint8Array> {
+	return new ReadableStream<Uint8Array>({
+		start: (controller) => {
+			const out = child.stdout;
+			if (!out) {
+				controller.close();
+				return;
+			}
+			out.on("data", (chunk: Uint8Array | string) => controller.enqueue(typeof chunk === "string" ? new TextEncoder().encode(chunk) : new Uint8Array(chunk)));
+			out.on("end", () => {
+				try {
+					controller.close();
+				} catch {
+					// Already closed (cancelled by the reader).
+				}
+			});
+		},
+	});
+}
+
+function refused(result: ToolResult): acp.RequestError {
+	return acp.RequestError.internalError({ code: result.error?.code ?? "failed" }, result.error?.message ?? result.text);
+}

@@ -1,0 +1,60 @@
+// What a coding agent (ACP) adds to the chat: its plan, its permission
+// questions with its own options, its slash commands, and the crash report.
+
+import { setIcon } from "obsidian";
+import type { Conversation } from "../core-types";
+import type { PermissionAsk } from "../acp/agent-session";
+
+export function renderPlan(parent: HTMLElement, entries: Array<{ content: string; status: string }>): void {
+	parent.querySelectorAll(".vault-agent-plan").forEach((el) => el.remove());
+	const plan = parent.createDiv({ cls: "vault-agent-plan" });
+	plan.createDiv({ cls: "vault-agent-plan-title", text: "Plan" });
+	const list = plan.createEl("ul");
+	for (const entry of entries) {
+		const item = list.createEl("li", { text: entry.content });
+		item.dataset.status = entry.status;
+	}
+}
+
+/** The agent's question, with a button per option it offered. */
+export function renderPermission(parent: HTMLElement, agentName: string, ask: PermissionAsk): void {
+	const card = parent.createDiv({ cls: "vault-agent-inline-card vault-agent-permission" });
+	const head = card.createDiv({ cls: "vault-agent-permission-head" });
+	setIcon(head.createSpan(), "shield-question");
+	head.createSpan({ text: `${agentName} asks: ${ask.title}` });
+	const buttons = card.createDiv({ cls: "vault-agent-permission-options" });
+	for (const option of ask.options) {
+		const button = buttons.createEl("button", { text: option.name, cls: option.kind.startsWith("allow") ? "mod-cta" : "" });
+		if (option.kind === "allow_always") button.setAttribute("title", "For this chat session only");
+		button.addEventListener("click", () => {
+			ask.answer(option.optionId);
+			card.addClass("is-answered");
+			buttons.empty();
+			buttons.createSpan({ cls: "vault-agent-permission-answer", text: option.name });
+		});
+	}
+}
+
+/** The agent's slash commands under the input; a click puts one in it. */
+export function renderCommands(parent: HTMLElement, commands: Array<{ name: string; description: string }>, pick: (name: string) => void): void {
+	parent.empty();
+	for (const command of commands) {
+		const chip = parent.createEl("button", { cls: "vault-agent-agent-command", text: `/${command.name}` });
+		chip.setAttribute("title", command.description);
+		chip.addEventListener("click", () => pick(command.name));
+	}
+}
+
+/** The conversation as Markdown with frontmatter, for "Export to note". */
+export function conversationMarkdown(conversation: Conversation, agent: string | null): string {
+	const created = new Date(conversation.createdMs || Date.now()).toISOString();
+	const lines = ["---", `title: ${JSON.stringify(conversation.title || "Chat")}`, `created: ${created}`, `source: Vault Agent chat`];
+	if (agent) lines.push(`agent: ${JSON.stringify(agent)}`);
+	lines.push("---", "");
+	for (const message of conversation.messages) {
+		if (message.role === "user") lines.push(`## You`, "", message.text, "");
+		else if (message.role === "assistant" && message.text.trim()) lines.push(`## ${agent ?? "Vault Agent"}`, "", message.text, "");
+		else if (message.role === "notice") lines.push(`> ${message.text}`, "");
+	}
+	return lines.join("\n");
+}

@@ -1,0 +1,179 @@
+#!/usr/bin/env node
+// A scripted coding agent for the tests, written with the official ACP SDK's
+// agent side and run as a real process over stdio. What it does in a turn is
+// chosen by the prompt's first word:
+//   stream              thoughts, then text in several chunks
+//   tool <file>         reads <file> through the MCP server the session was given
+//   tool-set <path>     sets a property through the MCP server (a card in the ask modes)
+//   permission          asks permission (allow once, always, reject) and says what it got
+//   write <path>|<text> fs/write_text_file, then says whether it worked
+//   read <path>         fs/read_text_file, then says what it read or the refusal
+//   slow                streams, then waits for session/cancel
+//   ignore-cancel       streams, then ignores session/cancel
+//   crash               streams, writes to stderr and exits mid-turn
+// ACP_AGENT_NO_HTTP=1: it says it has no HTTP MCP, and starts the stdio server it is given.
+// ACP_AGENT_LOG, when set, is a file that gets one JSON line per request it received.
+import * as acp from "@agentclientprotocol/sdk";
+import { appendFileSync } from "node:fs";
+import { Readable, Writable } from "node:stream";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+
+const log = (entry) => {
+	if (process.env.ACP_AGENT_LOG) appendFileSync(process.env.ACP_AGENT_LOG, `${JSON.stringify(entry)}\n`);
+};
+const sessions = new Map();
+let nextSession = 1;
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function say(client, sessionId, text, kind = "agent_message_chunk") {
+	await client.notify("session/update", { sessionId, update: { sessionUpdate: kind, content: { type: "text", text } } });
+}
+
+async function mcpClient(session) {
+	const mcp = new Client({ name: "scripted-acp-agent", version: "1.0.0" });
+	const stdio = session.mcpServers.find((s) => s.command);
+	if (process.env.ACP_AGENT_NO_HTTP === "1") {
+		if (!stdio) throw new Error("no stdio MCP server was given");
+		await mcp.connect(new StdioClientTransport({ command: stdio.command, args: stdio.args, env: Object.fromEntries(stdio.env.map((e) => [e.name, e.value])) }));
+		return mcp;
+	}
+	const server = session.mcpServers.find((s) => s.type === "http");
+	if (!server) throw new Error("no HTTP MCP server was given");
+	const headers = Object.fromEntries(server.headers.map((h) => [h.name, h.value]));
+	await mcp.connect(new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers } }));
+	return mcp;
+}
+
+async function mcpCall(client, sessionId, session, title, name, args) {
+	const toolCallId = `call-${Math.random().toString(36).slice(2)}`;
+	await client.notify("session/update", { sessionId, update: { sessionUpdate: "tool_call", toolCallId, title, kind: "read", status: "in_progress", rawInput: { name, args } } });
+	const mcp = await mcpClient(session);
+	const tools = await mcp.listTools();
+	const result = await mcp.callTool({ name, arguments: args });
+	await mcp.close();
+	const text = result.content.map((c) => c.text ?? "").join("");
+	await client.notify("session/update", {
+		sessionId,
+		update: { sessionUpdate: "tool_call_update", toolCallId, status: result.isError ? "failed" : "completed", content: [{ type: "content", content: { type: "text", text } }] },
+	});
+	return { text, isError: result.isError, tools: tools.tools.map((t) => t.name) };
+}
+
+const app = acp
+	.agent({ name: "scripted-acp-agent" })
+	.onRequest("initialize", ({ params }) => {
+		log({ method: "initialize", params });
+		return {
+			protocolVersion: acp.PROTOCOL_VERSION,
+			agentInfo: { name: "scripted-acp-agent", title: "Scripted agent", version: "9.9.9" },
+			agentCapabilities: { loadSession: true, mcpCapabilities: { http: process.env.ACP_AGENT_NO_HTTP !== "1" }, promptCapabilities: {} },
+		};
+	})
+	.onRequest("session/new", async ({ params, client }) => {
+		log({ method: "session/new", params });
+		const sessionId = `scripted-${process.pid}-${nextSession++}`;
+		sessions.set(sessionId, { mcpServers: params.mcpServers, cancelled: false });
+		// Reported after the answer, as real agents do.
+		setTimeout(() => {
+			void client.notify("session/update", {
+				sessionId,
+				update: { sessionUpdate: "available_commands_update", availableCommands: [{ name: "summarise", description: "Summarise a note" }] },
+			});
+		}, 10);
+		return { sessionId, modes: { currentModeId: "ask", availableModes: [{ id: "ask", name: "Ask" }, { id: "code", name: "Code" }] } };
+	})
+	.onRequest("session/load", ({ params }) => {
+		log({ method: "session/load", params });
+		sessions.set(params.sessionId, { mcpServers: params.mcpServers, cancelled: false });
+		return {};
+	})
+	.onRequest("session/set_mode", ({ params }) => {
+		log({ method: "session/set_mode", params });
+		return {};
+	})
+	.onNotification("session/cancel", ({ params }) => {
+		log({ method: "session/cancel", params });
+		const session = sessions.get(params.sessionId);
+		if (session) session.cancelled = true;
+	})
+	.onRequest("session/prompt", async ({ params, client }) => {
+		const sessionId = params.sessionId;
+		const session = sessions.get(sessionId);
+		session.cancelled = false;
+		const text = params.prompt.map((b) => b.text ?? "").join("");
+		log({ method: "session/prompt", text });
+		const [word, ...rest] = text.split(" ");
+		switch (word) {
+			case "stream":
+				await say(client, sessionId, "Let me think about the vault.", "agent_thought_chunk");
+				await client.notify("session/update", { sessionId, update: { sessionUpdate: "plan", entries: [{ content: "Read the note", priority: "high", status: "in_progress" }] } });
+				for (const chunk of ["Hello ", "from the ", "scripted agent."]) await say(client, sessionId, chunk);
+				await client.notify("session/update", { sessionId, update: { sessionUpdate: "usage_update", used: 1200, size: 200000 } });
+				break;
+			case "tool": {
+				const { text: read, isError, tools } = await mcpCall(client, sessionId, session, "Read a note", "obsidianNotes", { command: "read", file: rest.join(" ") });
+				await say(client, sessionId, `Tools: ${tools.length}. ${isError ? "Refused" : "Read"}: ${read}`);
+				break;
+			}
+			case "tool-set": {
+				const { text: answer, isError } = await mcpCall(client, sessionId, session, "Set a property", "obsidianProperties", { command: "property:set", path: rest.join(" "), name: "status", value: "done" });
+				await say(client, sessionId, `${isError ? "Refused" : "Set"}: ${answer}`);
+				break;
+			}
+			case "permission": {
+				const answer = await client.request("session/request_permission", {
+					sessionId,
+					toolCall: { toolCallId: "perm-1", title: "Run the linter", kind: "execute", status: "pending" },
+					options: [
+						{ optionId: "once", name: "Allow once", kind: "allow_once" },
+						{ optionId: "always", name: "Always allow", kind: "allow_always" },
+						{ optionId: "no", name: "Reject", kind: "reject_once" },
+					],
+				});
+				await say(client, sessionId, `Permission: ${answer.outcome.outcome === "selected" ? answer.outcome.optionId : "cancelled"}`);
+				break;
+			}
+			case "write": {
+				const [path, content] = rest.join(" ").split("|");
+				try {
+					await client.request("fs/write_text_file", { sessionId, path, content });
+					await say(client, sessionId, `Wrote ${path}`);
+				} catch (error) {
+					await say(client, sessionId, `Write refused: ${error.message}`);
+				}
+				break;
+			}
+			case "read": {
+				try {
+					const { content } = await client.request("fs/read_text_file", { sessionId, path: rest.join(" ") });
+					await say(client, sessionId, `Read: ${content}`);
+				} catch (error) {
+					await say(client, sessionId, `Read refused: ${error.message}`);
+				}
+				break;
+			}
+			case "slow":
+				await say(client, sessionId, "Working…");
+				while (!session.cancelled) await sleep(20);
+				return { stopReason: "cancelled" };
+			case "ignore-cancel":
+				await say(client, sessionId, "Not stopping…");
+				await new Promise(() => {});
+				break;
+			case "crash":
+				await say(client, sessionId, "About to fail");
+				process.stderr.write("scripted agent: out of tokens (simulated crash)\n");
+				process.exit(3);
+				break;
+			default:
+				await say(client, sessionId, `Echo: ${text}`);
+		}
+		return { stopReason: "end_turn" };
+	});
+
+const stream = acp.ndJsonStream(Writable.toWeb(process.stdout), Readable.toWeb(process.stdin));
+const connection = app.connect(stream);
+await connection.closed;
+process.exit(0);
