@@ -1,4 +1,6 @@
-// Public API of the Vault Agent plugin. Other plugins may copy this file:
+// Public API of the Vault Agent plugin. Other plugins may copy this file with
+// generated/api-types.ts (the result and descriptor types, generated from the
+// plugin's Rust types by src/ts_types.rs):
 //
 //   const api = (app as any).plugins.getPlugin("vault-agent")?.api as VaultAgentApi | undefined;
 //   const result = await api?.callTool("obsidianDailyNote", { command: "daily:read" });
@@ -8,33 +10,24 @@
 // earlier if its chat or a command was used first. Every call goes through the same registry,
 // policy and settings as the in-app agent; nothing here can change settings.
 
-/** Whether a command reads, writes at once, or waits for the user's click. */
-export type CommandAccess = "read" | "directWrite" | "confirmedWrite";
+import type { ToolDescriptor, ToolResult } from "./generated/api-types";
 
-export interface CommandDescriptor {
-	name: string;
-	access: CommandAccess;
-	summary: string;
-}
-
-export interface ToolDescriptor {
-	/** Stable id, e.g. "obsidianDailyNote". */
-	id: string;
-	/** Human name, ending in "(CLI)". */
-	displayName: string;
-	description: string;
-	/** When to use this tool and which tool to use instead. */
-	guidance: string;
-	/** JSON Schema (draft 2020-12) of the arguments object. */
-	inputSchema: Record<string, unknown>;
-	/** The command allowlist. */
-	commands: string[];
-	commandDetails: CommandDescriptor[];
-	/** A typical read-only call of this tool. */
-	example: ToolArguments;
-	/** False when the user turned the tool off; calls are then refused. */
-	enabled: boolean;
-}
+export type {
+	ChangePreview,
+	CommandAccess,
+	CommandDescriptor,
+	DiffHunk,
+	DiffLine,
+	ErrorInfo,
+	JournalRef,
+	JsonValue,
+	LineKind,
+	NoteDiff,
+	PendingConfirmation,
+	Segment,
+	ToolDescriptor,
+	ToolResult,
+} from "./generated/api-types";
 
 /** Stable error codes (see README, "Errors"). */
 export type ToolErrorCode =
@@ -80,88 +73,6 @@ export type ToolErrorCode =
 	| "undo_not_found"
 	| "nothing_to_undo"
 	| (string & {});
-
-/** What a write that waits for the user's click will change. */
-export interface ChangePreview {
-	/** What changes, in words. */
-	target: string;
-	before: string;
-	/** For a note edit: the change as a unified diff (the text the model reads). */
-	after: string;
-	/** For changes to a note's text: the line diff the card shows. */
-	diff?: NoteDiff;
-	/** Something to know before approving (a note with the same or a very similar title exists); never a refusal. */
-	warning?: string;
-}
-
-/** A line diff of a note, with the changed words inside changed lines. */
-export interface NoteDiff {
-	added: number;
-	removed: number;
-	hunks: Array<{
-		/** `@@ -a,b +c,d @@` */
-		header: string;
-		lines: Array<{
-			kind: "context" | "added" | "removed";
-			oldLine?: number | null;
-			newLine?: number | null;
-			segments: Array<{ text: string; changed: boolean }>;
-		}>;
-	}>;
-}
-
-/** A write waiting for the user's Approve / Reject. */
-export interface PendingConfirmation {
-	id: string;
-	summary: string;
-	preview: ChangePreview;
-}
-
-export interface ToolResult {
-	ok: boolean;
-	/** The CLI's output, or the error message (which says what to do). */
-	text: string;
-	error?: { code: ToolErrorCode; message: string };
-	/** The CLI binary that ran. */
-	program?: string;
-	/** The exact arguments passed to execFile after the program. */
-	argv?: string[];
-	/** True when the output cap cut the text; the text ends with a notice. */
-	truncated?: boolean;
-	/** True for "No … found." answers and commands that print nothing. */
-	empty?: boolean;
-	/**
-	 * Set when the call is a write that waits for the user's click in Obsidian
-	 * (`ok` is false, nothing has changed yet). The user sees a confirmation
-	 * card; `waitForConfirmation(id)` resolves with the final result.
-	 */
-	pending?: PendingConfirmation;
-	/** What a change did to the note (or the value), as a line diff. */
-	diff?: NoteDiff;
-	/**
-	 * The undo journal's entry of a change that ran. Only the user can undo
-	 * it, in Obsidian; this API has no way to.
-	 */
-	journal?: JournalRef;
-	/**
-	 * How many entries of a vault-wide answer were left out because they lie
-	 * outside the folders the user lets the agent read.
-	 */
-	withheld?: number;
-	durationMs: number;
-}
-
-/** A change's entry in the plugin's undo journal. */
-export interface JournalRef {
-	entry: string;
-	/** The chat answer it belongs to. */
-	turn?: string;
-	undoable: boolean;
-	/** Why it cannot be undone. */
-	reason?: string;
-	/** On `undo_conflict`: the hash of what the note holds now ("Undo anyway" overrides exactly that). */
-	conflictHash?: string;
-}
 
 /**
  * Arguments are `{ command, ...parameters }` with the CLI's own parameter

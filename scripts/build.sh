@@ -8,6 +8,13 @@ cd "$root"
 . scripts/toolchain.sh
 
 echo "build: core → wasm32 (release)"
+# Panic messages carry the source paths of the crates they come from: the
+# registry's sits under CARGO_HOME, which differs between machines. Remapped to
+# fixed names so the wasm is the same wherever it is built (trim-paths is not
+# stable yet). Only for the wasm32 target: native builds and tests keep theirs.
+# RUSTFLAGS do not enter cargo's -C metadata, so symbol hashes do not move.
+cargo_home="${CARGO_HOME:-$HOME/.cargo}"
+export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="--remap-path-prefix=$cargo_home=/cargo --remap-path-prefix=$root=/vault-agent"
 cargo build --lib --target wasm32-unknown-unknown --release
 rm -rf build/wasm
 wasm-bindgen --target web --omit-default-module-path --out-dir build/wasm \
@@ -39,7 +46,11 @@ fs.writeFileSync("build/wasm/vault_agent_bg.wasm.br", zlib.brotliCompressSync(wa
 echo "build: bundle main.js"
 node esbuild.config.mjs production
 
-echo "build: CLI emulator"
-cargo build -p obsidian-cli-emulator --release
+# A release (scripts/release.sh) needs only main.js; the demo and tests need
+# the emulator.
+if [ "${VAULT_AGENT_NO_EMULATOR:-}" != "1" ]; then
+	echo "build: CLI emulator"
+	cargo build -p obsidian-cli-emulator --release
+fi
 
 ls -l main.js manifest.json styles.css | awk '{print "build: " $5 " bytes  " $9}'

@@ -92,6 +92,7 @@ pub fn text_hash(text: &str) -> String {
 const KEEP_FINISHED: usize = 64;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub enum ConfirmationState {
     Proposed,
@@ -197,6 +198,8 @@ pub struct Requester {
 
 /// What the model and other plugins see of a pending confirmation.
 #[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, ts(rename = "PendingConfirmation"))]
 pub struct PendingView {
     pub id: String,
     pub summary: String,
@@ -205,6 +208,7 @@ pub struct PendingView {
 
 /// What the plugin's confirmation card shows (and needs to approve).
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct ConfirmationCard {
     pub id: String,
@@ -218,6 +222,7 @@ pub struct ConfirmationCard {
     pub state: ConfirmationState,
     /// The outside agent that asked ("Claude Code wants to change …").
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
     pub requester: Option<String>,
     /// `cli` (the argv runs), `vault` (Obsidian writes the note in one
     /// step, only if it is unchanged) or `files` (Obsidian's file manager

@@ -50,6 +50,7 @@ const MAX_LOOKUPS: usize = 4;
 
 /// How a tool is described to callers (`api.listTools()`).
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct ToolDescriptor {
     pub id: &'static str,
@@ -66,6 +67,7 @@ pub struct ToolDescriptor {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct CommandDescriptor {
     pub name: &'static str,

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 /// The operating system the plugin runs on, as Obsidian's `Platform` reports it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
 pub enum Os {
     Macos,
@@ -19,6 +20,7 @@ pub enum Os {
 
 /// Facts about the running app that do not change while the plugin is loaded.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase", default)]
 pub struct PlatformFacts {
     pub os: Option<Os>,
@@ -64,6 +66,7 @@ pub struct LocalContext {
 
 /// How the host stops a process and everything it started.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub enum ProcessTree {
     /// POSIX: the program leads its own process group, and signals go to
@@ -86,6 +89,7 @@ impl ProcessTree {
 
 /// One program to run, without a shell. Built only by `crate::cli`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct ProcessRequest {
     pub program: String,
@@ -101,6 +105,7 @@ pub struct ProcessRequest {
     pub tree: ProcessTree,
     /// The door's tag for the call that started it (`Host::cancel_processes`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
     pub tag: Option<String>,
 }
 
@@ -135,6 +140,7 @@ pub struct ProcessOutcome {
 
 /// What the host knows about a path without opening it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase", default)]
 pub struct FileStatus {
     pub exists: bool,
@@ -144,6 +150,8 @@ pub struct FileStatus {
 
 /// One HTTP request to a model server.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, ts(rename = "HttpRequestSpec"))]
 #[serde(rename_all = "camelCase")]
 pub struct HttpRequest {
     pub method: String,
@@ -176,6 +184,7 @@ pub struct HttpResponseHead {
 
 /// Why an HTTP exchange failed before or while the body arrived.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct HttpFailure {
     /// `ECONNREFUSED`, `ENOTFOUND`, `ETIMEDOUT`, `ABORTED` (the user pressed

@@ -134,6 +134,8 @@ impl UndoPlan {
 
 /// What the UI shows of an entry.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, ts(rename = "JournalEntryView"))]
 #[serde(rename_all = "camelCase")]
 pub struct EntryView {
     pub id: String,
@@ -141,15 +143,18 @@ pub struct EntryView {
     pub target: String,
     pub time: f64,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
     pub turn: Option<String>,
     pub undoable: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
     pub reason: Option<String>,
     pub undone: bool,
 }
 
 /// A chat answer's changes: how many, and how many can still be undone.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct TurnChanges {
     pub total: usize,

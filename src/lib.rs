@@ -22,6 +22,10 @@ pub mod settings;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
 pub mod tools;
+// The TypeScript types of the values crossing the wasm boundary, generated
+// from the Rust types (tests only: nothing of it reaches the wasm).
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod ts_types;
 pub mod undo;
 pub mod writes;
 

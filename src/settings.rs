@@ -45,6 +45,7 @@ pub const DEFAULT_THINKING_BUDGET: u32 = 4_096;
 
 /// Which kind of model server the chat talks to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub enum ProviderKind {
     /// OpenAI Chat Completions and the servers that speak it (Ollama, LM Studio, OpenRouter…).
@@ -57,6 +58,7 @@ pub enum ProviderKind {
 /// A provider-specific setting is one more field here and one more line in
 /// `Reader::provider`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct ProviderSettings {
     pub base_url: String,
@@ -90,6 +92,7 @@ impl ProviderSettings {
 /// A saved model setup the user switches between (settings tab, chat header).
 /// Stored flat: `{ id, name, provider, baseUrl, model, apiKeySecret, contextWindow }`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct ModelProfile {
     /// Stable, lowercase letters, digits and dashes; never shown.
@@ -136,6 +139,7 @@ pub fn host_of(url: &str) -> &str {
 /// The chat agent's settings: the saved model profiles, the one in use, and
 /// limits that hold for every profile.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct ChatSettings {
     /// The `id` of the profile the chat uses.
@@ -192,6 +196,7 @@ impl ChatSettings {
 /// What the agent may do to the vault. Only the user changes it (the settings
 /// tab and the chat header); no tool argument and no API call can.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub enum PermissionMode {
     /// Every change is refused before any process starts.
@@ -257,6 +262,8 @@ impl PermissionMode {
 
 /// Everything the user can set. The model can never change any of it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, ts(rename = "VaultAgentSettings"))]
 #[serde(rename_all = "camelCase")]
 pub struct Settings {
     /// Path to the CLI binary; empty means "discover it".
@@ -292,6 +299,7 @@ pub struct Settings {
 /// The MCP server's own switches: its permission mode is separate from the
 /// chat's, and Read only until the user picks another.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct McpSettings {
     pub enabled: bool,

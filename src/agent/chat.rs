@@ -46,6 +46,7 @@ fn brief(body: &str) -> String {
 
 /// How a turn ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub enum TurnEnd {
     /// The model answered without calling tools.
@@ -62,6 +63,7 @@ pub enum TurnEnd {
 
 /// What the chat view is told while a turn runs.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(tag = "type", rename_all = "camelCase")]
 pub enum ChatEvent {
     #[serde(rename_all = "camelCase")]
@@ -106,6 +108,7 @@ pub enum ChatEvent {
 
 /// The answer of "Test connection".
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct ConnectionReport {
     pub ok: bool,

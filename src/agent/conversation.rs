@@ -8,6 +8,7 @@ use crate::result::ToolResult;
 
 /// A tool call the model asked for.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct ToolCallRecord {
     pub id: String,
@@ -17,6 +18,7 @@ pub struct ToolCallRecord {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(tag = "role", rename_all = "camelCase")]
 pub enum ChatMessage {
     #[serde(rename_all = "camelCase")]
@@ -27,6 +29,7 @@ pub enum ChatMessage {
         /// that have none (the API, the CLI): then the prompt names the note
         /// open in Obsidian, as it always did.
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(test, ts(optional))]
         attachments: Option<Vec<Attachment>>,
     },
     #[serde(rename_all = "camelCase")]
@@ -44,6 +47,7 @@ pub enum ChatMessage {
         thinking: Vec<serde_json::Value>,
         /// On the answer that ends a turn: the tokens the server reported.
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(test, ts(optional))]
         usage: Option<AnswerUsage>,
     },
     /// A tool's answer: `content` is what the model reads, `result` what the UI shows.
@@ -65,10 +69,12 @@ pub enum ChatMessage {
 /// A note the user attached to a message: its path, and the text selected
 /// in it when there was a selection.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct Attachment {
     pub path: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
     pub selection: Option<String>,
 }
 
@@ -88,9 +94,12 @@ impl ChatMessage {
 /// Tokens in (read by the model) and out (written by it), as the server
 /// reported them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct Usage {
+    #[cfg_attr(test, ts(type = "number"))]
     pub input_tokens: u64,
+    #[cfg_attr(test, ts(type = "number"))]
     pub output_tokens: u64,
 }
 
@@ -108,17 +117,23 @@ impl Usage {
 /// One answer's tokens (all the model rounds of its turn), and how full the
 /// context window was in its last round.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct AnswerUsage {
+    #[cfg_attr(test, ts(type = "number"))]
     pub input_tokens: u64,
+    #[cfg_attr(test, ts(type = "number"))]
     pub output_tokens: u64,
     /// Tokens in and out of the last round: what the window held.
+    #[cfg_attr(test, ts(type = "number"))]
     pub context_tokens: u64,
+    #[cfg_attr(test, ts(type = "number"))]
     pub context_window: u64,
 }
 
 /// A turn paused on the user's decision about a change.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct PausedTurn {
     pub confirmation_id: String,
@@ -131,6 +146,7 @@ pub struct PausedTurn {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct Conversation {
     pub id: String,
@@ -144,6 +160,7 @@ pub struct Conversation {
     /// its tool calls run at most as permissive as `modeCap`, and a card
     /// names who asked.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
     pub door: Option<OutsideDoor>,
     /// The user gave the title (history → Rename): it no longer follows the
     /// first message.
@@ -160,7 +177,25 @@ pub struct Conversation {
     pub usage: Usage,
     /// The rounds of the turn in progress (kept across a confirmation).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
     pub turn_usage: Option<Usage>,
+    /// A coding agent's chat (ACP): which agent and session, so picking the
+    /// agent again resumes it with `session/load`. Kept as the shim gave it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
+    pub agent: Option<AgentChat>,
+}
+
+/// The coding agent a chat belongs to (see `Conversation::agent`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct AgentChat {
+    /// The agent profile's id.
+    pub profile: String,
+    pub name: String,
+    /// The agent's session, once it made one.
+    pub session_id: Option<String>,
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -169,6 +204,7 @@ fn is_zero(n: &u32) -> bool {
 
 /// Who asked for a headless turn, and the mode it may use at most.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct OutsideDoor {
     pub name: String,
@@ -189,6 +225,7 @@ impl Conversation {
             rewinds: 0,
             usage: Usage::default(),
             turn_usage: None,
+            agent: None,
         }
     }
 

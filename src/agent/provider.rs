@@ -657,6 +657,7 @@ mod tests {
 
 /// A starting point for the settings tab's provider choice.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct ProviderPreset {
     pub id: &'static str,

@@ -10,6 +10,7 @@ use serde_json::Value;
 pub const MAX_ROWS: usize = 500;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct Table {
     /// Column names, when the output has them.

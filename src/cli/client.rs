@@ -21,6 +21,7 @@ const VERSION_TIMEOUT_MS: u32 = 5_000;
 
 /// What the settings tab shows about the CLI.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct CliStatus {
     pub discovery: Discovery,

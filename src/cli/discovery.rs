@@ -8,6 +8,7 @@ use crate::host::{Host, Os, PlatformFacts};
 
 /// Where a candidate path came from, in the order they are tried.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub enum CandidateSource {
     SettingsOverride,
@@ -20,6 +21,8 @@ pub enum CandidateSource {
 
 /// One place we looked, and what we found there.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, ts(rename = "DiscoveryCandidate"))]
 #[serde(rename_all = "camelCase")]
 pub struct Candidate {
     pub path: String,
@@ -28,6 +31,7 @@ pub struct Candidate {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub enum Verdict {
     Found,
@@ -44,6 +48,7 @@ pub enum Verdict {
 
 /// The result of a discovery run.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct Discovery {
     pub binary: Option<String>,

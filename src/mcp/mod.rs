@@ -34,6 +34,7 @@ pub const PROGRESS_EVERY_MS: f64 = 5_000.0;
 
 /// One HTTP exchange, as the shim's listener received it.
 #[derive(Clone, Debug, Default, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase", default)]
 pub struct McpExchange {
     /// The shim's number for this exchange (`mcp_abandon` when the client leaves).
@@ -58,6 +59,7 @@ impl McpExchange {
 /// What to send back. When the core sent notifications during the call, the
 /// shim has already answered with an event stream; `body` is then its last event.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct McpReply {
     pub status: u16,
@@ -101,6 +103,8 @@ pub trait McpEvents {
 
 /// One MCP call, as the activity log keeps it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, ts(rename = "McpActivityEntry"))]
 #[serde(rename_all = "camelCase")]
 pub struct ActivityEntry {
     pub time_ms: f64,

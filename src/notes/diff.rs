@@ -13,6 +13,7 @@ use similar::{group_diff_ops, DiffOp};
 pub const CONTEXT_LINES: usize = 3;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub enum LineKind {
     Context,
@@ -22,12 +23,14 @@ pub enum LineKind {
 
 /// A piece of a line; `changed` pieces are the words that differ.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct Segment {
     pub text: String,
     pub changed: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct DiffLine {
     pub kind: LineKind,
@@ -38,6 +41,7 @@ pub struct DiffLine {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct DiffHunk {
     /// `@@ -a,b +c,d @@`
@@ -47,6 +51,7 @@ pub struct DiffHunk {
 
 /// The change to one note.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct NoteDiff {
     pub added: usize,

@@ -80,6 +80,7 @@ impl ProfileEdit {
 
 /// What the settings tab's switcher and the chat header show of a profile.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct ProfileSummary {
     pub id: String,

@@ -59,6 +59,8 @@ pub fn builtin_tools() -> Vec<ToolSpec> {
 
 /// What a command does to the vault.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, ts(rename = "CommandAccess"))]
 #[serde(rename_all = "camelCase")]
 pub enum Access {
     Read,
@@ -290,6 +292,8 @@ pub type ProbeResult = Result<String, ToolError>;
 
 /// What the user sees before approving a write.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, ts(rename = "ChangePreview"))]
 pub struct Preview {
     /// What changes, in words.
     pub target: String,
@@ -298,10 +302,12 @@ pub struct Preview {
     /// For changes to a note's text: the line diff the card shows (and the
     /// model reads as unified text).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
     pub diff: Option<crate::notes::diff::NoteDiff>,
     /// Something the user and the model should know before the change (a
     /// note with the same or a very similar title exists): never a refusal.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
     pub warning: Option<String>,
 }
 

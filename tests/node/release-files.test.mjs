@@ -1,16 +1,19 @@
 // The files a community-directory release depends on: `npm version`'s hook
 // (scripts/version-bump.mjs) on a temporary copy of manifest.json and
-// versions.json, and the first line of the built main.js, which names the
-// wasm it carries by its SHA-256.
+// versions.json, the first line of the built main.js, which names the wasm it
+// carries by its SHA-256, the release folder `npm run release` writes
+// (scripts/release-files.mjs), checked with the real sha256sum, and the
+// release's refusal of a tree with changes.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { after, describe, it } from "node:test";
 import { brotliDecompressSync } from "node:zlib";
+import { RELEASE_FILES, writeRelease } from "../../scripts/release-files.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const bump = join(root, "scripts/version-bump.mjs");
@@ -88,5 +91,58 @@ describe("main.js's first line", () => {
 		const compressed = readFileSync(join(root, "build/wasm/vault_agent_bg.wasm.br"));
 		assert.ok(readFileSync(join(root, "main.js"), "utf8").includes(`"${compressed.toString("base64")}"`), "main.js lacks the .br's bytes");
 		assert.ok(brotliDecompressSync(compressed).equals(wasm));
+	});
+});
+
+describe("the release folder (scripts/release-files.mjs)", () => {
+	it("holds main.js, manifest.json and styles.css as built, and a SHA256SUMS that sha256sum -c accepts", () => {
+		const out = mkdtempSync(join(tmpdir(), "vault-agent-release-"));
+		temporary.push(out);
+		writeFileSync(join(out, "left-from-an-older-release.js"), "old");
+		const sums = writeRelease(root, out);
+		assert.deepEqual(readdirSync(out).sort(), ["SHA256SUMS", ...RELEASE_FILES].sort());
+		for (const name of RELEASE_FILES) assert.ok(readFileSync(join(out, name)).equals(readFileSync(join(root, name))), name);
+		assert.equal(readFileSync(join(out, "SHA256SUMS"), "utf8"), sums);
+		const check = spawnSync("sha256sum", ["-c", "SHA256SUMS"], { cwd: out, encoding: "utf8" });
+		assert.equal(check.status, 0, check.stdout + check.stderr);
+		assert.equal(check.stdout, RELEASE_FILES.map((name) => `${name}: OK\n`).join(""));
+		// A changed file no longer passes.
+		writeFileSync(join(out, "styles.css"), "body {}\n");
+		assert.equal(spawnSync("sha256sum", ["--quiet", "-c", "SHA256SUMS"], { cwd: out, encoding: "utf8" }).status, 1);
+	});
+});
+
+describe("npm run release (scripts/release.sh)", () => {
+	/** A git checkout holding only the release script, one commit made. */
+	function checkoutWithReleaseScript() {
+		const dir = mkdtempSync(join(tmpdir(), "vault-agent-release-tree-"));
+		temporary.push(dir);
+		mkdirSync(join(dir, "scripts"));
+		cpSync(join(root, "scripts/release.sh"), join(dir, "scripts/release.sh"));
+		const git = (...args) => spawnSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.invalid", ...args], { cwd: dir, encoding: "utf8" });
+		git("init", "-q");
+		git("add", "-A");
+		assert.equal(git("commit", "-qm", "release script").status, 0);
+		return dir;
+	}
+	const release = (dir) => spawnSync("bash", [join(dir, "scripts/release.sh")], { cwd: dir, encoding: "utf8" });
+
+	it("refuses a tree with an uncommitted file, names the fix, and builds nothing", () => {
+		const dir = checkoutWithReleaseScript();
+		writeFileSync(join(dir, "notes.txt"), "draft");
+		const run = release(dir);
+		assert.equal(run.status, 1);
+		assert.match(run.stderr, /not committed/);
+		assert.match(run.stderr, /\?\? notes\.txt/);
+		assert.match(run.stderr, /commit them \(or git stash -u\), then run npm run release again/);
+		assert.ok(!existsSync(join(dir, "release")) && !existsSync(join(dir, "build")));
+	});
+
+	it("refuses a tracked file with changes", () => {
+		const dir = checkoutWithReleaseScript();
+		writeFileSync(join(dir, "scripts/release.sh"), `${readFileSync(join(dir, "scripts/release.sh"), "utf8")}\n# edited\n`);
+		const run = release(dir);
+		assert.equal(run.status, 1);
+		assert.match(run.stderr, /M scripts\/release\.sh/);
 	});
 });

@@ -1,0 +1,139 @@
+// Generated from the Rust types by src/ts_types.rs (ts-rs); do not edit.
+// Update: VAULT_AGENT_WRITE_TYPES=1 cargo test --release --lib ts_types
+
+/**
+ * The outcome of one tool call.
+ */
+export type ToolResult = { ok: boolean, 
+/**
+ * What to show: the CLI's output, or the error message.
+ */
+text: string, error?: ErrorInfo, 
+/**
+ * The resolved CLI binary, when the call got that far.
+ */
+program?: string, 
+/**
+ * The exact arguments given to the process after the program.
+ */
+argv?: Array<string>, 
+/**
+ * True when the output cap cut the text (the text ends with a notice).
+ */
+truncated?: boolean, 
+/**
+ * True for the CLI's "No … found." answers and silent successes.
+ */
+empty?: boolean, 
+/**
+ * Set when the write waits for the user's click; nothing has run yet.
+ */
+pending?: PendingConfirmation, 
+/**
+ * What a change did to the note (or the value), for the tool block to
+ * show folded. On `undo_conflict`: what the agent wrote against what the
+ * note holds now.
+ */
+diff?: NoteDiff, 
+/**
+ * The undo journal's entry of a change that ran (only the plugin's own
+ * buttons undo it; neither the model nor the API can).
+ */
+journal?: JournalRef, 
+/**
+ * Entries the folder scopes left out of a vault-wide answer.
+ */
+withheld?: number, durationMs: number, };
+
+/**
+ * A stable error code and a message that says what to do next.
+ */
+export type ErrorInfo = { code: string, message: string, };
+
+/**
+ * A result's link to its entry in the undo journal.
+ */
+export type JournalRef = { entry: string, 
+/**
+ * The chat answer the change belongs to, if it came from the chat.
+ */
+turn?: string, undoable: boolean, 
+/**
+ * Why it cannot be undone (the button's tooltip).
+ */
+reason?: string, 
+/**
+ * On `undo_conflict`: the hash of the text the user was shown, which
+ * "Undo anyway" must send back (if the note changed again, it asks again).
+ */
+conflictHash?: string, };
+
+/**
+ * What the model and other plugins see of a pending confirmation.
+ */
+export type PendingConfirmation = { id: string, summary: string, preview: ChangePreview, };
+
+/**
+ * What the user sees before approving a write.
+ */
+export type ChangePreview = { 
+/**
+ * What changes, in words.
+ */
+target: string, before: string, after: string, 
+/**
+ * For changes to a note's text: the line diff the card shows (and the
+ * model reads as unified text).
+ */
+diff?: NoteDiff, 
+/**
+ * Something the user and the model should know before the change (a
+ * note with the same or a very similar title exists): never a refusal.
+ */
+warning?: string, };
+
+/**
+ * The change to one note.
+ */
+export type NoteDiff = { added: number, removed: number, hunks: Array<DiffHunk>, };
+
+export type DiffHunk = { 
+/**
+ * `@@ -a,b +c,d @@`
+ */
+header: string, lines: Array<DiffLine>, };
+
+export type DiffLine = { kind: LineKind, 
+/**
+ * 1-based line numbers in the note before and after.
+ */
+oldLine: number | null, newLine: number | null, segments: Array<Segment>, };
+
+export type LineKind = "context" | "added" | "removed";
+
+/**
+ * A piece of a line; `changed` pieces are the words that differ.
+ */
+export type Segment = { text: string, changed: boolean, };
+
+/**
+ * How a tool is described to callers (`api.listTools()`).
+ */
+export type ToolDescriptor = { id: string, displayName: string, description: string, guidance: string, inputSchema: JsonValue, 
+/**
+ * The command allowlist.
+ */
+commands: Array<string>, commandDetails: Array<CommandDescriptor>, 
+/**
+ * A typical read-only call.
+ */
+example: JsonValue, enabled: boolean, };
+
+export type CommandDescriptor = { name: string, access: CommandAccess, summary: string, };
+
+/**
+ * What a command does to the vault.
+ */
+export type CommandAccess = "read" | "directWrite" | "confirmedWrite";
+
+export type JsonValue = number | string | boolean | Array<JsonValue> | { [key in string]?: JsonValue } | null;

@@ -1,0 +1,466 @@
+// Generated from the Rust types by src/ts_types.rs (ts-rs); do not edit.
+// Update: VAULT_AGENT_WRITE_TYPES=1 cargo test --release --lib ts_types
+import type { ChangePreview, JsonValue, ToolResult } from "./api-types";
+
+/**
+ * What the plugin's confirmation card shows (and needs to approve).
+ */
+export type ConfirmationCard = { id: string, toolId: string, command: string, summary: string, preview: ChangePreview, argv: Array<string>, argvHash: string, expiresMs: number, state: ConfirmationState, 
+/**
+ * The outside agent that asked ("Claude Code wants to change …").
+ */
+requester?: string, 
+/**
+ * `cli` (the argv runs), `vault` (Obsidian writes the note in one
+ * step, only if it is unchanged) or `files` (Obsidian's file manager
+ * moves or trashes notes, only those still as the card showed them).
+ */
+via: string, };
+
+export type ConfirmationState = "proposed" | "approved" | "running" | "done" | "failed" | "rejected" | "expired" | "stale";
+
+/**
+ * What the UI shows of an entry.
+ */
+export type JournalEntryView = { id: string, summary: string, target: string, time: number, turn?: string, undoable: boolean, reason?: string, undone: boolean, };
+
+/**
+ * A chat answer's changes: how many, and how many can still be undone.
+ */
+export type TurnChanges = { total: number, 
+/**
+ * Not undone yet, and undoable.
+ */
+undoable: number, undone: number, };
+
+/**
+ * Everything the user can set. The model can never change any of it.
+ */
+export type VaultAgentSettings = { 
+/**
+ * Path to the CLI binary; empty means "discover it".
+ */
+cliPath: string, 
+/**
+ * `vault=<name>` for every call; empty means the vault that is open.
+ */
+vaultName: string, timeoutMs: number, outputCapBytes: number, 
+/**
+ * CLI processes at once.
+ */
+maxProcesses: number, 
+/**
+ * "Vault changes": Read only until the user picks another mode.
+ */
+permissionMode: PermissionMode, confirmationExpiryMs: number, 
+/**
+ * How long a read's answer may be reused when nothing changed (0: never).
+ */
+readCacheSeconds: number, 
+/**
+ * Folders the agent may read (paths from the vault root, normalised);
+ * empty means the whole vault.
+ */
+readFolders: Array<string>, 
+/**
+ * Folders the agent may change, once the mode allows changes; empty
+ * means the whole vault. A change also needs its place to be readable.
+ */
+writeFolders: Array<string>, 
+/**
+ * Per-tool switches by tool id; a tool not listed is enabled.
+ */
+tools: { [key in string]?: boolean }, chat: ChatSettings, 
+/**
+ * The MCP server for agents outside Obsidian (off until the user turns it on).
+ */
+mcp: McpSettings, };
+
+/**
+ * What the agent may do to the vault. Only the user changes it (the settings
+ * tab and the chat header); no tool argument and no API call can.
+ */
+export type PermissionMode = "readOnly" | "askEveryChange" | "askBeforeEdits";
+
+/**
+ * The chat agent's settings: the saved model profiles, the one in use, and
+ * limits that hold for every profile.
+ */
+export type ChatSettings = { 
+/**
+ * The `id` of the profile the chat uses.
+ */
+activeProfile: string, 
+/**
+ * Never empty once normalised.
+ */
+profiles: Array<ModelProfile>, maxToolRounds: number, toolResultCapChars: number, modelTimeoutMs: number, 
+/**
+ * Anthropic extended thinking, and the tokens it may think with.
+ */
+anthropicThinking: boolean, anthropicThinkingBudget: number, };
+
+/**
+ * A saved model setup the user switches between (settings tab, chat header).
+ * Stored flat: `{ id, name, provider, baseUrl, model, apiKeySecret, contextWindow }`.
+ */
+export type ModelProfile = { 
+/**
+ * Stable, lowercase letters, digits and dashes; never shown.
+ */
+id: string, name: string, provider: ProviderKind, baseUrl: string, model: string, apiKeySecret: string, 
+/**
+ * Tokens the model can read at once; 0: what the server is known to
+ * offer (`agent::budget::context_window`).
+ */
+contextWindow: number, };
+
+/**
+ * One model server: where it is, which model, and the name of the secret
+ * that holds its API key (the key itself lives in Obsidian's secret storage).
+ * A provider-specific setting is one more field here and one more line in
+ * `Reader::provider`.
+ */
+export type ProviderSettings = { baseUrl: string, model: string, apiKeySecret: string, 
+/**
+ * Tokens the model can read at once; 0: what the server is known to
+ * offer (`agent::budget::context_window`).
+ */
+contextWindow: number, };
+
+/**
+ * Which kind of model server the chat talks to.
+ */
+export type ProviderKind = "openAi" | "anthropic";
+
+/**
+ * The MCP server's own switches: its permission mode is separate from the
+ * chat's, and Read only until the user picks another.
+ */
+export type McpSettings = { enabled: boolean, port: number, permissionMode: PermissionMode, };
+
+/**
+ * What the settings tab's switcher and the chat header show of a profile.
+ */
+export type ProfileSummary = { id: string, name: string, provider: ProviderKind, 
+/**
+ * The preset whose server it uses, if any.
+ */
+preset: string | null, 
+/**
+ * `model · host`, for a tooltip.
+ */
+detail: string, active: boolean, };
+
+/**
+ * A starting point for the settings tab's provider choice.
+ */
+export type ProviderPreset = { id: string, label: string, kind: ProviderKind, baseUrl: string, model: string, needsKey: boolean, };
+
+/**
+ * The answer of "Test connection".
+ */
+export type ConnectionReport = { ok: boolean, models: Array<string>, message: string, };
+
+export type Conversation = { id: string, title: string, createdMs: number, updatedMs: number, messages: Array<ChatMessage>, paused: PausedTurn | null, 
+/**
+ * Set for a turn asked from outside the chat view (`vault-agent:ask`):
+ * its tool calls run at most as permissive as `modeCap`, and a card
+ * names who asked.
+ */
+door?: OutsideDoor, 
+/**
+ * The user gave the title (history → Rename): it no longer follows the
+ * first message.
+ */
+renamed?: boolean, 
+/**
+ * How often the chat was rewound (Regenerate, Edit and resend): part of
+ * later turn ids, so a new answer never shares "Undo this answer's
+ * changes" with the dropped one it replaces.
+ */
+rewinds?: number, 
+/**
+ * Every token the server reported in this chat (left out while none
+ * was, so a chat stored before usage keeps its format).
+ */
+usage?: Usage, 
+/**
+ * The rounds of the turn in progress (kept across a confirmation).
+ */
+turnUsage?: Usage, 
+/**
+ * A coding agent's chat (ACP): which agent and session, so picking the
+ * agent again resumes it with `session/load`. Kept as the shim gave it.
+ */
+agent?: AgentChat, };
+
+/**
+ * A turn paused on the user's decision about a change.
+ */
+export type PausedTurn = { confirmationId: string, 
+/**
+ * The call waiting for the decision.
+ */
+call: ToolCallRecord, 
+/**
+ * Calls of the same model reply that come after it.
+ */
+remaining: Array<ToolCallRecord>, 
+/**
+ * Tool rounds used so far in this turn.
+ */
+rounds: number, };
+
+/**
+ * Who asked for a headless turn, and the mode it may use at most.
+ */
+export type OutsideDoor = { name: string, modeCap: PermissionMode, };
+
+/**
+ * The coding agent a chat belongs to (see `Conversation::agent`).
+ */
+export type AgentChat = { 
+/**
+ * The agent profile's id.
+ */
+profile: string, name: string, 
+/**
+ * The agent's session, once it made one.
+ */
+sessionId: string | null, };
+
+export type ChatMessage = { "role": "user", text: string, 
+/**
+ * The notes the user attached in the chat (chips). `None` in
+ * conversations stored before attachments existed and from doors
+ * that have none (the API, the CLI): then the prompt names the note
+ * open in Obsidian, as it always did.
+ */
+attachments?: Array<Attachment>, } | { "role": "assistant", text: string, toolCalls: Array<ToolCallRecord>, 
+/**
+ * What the model thought before it answered: shown folded, never
+ * sent back as answer text.
+ */
+reasoning?: string, 
+/**
+ * Anthropic thinking blocks exactly as they came (with their
+ * signatures), sent back unchanged with the turn's `tool_use`.
+ */
+thinking?: Array<JsonValue>, 
+/**
+ * On the answer that ends a turn: the tokens the server reported.
+ */
+usage?: AnswerUsage, } | { "role": "tool", callId: string, tool: string, content: string, isError: boolean, result: ToolResult, table: Table | null, } | { "role": "notice", text: string, };
+
+/**
+ * A tool call the model asked for.
+ */
+export type ToolCallRecord = { id: string, name: string, 
+/**
+ * The arguments exactly as the model sent them (JSON text, maybe invalid).
+ */
+arguments: string, };
+
+/**
+ * A note the user attached to a message: its path, and the text selected
+ * in it when there was a selection.
+ */
+export type Attachment = { path: string, selection?: string, };
+
+export type Table = { 
+/**
+ * Column names, when the output has them.
+ */
+headers: Array<string> | null, rows: Array<Array<string>>, 
+/**
+ * Rows left out beyond `MAX_ROWS`.
+ */
+moreRows: number, };
+
+/**
+ * Tokens in (read by the model) and out (written by it), as the server
+ * reported them.
+ */
+export type Usage = { inputTokens: number, outputTokens: number, };
+
+/**
+ * One answer's tokens (all the model rounds of its turn), and how full the
+ * context window was in its last round.
+ */
+export type AnswerUsage = { inputTokens: number, outputTokens: number, 
+/**
+ * Tokens in and out of the last round: what the window held.
+ */
+contextTokens: number, contextWindow: number, };
+
+/**
+ * What the chat view is told while a turn runs.
+ */
+export type ChatEvent = { "type": "modelRound", round: number, } | { "type": "textDelta", text: string, } | { "type": "assistantMessage", text: string, } | { "type": "reasoningDelta", text: string, } | { "type": "usage", usage: AnswerUsage, chat: Usage, } | { "type": "toolStarted", callId: string, tool: string, displayName: string, arguments: string, } | { "type": "toolFinished", callId: string, tool: string, displayName: string, result: ToolResult, table: Table | null, } | { "type": "confirmationNeeded", callId: string, card: ConfirmationCard, } | { "type": "notice", text: string, } | { "type": "error", code: string, message: string, } | { "type": "turnEnded", end: TurnEnd, };
+
+/**
+ * How a turn ended.
+ */
+export type TurnEnd = "done" | "awaitingConfirmation" | "roundLimit" | "stopped" | "failed";
+
+/**
+ * What the settings tab shows about the CLI.
+ */
+export type CliStatus = { discovery: Discovery, 
+/**
+ * The first line `obsidian version` printed, when it could run.
+ */
+version: string | null, 
+/**
+ * Why the version could not be read.
+ */
+versionError: string | null, };
+
+/**
+ * The result of a discovery run.
+ */
+export type Discovery = { binary: string | null, candidates: Array<DiscoveryCandidate>, };
+
+/**
+ * One place we looked, and what we found there.
+ */
+export type DiscoveryCandidate = { path: string, source: CandidateSource, verdict: Verdict, };
+
+/**
+ * Where a candidate path came from, in the order they are tried.
+ */
+export type CandidateSource = "settingsOverride" | "envObsidianCliBinary" | "envObsidianCliPath" | "runningApp" | "systemPath" | "knownLocation";
+
+export type Verdict = "found" | "missing" | "notExecutable" | "needsShell" | "notAbsolute" | "skipped";
+
+/**
+ * One HTTP exchange, as the shim's listener received it.
+ */
+export type McpExchange = { 
+/**
+ * The shim's number for this exchange (`mcp_abandon` when the client leaves).
+ */
+exchange: number, method: string, path: string, 
+/**
+ * Header names in lower case.
+ */
+headers: { [key in string]?: string }, body: string, 
+/**
+ * The listener stopped reading a body over the limit.
+ */
+bodyTooLarge: boolean, 
+/**
+ * The port the listener is bound to.
+ */
+port: number, };
+
+/**
+ * What to send back. When the core sent notifications during the call, the
+ * shim has already answered with an event stream; `body` is then its last event.
+ */
+export type McpReply = { status: number, headers: Array<[string, string]>, body: string, };
+
+/**
+ * One MCP call, as the activity log keeps it.
+ */
+export type McpActivityEntry = { timeMs: number, client: string, clientVersion: string, 
+/**
+ * The tool, or `resources/read`.
+ */
+tool: string, argv: Array<string>, 
+/**
+ * `ok`, a stable error code, or `cancelled`.
+ */
+code: string, durationMs: number, };
+
+/**
+ * One program to run, without a shell. Built only by `crate::cli`.
+ */
+export type ProcessRequest = { program: string, args: Array<string>, cwd: string | null, 
+/**
+ * After this the host sends SIGTERM, then SIGKILL after `kill_grace_ms`.
+ */
+timeoutMs: number, killGraceMs: number, 
+/**
+ * The host keeps at most this many bytes of each stream but counts them all.
+ */
+maxOutputBytes: number, 
+/**
+ * How to stop it with its descendants at the timeout or on Stop.
+ */
+tree: ProcessTree, 
+/**
+ * The door's tag for the call that started it (`Host::cancel_processes`).
+ */
+tag?: string, };
+
+/**
+ * How the host stops a process and everything it started.
+ */
+export type ProcessTree = "processGroup" | "taskkill";
+
+/**
+ * What the host knows about a path without opening it.
+ */
+export type FileStatus = { exists: boolean, isFile: boolean, executable: boolean, };
+
+/**
+ * One HTTP request to a model server.
+ */
+export type HttpRequestSpec = { method: string, url: string, headers: Array<[string, string]>, body: string | null, 
+/**
+ * Until the response starts (the stream itself may run longer).
+ */
+timeoutMs: number, 
+/**
+ * Once it has started: the longest silence between two pieces of the
+ * body before the host ends it with `STALLED` (0: no limit).
+ */
+idleTimeoutMs: number, };
+
+/**
+ * Why an HTTP exchange failed before or while the body arrived.
+ */
+export type HttpFailure = { 
+/**
+ * `ECONNREFUSED`, `ENOTFOUND`, `ETIMEDOUT`, `ABORTED` (the user pressed
+ * Stop), `STALLED` (nothing arrived for `idle_timeout_ms`), `CERT_…`, or
+ * another system code.
+ */
+code: string, message: string, };
+
+/**
+ * Facts about the running app that do not change while the plugin is loaded.
+ */
+export type PlatformFacts = { os: Os | null, 
+/**
+ * `Platform.isDesktopApp`: the CLI tools exist only there.
+ */
+isDesktopApp: boolean, 
+/**
+ * Electron's `process.resourcesPath` (the app's `resources` folder).
+ */
+resourcesPath: string | null, 
+/**
+ * Electron's `process.execPath` (the app's own executable).
+ */
+execPath: string | null, 
+/**
+ * Absolute path of the open vault's folder (working directory for the CLI).
+ */
+vaultPath: string | null, 
+/**
+ * The user's home folder.
+ */
+homeDir: string | null, 
+/**
+ * The vault's configuration folder, `app.vault.configDir` (usually
+ * `.obsidian`): never the target of a change.
+ */
+configDir: string | null, };
+
+/**
+ * The operating system the plugin runs on, as Obsidian's `Platform` reports it.
+ */
+export type Os = "macos" | "windows" | "linux" | "other";

@@ -1,0 +1,158 @@
+//! Writes and checks `plugin-shim/generated/`: the TypeScript
+//! types of every value that crosses the wasm boundary, derived by ts-rs from
+//! the Rust types (their serde attributes included), so the shim never mirrors
+//! a shape by hand. The derives are `cfg_attr(test, …)`: the plugin's wasm
+//! carries none of it. The file is committed; this test fails when it is
+//! stale, and `VAULT_AGENT_WRITE_TYPES=1 cargo test --release --lib ts_types`
+//! rewrites it.
+
+use std::path::Path;
+
+use ts_rs::TS;
+
+/// The public API's types (other plugins copy this file with
+/// vault-agent-api.d.ts), and the rest of the boundary, which imports them.
+const API_TYPES: &str = "plugin-shim/generated/api-types.ts";
+const CORE_TYPES: &str = "plugin-shim/generated/core-types.ts";
+
+const HEADER: &str = "\
+// Generated from the Rust types by src/ts_types.rs (ts-rs); do not edit.
+// Update: VAULT_AGENT_WRITE_TYPES=1 cargo test --release --lib ts_types
+";
+
+/// One `export type` with its doc comment.
+fn declaration<T: TS + ?Sized>() -> String {
+    format!("\n{}export {}\n", T::docs().unwrap_or_default(), T::decl())
+}
+
+fn api_types() -> String {
+    use crate::confirm::PendingView;
+    use crate::core::{CommandDescriptor, ToolDescriptor};
+    use crate::notes::diff::{DiffHunk, DiffLine, LineKind, NoteDiff, Segment};
+    use crate::result::{ErrorInfo, JournalRef, ToolResult};
+    use crate::tools::{Access, Preview};
+
+    [
+        HEADER.to_string(),
+        declaration::<ToolResult>(),
+        declaration::<ErrorInfo>(),
+        declaration::<JournalRef>(),
+        declaration::<PendingView>(),
+        declaration::<Preview>(),
+        declaration::<NoteDiff>(),
+        declaration::<DiffHunk>(),
+        declaration::<DiffLine>(),
+        declaration::<LineKind>(),
+        declaration::<Segment>(),
+        declaration::<ToolDescriptor>(),
+        declaration::<CommandDescriptor>(),
+        declaration::<Access>(),
+        declaration::<serde_json::Value>(),
+    ]
+    .concat()
+}
+
+fn core_types() -> String {
+    use crate::agent::chat::{ChatEvent, ConnectionReport, TurnEnd};
+    use crate::agent::conversation::{
+        AgentChat, AnswerUsage, Attachment, ChatMessage, Conversation, OutsideDoor, PausedTurn,
+        ToolCallRecord, Usage,
+    };
+    use crate::agent::provider::ProviderPreset;
+    use crate::agent::table::Table;
+    use crate::cli::client::CliStatus;
+    use crate::cli::discovery::{Candidate, CandidateSource, Discovery, Verdict};
+    use crate::confirm::{ConfirmationCard, ConfirmationState};
+    use crate::host::{
+        FileStatus, HttpFailure, HttpRequest, Os, PlatformFacts, ProcessRequest, ProcessTree,
+    };
+    use crate::journal::{EntryView, TurnChanges};
+    use crate::mcp::{ActivityEntry, McpExchange, McpReply};
+    use crate::settings::{
+        ChatSettings, McpSettings, ModelProfile, PermissionMode, ProfileSummary, ProviderKind,
+        ProviderSettings, Settings,
+    };
+
+    [
+        HEADER.to_string(),
+        "import type { ChangePreview, JsonValue, ToolResult } from \"./api-types\";\n".to_string(),
+        declaration::<ConfirmationCard>(),
+        declaration::<ConfirmationState>(),
+        declaration::<EntryView>(),
+        declaration::<TurnChanges>(),
+        declaration::<Settings>(),
+        declaration::<PermissionMode>(),
+        declaration::<ChatSettings>(),
+        declaration::<ModelProfile>(),
+        declaration::<ProviderSettings>(),
+        declaration::<ProviderKind>(),
+        declaration::<McpSettings>(),
+        declaration::<ProfileSummary>(),
+        declaration::<ProviderPreset>(),
+        declaration::<ConnectionReport>(),
+        declaration::<Conversation>(),
+        declaration::<PausedTurn>(),
+        declaration::<OutsideDoor>(),
+        declaration::<AgentChat>(),
+        declaration::<ChatMessage>(),
+        declaration::<ToolCallRecord>(),
+        declaration::<Attachment>(),
+        declaration::<Table>(),
+        declaration::<Usage>(),
+        declaration::<AnswerUsage>(),
+        declaration::<ChatEvent>(),
+        declaration::<TurnEnd>(),
+        declaration::<CliStatus>(),
+        declaration::<Discovery>(),
+        declaration::<Candidate>(),
+        declaration::<CandidateSource>(),
+        declaration::<Verdict>(),
+        declaration::<McpExchange>(),
+        declaration::<McpReply>(),
+        declaration::<ActivityEntry>(),
+        declaration::<ProcessRequest>(),
+        declaration::<ProcessTree>(),
+        declaration::<FileStatus>(),
+        declaration::<HttpRequest>(),
+        declaration::<HttpFailure>(),
+        declaration::<PlatformFacts>(),
+        declaration::<Os>(),
+    ]
+    .concat()
+}
+
+/// Writes `fresh` to `relative` when asked to, else says whether it is stale.
+fn check_or_write(relative: &str, fresh: &str) -> Option<String> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(relative);
+    if std::env::var_os("VAULT_AGENT_WRITE_TYPES").is_some() {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, fresh).unwrap();
+        return None;
+    }
+    let committed = std::fs::read_to_string(&path).unwrap_or_default();
+    if committed == fresh {
+        return None;
+    }
+    let line = committed
+        .lines()
+        .zip(fresh.lines())
+        .position(|(a, b)| a != b)
+        .unwrap_or(committed.lines().count().min(fresh.lines().count()));
+    Some(format!(
+        "{relative} is stale (first difference at line {})",
+        line + 1
+    ))
+}
+
+#[test]
+fn generated_typescript_types_are_up_to_date() {
+    let stale: Vec<String> = [(API_TYPES, api_types()), (CORE_TYPES, core_types())]
+        .iter()
+        .filter_map(|(file, fresh)| check_or_write(file, fresh))
+        .collect();
+    assert!(
+        stale.is_empty(),
+        "{}: run VAULT_AGENT_WRITE_TYPES=1 cargo test --release --lib ts_types, then commit plugin-shim/generated/",
+        stale.join("; ")
+    );
+}
