@@ -105,15 +105,20 @@ impl ThinkTags {
         let mut tags = ThinkTags::default();
         let mut pieces = tags.push(text);
         pieces.extend(tags.finish());
-        let (mut reasoning, mut answer) = (String::new(), String::new());
-        for piece in pieces {
-            match piece {
-                StreamPiece::Reasoning(r) => reasoning.push_str(&r),
-                StreamPiece::Text(t) => answer.push_str(&t),
-            }
-        }
-        (reasoning, answer)
+        joined(pieces)
     }
+}
+
+/// Pieces put back together as (reasoning, answer).
+fn joined(pieces: Vec<StreamPiece>) -> (String, String) {
+    let (mut reasoning, mut answer) = (String::new(), String::new());
+    for piece in pieces {
+        match piece {
+            StreamPiece::Reasoning(r) => reasoning.push_str(&r),
+            StreamPiece::Text(t) => answer.push_str(&t),
+        }
+    }
+    (reasoning, answer)
 }
 
 fn push_piece(pieces: &mut Vec<StreamPiece>, piece: StreamPiece) {
@@ -177,14 +182,7 @@ mod tests {
                 from = cut;
             }
             pieces.extend(tags.finish());
-            let (mut reasoning, mut answer) = (String::new(), String::new());
-            for piece in pieces {
-                match piece {
-                    StreamPiece::Reasoning(r) => reasoning.push_str(&r),
-                    StreamPiece::Text(t) => answer.push_str(&t),
-                }
-            }
-            prop_assert_eq!((reasoning, answer), ThinkTags::split(REPLY));
+            prop_assert_eq!(joined(pieces), ThinkTags::split(REPLY));
         }
     }
 }
