@@ -13,7 +13,7 @@ const CLOSE: &str = "</think>";
 
 #[derive(Default, Debug, PartialEq)]
 enum State {
-    /// Nothing but whitespace (or part of `<think>`) seen yet.
+    /// Nothing but whitespace (which streams as text) or part of `<think>` seen yet.
     #[default]
     Start,
     Thinking,
@@ -40,10 +40,21 @@ impl ThinkTags {
             match self.state {
                 State::Start => {
                     let trimmed = self.held.trim_start();
-                    if trimmed.is_empty() || (OPEN.starts_with(trimmed) && trimmed != OPEN) {
+                    if trimmed.is_empty() {
+                        // Whitespace is answer text either way: it streams at
+                        // once, and a `<think>` may still follow it.
+                        push_piece(
+                            &mut pieces,
+                            StreamPiece::Text(std::mem::take(&mut self.held)),
+                        );
+                        return pieces;
+                    }
+                    if OPEN.starts_with(trimmed) && trimmed != OPEN {
                         return pieces;
                     }
                     if let Some(rest) = trimmed.strip_prefix(OPEN) {
+                        let before = self.held.len() - trimmed.len();
+                        push_piece(&mut pieces, StreamPiece::Text(self.held[..before].into()));
                         self.held = rest.to_string();
                         self.state = State::Thinking;
                     } else {
@@ -143,7 +154,7 @@ mod tests {
             ThinkTags::split(REPLY),
             (
                 "\nThe user wants tasks.\nCall </thin k tasks.\n".to_string(),
-                "You have **two** open tasks.".to_string()
+                "\nYou have **two** open tasks.".to_string()
             )
         );
     }
