@@ -180,11 +180,19 @@ function runBridged(kind, child, forwarded, output, callback) {
 			await vaultIndex.refresh?.();
 			child.exitCode = result.exitCode;
 			child.signalCode = result.signalCode;
-			const stdout = output(result.stdout);
-			const stderr = output(result.stderr);
 			const error = result.error ? rebuildError(result.error) : null;
-			if (result.stdout.length > 0) child.stdout.emit("data", stdout);
-			if (result.stderr.length > 0) child.stderr.emit("data", stderr);
+			let stdout;
+			let stderr;
+			if (callback) {
+				stdout = output(result.stdout);
+				stderr = output(result.stderr);
+				if (result.stdout.length > 0) child.stdout.emit("data", stdout);
+				if (result.stderr.length > 0) child.stderr.emit("data", stderr);
+			} else {
+				// As Node's pipes deliver it: pieces of at most 64 KiB, each in its own task.
+				await emitInPieces(child.stdout, result.stdout, output);
+				await emitInPieces(child.stderr, result.stderr, output);
+			}
 			child.stdout.emit("end");
 			child.stderr.emit("end");
 			if (result.error && child.pid === undefined) child.emit("error", error);
@@ -201,6 +209,16 @@ function runBridged(kind, child, forwarded, output, callback) {
 			}
 			callback?.(error, output(""), output(""));
 		});
+}
+
+/** Base64 characters of 65 535 bytes (a multiple of 3, so every piece decodes alone). */
+const PIECE_BASE64 = (65_535 / 3) * 4;
+
+async function emitInPieces(stream, base64, decode) {
+	for (let at = 0; at < base64.length; at += PIECE_BASE64) {
+		stream.emit("data", decode(base64.slice(at, at + PIECE_BASE64)));
+		await new Promise((resolve) => setTimeout(resolve, 0));
+	}
 }
 
 function forwardedOptions(options, keys) {
@@ -234,8 +252,9 @@ function execFile(file, args, options, callback) {
 }
 
 /** child_process.spawn(file[, args][, options]), never with a shell (the Node
- * side refuses one). Output arrives as Buffers, in one chunk per stream when the
- * process ends; `detached` is honoured there, and kill() then signals the group. */
+ * side refuses one). Output arrives as Buffers when the process ends, in pieces
+ * of at most 64 KiB, each in its own task (as Node's pipes give it); `detached`
+ * is honoured there, and kill() then signals the group. */
 function spawn(file, args, options) {
 	if (!Array.isArray(args)) [args, options] = [[], args];
 	options = options ?? {};
