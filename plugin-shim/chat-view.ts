@@ -5,7 +5,8 @@
 import { ButtonComponent, DropdownComponent, ItemView, Keymap, MarkdownRenderer, setIcon, type WorkspaceLeaf } from "obsidian";
 import type { AgentEvent, AgentSession } from "./acp/agent-session";
 import { AttachmentBar, NoteSuggest } from "./chat/attachments";
-import { renderCommands, renderPermission, renderPlan } from "./chat/agent-blocks";
+import { renderAgentConfig, renderPermission, renderPlan } from "./chat/agent-blocks";
+import { SlashCommandSuggest } from "./chat/slash-commands";
 import { HistoryPanel } from "./chat/history";
 import { StreamRenderer } from "./chat/stream-render";
 import { renderUserMessage } from "./chat/user-message";
@@ -53,7 +54,9 @@ export class ChatView extends ItemView {
 	/** Restart's start, which a Send right after it waits for. */
 	private agentStarting: Promise<void> | null = null;
 	private agentModeDropdown!: DropdownComponent;
-	private commandsEl!: HTMLElement;
+	/** The agent's session settings (its model…), one dropdown each. */
+	private agentConfigEl!: HTMLElement;
+	private slashSuggest!: SlashCommandSuggest;
 
 	constructor(
 		leaf: WorkspaceLeaf,
@@ -98,6 +101,7 @@ export class ChatView extends ItemView {
 		this.agentModeDropdown.selectEl.setAttribute("aria-label", "Agent mode");
 		this.agentModeDropdown.selectEl.hide();
 		this.agentModeDropdown.onChange((mode) => void this.agentSession?.setMode(mode));
+		this.agentConfigEl = header.createDiv({ cls: "vault-agent-agent-config" });
 		new ButtonComponent(header)
 			.setIcon("file-output")
 			.setTooltip("Export to note")
@@ -137,18 +141,18 @@ export class ChatView extends ItemView {
 			attr: { rows: "3", placeholder: "Ask about your vault… ([[ or @ attaches a note)" },
 		});
 		this.suggest = new NoteSuggest(this.app, this.inputEl, (file) => this.attachments.attach(file));
+		this.slashSuggest = new SlashCommandSuggest(this.app, this.inputEl);
 		// The open note's chip follows the active note (and its selection).
 		this.registerEvent(this.app.workspace.on("active-leaf-change", () => this.attachments.followActiveNote()));
 		this.registerEvent(this.app.workspace.on("file-open", () => this.attachments.followActiveNote()));
 		this.registerDomEvent(this.inputEl, "focus", () => this.attachments.followActiveNote());
 		this.registerDomEvent(this.inputEl, "keydown", (event: KeyboardEvent) => {
-			// Enter in an open suggest list picks a note; it does not send.
-			if (event.key === "Enter" && !event.shiftKey && !event.isComposing && !event.defaultPrevented && !this.suggest.isOpen) {
+			// Enter in an open suggest list picks from it; it does not send.
+			if (event.key === "Enter" && !event.shiftKey && !event.isComposing && !event.defaultPrevented && !this.suggest.isOpen && !this.slashSuggest.isOpen) {
 				event.preventDefault();
 				void this.send();
 			}
 		});
-		this.commandsEl = composer.createDiv({ cls: "vault-agent-agent-commands" });
 		const buttons = composer.createDiv({ cls: "vault-agent-composer-buttons" });
 		this.sendButton = new ButtonComponent(buttons)
 			.setButtonText("Send")
@@ -204,6 +208,7 @@ export class ChatView extends ItemView {
 		this.endAgent();
 		this.stream?.dispose();
 		this.suggest.close();
+		this.slashSuggest.close();
 	}
 
 	/** Shows the permission mode and which model answers, as saved now. */
@@ -367,8 +372,16 @@ export class ChatView extends ItemView {
 		const session = this.agentSession;
 		this.agentSession = null;
 		if (session) this.plugin.codingAgents?.end(session);
-		this.commandsEl?.empty();
+		if (this.slashSuggest) this.showSlashCommands([]);
 		this.agentModeDropdown?.selectEl.hide();
+		this.agentConfigEl?.empty();
+	}
+
+	/** The agent's slash commands, offered when a message starts with `/`. */
+	private showSlashCommands(commands: Array<{ name: string; description: string }>): void {
+		this.slashSuggest.commands = commands;
+		const name = this.agentSession?.facts?.name ?? "the agent";
+		this.inputEl.setAttribute("placeholder", commands.length > 0 ? `Message ${name}… (/ for its commands)` : "Ask about your vault… ([[ or @ attaches a note)");
 	}
 
 	/** One turn of the coding agent: started (or resumed) on first use, events on the one channel. */
@@ -415,10 +428,18 @@ export class ChatView extends ItemView {
 	}
 
 	private showAgentModes(): void {
-		const modes = this.agentSession?.modes;
+		const session = this.agentSession;
+		renderAgentConfig(this.agentConfigEl, session?.config ?? [], (id, value) => {
+			void session?.setConfigOption(id, value).then(
+				() => this.showAgentModes(),
+				(error: unknown) => this.showBanner(`${session.facts?.name ?? "The agent"} did not take the setting: ${error instanceof Error ? error.message : String(error)}`),
+			);
+		});
+		const modes = session?.modes;
 		const select = this.agentModeDropdown.selectEl;
 		select.empty();
-		if (!modes || modes.available.length === 0) {
+		// An agent that reports its modes as a session setting too is shown that way only (as ACP asks of clients).
+		if (!modes || modes.available.length === 0 || session?.config.some((o) => o.category === "mode")) {
 			select.hide();
 			return;
 		}
@@ -438,11 +459,9 @@ export class ChatView extends ItemView {
 				renderPermission(this.messagesEl, name, event.ask);
 				break;
 			case "commands":
-				renderCommands(this.commandsEl, event.commands, (command) => {
-					this.inputEl.value = `/${command} `;
-					this.inputEl.focus();
-				});
+				this.showSlashCommands(event.commands);
 				break;
+			case "config":
 			case "modes":
 				this.showAgentModes();
 				break;
@@ -502,13 +521,22 @@ export class ChatView extends ItemView {
 	/** A user's message, numbered in order so its edit button knows which one it is. */
 	private renderUser(text: string, attachments: Attachment[] | undefined): void {
 		const index = this.messagesEl.querySelectorAll(".vault-agent-msg.is-user").length;
-		renderUserMessage(this.messagesEl, text, attachments, (edited) => void this.editAndResend(index, edited));
+		// A coding agent keeps its own history, which ACP cannot rewind: no edit there.
+		const agentChat = Boolean(this.conversation?.agent) || Boolean(this.plugin.codingAgents?.profileFor(this.plugin.selectedAgent()));
+		renderUserMessage(this.messagesEl, text, attachments, agentChat ? null : (edited) => void this.editAndResend(index, edited));
 	}
 
 	/** Edit and resend: the message and everything after it go; the edited text is sent in its place. */
 	private async editAndResend(index: number, text: string): Promise<void> {
 		const core = this.plugin.core;
 		if (!core || this.running || !this.conversation) return;
+		if (this.conversation.agent || this.plugin.codingAgents?.profileFor(this.plugin.selectedAgent())) {
+			// The picker moved to a coding agent since the button was drawn.
+			this.inputEl.value = text;
+			this.inputEl.focus();
+			this.showBanner("A coding agent keeps its own history, which cannot be rewound: the edited message is in the input, to send as a new one.");
+			return;
+		}
 		let rewound: { conversation: Conversation; dropped: ChatMessage | null };
 		try {
 			rewound = core.rewindConversation(this.conversation, index);

@@ -7,6 +7,8 @@
 
 import type { ToolDescriptor, ToolResult } from "./vault-agent-api";
 import type {
+	AgentAnswer,
+	AgentQuestion,
 	Attachment,
 	ChatEvent,
 	ChatMessage,
@@ -177,6 +179,10 @@ export interface CoreHandle {
 	openAgentDoor(token: string, name: string, mode: string): boolean;
 	/** The agent session ended: its token stops working. */
 	closeAgentDoor(token: string): void;
+	/** A coding agent's own permission question on door `token`: answered at once (Read only, an earlier "always") or asked. */
+	agentQuestion(token: string, question: AgentQuestion): AgentAnswer;
+	/** The user's pick for that question; "always" picks last as long as the door. */
+	agentQuestionAnswered(token: string, question: AgentQuestion, optionId: string): void;
 	/** The tools as MCP lists them (names, titles, descriptions, schemas). */
 	mcpTools(): Array<{ name: string; title: string; description: string }>;
 	/** `callTool` for the plugin's CLI commands: `mode` narrows the chat's mode. */

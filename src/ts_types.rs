@@ -68,6 +68,9 @@ fn core_types() -> String {
     };
     use crate::journal::{EntryView, TurnChanges};
     use crate::mcp::{ActivityEntry, McpExchange, McpReply};
+    use crate::policy::agent_questions::{
+        AgentAnswer, AgentOption, AgentQuestion, AnsweredBecause,
+    };
     use crate::settings::{
         ChatSettings, McpSettings, ModelProfile, PermissionMode, ProfileSummary, ProviderKind,
         ProviderSettings, Settings,
@@ -110,6 +113,10 @@ fn core_types() -> String {
         declaration::<McpExchange>(),
         declaration::<McpReply>(),
         declaration::<ActivityEntry>(),
+        declaration::<AgentQuestion>(),
+        declaration::<AgentOption>(),
+        declaration::<AgentAnswer>(),
+        declaration::<AnsweredBecause>(),
         declaration::<ProcessRequest>(),
         declaration::<ProcessTree>(),
         declaration::<FileStatus>(),

@@ -863,3 +863,51 @@ fn an_agent_door_runs_under_the_chats_mode_in_the_agents_name_until_it_closes() 
     ));
     assert_eq!(block_on(core.mcp_handle(&after, &events)).status, 401);
 }
+
+#[test]
+fn an_agents_always_answers_live_on_its_door_follow_the_doors_mode_and_go_with_it() {
+    use vault_agent::policy::agent_questions::{AgentAnswer, AgentOption, AgentQuestion};
+    let (core, _) = new_core(json!({"permissionMode": "askEveryChange"}));
+    let door = "d00r".repeat(16);
+    let question = AgentQuestion {
+        kind: "execute".into(),
+        title: "Run the linter".into(),
+        options: [
+            ("once", "allow_once"),
+            ("always", "allow_always"),
+            ("no", "reject_once"),
+        ]
+        .iter()
+        .map(|(id, kind)| AgentOption {
+            option_id: id.to_string(),
+            kind: kind.to_string(),
+        })
+        .collect(),
+    };
+    let answered = |id: &str| match core.agent_question(&door, &question) {
+        AgentAnswer::Answer { option_id, .. } => option_id == id,
+        AgentAnswer::Ask => false,
+    };
+    assert!(core.open_agent_door(&door, "Codex", PermissionMode::AskEveryChange));
+    assert_eq!(core.agent_question(&door, &question), AgentAnswer::Ask);
+    core.agent_question_answered(&door, &question, "always");
+    assert!(answered("always"));
+    // Opened again at the next Send, in Read only: the mode changes, the
+    // answers stay, and Read only outranks them.
+    assert!(core.open_agent_door(&door, "Codex", PermissionMode::ReadOnly));
+    assert!(answered("no"));
+    assert!(core.open_agent_door(&door, "Codex", PermissionMode::AskBeforeEdits));
+    assert!(answered("always"));
+    core.close_agent_door(&door);
+    assert_eq!(
+        core.agent_question(&door, &question),
+        AgentAnswer::Ask,
+        "closed: nothing kept"
+    );
+    assert!(core.open_agent_door(&door, "Codex", PermissionMode::AskEveryChange));
+    assert_eq!(
+        core.agent_question(&door, &question),
+        AgentAnswer::Ask,
+        "a door opened again with the same token starts without answers"
+    );
+}

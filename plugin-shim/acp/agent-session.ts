@@ -9,7 +9,7 @@
 import * as acp from "@agentclientprotocol/sdk";
 import { spawn, type ChildProcess } from "child_process";
 import type { ConfirmationCoordinator } from "../confirmations";
-import type { ChatEvent, CoreHandle } from "../core-types";
+import type { AgentQuestion, ChatEvent, CoreHandle } from "../core-types";
 import type { ToolResult } from "../vault-agent-api";
 import type { AgentProfile } from "./profiles";
 import { STDIO_BRIDGE_SCRIPT } from "./stdio-bridge";
@@ -20,10 +20,28 @@ export type AgentEvent =
 	| { type: "plan"; entries: Array<{ content: string; status: string }> }
 	| { type: "commands"; commands: Array<{ name: string; description: string }> }
 	| { type: "modes"; current: string; available: Array<{ id: string; name: string }> }
+	/** The agent's session settings (its model among them), newest. */
+	| { type: "config"; options: AgentConfigOption[] }
 	| { type: "permission"; ask: PermissionAsk }
 	| { type: "crashed"; stderr: string }
 	/** How full the agent's context is, as it reports it (tokens). */
 	| { type: "agentUsage"; used: number; size: number };
+
+/**
+ * One of the agent's session settings (ACP `configOptions`): a choice such
+ * as its model or reasoning level, shown in the chat's header. On/off
+ * settings are shown as a choice of "On" and "Off".
+ */
+export interface AgentConfigOption {
+	id: string;
+	name: string;
+	description: string;
+	/** `model`, `mode`, `thought_level`, or another the agent names. */
+	category: string;
+	current: string;
+	choices: Array<{ value: string; name: string }>;
+	boolean: boolean;
+}
 
 /** The agent asks before one of its own actions; the user picks one of its options. */
 export interface PermissionAsk {
@@ -74,6 +92,8 @@ export class AgentSession {
 	/** The agent's reported modes and slash commands, newest. */
 	modes: { current: string; available: Array<{ id: string; name: string }> } | null = null;
 	commands: Array<{ name: string; description: string }> = [];
+	/** The agent's session settings (model, reasoning level…), newest. */
+	config: AgentConfigOption[] = [];
 	/** Questions the agent is waiting on. */
 	readonly asks = new Map<number, PermissionAsk>();
 	private child: ChildProcess | null = null;
@@ -83,8 +103,6 @@ export class AgentSession {
 	private onEvent: (event: AgentEvent) => void = () => {};
 	private said = "";
 	private nextAsk = 1;
-	/** Options the user chose "always" for, by the agent's tool kind and title; gone with the session. */
-	private readonly always = new Map<string, string>();
 	private ended = false;
 	private exitListeners: Array<() => void> = [];
 	/** Told once per session: the agent has no terminal here. */
@@ -174,9 +192,10 @@ export class AgentSession {
 		if (!agent || !this.facts) throw new Error("The agent is not initialized.");
 		const mcpServers: acp.McpServer[] = [];
 		const url = await this.host.mcpUrl();
+		// The session's door: its MCP token, and where its "always" answers are kept.
+		this.token = this.host.freshToken();
+		this.host.core.openAgentDoor(this.token, this.profile.name, this.host.permissionMode());
 		if (url) {
-			this.token = this.host.freshToken();
-			this.host.core.openAgentDoor(this.token, this.profile.name, this.host.permissionMode());
 			const auth = `Bearer ${this.token}`;
 			mcpServers.push(
 				this.facts.mcpHttp
@@ -196,14 +215,17 @@ export class AgentSession {
 		} else {
 			this.emit({ type: "notice", text: `${this.facts.name} cannot reach Vault Agent's tools (the MCP listener did not start); it works with the files it reads and writes through the chat.` });
 		}
+		let opened: acp.NewSessionResponse | acp.LoadSessionResponse;
 		if (resume && this.facts.loadSession) {
-			await this.untilExit(agent.request("session/load", { sessionId: resume, cwd: this.host.vaultPath, mcpServers }));
+			opened = await this.untilExit(agent.request("session/load", { sessionId: resume, cwd: this.host.vaultPath, mcpServers }));
 			this.sessionId = resume;
-			return;
+		} else {
+			const created = await this.untilExit(agent.request("session/new", { cwd: this.host.vaultPath, mcpServers }));
+			this.sessionId = created.sessionId;
+			opened = created;
 		}
-		const created = await this.untilExit(agent.request("session/new", { cwd: this.host.vaultPath, mcpServers }));
-		this.sessionId = created.sessionId;
-		if (created.modes) this.modes = { current: created.modes.currentModeId, available: created.modes.availableModes.map((m) => ({ id: m.id, name: m.name })) };
+		if (opened.modes) this.modes = { current: opened.modes.currentModeId, available: opened.modes.availableModes.map((m) => ({ id: m.id, name: m.name })) };
+		if (opened.configOptions) this.config = configOptions(opened.configOptions);
 	}
 
 	/** One turn: resolves with the stop reason; the events arrive on `onEvent` meanwhile. */
@@ -261,6 +283,20 @@ export class AgentSession {
 		if (!agent || !this.sessionId) return;
 		await agent.request("session/set_mode", { sessionId: this.sessionId, modeId });
 		if (this.modes) this.modes = { ...this.modes, current: modeId };
+	}
+
+	/** Sets one of the agent's session settings (its model, say); the agent answers with all of them. */
+	async setConfigOption(id: string, value: string): Promise<void> {
+		const agent = this.connection?.agent;
+		const option = this.config.find((o) => o.id === id);
+		if (!agent || !this.sessionId || !option) return;
+		const answer = await this.untilExit(
+			agent.request(
+				"session/set_config_option",
+				option.boolean ? { sessionId: this.sessionId, configId: id, type: "boolean", value: value === "true" } : { sessionId: this.sessionId, configId: id, value },
+			),
+		);
+		this.config = configOptions(answer.configOptions);
 	}
 
 	/** Ends everything: the MCP token, the connection, the process (and nothing is left running). */
@@ -348,6 +384,10 @@ export class AgentSession {
 			case "usage_update":
 				this.emit({ type: "agentUsage", used: update.used, size: update.size });
 				break;
+			case "config_option_update":
+				this.config = configOptions(update.configOptions);
+				this.emit({ type: "config", options: this.config });
+				break;
 			case "current_mode_update":
 				if (this.modes) this.modes = { ...this.modes, current: update.currentModeId };
 				if (this.modes) this.emit({ type: "modes", ...this.modes });
@@ -367,23 +407,30 @@ export class AgentSession {
 		this.emit({ type: "toolFinished", callId, tool: "agent", displayName: title, result, table: null });
 	}
 
-	/** The agent's own question, with its options; "always" holds for this session only. */
+	/**
+	 * The agent's own question, with its options. The core decides whether
+	 * the user is asked (Read only rejects what may change something; an
+	 * "always" answer from this session is given again).
+	 */
 	private askPermission(params: acp.RequestPermissionRequest): Promise<acp.RequestPermissionResponse> {
 		const call = params.toolCall;
-		const key = `${call.kind ?? "other"}\u0000${call.title ?? ""}`;
-		const remembered = this.always.get(key);
-		if (remembered && params.options.some((o) => o.optionId === remembered)) return Promise.resolve({ outcome: { outcome: "selected", optionId: remembered } });
-		// Read only: nothing the agent wants to do on its own is allowed.
-		if (this.host.permissionMode() === "readOnly" && call.kind !== "read" && call.kind !== "search" && call.kind !== "think" && call.kind !== "fetch") {
-			const reject = params.options.find((o) => o.kind === "reject_once") ?? params.options.find((o) => o.kind === "reject_always");
-			if (reject) return Promise.resolve({ outcome: { outcome: "selected", optionId: reject.optionId } });
+		const title = call.title ?? "The agent asks to go on";
+		const question: AgentQuestion = { kind: call.kind ?? "other", title, options: params.options.map((o) => ({ optionId: o.optionId, kind: o.kind })) };
+		const core = this.host.core;
+		const token = this.token ?? "";
+		// The door follows the chat's mode as it is now, not at the last Send.
+		if (this.token) core.openAgentDoor(this.token, this.profile.name, this.host.permissionMode());
+		const decided = core.agentQuestion(token, question);
+		if (decided.decision === "answer") {
+			if (decided.because === "readOnly") this.emit({ type: "notice", text: `${this.profile.name} asked: ${title}. Refused: the chat is Read only.` });
+			return Promise.resolve({ outcome: { outcome: "selected", optionId: decided.optionId } });
 		}
 		return new Promise((resolve) => {
 			const id = this.nextAsk++;
 			const ask: PermissionAsk = {
 				id,
-				title: call.title ?? "The agent asks to go on",
-				kind: call.kind ?? "other",
+				title,
+				kind: question.kind,
 				options: params.options.map((o) => ({ optionId: o.optionId, name: o.name, kind: o.kind })),
 				answer: (optionId) => {
 					if (!this.asks.delete(id)) return;
@@ -392,7 +439,7 @@ export class AgentSession {
 						resolve({ outcome: { outcome: "cancelled" } });
 						return;
 					}
-					if (option.kind === "allow_always") this.always.set(key, option.optionId);
+					core.agentQuestionAnswered(token, question, option.optionId);
 					resolve({ outcome: { outcome: "selected", optionId: option.optionId } });
 				},
 			};
@@ -477,6 +524,26 @@ export function insideVault(vault: string, path: string): string | null {
 	const same = (a: string, b: string) => (/^[a-z]:$/i.test(base[0] ?? "") ? a.toLowerCase() === b.toLowerCase() : a === b);
 	if (resolved.length <= base.length || !base.every((part, i) => same(part, resolved[i] ?? ""))) return null;
 	return resolved.slice(base.length).join("/");
+}
+
+/** The agent's session settings as the chat shows them (groups flattened). */
+function configOptions(options: acp.SessionConfigOption[]): AgentConfigOption[] {
+	return options.map((option) => {
+		const common = { id: option.id, name: option.name, description: option.description ?? "", category: option.category ?? "other" };
+		if (option.type === "boolean") {
+			return {
+				...common,
+				current: String(option.currentValue),
+				choices: [
+					{ value: "true", name: "On" },
+					{ value: "false", name: "Off" },
+				],
+				boolean: true,
+			};
+		}
+		const choices = option.options.flatMap((entry) => ("group" in entry ? entry.options : [entry])).map((c) => ({ value: c.value, name: c.name }));
+		return { ...common, current: option.currentValue, choices, boolean: false };
+	});
 }
 
 /** The agent's stdin as a web stream (what the SDK reads and writes). */

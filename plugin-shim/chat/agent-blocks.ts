@@ -1,9 +1,10 @@
 // What a coding agent (ACP) adds to the chat: its plan, its permission
-// questions with its own options, its slash commands, and the crash report.
+// questions with its own options, its session settings (model…), and the
+// conversation as Markdown.
 
-import { setIcon } from "obsidian";
+import { DropdownComponent, setIcon } from "obsidian";
 import type { Conversation } from "../core-types";
-import type { PermissionAsk } from "../acp/agent-session";
+import type { AgentConfigOption, PermissionAsk } from "../acp/agent-session";
 
 export function renderPlan(parent: HTMLElement, entries: Array<{ content: string; status: string }>): void {
 	parent.querySelectorAll(".vault-agent-plan").forEach((el) => el.remove());
@@ -35,13 +36,20 @@ export function renderPermission(parent: HTMLElement, agentName: string, ask: Pe
 	}
 }
 
-/** The agent's slash commands under the input; a click puts one in it. */
-export function renderCommands(parent: HTMLElement, commands: Array<{ name: string; description: string }>, pick: (name: string) => void): void {
+/** The agent's session settings (its model, reasoning level…) as header dropdowns; the model first. */
+export function renderAgentConfig(parent: HTMLElement, options: AgentConfigOption[], set: (id: string, value: string) => void): void {
 	parent.empty();
-	for (const command of commands) {
-		const chip = parent.createEl("button", { cls: "vault-agent-agent-command", text: `/${command.name}` });
-		chip.setAttribute("title", command.description);
-		chip.addEventListener("click", () => pick(command.name));
+	const order = (o: AgentConfigOption) => (o.category === "model" ? 0 : o.category === "mode" ? 1 : 2);
+	for (const option of [...options].sort((a, b) => order(a) - order(b))) {
+		if (option.choices.length === 0) continue;
+		const dropdown = new DropdownComponent(parent);
+		for (const choice of option.choices) dropdown.addOption(choice.value, choice.name);
+		dropdown.setValue(option.current);
+		dropdown.selectEl.addClass("vault-agent-agent-setting");
+		dropdown.selectEl.dataset.category = option.category;
+		dropdown.selectEl.setAttribute("aria-label", option.name);
+		dropdown.selectEl.setAttribute("title", option.description || option.name);
+		dropdown.onChange((value) => set(option.id, value));
 	}
 }
 

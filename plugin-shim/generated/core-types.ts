@@ -375,6 +375,27 @@ tool: string, argv: Array<string>,
 code: string, durationMs: number, };
 
 /**
+ * The question: the agent's kind of action (ACP `ToolKind`), its title, its options.
+ */
+export type AgentQuestion = { kind: string, title: string, options: Array<AgentOption>, };
+
+/**
+ * One answer the agent offers (`allow_once`, `allow_always`, `reject_once`,
+ * `reject_always`).
+ */
+export type AgentOption = { optionId: string, kind: string, };
+
+/**
+ * Ask the user, or answer with one of the agent's options.
+ */
+export type AgentAnswer = { "decision": "ask" } | { "decision": "answer", optionId: string, because: AnsweredBecause, };
+
+/**
+ * Why an answer was given without the user.
+ */
+export type AnsweredBecause = "readOnly" | "always";
+
+/**
  * One program to run, without a shell. Built only by `crate::cli`.
  */
 export type ProcessRequest = { program: string, args: Array<string>, cwd: string | null, 

@@ -137,6 +137,9 @@ pub struct AgentDoor {
     pub token: String,
     pub name: String,
     pub mode: crate::settings::PermissionMode,
+    /// The "always" answers to the agent's own questions in this session:
+    /// they go with the door.
+    pub always: crate::policy::agent_questions::AlwaysAnswers,
 }
 
 /// A tools/call in progress.
@@ -171,8 +174,15 @@ impl McpState {
         if door.token.len() < 32 {
             return false;
         }
-        self.doors.retain(|d| d.token != door.token);
-        self.doors.push(door);
+        // Opened again at each Send with the chat's mode: what was said
+        // "always" in the session stays.
+        match self.doors.iter_mut().find(|d| d.token == door.token) {
+            Some(open) => {
+                open.name = door.name;
+                open.mode = door.mode;
+            }
+            None => self.doors.push(door),
+        }
         true
     }
 

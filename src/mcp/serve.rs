@@ -13,6 +13,7 @@ use crate::agent::table;
 use crate::confirm::Requester;
 use crate::core::VaultAgentCore;
 use crate::host::Host;
+use crate::policy::agent_questions::{self, AgentAnswer, AgentQuestion};
 use crate::result::ToolResult;
 use crate::settings::PermissionMode;
 use crate::tools::Access;
@@ -34,12 +35,38 @@ impl<H: Host> VaultAgentCore<H> {
             token: token.to_string(),
             name: name.chars().filter(|c| !c.is_control()).take(80).collect(),
             mode,
+            always: Default::default(),
         })
     }
 
     /// The agent session ended: its token stops working at once.
     pub fn close_agent_door(&self, token: &str) {
         self.mcp.borrow_mut().close_door(token);
+    }
+
+    /// The agent behind door `token` asks before one of its own actions:
+    /// answered at once (`policy::agent_questions`) or asked of the user.
+    /// A door that is closed has no answers: the user is asked.
+    pub fn agent_question(&self, token: &str, question: &AgentQuestion) -> AgentAnswer {
+        let mcp = self.mcp.borrow();
+        match mcp.doors.iter().find(|d| d.token == token) {
+            Some(door) => agent_questions::answer(door.mode, question, &door.always),
+            None => AgentAnswer::Ask,
+        }
+    }
+
+    /// The user answered the agent's question with `option_id`: an "always"
+    /// answer is kept for the rest of the session.
+    pub fn agent_question_answered(&self, token: &str, question: &AgentQuestion, option_id: &str) {
+        if let Some(door) = self
+            .mcp
+            .borrow_mut()
+            .doors
+            .iter_mut()
+            .find(|d| d.token == token)
+        {
+            door.always.remember(question, option_id);
+        }
     }
 
     /// Answers one HTTP exchange of the MCP endpoint.

@@ -29,6 +29,14 @@ const MCP_EXCHANGE: crate::input::InputLimits = crate::input::InputLimits {
     max_total_bytes: 20 * 1024 * 1024,
 };
 
+/// A coding agent's permission question: a title and a handful of options.
+const AGENT_QUESTION: crate::input::InputLimits = crate::input::InputLimits {
+    max_depth: 4,
+    max_string_chars: 4096,
+    max_items: 32,
+    max_total_bytes: 64 * 1024,
+};
+
 /// Ids and hashes are short; anything longer is not one of ours.
 const MAX_ID_CHARS: usize = 200;
 
@@ -123,8 +131,6 @@ impl VaultAgent {
         })
     }
 
-    /// Obsidian reported a change in the vault (a vault or metadata-cache
-    /// event): no kept read answer is trusted any more.
     /// An ACP agent's MCP token for one session (`mode` a stored mode name).
     #[wasm_bindgen(js_name = openAgentDoor)]
     pub fn open_agent_door(&self, token: String, name: String, mode: String) -> bool {
@@ -139,6 +145,32 @@ impl VaultAgent {
         self.core.close_agent_door(&token);
     }
 
+    /// A coding agent's own permission question (`AgentQuestion`): resolves
+    /// to an `AgentAnswer`, asking the user or answering at once.
+    #[wasm_bindgen(js_name = agentQuestion)]
+    pub fn agent_question(&self, token: String, question: JsValue) -> Result<JsValue, JsError> {
+        let question: crate::policy::agent_questions::AgentQuestion =
+            from_js(&question, &AGENT_QUESTION).map_err(|e| JsError::new(&e))?;
+        to_js(&self.core.agent_question(&token, &question))
+    }
+
+    /// The user picked `option_id` for the agent's question.
+    #[wasm_bindgen(js_name = agentQuestionAnswered)]
+    pub fn agent_question_answered(
+        &self,
+        token: String,
+        question: JsValue,
+        option_id: String,
+    ) -> Result<(), JsError> {
+        let question: crate::policy::agent_questions::AgentQuestion =
+            from_js(&question, &AGENT_QUESTION).map_err(|e| JsError::new(&e))?;
+        self.core
+            .agent_question_answered(&token, &question, &option_id);
+        Ok(())
+    }
+
+    /// Obsidian reported a change in the vault (a vault or metadata-cache
+    /// event): no kept read answer is trusted any more.
     #[wasm_bindgen(js_name = forgetReads)]
     pub fn forget_reads(&self) {
         self.core.forget_reads();

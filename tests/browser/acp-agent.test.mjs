@@ -57,10 +57,48 @@ describe("a coding agent in the chat view, in Chromium", () => {
 		assert.match(await page.locator(".vault-agent-plan").textContent(), /Read the note/);
 		assert.equal(await page.locator(".vault-agent-usage.is-agent").textContent(), "Context: 1,200 of 200,000 tokens");
 		assert.match(await page.locator(".vault-agent-notice").first().textContent(), /without a terminal/);
-		await page.locator(".vault-agent-agent-command").waitFor({ state: "visible", timeout: 5_000 });
-		assert.equal(await page.locator(".vault-agent-agent-command").textContent(), "/summarise");
 		const modes = await page.locator("select.vault-agent-agent-mode option").allTextContents();
 		assert.deepEqual(modes, ["Ask", "Code"]);
+		assert.equal(await page.locator(".vault-agent-msg.is-user .vault-agent-edit").count(), 0, "an agent's history cannot be rewound: no edit and resend");
+	});
+
+	it("offers the agent's slash commands in the input when a message starts with /", async () => {
+		const input = page.locator(".vault-agent-input");
+		await page.waitForFunction(() => /\/ for its commands/.test(document.querySelector(".vault-agent-input").getAttribute("placeholder")), null, { timeout: 5_000 });
+		await input.click();
+		await input.pressSequentially("/sum");
+		const item = page.locator(".suggestion-container .suggestion-item", { hasText: "/summarise" });
+		await item.waitFor({ state: "visible", timeout: 5_000 });
+		assert.equal(await item.locator(".suggestion-note").textContent(), "Summarise a note");
+		await session.screenshot("acp-agent-slash-commands");
+		const users = await page.locator(".vault-agent-msg.is-user").count();
+		await input.press("Enter");
+		assert.equal(await page.locator(".suggestion-container").count(), 0, "the list closes");
+		assert.equal(await input.inputValue(), "/summarise ");
+		assert.equal(await page.locator(".vault-agent-msg.is-user").count(), users, "Enter picked the command; it did not send");
+		await input.pressSequentially("x /no");
+		assert.equal(await page.locator(".suggestion-container").count(), 0, "only at the start of a message");
+		await input.fill("");
+	});
+
+	it("shows the agent's model in the header and switches it there", async () => {
+		const model = page.locator(".vault-agent-chat-header select.vault-agent-agent-setting[data-category='model']");
+		await model.waitFor({ state: "visible", timeout: 5_000 });
+		assert.deepEqual(await model.locator("option").allTextContents(), ["Scripted large", "Scripted small"]);
+		assert.equal(await model.inputValue(), "scripted-large");
+		await model.selectOption({ value: "scripted-small" });
+		await page.waitForFunction(() => window.__harness.plugin.codingAgents.running()[0]?.config.find((o) => o.id === "model")?.current === "scripted-small", null, { timeout: 5_000 });
+		await send("model");
+		await turnDone();
+		assert.match(await page.locator(".vault-agent-msg.is-assistant").last().textContent(), /Model: scripted-small/);
+		// The agent switches by itself: the header follows.
+		await send("faster");
+		await turnDone();
+		await model.selectOption({ value: "scripted-large" });
+		await page.waitForFunction(() => window.__harness.plugin.codingAgents.running()[0]?.config.find((o) => o.id === "model")?.current === "scripted-large", null, { timeout: 5_000 });
+		await send("faster");
+		await turnDone();
+		assert.equal(await model.inputValue(), "scripted-small", "config_option_update redraws the header");
 	});
 
 	it("shows the agent's write as our tool block and diff card, and writes only on Approve", async () => {

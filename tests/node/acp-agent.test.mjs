@@ -203,6 +203,55 @@ describe("a coding agent over ACP in the chat", () => {
 		}
 	});
 
+	it("Read only rejects the agent's own edits at once, even after an always, and tells the user", async () => {
+		const asked = [];
+		const answer = (choice) => (event) => {
+			if (event.type !== "permission") return;
+			asked.push(event.ask);
+			event.ask.answer(choice);
+		};
+		let result = await turn("permission-edit", answer("always"));
+		assert.equal(result.said, "Permission: always", "asked in Ask before every change");
+		await plugin.updateSettings({ permissionMode: "readOnly" });
+		try {
+			result = await turn("permission-edit", answer("once"));
+			assert.equal(result.said, "Permission: no", "the agent's reject option, not the remembered always");
+			assert.equal(asked.length, 1, "the user was not asked");
+			const notice = result.events.find((e) => e.type === "notice" && /Refused: the chat is Read only/.test(e.text));
+			assert.ok(notice, "the chat says what was refused");
+			assert.match(notice.text, /Edit Roadmap\.md/);
+		} finally {
+			await plugin.updateSettings({ permissionMode: "askEveryChange" });
+		}
+		result = await turn("permission-edit", answer("no"));
+		assert.equal(result.said, "Permission: always", "back in an ask mode, the session's always holds again");
+		assert.equal(asked.length, 1);
+	});
+
+	it("shows the agent's session settings (its model) and changes them with session/set_config_option", async () => {
+		const model = session.config.find((o) => o.category === "model");
+		assert.ok(model, "the model setting from session/new");
+		assert.equal(model.current, "scripted-large");
+		assert.deepEqual(model.choices.map((c) => c.name), ["Scripted large", "Scripted small"], "groups flattened");
+		const brief = session.config.find((o) => o.id === "brief");
+		assert.equal(brief.boolean, true);
+		assert.deepEqual(brief.choices.map((c) => c.value), ["true", "false"]);
+		await session.setConfigOption("model", "scripted-small");
+		await session.setConfigOption("brief", "true");
+		const lines = readFileSync(agentLog(), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+		const sets = lines.filter((l) => l.method === "session/set_config_option").map((l) => l.params);
+		assert.deepEqual(sets.slice(-2).map(({ configId, value }) => [configId, value]), [["model", "scripted-small"], ["brief", true]], "a switch is sent as a boolean");
+		assert.equal(session.config.find((o) => o.id === "model").current, "scripted-small");
+		assert.equal((await turn("model")).said, "Model: scripted-small (brief)");
+		await assert.rejects(session.setConfigOption("model", "no-such-model"), /no model/);
+		await session.setConfigOption("model", "scripted-large");
+		await session.setConfigOption("brief", "false");
+		const { events } = await turn("faster");
+		const update = events.find((e) => e.type === "config");
+		assert.equal(update.options.find((o) => o.id === "model").current, "scripted-small", "an update from the agent reaches the chat");
+		assert.equal(session.config.find((o) => o.id === "model").current, "scripted-small");
+	});
+
 	it("fs/write_text_file creates a note through our card, journal and Undo", async () => {
 		const path = join(vault, "Notes/From agent.md");
 		const pending = turn(`write ${path}|Written by the agent.`, (event) => {

@@ -5,7 +5,10 @@
 //   stream              thoughts, then text in several chunks
 //   tool <file>         reads <file> through the MCP server the session was given
 //   tool-set <path>     sets a property through the MCP server (a card in the ask modes)
+//   permission-edit     the same for an edit of its own (kind "edit")
 //   permission          asks permission (allow once, always, reject) and says what it got
+//   model               says the model its session runs (a session setting the client may change)
+//   faster              reports a new model as a config_option_update
 //   write <path>|<text> fs/write_text_file, then says whether it worked
 //   read <path>         fs/read_text_file, then says what it read or the refusal
 //   slow                streams, then waits for session/cancel
@@ -24,6 +27,17 @@ const log = (entry) => {
 	if (process.env.ACP_AGENT_LOG) appendFileSync(process.env.ACP_AGENT_LOG, `${JSON.stringify(entry)}\n`);
 };
 const sessions = new Map();
+const MODELS = [
+	{ value: "scripted-large", name: "Scripted large" },
+	{ value: "scripted-small", name: "Scripted small" },
+];
+/** The session's settings (ACP configOptions): a model, grouped as agents do, and a switch. */
+function configOptions(session) {
+	return [
+		{ id: "model", name: "Model", category: "model", type: "select", currentValue: session.model, options: [{ group: "scripted", name: "Scripted", options: MODELS }] },
+		{ id: "brief", name: "Brief answers", type: "boolean", currentValue: session.brief },
+	];
+}
 let nextSession = 1;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -74,7 +88,8 @@ const app = acp
 	.onRequest("session/new", async ({ params, client }) => {
 		log({ method: "session/new", params });
 		const sessionId = `scripted-${process.pid}-${nextSession++}`;
-		sessions.set(sessionId, { mcpServers: params.mcpServers, cancelled: false });
+		const session = { mcpServers: params.mcpServers, cancelled: false, model: "scripted-large", brief: false };
+		sessions.set(sessionId, session);
 		// Reported after the answer, as real agents do.
 		setTimeout(() => {
 			void client.notify("session/update", {
@@ -82,16 +97,26 @@ const app = acp
 				update: { sessionUpdate: "available_commands_update", availableCommands: [{ name: "summarise", description: "Summarise a note" }] },
 			});
 		}, 10);
-		return { sessionId, modes: { currentModeId: "ask", availableModes: [{ id: "ask", name: "Ask" }, { id: "code", name: "Code" }] } };
+		return { sessionId, modes: { currentModeId: "ask", availableModes: [{ id: "ask", name: "Ask" }, { id: "code", name: "Code" }] }, configOptions: configOptions(session) };
 	})
 	.onRequest("session/load", ({ params }) => {
 		log({ method: "session/load", params });
-		sessions.set(params.sessionId, { mcpServers: params.mcpServers, cancelled: false });
-		return {};
+		const session = { mcpServers: params.mcpServers, cancelled: false, model: "scripted-large", brief: false };
+		sessions.set(params.sessionId, session);
+		return { configOptions: configOptions(session) };
 	})
 	.onRequest("session/set_mode", ({ params }) => {
 		log({ method: "session/set_mode", params });
 		return {};
+	})
+	.onRequest("session/set_config_option", ({ params }) => {
+		log({ method: "session/set_config_option", params });
+		const session = sessions.get(params.sessionId);
+		if (params.configId === "model") {
+			if (!MODELS.some((m) => m.value === params.value)) throw acp.RequestError.invalidParams({ value: params.value }, `no model ${params.value}`);
+			session.model = params.value;
+		} else if (params.configId === "brief") session.brief = params.value === true;
+		return { configOptions: configOptions(session) };
 	})
 	.onNotification("session/cancel", ({ params }) => {
 		log({ method: "session/cancel", params });
@@ -126,6 +151,27 @@ const app = acp
 				const answer = await client.request("session/request_permission", {
 					sessionId,
 					toolCall: { toolCallId: "perm-1", title: "Run the linter", kind: "execute", status: "pending" },
+					options: [
+						{ optionId: "once", name: "Allow once", kind: "allow_once" },
+						{ optionId: "always", name: "Always allow", kind: "allow_always" },
+						{ optionId: "no", name: "Reject", kind: "reject_once" },
+					],
+				});
+				await say(client, sessionId, `Permission: ${answer.outcome.outcome === "selected" ? answer.outcome.optionId : "cancelled"}`);
+				break;
+			}
+			case "model":
+				await say(client, sessionId, `Model: ${session.model}${session.brief ? " (brief)" : ""}`);
+				break;
+			case "faster":
+				session.model = "scripted-small";
+				await client.notify("session/update", { sessionId, update: { sessionUpdate: "config_option_update", configOptions: configOptions(session) } });
+				await say(client, sessionId, "Switched to the small model");
+				break;
+			case "permission-edit": {
+				const answer = await client.request("session/request_permission", {
+					sessionId,
+					toolCall: { toolCallId: "perm-2", title: "Edit Roadmap.md", kind: "edit", status: "pending" },
 					options: [
 						{ optionId: "once", name: "Allow once", kind: "allow_once" },
 						{ optionId: "always", name: "Always allow", kind: "allow_always" },

@@ -1,0 +1,68 @@
+// A coding agent's slash commands, offered in the chat's input: typing `/` at
+// the start of a message opens Obsidian's suggest popover with the commands
+// the agent reported (ACP `available_commands_update`), filtered by what
+// follows the slash; picking one puts `/name ` in the input.
+
+import { AbstractInputSuggest, type App } from "obsidian";
+
+export interface SlashCommand {
+	name: string;
+	description: string;
+}
+
+/** The `/query` being typed at the start of the message, or null. */
+export function slashQuery(text: string, caret: number): string | null {
+	const match = /^\/(\S*)$/.exec(text.slice(0, caret));
+	return match?.[1] ?? null;
+}
+
+export class SlashCommandSuggest extends AbstractInputSuggest<SlashCommand> {
+	/** The list is on screen (Enter picks from it then). */
+	isOpen = false;
+	/** What the running agent offers; empty when none runs. */
+	commands: SlashCommand[] = [];
+
+	constructor(
+		app: App,
+		private readonly textarea: HTMLTextAreaElement,
+	) {
+		// A textarea has the value and events of an <input> text box.
+		super(app, textarea as unknown as HTMLInputElement);
+		this.limit = 30;
+	}
+
+	open(): void {
+		super.open();
+		this.isOpen = true;
+	}
+
+	close(): void {
+		super.close();
+		this.isOpen = false;
+	}
+
+	protected getSuggestions(): SlashCommand[] {
+		const query = slashQuery(this.textarea.value, this.textarea.selectionStart);
+		if (query === null) return [];
+		const wanted = query.toLowerCase();
+		// Names that start with the query first, then those that contain it.
+		const starts = this.commands.filter((c) => c.name.toLowerCase().startsWith(wanted));
+		const contains = this.commands.filter((c) => !c.name.toLowerCase().startsWith(wanted) && c.name.toLowerCase().includes(wanted));
+		return [...starts, ...contains];
+	}
+
+	renderSuggestion(command: SlashCommand, el: HTMLElement): void {
+		el.addClass("vault-agent-suggestion", "vault-agent-slash-command");
+		el.createDiv({ cls: "suggestion-title", text: `/${command.name}` });
+		if (command.description) el.createDiv({ cls: "suggestion-note", text: command.description });
+	}
+
+	selectSuggestion(command: SlashCommand): void {
+		const rest = this.textarea.value.slice(this.textarea.selectionStart).replace(/^\S*/, "").trimStart();
+		const head = `/${command.name} `;
+		this.textarea.value = `${head}${rest}`;
+		this.textarea.setSelectionRange(head.length, head.length);
+		this.textarea.focus();
+		this.close();
+	}
+}
