@@ -3,7 +3,6 @@
 //! awaited from Rust. Runs with `cargo test --target wasm32-unknown-unknown`.
 #![cfg(target_arch = "wasm32")]
 
-use serde::Serialize;
 use serde_json::{json, Value};
 use vault_agent::wasm::VaultAgent;
 use wasm_bindgen::prelude::*;
@@ -46,13 +45,12 @@ fn facts() -> JsValue {
 
 /// A plain JS object, as the shim passes (not a JS `Map`).
 fn plain(value: Value) -> JsValue {
-    value
-        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .unwrap()
+    js_sys::JSON::parse(&value.to_string()).unwrap()
 }
 
 fn to_json(value: JsValue) -> Value {
-    serde_wasm_bindgen::from_value(value).unwrap()
+    let text = js_sys::JSON::stringify(&value).unwrap();
+    serde_json::from_str(&String::from(text)).unwrap()
 }
 
 #[wasm_bindgen_test]

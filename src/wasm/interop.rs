@@ -8,11 +8,12 @@ use wasm_bindgen::{JsCast, JsError, JsValue};
 use crate::host::{HttpFailure, ProcessOutcome, SpawnFailure};
 use crate::input::{parse_bounded, parse_lenient, InputLimits, InputProblem};
 
-/// Core values become plain JS objects (maps as objects, not `Map`).
+/// Core values become plain JS objects, through JSON text and the engine's
+/// `JSON.parse`: every boundary type then shares serde_json's serializer
+/// (which the core has anyway) instead of a second one per type.
 pub fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsError> {
-    value
-        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(into_error)
+    let text = serde_json::to_string(value).map_err(into_error)?;
+    js_sys::JSON::parse(&text).map_err(|error| JsError::new(&js_error_text(&error)))
 }
 
 /// A JS value entering the core, as JSON within `limits`. The engine's own
