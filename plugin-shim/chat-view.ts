@@ -401,7 +401,7 @@ export class ChatView extends ItemView {
 				this.endAgent();
 				const resume = conversation.agent?.profile === profile.id ? conversation.agent.sessionId : null;
 				this.agentSession = await runner.start(profile, resume);
-				this.showAgentModes();
+				this.showAgentState();
 			}
 			const session = this.agentSession;
 			await session.prompt(text, (event) => {
@@ -427,11 +427,14 @@ export class ChatView extends ItemView {
 		}
 	}
 
-	private showAgentModes(): void {
+	/** What the running agent reported, also before its first turn: settings, modes, slash commands. */
+	private showAgentState(): void {
 		const session = this.agentSession;
+		if (session) session.onStateChanged = () => this.showAgentState();
+		this.showSlashCommands(session?.commands ?? []);
 		renderAgentConfig(this.agentConfigEl, session?.config ?? [], (id, value) => {
 			void session?.setConfigOption(id, value).then(
-				() => this.showAgentModes(),
+				() => this.showAgentState(),
 				(error: unknown) => this.showBanner(`${session.facts?.name ?? "The agent"} did not take the setting: ${error instanceof Error ? error.message : String(error)}`),
 			);
 		});
@@ -463,7 +466,7 @@ export class ChatView extends ItemView {
 				break;
 			case "config":
 			case "modes":
-				this.showAgentModes();
+				this.showAgentState();
 				break;
 			case "crashed":
 				this.showCrash(name, event.stderr);
@@ -508,7 +511,7 @@ export class ChatView extends ItemView {
 					// The chat moved on meanwhile (closed, another agent): this one is not needed.
 					if (this.agentSession || !this.opened) runner.end(session);
 					else this.agentSession = session;
-					this.showAgentModes();
+					this.showAgentState();
 				},
 				(error: unknown) => {
 					this.agentStarting = null;

@@ -101,6 +101,16 @@ export class AgentSession {
 	private token: string | null = null;
 	private stderr = "";
 	private onEvent: (event: AgentEvent) => void = () => {};
+	/** Notices from before the first turn, said when it starts. */
+	private pendingNotices: string[] = [];
+	/** A turn is running (its events go to its `onEvent`). */
+	private inTurn = false;
+	/**
+	 * Told when the agent reports new slash commands, settings or modes
+	 * between turns (agents often send their commands right after
+	 * `session/new`, before any prompt).
+	 */
+	onStateChanged: () => void = () => {};
 	private said = "";
 	private nextAsk = 1;
 	private ended = false;
@@ -213,7 +223,8 @@ export class AgentSession {
 						},
 			);
 		} else {
-			this.emit({ type: "notice", text: `${this.facts.name} cannot reach Vault Agent's tools (the MCP listener did not start); it works with the files it reads and writes through the chat.` });
+			// Said at the first Send: no turn is listening yet.
+			this.pendingNotices.push(`${this.facts.name} cannot reach Vault Agent's tools (the MCP listener did not start); it works with the files it reads and writes through the chat.`);
 		}
 		let opened: acp.NewSessionResponse | acp.LoadSessionResponse;
 		if (resume && this.facts.loadSession) {
@@ -233,10 +244,12 @@ export class AgentSession {
 		const agent = this.connection?.agent;
 		if (!agent || !this.sessionId) throw new Error("The agent has no session.");
 		this.onEvent = onEvent;
+		this.inTurn = true;
 		this.said = "";
 		// The door's mode follows the chat's, as it is at each Send.
 		if (this.token) this.host.core.openAgentDoor(this.token, this.profile.name, this.host.permissionMode());
 		onEvent({ type: "modelRound", round: 1 });
+		for (const text of this.pendingNotices.splice(0)) onEvent({ type: "notice", text });
 		if (!this.toldNoTerminal) {
 			this.toldNoTerminal = true;
 			onEvent({ type: "notice", text: `${this.profile.name} runs without a terminal in Vault Agent: it reads and changes notes through the chat's tools and cards.` });
@@ -259,6 +272,7 @@ export class AgentSession {
 			onEvent({ type: "turnEnded", end: "failed" });
 			return "failed";
 		} finally {
+			this.inTurn = false;
 			for (const ask of this.asks.values()) ask.answer(null);
 		}
 	}
@@ -351,7 +365,8 @@ export class AgentSession {
 	}
 
 	private emit(event: AgentEvent): void {
-		this.onEvent(event);
+		if (this.inTurn) this.onEvent(event);
+		else if (event.type === "commands" || event.type === "config" || event.type === "modes") this.onStateChanged();
 	}
 
 	private update(params: acp.SessionNotification): void {
@@ -421,6 +436,8 @@ export class AgentSession {
 		// The door follows the chat's mode as it is now, not at the last Send.
 		if (this.token) core.openAgentDoor(this.token, this.profile.name, this.host.permissionMode());
 		const decided = core.agentQuestion(token, question);
+		// Between turns nobody could answer: the agent hears "cancelled".
+		if (!this.inTurn) return Promise.resolve({ outcome: { outcome: "cancelled" } });
 		if (decided.decision === "answer") {
 			if (decided.because === "readOnly") this.emit({ type: "notice", text: `${this.profile.name} asked: ${title}. Refused: the chat is Read only.` });
 			return Promise.resolve({ outcome: { outcome: "selected", optionId: decided.optionId } });
