@@ -435,7 +435,11 @@ export class ChatView extends ItemView {
 		renderAgentConfig(this.agentConfigEl, session?.config ?? [], (id, value) => {
 			void session?.setConfigOption(id, value).then(
 				() => this.showAgentState(),
-				(error: unknown) => this.showBanner(`${session.facts?.name ?? "The agent"} did not take the setting: ${error instanceof Error ? error.message : String(error)}`),
+				(error: unknown) => {
+					// The dropdown goes back to what the agent still has.
+					this.showAgentState();
+					this.showBanner(`${session.facts?.name ?? "The agent"} did not take the setting: ${error instanceof Error ? error.message : String(error)}`);
+				},
 			);
 		});
 		const modes = session?.modes;

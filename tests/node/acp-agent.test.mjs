@@ -232,7 +232,7 @@ describe("a coding agent over ACP in the chat", () => {
 		const model = session.config.find((o) => o.category === "model");
 		assert.ok(model, "the model setting from session/new");
 		assert.equal(model.current, "scripted-large");
-		assert.deepEqual(model.choices.map((c) => c.name), ["Scripted large", "Scripted small"], "groups flattened");
+		assert.deepEqual(model.choices.map((c) => c.name), ["Scripted large", "Scripted small", "Scripted retired"], "groups flattened");
 		const brief = session.config.find((o) => o.id === "brief");
 		assert.equal(brief.boolean, true);
 		assert.deepEqual(brief.choices.map((c) => c.value), ["true", "false"]);

@@ -30,6 +30,8 @@ const sessions = new Map();
 const MODELS = [
 	{ value: "scripted-large", name: "Scripted large" },
 	{ value: "scripted-small", name: "Scripted small" },
+	// Listed, but refused when picked (as a model the account lost access to).
+	{ value: "scripted-retired", name: "Scripted retired" },
 ];
 /** The session's settings (ACP configOptions): a model, grouped as agents do, and a switch. */
 function configOptions(session) {
@@ -114,6 +116,7 @@ const app = acp
 		const session = sessions.get(params.sessionId);
 		if (params.configId === "model") {
 			if (!MODELS.some((m) => m.value === params.value)) throw acp.RequestError.invalidParams({ value: params.value }, `no model ${params.value}`);
+			if (params.value === "scripted-retired") throw acp.RequestError.invalidParams({ value: params.value }, "scripted-retired is retired");
 			session.model = params.value;
 		} else if (params.configId === "brief") session.brief = params.value === true;
 		return { configOptions: configOptions(session) };
