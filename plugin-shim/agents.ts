@@ -108,7 +108,10 @@ export class AgentDoors {
 		const { port } = this.host.core.settings().mcp;
 		const url = `http://127.0.0.1:${port}/mcp`;
 		const header = `Authorization: Bearer ${this.token() ?? "<token>"}`;
-		const json = JSON.stringify({ mcpServers: { "vault-agent": { type: "http", url, headers: { Authorization: header.slice("Authorization: ".length) } } } }, null, 2);
+		const server = { type: "http", url, headers: { Authorization: header.slice("Authorization: ".length) } };
+		// Cursor reads `mcpServers`; VS Code's mcp.json has its own top-level key, `servers`.
+		const cursor = JSON.stringify({ mcpServers: { "vault-agent": server } }, null, 2);
+		const vscode = JSON.stringify({ servers: { "vault-agent": server } }, null, 2);
 		const remote = JSON.stringify(
 			{ mcpServers: { "vault-agent": { command: "npx", args: ["-y", "mcp-remote", url, "--header", `Authorization:${header.slice("Authorization:".length)}`] } } },
 			null,
@@ -116,7 +119,8 @@ export class AgentDoors {
 		);
 		return [
 			{ name: "Claude Code", text: `claude mcp add --transport http vault-agent ${url} --header "${header}"` },
-			{ name: "Cursor and VS Code (mcp.json)", text: json },
+			{ name: "Cursor (~/.cursor/mcp.json)", text: cursor },
+			{ name: "VS Code (.vscode/mcp.json, or MCP: Open User Configuration)", text: vscode },
 			{ name: "Claude Desktop (through mcp-remote)", text: remote },
 		];
 	}

@@ -298,9 +298,9 @@ pub enum ChatError {
     ServerError { status: u16, detail: String },
     #[error("The model \"{model}\" cannot call tools, which Vault Agent needs. Choose a model with tool calling (for Ollama, e.g. llama3.1, qwen2.5 or mistral-nemo). {detail}")]
     NoToolSupport { model: String, detail: String },
-    #[error("The model server rejected the request ({status}): {detail}")]
+    #[error("The model server rejected the request ({status}): {detail}. Check the provider, base URL and model in Settings → Vault Agent → Model (\"Test connection\" checks them), then send the message again.")]
     BadRequest { status: u16, detail: String },
-    #[error("The model's answer could not be read: {detail}")]
+    #[error("The model's answer could not be read: {detail}. Send the message again; if it repeats, the server at this base URL may not speak the provider's format: check the provider and base URL in Settings → Vault Agent → Model.")]
     BadStream { detail: String },
     #[error("No API key is set for {provider}. Add one in Settings → Vault Agent → Model.")]
     MissingApiKey { provider: String },
@@ -355,7 +355,7 @@ pub fn connection_error(url: &str, failure: &HttpFailure) -> ChatError {
         "ECONNREFUSED" if url.contains(":1234") => "Is LM Studio's server running? Start it in LM Studio (Developer → Start server), or check the base URL.",
         "ECONNREFUSED" if local => "Is the model server running? Start it, or check the base URL.",
         "ENOTFOUND" | "EAI_AGAIN" => "Check the base URL and your internet connection.",
-        "ETIMEDOUT" | "TIMEOUT" => "The server did not answer in time; check that it is running, or raise the model timeout.",
+        "ETIMEDOUT" | "TIMEOUT" => "The server did not answer in time; check that it is running, or raise the model timeout in Settings → Vault Agent → Model.",
         _ => "Check the base URL in Settings → Vault Agent → Model.",
     };
     ChatError::Connection {
@@ -525,6 +525,133 @@ pub fn server_message(body: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every banner says what to do next: a place to change something, or
+    /// to try again. A new variant must be added here (the match is exhaustive).
+    #[test]
+    fn every_chat_error_names_a_fix() {
+        let text = String::from;
+        let all = [
+            connection_error(
+                "http://localhost:9/v1",
+                &HttpFailure {
+                    code: "EPIPE".into(),
+                    message: String::new(),
+                },
+            ),
+            connection_error(
+                "http://localhost:11434/v1",
+                &HttpFailure {
+                    code: "ECONNREFUSED".into(),
+                    message: String::new(),
+                },
+            ),
+            connection_error(
+                "http://localhost:1234/v1",
+                &HttpFailure {
+                    code: "ECONNREFUSED".into(),
+                    message: String::new(),
+                },
+            ),
+            connection_error(
+                "http://localhost:8080/v1",
+                &HttpFailure {
+                    code: "ECONNREFUSED".into(),
+                    message: String::new(),
+                },
+            ),
+            connection_error(
+                "https://api.example.com/v1",
+                &HttpFailure {
+                    code: "ENOTFOUND".into(),
+                    message: String::new(),
+                },
+            ),
+            connection_error(
+                "https://api.example.com/v1",
+                &HttpFailure {
+                    code: "ETIMEDOUT".into(),
+                    message: String::new(),
+                },
+            ),
+            ChatError::Unauthorized { status: 401 },
+            ChatError::ModelNotFound {
+                model: text("m"),
+                hint: String::new(),
+            },
+            ChatError::RateLimited {
+                detail: text("slow down"),
+            },
+            ChatError::ServerError {
+                status: 500,
+                detail: text("boom"),
+            },
+            ChatError::NoToolSupport {
+                model: text("m"),
+                detail: String::new(),
+            },
+            ChatError::BadRequest {
+                status: 400,
+                detail: text("max_tokens is too large"),
+            },
+            ChatError::BadStream {
+                detail: text("expected value at line 1"),
+            },
+            ChatError::MissingApiKey {
+                provider: text("OpenAI"),
+            },
+            ChatError::NoKeySent { status: 401 },
+            ChatError::EndpointNotFound {
+                url: text("http://x/chat/completions"),
+            },
+            ChatError::MissingV1 {
+                url: text("http://x/chat/completions"),
+                base: text("http://x"),
+            },
+            ChatError::ContextFull {
+                window: 4096,
+                needed: 9000,
+            },
+            ChatError::EmptyReply,
+            ChatError::Stalled { seconds: 60 },
+            ChatError::Cut {
+                detail: text("socket hang up"),
+            },
+        ];
+        for error in &all {
+            match error {
+                ChatError::Connection { .. }
+                | ChatError::Unauthorized { .. }
+                | ChatError::ModelNotFound { .. }
+                | ChatError::RateLimited { .. }
+                | ChatError::ServerError { .. }
+                | ChatError::NoToolSupport { .. }
+                | ChatError::BadRequest { .. }
+                | ChatError::BadStream { .. }
+                | ChatError::MissingApiKey { .. }
+                | ChatError::NoKeySent { .. }
+                | ChatError::EndpointNotFound { .. }
+                | ChatError::MissingV1 { .. }
+                | ChatError::ContextFull { .. }
+                | ChatError::EmptyReply
+                | ChatError::Stalled { .. }
+                | ChatError::Cut { .. } => {}
+            }
+            let message = error.to_string();
+            let fixes = [
+                "Settings → Vault Agent",
+                "again",
+                "Start it",
+                "Choose a model",
+                "Check the base URL",
+            ];
+            assert!(
+                fixes.iter().any(|fix| message.contains(fix)),
+                "{}: {message}",
+                error.code()
+            );
+        }
+    }
 
     #[test]
     fn a_whole_reply_keeps_printed_reasoning_apart() {

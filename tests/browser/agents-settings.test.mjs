@@ -33,10 +33,16 @@ describe("the Agents settings in Chromium", () => {
 		assert.equal(await mode.inputValue(), "readOnly", "Read only until the user picks another");
 		assert.match(await section.locator(".setting-item", { has: page.locator(".setting-item-name", { hasText: /^Token$/ }) }).locator(".setting-item-description").textContent(), /ends in c0de/);
 		const configs = await section.locator(".vault-agent-client-config-text").allTextContents();
-		assert.equal(configs.length, 3);
+		assert.equal(configs.length, 4);
 		assert.match(configs[0], /^claude mcp add --transport http vault-agent http:\/\/127\.0\.0\.1:27125\/mcp --header "Authorization: Bearer a+c0de"$/);
-		assert.equal(JSON.parse(configs[1]).mcpServers["vault-agent"].headers.Authorization, `Bearer ${TOKEN}`);
-		assert.deepEqual(JSON.parse(configs[2]).mcpServers["vault-agent"].args.slice(0, 3), ["-y", "mcp-remote", "http://127.0.0.1:27125/mcp"]);
+		const cursor = JSON.parse(configs[1]);
+		assert.deepEqual(Object.keys(cursor), ["mcpServers"], "Cursor's mcp.json");
+		assert.deepEqual(cursor.mcpServers["vault-agent"], { type: "http", url: "http://127.0.0.1:27125/mcp", headers: { Authorization: `Bearer ${TOKEN}` } });
+		// VS Code ignores `mcpServers`: its mcp.json lists servers under `servers`.
+		const vscode = JSON.parse(configs[2]);
+		assert.deepEqual(Object.keys(vscode), ["servers"], "VS Code's mcp.json");
+		assert.deepEqual(vscode.servers["vault-agent"], cursor.mcpServers["vault-agent"]);
+		assert.deepEqual(JSON.parse(configs[3]).mcpServers["vault-agent"].args.slice(0, 3), ["-y", "mcp-remote", "http://127.0.0.1:27125/mcp"]);
 		assert.equal(await section.locator(".vault-agent-mcp-activity-empty").textContent(), "No calls yet.");
 		await session.screenshot("agents-settings", { fit: ".vertical-tab-content-container" });
 
