@@ -751,14 +751,16 @@ export class ChatView extends ItemView {
 		const body = block.querySelector(".vault-agent-tool-result");
 		if (!(body instanceof HTMLElement)) return;
 		body.empty();
+		// Links in the output open the note, as in answers: a path must name a note there is.
+		const exists = (linktext: string) => this.app.metadataCache.getFirstLinkpathDest(linktext, "") !== null;
 		// A table shows the output; the text it came from stays one click away.
 		const textHolder = table ? body.createEl("details", { cls: "vault-agent-tool-raw" }) : body;
 		if (table) {
-			renderTable(body, table);
+			renderTable(body, table, exists);
 			body.appendChild(textHolder);
 			textHolder.createEl("summary", { text: "Text as the CLI printed it" });
 		}
-		renderToolText(textHolder, result.text);
+		renderToolText(textHolder, result.text, exists);
 		// A change that ran: its diff folded, and Undo (undo.ts).
 		this.plugin.undo?.decorateToolBlock(block, result);
 		if (result.journal?.turn) this.changedTurns.add(result.journal.turn);

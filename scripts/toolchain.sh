@@ -32,7 +32,7 @@ if [ "$rust_found" != "$RUST_VERSION" ]; then
 fi
 export RUST_VERSION
 
-# Node's zlib gzips the inlined wasm: a release needs the pinned Node too.
+# Node's zlib compresses the inlined wasm (Brotli): a release needs the pinned Node too.
 NODE_VERSION="$(toolchain_pin node)"
 node_found="$(node --version | sed 's/^v//')"
 if [ "$node_found" != "$NODE_VERSION" ]; then

@@ -59,7 +59,7 @@ export function codingAgentsSection(plugin: VaultAgentPlugin, redraw: () => void
 						}
 						const f = result.facts;
 						report.removeClass("is-error");
-						const can = [f.mcpHttp ? "Vault Agent's tools over HTTP" : "no HTTP MCP (files only)", f.loadSession ? "resumes sessions" : "no resume", f.promptImage ? "images" : ""].filter(Boolean).join(", ");
+						const can = [f.mcpHttp ? "Vault Agent's tools over HTTP" : "Vault Agent's tools through the stdio bridge", f.loadSession ? "resumes sessions" : "no resume", f.promptImage ? "images" : ""].filter(Boolean).join(", ");
 						report.setText(`${f.name}${f.version ? ` ${f.version}` : ""} answered (protocol ${f.protocolVersion}): ${can}.`);
 					}),
 				);

@@ -1,6 +1,9 @@
 // Tool output in the chat, drawn so a big result (a 1 MiB task list, a
 // 20 000-row CSV) does not stall the view: the first part at once, the rest
 // only when asked for. The model reads its own capped copy regardless.
+// `[[links]]` and paths of notes that exist become links the chat view opens
+// on click (and previews on hover), in the part shown at first; the rest of a
+// big output, shown on "Show all", stays plain text so it draws in one go.
 
 import { ButtonComponent } from "obsidian";
 import type { Table } from "../core-types";
@@ -12,11 +15,54 @@ export const SHOWN_CHARS = 20_000;
 /** Table rows drawn at first. */
 export const SHOWN_ROWS = 100;
 
+/** Whether a vault-relative path or link text names a note in the vault. */
+export type NoteExists = (linktext: string) => boolean;
+
+/** `[[target|alias]]` links, and paths ending in `.md` (not inside a link). */
+const LINK_OR_PATH = /\[\[([^\]\n]+?)\]\]|((?:[^\s"'`<>|[\]()]+\/)*[^\s"'`<>|[\]()/]+\.md)(?![\w])/g;
+
+/**
+ * `text` into `el`: plain text, with `[[links]]` and the paths of notes that
+ * exist as `a.internal-link` (what Obsidian's own links are, so the view's
+ * click and hover handlers treat them alike). A line that is a whole path
+ * (the CLI prints one a line, spaces and all) is one link.
+ */
+export function appendLinkedText(el: HTMLElement, text: string, exists: NoteExists): void {
+	let plain = "";
+	const link = (shown: string, target: string) => {
+		if (plain) el.appendText(plain);
+		plain = "";
+		el.createEl("a", { cls: "internal-link", text: shown, attr: { "data-href": target, href: target } });
+	};
+	for (const line of text.split(/(?<=\n)/)) {
+		const body = line.replace(/\r?\n$/, "");
+		const path = body.trim();
+		if (path.endsWith(".md") && !path.includes("[[") && exists(path)) {
+			const start = body.indexOf(path);
+			plain += body.slice(0, start);
+			link(path, path);
+			plain += line.slice(start + path.length);
+			continue;
+		}
+		let last = 0;
+		for (const match of line.matchAll(LINK_OR_PATH)) {
+			const [whole, wiki, bare] = match;
+			const target = wiki !== undefined ? (wiki.split("|")[0] ?? "").trim() : bare;
+			if (!target || (bare !== undefined && !exists(bare))) continue;
+			plain += line.slice(last, match.index);
+			link(whole, target);
+			last = match.index + whole.length;
+		}
+		plain += line.slice(last);
+	}
+	if (plain) el.appendText(plain);
+}
+
 /** The text as the CLI printed it, its head first when it is long. */
-export function renderToolText(parent: HTMLElement, text: string): HTMLElement {
+export function renderToolText(parent: HTMLElement, text: string, exists: NoteExists = () => false): HTMLElement {
 	const pre = parent.createEl("pre", { cls: "vault-agent-tool-text" });
 	const head = headOf(text);
-	pre.setText(head.text);
+	appendLinkedText(pre, head.text, exists);
 	if (!head.cut) return pre;
 	const more = new ButtonComponent(parent)
 		.setButtonText(`Show all ${head.totalLines.toLocaleString()} lines`)
@@ -42,7 +88,7 @@ export function headOf(text: string): { text: string; cut: boolean; totalLines: 
 }
 
 /** A table, its first rows at once and the rest on "Show all". */
-export function renderTable(parent: HTMLElement, table: Table): void {
+export function renderTable(parent: HTMLElement, table: Table, exists: NoteExists = () => false): void {
 	const wrap = parent.createDiv({ cls: "vault-agent-table-wrap" });
 	const el = wrap.createEl("table", { cls: "vault-agent-table" });
 	if (table.headers) {
@@ -50,19 +96,22 @@ export function renderTable(parent: HTMLElement, table: Table): void {
 		for (const header of table.headers) row.createEl("th", { text: header });
 	}
 	const body = el.createEl("tbody");
-	const addRows = (rows: string[][]) => {
+	const addRows = (rows: string[][], linked: boolean) => {
 		for (const cells of rows) {
 			const row = body.createEl("tr");
-			for (const cell of cells) row.createEl("td", { text: cell });
+			for (const cell of cells) {
+				if (linked && (cell.includes("[[") || cell.includes(".md"))) appendLinkedText(row.createEl("td"), cell, exists);
+				else row.createEl("td", { text: cell });
+			}
 		}
 	};
-	addRows(table.rows.slice(0, SHOWN_ROWS));
+	addRows(table.rows.slice(0, SHOWN_ROWS), true);
 	if (table.rows.length > SHOWN_ROWS) {
 		const more = new ButtonComponent(parent)
 			.setButtonText(`Show all ${table.rows.length} rows`)
 			.setClass("vault-agent-show-all")
 			.onClick(() => {
-				addRows(table.rows.slice(SHOWN_ROWS));
+				addRows(table.rows.slice(SHOWN_ROWS), false);
 				more.buttonEl.remove();
 			});
 	}

@@ -356,6 +356,40 @@ describe("chat view in Chromium", () => {
 		assert.ok(hovers.some((h) => h.source === "vault-agent-chat" && h.linktext === "Roadmap"), JSON.stringify(hovers));
 	});
 
+	it("makes the notes a tool's output names into links that open them, and leaves other text alone", async () => {
+		server.script(
+			{ stream: openaiStream({ toolCalls: [["obsidianLinks", { command: "backlinks", file: "Roadmap" }]] }) },
+			{ stream: openaiStream({ text: "Five notes link to it." }) },
+		);
+		await send("what links to the roadmap?");
+		await turnDone();
+		const output = page.locator(".vault-agent-tool-call .vault-agent-tool-text").last();
+		await output.waitFor({ state: "attached", timeout: 10_000 });
+		const links = await output.locator("a.internal-link").evaluateAll((els) => els.map((el) => el.dataset.href));
+		assert.deepEqual(links, ["Daily/2026-03-02.md", "Projects/Launch plan.md", "Projects/Website Redesign.md", "Reading List.md", "Welcome.md"]);
+		assert.equal(await output.textContent(), "Daily/2026-03-02.md\nProjects/Launch plan.md\nProjects/Website Redesign.md\nReading List.md\nWelcome.md", "the text reads as the CLI printed it");
+		await page.evaluate(() => {
+			window.__opened = [];
+			window.__harness.app.workspace.openLinkText = async (...args) => window.__opened.push(args);
+		});
+		await page.locator(".vault-agent-tool-call").last().locator("summary").first().click();
+		await output.locator("a.internal-link", { hasText: "Projects/Launch plan.md" }).click();
+		assert.deepEqual(await page.evaluate(() => window.__opened), [["Projects/Launch plan.md", "", false]]);
+
+		// A note's text: its [[links]] are links (unresolved ones too, as in Obsidian).
+		server.script(
+			{ stream: openaiStream({ toolCalls: [["obsidianNotes", { command: "read", file: "Welcome" }]] }) },
+			{ stream: openaiStream({ text: "It lists the current work." }) },
+		);
+		await send("what does the welcome note say?");
+		await turnDone();
+		const note = page.locator(".vault-agent-tool-call .vault-agent-tool-text").last();
+		await note.waitFor({ state: "attached", timeout: 10_000 });
+		const targets = await note.locator("a.internal-link").evaluateAll((els) => els.map((el) => [el.dataset.href, el.textContent]));
+		assert.deepEqual(targets.slice(0, 2), [["Launch plan", "[[Launch plan]]"], ["Roadmap", "[[Roadmap]]"]]);
+		assert.ok(targets.some(([href]) => href === "Nonexistent Note"));
+	});
+
 	it("shows a server error as a banner that says what to fix", async () => {
 		server.script({ status: 401, json: { error: { message: "Incorrect API key provided" } } });
 		await send("hello?");

@@ -560,6 +560,9 @@ async function useDiskVault(app) {
 	};
 	vault.getAbstractFileByPath = (path) => (files.has(path) ? obsidian.TFile.create__(vault, path) : null);
 	vault.getMarkdownFiles = () => [...files].filter((path) => path.endsWith(".md")).map((path) => obsidian.TFile.create__(vault, path));
+	// What metadataCache.getFirstLinkpathDest looks in (a path, then a name).
+	vault.getFileByPath = (path) => (files.has(path) ? obsidian.TFile.create__(vault, path) : null);
+	vault.getFiles = () => [...files].map((path) => obsidian.TFile.create__(vault, path));
 	vault.read = (file) => window.__vaultAgentVaultRead(file.path);
 	vault.cachedRead = vault.read;
 	vault.process = async (file, fn) => {
