@@ -359,14 +359,22 @@ export class VaultAgentSettingTab extends PluginSettingTab {
 	/** Each test replaces the last one's answer and model list; another profile starts afresh. */
 	private testConnection(setting: Setting): void {
 		let models: DropdownComponent | null = null;
+		// A click while an earlier test still waits: only the newest test's answer is drawn.
+		let newest = 0;
 		setting.addButton((button) =>
 			button.setButtonText("Test connection").onClick(async () => {
 				const core = this.plugin.core;
 				if (!core) return;
+				const run = ++newest;
+				const clearModels = () => {
+					models?.selectEl.remove();
+					models = null;
+				};
 				setting.setDesc("Connecting…");
-				models?.selectEl.remove();
-				models = null;
+				clearModels();
 				const report = await core.testConnection();
+				if (run !== newest) return;
+				clearModels();
 				setting.descEl.empty();
 				setting.descEl.createDiv({ cls: report.ok ? "vault-agent-cli-found" : "vault-agent-cli-missing", text: report.message });
 				if (report.models.length === 0) return;

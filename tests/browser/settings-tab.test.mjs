@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { startBrowserPlugin } from "../support/browser.mjs";
 import { emulator, emulatorEnv, emulatorVersion } from "../support/harness.mjs";
+import { startModelServer } from "../support/model-servers.mjs";
 
 describe("settings tab in Chromium", () => {
 	let session;
@@ -169,6 +170,45 @@ describe("settings tab in Chromium", () => {
 		// Back to the profile the later tests expect.
 		await tab.locator(".setting-item.vault-agent-profile select").selectOption({ label: "Anthropic" });
 		await page.waitForFunction(() => document.querySelector(".vault-agent-provider select")?.value === "anthropic");
+	});
+
+	it("Test connection clicked again, even before the first answer, shows one answer and one model list", async () => {
+		// A real model server on localhost, slow enough that the second click comes first.
+		const server = await startModelServer({ modelsDelayMs: 300, models: { data: [{ id: "alpha" }, { id: "beta" }] } });
+		const test = () => tab.locator(".setting-item", { has: page.locator(".setting-item-name", { hasText: /^Test connection$/ }) });
+		try {
+			await page.evaluate(async (url) => {
+				const plugin = window.__harness.plugin;
+				const chat = plugin.core.settings().chat;
+				const profiles = chat.profiles.map((p) => (p.name === "Ollama (local)" ? { ...p, baseUrl: url } : p));
+				await plugin.updateSettings({ chat: { ...chat, profiles } });
+			}, `${server.url}/v1`);
+			await tab.locator(".setting-item.vault-agent-profile select").selectOption({ label: "Ollama (local)" });
+			await page.waitForFunction((url) => document.querySelector(".vault-agent-profile select option:checked")?.textContent === "Ollama (local)" && [...document.querySelectorAll(".vault-agent-settings input")].some((el) => el.value === url), `${server.url}/v1`);
+			const button = test().locator("button", { hasText: "Test connection" });
+			await button.click();
+			await button.click();
+			await page.waitForFunction(() => !/Connecting/.test([...document.querySelectorAll(".vault-agent-settings .setting-item")].find((el) => el.querySelector(".setting-item-name")?.textContent === "Test connection")?.textContent ?? ""), null, { timeout: 10_000 });
+			// Both answers have arrived.
+			await page.waitForTimeout(400);
+			assert.equal(server.requests.filter((r) => r.url.endsWith("/models")).length, 2, "two tests ran");
+			assert.equal(await test().locator(".setting-item-description > div").count(), 1, "one answer");
+			assert.equal(await test().locator("select").count(), 1, "one model list");
+			assert.deepEqual(await test().locator("select option").allTextContents(), ["Choose a model", "alpha", "beta"]);
+			await button.click();
+			await page.waitForTimeout(700);
+			assert.equal(await test().locator("select").count(), 1, "a third test replaces the list too");
+		} finally {
+			await server.close();
+			await page.evaluate(async () => {
+				const plugin = window.__harness.plugin;
+				const chat = plugin.core.settings().chat;
+				const profiles = chat.profiles.map((p) => (p.name === "Ollama (local)" ? { ...p, baseUrl: "http://localhost:11434/v1" } : p));
+				await plugin.updateSettings({ chat: { ...chat, profiles } });
+			});
+			await tab.locator(".setting-item.vault-agent-profile select").selectOption({ label: "Anthropic" });
+			await page.waitForFunction(() => document.querySelector(".vault-agent-provider select")?.value === "anthropic");
+		}
 	});
 
 	it("getSettingDefinitions() lists every setting, by section, searchable, each with its control", async () => {

@@ -263,6 +263,26 @@ describe("a model server that misbehaves (real HTTP)", () => {
 		assert.ok(events.some((e) => e.type === "toolFinished" && e.result.ok));
 	});
 
+	it("runs tool calls a small model prints as text, in each form, and keeps the JSON out of the answer", async () => {
+		const log = useEmulator(vault);
+		const call = JSON.stringify({ name: "obsidianTasks", arguments: { command: "tasks", all: true, todo: true } });
+		for (const printed of [`<tool_call>\n${call}\n</tool_call>`, "```json\n" + call + "\n```", call]) {
+			server.script({ stream: openaiStream({ text: printed }) }, { stream: openaiStream({ text: "Two tasks are open." }) });
+			// Each form must reach the CLI, not the read cache.
+			plugin.core.forgetReads();
+			const before = readLog(log).length;
+			const { end, events } = await turn("open tasks?");
+			assert.equal(end, "done", printed);
+			const finished = events.find((e) => e.type === "toolFinished");
+			assert.ok(finished?.result.ok, `${printed}: the printed call ran`);
+			assert.equal(finished.tool, "obsidianTasks");
+			assert.deepEqual(readLog(log).slice(before).map((e) => e.argv), [["tasks", "all", "todo"]], "through the CLI");
+			const answers = events.filter((e) => e.type === "assistantMessage").map((e) => e.text);
+			assert.ok(!answers.some((text) => text.includes('"name"')), `${printed}: no JSON is kept as the answer: ${JSON.stringify(answers)}`);
+			assert.equal(answers.at(-1), "Two tasks are open.");
+		}
+	});
+
 	it("an empty reply is an error with a fix", async () => {
 		server.script({ whole: { choices: [{ message: { role: "assistant", content: "" }, finish_reason: "stop" }] } });
 		const { end, error } = await turn("hi");

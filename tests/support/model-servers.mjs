@@ -83,10 +83,10 @@ function splitText(text) {
  * The side endpoints the agent asks for the context window answer 404
  * unless given: `show` for Ollama's `POST …/api/show`, `lmStudioModels` for
  * LM Studio's `GET …/api/v0/models`, `models` for the `GET …/models`
- * listing (OpenRouter's carries `context_length`). `rejectStreamOptions`
+ * listing (OpenRouter's carries `context_length`; `modelsDelayMs` makes it slow). `rejectStreamOptions`
  * answers a request with `stream_options` 400, as some servers do.
  */
-export async function startModelServer({ chunkSize = 7, delayMs = 0, show = null, lmStudioModels = null, models = null, rejectStreamOptions = false } = {}) {
+export async function startModelServer({ chunkSize = 7, delayMs = 0, show = null, lmStudioModels = null, models = null, modelsDelayMs = 0, rejectStreamOptions = false } = {}) {
 	const queue = [];
 	const requests = [];
 	const hanging = new Set();
@@ -111,7 +111,9 @@ export async function startModelServer({ chunkSize = 7, delayMs = 0, show = null
 			if (req.url.endsWith("/api/show")) return answer(show ? 200 : 404, show ?? { error: "404 page not found" });
 			if (req.url.endsWith("/api/v0/models")) return answer(lmStudioModels ? 200 : 404, lmStudioModels ?? { error: "not found" });
 			if (req.method === "GET" && req.url.endsWith("/models")) {
-				return answer(200, models ?? { data: [{ id: "test-model" }, { id: "other-model" }] });
+				const list = models ?? { data: [{ id: "test-model" }, { id: "other-model" }] };
+				if (modelsDelayMs > 0) return void setTimeout(() => answer(200, list), modelsDelayMs);
+				return answer(200, list);
 			}
 			if (rejectStreamOptions && json?.stream_options) {
 				return answer(400, { error: { message: "Unrecognized request argument supplied: stream_options" } });
