@@ -4,9 +4,9 @@
 // send. Calls reach the CLI emulator over a copy of the sample vault.
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -261,5 +261,74 @@ describe("the MCP server through the built main.js", () => {
 		await plugin.updateSettings({ mcp: { ...plugin.core.settings().mcp, enabled: false } });
 		await assert.rejects(raw({ headers: {}, body: "" }), /ECONNREFUSED/);
 		await plugin.updateSettings({ mcp: { ...plugin.core.settings().mcp, enabled: true } });
+	});
+});
+
+describe("the MCP server's call slots", () => {
+	const port = PORT + 2;
+	const overlapCli = new URL("../support/overlap-cli.mjs", import.meta.url).pathname;
+	// The limits as the core has them (src/mcp/mod.rs), so the counts below follow the build.
+	const mod = readFileSync(join(root, "src/mcp/mod.rs"), "utf8");
+	const limit = (name) => Number(mod.match(new RegExp(`pub const ${name}: usize = (\\d+);`))?.[1]);
+	const RUNNING = limit("MAX_RUNNING_CALLS");
+	const WAITING = limit("MAX_WAITING_CALLS");
+	const EXTRA = 8;
+
+	/** Runs the stand-in CLI logged as started, and the most that were between start and end at once. */
+	function overlap(log) {
+		const lines = existsSync(log) ? readFileSync(log, "utf8").trim().split("\n").filter(Boolean) : [];
+		let now = 0;
+		let most = 0;
+		for (const line of lines) {
+			now += line.startsWith("start") ? 1 : -1;
+			most = Math.max(most, now);
+		}
+		return { started: lines.filter((l) => l.startsWith("start")).length, most };
+	}
+
+	it(`runs at most 8 calls at once, lets ${WAITING} wait, and answers the rest busy at once`, async () => {
+		assert.equal(RUNNING, 8, "the requirement: at most 8 calls run at once");
+		assert.ok(WAITING > 0, "MAX_WAITING_CALLS read from src/mcp/mod.rs");
+		const vault = copySampleVault();
+		const log = join(vault, "..", "overlap.log");
+		const gate = join(vault, "..", "gate");
+		Object.assign(process.env, { VAULT_AGENT_OVERLAP_LOG: log, VAULT_AGENT_OVERLAP_GATE: gate, VAULT_AGENT_OVERLAP_MS: "20" });
+		let plugin;
+		let client;
+		try {
+			// 16 processes allowed, so the MCP slots are the limit that shows, not the process cap.
+			({ plugin } = await loadPlugin(vault, { data: { cliPath: overlapCli, maxProcesses: 16, readCacheSeconds: 0, mcp: { enabled: true, port, permissionMode: "readOnly" } } }));
+			client = new Client({ name: "slots", version: "1" });
+			await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${plugin.agents.token()}` } } }));
+			const answers = [];
+			const calls = Array.from({ length: RUNNING + WAITING + EXTRA }, (_, i) =>
+				client.callTool({ name: "obsidianNotes", arguments: { command: "read", file: `Note ${i}` } }).then(
+					(result) => answers.push({ result }),
+					(error) => answers.push({ error }),
+				),
+			);
+			// Every started run is held at the gate, so no call can end: the busy
+			// answers come while the slots and the waiting room are full, not after a wait.
+			await until(() => answers.length === EXTRA && overlap(log).started === RUNNING, `${EXTRA} busy answers while ${RUNNING} runs are held`);
+			for (const { error } of answers) {
+				assert.equal(error?.code, -32000, "a JSON-RPC error, not a tool result");
+				assert.match(error.message, /Server busy: too many calls at once/);
+			}
+			assert.equal(overlap(log).started, RUNNING, "no ninth run while eight hold their slots");
+			writeFileSync(gate, "");
+			await Promise.all(calls);
+			const waited = answers.slice(EXTRA);
+			assert.equal(waited.length, RUNNING + WAITING);
+			for (const { result, error } of waited) assert.equal(result?.isError, false, error?.message ?? result?.content[0].text);
+			assert.deepEqual(overlap(log), { started: RUNNING + WAITING, most: RUNNING });
+		} finally {
+			// Held runs would otherwise wait for a gate that never opens.
+			if (existsSync(dirname(gate))) writeFileSync(gate, "");
+			for (const key of ["VAULT_AGENT_OVERLAP_LOG", "VAULT_AGENT_OVERLAP_GATE", "VAULT_AGENT_OVERLAP_MS"]) delete process.env[key];
+			await client?.close().catch(() => {});
+			plugin?.unload();
+			await settle(5);
+			removeVault(vault);
+		}
 	});
 });
