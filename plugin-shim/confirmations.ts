@@ -14,7 +14,7 @@ function notFound(id: string): ToolResult {
 }
 
 export class ConfirmationCoordinator {
-	private waiters = new Map<string, Array<(result: ToolResult) => void>>();
+	private waiters = new Map<string, Waiter[]>();
 	/** Cards of API calls, in the order they came; the modal shows the first. */
 	private queue: string[] = [];
 	private modal: ConfirmationModal | null = null;
@@ -28,16 +28,22 @@ export class ConfirmationCoordinator {
 	/**
 	 * Resolves when confirmation `id` is over: answered, expired, or stale and
 	 * then answered again. An id that is already over resolves at once with
-	 * the same answer.
+	 * the same answer. `reasked` hears of each new card a stale one is
+	 * replaced by, so a caller that shows cards itself can show it.
 	 */
-	wait(id: string): Promise<ToolResult> {
+	wait(id: string, reasked?: (card: ConfirmationCard) => void): Promise<ToolResult> {
 		const outcome = this.core.confirmationOutcome(id);
-		if (outcome) return outcome.pending ? this.wait(outcome.pending.id) : Promise.resolve(outcome);
+		if (outcome?.pending) {
+			const next = this.core.confirmationCard(outcome.pending.id);
+			if (next) reasked?.(next);
+			return this.wait(outcome.pending.id, reasked);
+		}
+		if (outcome) return Promise.resolve(outcome);
 		const card = this.core.confirmationCard(id);
 		if (!card) return Promise.resolve(notFound(id));
 		return new Promise((resolve) => {
 			const list = this.waiters.get(id) ?? [];
-			list.push(resolve);
+			list.push({ resolve, reasked });
 			this.waiters.set(id, list);
 			this.watchExpiry(card);
 		});
@@ -151,13 +157,21 @@ export class ConfirmationCoordinator {
 		if (next) {
 			if (place >= 0) this.queue.splice(place, 1, next.id);
 			this.waiters.set(next.id, [...(this.waiters.get(next.id) ?? []), ...list]);
+			for (const waiter of list) waiter.reasked?.(next);
 			this.watchExpiry(next);
 		} else {
 			if (place >= 0) this.queue.splice(place, 1);
-			for (const resolve of list) resolve(result);
+			for (const waiter of list) waiter.resolve(result);
 		}
 		this.modal?.refresh();
 	}
+}
+
+/** Someone waiting for a confirmation's answer. */
+interface Waiter {
+	resolve: (result: ToolResult) => void;
+	/** Told of the new card when the one waited on went stale. */
+	reasked?: (card: ConfirmationCard) => void;
 }
 
 /** The queued cards of API calls, one at a time. */

@@ -514,7 +514,8 @@ export class AgentSession {
 		if (result.pending) {
 			const card = core.confirmationCard(result.pending.id);
 			if (card) this.emit({ type: "confirmationNeeded", callId, card });
-			result = await this.host.confirmations.wait(result.pending.id);
+			// The note changed before the click: the new card (the diff as it is now) goes to the chat too.
+			result = await this.host.confirmations.wait(result.pending.id, (fresh) => this.emit({ type: "confirmationNeeded", callId, card: fresh }));
 		}
 		this.emit({ type: "toolFinished", callId, tool: "obsidianEdit", displayName: missing ? "Create a note" : "Edit a note", result, table: null });
 		if (!result.ok) throw refused(result);

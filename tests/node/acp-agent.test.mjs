@@ -283,6 +283,47 @@ describe("a coding agent over ACP in the chat", () => {
 		assert.equal(readFileSync(path, "utf8"), before);
 	});
 
+	it("fs/write_text_file asks again when the note changed after the card was shown, with the note as it is now", async () => {
+		const path = join(vault, "Projects/Roadmap.md");
+		const edited = `${readFileSync(path, "utf8")}\n- A line the user typed while the card was open\n`;
+		const cards = [];
+		let stale = null;
+		let finished = null;
+		const { said } = await turn(`write ${path}|The agent's version.`, (event) => {
+			if (event.type === "confirmationNeeded") {
+				cards.push(event.card);
+				if (cards.length === 1) {
+					// The user edits the note in Obsidian, then clicks Approve on the older card.
+					writeFileSync(path, edited);
+					plugin.core.forgetReads();
+					void plugin.confirmations.approve(event.card).then((result) => (stale = result));
+				} else {
+					// The new card shows the note as it is now; the user says no this time.
+					plugin.confirmations.reject(event.card);
+				}
+			}
+			if (event.type === "toolFinished" && event.tool === "obsidianEdit") finished = event;
+		});
+		assert.equal(stale.ok, false);
+		assert.equal(stale.error.code, "stale", JSON.stringify(stale.error));
+		assert.equal(cards.length, 2, "the chat is shown the new card, not left waiting on one it cannot see");
+		assert.notEqual(cards[1].id, cards[0].id);
+		assert.match(JSON.stringify(cards[1].preview), /A line the user typed while the card was open/);
+		assert.equal(finished.result.error.code, "confirmation_rejected");
+		assert.match(said, /^Write refused: /, "the agent hears it was refused");
+		assert.equal(readFileSync(path, "utf8"), edited, "the user's text stays");
+	});
+
+	it("switches the agent's mode with session/set_mode", async () => {
+		assert.deepEqual(session.modes.available.map((m) => m.id), ["ask", "code"]);
+		await session.setMode("code");
+		assert.equal(session.modes.current, "code");
+		const lines = readFileSync(agentLog(), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+		const set = lines.filter((l) => l.method === "session/set_mode").at(-1);
+		assert.deepEqual(set.params, { sessionId: session.sessionId, modeId: "code" });
+		await session.setMode("ask");
+	});
+
 	it("a rejected write is refused to the agent and changes nothing", async () => {
 		const path = join(vault, "Notes/Rejected.md");
 		const { said } = await turn(`write ${path}|nope`, (event) => {
