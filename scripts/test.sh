@@ -32,7 +32,14 @@ step "node tests against the built main.js"
 node --test --test-concurrency=1 tests/node/
 
 step "Chromium for the browser tests (Debian's package)"
-if [ ! -x /usr/bin/chromium ]; then
+# VAULT_AGENT_CHROMIUM names another Chromium-based browser (the GitHub
+# runners' Google Chrome, say); tests/support/browser.mjs launches it.
+if [ -n "${VAULT_AGENT_CHROMIUM:-}" ]; then
+	if [ ! -x "$VAULT_AGENT_CHROMIUM" ]; then
+		echo "test.sh: VAULT_AGENT_CHROMIUM=$VAULT_AGENT_CHROMIUM is not an executable browser; unset it to use /usr/bin/chromium." >&2
+		exit 1
+	fi
+elif [ ! -x /usr/bin/chromium ]; then
 	if [ "$(id -u)" -eq 0 ]; then as_root=(env); elif command -v sudo >/dev/null 2>&1; then as_root=(sudo env); else as_root=(); fi
 	if [ "${#as_root[@]}" -eq 0 ] || ! { "${as_root[@]}" DEBIAN_FRONTEND=noninteractive apt-get update && "${as_root[@]}" DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; }; then
 		echo "test.sh: /usr/bin/chromium is missing and could not be installed (needs root or sudo, and apt-get install -y chromium); the browser tests need it." >&2
