@@ -163,3 +163,48 @@ fn generated_typescript_types_are_up_to_date() {
         stale.join("; ")
     );
 }
+
+/// The one public type written by hand: the stable error codes other
+/// plugins switch on (`ToolErrorCode` in plugin-shim/vault-agent-api.d.ts).
+/// It must list exactly the codes `ToolError::code` gives, plus the shim's
+/// own `internal_error` (plugin-shim/api.ts, a call that failed in JS), so a
+/// new error cannot reach the API unnamed.
+#[test]
+fn the_public_error_codes_are_toolerrors_codes() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let rust = std::fs::read_to_string(root.join("src/error.rs")).unwrap();
+    let body = rust
+        .split("pub fn code(&self) -> &'static str {")
+        .nth(1)
+        .and_then(|rest| rest.split("\n    }\n").next())
+        .expect("ToolError::code in src/error.rs");
+    let in_rust: Vec<&str> = body
+        .lines()
+        .filter_map(|line| line.split("=> \"").nth(1))
+        .filter_map(|rest| rest.split('"').next())
+        .collect();
+    let api = std::fs::read_to_string(root.join("plugin-shim/vault-agent-api.d.ts")).unwrap();
+    let union = api
+        .split("export type ToolErrorCode =")
+        .nth(1)
+        .and_then(|rest| rest.split(';').next())
+        .expect("ToolErrorCode in vault-agent-api.d.ts");
+    let in_api: Vec<&str> = union
+        .lines()
+        .filter_map(|line| line.trim().strip_prefix("| \""))
+        .filter_map(|rest| rest.split('"').next())
+        .collect();
+    let mut sorted_rust = in_rust.clone();
+    sorted_rust.sort_unstable();
+    sorted_rust.dedup();
+    assert_eq!(sorted_rust.len(), in_rust.len(), "a code given twice");
+    sorted_rust.push("internal_error");
+    sorted_rust.sort_unstable();
+    assert!(in_rust.len() > 30, "{in_rust:?}");
+    let mut sorted_api = in_api.clone();
+    sorted_api.sort_unstable();
+    assert_eq!(
+        sorted_api, sorted_rust,
+        "ToolErrorCode in plugin-shim/vault-agent-api.d.ts must list ToolError::code's codes"
+    );
+}
