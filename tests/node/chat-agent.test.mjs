@@ -454,3 +454,32 @@ describe("usage, reasoning and the context window (real HTTP)", () => {
 		assert.equal(assistant.content[1].type, "tool_use");
 	});
 });
+
+describe("unload while the model is answering (real HTTP)", () => {
+	it("ends the request: the server sees its connection closed and the turn settles", async () => {
+		const server = await startModelServer();
+		const vault = copySampleVault();
+		try {
+			const chat = { provider: "openAi", openai: { baseUrl: `${server.url}/v1`, model: "test-model", apiKeySecret: "" }, modelTimeoutMs: 60_000 };
+			const { plugin } = await loadPlugin(vault, { data: { cliPath: emulator, chat } });
+			// Two chunks, then silence: the request stays open until someone ends it.
+			server.script({ stream: openaiStream({ text: "a long answer that never ends" }), hangAfter: 2 });
+			const events = [];
+			const turn = plugin.core.chatSend(plugin.core.newConversation(), "hi", (event) => events.push(event));
+			const asked = () => server.requests.some((r) => r.url.endsWith("/chat/completions"));
+			for (let i = 0; i < 300 && !(asked() && server.openSockets() > 0); i++) await new Promise((r) => setTimeout(r, 10));
+			assert.ok(asked(), "the model was asked");
+			// The first chunks are through: the answer is being streamed.
+			await new Promise((r) => setTimeout(r, 200));
+			assert.equal(server.openSockets(), 1);
+			plugin.unload();
+			const settled = await Promise.race([turn.then(() => "settled", () => "settled"), new Promise((r) => setTimeout(() => r("still open"), 5000))]);
+			assert.equal(settled, "settled", "the turn does not hang on a request no one will read");
+			for (let i = 0; i < 100 && server.openSockets() > 0; i++) await new Promise((r) => setTimeout(r, 20));
+			assert.equal(server.openSockets(), 0, "the connection to the model server is closed");
+		} finally {
+			await server.close();
+			removeVault(vault);
+		}
+	});
+});
