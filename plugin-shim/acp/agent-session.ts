@@ -581,23 +581,37 @@ function stdinStream(child: ChildProcess): WritableStream<Uint8Array> {
 	});
 }
 
-/** The agent's stdout as a web stream. */
+/**
+ * The agent's stdout as a web stream. Output that arrives after the reader
+ * is gone (the session was closed while the agent still wrote) is dropped:
+ * enqueueing it would throw in the renderer.
+ */
 function stdoutStream(child: ChildProcess): ReadableStream<Uint8Array> {
+	const out = child.stdout;
+	let open = true;
+	const onData = (controller: ReadableStreamDefaultController<Uint8Array>) => (chunk: Uint8Array | string) => {
+		if (!open) return;
+		controller.enqueue(typeof chunk === "string" ? new TextEncoder().encode(chunk) : new Uint8Array(chunk));
+	};
+	let listener: ((chunk: Uint8Array | string) => void) | null = null;
 	return new ReadableStream<Uint8Array>({
 		start: (controller) => {
-			const out = child.stdout;
 			if (!out) {
+				open = false;
 				controller.close();
 				return;
 			}
-			out.on("data", (chunk: Uint8Array | string) => controller.enqueue(typeof chunk === "string" ? new TextEncoder().encode(chunk) : new Uint8Array(chunk)));
+			listener = onData(controller);
+			out.on("data", listener);
 			out.on("end", () => {
-				try {
-					controller.close();
-				} catch {
-					// Already closed (cancelled by the reader).
-				}
+				if (!open) return;
+				open = false;
+				controller.close();
 			});
+		},
+		cancel: () => {
+			open = false;
+			if (listener) out?.off("data", listener);
 		},
 	});
 }

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { copySampleVault, emulator, loadPlugin, removeVault, settle, useEmulator } from "../support/harness.mjs";
+import { copySampleVault, emulator, isAlive, loadPlugin, removeVault, root, settle, useEmulator } from "../support/harness.mjs";
 
 setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc");
@@ -84,5 +84,51 @@ describe("enable and disable, 50 times", () => {
 		// 40 cycles after warming up: a core that was never freed would keep
 		// its settings, tools and caches each time (several hundred KB).
 		assert.ok(grown < 4 * 1024 * 1024, `memory grew by ${(grown / 1024).toFixed(0)} KiB over 40 cycles`);
+	});
+});
+
+describe("enable and disable with the chat open and a coding agent answering, 5 times", () => {
+	const agentData = {
+		cliPath: emulator,
+		acpAgents: { selected: "agent:custom", custom: { command: process.execPath, args: [join(root, "tests/support/acp-agent.mjs")] } },
+	};
+	let vault;
+	let first;
+	before(async () => {
+		vault = copySampleVault();
+		useEmulator(vault);
+		first = await loadPlugin(vault, { data: agentData });
+	});
+	after(() => removeVault(vault));
+
+	it("ends the agent's process and leaves no listener or command behind", async () => {
+		const { plugin, app, pluginDir } = first;
+		const manifest = plugin.manifest;
+		plugin.unload();
+		await settle(5);
+		const idle = listeners(app);
+		const PluginClass = require(join(pluginDir, "main.js")).default;
+		for (let cycle = 1; cycle <= 5; cycle++) {
+			const instance = new PluginClass(app, manifest);
+			await instance.saveData(agentData);
+			const onload = instance.onload.bind(instance);
+			let loading = Promise.resolve();
+			instance.onload = () => (loading = onload());
+			instance.load();
+			await loading;
+			await instance.started();
+			const view = await instance.openChat();
+			// A turn of the agent through the view: its process, its slash commands, its settings in the header.
+			view.inputEl.value = "stream";
+			await view.send();
+			const [session] = instance.codingAgents.running();
+			assert.ok(session?.pid, `cycle ${cycle}: the agent runs`);
+			const pid = session.pid;
+			instance.unload();
+			for (let i = 0; i < 100 && isAlive(pid); i++) await new Promise((r) => setTimeout(r, 20));
+			assert.equal(isAlive(pid), false, `cycle ${cycle}: the agent's process ended`);
+			await settle(5);
+			assert.deepEqual(listeners(app), idle, `cycle ${cycle}`);
+		}
 	});
 });
