@@ -428,6 +428,8 @@ export class AgentSession {
 	 * "always" answer from this session is given again).
 	 */
 	private askPermission(params: acp.RequestPermissionRequest): Promise<acp.RequestPermissionResponse> {
+		// Between turns nobody could answer: the agent hears "cancelled".
+		if (!this.inTurn) return Promise.resolve({ outcome: { outcome: "cancelled" } });
 		const call = params.toolCall;
 		const title = call.title ?? "The agent asks to go on";
 		const question: AgentQuestion = { kind: call.kind ?? "other", title, options: params.options.map((o) => ({ optionId: o.optionId, kind: o.kind })) };
@@ -436,8 +438,6 @@ export class AgentSession {
 		// The door follows the chat's mode as it is now, not at the last Send.
 		if (this.token) core.openAgentDoor(this.token, this.profile.name, this.host.permissionMode());
 		const decided = core.agentQuestion(token, question);
-		// Between turns nobody could answer: the agent hears "cancelled".
-		if (!this.inTurn) return Promise.resolve({ outcome: { outcome: "cancelled" } });
 		if (decided.decision === "answer") {
 			if (decided.because === "readOnly") this.emit({ type: "notice", text: `${this.profile.name} asked: ${title}. Refused: the chat is Read only.` });
 			return Promise.resolve({ outcome: { outcome: "selected", optionId: decided.optionId } });
@@ -589,11 +589,7 @@ function stdinStream(child: ChildProcess): WritableStream<Uint8Array> {
 function stdoutStream(child: ChildProcess): ReadableStream<Uint8Array> {
 	const out = child.stdout;
 	let open = true;
-	const onData = (controller: ReadableStreamDefaultController<Uint8Array>) => (chunk: Uint8Array | string) => {
-		if (!open) return;
-		controller.enqueue(typeof chunk === "string" ? new TextEncoder().encode(chunk) : new Uint8Array(chunk));
-	};
-	let listener: ((chunk: Uint8Array | string) => void) | null = null;
+	let onData: ((chunk: Uint8Array | string) => void) | null = null;
 	return new ReadableStream<Uint8Array>({
 		start: (controller) => {
 			if (!out) {
@@ -601,8 +597,10 @@ function stdoutStream(child: ChildProcess): ReadableStream<Uint8Array> {
 				controller.close();
 				return;
 			}
-			listener = onData(controller);
-			out.on("data", listener);
+			onData = (chunk) => {
+				if (open) controller.enqueue(typeof chunk === "string" ? new TextEncoder().encode(chunk) : new Uint8Array(chunk));
+			};
+			out.on("data", onData);
 			out.on("end", () => {
 				if (!open) return;
 				open = false;
@@ -611,7 +609,7 @@ function stdoutStream(child: ChildProcess): ReadableStream<Uint8Array> {
 		},
 		cancel: () => {
 			open = false;
-			if (listener) out?.off("data", listener);
+			if (onData) out?.off("data", onData);
 		},
 	});
 }

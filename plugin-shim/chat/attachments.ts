@@ -4,7 +4,8 @@
 // notes with Obsidian's own suggest popover and attaches the chosen one. The
 // core decides what the model is told about them (src/agent/prompt.rs).
 
-import { AbstractInputSuggest, MarkdownView, setIcon, type App, type TFile } from "obsidian";
+import { MarkdownView, setIcon, type App, type TFile } from "obsidian";
+import { TextareaSuggest } from "./textarea-suggest";
 import type { Attachment } from "../core-types";
 
 /** The selection as a chip shows it; the core bounds what the model reads. */
@@ -105,28 +106,13 @@ function mentionAt(text: string, caret: number): { start: number; query: string 
  * Obsidian's suggest popover on the chat's textarea (a plain text box, as
  * AbstractInputSuggest expects): notes matching what follows `[[` or `@`.
  */
-export class NoteSuggest extends AbstractInputSuggest<TFile> {
-	/** The list is on screen (Enter picks from it then). */
-	isOpen = false;
-
+export class NoteSuggest extends TextareaSuggest<TFile> {
 	constructor(
 		app: App,
-		private readonly textarea: HTMLTextAreaElement,
+		textarea: HTMLTextAreaElement,
 		private readonly picked: (file: TFile) => void,
 	) {
-		// A textarea has the value and events of an <input> text box.
-		super(app, textarea as unknown as HTMLInputElement);
-		this.limit = 20;
-	}
-
-	open(): void {
-		super.open();
-		this.isOpen = true;
-	}
-
-	close(): void {
-		super.close();
-		this.isOpen = false;
+		super(app, textarea, 20);
 	}
 
 	protected getSuggestions(): TFile[] {

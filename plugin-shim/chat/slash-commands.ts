@@ -3,7 +3,8 @@
 // the agent reported (ACP `available_commands_update`), filtered by what
 // follows the slash; picking one puts `/name ` in the input.
 
-import { AbstractInputSuggest, type App } from "obsidian";
+import type { App } from "obsidian";
+import { TextareaSuggest } from "./textarea-suggest";
 
 export interface SlashCommand {
 	name: string;
@@ -16,29 +17,12 @@ export function slashQuery(text: string, caret: number): string | null {
 	return match?.[1] ?? null;
 }
 
-export class SlashCommandSuggest extends AbstractInputSuggest<SlashCommand> {
-	/** The list is on screen (Enter picks from it then). */
-	isOpen = false;
+export class SlashCommandSuggest extends TextareaSuggest<SlashCommand> {
 	/** What the running agent offers; empty when none runs. */
 	commands: SlashCommand[] = [];
 
-	constructor(
-		app: App,
-		private readonly textarea: HTMLTextAreaElement,
-	) {
-		// A textarea has the value and events of an <input> text box.
-		super(app, textarea as unknown as HTMLInputElement);
-		this.limit = 30;
-	}
-
-	open(): void {
-		super.open();
-		this.isOpen = true;
-	}
-
-	close(): void {
-		super.close();
-		this.isOpen = false;
+	constructor(app: App, textarea: HTMLTextAreaElement) {
+		super(app, textarea, 30);
 	}
 
 	protected getSuggestions(): SlashCommand[] {

@@ -26,6 +26,19 @@ function listeners(app) {
 	};
 }
 
+/** As Obsidian enables a plugin: load(), which calls our async onload(); then the core's start (the layout is ready in this app). */
+async function enable(PluginClass, app, manifest, saved) {
+	const instance = new PluginClass(app, manifest);
+	await instance.saveData(saved);
+	const onload = instance.onload.bind(instance);
+	let loading = Promise.resolve();
+	instance.onload = () => (loading = onload());
+	instance.load();
+	await loading;
+	await instance.started();
+	return instance;
+}
+
 const data = { cliPath: emulator, mcp: { enabled: true, port: 27181 } };
 
 describe("enable and disable, 50 times", () => {
@@ -52,16 +65,7 @@ describe("enable and disable, 50 times", () => {
 		};
 		let warm = 0;
 		for (let cycle = 1; cycle <= 50; cycle++) {
-			const instance = new PluginClass(app, manifest);
-			await instance.saveData(data);
-			// As Obsidian enables a plugin: load(), which calls our async onload().
-			const onload = instance.onload.bind(instance);
-			let loading = Promise.resolve();
-			instance.onload = () => (loading = onload());
-			instance.load();
-			await loading;
-			// The core starts once the layout is ready (it is, in this app).
-			await instance.started();
+			const instance = await enable(PluginClass, app, manifest, data);
 			// Loaded, it really is registered (so the counts below can drop).
 			if (cycle === 1) assert.ok(listeners(app).vault > idle.vault && listeners(app).cli > idle.cli, JSON.stringify(listeners(app)));
 			const result = await instance.api.callTool("obsidianDailyNote", { command: "daily:path" });
@@ -109,14 +113,7 @@ describe("enable and disable with the chat open and a coding agent answering, 5 
 		const idle = listeners(app);
 		const PluginClass = require(join(pluginDir, "main.js")).default;
 		for (let cycle = 1; cycle <= 5; cycle++) {
-			const instance = new PluginClass(app, manifest);
-			await instance.saveData(agentData);
-			const onload = instance.onload.bind(instance);
-			let loading = Promise.resolve();
-			instance.onload = () => (loading = onload());
-			instance.load();
-			await loading;
-			await instance.started();
+			const instance = await enable(PluginClass, app, manifest, agentData);
 			const view = await instance.openChat();
 			// A turn of the agent through the view: its process, its slash commands, its settings in the header.
 			view.inputEl.value = "stream";

@@ -47,6 +47,20 @@ async function say(client, sessionId, text, kind = "agent_message_chunk") {
 	await client.notify("session/update", { sessionId, update: { sessionUpdate: kind, content: { type: "text", text } } });
 }
 
+/** Asks the client's permission (allow once, always, reject) and says what it answered. */
+async function askPermission(client, sessionId, toolCall) {
+	const answer = await client.request("session/request_permission", {
+		sessionId,
+		toolCall: { ...toolCall, status: "pending" },
+		options: [
+			{ optionId: "once", name: "Allow once", kind: "allow_once" },
+			{ optionId: "always", name: "Always allow", kind: "allow_always" },
+			{ optionId: "no", name: "Reject", kind: "reject_once" },
+		],
+	});
+	await say(client, sessionId, `Permission: ${answer.outcome.outcome === "selected" ? answer.outcome.optionId : "cancelled"}`);
+}
+
 async function mcpClient(session) {
 	const mcp = new Client({ name: "scripted-acp-agent", version: "1.0.0" });
 	const stdio = session.mcpServers.find((s) => s.command);
@@ -150,19 +164,9 @@ const app = acp
 				await say(client, sessionId, `${isError ? "Refused" : "Set"}: ${answer}`);
 				break;
 			}
-			case "permission": {
-				const answer = await client.request("session/request_permission", {
-					sessionId,
-					toolCall: { toolCallId: "perm-1", title: "Run the linter", kind: "execute", status: "pending" },
-					options: [
-						{ optionId: "once", name: "Allow once", kind: "allow_once" },
-						{ optionId: "always", name: "Always allow", kind: "allow_always" },
-						{ optionId: "no", name: "Reject", kind: "reject_once" },
-					],
-				});
-				await say(client, sessionId, `Permission: ${answer.outcome.outcome === "selected" ? answer.outcome.optionId : "cancelled"}`);
+			case "permission":
+				await askPermission(client, sessionId, { toolCallId: "perm-1", title: "Run the linter", kind: "execute" });
 				break;
-			}
 			case "model":
 				await say(client, sessionId, `Model: ${session.model}${session.brief ? " (brief)" : ""}`);
 				break;
@@ -171,19 +175,9 @@ const app = acp
 				await client.notify("session/update", { sessionId, update: { sessionUpdate: "config_option_update", configOptions: configOptions(session) } });
 				await say(client, sessionId, "Switched to the small model");
 				break;
-			case "permission-edit": {
-				const answer = await client.request("session/request_permission", {
-					sessionId,
-					toolCall: { toolCallId: "perm-2", title: "Edit Roadmap.md", kind: "edit", status: "pending" },
-					options: [
-						{ optionId: "once", name: "Allow once", kind: "allow_once" },
-						{ optionId: "always", name: "Always allow", kind: "allow_always" },
-						{ optionId: "no", name: "Reject", kind: "reject_once" },
-					],
-				});
-				await say(client, sessionId, `Permission: ${answer.outcome.outcome === "selected" ? answer.outcome.optionId : "cancelled"}`);
+			case "permission-edit":
+				await askPermission(client, sessionId, { toolCallId: "perm-2", title: "Edit Roadmap.md", kind: "edit" });
 				break;
-			}
 			case "write": {
 				const [path, content] = rest.join(" ").split("|");
 				try {
