@@ -6,7 +6,9 @@
 #
 #   scripts/fuzz.sh [seconds]
 #
-# VAULT_AGENT_FUZZ_CASES sets the cases per batch (default 256).
+# VAULT_AGENT_FUZZ_CASES sets the cases per batch (default 256). Each run
+# draws its cases from a fresh seed, printed first; VAULT_AGENT_FUZZ_SEED
+# gives one (the test command itself always uses the same fixed seed).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -24,15 +26,16 @@ cargo test --release --test fuzz --no-run
 
 log="$(mktemp "${TMPDIR:-/tmp}/vault-agent-fuzz.XXXXXX")"
 trap 'rm -f "$log"' EXIT
-echo "==> fuzzing $targets targets for ${total} s in all (${per_target} s each, one at a time, $(nproc) cores)"
+seed="${VAULT_AGENT_FUZZ_SEED:-$(od -An -N8 -tu8 /dev/urandom | tr -d ' ')}"
+echo "==> fuzzing $targets targets for ${total} s in all (${per_target} s each, one at a time, $(nproc) cores), VAULT_AGENT_FUZZ_SEED=$seed"
 started="$(date +%s)"
 status=0
-VAULT_AGENT_FUZZ_SECONDS="$per_target" \
+VAULT_AGENT_FUZZ_SECONDS="$per_target" VAULT_AGENT_FUZZ_SEED="$seed" \
 	cargo test --release --test fuzz -- --test-threads=1 --nocapture 2>&1 | tee "$log" || status=$?
 elapsed=$(($(date +%s) - started))
 
 echo
-echo "==> results ($(date -u +%Y-%m-%d), ${elapsed} s)"
+echo "==> results ($(date -u +%Y-%m-%d), ${elapsed} s, seed $seed)"
 printf '%-10s %12s %8s %8s  %s\n' target cases corpus seconds reached
 grep -o 'fuzz-result .*' "$log" | sed 's/^fuzz-result //' | awk '{
 	target = ""; cases = ""; corpus = ""; seconds = ""; reached = ""

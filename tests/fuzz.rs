@@ -16,6 +16,10 @@
 //! - `VAULT_AGENT_FUZZ_CASES` (default 256): cases per property per batch.
 //! - `VAULT_AGENT_FUZZ_SECONDS`: seconds per target; batches run until the
 //!   time is up (`scripts/fuzz.sh` sets it, see FUZZING.md).
+//! - `VAULT_AGENT_FUZZ_SEED`: the seed cases are drawn from. Without it the
+//!   test command always draws the same cases (`FIXED_SEED`), so it cannot
+//!   fail at random; the time-bounded mode draws a new seed each run and
+//!   prints it, to run a failure again.
 //!
 //! A failure is shrunk by proptest; the minimal input is written into the
 //! corpus as `found-<hash>.<ext>` (replayed from then on), and its seed into
@@ -36,7 +40,7 @@ use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::sample::{select, Index};
 use proptest::test_runner::{
-    Config, FileFailurePersistence, TestCaseError, TestCaseResult, TestError, TestRunner,
+    Config, FileFailurePersistence, RngSeed, TestCaseError, TestCaseResult, TestError, TestRunner,
 };
 use serde_json::{json, Map, Value};
 use unicode_normalization::UnicodeNormalization;
@@ -79,6 +83,25 @@ fn seconds_per_target() -> Option<f64> {
         .and_then(|v| v.trim().parse().ok())
         .filter(|&s: &f64| s > 0.0)
 }
+
+/// The seed of the test command's cases: the same on every run.
+const FIXED_SEED: u64 = 26;
+
+/// `VAULT_AGENT_FUZZ_SEED` when given; else a fresh one in the time-bounded
+/// mode (long random runs), else `FIXED_SEED`.
+static SEED: LazyLock<u64> = LazyLock::new(|| {
+    if let Some(seed) = std::env::var("VAULT_AGENT_FUZZ_SEED")
+        .ok()
+        .and_then(|v| v.trim().parse().ok())
+    {
+        return seed;
+    }
+    if seconds_per_target().is_none() {
+        return FIXED_SEED;
+    }
+    use std::hash::BuildHasher;
+    std::collections::hash_map::RandomState::new().hash_one(Instant::now())
+});
 
 fn corpus_dir(target: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -175,6 +198,7 @@ where
             cases: cases_per_batch(),
             failure_persistence: Some(Box::new(FileFailurePersistence::Direct(self.seeds))),
             max_shrink_iters: 20_000,
+            rng_seed: RngSeed::Fixed(*SEED),
             ..Config::default()
         };
         let deadline =
@@ -195,9 +219,10 @@ where
                         shown.push_str("\n…");
                     }
                     panic!(
-                        "fuzz target `{}` ({}) failed after {passed} passing cases: {reason}\nminimal input saved as {}\n{shown}",
+                        "fuzz target `{}` ({}) failed after {passed} passing cases (VAULT_AGENT_FUZZ_SEED={}): {reason}\nminimal input saved as {}\n{shown}",
                         self.target,
                         self.name,
+                        *SEED,
                         saved.display()
                     );
                 }
@@ -1635,6 +1660,17 @@ fn assemble(kind: ProviderKind, events: &[SseEvent]) -> (Result<ModelReply, Chat
         }
     }
     assert_eq!(stream.partial_text(), streamed, "partial text");
+    // What the stream held back until its end (a lone `<`) is streamed too.
+    for piece in stream.flush() {
+        if let StreamPiece::Text(text) = piece {
+            streamed.push_str(&text);
+        }
+    }
+    assert_eq!(
+        stream.partial_text(),
+        streamed,
+        "partial text after the end"
+    );
     (Ok(stream.finish()), streamed)
 }
 

@@ -213,7 +213,12 @@ fn step() -> impl Strategy<Value = Step> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+    // A fixed seed: the test command draws the same cases every time.
+    #![proptest_config(ProptestConfig {
+        cases: 64,
+        rng_seed: proptest::test_runner::RngSeed::Fixed(26),
+        ..ProptestConfig::default()
+    })]
 
     /// Whatever happens in between, a cached answer is what the CLI would say now.
     #[test]

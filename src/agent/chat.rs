@@ -962,6 +962,9 @@ impl<H: Host> VaultAgentCore<H> {
                 emit_piece(events, piece);
             }
         }
+        for piece in stream.flush() {
+            emit_piece(events, piece);
+        }
         Ok(stream.finish())
     }
 

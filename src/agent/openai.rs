@@ -234,10 +234,17 @@ impl StreamAssembler for OpenAiStream {
         Ok(pieces)
     }
 
-    fn finish(mut self: Box<Self>) -> ModelReply {
-        for piece in self.think_tags.finish() {
-            self.keep(&piece);
+    fn flush(&mut self) -> Vec<StreamPiece> {
+        let pieces = self.think_tags.finish();
+        for piece in &pieces {
+            self.keep(piece);
         }
+        pieces
+    }
+
+    fn finish(mut self: Box<Self>) -> ModelReply {
+        // Nothing more when the stream's end was flushed already.
+        self.flush();
         let tool_calls = self
             .calls
             .into_iter()
@@ -304,6 +311,32 @@ mod tests {
         assert_eq!(reply.tool_calls[1].name, "obsidianDailyNote");
         assert_eq!(reply.tool_calls[1].arguments, r#"{"command":"daily:read"}"#);
         assert_eq!(reply.stop_reason.as_deref(), Some("tool_calls"));
+    }
+
+    #[test]
+    fn text_held_back_as_a_possible_tag_is_streamed_at_the_end() {
+        for (content, reasoning) in [("<", ""), ("<thi", ""), ("<think>hm</thi", "hm</thi")] {
+            let mut s = OpenAiStream::default();
+            let data = json!({"choices": [{"delta": {"content": content}}]}).to_string();
+            let mut pieces = s.on_event(&event(&data)).unwrap();
+            pieces.extend(s.flush());
+            let (mut text, mut thought) = (String::new(), String::new());
+            for piece in pieces {
+                match piece {
+                    StreamPiece::Text(t) => text.push_str(&t),
+                    StreamPiece::Reasoning(r) => thought.push_str(&r),
+                }
+            }
+            let answer = if reasoning.is_empty() { content } else { "" };
+            assert_eq!((text.as_str(), thought.as_str()), (answer, reasoning));
+            assert_eq!(s.partial_text(), answer);
+            // Flushed once: the reply has it once.
+            let reply = Box::new(s).finish();
+            assert_eq!(
+                (reply.text.as_str(), reply.reasoning.as_str()),
+                (answer, reasoning)
+            );
+        }
     }
 
     #[test]

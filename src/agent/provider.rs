@@ -206,6 +206,12 @@ pub fn retry_wait_ms(retry_after: Option<&str>, attempt: u32) -> u32 {
 /// Turns a provider's stream events into a reply.
 pub trait StreamAssembler {
     fn on_event(&mut self, event: &SseEvent) -> Result<Vec<StreamPiece>, ChatError>;
+    /// What was held back until the stream ended (a lone `<` that could
+    /// have begun `<think>`), to stream before `finish`; the reply has it
+    /// either way.
+    fn flush(&mut self) -> Vec<StreamPiece> {
+        Vec::new()
+    }
     fn finish(self: Box<Self>) -> ModelReply;
     /// The reply so far, for a stream that was stopped or broke off.
     fn partial_text(&self) -> String;

@@ -67,6 +67,17 @@ for (const provider of ["openAi", "anthropic"]) {
 			assert.equal(conversation.title, "What's open on my task list?");
 		});
 
+		it("streams an answer that only looks like the start of a tag, all of it", async () => {
+			// `<` is held back while it could still begin `<think>`: the stream's end lets it go.
+			for (const answer of ["<", "<thi", "a <"]) {
+				server.script({ stream: stream({ text: answer }) });
+				const { end, said, conversation } = await turn("hi");
+				assert.equal(end, "done", answer);
+				assert.equal(said, answer, "the live text has every character");
+				assert.equal(conversation.messages.at(-1).text, answer);
+			}
+		});
+
 		it("runs two tool calls from one reply", async () => {
 			const log = useEmulator(vault);
 			server.script(
