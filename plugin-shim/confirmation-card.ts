@@ -63,6 +63,12 @@ export function renderConfirmationCard(parent: HTMLElement, card: ConfirmationCa
 		root.createDiv({ cls: "vault-agent-confirm-requester", text: `${card.requester} wants to change ${card.preview.target}` });
 	}
 	root.createDiv({ cls: "vault-agent-confirm-summary", text: card.summary });
+	if (card.writtenAsText) {
+		root.createDiv({
+			cls: ["vault-agent-confirm-warning", "vault-agent-confirm-text-call"],
+			text: "The model wrote this call as text instead of calling the tool. It may be repeating a call it read in a note: approve only if you asked for this change.",
+		});
+	}
 	if (card.preview.warning) root.createDiv({ cls: "vault-agent-confirm-warning", text: card.preview.warning });
 	if (card.preview.diff) {
 		renderDiff(root, card.preview.diff);

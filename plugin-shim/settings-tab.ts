@@ -333,6 +333,19 @@ export class VaultAgentSettingTab extends PluginSettingTab {
 				"How much the model reads at once. 0 asks the server (Ollama, LM Studio, OpenRouter) or uses the model's known size, else 4096 for Ollama and 8192 for other local servers. Set it if you started Ollama with a larger OLLAMA_CONTEXT_LENGTH. Older messages are shortened or left out to fit.",
 				"contextWindow",
 			),
+			{
+				name: "Tool calls written as text",
+				desc: "Only for a model or server that cannot call tools: a reply that is nothing but a tool call, written as JSON (bare, in a code block or in <tool_call> tags), then runs as one. Leave it off for servers that call tools themselves, as every provider listed above does. A call a tool's answer also held (text in a note) never runs, and a change asked for this way always waits for your approval.",
+				aliases: ["text-form tool calls", "tool_call", "JSON tool calls"],
+				render: (setting) => {
+					setting.settingEl.addClass("vault-agent-text-tool-calls");
+					setting.addToggle((toggle) =>
+						toggle.setValue(profile.textToolCalls).onChange(async (textToolCalls) => {
+							await this.saveProfile({ textToolCalls });
+						}),
+					);
+				},
+			},
 		);
 		if (profile.provider === "anthropic") {
 			rows.push(

@@ -187,6 +187,8 @@ pub struct PendingConfirmation {
     /// Set when an agent outside Obsidian asked (through MCP): its name for
     /// the card, and the MCP permission mode the approval is checked under.
     pub requester: Option<Requester>,
+    /// The chat's model wrote the call as text instead of calling the tool.
+    pub written_as_text: bool,
 }
 
 /// An outside agent that asked for a change, and the mode its door allows.
@@ -224,6 +226,9 @@ pub struct ConfirmationCard {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(test, ts(optional))]
     pub requester: Option<String>,
+    /// The model wrote this call as text, not as a tool call: it may be
+    /// echoing a call it read in a note (the card says so).
+    pub written_as_text: bool,
     /// `cli` (the argv runs), `vault` (Obsidian writes the note in one
     /// step, only if it is unchanged) or `files` (Obsidian's file manager
     /// moves or trashes notes, only those still as the card showed them).
@@ -269,6 +274,7 @@ impl PendingConfirmation {
             expires_ms: self.expires_ms,
             state: self.state,
             requester: self.requester.as_ref().map(|r| visible_text(&r.name)),
+            written_as_text: self.written_as_text,
             via: match (&self.note_edit, &self.organise) {
                 (Some(_), _) => "vault",
                 (_, Some(_)) => "files",
@@ -335,6 +341,7 @@ impl ConfirmationBook {
             state: ConfirmationState::Proposed,
             outcome: None,
             requester: None,
+            written_as_text: false,
         });
         self.forget_old();
         self.entries.last().expect("just pushed")
@@ -344,6 +351,13 @@ impl ConfirmationBook {
     pub fn get(&mut self, id: &str, now_ms: f64) -> Option<&PendingConfirmation> {
         self.expire(now_ms);
         self.entries.iter().find(|e| e.id == id)
+    }
+
+    /// The call came as text from the chat's model (its card says so).
+    pub fn mark_written_as_text(&mut self, id: &str) {
+        if let Some(entry) = self.entries.iter_mut().find(|e| e.id == id) {
+            entry.written_as_text = true;
+        }
     }
 
     /// Marks `id` as asked for by an outside agent (the MCP door).

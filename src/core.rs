@@ -229,6 +229,41 @@ impl<H: Host> VaultAgentCore<H> {
         result
     }
 
+    /// A call the chat's model wrote as text (`agent::text_calls`): as
+    /// `call_tool_in_turn`, or as `call_tool_through` when `door` names an
+    /// outside door and its mode, except that a change always waits for a
+    /// card (`policy::check`), and the card says the call came as text.
+    pub(crate) async fn call_tool_written_as_text(
+        &self,
+        tool_id: &str,
+        args: &Value,
+        door: Option<(&str, crate::settings::PermissionMode)>,
+        turn: &str,
+    ) -> ToolResult {
+        let chat = self.settings_snapshot().permission_mode;
+        let mode = door.map_or(chat, |(_, cap)| chat.at_most(cap));
+        let mut settings = Settings::clone(&self.settings.borrow());
+        settings.permission_mode = mode;
+        settings.written_as_text = true;
+        let result = self
+            .timed(self.run_tool(tool_id, args, Some(turn), Rc::new(settings)))
+            .await;
+        if let Some(pending) = &result.pending {
+            let mut book = self.confirmations.borrow_mut();
+            book.mark_written_as_text(&pending.id);
+            if let Some((name, _)) = door {
+                book.set_requester(
+                    &pending.id,
+                    crate::confirm::Requester {
+                        name: name.to_string(),
+                        mode,
+                    },
+                );
+            }
+        }
+        result
+    }
+
     /// `call_tool` through another door: under `settings` (that door's
     /// permission mode and process tag; see `settings_under`).
     pub(crate) async fn call_tool_under(
@@ -244,10 +279,12 @@ impl<H: Host> VaultAgentCore<H> {
     /// The user clicked Approve on the card for `argv_hash`: check the
     /// confirmation, re-read the target, and run the write if nothing changed.
     pub async fn approve(&self, id: &str, argv_hash: &str) -> ToolResult {
-        let requester = {
+        let (requester, written_as_text) = {
             let now = self.host.now_ms();
             let mut book = self.confirmations.borrow_mut();
-            book.get(id, now).and_then(|entry| entry.requester.clone())
+            book.get(id, now).map_or((None, false), |entry| {
+                (entry.requester.clone(), entry.written_as_text)
+            })
         };
         // An outside agent's change is checked under its door's mode, not
         // the chat's; a card that went stale asks again in the agent's name.
@@ -261,10 +298,14 @@ impl<H: Host> VaultAgentCore<H> {
             .timed(self.run_approved(id, argv_hash, &settings))
             .await;
         drop(forget);
-        if let (Some(requester), Some(fresh)) = (requester, &result.pending) {
-            self.confirmations
-                .borrow_mut()
-                .set_requester(&fresh.id, requester);
+        if let Some(fresh) = &result.pending {
+            let mut book = self.confirmations.borrow_mut();
+            if let Some(requester) = requester {
+                book.set_requester(&fresh.id, requester);
+            }
+            if written_as_text {
+                book.mark_written_as_text(&fresh.id);
+            }
         }
         result
     }

@@ -67,6 +67,11 @@ pub struct ProviderSettings {
     /// Tokens the model can read at once; 0: what the server is known to
     /// offer (`agent::budget::context_window`).
     pub context_window: u32,
+    /// A reply that is nothing but a tool call written as text runs as one
+    /// (`agent::text_calls`), for models and servers without tool calling.
+    /// Off unless the user turns it on: every preset calls tools natively,
+    /// and text in a note could otherwise pose as a call.
+    pub text_tool_calls: bool,
 }
 
 impl ProviderSettings {
@@ -78,19 +83,22 @@ impl ProviderSettings {
                 model: "llama3.1".into(),
                 api_key_secret: String::new(),
                 context_window: 0,
+                text_tool_calls: false,
             },
             ProviderKind::Anthropic => ProviderSettings {
                 base_url: "https://api.anthropic.com".into(),
                 model: "claude-sonnet-4-5".into(),
                 api_key_secret: String::new(),
                 context_window: 0,
+                text_tool_calls: false,
             },
         }
     }
 }
 
 /// A saved model setup the user switches between (settings tab, chat header).
-/// Stored flat: `{ id, name, provider, baseUrl, model, apiKeySecret, contextWindow }`.
+/// Stored flat: `{ id, name, provider, baseUrl, model, apiKeySecret, contextWindow,
+/// textToolCalls }`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
@@ -294,6 +302,10 @@ pub struct Settings {
     /// call's CLI processes so a cancelled MCP request stops exactly those.
     #[serde(skip)]
     pub process_tag: Option<String>,
+    /// Set for one call by the chat when the model wrote the call as text
+    /// (never stored): a change it asks for always waits for a card.
+    #[serde(skip)]
+    pub written_as_text: bool,
 }
 
 /// The MCP server's own switches: its permission mode is separate from the
@@ -334,6 +346,7 @@ impl Default for Settings {
             chat: ChatSettings::default(),
             mcp: McpSettings::default(),
             process_tag: None,
+            written_as_text: false,
         }
     }
 }
@@ -413,6 +426,7 @@ pub fn normalise(stored: &Value, known_tools: &[&str]) -> NormalisedSettings {
             permission_mode: r.permission_mode(),
         }),
         process_tag: None,
+        written_as_text: false,
     };
     let known_keys = [
         "cliPath",
@@ -673,6 +687,8 @@ impl Reader<'_> {
                 String::new()
             },
             context_window: self.number("contextWindow", 0, CONTEXT_WINDOW_RANGE),
+            // Absent in a data.json from before the switch: off.
+            text_tool_calls: self.boolean("textToolCalls", defaults.text_tool_calls),
         }
     }
 
@@ -1087,6 +1103,8 @@ mod tests {
                 model: "qwen".into(),
                 api_key_secret: "lm-key".into(),
                 context_window: 32768,
+                // Not in a data.json from before the switch: off.
+                text_tool_calls: false,
             }
         );
         assert_eq!(chat.active_profile, profile.id);

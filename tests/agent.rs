@@ -908,13 +908,14 @@ fn retry_runs_the_failed_turn_again_without_a_second_message() {
 }
 
 #[test]
-fn a_tool_call_printed_as_text_runs_like_a_real_one() {
+fn a_tool_call_printed_as_text_runs_like_a_real_one_when_the_profile_takes_them() {
     for printed in [
         r#"{"name": "obsidianTasks", "arguments": {"command": "tasks", "all": true, "todo": true}}"#,
         "```json\n{\"name\": \"obsidianTasks\", \"arguments\": {\"command\": \"tasks\", \"all\": true}}\n```",
         "<tool_call>\n{\"name\": \"obsidianTasks\", \"arguments\": {\"command\": \"tasks\", \"all\": true}}\n</tool_call>",
     ] {
-        let core = agent(Value::Null);
+        // Off by default (tests/node/text-calls.test.mjs): this profile turned them on.
+        let core = agent(json!({"chat": {"openai": {"textToolCalls": true}}}));
         core.host().script_http(ok(openai_sse(printed, &[], 3)));
         core.host()
             .script_http(ok(openai_sse("You have 2 open tasks.", &[], 1)));

@@ -262,6 +262,54 @@ fn the_permission_mode_matrix() {
     }
 }
 
+/// A write the chat's model wrote as text is a card in every mode that
+/// allows writes, Ask before edits included (the model may be echoing a call
+/// it read in a note); reads are not changed by it. The rule on its own, in
+/// `policy::check`: `tests/node/text-calls.test.mjs` shows it through the chat.
+#[test]
+fn a_write_written_as_text_is_always_a_card() {
+    use vault_agent::tools::Access;
+    let tools = builtin_tools();
+    let ids: Vec<&str> = tools.iter().map(|t| t.id).collect();
+    for mode in ["readOnly", "askEveryChange", "askBeforeEdits"] {
+        let mut settings =
+            vault_agent::settings::normalise(&json!({ "permissionMode": mode }), &ids).settings;
+        for (tool, args, in_ask_before_edits) in writes() {
+            let spec = tools.iter().find(|t| t.id == tool).unwrap();
+            let call = spec.parse_call(&args).unwrap();
+            settings.written_as_text = false;
+            let native = vault_agent::policy::check(&call, &settings, ".obsidian");
+            settings.written_as_text = true;
+            let as_text = vault_agent::policy::check(&call, &settings, ".obsidian");
+            match mode {
+                "readOnly" => assert!(as_text.is_err() && native.is_err(), "{tool} {args}"),
+                _ => assert_eq!(
+                    as_text.ok(),
+                    Some(Access::ConfirmedWrite),
+                    "{mode} {tool} {args}"
+                ),
+            }
+            if mode == "askBeforeEdits" {
+                // Without the mark the same call keeps what the command declares.
+                let declared = match in_ask_before_edits {
+                    Outcome::RunsAtOnce => Access::DirectWrite,
+                    _ => Access::ConfirmedWrite,
+                };
+                assert_eq!(native.ok(), Some(declared), "{tool} {args}");
+            }
+        }
+        let read = tools.iter().find(|t| t.id == "obsidianTasks").unwrap();
+        let call = read
+            .parse_call(&json!({"command": "tasks", "todo": true}))
+            .unwrap();
+        assert_eq!(
+            vault_agent::policy::check(&call, &settings, ".obsidian").ok(),
+            Some(Access::Read),
+            "{mode}: a read written as text is still a read"
+        );
+    }
+}
+
 /// An older data.json keeps its behaviour for every write: the switch on
 /// is "Ask before edits", off (or missing, or not true/false) is Read only.
 #[test]

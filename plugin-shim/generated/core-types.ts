@@ -11,6 +11,11 @@ export type ConfirmationCard = { id: string, toolId: string, command: string, su
  */
 requester?: string, 
 /**
+ * The model wrote this call as text, not as a tool call: it may be
+ * echoing a call it read in a note (the card says so).
+ */
+writtenAsText: boolean, 
+/**
  * `cli` (the argv runs), `vault` (Obsidian writes the note in one
  * step, only if it is unchanged) or `files` (Obsidian's file manager
  * moves or trashes notes, only those still as the card showed them).
@@ -102,7 +107,8 @@ anthropicThinking: boolean, anthropicThinkingBudget: number, };
 
 /**
  * A saved model setup the user switches between (settings tab, chat header).
- * Stored flat: `{ id, name, provider, baseUrl, model, apiKeySecret, contextWindow }`.
+ * Stored flat: `{ id, name, provider, baseUrl, model, apiKeySecret, contextWindow,
+ * textToolCalls }`.
  */
 export type ModelProfile = { 
 /**
@@ -113,7 +119,14 @@ id: string, name: string, provider: ProviderKind, baseUrl: string, model: string
  * Tokens the model can read at once; 0: what the server is known to
  * offer (`agent::budget::context_window`).
  */
-contextWindow: number, };
+contextWindow: number, 
+/**
+ * A reply that is nothing but a tool call written as text runs as one
+ * (`agent::text_calls`), for models and servers without tool calling.
+ * Off unless the user turns it on: every preset calls tools natively,
+ * and text in a note could otherwise pose as a call.
+ */
+textToolCalls: boolean, };
 
 /**
  * One model server: where it is, which model, and the name of the secret
@@ -126,7 +139,14 @@ export type ProviderSettings = { baseUrl: string, model: string, apiKeySecret: s
  * Tokens the model can read at once; 0: what the server is known to
  * offer (`agent::budget::context_window`).
  */
-contextWindow: number, };
+contextWindow: number, 
+/**
+ * A reply that is nothing but a tool call written as text runs as one
+ * (`agent::text_calls`), for models and servers without tool calling.
+ * Off unless the user turns it on: every preset calls tools natively,
+ * and text in a note could otherwise pose as a call.
+ */
+textToolCalls: boolean, };
 
 /**
  * Which kind of model server the chat talks to.
@@ -260,7 +280,12 @@ export type ToolCallRecord = { id: string, name: string,
 /**
  * The arguments exactly as the model sent them (JSON text, maybe invalid).
  */
-arguments: string, };
+arguments: string, 
+/**
+ * The model wrote the call as text (`agent::text_calls`) instead of
+ * calling the tool: a change it asks for always waits for a card.
+ */
+asText?: boolean, };
 
 /**
  * A note the user attached to a message: its path, and the text selected

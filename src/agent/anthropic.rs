@@ -354,6 +354,7 @@ impl StreamAssembler for AnthropicStream {
                     } else {
                         json
                     },
+                    as_text: false,
                 }),
                 _ => None,
             })
@@ -446,6 +447,7 @@ mod tests {
             id: "t1".into(),
             name: "x".into(),
             arguments: "not json".into(),
+            as_text: false,
         };
         let history = vec![
             ChatMessage::User {

@@ -377,6 +377,7 @@ mod tests {
                     id: format!("c{n}"),
                     name: "obsidianNotes".into(),
                     arguments: r#"{"command":"read","file":"Plan"}"#.into(),
+                    as_text: false,
                 }],
             ));
             messages.push(tool_result(n, result_size));

@@ -512,6 +512,11 @@ impl<H: Host> VaultAgentCore<H> {
         turn: &str,
     ) -> ToolResult {
         match parse_arguments(&call.arguments) {
+            Ok(args) if call.as_text => {
+                let door = door.map(|d| (d.name.as_str(), d.mode_cap));
+                self.call_tool_written_as_text(&call.name, &args, door, turn)
+                    .await
+            }
             Ok(args) => match door {
                 None => self.call_tool_in_turn(&call.name, &args, Some(turn)).await,
                 Some(door) => {
@@ -731,13 +736,16 @@ impl<H: Host> VaultAgentCore<H> {
             .as_deref()
             .filter(|path| scope.contains(path) && !attachments_given(&conversation.messages));
         let messages = model_messages(&conversation.messages, &|path| scope.contains(path));
-        let system = system_prompt(
+        let mut system = system_prompt(
             &descriptors,
             self.host().now_ms(),
             &local,
             open_note,
             compact,
         );
+        if provider.text_tool_calls {
+            system.push_str(super::text_calls::PROMPT_RULE);
+        }
         let fixed = budget::estimate(&system)
             + tools
                 .iter()
@@ -836,11 +844,26 @@ impl<H: Host> VaultAgentCore<H> {
         self.host().http_close(head.id);
         let mut reply = read?;
         if reply.tool_calls.is_empty() {
-            // Small models often print the call instead of making it.
+            // Small models, or servers that drop tools, may write the call as text.
             let offered: Vec<&str> = tools.iter().map(|t| t.name.as_str()).collect();
-            if let Some((text, calls)) = super::text_calls::extract(&reply.text, &offered) {
-                reply.text = text;
-                reply.tool_calls = calls;
+            let results = super::text_calls::tool_results(&conversation.messages);
+            let id_prefix = format!("text_call_{}", conversation.messages.len());
+            match super::text_calls::read(
+                &reply.text,
+                &offered,
+                provider.text_tool_calls,
+                &results,
+                &id_prefix,
+            ) {
+                super::text_calls::Reading::Calls(calls) => {
+                    reply.text = String::new();
+                    reply.tool_calls = calls;
+                }
+                super::text_calls::Reading::Text { notice } => {
+                    if let Some(text) = notice {
+                        events.emit(ChatEvent::Notice { text: text.into() });
+                    }
+                }
             }
         }
         if reply.text.trim().is_empty() && reply.tool_calls.is_empty() {

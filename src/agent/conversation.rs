@@ -15,6 +15,11 @@ pub struct ToolCallRecord {
     pub name: String,
     /// The arguments exactly as the model sent them (JSON text, maybe invalid).
     pub arguments: String,
+    /// The model wrote the call as text (`agent::text_calls`) instead of
+    /// calling the tool: a change it asks for always waits for a card.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[cfg_attr(test, ts(as = "Option<bool>", optional))]
+    pub as_text: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

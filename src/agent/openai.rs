@@ -256,6 +256,7 @@ impl StreamAssembler for OpenAiStream {
                 },
                 name: call.name,
                 arguments: call.arguments,
+                as_text: false,
             })
             .collect();
         ModelReply {

@@ -121,6 +121,7 @@ pub fn parse_whole_reply(kind: ProviderKind, body: &str) -> Result<ModelReply, C
                                 call.pointer("/function/arguments")
                                     .unwrap_or(&serde_json::Value::Null),
                             ),
+                            as_text: false,
                         })
                         .collect()
                 })
@@ -172,6 +173,7 @@ pub fn parse_whole_reply(kind: ProviderKind, body: &str) -> Result<ModelReply, C
                             arguments: block
                                 .get("input")
                                 .map_or_else(|| "{}".to_string(), |i| i.to_string()),
+                            as_text: false,
                         })
                     }
                     _ => {}

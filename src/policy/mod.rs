@@ -26,6 +26,9 @@ const PLACE_PARAMETERS: &[&str] = &["file", "path", "folder", "ref"];
 ///   card; Ask before edits keeps what the command declares (additions at
 ///   once, edits of what is there on a card). Only the declared access counts,
 ///   so a new tool gets the same treatment without a line here.
+/// - A write the model wrote as text (`Settings::written_as_text`) is always a
+///   card, whatever the mode allows: the model may only be echoing a call it
+///   read in a note.
 /// - Every write must name its target: without `file`/`path`/`ref`/`daily`
 ///   the CLI would change the note the user happens to have open.
 pub fn check(
@@ -47,6 +50,7 @@ pub fn check(
             })
         }
         PermissionMode::AskEveryChange => Access::ConfirmedWrite,
+        PermissionMode::AskBeforeEdits if settings.written_as_text => Access::ConfirmedWrite,
         PermissionMode::AskBeforeEdits => access,
     };
     if call.args.write_target().is_none() {

@@ -297,4 +297,55 @@ mod tests {
             [false, true]
         );
     }
+
+    #[test]
+    fn text_tool_calls_are_off_unless_the_profile_turns_them_on() {
+        use crate::settings::normalise;
+        // A data.json from before the switch, in both of its older shapes.
+        for old in [
+            json!({"chat": {"openai": {"baseUrl": "http://localhost:1234/v1", "model": "qwen"}}}),
+            json!({"chat": {"activeProfile": "p", "profiles": [{"id": "p", "name": "Mine", "provider": "openAi", "baseUrl": "http://gpu.lan:8000/v1", "model": "m"}]}}),
+        ] {
+            let n = normalise(&old, &[]);
+            assert!(n.repairs.is_empty(), "{:?}", n.repairs);
+            assert!(!n.settings.chat.active().text_tool_calls, "{old}");
+            // Saved with the switch, and read back the same.
+            let saved = n.settings.to_json();
+            assert_eq!(saved["chat"]["profiles"][0]["textToolCalls"], false);
+            assert_eq!(normalise(&saved, &[]).settings, n.settings);
+        }
+        // Every preset calls tools natively: a profile made from one starts off.
+        let mut chat = ChatSettings::default();
+        for preset in PRESETS {
+            chat = edit(&chat, json!({"action": "add", "preset": preset.id})).unwrap();
+            assert!(!chat.active().text_tool_calls, "{}", preset.id);
+        }
+        // Turned on for one profile: only that one, kept by a save and a duplicate.
+        let on = normalise(
+            &json!({"chat": {"profiles": [
+                {"id": "a", "provider": "openAi", "textToolCalls": true},
+                {"id": "b", "provider": "anthropic"}
+            ]}}),
+            &[],
+        );
+        let chat = &on.settings.chat;
+        assert!(chat.profiles[0].server.text_tool_calls);
+        assert!(!chat.profiles[1].server.text_tool_calls);
+        assert_eq!(normalise(&on.settings.to_json(), &[]).settings, on.settings);
+        let copy = edit(chat, json!({"action": "duplicate", "id": "a"})).unwrap();
+        assert!(copy.active().text_tool_calls);
+        // Anything but `true` is off, and said so.
+        for wrong in [json!("yes"), json!(1), json!({})] {
+            let n = normalise(
+                &json!({"chat": {"profiles": [{"id": "a", "textToolCalls": wrong}]}}),
+                &[],
+            );
+            assert!(!n.settings.chat.active().text_tool_calls, "{wrong}");
+            assert!(
+                n.repairs.iter().any(|r| r.contains("textToolCalls")),
+                "{:?}",
+                n.repairs
+            );
+        }
+    }
 }

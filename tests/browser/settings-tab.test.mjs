@@ -218,7 +218,7 @@ describe("settings tab in Chromium", () => {
 		// Written out here, so a row left out of the definitions fails.
 		const expected = {
 			// The Anthropic profile is in use: its thinking rows are there too.
-			Model: ["Model profile", "Profile name", "Provider", "Model name", "API key", "Test connection", "Context window (tokens)", "Extended thinking", "Thinking budget (tokens)"],
+			Model: ["Model profile", "Profile name", "Provider", "Model name", "API key", "Test connection", "Context window (tokens)", "Tool calls written as text", "Extended thinking", "Thinking budget (tokens)"],
 			Safety: ["Vault changes", "Folders the agent may read", "Folders the agent may change"],
 			Tools: ["All tools", ...tools],
 			Agents: ["MCP server", "Port", "What MCP clients may change", "Token", ...clients, "Recent MCP activity"],
@@ -343,6 +343,26 @@ describe("settings tab in Chromium", () => {
 		assert.equal(saved.chat.anthropicThinkingBudget, 1024, "Anthropic's smallest budget");
 		await page.waitForFunction(() => [...document.querySelectorAll(".vault-agent-number input")].some((i) => i.value === "1024"), null, { timeout: 5000 });
 		assert.equal(await page.evaluate(() => window.__harness.plugin.core.settings().chat.anthropicThinking), true);
+	});
+
+	it("'Tool calls written as text' is off for every profile until turned on, and only for the one in use", async () => {
+		const profile = tab.locator(".setting-item.vault-agent-profile select");
+		await profile.selectOption({ label: "Ollama (local)" });
+		await page.waitForFunction(() => document.querySelector(".vault-agent-provider select")?.value === "ollama");
+		const row = tab.locator(".setting-item.vault-agent-text-tool-calls");
+		await row.waitFor({ state: "visible", timeout: 5000 });
+		assert.match(await row.locator(".setting-item-description").textContent(), /cannot call tools.*always waits for your approval/);
+		assert.equal(await row.locator(".checkbox-container.is-enabled").count(), 0, "off");
+		const saves = await session.saveCount();
+		await row.locator(".checkbox-container").click();
+		const saved = await session.waitForSave(saves);
+		const inUse = saved.chat.profiles.find((p) => p.id === saved.chat.activeProfile);
+		assert.equal(inUse.textToolCalls, true, `saved: ${JSON.stringify(saved.chat)}`);
+		assert.ok(saved.chat.profiles.filter((p) => p.id !== inUse.id).every((p) => p.textToolCalls === false), "the other profiles stay off");
+		await profile.selectOption({ label: "Anthropic" });
+		await page.waitForFunction(() => document.querySelector(".vault-agent-provider select")?.value === "anthropic");
+		await row.waitFor({ state: "visible", timeout: 5000 });
+		assert.equal(await row.locator(".checkbox-container.is-enabled").count(), 0, "another profile: off");
 	});
 
 	it("leaves a full-page screenshot in test-output/ and logged no errors", async () => {

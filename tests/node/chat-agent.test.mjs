@@ -274,7 +274,11 @@ describe("a model server that misbehaves (real HTTP)", () => {
 		assert.ok(events.some((e) => e.type === "toolFinished" && e.result.ok));
 	});
 
-	it("runs tool calls a small model prints as text, in each form, and keeps the JSON out of the answer", async () => {
+	it("with 'Tool calls written as text' on, runs a reply that is only a call, in each form, and keeps the JSON out of the answer", async () => {
+		// Off by default (tests/node/text-calls.test.mjs has both ways).
+		const chat = plugin.core.settings().chat;
+		const profiles = chat.profiles.map((p) => (p.id === chat.activeProfile ? { ...p, textToolCalls: true } : p));
+		await plugin.updateSettings({ chat: { ...chat, profiles } });
 		const log = useEmulator(vault);
 		const call = JSON.stringify({ name: "obsidianTasks", arguments: { command: "tasks", all: true, todo: true } });
 		for (const printed of [`<tool_call>\n${call}\n</tool_call>`, "```json\n" + call + "\n```", call]) {

@@ -61,6 +61,8 @@ describe("a data.json from before model profiles", () => {
 			{ provider: "openAi", ...old.chat.openai },
 		);
 		assert.equal(chat.maxToolRounds, 7);
+		// Text-form tool calls did not exist then: off, for both.
+		assert.deepEqual(chat.profiles.map((p) => p.textToolCalls), [false, false]);
 		const summaries = plugin.core.modelProfiles();
 		assert.deepEqual(
 			summaries.map((s) => [s.id, s.active]),
@@ -86,6 +88,7 @@ describe("a data.json from before model profiles", () => {
 		assert.equal(saved.lastConversation, "c-older");
 		assert.deepEqual(Object.keys(saved.chat).sort(), ["activeProfile", "anthropicThinking", "anthropicThinkingBudget", "maxToolRounds", "modelTimeoutMs", "profiles", "toolResultCapChars"]);
 		assert.deepEqual(saved.chat.profiles, plugin.core.settings().chat.profiles);
+		assert.ok(saved.chat.profiles.every((p) => p.textToolCalls === false), "saved as off");
 		// Loaded again, the saved file gives the same settings, repaired nowhere.
 		const { settings, repairs } = plugin.core.setSettings(saved);
 		assert.deepEqual(repairs, []);
