@@ -17,6 +17,7 @@ use crate::error::ToolError;
 use crate::host::Host;
 use crate::journal::Journal;
 use crate::policy;
+use crate::policy::filter;
 use crate::policy::scope::{self, Output, Resolved, ScopeCheck};
 use crate::result::ToolResult;
 use crate::settings::{normalise, NormalisedSettings, Settings};
@@ -387,10 +388,16 @@ impl<H: Host> VaultAgentCore<H> {
                 &reach,
                 call.access(),
                 settings,
+                self.host.platform().os(),
                 &resolved,
             )? {
                 ScopeCheck::Allowed(filter) => {
-                    let invocation = call.invocation(settings.vault())?;
+                    let mut invocation = call.invocation(settings.vault())?;
+                    // Filtered from the CLI's JSON, whatever the model asked
+                    // for; written back in its form after (`policy::filter`).
+                    if filter.as_ref().is_some_and(scope::Output::asks_json) {
+                        invocation.set_parameter("format", "json");
+                    }
                     return Ok(Authorised {
                         call,
                         access,
@@ -483,7 +490,8 @@ impl<H: Host> VaultAgentCore<H> {
         // What lies outside the folders the agent may read goes first; then
         // the command's own filters, counts and pages see only the rest.
         if let Some(shape) = &filter {
-            let filtered = scope::filter(&result.text, shape, &settings);
+            let scope = scope::FolderScope::read(&settings, self.host.platform().os());
+            let filtered = filter::filter(call.command.name, &result.text, shape, scope);
             result.text = filtered.text;
             if filtered.withheld > 0 {
                 result.withheld = Some(filtered.withheld);

@@ -3,6 +3,8 @@
 //! turns them into a verdict with the user's settings.
 
 pub mod agent_questions;
+pub mod filter;
+pub mod names;
 pub mod paths;
 pub mod scope;
 
@@ -108,3 +110,4 @@ fn check_config_dir(
     }
     Ok(())
 }
+

@@ -115,7 +115,15 @@ const cases = [
 		assert.ok(paths.length > 0 && paths.every((p) => inside(p)), r.text);
 		withheld(r);
 	})],
-	["obsidianTasks", { command: "tasks", all: true }, refused()],
+	// Asked of the CLI as JSON, which names each task's note, and written back as lines.
+	["obsidianTasks", { command: "tasks", all: true }, allowed((r) => {
+		for (const line of r.text.trim().split("\n")) assert.match(line, /^- \[.\] /);
+		assert.match(r.text, /Draft press release/);
+		assert.doesNotMatch(r.text, /Sketch logo|Acheter/);
+		assert.ok(r.argv.includes("format=json"), JSON.stringify(r.argv));
+		withheld(r);
+	})],
+	["obsidianTasks", { command: "tasks", all: true, format: "csv" }, refused()],
 	["obsidianTasks", { command: "tasks", file: "Brainstorm" }, refused("file")],
 	["obsidianTasks", { command: "task", ref: "Projects/Launch plan.md:31" }, allowed((r) => assert.match(r.text, /- \[ \]/))],
 	["obsidianTasks", { command: "task", ref: "Projects/Launch plan.md:31", done: true }, allowed((r, log, vault) => {
