@@ -1997,7 +1997,7 @@ fn check_json(text: &str, limits: &InputLimits) -> TestCaseResult {
             }
         }
     }
-    let (value, repairs) = parse_lenient(text, limits);
+    let vault_agent::input::Lenient { value, repairs, .. } = parse_lenient(text, limits);
     if !repairs.is_empty() && value != Value::Null {
         reached("json.repaired");
     }
