@@ -15,11 +15,13 @@ use crate::cli::outcome::EmptyOutput;
 use crate::confirm::{ConfirmationBook, ConfirmationCard, ConfirmationState, Proposal};
 use crate::error::ToolError;
 use crate::host::Host;
+use crate::input::Lenient;
 use crate::journal::Journal;
 use crate::policy;
+use crate::policy::filter;
 use crate::policy::scope::{self, Output, Resolved, ScopeCheck};
 use crate::result::ToolResult;
-use crate::settings::{normalise, NormalisedSettings, Settings};
+use crate::settings::{normalise_loaded, NormalisedSettings, Settings};
 use crate::tools::{builtin_tools, Access, NoteLocator, ProbeResult, ToolCall, ToolSpec};
 
 /// A call that passed the gate, and what the gate decided about it.
@@ -99,8 +101,22 @@ pub struct VaultAgentCore<H: Host> {
 impl<H: Host> VaultAgentCore<H> {
     /// Builds the core from the host and whatever `loadData()` returned.
     pub fn new(host: H, stored_settings: &Value) -> (Self, Vec<String>) {
+        Self::load(
+            host,
+            &Lenient {
+                value: stored_settings.clone(),
+                repairs: Vec::new(),
+                unreadable: false,
+            },
+        )
+    }
+
+    /// Builds the core from what the bounded reader made of `loadData()`:
+    /// stored settings that could not be read at all leave the agent no
+    /// folder, never the whole vault.
+    pub fn load(host: H, stored: &Lenient) -> (Self, Vec<String>) {
         let tools = builtin_tools();
-        let NormalisedSettings { settings, repairs } = normalise(stored_settings, &ids(&tools));
+        let NormalisedSettings { settings, repairs } = normalise_loaded(stored, &ids(&tools));
         let core = VaultAgentCore {
             host,
             tools,
@@ -132,7 +148,16 @@ impl<H: Host> VaultAgentCore<H> {
 
     /// Replaces the settings (from the settings tab, never from the model).
     pub fn set_settings(&self, stored: &Value) -> NormalisedSettings {
-        let normalised = normalise(stored, &ids(&self.tools));
+        self.set_loaded_settings(&Lenient {
+            value: stored.clone(),
+            repairs: Vec::new(),
+            unreadable: false,
+        })
+    }
+
+    /// `set_settings` with what the bounded reader made of the value.
+    pub fn set_loaded_settings(&self, stored: &Lenient) -> NormalisedSettings {
+        let normalised = normalise_loaded(stored, &ids(&self.tools));
         let old_path = self.settings.borrow().cli_path.clone();
         if normalised.settings.cli_path != old_path {
             self.cli.forget_binary();
@@ -428,10 +453,16 @@ impl<H: Host> VaultAgentCore<H> {
                 &reach,
                 call.access(),
                 settings,
+                self.host.platform().os(),
                 &resolved,
             )? {
                 ScopeCheck::Allowed(filter) => {
-                    let invocation = call.invocation(settings.vault())?;
+                    let mut invocation = call.invocation(settings.vault())?;
+                    // Filtered from the CLI's JSON, whatever the model asked
+                    // for; written back in its form after (`policy::filter`).
+                    if filter.as_ref().is_some_and(scope::Output::asks_json) {
+                        invocation.set_parameter("format", "json");
+                    }
                     return Ok(Authorised {
                         call,
                         access,
@@ -524,7 +555,8 @@ impl<H: Host> VaultAgentCore<H> {
         // What lies outside the folders the agent may read goes first; then
         // the command's own filters, counts and pages see only the rest.
         if let Some(shape) = &filter {
-            let filtered = scope::filter(&result.text, shape, &settings);
+            let scope = scope::FolderScope::read(&settings, self.host.platform().os());
+            let filtered = filter::filter(call.command.name, &result.text, shape, scope);
             result.text = filtered.text;
             if filtered.withheld > 0 {
                 result.withheld = Some(filtered.withheld);

@@ -142,20 +142,53 @@ pub fn parse_bounded(text: &str, limits: &InputLimits) -> Result<Value, InputPro
     Ok(value)
 }
 
+/// Stored data as the lenient reader could read it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Lenient {
+    /// What could be read; `null` where a part (or the whole) could not.
+    pub value: Value,
+    /// One line for the log for each part that was dropped.
+    pub repairs: Vec<String>,
+    /// The whole value could not be read (too large, not JSON, not plain
+    /// data), which is not the same as nothing stored: a reader may have to
+    /// fall back further than to its defaults (the folder scopes do).
+    pub unreadable: bool,
+}
+
+impl Lenient {
+    /// Nothing was stored (a first run).
+    pub fn nothing() -> Self {
+        Lenient {
+            value: Value::Null,
+            repairs: Vec::new(),
+            unreadable: false,
+        }
+    }
+
+    /// The whole value was unreadable, for this reason.
+    pub fn unreadable(reason: String) -> Self {
+        Lenient {
+            value: Value::Null,
+            repairs: vec![reason],
+            unreadable: true,
+        }
+    }
+}
+
 /// For stored data that must load whatever it holds: values nested too deep,
 /// strings too long and lists too long become `null` (each one reported), so
-/// the reader's own defaults take their place. Unreadable text becomes `null`.
-pub fn parse_lenient(text: &str, limits: &InputLimits) -> (Value, Vec<String>) {
+/// the reader's own defaults take their place. Unreadable text becomes `null`
+/// and is marked `unreadable`.
+pub fn parse_lenient(text: &str, limits: &InputLimits) -> Lenient {
     let mut repairs = Vec::new();
     if text.len() > limits.max_total_bytes {
-        repairs.push(format!(
+        return Lenient::unreadable(format!(
             "the stored data is {}; it was ignored and defaults are used",
             InputProblem::TooLarge {
                 bytes: text.len(),
                 max: limits.max_total_bytes
             }
         ));
-        return (Value::Null, repairs);
     }
     let pruned;
     let text = if max_depth(text) > limits.max_depth {
@@ -175,11 +208,21 @@ pub fn parse_lenient(text: &str, limits: &InputLimits) -> (Value, Vec<String>) {
             repairs.push(format!(
                 "the stored data is not valid JSON ({error}); defaults are used"
             ));
-            return (Value::Null, repairs);
+            return Lenient {
+                value: Value::Null,
+                repairs,
+                unreadable: true,
+            };
         }
     };
     drop_oversized(&mut value, limits, "", &mut repairs);
-    (value, repairs)
+    // An oversized whole is as unreadable as one too large to parse.
+    let unreadable = value.is_null() && !repairs.is_empty();
+    Lenient {
+        value,
+        repairs,
+        unreadable,
+    }
 }
 
 /// The deepest nesting of objects and arrays in a JSON text, without parsing
@@ -412,7 +455,12 @@ mod tests {
         let deep = nested(5000);
         let text =
             format!(r#"{{"timeoutMs": 2000, "tools": {deep}, "cliPath": "/x", "note": "a]\"[b"}}"#);
-        let (value, repairs) = parse_lenient(&text, &SETTINGS);
+        let Lenient {
+            value,
+            repairs,
+            unreadable,
+        } = parse_lenient(&text, &SETTINGS);
+        assert!(!unreadable);
         assert_eq!(value["timeoutMs"], 2000);
         assert_eq!(value["cliPath"], "/x");
         assert_eq!(value["note"], "a]\"[b");
@@ -426,12 +474,27 @@ mod tests {
     fn lenient_parse_drops_oversized_strings_and_survives_garbage() {
         let long = "x".repeat(SETTINGS.max_string_chars + 1);
         let text = format!(r#"{{"cliPath": "{long}", "vaultName": "Work"}}"#);
-        let (value, repairs) = parse_lenient(&text, &SETTINGS);
-        assert_eq!(value["cliPath"], Value::Null);
-        assert_eq!(value["vaultName"], "Work");
-        assert!(repairs[0].contains("`cliPath`"), "{repairs:?}");
-        let (value, repairs) = parse_lenient("{not json", &SETTINGS);
-        assert_eq!(value, Value::Null);
-        assert!(repairs[0].contains("not valid JSON"));
+        let read = parse_lenient(&text, &SETTINGS);
+        assert_eq!(read.value["cliPath"], Value::Null);
+        assert_eq!(read.value["vaultName"], "Work");
+        assert!(read.repairs[0].contains("`cliPath`"), "{:?}", read.repairs);
+        // A part dropped is not the whole unreadable.
+        assert!(!read.unreadable);
+        let garbage = parse_lenient("{not json", &SETTINGS);
+        assert_eq!(garbage.value, Value::Null);
+        assert!(garbage.repairs[0].contains("not valid JSON"));
+        assert!(garbage.unreadable);
+    }
+
+    #[test]
+    fn nothing_stored_is_not_unreadable_but_too_much_is() {
+        assert_eq!(parse_lenient("null", &SETTINGS), Lenient::nothing());
+        let big = format!("\"{}\"", "x".repeat(SETTINGS.max_total_bytes));
+        assert!(parse_lenient(&big, &SETTINGS).unreadable);
+        // A whole string too long to keep: nothing of it is left.
+        let long = format!("\"{}\"", "x".repeat(SETTINGS.max_string_chars + 1));
+        assert!(parse_lenient(&long, &SETTINGS).unreadable);
+        let list = format!("[{}1]", "1,".repeat(SETTINGS.max_items));
+        assert!(parse_lenient(&list, &SETTINGS).unreadable);
     }
 }

@@ -12,6 +12,8 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+use crate::input::Lenient;
+
 pub use self::profiles::{ProfileEdit, ProfileSummary};
 
 pub const DEFAULT_TIMEOUT_MS: u32 = 15_000;
@@ -373,6 +375,28 @@ pub struct NormalisedSettings {
     pub repairs: Vec<String>,
 }
 
+/// What the bounded reader made of `data.json`, normalised. Stored settings
+/// that could not be read at all (too large, not JSON) get the defaults, and
+/// folder lists that reach nothing: an unreadable scope is no scope at all,
+/// never the whole vault that nothing stored (a first run) means.
+pub fn normalise_loaded(stored: &Lenient, known_tools: &[&str]) -> NormalisedSettings {
+    if !stored.unreadable {
+        return normalise(&stored.value, known_tools);
+    }
+    let mut normalised = normalise(&Value::Null, known_tools);
+    close_scopes(&mut normalised, "stored settings could not be read");
+    normalised
+}
+
+/// Both folder lists reach nothing until the user sets them again.
+fn close_scopes(normalised: &mut NormalisedSettings, why: &str) {
+    normalised.settings.read_folders = vec![crate::policy::scope::NO_FOLDER.to_string()];
+    normalised.settings.write_folders = vec![crate::policy::scope::NO_FOLDER.to_string()];
+    normalised.repairs.push(format!(
+        "the {why}, so the agent may reach no folder until the folder lists are set again (Settings → Vault Agent → Safety)"
+    ));
+}
+
 /// Reads stored data leniently. `known_tools` limits the per-tool switches to
 /// tools that exist (old ids are dropped).
 pub fn normalise(stored: &Value, known_tools: &[&str]) -> NormalisedSettings {
@@ -383,11 +407,13 @@ pub fn normalise(stored: &Value, known_tools: &[&str]) -> NormalisedSettings {
         Value::Object(map) => map,
         Value::Null => &empty,
         other => {
-            repairs.push(format!(
+            let mut closed = normalise(&Value::Null, known_tools);
+            closed.repairs.push(format!(
                 "stored settings were {}, not an object; using defaults",
                 type_name(other)
             ));
-            &empty
+            close_scopes(&mut closed, "stored settings were not an object");
+            return closed;
         }
     };
     let mut reader = Reader {
@@ -791,7 +817,15 @@ impl Reader<'_> {
     /// if every entry was bad, the scope becomes a folder that cannot exist.
     fn folders(&mut self, key: &str) -> Vec<String> {
         let items = match self.object.get(key) {
-            None | Some(Value::Null) => return Vec::new(),
+            None => return Vec::new(),
+            // Only the bounded reader stores `null` (for a list too large or
+            // too long to keep); the settings never do.
+            Some(Value::Null) => {
+                self.repairs.push(format!(
+                    "`{key}` could not be read (too large or too deep); the agent may reach no folder until it is set again"
+                ));
+                return vec![crate::policy::scope::NO_FOLDER.to_string()];
+            }
             Some(Value::Array(items)) => items,
             Some(other) => {
                 self.repairs.push(format!(
@@ -1061,10 +1095,73 @@ mod tests {
     }
 
     #[test]
-    fn a_non_object_is_replaced_by_defaults() {
+    fn a_non_object_is_replaced_by_defaults_that_reach_no_folder() {
         let n = normalise(&json!([1, 2]), TOOLS);
-        assert_eq!(n.settings, Settings::default());
-        assert_eq!(n.repairs.len(), 1);
+        let closed = Settings {
+            read_folders: vec![crate::policy::scope::NO_FOLDER.into()],
+            write_folders: vec![crate::policy::scope::NO_FOLDER.into()],
+            ..Settings::default()
+        };
+        assert_eq!(n.settings, closed);
+        assert_eq!(n.repairs.len(), 2, "{:?}", n.repairs);
+        assert!(n.repairs[1].contains("no folder"), "{:?}", n.repairs);
+    }
+
+    /// An unreadable scope is no scope at all: whatever the bounded reader
+    /// could not keep (a list too long, a text too long, a value too deep, a
+    /// whole data.json too large or not JSON) reaches no folder, never the
+    /// whole vault that nothing stored means.
+    #[test]
+    fn a_scope_the_bounded_reader_could_not_keep_reaches_no_folder() {
+        use crate::input::{parse_lenient, SETTINGS};
+        let none = [crate::policy::scope::NO_FOLDER];
+        let many: Vec<String> = (0..20_000).map(|i| format!("F{i}")).collect();
+        let long = "x".repeat(70 * 1024);
+        let deep = format!("{}\"Projects\"{}", "[".repeat(80), "]".repeat(80));
+        for (key, value) in [
+            ("readFolders", json!(many).to_string()),
+            ("writeFolders", json!(many).to_string()),
+            ("readFolders", json!(long).to_string()),
+            ("readFolders", deep.clone()),
+            ("writeFolders", deep),
+            ("readFolders", "null".into()),
+            ("readFolders", "true".into()),
+        ] {
+            let text = format!(r#"{{"permissionMode": "askBeforeEdits", "{key}": {value}}}"#);
+            let read = parse_lenient(&text, &SETTINGS);
+            assert!(!read.unreadable, "{key}");
+            let n = normalise_loaded(&read, TOOLS);
+            let (broken, other) = match key {
+                "readFolders" => (&n.settings.read_folders, &n.settings.write_folders),
+                _ => (&n.settings.write_folders, &n.settings.read_folders),
+            };
+            assert_eq!(broken, &none, "{key} = {}", &value[..value.len().min(40)]);
+            assert!(other.is_empty(), "the other list is as stored");
+            assert!(
+                n.repairs
+                    .iter()
+                    .any(|r| r.contains(key) && r.contains("no folder")),
+                "{key}: {:?}",
+                n.repairs
+            );
+            // Saved and read again, it still reaches nothing.
+            let again = normalise(&n.settings.to_json(), TOOLS);
+            assert_eq!(
+                (&again.settings.read_folders, &again.settings.write_folders),
+                (&n.settings.read_folders, &n.settings.write_folders)
+            );
+        }
+        // A whole data.json too large, or not JSON: Read only, and no folder.
+        let huge = format!(r#"{{"readFolders": [], "pad": "{}"}}"#, "x".repeat(5 << 20));
+        for text in [huge.as_str(), "{not json"] {
+            let n = normalise_loaded(&parse_lenient(text, &SETTINGS), TOOLS);
+            assert_eq!(n.settings.permission_mode, PermissionMode::ReadOnly);
+            assert_eq!(n.settings.read_folders, none);
+            assert_eq!(n.settings.write_folders, none);
+        }
+        // Nothing stored (a first run) is the whole vault, as before.
+        let first = normalise_loaded(&parse_lenient("null", &SETTINGS), TOOLS);
+        assert!(first.settings.read_folders.is_empty() && first.repairs.is_empty());
     }
 
     #[test]

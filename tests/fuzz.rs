@@ -2033,7 +2033,7 @@ fn check_json(text: &str, limits: &InputLimits) -> TestCaseResult {
             }
         }
     }
-    let (value, repairs) = parse_lenient(text, limits);
+    let vault_agent::input::Lenient { value, repairs, .. } = parse_lenient(text, limits);
     if !repairs.is_empty() && value != Value::Null {
         reached("json.repaired");
     }

@@ -276,6 +276,33 @@ fn refusals_are_typed_and_move_nothing() {
     assert!(inside.pending.is_some(), "{}", inside.text);
 }
 
+/// The organiser's own check, on its own: a note named by name is placed
+/// only once the CLI resolved it, so neither the policy's places nor its
+/// parameters (`file=Secret`) can see that it lies in the configuration folder.
+#[test]
+fn a_name_that_resolves_into_the_config_folder_is_never_moved() {
+    let (core, notes) = core(json!({}));
+    notes
+        .borrow_mut()
+        .insert(".obsidian/Secret.md".into(), "token\n".into());
+    let before = notes.borrow().clone();
+    for args in [
+        json!({"command": "move", "file": "Secret", "to": "Archive"}),
+        json!({"command": "rename", "file": "Secret", "name": "Open"}),
+        json!({"command": "delete", "file": "Secret"}),
+    ] {
+        let result = call(&core, args.clone());
+        assert_eq!(
+            result.code(),
+            Some("config_folder"),
+            "{args}: {}",
+            result.text
+        );
+        assert!(result.pending.is_none());
+    }
+    assert_eq!(*notes.borrow(), before);
+}
+
 #[test]
 fn undo_refuses_when_something_else_took_the_old_place() {
     let (core, notes) = core(json!({}));

@@ -1,7 +1,7 @@
 //! The policy matrix: every refusal has its code and starts no process.
 
 use serde_json::{json, Value};
-use vault_agent::host::ProcessOutcome;
+use vault_agent::host::{Os, ProcessOutcome};
 use vault_agent::testing::{block_on, FakeHost};
 use vault_agent::tools::{builtin_tools, EXCLUDED_COMMANDS};
 use vault_agent::{ToolResult, VaultAgentCore};
@@ -666,4 +666,61 @@ fn path_tricks_are_refused_before_anything_runs() {
             "invalid_arguments",
         );
     }
+}
+
+/// Folder scopes compare names as the platform's file system does. On
+/// Windows case is ignored (one folder `projects/` is `Projects`) but the
+/// Unicode form is not (an NFD `Café/` is another folder than the NFC one);
+/// on Linux neither is ignored; on macOS both are. (Linux and macOS are also
+/// tried through main.js: tests/node/scope-names.test.mjs.)
+#[test]
+fn folder_scopes_compare_names_as_the_platform_does() {
+    let listing = "Caf\u{e9}/Menu.md\nCafe\u{301}/Secret.md\nprojects/Lower.md\nProjects/Plan.md\nProjects2/Other.md\n";
+    let files = |os: Os| {
+        let (program, path) = match os {
+            Os::Windows => ("C:\\Obsidian\\Obsidian.com", "C:\\Obsidian"),
+            _ => ("/usr/bin/obsidian", "/usr/bin"),
+        };
+        let mut host = FakeHost::new(os, move |_| ProcessOutcome::success(listing));
+        host.env.insert("PATH".into(), path.into());
+        host.add_executable(program);
+        let core = VaultAgentCore::new(
+            host,
+            &json!({"cliPath": program, "readFolders": ["Projects", "Caf\u{e9}"]}),
+        )
+        .0;
+        let result = call(&core, "obsidianNotes", json!({"command": "files"}));
+        assert!(result.ok, "{os:?}: {}", result.text);
+        let mut lines: Vec<String> = result.text.lines().map(String::from).collect();
+        lines.sort();
+        (lines, result.withheld)
+    };
+    let plain = ["Caf\u{e9}/Menu.md", "Projects/Plan.md"];
+    assert_eq!(
+        files(Os::Linux),
+        (plain.map(String::from).to_vec(), Some(3))
+    );
+    assert_eq!(
+        files(Os::Windows),
+        (
+            ["Caf\u{e9}/Menu.md", "Projects/Plan.md", "projects/Lower.md"]
+                .map(String::from)
+                .to_vec(),
+            Some(2)
+        )
+    );
+    assert_eq!(
+        files(Os::Macos),
+        (
+            [
+                "Cafe\u{301}/Secret.md",
+                "Caf\u{e9}/Menu.md",
+                "Projects/Plan.md",
+                "projects/Lower.md"
+            ]
+            .map(String::from)
+            .to_vec(),
+            Some(1)
+        )
+    );
 }

@@ -729,7 +729,7 @@ impl<H: Host> VaultAgentCore<H> {
             model_tools(&descriptors)
         };
         let local = self.host().local_context();
-        let scope = crate::policy::scope::FolderScope::new(&settings.read_folders);
+        let scope = crate::policy::scope::FolderScope::read(settings, self.host().platform().os());
         // Chips, when the chat sent them, say which notes the user means.
         let open_note = local
             .open_note

@@ -53,6 +53,12 @@ impl CliInvocation {
         self
     }
 
+    /// Sets `key` to `value`, replacing what it held.
+    pub fn set_parameter(&mut self, key: &str, value: &str) {
+        self.parameters.retain(|(k, _)| k != key);
+        self.parameters.push((key.to_string(), value.to_string()));
+    }
+
     pub fn flag(mut self, flag: impl Into<String>) -> Self {
         self.flags.push(flag.into());
         self

@@ -12,6 +12,7 @@ use crate::cli::argv::CliInvocation;
 use crate::core::VaultAgentCore;
 use crate::error::ToolError;
 use crate::host::Host;
+use crate::policy::filter::is_empty_answer;
 use crate::policy::paths::in_config_dir;
 use crate::policy::scope::FolderScope;
 use crate::result::ToolResult;
@@ -196,16 +197,29 @@ impl<H: Host> VaultAgentCore<H> {
         let output = self
             .read_text(&CliInvocation::new("unresolved").flag("verbose"), settings)
             .await?;
-        let scope = FolderScope::new(&settings.read_folders);
+        let scope = FolderScope::read(settings, self.host().platform().os());
         let config_dir = self.host().platform().config_dir().to_string();
         let mut links: BTreeMap<String, Vec<String>> = BTreeMap::new();
         let mut withheld = 0;
-        for line in output.lines() {
-            let Some((link, source)) = line.trim_end_matches('\r').split_once('\t') else {
+        let lines = match is_empty_answer("unresolved", &output) {
+            true => "",
+            false => output.as_str(),
+        };
+        for line in lines.lines().filter(|l| !l.trim().is_empty()) {
+            // `link<TAB>source`, nothing trimmed: a folder may be named
+            // ` Projects`. While reading is limited, a second tab leaves open
+            // where the link ends and the path begins (either may hold one),
+            // so that line is withheld.
+            let source = match line.split('\t').collect::<Vec<_>>()[..] {
+                [link, source] => Some((link, source)),
+                _ if scope.is_whole_vault() => line.split_once('\t'),
+                _ => None,
+            };
+            let Some((link, source)) = source.filter(|(_, s)| scope.contains(s)) else {
+                withheld += 1;
                 continue;
             };
-            let source = source.trim();
-            if !scope.contains(source) || in_config_dir(source, &config_dir) {
+            if in_config_dir(source, &config_dir) {
                 withheld += 1;
                 continue;
             }
@@ -263,15 +277,15 @@ impl<H: Host> VaultAgentCore<H> {
         let output = self
             .read_text(&listing.parameter("ext", "md"), settings)
             .await?;
-        let scope = FolderScope::new(&settings.read_folders);
+        let scope = FolderScope::read(settings, self.host().platform().os());
         let config_dir = self.host().platform().config_dir().to_string();
         let mut listed = Listed {
             paths: Vec::new(),
             withheld: 0,
             truncated: false,
         };
-        for line in output.lines() {
-            let path = line.trim();
+        for path in output.lines() {
+            // The whole line, untrimmed: ` Projects/x.md` is not in `Projects`.
             if !path.ends_with(".md") {
                 continue;
             }

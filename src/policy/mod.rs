@@ -3,6 +3,8 @@
 //! turns them into a verdict with the user's settings.
 
 pub mod agent_questions;
+pub mod filter;
+pub mod names;
 pub mod paths;
 pub mod scope;
 
@@ -111,4 +113,74 @@ fn check_config_dir(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    //! Each layer of the configuration-folder check on its own: the places a
+    //! command declares, and the parameters that name places. Either one
+    //! removed lets a case through here (organise has a third layer, for the
+    //! paths names resolve to: tests/organise.rs).
+    use super::*;
+    use crate::tools::builtin_tools;
+    use serde_json::{json, Value};
+
+    fn config_check(tool: &str, args: Value) -> Result<(), ToolError> {
+        let tools = builtin_tools();
+        let spec = tools.iter().find(|t| t.id == tool).expect("tool exists");
+        let call = spec.parse_call(&args).expect("arguments parse");
+        check_config_dir(&call, ".obsidian", call.access())
+    }
+
+    fn refused(tool: &str, args: Value, verb: &str) {
+        match config_check(tool, args.clone()) {
+            Err(ToolError::ConfigFolder { verb: v, .. }) => assert_eq!(v, verb, "{args}"),
+            other => panic!("{tool} {args}: {other:?}"),
+        }
+    }
+
+    /// Places only the command's `reach` names: no CLI parameter holds them
+    /// (organise's `paths` and `to`), so only the first layer sees them.
+    #[test]
+    fn places_a_command_declares_are_never_in_the_config_folder() {
+        for args in [
+            json!({"command": "move", "path": "Inbox/Plan.md", "to": ".obsidian/plugins"}),
+            json!({"command": "move", "paths": [".obsidian/app.json"], "to": "Archive"}),
+            json!({"command": "delete", "paths": ["Inbox/A.md", ".Obsidian/workspace.json"]}),
+            json!({"command": "move", "paths": ["Inbox/A.md"], "to": " .obsidian "}),
+        ] {
+            refused("obsidianOrganise", args, "change");
+        }
+        assert!(config_check(
+            "obsidianOrganise",
+            json!({"command": "move", "paths": ["Inbox/A.md"], "to": "Archive/.obsidian"}),
+        )
+        .is_ok());
+    }
+
+    /// Parameters that name a place the policy cannot place from the text
+    /// (`file=` is a name the CLI resolves): only the second layer sees them.
+    #[test]
+    fn place_parameters_are_never_in_the_config_folder() {
+        refused(
+            "obsidianNotes",
+            json!({"command": "read", "file": ".obsidian/plugins/vault-agent/data"}),
+            "read",
+        );
+        refused(
+            "obsidianProperties",
+            json!({"command": "property:read", "name": "x", "file": ".OBSIDIAN/app"}),
+            "read",
+        );
+        refused(
+            "obsidianEdit",
+            json!({"command": "append", "file": ".obsidian/snippets/x", "content": "y"}),
+            "change",
+        );
+        assert!(config_check(
+            "obsidianNotes",
+            json!({"command": "read", "file": "Notes/.obsidian"})
+        )
+        .is_ok());
+    }
 }

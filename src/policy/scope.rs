@@ -10,10 +10,9 @@
 //! line by line ([`filter`]); a line that cannot be placed in an allowed folder
 //! is withheld, never shown.
 
-use serde_json::Value;
-
 use crate::error::ToolError;
-use crate::policy::paths;
+use crate::host::Os;
+use crate::policy::names::NameRule;
 use crate::settings::Settings;
 use crate::tools::{Access, NoteLocator};
 
@@ -79,7 +78,11 @@ pub enum Place {
     Reference(String),
 }
 
-/// The shape of what a command prints, which says how to filter it.
+/// The shape of what a command prints, which says how to filter it. A
+/// path is never cut out of free text by a guess: a name may hold `#`, `:`,
+/// a tab or spaces, so an entry is kept only when every way of reading its
+/// path lies inside the read scope (`policy::filter`), and where the CLI has
+/// a structured form the core asks for that.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Output {
     /// Everything comes from the places checked (a note's text, its outline).
@@ -87,16 +90,22 @@ pub enum Output {
     /// Nothing from any note (template names, today's note's path, a
     /// write's confirmation line).
     NoNoteText,
-    /// One entry per line, placed by the path in tab-separated `column`
-    /// (a `#heading` after the path is ignored); the first `header` lines are
-    /// kept as they are (`tag verbose`'s `#tag\tN`).
-    Lines { column: usize, header: usize },
-    /// `path:line: text` lines (`search:context`).
-    PathThenColon,
-    /// A path line, its indented lines, a blank line (`tasks verbose`).
-    Grouped,
-    /// A JSON array of paths (`key` None) or of objects with the path at `key`.
-    JsonItems { key: Option<&'static str> },
+    /// One entry per line, its path where `path` says; with `subpath` the
+    /// path may be followed by `#heading` (a bookmark's target).
+    Lines { path: LinePath, subpath: bool },
+    /// `tag … verbose`: `#tag<TAB>N`, then the paths of the notes using it;
+    /// N is counted again from the notes kept.
+    TagNotes,
+    /// `links`: a note's link targets, resolved ones as vault paths and the
+    /// others as `<target> (unresolved)`.
+    Links,
+    /// A JSON array of paths (`key` None) or of objects with the path at
+    /// `key`. The CLI is asked for `format=json` whatever the model asked;
+    /// what is kept is then written as `render`.
+    Json {
+        key: Option<&'static str>,
+        render: Render,
+    },
     /// The first line is the path of the note printed after it (`random:read`).
     FirstLinePath,
     /// Computed in the core from inputs it has already limited to the read
@@ -107,10 +116,51 @@ pub enum Output {
     Unplaceable { fix: &'static str },
 }
 
+/// Where a line's path lies between its tab-separated columns. A name may
+/// hold a tab, so each column boundary the path could end (or start) at is
+/// one reading of it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LinePath {
+    /// The whole line is the path (`files`, `orphans`, `tag`).
+    Whole,
+    /// The last column, after columns that may hold tabs themselves
+    /// (`unresolved verbose`: `link<TAB>source`).
+    Last,
+    /// After this many columns without tabs, before optional columns of
+    /// its own (`bookmarks verbose`: `type<TAB>target[<TAB>title]`).
+    After(usize),
+}
+
+/// How a JSON answer is written back for the model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Render {
+    /// As JSON, in the CLI's layout (the model asked for JSON).
+    Json,
+    /// `search`: one path per line.
+    SearchPaths,
+    /// `search:context`: `path:line: text` per matching line.
+    SearchLines,
+    /// `tasks`: one task per line, `- [status] text`.
+    TaskLines,
+    /// `tasks verbose`: the path, its tasks as `  L<line>: - [status] text`,
+    /// a blank line between notes.
+    TaskGroups,
+    /// `tasks format=tsv`: `path<TAB>line<TAB>status<TAB>text`.
+    TaskTable,
+    /// `backlinks` (tab-separated): the path, with `<TAB>count` when counted.
+    BacklinkTable,
+}
+
 impl Output {
     /// `total` over the vault: a count cannot be split by folder.
     pub const TOTAL: Output = Output::Unplaceable {
         fix: "Leave out `total` and count the list instead: a count over the vault would include folders the agent may not read.",
+    };
+
+    /// One path per line, the whole line.
+    pub const PATHS: Output = Output::Lines {
+        path: LinePath::Whole,
+        subpath: false,
     };
 
     /// A list of paths, one per line, or its `total`.
@@ -118,11 +168,18 @@ impl Output {
         if total {
             Output::TOTAL
         } else {
-            Output::Lines {
-                column: 0,
-                header: 0,
-            }
+            Output::PATHS
         }
+    }
+
+    /// A JSON answer written back as `render`.
+    pub fn json(key: Option<&'static str>, render: Render) -> Output {
+        Output::Json { key, render }
+    }
+
+    /// True when the CLI must be asked for `format=json` to filter this.
+    pub fn asks_json(&self) -> bool {
+        matches!(self, Output::Json { .. })
     }
 }
 
@@ -155,33 +212,59 @@ impl Resolved {
 #[derive(Clone, Copy, Debug)]
 pub struct FolderScope<'a> {
     folders: &'a [String],
+    names: NameRule,
 }
 
 impl<'a> FolderScope<'a> {
-    pub fn new(folders: &'a [String]) -> Self {
-        FolderScope { folders }
+    /// `names`: how the platform's file system compares names.
+    pub fn new(folders: &'a [String], names: NameRule) -> Self {
+        FolderScope { folders, names }
+    }
+
+    /// The folders the agent may read, on `os`.
+    pub fn read(settings: &'a Settings, os: Os) -> Self {
+        FolderScope::new(&settings.read_folders, NameRule::of(os))
+    }
+
+    /// The folders the agent may change, on `os`.
+    pub fn write(settings: &'a Settings, os: Os) -> Self {
+        FolderScope::new(&settings.write_folders, NameRule::of(os))
     }
 
     pub fn is_whole_vault(&self) -> bool {
         self.folders.is_empty()
     }
 
-    /// True when `path` (a file or folder from the vault root) lies in one of
-    /// the folders, or is one. Compared exactly, case included: on a file
-    /// system that ignores case a differently cased path is refused though it
-    /// would be the same file, which is the safe way to be wrong.
+    /// True when the stored list could not be read: it reaches nothing.
+    pub fn is_unreadable(&self) -> bool {
+        self.folders.iter().any(|f| f == NO_FOLDER)
+    }
+
+    /// True when `path` (a file or folder from the vault root, exactly as
+    /// the CLI prints it or the policy normalised it) lies in one of the
+    /// folders, or is one, as the platform's file system compares names:
+    /// byte for byte on Linux (an NFD `Café/` is not the NFC `Café`),
+    /// without case on Windows, without case and Unicode form on macOS.
+    /// Nothing is trimmed: `Projects /x.md` is in the folder `Projects `.
     pub fn contains(&self, path: &str) -> bool {
         if self.is_whole_vault() {
             return true;
         }
-        let path = paths::nfc(path.trim_start_matches("./"));
-        self.folders.iter().any(|folder| inside(&path, folder))
+        let path = self.names.key(path.strip_prefix("./").unwrap_or(path));
+        self.folders
+            .iter()
+            .any(|folder| inside(&path, &self.names.key(folder)))
     }
 
     /// True when a listing of `folder` can show something allowed: the folder
     /// is inside the scope, or holds one of its folders.
     pub fn overlaps(&self, folder: &str) -> bool {
-        self.contains(folder) || self.folders.iter().any(|allowed| inside(allowed, folder))
+        let key = self.names.key(folder);
+        self.contains(folder)
+            || self
+                .folders
+                .iter()
+                .any(|allowed| inside(&self.names.key(allowed), &key))
     }
 
     /// The folders, as the user wrote them, for messages.
@@ -215,11 +298,12 @@ pub fn check(
     reach: &Reach,
     access: Access,
     settings: &Settings,
+    os: Os,
     resolved: &Resolved,
 ) -> Result<ScopeCheck, ToolError> {
     let scopes = Scopes {
-        read: FolderScope::new(&settings.read_folders),
-        write: FolderScope::new(&settings.write_folders),
+        read: FolderScope::read(settings, os),
+        write: FolderScope::write(settings, os),
     };
     let writes = access.is_write();
     // What a place must satisfy: readable, and changeable for writes.
@@ -237,6 +321,15 @@ pub fn check(
             fix,
         }
     };
+    // A list that could not be read reaches nothing, whatever the call names.
+    for (scope, change, setting) in [
+        (scopes.read, false, READ_SETTING),
+        (scopes.write, true, WRITE_SETTING),
+    ] {
+        if scope.is_unreadable() && (writes || !change) {
+            return Err(refuse("anything".into(), change, unreadable_fix(setting)));
+        }
+    }
     let place_path = |path: &str, shown: String| -> Result<(), ToolError> {
         if !scopes.read.contains(path) {
             return Err(refuse(shown, false, pick_another(scopes.read)));
@@ -333,6 +426,16 @@ pub fn check(
     }
 }
 
+/// The two lists as the settings tab names them.
+const READ_SETTING: &str = "Folders the agent may read";
+const WRITE_SETTING: &str = "Folders the agent may change";
+
+fn unreadable_fix(setting: &str) -> String {
+    format!(
+        "The stored list \"{setting}\" could not be read (too large, nested too deep, or not a list of folders), so it reaches no folder at all. Ask the user to set it again in Settings → Vault Agent → Safety → {setting}: one folder per line, or empty for the whole vault."
+    )
+}
+
 fn pick_another(scope: FolderScope<'_>) -> String {
     format!(
         "Work with notes in {} instead, or ask the user to allow this folder in Settings → Vault Agent → Folders.",
@@ -356,166 +459,6 @@ fn shown_note(locate: &NoteLocator, path: &str, resolved: &Resolved) -> String {
     }
 }
 
-/// What a filtered output kept, and how many entries it withheld.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Filtered {
-    pub text: String,
-    pub withheld: usize,
-}
-
-/// Keeps what lies in the read scope. Entries that cannot be placed are
-/// withheld too: the filter fails closed. The CLI's own "No … found"
-/// answers carry nothing from notes and stay.
-pub fn filter(text: &str, shape: &Output, settings: &Settings) -> Filtered {
-    let scope = FolderScope::new(&settings.read_folders);
-    if scope.is_whole_vault() {
-        return Filtered {
-            text: text.to_string(),
-            withheld: 0,
-        };
-    }
-    if is_empty_answer(text) {
-        return Filtered {
-            text: text.to_string(),
-            withheld: 0,
-        };
-    }
-    match shape {
-        Output::FromPlaces | Output::NoNoteText | Output::Computed | Output::Unplaceable { .. } => {
-            Filtered {
-                text: text.to_string(),
-                withheld: 0,
-            }
-        }
-        Output::Lines { column, header } => filter_lines(text, *header, |line| {
-            line.split('\t')
-                .nth(*column)
-                .is_some_and(|path| scope.contains(without_subpath(path)))
-        }),
-        Output::PathThenColon => filter_lines(text, 0, |line| {
-            line.split_once(':')
-                .is_some_and(|(path, _)| scope.contains(path))
-        }),
-        Output::Grouped => filter_groups(text, scope),
-        Output::JsonItems { key } => filter_json(text, *key, scope),
-        Output::FirstLinePath => {
-            let first = text.lines().next().unwrap_or("").trim();
-            if scope.contains(first) {
-                Filtered {
-                    text: text.to_string(),
-                    withheld: 0,
-                }
-            } else {
-                Filtered {
-                    text: String::new(),
-                    withheld: 1,
-                }
-            }
-        }
-    }
-}
-
-/// The CLI's answers for "nothing": `No matches found.`, `No tasks found.`,
-/// `No base files found in vault`, an empty JSON list.
-fn is_empty_answer(text: &str) -> bool {
-    let text = text.trim();
-    text == "[]" || (text.starts_with("No ") && !text.contains('\n') && text.contains(" found"))
-}
-
-/// `Projects/Roadmap.md#Q2` is placed as `Projects/Roadmap.md`.
-fn without_subpath(path: &str) -> &str {
-    path.split_once('#').map_or(path, |(p, _)| p).trim()
-}
-
-fn filter_lines(text: &str, header: usize, keep: impl Fn(&str) -> bool) -> Filtered {
-    let mut kept = Vec::new();
-    let mut withheld = 0;
-    for (index, line) in text.lines().enumerate() {
-        if index < header || keep(line) {
-            kept.push(line);
-        } else if !line.trim().is_empty() {
-            withheld += 1;
-        }
-    }
-    Filtered {
-        text: joined(kept, text),
-        withheld,
-    }
-}
-
-/// `tasks verbose`: a group is its path line and the indented lines under it.
-fn filter_groups(text: &str, scope: FolderScope<'_>) -> Filtered {
-    let mut kept = Vec::new();
-    let mut withheld = 0;
-    let mut keeping = false;
-    for line in text.lines() {
-        let indented = line.starts_with(' ') || line.starts_with('\t');
-        if line.trim().is_empty() {
-            if keeping {
-                kept.push(line);
-            }
-        } else if !indented {
-            keeping = scope.contains(line.trim());
-            if keeping {
-                kept.push(line);
-            } else {
-                withheld += 1;
-            }
-        } else if keeping {
-            kept.push(line);
-        }
-    }
-    Filtered {
-        text: joined(kept, text),
-        withheld,
-    }
-}
-
-fn filter_json(text: &str, key: Option<&str>, scope: FolderScope<'_>) -> Filtered {
-    let Ok(Value::Array(items)) = serde_json::from_str::<Value>(text) else {
-        // Not the list this shape promises: nothing of it can be placed.
-        return Filtered {
-            text: String::new(),
-            withheld: text.lines().filter(|l| !l.trim().is_empty()).count().max(1),
-        };
-    };
-    let total = items.len();
-    let kept: Vec<Value> = items
-        .into_iter()
-        .filter(|item| {
-            let path = match key {
-                None => item.as_str(),
-                Some(key) => item.get(key).and_then(Value::as_str),
-            };
-            path.is_some_and(|p| scope.contains(without_subpath(p)))
-        })
-        .collect();
-    let withheld = total - kept.len();
-    let kept = Value::Array(kept);
-    let mut out = if text.trim_start().starts_with("[\n") {
-        serde_json::to_string_pretty(&kept)
-    } else {
-        serde_json::to_string(&kept)
-    }
-    .expect("JSON values serialize");
-    if text.ends_with('\n') {
-        out.push('\n');
-    }
-    Filtered {
-        text: out,
-        withheld,
-    }
-}
-
-/// Lines joined as the CLI wrote them (its final line ending kept).
-fn joined(lines: Vec<&str>, original: &str) -> String {
-    let mut out = lines.join("\n");
-    if !out.is_empty() && original.ends_with('\n') {
-        out.push('\n');
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -531,7 +474,7 @@ mod tests {
     #[test]
     fn a_folder_holds_what_lies_under_it_and_nothing_that_only_starts_like_it() {
         let folders = ["Projects".to_string(), "Areas/Work".to_string()];
-        let scope = FolderScope::new(&folders);
+        let scope = FolderScope::new(&folders, NameRule::Exact);
         for inside in [
             "Projects",
             "Projects/Plan.md",
@@ -549,6 +492,12 @@ mod tests {
             "Areas",
             "Plan.md",
             "",
+            // Nothing is trimmed or cut: each of these is another folder.
+            " Projects/Plan.md",
+            "Projects /Plan.md",
+            "Projects #old/Plan.md",
+            "Projects:x/Plan.md",
+            "Projects\tPlan.md",
         ] {
             assert!(!scope.contains(outside), "{outside}");
         }
@@ -556,112 +505,32 @@ mod tests {
         assert!(scope.overlaps("Areas"));
         assert!(scope.overlaps("Projects/2026"));
         assert!(!scope.overlaps("Archive"));
-        assert!(FolderScope::new(&[]).contains("anything/at all.md"));
+        assert!(FolderScope::new(&[], NameRule::Exact).contains("anything/at all.md"));
         // The stand-in for a broken list holds nothing.
         let none = [NO_FOLDER.to_string()];
-        assert!(!FolderScope::new(&none).contains("Projects/Plan.md"));
+        let broken = FolderScope::new(&none, NameRule::Exact);
+        assert!(!broken.contains("Projects/Plan.md") && broken.is_unreadable());
+        assert!(!scope.is_unreadable());
     }
 
     #[test]
-    fn decomposed_paths_are_placed_as_composed_ones() {
-        let folders = ["Caf\u{e9}".to_string()];
-        assert!(FolderScope::new(&folders).contains("Cafe\u{301}/Menu.md"));
-    }
-
-    #[test]
-    fn every_output_shape_keeps_only_what_lies_inside() {
-        let s = settings(&["Projects"], &[]);
-        let cases: [(Output, &str, &str, usize); 8] = [
-            (
-                Output::Lines { column: 0, header: 0 },
-                "Ideas/A.md\nProjects/B.md\nProjects2/C.md\n",
-                "Projects/B.md\n",
-                2,
-            ),
-            (
-                Output::Lines { column: 1, header: 0 },
-                "Missing\tIdeas/A.md\nMissing\tProjects/B.md\n",
-                "Missing\tProjects/B.md\n",
-                1,
-            ),
-            (
-                Output::Lines { column: 0, header: 1 },
-                "#project\t3\nProjects/A.md\nIdeas/B.md\n",
-                "#project\t3\nProjects/A.md\n",
-                1,
-            ),
-            (
-                // A bookmark's heading does not move it.
-                Output::Lines { column: 1, header: 0 },
-                "file\tProjects/R.md#Q2\tQ2\nsearch\ttag:#x\n  url\thttps://x\n",
-                "file\tProjects/R.md#Q2\tQ2\n",
-                2,
-            ),
-            (
-                Output::PathThenColon,
-                "Ideas/A.md:3: secret\nProjects/B.md:9: plan: yes\n",
-                "Projects/B.md:9: plan: yes\n",
-                1,
-            ),
-            (
-                Output::Grouped,
-                "Ideas/A.md\n  L3: - [ ] secret\n\nProjects/B.md\n  L9: - [ ] plan\n\n",
-                "Projects/B.md\n  L9: - [ ] plan\n\n",
-                1,
-            ),
-            (
-                Output::JsonItems { key: None },
-                "[\"Ideas/A.md\",\"Projects/B.md\"]",
-                "[\"Projects/B.md\"]",
-                1,
-            ),
-            (
-                Output::JsonItems { key: Some("path") },
-                "[\n  {\n    \"path\": \"Ideas/A.md\"\n  },\n  {\n    \"path\": \"Projects/B.md\"\n  },\n  {\n    \"text\": \"no path\"\n  }\n]\n",
-                "[\n  {\n    \"path\": \"Projects/B.md\"\n  }\n]\n",
-                2,
-            ),
-        ];
-        for (shape, text, kept, withheld) in cases {
-            let out = filter(text, &shape, &s);
-            assert_eq!(out.text, kept, "{shape:?}");
-            assert_eq!(out.withheld, withheld, "{shape:?}");
-        }
-        // A random note from outside is withheld whole.
-        let out = filter("Ideas/A.md\n\nsecret text\n", &Output::FirstLinePath, &s);
-        assert_eq!((out.text.as_str(), out.withheld), ("", 1));
-        let kept = filter("Projects/A.md\n\nplan\n", &Output::FirstLinePath, &s);
-        assert_eq!(kept.text, "Projects/A.md\n\nplan\n");
-        // Output that is not the promised JSON list shows nothing.
-        let out = filter("Ideas/A.md secret", &Output::JsonItems { key: None }, &s);
-        assert_eq!((out.text.as_str(), out.withheld), ("", 1));
-        // "Nothing found" answers carry nothing from notes.
-        for empty in [
-            "No matches found.\n",
-            "No tasks found.",
-            "[]\n",
-            "No base files found in vault",
-        ] {
-            let out = filter(
-                empty,
-                &Output::Lines {
-                    column: 0,
-                    header: 0,
-                },
-                &s,
-            );
-            assert_eq!((out.text.as_str(), out.withheld), (empty, 0));
-        }
-        // Without a read scope nothing is filtered.
-        let all = filter(
-            "Ideas/A.md\n",
-            &Output::Lines {
-                column: 0,
-                header: 0,
-            },
-            &settings(&[], &["Projects"]),
-        );
-        assert_eq!((all.text.as_str(), all.withheld), ("Ideas/A.md\n", 0));
+    fn names_are_compared_as_the_platform_compares_them() {
+        let folders = ["Caf\u{e9}".to_string(), "Projects".to_string()];
+        let on = |os| FolderScope::new(&folders, NameRule::of(os));
+        // Linux: another byte sequence is another folder.
+        assert!(!on(Os::Linux).contains("Cafe\u{301}/Menu.md"));
+        assert!(!on(Os::Linux).contains("projects/Plan.md"));
+        assert!(on(Os::Linux).contains("Caf\u{e9}/Menu.md"));
+        // Windows: case is ignored, the Unicode form is not.
+        assert!(on(Os::Windows).contains("PROJECTS/Plan.md"));
+        assert!(on(Os::Windows).contains("CAF\u{c9}/Menu.md"));
+        assert!(!on(Os::Windows).contains("Cafe\u{301}/Menu.md"));
+        // macOS: neither.
+        assert!(on(Os::Macos).contains("Cafe\u{301}/Menu.md"));
+        assert!(on(Os::Macos).contains("projects/Plan.md"));
+        assert!(!on(Os::Macos).contains("Projects2/Plan.md"));
+        assert!(on(Os::Macos).overlaps("PROJECTS"));
+        assert!(!on(Os::Linux).overlaps("PROJECTS"));
     }
 
     fn reach(places: Vec<Place>, output: Output) -> Reach {
@@ -669,10 +538,52 @@ mod tests {
     }
 
     fn verdict(reach: &Reach, access: Access, s: &Settings) -> Result<ScopeCheck, String> {
-        check("cmd", reach, access, s, &Resolved::default()).map_err(|e| {
+        check("cmd", reach, access, s, Os::Linux, &Resolved::default()).map_err(|e| {
             assert_eq!(e.code(), "out_of_scope");
             e.to_string()
         })
+    }
+
+    #[test]
+    fn a_list_that_could_not_be_read_refuses_everything_and_says_how_to_fix_it() {
+        let none = NO_FOLDER;
+        let anything = [
+            reach(vec![Place::Within(None)], Output::PATHS),
+            reach(vec![], Output::NoNoteText),
+            reach(
+                vec![Place::Note(NoteLocator::Path("Projects/A.md".into()))],
+                Output::FromPlaces,
+            ),
+        ];
+        let read = settings(&[none], &[]);
+        for r in &anything {
+            let refused = verdict(r, Access::Read, &read).unwrap_err();
+            assert!(refused.contains("cannot read anything"), "{refused}");
+            assert!(
+                refused.contains("\"Folders the agent may read\" could not be read"),
+                "{refused}"
+            );
+            assert!(
+                refused.contains("Settings → Vault Agent → Safety"),
+                "{refused}"
+            );
+        }
+        // A broken write list stops every change, and no read.
+        let write = settings(&["Projects"], &[none]);
+        let note = &anything[2];
+        assert!(verdict(note, Access::Read, &write).is_ok());
+        let change = verdict(note, Access::DirectWrite, &write).unwrap_err();
+        assert!(
+            change.contains("cannot change anything")
+                && change.contains("Folders the agent may change"),
+            "{change}"
+        );
+        let only_write = settings(&[], &[none]);
+        assert!(verdict(note, Access::ConfirmedWrite, &only_write).is_err());
+        assert_eq!(
+            verdict(note, Access::Read, &only_write),
+            Ok(ScopeCheck::Allowed(None))
+        );
     }
 
     #[test]
@@ -707,7 +618,7 @@ mod tests {
         let looked_up = Resolved {
             notes: vec![(NoteLocator::Name("Plan".into()), "Ideas/Plan.md".into())],
         };
-        let refused = check("read", &by_name, Access::Read, &s, &looked_up).unwrap_err();
+        let refused = check("read", &by_name, Access::Read, &s, Os::Linux, &looked_up).unwrap_err();
         assert!(
             refused.to_string().contains("the note \"Plan\""),
             "{refused}"
@@ -723,21 +634,10 @@ mod tests {
         )
         .is_err());
         // Listings: a folder must overlap; the output is filtered.
-        let list = |f: Option<&str>| {
-            reach(
-                vec![Place::Within(f.map(String::from))],
-                Output::Lines {
-                    column: 0,
-                    header: 0,
-                },
-            )
-        };
+        let list = |f: Option<&str>| reach(vec![Place::Within(f.map(String::from))], Output::PATHS);
         assert_eq!(
             verdict(&list(None), Access::Read, &s),
-            Ok(ScopeCheck::Allowed(Some(Output::Lines {
-                column: 0,
-                header: 0
-            })))
+            Ok(ScopeCheck::Allowed(Some(Output::PATHS)))
         );
         assert!(verdict(&list(Some("Projects/2026")), Access::Read, &s).is_ok());
         assert!(verdict(&list(Some("Ideas")), Access::Read, &s).is_err());

@@ -10,7 +10,7 @@ use super::{Access, CommandArgs, CommandSpec, Preview, ProbeResult, ToolSpec, Un
 use crate::cli::argv::CliInvocation;
 use crate::error::ToolError;
 use crate::policy::paths::check_note_name;
-use crate::policy::scope::{Output, Place, Reach};
+use crate::policy::scope::{Output, Place, Reach, Render};
 
 /// A base as `file` (a name the CLI resolves) or `path` names it.
 fn base_place(file: &Option<String>, path: &Option<String>) -> Place {
@@ -101,11 +101,8 @@ impl CommandArgs for BaseQueryArgs {
     fn reach(&self) -> Reach {
         let output = match (self.total, self.format) {
             (true, _) => Output::TOTAL,
-            (false, None | Some(BaseQueryFormat::Json)) => Output::JsonItems { key: Some("path") },
-            (false, Some(BaseQueryFormat::Paths)) => Output::Lines {
-                column: 0,
-                header: 0,
-            },
+            (false, None | Some(BaseQueryFormat::Json)) => Output::json(Some("path"), Render::Json),
+            (false, Some(BaseQueryFormat::Paths)) => Output::PATHS,
             (false, _) => Output::Unplaceable {
                 fix: "Use `format=json` or `format=paths`, which name each row's note.",
             },

@@ -9,7 +9,7 @@ use super::{Access, CommandArgs, CommandSpec, Preview, ProbeResult, ToolSpec, Un
 use crate::cli::argv::CliInvocation;
 use crate::error::ToolError;
 use crate::policy::paths::{check_vault_folder, check_vault_path};
-use crate::policy::scope::{Output, Place, Reach};
+use crate::policy::scope::{LinePath, Output, Place, Reach, Render};
 
 /// Arguments of `bookmarks`.
 #[derive(Debug, Deserialize, Serialize, JsonSchema)]
@@ -32,17 +32,18 @@ impl CommandArgs for BookmarksArgs {
     fn reach(&self) -> Reach {
         let output = match (self.total, self.format, self.verbose) {
             (true, _, _) => Output::TOTAL,
-            (false, Some(TableFormat::Json), _) => Output::JsonItems { key: Some("path") },
+            (false, Some(TableFormat::Json), _) => Output::json(Some("path"), Render::Json),
             (false, Some(TableFormat::Csv), _) => Output::Unplaceable {
                 fix: "Use `format=json` or `verbose`, which the agent can split by folder.",
             },
+            // `type<TAB>target[<TAB>title]`; a file's target may end in `#heading`.
             (false, _, true) => Output::Lines {
-                column: 1,
-                header: 0,
+                path: LinePath::After(1),
+                subpath: true,
             },
             (false, _, false) => Output::Lines {
-                column: 0,
-                header: 0,
+                path: LinePath::Whole,
+                subpath: true,
             },
         };
         Reach::listing(None, output)

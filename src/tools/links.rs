@@ -7,7 +7,7 @@ use serde_json::json;
 
 use super::shared::{check_note_target, TableFormat};
 use super::{Access, CommandArgs, CommandSpec, NoteLocator, ToolSpec};
-use crate::policy::scope::{Output, Reach};
+use crate::policy::scope::{LinePath, Output, Reach, Render};
 
 /// Arguments of `backlinks`.
 #[derive(Debug, Deserialize, Serialize, JsonSchema)]
@@ -38,11 +38,12 @@ impl CommandArgs for BacklinksArgs {
         let mut reach = Reach::note(NoteLocator::of(&self.file, &self.path));
         reach.output = match (self.total, self.format) {
             (true, _) => Output::TOTAL,
-            (false, Some(TableFormat::Json)) => Output::JsonItems { key: Some("file") },
+            (false, Some(TableFormat::Json)) => Output::json(Some("file"), Render::Json),
             (false, Some(TableFormat::Csv)) => Output::Unplaceable {
                 fix: "Use the default format (tab-separated) or `format=json`, which the agent can split by folder.",
             },
-            (false, _) => Output::Lines { column: 0, header: 0 },
+            // Asked of the CLI as JSON: a name in the tab-separated form may hold a tab.
+            (false, _) => Output::json(Some("file"), Render::BacklinkTable),
         };
         reach
     }
@@ -66,9 +67,15 @@ impl CommandArgs for LinksArgs {
         check_note_target(&mut self.file, &mut self.path)
     }
 
-    /// The targets are link names written in the note itself.
+    /// The targets are link names written in the note itself, but a
+    /// resolved one is printed as the path of the note it leads to, which
+    /// may lie outside the allowed folders: those are filtered.
     fn reach(&self) -> Reach {
-        Reach::note(NoteLocator::of(&self.file, &self.path))
+        let mut reach = Reach::note(NoteLocator::of(&self.file, &self.path));
+        if !self.total {
+            reach.output = Output::Links;
+        }
+        reach
     }
 }
 
@@ -109,7 +116,10 @@ impl CommandArgs for UnresolvedArgs {
     /// written in (`link<TAB>note`); the other forms cannot be split by folder.
     fn reach(&self) -> Reach {
         let output = match (self.total, self.verbose, self.format) {
-            (false, true, None | Some(TableFormat::Tsv)) => Output::Lines { column: 1, header: 0 },
+            (false, true, None | Some(TableFormat::Tsv)) => Output::Lines {
+                path: LinePath::Last,
+                subpath: false,
+            },
             (true, _, _) => Output::TOTAL,
             _ => Output::Unplaceable {
                 fix: "Add `verbose` and keep the default format (tab-separated), which names the note each link is written in.",

@@ -7,7 +7,7 @@ use serde_json::json;
 use super::shared::check_not_blank;
 use super::{Access, CommandArgs, CommandSpec, Presented, ToolSpec};
 use crate::policy::paths::check_vault_folder;
-use crate::policy::scope::{Output, Reach};
+use crate::policy::scope::{Output, Reach, Render};
 
 /// How many results a search returns when the model does not say.
 pub const DEFAULT_LIMIT: u32 = 20;
@@ -86,13 +86,10 @@ impl<const CONTEXT: bool> CommandArgs for SearchArgs<CONTEXT> {
     fn reach(&self) -> Reach {
         let output = match (self.total, self.format, CONTEXT) {
             (true, _, _) => Output::TOTAL,
-            (false, Some(SearchFormat::Json), false) => Output::JsonItems { key: None },
-            (false, Some(SearchFormat::Json), true) => Output::JsonItems { key: Some("file") },
-            (false, _, false) => Output::Lines {
-                column: 0,
-                header: 0,
-            },
-            (false, _, true) => Output::PathThenColon,
+            (false, Some(SearchFormat::Json), false) => Output::json(None, Render::Json),
+            (false, Some(SearchFormat::Json), true) => Output::json(Some("file"), Render::Json),
+            (false, _, false) => Output::json(None, Render::SearchPaths),
+            (false, _, true) => Output::json(Some("file"), Render::SearchLines),
         };
         Reach::listing(self.path.as_ref(), output)
     }

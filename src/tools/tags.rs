@@ -245,10 +245,8 @@ impl CommandArgs for TagArgs {
     fn reach(&self) -> Reach {
         let output = match self.total {
             true => Output::TOTAL,
-            false => Output::Lines {
-                column: 0,
-                header: usize::from(self.verbose),
-            },
+            false if self.verbose => Output::TagNotes,
+            false => Output::PATHS,
         };
         Reach::listing(None, output)
     }

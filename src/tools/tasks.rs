@@ -12,7 +12,7 @@ use super::{
 use crate::cli::argv::CliInvocation;
 use crate::error::ToolError;
 use crate::policy::paths::check_vault_path;
-use crate::policy::scope::{Output, Place, Reach};
+use crate::policy::scope::{Output, Place, Reach, Render};
 
 /// Arguments of `tasks`.
 #[derive(Debug, Deserialize, Serialize, JsonSchema)]
@@ -56,15 +56,14 @@ impl CommandArgs for TasksArgs {
         }
         let output = match (self.total, self.format, self.verbose) {
             (true, _, _) => Output::TOTAL,
-            (false, Some(TableFormat::Json), _) => Output::JsonItems { key: Some("path") },
-            (false, Some(TableFormat::Tsv), _) => Output::Lines { column: 0, header: 0 },
+            // Asked of the CLI as JSON, which names each task's note.
+            (false, Some(TableFormat::Json), _) => Output::json(Some("path"), Render::Json),
+            (false, Some(TableFormat::Tsv), _) => Output::json(Some("path"), Render::TaskTable),
             (false, Some(TableFormat::Csv), _) => Output::Unplaceable {
                 fix: "Use `format=tsv` or `format=json`, which the agent can split by folder.",
             },
-            (false, None, true) => Output::Grouped,
-            (false, None, false) => Output::Unplaceable {
-                fix: "Add `verbose` (or use `format=tsv`), which names each task's note, so tasks outside the allowed folders can be left out.",
-            },
+            (false, None, true) => Output::json(Some("path"), Render::TaskGroups),
+            (false, None, false) => Output::json(Some("path"), Render::TaskLines),
         };
         Reach {
             places: vec![Place::Within(None)],

@@ -6,7 +6,7 @@ use serde_json::Value;
 use wasm_bindgen::{JsCast, JsError, JsValue};
 
 use crate::host::{HttpFailure, ProcessOutcome, SpawnFailure};
-use crate::input::{parse_bounded, parse_lenient, InputLimits, InputProblem};
+use crate::input::{parse_bounded, parse_lenient, InputLimits, InputProblem, Lenient};
 
 /// Core values become plain JS objects, through JSON text and the engine's
 /// `JSON.parse`: every boundary type then shares serde_json's serializer
@@ -52,27 +52,24 @@ pub fn from_js<T: DeserializeOwned>(value: &JsValue, limits: &InputLimits) -> Re
 }
 
 /// Stored data that must load whatever it holds (`data.json`): what cannot
-/// be read becomes `null` with a line saying so, and the reader's defaults apply.
-pub fn lenient_from_js(value: &JsValue, limits: &InputLimits) -> (Value, Vec<String>) {
+/// be read becomes `null` with a line saying so, and the reader's defaults
+/// apply; a whole that cannot be read is marked so (`Lenient::unreadable`).
+pub fn lenient_from_js(value: &JsValue, limits: &InputLimits) -> Lenient {
     if value.is_undefined() || value.is_null() {
-        return (Value::Null, Vec::new());
+        return Lenient::nothing();
     }
     let text = match js_sys::JSON::stringify(value) {
         Ok(text) if !text.is_undefined() => text,
         Ok(_) => {
-            return (
-                Value::Null,
-                vec!["the stored data is not JSON data; defaults are used".into()],
+            return Lenient::unreadable(
+                "the stored data is not JSON data; defaults are used".into(),
             )
         }
         Err(error) => {
-            return (
-                Value::Null,
-                vec![format!(
-                    "the stored data could not be read ({}); defaults are used",
-                    js_error_text(&error)
-                )],
-            )
+            return Lenient::unreadable(format!(
+                "the stored data could not be read ({}); defaults are used",
+                js_error_text(&error)
+            ))
         }
     };
     let units = text.length() as usize;
@@ -81,12 +78,9 @@ pub fn lenient_from_js(value: &JsValue, limits: &InputLimits) -> (Value, Vec<Str
             bytes: units,
             max: limits.max_total_bytes,
         };
-        return (
-            Value::Null,
-            vec![format!(
-                "the stored data was ignored: {problem}; defaults are used"
-            )],
-        );
+        return Lenient::unreadable(format!(
+            "the stored data was ignored: {problem}; defaults are used"
+        ));
     }
     parse_lenient(&String::from(text), limits)
 }

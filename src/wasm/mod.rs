@@ -71,8 +71,9 @@ impl VaultAgent {
         let facts: PlatformFacts = from_js(&platform, &CONVERSATION).map_err(into_error)?;
         // Loading never fails on what data.json holds: unreadable parts become
         // defaults, each with a line in the log.
-        let (stored, mut startup_repairs) = lenient_from_js(&stored_settings, &SETTINGS);
-        let (core, repairs) = VaultAgentCore::new(JsHost::new(host, facts), &stored);
+        let stored = lenient_from_js(&stored_settings, &SETTINGS);
+        let mut startup_repairs = stored.repairs.clone();
+        let (core, repairs) = VaultAgentCore::load(JsHost::new(host, facts), &stored);
         startup_repairs.extend(repairs);
         Ok(VaultAgent {
             core: Rc::new(core),
@@ -252,8 +253,9 @@ impl VaultAgent {
     /// `{ settings, repairs }` so the tab shows (and saves) what is in effect.
     #[wasm_bindgen(js_name = setSettings)]
     pub fn set_settings(&self, stored: JsValue) -> Result<JsValue, JsError> {
-        let (stored, mut repairs) = lenient_from_js(&stored, &SETTINGS);
-        let normalised = self.core.set_settings(&stored);
+        let stored = lenient_from_js(&stored, &SETTINGS);
+        let mut repairs = stored.repairs.clone();
+        let normalised = self.core.set_loaded_settings(&stored);
         repairs.extend(normalised.repairs);
         to_js(&serde_json::json!({
             "settings": normalised.settings.to_json(),
@@ -307,8 +309,9 @@ impl VaultAgent {
     /// returns a line for the log for each part that could not be read.
     #[wasm_bindgen(js_name = loadJournal)]
     pub fn load_journal(&self, stored: JsValue) -> Vec<String> {
-        let (value, mut repairs) = lenient_from_js(&stored, &JOURNAL);
-        repairs.extend(self.core.load_journal(&value));
+        let stored = lenient_from_js(&stored, &JOURNAL);
+        let mut repairs = stored.repairs;
+        repairs.extend(self.core.load_journal(&stored.value));
         repairs
     }
 

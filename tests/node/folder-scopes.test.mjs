@@ -10,7 +10,7 @@ import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { copySampleVault, emulator, loadPlugin, readLog, removeVault, useEmulator } from "../support/harness.mjs";
+import { closeSettings, copySampleVault, emulator, findSetting, loadPlugin, openSettingTab, readLog, removeVault, settle, useEmulator } from "../support/harness.mjs";
 
 const READ = ["Projects", "Daily", "People", "Databases"];
 const WRITE = ["Projects"];
@@ -115,7 +115,15 @@ const cases = [
 		assert.ok(paths.length > 0 && paths.every((p) => inside(p)), r.text);
 		withheld(r);
 	})],
-	["obsidianTasks", { command: "tasks", all: true }, refused()],
+	// Asked of the CLI as JSON, which names each task's note, and written back as lines.
+	["obsidianTasks", { command: "tasks", all: true }, allowed((r) => {
+		for (const line of r.text.trim().split("\n")) assert.match(line, /^- \[.\] /);
+		assert.match(r.text, /Draft press release/);
+		assert.doesNotMatch(r.text, /Sketch logo|Acheter/);
+		assert.ok(r.argv.includes("format=json"), JSON.stringify(r.argv));
+		withheld(r);
+	})],
+	["obsidianTasks", { command: "tasks", all: true, format: "csv" }, refused()],
 	["obsidianTasks", { command: "tasks", file: "Brainstorm" }, refused("file")],
 	["obsidianTasks", { command: "task", ref: "Projects/Launch plan.md:31" }, allowed((r) => assert.match(r.text, /- \[ \]/))],
 	["obsidianTasks", { command: "task", ref: "Projects/Launch plan.md:31", done: true }, allowed((r, log, vault) => {
@@ -351,4 +359,66 @@ describe("folder scopes, for every command of every tool", () => {
 		assert.match(result.text, /the note "Brainstorm"/);
 		assert.doesNotMatch(result.text, /Ideas/);
 	});
+});
+
+// An unreadable scope is no scope at all: a list the bounded reader cannot
+// keep (too many entries, a text too long, nested too deep, not a list), or a
+// whole data.json it cannot read, leaves the agent no folder, never the whole
+// vault; every call is refused with the setting and the fix named, and the
+// settings tab shows the list as broken rather than empty ("Whole vault").
+describe("a folder list that cannot be read reaches nothing", () => {
+	const NO_FOLDER = "(no folder: fix this list)";
+	const nested = (depth) => Array.from({ length: depth }).reduce((inner) => [inner], ["Projects"]);
+	const many = Array.from({ length: 20000 }, (_, i) => `Folder ${i}`);
+	const cases = [
+		["readFolders with 20 000 entries", { readFolders: many }, "read"],
+		["readFolders as a 70 KB text", { readFolders: "x".repeat(70 * 1024) }, "read"],
+		["readFolders nested too deep", { readFolders: nested(80) }, "read"],
+		["readFolders of the wrong type", { readFolders: { Projects: true } }, "read"],
+		["writeFolders with 20 000 entries", { writeFolders: many }, "change"],
+		["a whole data.json over 4 MiB", { readFolders: [], writeFolders: [], pad: "x".repeat(5 * 1024 * 1024) }, "both"],
+	];
+	for (const [name, stored, broken] of cases) {
+		it(name, async () => {
+			const vault = copySampleVault();
+			try {
+				const log = useEmulator(vault);
+				const { plugin } = await loadPlugin(vault, {
+					data: { cliPath: emulator, vaultName: "Sample Vault", permissionMode: "askBeforeEdits", ...stored },
+				});
+				const settings = plugin.core.settings();
+				if (broken !== "change") assert.deepEqual(settings.readFolders, [NO_FOLDER]);
+				if (broken !== "read") assert.deepEqual(settings.writeFolders, [NO_FOLDER]);
+				const before = fingerprint(vault);
+				const setting = broken === "change" ? "Folders the agent may change" : "Folders the agent may read";
+				const calls = [
+					["obsidianEdit", { command: "append", path: "Projects/Roadmap.md", content: "x" }],
+					...(broken === "change" ? [] : [
+						["obsidianNotes", { command: "files" }],
+						["obsidianSearch", { command: "search", query: "launch" }],
+						["obsidianNotes", { command: "read", path: "Projects/Roadmap.md" }],
+					]),
+				];
+				for (const [tool, args] of calls) {
+					const result = await plugin.core.callTool(tool, args);
+					assert.equal(result.error?.code, broken === "both" && tool === "obsidianEdit" ? "writes_disabled" : "out_of_scope", result.text);
+					if (result.error?.code === "out_of_scope") {
+						assert.match(result.text, new RegExp(`"${setting}" could not be read`), result.text);
+						assert.match(result.text, new RegExp(`set it again in Settings → Vault Agent → Safety → ${setting}`), result.text);
+					}
+				}
+				assert.deepEqual(readLog(log), [], "nothing ran");
+				assert.equal(fingerprint(vault), before, "nothing changed");
+				// The settings tab shows the broken list, not an empty one.
+				const tab = openSettingTab(plugin);
+				await settle(6);
+				const area = findSetting(tab, setting).querySelector("textarea");
+				assert.equal(area.value, NO_FOLDER);
+				closeSettings(plugin.app);
+				plugin.unload();
+			} finally {
+				removeVault(vault);
+			}
+		});
+	}
 });
