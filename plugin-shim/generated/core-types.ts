@@ -320,7 +320,12 @@ versionError: string | null, };
 /**
  * The result of a discovery run.
  */
-export type Discovery = { binary: string | null, candidates: Array<DiscoveryCandidate>, };
+export type Discovery = { binary: string | null, candidates: Array<DiscoveryCandidate>, 
+/**
+ * What is wrong with the path the user set, when it was not used
+ * (said first, before any list of places: it is the user's own doing).
+ */
+settingProblem?: string, };
 
 /**
  * One place we looked, and what we found there.
