@@ -21,6 +21,7 @@ import type {
 	HttpFailure,
 	HttpRequestSpec,
 	JournalEntryView,
+	LoadedConversation,
 	McpActivityEntry,
 	McpExchange,
 	McpReply,
@@ -138,6 +139,8 @@ export interface CoreHandle {
 	expiredResult(id: string): ToolResult | null;
 	confirmationOutcome(id: string): ToolResult | null;
 	newConversation(): Conversation;
+	/** A conversation file's text through the checked loader; throws with the reason when it holds no chat at all. */
+	loadConversation(text: string, fileId: string): LoadedConversation;
 	/** `attachments`: the chat's chips; without them the prompt names the open note. */
 	chatSend(conversation: Conversation, text: string, onEvent: (event: ChatEvent) => void, attachments?: Attachment[]): Promise<TurnResult>;
 	/** Regenerate (`userIndex` null) or edit the user message with that number: throws when there is nothing to rewind to. */

@@ -156,7 +156,7 @@ export default class VaultAgentPlugin extends Plugin {
 		const confirmations = new ConfirmationCoordinator(this.app, core);
 		this.register(() => confirmations.dispose());
 		this.confirmations = confirmations;
-		this.conversations = new ConversationStore(adapter, pluginDir);
+		this.conversations = new ConversationStore(adapter, pluginDir, core);
 		this.undo = new UndoController(this.app, core, () => this.refreshUndo());
 		const agents = new AgentDoors({
 			app: this.app,

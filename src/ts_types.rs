@@ -59,6 +59,7 @@ fn core_types() -> String {
         ToolCallRecord, Usage,
     };
     use crate::agent::provider::ProviderPreset;
+    use crate::agent::stored::LoadedConversation;
     use crate::agent::table::Table;
     use crate::cli::client::CliStatus;
     use crate::cli::discovery::{Candidate, CandidateSource, Discovery, Verdict};
@@ -94,6 +95,7 @@ fn core_types() -> String {
         declaration::<ProviderPreset>(),
         declaration::<ConnectionReport>(),
         declaration::<Conversation>(),
+        declaration::<LoadedConversation>(),
         declaration::<PausedTurn>(),
         declaration::<OutsideDoor>(),
         declaration::<AgentChat>(),

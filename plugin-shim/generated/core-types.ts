@@ -196,6 +196,12 @@ turnUsage?: Usage,
 agent?: AgentChat, };
 
 /**
+ * A conversation as loaded, and what had to be repaired (empty for a good
+ * file). `repairs` is one sentence for the log and the chat.
+ */
+export type LoadedConversation = { conversation: Conversation, repairs?: string, };
+
+/**
  * A turn paused on the user's decision about a change.
  */
 export type PausedTurn = { confirmationId: string, 

@@ -363,6 +363,16 @@ impl VaultAgent {
         to_js(&self.core.new_conversation())
     }
 
+    /// A conversation file's text (`fileId` from its name) through the
+    /// checked loader: `{ conversation, repairs? }`; throws with the reason
+    /// when the file holds no chat at all.
+    #[wasm_bindgen(js_name = loadConversation)]
+    pub fn load_conversation(&self, text: String, file_id: String) -> Result<JsValue, JsError> {
+        let value = crate::input::parse_bounded(&text, &CONVERSATION).map_err(into_error)?;
+        let loaded = crate::agent::stored::load(value, &file_id).map_err(|e| JsError::new(&e))?;
+        to_js(&loaded)
+    }
+
     /// Sends the user's message and runs the turn. `onEvent` gets every
     /// event; resolves to `{ conversation, end }`. `attachments` (optional):
     /// the chat's chips, `[{ path, selection? }]`.
