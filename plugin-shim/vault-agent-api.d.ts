@@ -55,6 +55,8 @@ export type ToolErrorCode =
 	| "too_large_for_cli"
 	| "write_not_verified"
 	| "vault_failed"
+	| "note_too_large"
+	| "outside_turn"
 	| "config_folder"
 	| "out_of_scope"
 	| "output_flood"

@@ -124,6 +124,16 @@ pub enum ToolError {
     #[error("Obsidian could not read or write {target}: {detail}.")]
     VaultFailed { target: String, detail: String },
 
+    #[error("{target} is too large for a coding agent to read: {size}, more than the {max} it may read at once, so none of it was sent (a shortened text could be taken for the whole note). Work with a smaller note, or ask the user to split this one.")]
+    NoteTooLarge {
+        target: String,
+        size: String,
+        max: String,
+    },
+
+    #[error("{request} was refused: Vault Agent answers an agent's file requests and permission questions only while its turn runs (between the user's message and the end of the answer), where the user can see them{}. Ask again during your next turn.", if *.ended { "; this session was closed" } else { "" })]
+    OutsideTurn { request: String, ended: bool },
+
     #[error("There is no pending confirmation \"{id}\". It may have been answered already or the plugin was reloaded; ask for the change again.")]
     ConfirmationNotFound { id: String },
 
@@ -195,6 +205,8 @@ impl ToolError {
             ToolError::TooLargeForCli { .. } => "too_large_for_cli",
             ToolError::WriteNotVerified { .. } => "write_not_verified",
             ToolError::VaultFailed { .. } => "vault_failed",
+            ToolError::NoteTooLarge { .. } => "note_too_large",
+            ToolError::OutsideTurn { .. } => "outside_turn",
             ToolError::ConfirmationNotFound { .. } => "confirmation_not_found",
             ToolError::ConfirmationUsed { .. } => "confirmation_used",
             ToolError::ConfirmationExpired => "confirmation_expired",

@@ -397,14 +397,29 @@ export type AgentQuestion = { kind: string, title: string, options: Array<AgentO
 export type AgentOption = { optionId: string, kind: string, };
 
 /**
- * Ask the user, or answer with one of the agent's options.
+ * Ask the user, answer with one of the agent's options, or refuse where
+ * it offered none to refuse with.
  */
-export type AgentAnswer = { "decision": "ask" } | { "decision": "answer", optionId: string, because: AnsweredBecause, };
+export type AgentAnswer = { "decision": "ask" } | { "decision": "answer", optionId: string, because: AnsweredBecause, } | { "decision": "cancel", because: AnsweredBecause, };
 
 /**
  * Why an answer was given without the user.
  */
 export type AnsweredBecause = "readOnly" | "always";
+
+/**
+ * A request that is not served: the error the agent gets, and what the
+ * chat tells the user.
+ */
+export type AgentRefusal = { code: string, 
+/**
+ * For the agent (a JSON-RPC error message).
+ */
+message: string, 
+/**
+ * For the user (a notice in the chat).
+ */
+notice: string, };
 
 /**
  * One program to run, without a shell. Built only by `crate::cli`.
