@@ -440,6 +440,8 @@ export class ChatView extends ItemView {
 	private showAgentState(): void {
 		const session = this.agentSession;
 		if (session) session.onStateChanged = () => this.showAgentState();
+		// A request refused between turns is said at once, not at the next Send.
+		if (session) session.onNotice = (text) => (this.renderNotice(text), this.scrollToEnd());
 		this.showSlashCommands(session?.commands ?? []);
 		renderAgentConfig(this.agentConfigEl, session?.config ?? [], (id, value) => {
 			void session?.setConfigOption(id, value).then(
