@@ -283,9 +283,18 @@ export class ChatView extends ItemView {
 	async open(id: string): Promise<void> {
 		if (this.running) return;
 		const conversation = await this.plugin.conversations?.load(id);
-		if (!conversation) return;
+		// A damaged file is said once, where the user opened it.
+		const damage = this.plugin.conversations?.takeDamage(id) ?? null;
+		if (!conversation) {
+			if (damage) this.showBanner(damage);
+			return;
+		}
 		await this.plugin.rememberConversation(id);
 		await this.redraw(conversation);
+		if (damage) {
+			this.renderNotice(damage);
+			this.scrollToEnd();
+		}
 	}
 
 	/** Shows `conversation` from its first message. */
@@ -431,6 +440,8 @@ export class ChatView extends ItemView {
 	private showAgentState(): void {
 		const session = this.agentSession;
 		if (session) session.onStateChanged = () => this.showAgentState();
+		// A request refused between turns is said at once, not at the next Send.
+		if (session) session.onNotice = (text) => (this.renderNotice(text), this.scrollToEnd());
 		this.showSlashCommands(session?.commands ?? []);
 		renderAgentConfig(this.agentConfigEl, session?.config ?? [], (id, value) => {
 			void session?.setConfigOption(id, value).then(

@@ -12,9 +12,13 @@
 // chats grow, and search sees all of their words, not a prefix. An index
 // that is missing, unreadable or out of step with the files (a chat from an
 // older version, a file copied in) is rebuilt from the files.
+//
+// Every file is read through the core's checked loader (src/agent/stored.rs),
+// as data.json is: a chat of the wrong shape is repaired or left out, said
+// once, and never stops the history or another chat from opening.
 
 import { normalizePath, type DataAdapter } from "obsidian";
-import type { Conversation } from "./core-types";
+import type { Conversation, CoreHandle } from "./core-types";
 
 export interface ConversationSummary {
 	id: string;
@@ -37,10 +41,15 @@ export class ConversationStore {
 	private index: Map<string, ConversationSummary> | null = null;
 	/** Searchable text of chats read for a search, by id, valid for `updatedMs`. */
 	private texts = new Map<string, { updatedMs: number; text: string }>();
+	/** What was wrong with a chat's file, by id, until the chat view has said it. */
+	private readonly damage = new Map<string, string>();
+	/** Files whose damage was said already. */
+	private readonly logged = new Set<string>();
 
 	constructor(
 		private readonly adapter: DataAdapter,
 		pluginDir: string,
+		private readonly core: Pick<CoreHandle, "loadConversation">,
 	) {
 		this.folder = normalizePath(`${pluginDir}/conversations`);
 		this.indexPath = normalizePath(`${this.folder}/${INDEX_FILE}`);
@@ -62,12 +71,42 @@ export class ConversationStore {
 	async load(id: string): Promise<Conversation | null> {
 		const path = this.file(id);
 		if (!(await this.adapter.exists(path))) return null;
+		return this.read(path, id);
+	}
+
+	/** What was wrong with chat `id`'s file when it was read, once (the chat view shows it). */
+	takeDamage(id: string): string | null {
+		const said = this.damage.get(id) ?? null;
+		this.damage.delete(id);
+		return said;
+	}
+
+	/** One file through the core's loader: the chat, repaired where it must be, or null. */
+	private async read(path: string, fileId: string): Promise<Conversation | null> {
+		let text: string;
 		try {
-			return JSON.parse(await this.adapter.read(path)) as Conversation;
+			text = await this.adapter.read(path);
 		} catch (error) {
-			console.warn(`Vault Agent: could not read conversation ${id}`, error);
+			this.tell(path, fileId, `The saved chat ${fileId} could not be read (${String(error)}); it was left as it is.`);
 			return null;
 		}
+		try {
+			const loaded = this.core.loadConversation(text, fileId);
+			if (loaded.repairs) this.tell(path, loaded.conversation.id, loaded.repairs);
+			return loaded.conversation;
+		} catch (error) {
+			const reason = error instanceof Error ? error.message : String(error);
+			this.tell(path, fileId, `The saved chat ${fileId} could not be opened: ${reason}. It was left as it is; the other chats are not affected.`);
+			return null;
+		}
+	}
+
+	/** Said once per file and session: in the log now, in the chat when it is opened. */
+	private tell(path: string, id: string, message: string): void {
+		if (this.logged.has(path)) return;
+		this.logged.add(path);
+		this.damage.set(id, message);
+		console.warn(`Vault Agent: ${message}`);
 	}
 
 	/** Newest first. */
@@ -138,14 +177,11 @@ export class ConversationStore {
 		const known = new Set([...index.keys()].map((id) => this.file(id)));
 		for (const [path, original] of byFile) {
 			if (known.has(path)) continue;
-			try {
-				const c = JSON.parse(await this.adapter.read(original)) as Conversation;
-				if (typeof c.id === "string" && this.file(c.id) === path) {
-					index.set(c.id, summaryOf(c));
-					changed = true;
-				}
-			} catch {
-				// A damaged file is skipped, not fatal.
+			// A damaged file is repaired as it is read, or skipped (and said once): never fatal.
+			const c = await this.read(original, fileIdOf(path));
+			if (c && this.file(c.id) === path) {
+				index.set(c.id, summaryOf(c));
+				changed = true;
 			}
 		}
 		this.index = index;
@@ -178,13 +214,18 @@ export class ConversationStore {
 	}
 }
 
+/** The id a conversation file's name gives ("chat-1.json" → "chat-1"). */
+function fileIdOf(path: string): string {
+	return (path.split("/").pop() ?? path).replace(/\.json$/, "");
+}
+
 function summaryOf(c: Conversation): ConversationSummary {
 	return { id: c.id, title: c.title, createdMs: c.createdMs ?? c.updatedMs, updatedMs: c.updatedMs };
 }
 
 /** What search looks through: the words of the user and of the model, not tool output. */
 function searchableText(c: Conversation): string {
-	return (c.messages ?? [])
+	return c.messages
 		.filter((m) => m.role === "user" || m.role === "assistant")
 		.map((m) => ("text" in m ? m.text : ""))
 		.join("\n");

@@ -9,6 +9,7 @@ import type { ToolDescriptor, ToolResult } from "./vault-agent-api";
 import type {
 	AgentAnswer,
 	AgentQuestion,
+	AgentRefusal,
 	Attachment,
 	ChatEvent,
 	ChatMessage,
@@ -21,10 +22,12 @@ import type {
 	HttpFailure,
 	HttpRequestSpec,
 	JournalEntryView,
+	LoadedConversation,
 	McpActivityEntry,
 	McpExchange,
 	McpReply,
 	ProcessRequest,
+	ProcessTree,
 	ProfileSummary,
 	ProviderPreset,
 	TurnChanges,
@@ -138,6 +141,8 @@ export interface CoreHandle {
 	expiredResult(id: string): ToolResult | null;
 	confirmationOutcome(id: string): ToolResult | null;
 	newConversation(): Conversation;
+	/** A conversation file's text through the checked loader; throws with the reason when it holds no chat at all. */
+	loadConversation(text: string, fileId: string): LoadedConversation;
 	/** `attachments`: the chat's chips; without them the prompt names the open note. */
 	chatSend(conversation: Conversation, text: string, onEvent: (event: ChatEvent) => void, attachments?: Attachment[]): Promise<TurnResult>;
 	/** Regenerate (`userIndex` null) or edit the user message with that number: throws when there is nothing to rewind to. */
@@ -183,6 +188,14 @@ export interface CoreHandle {
 	agentQuestion(token: string, question: AgentQuestion): AgentAnswer;
 	/** The user's pick for that question; "always" picks last as long as the door. */
 	agentQuestionAnswered(token: string, question: AgentQuestion, optionId: string): void;
+	/** A turn of the agent on door `token` starts (`open`) or ends. */
+	agentTurn(token: string, open: boolean): void;
+	/** Whether the agent's request (ACP method name) naming `subject` may be served now: null, or why not. */
+	agentRequest(token: string, method: string, subject: string): AgentRefusal | null;
+	/** An agent's `fs/read_text_file` of a vault path: the whole note, the lines asked for, or why not. */
+	agentReadFile(path: string, mode: string, line: number | undefined, limit: number | undefined): Promise<ToolResult>;
+	/** How an agent's process is ended with what it started. */
+	agentProcessTree(): ProcessTree;
 	/** The tools as MCP lists them (names, titles, descriptions, schemas). */
 	mcpTools(): Array<{ name: string; title: string; description: string }>;
 	/** `callTool` for the plugin's CLI commands: `mode` narrows the chat's mode. */

@@ -17,7 +17,7 @@ import { vaultFunctions } from "./vault-host";
 import type { ToolResult, VaultAgentApi } from "./vault-agent-api";
 
 export default class VaultAgentPlugin extends Plugin {
-	/** Public API for other plugins (desktop only). */
+	/** Public API for other plugins: from onload on (desktop only); its methods wait for the core's start. */
 	api: VaultAgentApi | null = null;
 	core: CoreHandle | null = null;
 	confirmations: ConfirmationCoordinator | null = null;
@@ -49,6 +49,8 @@ export default class VaultAgentPlugin extends Plugin {
 			console.debug("Vault Agent: the Obsidian CLI needs the desktop app; nothing was registered.");
 			return;
 		}
+		// Before anything awaits: another plugin may look for it in its own onload or onLayoutReady.
+		this.api = createPublicApi({ started: () => this.started(), confirmations: () => this.confirmations });
 		const stored: unknown = await this.loadData();
 		this.stored = stored;
 		if (stored && typeof stored === "object") this.storedExtras = { ...(stored as Record<string, unknown>) };
@@ -154,9 +156,8 @@ export default class VaultAgentPlugin extends Plugin {
 		const confirmations = new ConfirmationCoordinator(this.app, core);
 		this.register(() => confirmations.dispose());
 		this.confirmations = confirmations;
-		this.conversations = new ConversationStore(adapter, pluginDir);
+		this.conversations = new ConversationStore(adapter, pluginDir, core);
 		this.undo = new UndoController(this.app, core, () => this.refreshUndo());
-		this.api = createPublicApi(core, confirmations);
 		const agents = new AgentDoors({
 			app: this.app,
 			core,

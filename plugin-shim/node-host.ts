@@ -76,7 +76,7 @@ class Capture {
  * process group (spawned detached), so one kill reaches the group; on Windows
  * taskkill ends the tree (taskkill /F cannot be gentle, so both steps force).
  */
-function signalTree(child: ChildProcess, tree: ProcessTree, signal: StopSignal): void {
+export function signalTree(child: ChildProcess, tree: ProcessTree, signal: StopSignal): void {
 	const pid = child.pid;
 	if (pid === undefined) return;
 	const alive = child.exitCode === null && child.signalCode === null;

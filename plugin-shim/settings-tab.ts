@@ -620,6 +620,8 @@ export class VaultAgentSettingTab extends PluginSettingTab {
 			return;
 		}
 		const binary = status.discovery.binary;
+		// The user's own path first, when it is what went wrong (or was passed over).
+		if (status.discovery.settingProblem) setting.descEl.createDiv({ cls: "vault-agent-cli-missing", text: status.discovery.settingProblem });
 		setting.descEl.createDiv({
 			cls: binary ? "vault-agent-cli-found" : "vault-agent-cli-missing",
 			text: binary ? `Found: ${binary}` : "Not found. Turn it on in Obsidian's general settings (command line interface), or set its path above.",

@@ -5,10 +5,12 @@
 //   const api = (app as any).plugins.getPlugin("vault-agent")?.api as VaultAgentApi | undefined;
 //   const result = await api?.callTool("obsidianDailyNote", { command: "daily:read" });
 //
-// The API exists on desktop only, once Vault Agent has started: when Obsidian's
-// layout is ready (read it in your own `onLayoutReady` callback or later), or
-// earlier if its chat or a command was used first. Every call goes through the same registry,
-// policy and settings as the in-app agent; nothing here can change settings.
+// The API exists on desktop only, from Vault Agent's `onload` on (read it in
+// your own `onload` if Vault Agent loaded first, or in your `onLayoutReady`).
+// Its core starts when Obsidian's layout is ready; a method called before
+// that waits for the start (and starts it at once), so every method answers
+// with a promise. Every call goes through the same registry, policy and
+// settings as the in-app agent; nothing here can change settings.
 
 import type { ToolDescriptor, ToolResult } from "./generated/api-types";
 
@@ -53,6 +55,8 @@ export type ToolErrorCode =
 	| "too_large_for_cli"
 	| "write_not_verified"
 	| "vault_failed"
+	| "note_too_large"
+	| "outside_turn"
 	| "config_folder"
 	| "out_of_scope"
 	| "output_flood"
@@ -81,9 +85,10 @@ export type ToolErrorCode =
 export type ToolArguments = { command?: string } & Record<string, string | number | boolean | null | undefined>;
 
 export interface VaultAgentApi {
-	/** API version; bumped on breaking changes. */
-	readonly version: 1;
-	listTools(): ToolDescriptor[];
+	/** API version; bumped on breaking changes (2: `listTools` answers with a promise). */
+	readonly version: 2;
+	/** The tools, once the core has started; rejects when Vault Agent was unloaded or could not start. */
+	listTools(): Promise<ToolDescriptor[]>;
 	callTool(id: string, args?: ToolArguments): Promise<ToolResult>;
 	/**
 	 * Resolves when the user answers the confirmation `id` (or it expires):

@@ -16,6 +16,8 @@ node scripts/bench-turn.mjs
 echo
 node --expose-gc scripts/bench-acp.mjs
 echo
+node scripts/bench-acp-flood.mjs 100
+echo
 cargo bench --quiet --bench stream_parse
 echo
 node scripts/bench-browser.mjs

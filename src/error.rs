@@ -6,8 +6,12 @@ use thiserror::Error;
 /// Why a tool call did not produce a result.
 #[derive(Clone, Debug, Error, PartialEq)]
 pub enum ToolError {
-    #[error("{}", cli_not_found_message(.tried))]
-    CliNotFound { tried: Vec<String> },
+    #[error("{}", cli_not_found_message(.setting_problem, .tried))]
+    CliNotFound {
+        /// What is wrong with the user's own path setting, said first.
+        setting_problem: Option<String>,
+        tried: Vec<String>,
+    },
 
     #[error("Obsidian is not running, or the CLI cannot reach it ({detail}). Start Obsidian, wait until the vault is open, and try again.")]
     AppNotRunning { detail: String },
@@ -21,7 +25,7 @@ pub enum ToolError {
         hint: Option<String>,
     },
 
-    #[error("The Obsidian CLI did not finish within {timeout_ms} ms and was stopped. If Obsidian is busy, try again, or raise the timeout in Settings → Vault Agent → Command line interface.")]
+    #[error("The Obsidian CLI did not finish within {timeout_ms} ms and was stopped. If Obsidian is busy, try again, or raise the timeout in Settings → Vault Agent → Advanced → Timeout (seconds).")]
     Timeout { timeout_ms: u32 },
 
     #[error("The Obsidian CLI was killed by signal {signal} before it finished. Try again; if it keeps happening, run the same command in a terminal to see what goes wrong.")]
@@ -120,6 +124,16 @@ pub enum ToolError {
     #[error("Obsidian could not read or write {target}: {detail}.")]
     VaultFailed { target: String, detail: String },
 
+    #[error("{target} is too large for a coding agent to read: {size}, more than the {max} it may read at once, so none of it was sent (a shortened text could be taken for the whole note). Work with a smaller note, or ask the user to split this one.")]
+    NoteTooLarge {
+        target: String,
+        size: String,
+        max: String,
+    },
+
+    #[error("{request} was refused: Vault Agent answers an agent's file requests and permission questions only while its turn runs (between the user's message and the end of the answer), where the user can see them{}. Ask again during your next turn.", if *.ended { "; this session was closed" } else { "" })]
+    OutsideTurn { request: String, ended: bool },
+
     #[error("There is no pending confirmation \"{id}\". It may have been answered already or the plugin was reloaded; ask for the change again.")]
     ConfirmationNotFound { id: String },
 
@@ -191,6 +205,8 @@ impl ToolError {
             ToolError::TooLargeForCli { .. } => "too_large_for_cli",
             ToolError::WriteNotVerified { .. } => "write_not_verified",
             ToolError::VaultFailed { .. } => "vault_failed",
+            ToolError::NoteTooLarge { .. } => "note_too_large",
+            ToolError::OutsideTurn { .. } => "outside_turn",
             ToolError::ConfirmationNotFound { .. } => "confirmation_not_found",
             ToolError::ConfirmationUsed { .. } => "confirmation_used",
             ToolError::ConfirmationExpired => "confirmation_expired",
@@ -214,14 +230,22 @@ impl ToolError {
     }
 }
 
-fn cli_not_found_message(tried: &[String]) -> String {
-    let mut message = String::from(
-        "The Obsidian CLI was not found. Turn it on in Obsidian: Settings → General → Command line interface, \
-         and accept the prompt to register it (needs the Obsidian 1.12.7 installer or later). \
-         Or set its path in Settings → Vault Agent → Command line interface.",
-    );
+fn cli_not_found_message(setting_problem: &Option<String>, tried: &[String]) -> String {
+    const TURN_ON: &str = "Turn it on in Obsidian: Settings → General → Command line interface, \
+         and accept the prompt to register it (needs the Obsidian 1.12.7 installer or later).";
+    let mut message = match setting_problem {
+        Some(problem) => format!("{problem} No Obsidian CLI was found elsewhere either. {TURN_ON}"),
+        None => format!(
+            "The Obsidian CLI was not found. {TURN_ON} Or set its full path in {}.",
+            crate::cli::discovery::PATH_SETTING
+        ),
+    };
     if !tried.is_empty() {
-        message.push_str(" Looked in: ");
+        message.push_str(if setting_problem.is_some() {
+            " Also looked in: "
+        } else {
+            " Looked in: "
+        });
         message.push_str(&tried.join("; "));
         message.push('.');
     }
@@ -231,9 +255,9 @@ fn cli_not_found_message(tried: &[String]) -> String {
 fn vault_not_found_message(vault: &Option<String>) -> String {
     match vault {
         Some(name) => format!(
-            "Obsidian has no vault named \"{name}\". Fix the vault name in Settings → Vault Agent → Command line interface, or leave it empty to use the open vault."
+            "Obsidian has no vault named \"{name}\". Fix the vault name in Settings → Vault Agent → Advanced → Vault name, or leave it empty to use the open vault."
         ),
-        None => "Obsidian could not tell which vault to use. Open the vault in Obsidian, or set its name in Settings → Vault Agent → Command line interface.".to_string(),
+        None => "Obsidian could not tell which vault to use. Open the vault in Obsidian, or set its name in Settings → Vault Agent → Advanced → Vault name.".to_string(),
     }
 }
 

@@ -14,6 +14,8 @@ use ts_rs::TS;
 /// vault-agent-api.d.ts), and the rest of the boundary, which imports them.
 const API_TYPES: &str = "plugin-shim/generated/api-types.ts";
 const CORE_TYPES: &str = "plugin-shim/generated/core-types.ts";
+/// Limits the shim applies, defined once in Rust.
+const LIMITS: &str = "plugin-shim/generated/limits.ts";
 
 const HEADER: &str = "\
 // Generated from the Rust types by src/ts_types.rs (ts-rs); do not edit.
@@ -59,6 +61,7 @@ fn core_types() -> String {
         ToolCallRecord, Usage,
     };
     use crate::agent::provider::ProviderPreset;
+    use crate::agent::stored::LoadedConversation;
     use crate::agent::table::Table;
     use crate::cli::client::CliStatus;
     use crate::cli::discovery::{Candidate, CandidateSource, Discovery, Verdict};
@@ -71,6 +74,7 @@ fn core_types() -> String {
     use crate::policy::agent_questions::{
         AgentAnswer, AgentOption, AgentQuestion, AnsweredBecause,
     };
+    use crate::policy::agent_session::AgentRefusal;
     use crate::settings::{
         ChatSettings, McpSettings, ModelProfile, PermissionMode, ProfileSummary, ProviderKind,
         ProviderSettings, Settings,
@@ -94,6 +98,7 @@ fn core_types() -> String {
         declaration::<ProviderPreset>(),
         declaration::<ConnectionReport>(),
         declaration::<Conversation>(),
+        declaration::<LoadedConversation>(),
         declaration::<PausedTurn>(),
         declaration::<OutsideDoor>(),
         declaration::<AgentChat>(),
@@ -117,6 +122,7 @@ fn core_types() -> String {
         declaration::<AgentOption>(),
         declaration::<AgentAnswer>(),
         declaration::<AnsweredBecause>(),
+        declaration::<AgentRefusal>(),
         declaration::<ProcessRequest>(),
         declaration::<ProcessTree>(),
         declaration::<FileStatus>(),
@@ -124,6 +130,70 @@ fn core_types() -> String {
         declaration::<HttpFailure>(),
         declaration::<PlatformFacts>(),
         declaration::<Os>(),
+    ]
+    .concat()
+}
+
+/// One `export const` with its doc line.
+fn constant(doc: &str, name: &str, value: impl std::fmt::Display) -> String {
+    format!("\n/** {doc} */\nexport const {name} = {value};\n")
+}
+
+/// A string constant, as JSON (a valid TypeScript literal).
+fn text(value: &str) -> String {
+    serde_json::to_string(value).unwrap()
+}
+
+fn limits() -> String {
+    use crate::policy::agent_session as acp;
+    [
+        HEADER.to_string(),
+        "// Coding agents (ACP): src/policy/agent_session.rs.\n".to_string(),
+        constant(
+            "Characters (UTF-16 units) of one answer, and of one turn's thoughts, the chat keeps.",
+            "AGENT_TEXT_MAX_CHARS",
+            acp::TEXT_MAX_CHARS,
+        ),
+        constant(
+            "Said in the answer where it was cut.",
+            "AGENT_ANSWER_CUT_NOTE",
+            text(acp::ANSWER_CUT_NOTE),
+        ),
+        constant(
+            "Said in the thoughts where they were cut.",
+            "AGENT_THOUGHTS_CUT_NOTE",
+            text(acp::THOUGHTS_CUT_NOTE),
+        ),
+        constant(
+            "Plan entries shown; the last place counts the rest.",
+            "AGENT_PLAN_MAX_ENTRIES",
+            acp::PLAN_MAX_ENTRIES,
+        ),
+        constant(
+            "Characters of one plan entry shown.",
+            "AGENT_PLAN_ENTRY_MAX_CHARS",
+            acp::PLAN_ENTRY_MAX_CHARS,
+        ),
+        constant(
+            "The plan's last entry when it has more; `{count}` is how many.",
+            "AGENT_PLAN_MORE_NOTE",
+            text(acp::PLAN_MORE_NOTE),
+        ),
+        constant(
+            "Characters of a tool call's title, arguments and output shown, each.",
+            "AGENT_TOOL_TEXT_MAX_CHARS",
+            acp::TOOL_TEXT_MAX_CHARS,
+        ),
+        constant(
+            "Tool calls of one turn shown as blocks.",
+            "AGENT_TOOL_CALLS_MAX",
+            acp::TOOL_CALLS_MAX,
+        ),
+        constant(
+            "Streamed text reaches the chat at most this often (ms).",
+            "AGENT_DRAW_INTERVAL_MS",
+            acp::DRAW_INTERVAL_MS,
+        ),
     ]
     .concat()
 }
@@ -153,10 +223,14 @@ fn check_or_write(relative: &str, fresh: &str) -> Option<String> {
 
 #[test]
 fn generated_typescript_types_are_up_to_date() {
-    let stale: Vec<String> = [(API_TYPES, api_types()), (CORE_TYPES, core_types())]
-        .iter()
-        .filter_map(|(file, fresh)| check_or_write(file, fresh))
-        .collect();
+    let stale: Vec<String> = [
+        (API_TYPES, api_types()),
+        (CORE_TYPES, core_types()),
+        (LIMITS, limits()),
+    ]
+    .iter()
+    .filter_map(|(file, fresh)| check_or_write(file, fresh))
+    .collect();
     assert!(
         stale.is_empty(),
         "{}: run VAULT_AGENT_WRITE_TYPES=1 cargo test --release --lib ts_types, then commit plugin-shim/generated/",

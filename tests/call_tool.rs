@@ -182,8 +182,14 @@ fn no_cli_anywhere_lists_the_paths_tried() {
     let core = core_with(host, json!({"cliPath": "/custom/obsidian"}));
     let result = call(&core, "obsidianDailyNote", json!({"command": "daily:path"}));
     assert_eq!(result.code(), Some("cli_not_found"));
+    assert!(
+        result.text.starts_with(
+            "The path in Settings → Vault Agent → Advanced → Path to the Obsidian CLI, \"/custom/obsidian\", does not exist."
+        ),
+        "the user's own setting first: {}",
+        result.text
+    );
     for fragment in [
-        "/custom/obsidian (missing)",
         "/usr/bin/obsidian (missing)",
         "Settings → General → Command line interface",
     ] {

@@ -208,3 +208,95 @@ fn relative_paths_are_refused_and_relative_path_entries_skipped() {
         Some("C:\\Obsidian\\Obsidian.com")
     );
 }
+
+/// A relative path in the settings is the user's own doing: the error leads
+/// with that setting, by its real name, and a full path of this platform.
+#[test]
+fn a_relative_path_in_the_settings_is_named_first_with_a_full_path_for_the_platform() {
+    for (os, example) in [
+        (Os::Linux, "/home/ada/.local/bin/obsidian"),
+        (Os::Macos, "/usr/local/bin/obsidian"),
+        (Os::Windows, "\\Programs\\obsidian\\Obsidian.com"),
+    ] {
+        let h = host(os);
+        let found = block_on(discover(&h, "obsidian"));
+        assert_eq!(found.binary, None);
+        let message = found.not_found().to_string();
+        assert!(
+            message.starts_with(
+                "The path in Settings → Vault Agent → Advanced → Path to the Obsidian CLI, \"obsidian\", is not a full path"
+            ),
+            "{os:?}: {message}"
+        );
+        assert!(message.contains(example), "{os:?}: {message}");
+        assert!(message.contains("leave the setting empty"), "{message}");
+        assert!(
+            !message.contains("Vault Agent → Command line interface"),
+            "no setting of that name: {message}"
+        );
+        assert!(
+            !message.contains("obsidian (not a full path"),
+            "the setting is not repeated in the list: {message}"
+        );
+        assert!(message.contains("Also looked in: "), "{message}");
+        assert_eq!(found.not_found().code(), "cli_not_found");
+    }
+}
+
+#[test]
+fn a_setting_that_is_missing_not_executable_or_a_batch_file_is_named_first_too() {
+    let mut h = host(Os::Linux);
+    h.add_plain_file("/opt/obsidian-cli");
+    for (path, what) in [
+        ("/nowhere/obsidian", "does not exist"),
+        ("/opt/obsidian-cli", "is not executable"),
+    ] {
+        let found = block_on(discover(&h, path));
+        let message = found.not_found().to_string();
+        assert!(
+            message.starts_with(&format!(
+                "The path in Settings → Vault Agent → Advanced → Path to the Obsidian CLI, \"{path}\", "
+            )),
+            "{message}"
+        );
+        assert!(message.contains(what), "{message}");
+    }
+    let w = host(Os::Windows);
+    let found = block_on(discover(&w, "C:\\Tools\\obsidian.cmd"));
+    assert!(found.not_found().to_string().contains("is a batch file"));
+}
+
+#[test]
+fn without_a_setting_the_message_names_the_real_setting_to_set() {
+    let found = block_on(discover(&host(Os::Linux), ""));
+    assert_eq!(found.setting_problem, None);
+    let message = found.not_found().to_string();
+    assert!(
+        message.starts_with("The Obsidian CLI was not found."),
+        "{message}"
+    );
+    assert!(
+        message.contains("Settings → Vault Agent → Advanced → Path to the Obsidian CLI"),
+        "{message}"
+    );
+    assert!(message.contains(" Looked in: "), "{message}");
+}
+
+#[test]
+fn a_usable_setting_has_no_problem_and_one_ignored_for_another_cli_is_still_said() {
+    let mut h = host(Os::Linux);
+    h.add_executable("/opt/obsidian");
+    let found = block_on(discover(&h, "/opt/obsidian"));
+    assert_eq!(found.binary.as_deref(), Some("/opt/obsidian"));
+    assert_eq!(found.setting_problem, None);
+    h.add_executable("/usr/local/bin/obsidian");
+    let found = block_on(discover(&h, "bin/obsidian"));
+    assert_eq!(found.binary.as_deref(), Some("/usr/local/bin/obsidian"));
+    assert!(
+        found
+            .setting_problem
+            .as_deref()
+            .is_some_and(|p| p.contains("is not a full path")),
+        "the settings tab can say the user's path was not used: {found:?}"
+    );
+}

@@ -886,7 +886,7 @@ fn an_agents_always_answers_live_on_its_door_follow_the_doors_mode_and_go_with_i
     };
     let answered = |id: &str| match core.agent_question(&door, &question) {
         AgentAnswer::Answer { option_id, .. } => option_id == id,
-        AgentAnswer::Ask => false,
+        AgentAnswer::Ask | AgentAnswer::Cancel { .. } => false,
     };
     assert!(core.open_agent_door(&door, "Codex", PermissionMode::AskEveryChange));
     assert_eq!(core.agent_question(&door, &question), AgentAnswer::Ask);

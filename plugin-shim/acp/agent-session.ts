@@ -9,10 +9,12 @@
 import * as acp from "@agentclientprotocol/sdk";
 import { spawn, type ChildProcess } from "child_process";
 import type { ConfirmationCoordinator } from "../confirmations";
-import type { AgentQuestion, ChatEvent, CoreHandle } from "../core-types";
+import type { AgentQuestion, ChatEvent, CoreHandle, ProcessTree } from "../core-types";
+import { signalTree } from "../node-host";
 import type { ToolResult } from "../vault-agent-api";
 import type { AgentProfile } from "./profiles";
 import { STDIO_BRIDGE_SCRIPT } from "./stdio-bridge";
+import { boundedPlan, toolText, TurnStream } from "./turn-stream";
 
 /** What the chat shows beyond its own agent's events. */
 export type AgentEvent =
@@ -97,6 +99,9 @@ export class AgentSession {
 	/** Questions the agent is waiting on. */
 	readonly asks = new Map<number, PermissionAsk>();
 	private child: ChildProcess | null = null;
+	private childPid: number | null = null;
+	/** How the agent is ended with what it started (its process group on POSIX). */
+	private tree: ProcessTree = "processGroup";
 	private connection: acp.ClientConnection | null = null;
 	private token: string | null = null;
 	private stderr = "";
@@ -111,7 +116,14 @@ export class AgentSession {
 	 * `session/new`, before any prompt).
 	 */
 	onStateChanged: () => void = () => {};
-	private said = "";
+	/**
+	 * Told what the chat should say between turns (a request that came
+	 * after the answer ended and was refused); without a listener it is
+	 * said at the next Send.
+	 */
+	onNotice: ((text: string) => void) | null = null;
+	/** What the turn running now streams, bounded (turn-stream.ts). */
+	private stream: TurnStream | null = null;
 	private nextAsk = 1;
 	private ended = false;
 	private exitListeners: Array<() => void> = [];
@@ -125,6 +137,11 @@ export class AgentSession {
 
 	get running(): boolean {
 		return this.child !== null && !this.ended;
+	}
+
+	/** The process id, for tests and the status line (kept after the session ends). */
+	get pid(): number | null {
+		return this.childPid;
 	}
 
 	get stderrTail(): string {
@@ -142,8 +159,12 @@ export class AgentSession {
 			if (value) env[name] = value;
 		}
 		// No shell: the command and its arguments go to the OS as they are.
-		const child = spawn(profile.command, profile.args, { cwd: this.host.vaultPath, env, stdio: ["pipe", "pipe", "pipe"], windowsHide: true });
+		// On POSIX the agent leads a process group of its own (as the CLI
+		// does), so what it starts (a language server, a shell) ends with it.
+		this.tree = this.host.core.agentProcessTree();
+		const child = spawn(profile.command, profile.args, { cwd: this.host.vaultPath, env, stdio: ["pipe", "pipe", "pipe"], windowsHide: true, detached: this.tree === "processGroup" });
 		this.child = child;
+		this.childPid = child.pid ?? null;
 		const started = new Promise<void>((resolve, reject) => {
 			child.once("spawn", () => resolve());
 			child.once("error", (error: NodeJS.ErrnoException) => {
@@ -245,9 +266,13 @@ export class AgentSession {
 		if (!agent || !this.sessionId) throw new Error("The agent has no session.");
 		this.onEvent = onEvent;
 		this.inTurn = true;
-		this.said = "";
-		// The door's mode follows the chat's, as it is at each Send.
-		if (this.token) this.host.core.openAgentDoor(this.token, this.profile.name, this.host.permissionMode());
+		const stream = new TurnStream(onEvent);
+		this.stream = stream;
+		// The door's mode follows the chat's, as it is at each Send; its file requests and questions are served until the turn ends.
+		if (this.token) {
+			this.host.core.openAgentDoor(this.token, this.profile.name, this.host.permissionMode());
+			this.host.core.agentTurn(this.token, true);
+		}
 		onEvent({ type: "modelRound", round: 1 });
 		for (const text of this.pendingNotices.splice(0)) onEvent({ type: "notice", text });
 		if (!this.toldNoTerminal) {
@@ -256,11 +281,13 @@ export class AgentSession {
 		}
 		try {
 			const response = await this.untilExit(agent.request("session/prompt", { sessionId: this.sessionId, prompt: [{ type: "text", text }] }));
-			onEvent({ type: "assistantMessage", text: this.said });
+			this.endStream(stream);
+			onEvent({ type: "assistantMessage", text: stream.text });
 			onEvent({ type: "turnEnded", end: response.stopReason === "cancelled" ? "stopped" : "done" });
 			return response.stopReason;
 		} catch (error) {
-			onEvent({ type: "assistantMessage", text: this.said });
+			this.endStream(stream);
+			onEvent({ type: "assistantMessage", text: stream.text });
 			// The connection may close a moment before the process reports its exit.
 			if (!this.ended) await this.exitWithin(500);
 			if (this.ended) {
@@ -273,8 +300,18 @@ export class AgentSession {
 			return "failed";
 		} finally {
 			this.inTurn = false;
+			stream.dispose();
+			if (this.stream === stream) this.stream = null;
+			if (this.token) this.host.core.agentTurn(this.token, false);
 			for (const ask of this.asks.values()) ask.answer(null);
 		}
+	}
+
+	/** What streamed last is handed on; tool calls past the cap are counted. */
+	private endStream(stream: TurnStream): void {
+		stream.flush();
+		const hidden = stream.toolsNotShown;
+		if (hidden > 0) this.onEvent({ type: "notice", text: `${this.profile.name} made ${hidden} more tool calls in this answer; they are not shown.` });
 	}
 
 	/** Stop: `session/cancel`; an agent that does not end its turn soon is ended. */
@@ -320,20 +357,19 @@ export class AgentSession {
 		if (this.token) this.host.core.closeAgentDoor(this.token);
 		this.token = null;
 		for (const ask of this.asks.values()) ask.answer(null);
+		this.stream?.dispose();
 		this.connection?.close();
 		this.connection = null;
 		const child = this.child;
-		if (child && child.exitCode === null && child.signalCode === null) {
-			child.kill("SIGTERM");
-			const hard = window.setTimeout(() => child.kill("SIGKILL"), 1000);
-			child.once("exit", () => window.clearTimeout(hard));
+		this.child = null;
+		if (child) {
+			// The whole group, even when the agent itself has exited (a crash
+			// leaves what it started running); what ignores SIGTERM gets SIGKILL.
+			const tree = this.tree;
+			signalTree(child, tree, "SIGTERM");
+			window.setTimeout(() => signalTree(child, tree, "SIGKILL"), 1000);
 		}
 		this.ended = true;
-	}
-
-	/** The process id, for tests and the status line. */
-	get pid(): number | null {
-		return this.child?.pid ?? null;
 	}
 
 	private exitWithin(ms: number): Promise<void> {
@@ -365,8 +401,22 @@ export class AgentSession {
 	}
 
 	private emit(event: AgentEvent): void {
+		// Streamed text waiting for its frame comes first, so the order holds.
+		this.stream?.flush();
 		if (this.inTurn) this.onEvent(event);
 		else if (event.type === "commands" || event.type === "config" || event.type === "modes") this.onStateChanged();
+	}
+
+	/**
+	 * Refuses a request outside a turn (the core decides): the agent gets
+	 * its error, the user a notice in the chat. Null when it may be served.
+	 */
+	private outsideTurn(method: string, subject: string): acp.RequestError | null {
+		const refusal = this.host.core.agentRequest(this.token ?? "", method, subject);
+		if (!refusal) return null;
+		if (this.onNotice) this.onNotice(refusal.notice);
+		else this.pendingNotices.push(refusal.notice);
+		return acp.RequestError.invalidRequest({ code: refusal.code }, refusal.message);
 	}
 
 	private update(params: acp.SessionNotification): void {
@@ -374,23 +424,23 @@ export class AgentSession {
 		const update = params.update;
 		switch (update.sessionUpdate) {
 			case "agent_message_chunk":
-				if (update.content.type === "text") {
-					this.said += update.content.text;
-					this.emit({ type: "textDelta", text: update.content.text });
-				}
+				// Between turns nobody reads it: dropped, not kept.
+				if (update.content.type === "text") this.stream?.answerPiece(update.content.text);
 				break;
 			case "agent_thought_chunk":
-				if (update.content.type === "text") this.emit({ type: "reasoningDelta", text: update.content.text });
+				if (update.content.type === "text") this.stream?.thoughtPiece(update.content.text);
 				break;
 			case "tool_call":
-				this.emit({ type: "toolStarted", callId: update.toolCallId, tool: update.kind ?? "other", displayName: update.title, arguments: JSON.stringify(update.rawInput ?? {}) });
+				if (!this.stream?.showsTool(update.toolCallId, true)) break;
+				this.emit({ type: "toolStarted", callId: update.toolCallId, tool: update.kind ?? "other", displayName: toolText(update.title), arguments: toolText(JSON.stringify(update.rawInput ?? {})) });
 				if (update.status === "completed" || update.status === "failed") this.finishTool(update.toolCallId, update.status, update.content ?? [], update.title);
 				break;
 			case "tool_call_update":
+				if (!this.stream?.showsTool(update.toolCallId, false)) break;
 				if (update.status === "completed" || update.status === "failed") this.finishTool(update.toolCallId, update.status, update.content ?? [], update.title ?? "");
 				break;
 			case "plan":
-				this.emit({ type: "plan", entries: update.entries.map((e) => ({ content: e.content, status: e.status })) });
+				this.emit({ type: "plan", entries: boundedPlan(update.entries.map((e) => ({ content: e.content, status: e.status }))) });
 				break;
 			case "available_commands_update":
 				this.commands = update.availableCommands.map((c) => ({ name: c.name, description: c.description }));
@@ -418,8 +468,9 @@ export class AgentSession {
 			.filter(Boolean)
 			.join("\n");
 		const ok = status === "completed";
-		const result: ToolResult = { ok, text, durationMs: 0, ...(ok ? {} : { error: { code: "agent_tool_failed", message: text || title } }) };
-		this.emit({ type: "toolFinished", callId, tool: "agent", displayName: title, result, table: null });
+		const shown = toolText(text);
+		const result: ToolResult = { ok, text: shown, durationMs: 0, ...(ok ? {} : { error: { code: "agent_tool_failed", message: shown || toolText(title) } }) };
+		this.emit({ type: "toolFinished", callId, tool: "agent", displayName: toolText(title), result, table: null });
 	}
 
 	/**
@@ -428,20 +479,21 @@ export class AgentSession {
 	 * "always" answer from this session is given again).
 	 */
 	private askPermission(params: acp.RequestPermissionRequest): Promise<acp.RequestPermissionResponse> {
-		// Between turns nobody could answer: the agent hears "cancelled".
-		if (!this.inTurn) return Promise.resolve({ outcome: { outcome: "cancelled" } });
 		const call = params.toolCall;
 		const title = call.title ?? "The agent asks to go on";
+		// Between turns nobody could see the question: the agent hears why not.
+		const outside = this.outsideTurn("session/request_permission", title);
+		if (outside) return Promise.reject(outside);
 		const question: AgentQuestion = { kind: call.kind ?? "other", title, options: params.options.map((o) => ({ optionId: o.optionId, kind: o.kind })) };
 		const core = this.host.core;
 		const token = this.token ?? "";
 		// The door follows the chat's mode as it is now, not at the last Send.
 		if (this.token) core.openAgentDoor(this.token, this.profile.name, this.host.permissionMode());
 		const decided = core.agentQuestion(token, question);
-		if (decided.decision === "answer") {
-			if (decided.because === "readOnly") this.emit({ type: "notice", text: `${this.profile.name} asked: ${title}. Refused: the chat is Read only.` });
-			return Promise.resolve({ outcome: { outcome: "selected", optionId: decided.optionId } });
-		}
+		if (decided.decision !== "ask" && decided.because === "readOnly") this.emit({ type: "notice", text: `${this.profile.name} asked: ${title}. Refused: the chat is Read only.` });
+		if (decided.decision === "answer") return Promise.resolve({ outcome: { outcome: "selected", optionId: decided.optionId } });
+		// Refused, and the agent offered no option that says no.
+		if (decided.decision === "cancel") return Promise.resolve({ outcome: { outcome: "cancelled" } });
 		return new Promise((resolve) => {
 			const id = this.nextAsk++;
 			const ask: PermissionAsk = {
@@ -476,18 +528,18 @@ export class AgentSession {
 		return this.host.permissionMode();
 	}
 
-	/** `fs/read_text_file` is our notes tool's read: the read scope and hidden folders apply. */
+	/**
+	 * `fs/read_text_file` passes our notes tool's gate (the read scope and
+	 * hidden folders apply) and returns the whole note, never one the output
+	 * cap shortened: a note too large is refused (the core decides).
+	 */
 	private async readFile(params: acp.ReadTextFileRequest): Promise<acp.ReadTextFileResponse> {
+		const outside = this.outsideTurn("fs/read_text_file", params.path);
+		if (outside) throw outside;
 		const path = this.vaultRelative(params.path);
-		const result = await this.host.core.callToolThrough("obsidianNotes", { command: "read", path }, this.profile.name, this.mode());
+		const result = await this.host.core.agentReadFile(path, this.mode(), params.line ?? undefined, params.limit ?? undefined);
 		if (!result.ok) throw refused(result);
-		let content = result.text;
-		if (params.line || params.limit) {
-			const lines = content.split("\n");
-			const start = Math.max(0, (params.line ?? 1) - 1);
-			content = lines.slice(start, params.limit ? start + params.limit : undefined).join("\n");
-		}
-		return { content };
+		return { content: result.text };
 	}
 
 	/**
@@ -495,6 +547,8 @@ export class AgentSession {
 	 * check) or create: a card in the ask modes, then the journal and Undo.
 	 */
 	private async writeFile(params: acp.WriteTextFileRequest): Promise<acp.WriteTextFileResponse> {
+		const outside = this.outsideTurn("fs/write_text_file", params.path);
+		if (outside) throw outside;
 		const path = this.vaultRelative(params.path);
 		const core = this.host.core;
 		const current = await core.callToolThrough("obsidianNotes", { command: "read", path }, this.profile.name, this.mode());

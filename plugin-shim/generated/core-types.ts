@@ -216,6 +216,12 @@ turnUsage?: Usage,
 agent?: AgentChat, };
 
 /**
+ * A conversation as loaded, and what had to be repaired (empty for a good
+ * file). `repairs` is one sentence for the log and the chat.
+ */
+export type LoadedConversation = { conversation: Conversation, repairs?: string, };
+
+/**
  * A turn paused on the user's decision about a change.
  */
 export type PausedTurn = { confirmationId: string, 
@@ -345,7 +351,12 @@ versionError: string | null, };
 /**
  * The result of a discovery run.
  */
-export type Discovery = { binary: string | null, candidates: Array<DiscoveryCandidate>, };
+export type Discovery = { binary: string | null, candidates: Array<DiscoveryCandidate>, 
+/**
+ * What is wrong with the path the user set, when it was not used
+ * (said first, before any list of places: it is the user's own doing).
+ */
+settingProblem?: string, };
 
 /**
  * One place we looked, and what we found there.
@@ -411,14 +422,29 @@ export type AgentQuestion = { kind: string, title: string, options: Array<AgentO
 export type AgentOption = { optionId: string, kind: string, };
 
 /**
- * Ask the user, or answer with one of the agent's options.
+ * Ask the user, answer with one of the agent's options, or refuse where
+ * it offered none to refuse with.
  */
-export type AgentAnswer = { "decision": "ask" } | { "decision": "answer", optionId: string, because: AnsweredBecause, };
+export type AgentAnswer = { "decision": "ask" } | { "decision": "answer", optionId: string, because: AnsweredBecause, } | { "decision": "cancel", because: AnsweredBecause, };
 
 /**
  * Why an answer was given without the user.
  */
 export type AnsweredBecause = "readOnly" | "always";
+
+/**
+ * A request that is not served: the error the agent gets, and what the
+ * chat tells the user.
+ */
+export type AgentRefusal = { code: string, 
+/**
+ * For the agent (a JSON-RPC error message).
+ */
+message: string, 
+/**
+ * For the user (a notice in the chat).
+ */
+notice: string, };
 
 /**
  * One program to run, without a shell. Built only by `crate::cli`.

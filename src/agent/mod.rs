@@ -10,6 +10,7 @@ pub mod openai;
 pub mod prompt;
 pub mod provider;
 pub mod sse;
+pub mod stored;
 pub mod table;
 pub mod text_calls;
 pub mod think_tags;

@@ -42,25 +42,33 @@ pub struct CliRun {
 /// The CLI as the core sees it: a cached binary location plus how to run it.
 #[derive(Default)]
 pub struct CliClient {
-    /// The last discovery's answer: the binary, or every place tried.
-    binary: RefCell<Option<Result<String, Vec<String>>>>,
+    /// The last discovery's answer: the binary, or why none was found.
+    binary: RefCell<Option<Result<String, ToolError>>>,
     /// At most `settings.max_processes` CLI processes at once.
     gate: ProcessGate,
 }
 
 impl CliClient {
     /// The cached binary, discovering it first if needed.
-    async fn binary<H: Host>(&self, host: &H, settings: &Settings) -> Result<String, Vec<String>> {
+    async fn binary<H: Host>(&self, host: &H, settings: &Settings) -> Result<String, ToolError> {
         if let Some(cached) = self.binary.borrow().as_ref() {
             return cached.clone();
         }
         let discovery = discover(host, &settings.cli_path).await;
         self.remember(&discovery);
-        discovery.binary.clone().ok_or_else(|| discovery.tried())
+        discovery
+            .binary
+            .clone()
+            .ok_or_else(|| discovery.not_found())
     }
 
     fn remember(&self, discovery: &Discovery) {
-        *self.binary.borrow_mut() = Some(discovery.binary.clone().ok_or_else(|| discovery.tried()));
+        *self.binary.borrow_mut() = Some(
+            discovery
+                .binary
+                .clone()
+                .ok_or_else(|| discovery.not_found()),
+        );
     }
 
     /// Refuses, before anything runs, a command line the OS would not take
@@ -111,11 +119,11 @@ impl CliClient {
         loop {
             let program = match self.binary(host, settings).await {
                 Ok(program) => program,
-                Err(tried) => {
+                Err(not_found) => {
                     return CliRun {
                         program: None,
                         argv,
-                        output: Err(ToolError::CliNotFound { tried }),
+                        output: Err(not_found),
                     }
                 }
             };
@@ -149,14 +157,17 @@ impl CliClient {
                         retried = true;
                         continue;
                     }
-                    let tried = match self.binary(host, settings).await {
-                        Ok(_) => vec![format!("{program} ({})", failure.code)],
-                        Err(tried) => tried,
+                    let not_found = match self.binary(host, settings).await {
+                        Ok(_) => ToolError::CliNotFound {
+                            setting_problem: None,
+                            tried: vec![format!("{program} ({})", failure.code)],
+                        },
+                        Err(not_found) => not_found,
                     };
                     return CliRun {
                         program: Some(program),
                         argv,
-                        output: Err(ToolError::CliNotFound { tried }),
+                        output: Err(not_found),
                     };
                 }
             }

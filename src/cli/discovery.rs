@@ -4,7 +4,11 @@
 
 use serde::Serialize;
 
+use crate::error::ToolError;
 use crate::host::{Host, Os, PlatformFacts};
+
+/// The setting the user types a CLI path into, as the settings tab names it.
+pub const PATH_SETTING: &str = "Settings → Vault Agent → Advanced → Path to the Obsidian CLI";
 
 /// Where a candidate path came from, in the order they are tried.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -53,6 +57,11 @@ pub enum Verdict {
 pub struct Discovery {
     pub binary: Option<String>,
     pub candidates: Vec<Candidate>,
+    /// What is wrong with the path the user set, when it was not used
+    /// (said first, before any list of places: it is the user's own doing).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
+    pub setting_problem: Option<String>,
 }
 
 impl Discovery {
@@ -64,6 +73,53 @@ impl Discovery {
             .map(|c| format!("{} ({})", c.path, verdict_words(c.verdict)))
             .collect()
     }
+
+    /// The error when no CLI was found: the user's own setting first, when
+    /// it is what went wrong, then where else we looked.
+    pub fn not_found(&self) -> ToolError {
+        let setting_problem = self.setting_problem.clone();
+        let tried = self
+            .candidates
+            .iter()
+            .filter(|c| c.verdict != Verdict::Skipped && c.verdict != Verdict::Found)
+            // Said already, in the user's terms.
+            .filter(|c| setting_problem.is_none() || c.source != CandidateSource::SettingsOverride)
+            .map(|c| format!("{} ({})", c.path, verdict_words(c.verdict)))
+            .collect();
+        ToolError::CliNotFound {
+            setting_problem,
+            tried,
+        }
+    }
+}
+
+/// What is wrong with the user's own path (`verdict`), in their terms, with
+/// a full path of this platform as the example; `None` when it is usable.
+pub fn setting_problem(path: &str, verdict: Verdict, example: &str) -> Option<String> {
+    let what = match verdict {
+        Verdict::Found | Verdict::Skipped => return None,
+        Verdict::NotAbsolute => "is not a full path, so it was not used (a relative path would run whatever file of that name lies in the folder the CLI runs from)",
+        Verdict::Missing => "does not exist",
+        Verdict::NotExecutable => "is not a program this computer can run (it is not executable)",
+        Verdict::NeedsShell => "is a batch file, which cannot run without a shell (the plugin never uses one)",
+    };
+    Some(format!(
+        "The path in {PATH_SETTING}, \"{path}\", {what}. Give the full path of the CLI, such as {example}, or leave the setting empty to find it automatically."
+    ))
+}
+
+/// A full path of the CLI on this platform, for messages: where registration
+/// puts it (the user's own home and app folders where they are known).
+pub fn example_path(os: Os, facts: &PlatformFacts, env: &dyn Fn(&str) -> Option<String>) -> String {
+    known_locations(os, facts, env)
+        .into_iter()
+        .next()
+        .unwrap_or_else(|| match os {
+            Os::Windows => {
+                "C:\\Users\\you\\AppData\\Local\\Programs\\obsidian\\Obsidian.com".to_string()
+            }
+            _ => "/usr/local/bin/obsidian".to_string(),
+        })
 }
 
 fn verdict_words(verdict: Verdict) -> &'static str {
@@ -72,7 +128,7 @@ fn verdict_words(verdict: Verdict) -> &'static str {
         Verdict::Missing => "missing",
         Verdict::NotExecutable => "not executable",
         Verdict::NeedsShell => "a batch file, which cannot run without a shell",
-        Verdict::NotAbsolute => "not a full path; give one such as /usr/local/bin/obsidian or C:\\Program Files\\Obsidian\\Obsidian.com",
+        Verdict::NotAbsolute => "not a full path, so not used",
         Verdict::Skipped => "not checked",
     }
 }
@@ -240,6 +296,7 @@ pub async fn discover<H: Host>(host: &H, override_path: &str) -> Discovery {
     let mut result = Discovery {
         binary: None,
         candidates: Vec::with_capacity(list.len()),
+        setting_problem: None,
     };
     for (path, source) in list {
         let verdict = if result.binary.is_some() {
@@ -260,6 +317,10 @@ pub async fn discover<H: Host>(host: &H, override_path: &str) -> Discovery {
         };
         if verdict == Verdict::Found {
             result.binary = Some(path.clone());
+        }
+        if source == CandidateSource::SettingsOverride {
+            let example = example_path(os, host.platform(), &env);
+            result.setting_problem = setting_problem(&path, verdict, &example);
         }
         result.candidates.push(Candidate {
             path,

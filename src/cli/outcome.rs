@@ -41,7 +41,7 @@ pub struct Truncation {
 impl Truncation {
     pub fn notice(&self) -> String {
         format!(
-            "[Output cut: showing the first {} of {}{}; {}{} were left out. Ask for less (a folder, a file, a limit or `total`), or raise the output cap in Settings → Vault Agent → Command line interface.]",
+            "[Output cut: showing the first {} of {}{}; {}{} were left out. Ask for less (a folder, a file, a limit or `total`), or raise the output cap in Settings → Vault Agent → Advanced → Output cap (KiB).]",
             human_bytes(self.shown_bytes),
             if self.at_least { "at least " } else { "" },
             human_bytes(self.total_bytes),

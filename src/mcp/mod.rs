@@ -140,6 +140,9 @@ pub struct AgentDoor {
     /// The "always" answers to the agent's own questions in this session:
     /// they go with the door.
     pub always: crate::policy::agent_questions::AlwaysAnswers,
+    /// A turn of the session runs: its file requests and questions are
+    /// served (`policy::agent_session::check`).
+    pub in_turn: bool,
 }
 
 /// A tools/call in progress.

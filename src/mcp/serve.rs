@@ -14,6 +14,7 @@ use crate::confirm::Requester;
 use crate::core::VaultAgentCore;
 use crate::host::Host;
 use crate::policy::agent_questions::{self, AgentAnswer, AgentQuestion};
+use crate::policy::agent_session::{self, AgentRefusal, AgentRequest};
 use crate::result::ToolResult;
 use crate::settings::PermissionMode;
 use crate::tools::Access;
@@ -36,7 +37,47 @@ impl<H: Host> VaultAgentCore<H> {
             name: name.chars().filter(|c| !c.is_control()).take(80).collect(),
             mode,
             always: Default::default(),
+            in_turn: false,
         })
+    }
+
+    /// How the host ends a coding agent with everything it started (as it
+    /// ends a CLI call): the agent leads its own process group on POSIX.
+    pub fn agent_process_tree(&self) -> crate::host::ProcessTree {
+        crate::host::ProcessTree::for_os(self.host().platform().os())
+    }
+
+    /// A turn of the agent behind door `token` starts (`open`) or ends.
+    pub fn agent_turn(&self, token: &str, open: bool) {
+        if let Some(door) = self
+            .mcp
+            .borrow_mut()
+            .doors
+            .iter_mut()
+            .find(|d| d.token == token)
+        {
+            door.in_turn = open;
+        }
+    }
+
+    /// Whether the agent behind door `token` may have `request` served now
+    /// (`policy::agent_session::check`): `None`, or why not. `subject` is
+    /// the path or question it names.
+    pub fn agent_request(
+        &self,
+        token: &str,
+        request: AgentRequest,
+        subject: &str,
+    ) -> Option<AgentRefusal> {
+        let mcp = self.mcp.borrow();
+        let door = mcp.doors.iter().find(|d| d.token == token);
+        agent_session::check(
+            request,
+            door.is_some(),
+            door.is_some_and(|d| d.in_turn),
+            door.map_or("The agent", |d| d.name.as_str()),
+            subject,
+        )
     }
 
     /// The agent session ended: its token stops working at once.

@@ -7,7 +7,9 @@
 //! - Read only: an action that may change something is rejected at once with
 //!   the agent's own reject option, whatever was said "always" before (the
 //!   user's mode outranks an earlier click). Reading, searching, thinking and
-//!   fetching are still asked. Without a reject option the user decides.
+//!   fetching are still asked. An agent that offers no reject option gets
+//!   ACP's `cancelled` outcome instead: refused all the same, never put to
+//!   the user (who could only allow it).
 //! - An "always" answer (allow or reject) given in this session is given again
 //!   for the same action (its kind and title). It is kept on the session's door
 //!   and goes when the door closes, so it never outlives the session.
@@ -48,7 +50,8 @@ pub enum AnsweredBecause {
     Always,
 }
 
-/// Ask the user, or answer with one of the agent's options.
+/// Ask the user, answer with one of the agent's options, or refuse where
+/// it offered none to refuse with.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase", tag = "decision")]
@@ -57,6 +60,11 @@ pub enum AgentAnswer {
     #[serde(rename_all = "camelCase")]
     Answer {
         option_id: String,
+        because: AnsweredBecause,
+    },
+    /// Refused with ACP's `cancelled` outcome: the agent offered no reject option.
+    #[serde(rename_all = "camelCase")]
+    Cancel {
         because: AnsweredBecause,
     },
 }
@@ -113,7 +121,9 @@ pub fn answer(
                 because: AnsweredBecause::ReadOnly,
             };
         }
-        return AgentAnswer::Ask;
+        return AgentAnswer::Cancel {
+            because: AnsweredBecause::ReadOnly,
+        };
     }
     // Still offered, and still an "always" option: an agent may reuse ids.
     let recalled = always.recalled(question).and_then(|id| {
@@ -187,12 +197,43 @@ mod tests {
     }
 
     #[test]
-    fn read_only_without_a_reject_option_asks_the_user() {
+    fn read_only_without_a_reject_option_refuses_without_asking_the_user() {
         let mut q = question("execute", "Run it");
         q.options.retain(|o| o.kind.starts_with("allow"));
         assert_eq!(
             answer(PermissionMode::ReadOnly, &q, &AlwaysAnswers::default()),
-            AgentAnswer::Ask
+            AgentAnswer::Cancel {
+                because: AnsweredBecause::ReadOnly
+            }
+        );
+        let mut always = AlwaysAnswers::default();
+        always.remember(&q, "always");
+        assert_eq!(
+            answer(PermissionMode::ReadOnly, &q, &always),
+            AgentAnswer::Cancel {
+                because: AnsweredBecause::ReadOnly
+            },
+            "not even after an always allow"
+        );
+        let mut looking = q.clone();
+        looking.kind = "read".into();
+        assert_eq!(
+            answer(
+                PermissionMode::ReadOnly,
+                &looking,
+                &AlwaysAnswers::default()
+            ),
+            AgentAnswer::Ask,
+            "looking is still asked"
+        );
+        assert_eq!(
+            answer(
+                PermissionMode::AskEveryChange,
+                &q,
+                &AlwaysAnswers::default()
+            ),
+            AgentAnswer::Ask,
+            "outside Read only the user decides"
         );
         q.options.push(AgentOption {
             option_id: "never".into(),

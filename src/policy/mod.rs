@@ -3,6 +3,7 @@
 //! turns them into a verdict with the user's settings.
 
 pub mod agent_questions;
+pub mod agent_session;
 pub mod filter;
 pub mod names;
 pub mod paths;

@@ -170,6 +170,56 @@ impl VaultAgent {
         Ok(())
     }
 
+    /// A turn of the agent behind door `token` starts (`open`) or ends.
+    #[wasm_bindgen(js_name = agentTurn)]
+    pub fn agent_turn(&self, token: String, open: bool) {
+        self.core.agent_turn(&token, open);
+    }
+
+    /// Whether the agent's request (`method`, ACP's name) may be served now:
+    /// `null`, or an `AgentRefusal` (the agent's error and the user's notice).
+    #[wasm_bindgen(js_name = agentRequest)]
+    pub fn agent_request(
+        &self,
+        token: String,
+        method: String,
+        subject: String,
+    ) -> Result<JsValue, JsError> {
+        let Some(request) = crate::policy::agent_session::AgentRequest::from_method(&method) else {
+            return Err(JsError::new(&format!("{method} is not an agent request")));
+        };
+        match self.core.agent_request(&token, request, &subject) {
+            Some(refusal) => to_js(&refusal),
+            None => Ok(JsValue::NULL),
+        }
+    }
+
+    /// A coding agent's `fs/read_text_file` of the vault path `path`
+    /// (`line`, `limit` as ACP gives them): resolves to a `ToolResult` whose
+    /// text is the note's whole text, or why it was refused.
+    #[wasm_bindgen(js_name = agentReadFile)]
+    pub fn agent_read_file(
+        &self,
+        path: String,
+        mode: String,
+        line: Option<u32>,
+        limit: Option<u32>,
+    ) -> js_sys::Promise {
+        let core = self.core.clone();
+        future_to_promise(async move {
+            let cap = crate::settings::PermissionMode::from_key(&mode);
+            let result = core.agent_read_file(&path, cap, line, limit).await;
+            to_js(&result).map_err(JsValue::from)
+        })
+    }
+
+    /// How a coding agent's process is ended with everything it started
+    /// (`ProcessTree`): its own process group on POSIX, taskkill on Windows.
+    #[wasm_bindgen(js_name = agentProcessTree)]
+    pub fn agent_process_tree(&self) -> Result<JsValue, JsError> {
+        to_js(&self.core.agent_process_tree())
+    }
+
     /// Obsidian reported a change in the vault (a vault or metadata-cache
     /// event): no kept read answer is trusted any more.
     #[wasm_bindgen(js_name = forgetReads)]
@@ -364,6 +414,16 @@ impl VaultAgent {
     #[wasm_bindgen(js_name = newConversation)]
     pub fn new_conversation(&self) -> Result<JsValue, JsError> {
         to_js(&self.core.new_conversation())
+    }
+
+    /// A conversation file's text (`fileId` from its name) through the
+    /// checked loader: `{ conversation, repairs? }`; throws with the reason
+    /// when the file holds no chat at all.
+    #[wasm_bindgen(js_name = loadConversation)]
+    pub fn load_conversation(&self, text: String, file_id: String) -> Result<JsValue, JsError> {
+        let value = crate::input::parse_bounded(&text, &CONVERSATION).map_err(into_error)?;
+        let loaded = crate::agent::stored::load(value, &file_id).map_err(|e| JsError::new(&e))?;
+        to_js(&loaded)
     }
 
     /// Sends the user's message and runs the turn. `onEvent` gets every

@@ -70,7 +70,7 @@ describe("settings tab in Chromium", () => {
 		assert.equal(await tool.locator("input[type=checkbox]").isChecked(), false);
 		assert.equal(await allTools.evaluate((el) => el.classList.contains("is-enabled")), false, "'All tools' turned off");
 		assert.equal(await session.saveCount(), saves + 1, "one click, one save (moving 'All tools' does not save again)");
-		const enabled = await page.evaluate(() => window.__harness.plugin.api.listTools().find((t) => t.id === "obsidianRandomRead").enabled);
+		const enabled = await page.evaluate(async () => (await window.__harness.plugin.api.listTools()).find((t) => t.id === "obsidianRandomRead").enabled);
 		assert.equal(enabled, false, "the core has the tool off");
 	});
 
@@ -212,7 +212,7 @@ describe("settings tab in Chromium", () => {
 	});
 
 	it("getSettingDefinitions() lists every setting, by section, searchable, each with its control", async () => {
-		const tools = await page.evaluate(() => window.__harness.plugin.api.listTools().map((t) => t.displayName));
+		const tools = await page.evaluate(async () => (await window.__harness.plugin.api.listTools()).map((t) => t.displayName));
 		const clients = await page.evaluate(() => window.__harness.plugin.agents.clientConfigs().map((c) => c.name));
 		assert.ok(clients.length > 0, "client set-ups are listed");
 		// Written out here, so a row left out of the definitions fails.

@@ -117,7 +117,7 @@ describe("a coding agent over ACP in the chat", () => {
 	it("calls our tools over MCP under our names, with the read scope", async () => {
 		const log = useEmulator(vault);
 		const { said, events } = await turn("tool Welcome");
-		const enabled = plugin.api.listTools().filter((t) => t.enabled).length;
+		const enabled = (await plugin.api.listTools()).filter((t) => t.enabled).length;
 		assert.match(said, new RegExp(`^Tools: ${enabled}\\. Read: .*# Welcome`, "s"));
 		assert.ok(readLog(log).some((e) => e.argv.includes("read")), "the CLI read the note");
 		const started = events.find((e) => e.type === "toolStarted");

@@ -156,9 +156,28 @@ describe("api.callTool against the CLI emulator", () => {
 		try {
 			const result = await api.callTool("obsidianDailyNote", { command: "daily:path" });
 			assert.equal(result.error?.code, "cli_not_found", result.text);
-			assert.match(result.text, /\/nowhere\/obsidian \(missing\)/);
+			assert.match(result.text, /^The path in Settings → Vault Agent → Advanced → Path to the Obsidian CLI, "\/nowhere\/obsidian", does not exist/, "the user's own setting first");
 			assert.match(result.text, /\/nonexistent-bin\/obsidian \(missing\)/);
 			assert.match(result.text, /Command line interface/);
+		} finally {
+			process.env.PATH = savedPath;
+			await plugin.updateSettings({ cliPath: emulator });
+		}
+	});
+
+	it("a relative CLI path in the settings is named first: the setting's real name and a full path to give", async () => {
+		useEmulator(vault);
+		const savedPath = process.env.PATH;
+		process.env.PATH = "/nonexistent-bin";
+		await plugin.updateSettings({ cliPath: "obsidian" });
+		try {
+			const result = await api.callTool("obsidianDailyNote", { command: "daily:path" });
+			assert.equal(result.error?.code, "cli_not_found", result.text);
+			assert.match(result.text, /^The path in Settings → Vault Agent → Advanced → Path to the Obsidian CLI, "obsidian", is not a full path/);
+			assert.match(result.text, /such as \/\S+\/obsidian,/, "an example of a full path on this platform");
+			assert.doesNotMatch(result.text, /Vault Agent → Command line interface/, "no setting has that name");
+			const status = await plugin.core.cliStatus();
+			assert.match(status.discovery.settingProblem, /"obsidian", is not a full path/, "the settings tab shows it too");
 		} finally {
 			process.env.PATH = savedPath;
 			await plugin.updateSettings({ cliPath: emulator });

@@ -57,7 +57,7 @@ for (const provider of ["openAi", "anthropic"]) {
 			assert.equal(finished.displayName, "Tasks (CLI)");
 			const [first, second] = server.requests.slice(before);
 			const tools = provider === "openAi" ? first.body.tools.map((t) => t.function.name) : first.body.tools.map((t) => t.name);
-			assert.deepEqual(tools, plugin.api.listTools().filter((t) => t.enabled).map((t) => t.id));
+			assert.deepEqual(tools, (await plugin.api.listTools()).filter((t) => t.enabled).map((t) => t.id));
 			const toolResult =
 				provider === "openAi"
 					? second.body.messages.find((m) => m.role === "tool").content

@@ -45,7 +45,7 @@ describe("chat history", () => {
 			reads.push(path);
 			return adapter.read(path);
 		};
-		return new plugin.conversations.constructor(counting, `${plugin.app.vault.configDir}/plugins/vault-agent`);
+		return new plugin.conversations.constructor(counting, `${plugin.app.vault.configDir}/plugins/vault-agent`, plugin.core);
 	}
 
 	function write(conversation) {

@@ -57,7 +57,7 @@ describe("the vault-agent:* CLI commands of the built main.js", () => {
 
 	it("vault-agent:tools lists the switched-on tools and their commands", async () => {
 		const listed = await cli("vault-agent:tools");
-		const enabled = plugin.api.listTools().filter((t) => t.enabled);
+		const enabled = (await plugin.api.listTools()).filter((t) => t.enabled);
 		assert.deepEqual(listed.split("\n"), enabled.map((t) => `${t.id}: ${t.commands.join(", ")}`));
 		await plugin.updateSettings({ tools: { obsidianTasks: false } });
 		assert.doesNotMatch(await cli("vault-agent:tools"), /obsidianTasks/);

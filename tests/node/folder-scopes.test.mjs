@@ -309,7 +309,7 @@ describe("folder scopes, for every command of every tool", () => {
 	});
 	after(() => removeVault(vault));
 
-	it("tries every command of the registry, both allowed and refused where a place can be named", () => {
+	it("tries every command of the registry, both allowed and refused where a place can be named", async () => {
 		const seen = new Map();
 		for (const [tool, args, expectation] of cases) {
 			const key = `${tool} ${args.command ?? ""}`;
@@ -317,7 +317,7 @@ describe("folder scopes, for every command of every tool", () => {
 		}
 		// Commands that name no place: nothing to refuse.
 		const placeless = new Set(["obsidianDailyNote daily:path", "obsidianTemplates templates", "obsidianTemplates template:read", "obsidianHygiene missing"]);
-		for (const tool of plugin.api.listTools()) {
+		for (const tool of (await plugin.api.listTools())) {
 			for (const command of tool.commands) {
 				const key = tool.commands.length === 1 ? `${tool.id} ` : `${tool.id} ${command}`;
 				assert.ok(seen.has(key), `no case for ${key}`);

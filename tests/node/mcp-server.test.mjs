@@ -78,7 +78,7 @@ describe("the MCP server through the built main.js", () => {
 		const client = await connect("Claude Code");
 		assert.equal(client.getServerVersion().name, "vault-agent");
 		const { tools } = await client.listTools();
-		const enabled = plugin.api.listTools().filter((t) => t.enabled);
+		const enabled = (await plugin.api.listTools()).filter((t) => t.enabled);
 		assert.deepEqual(tools.map((t) => t.name), enabled.map((t) => t.id));
 		assert.deepEqual(tools[0].inputSchema, enabled[0].inputSchema);
 		const { resources, nextCursor } = await client.listResources();
@@ -246,7 +246,7 @@ describe("the MCP server through the built main.js", () => {
 			),
 		);
 		const listed = JSON.parse(out.slice(out.indexOf("{")));
-		assert.deepEqual(listed.tools.map((t) => t.name), plugin.api.listTools().filter((t) => t.enabled).map((t) => t.id));
+		assert.deepEqual(listed.tools.map((t) => t.name), (await plugin.api.listTools()).filter((t) => t.enabled).map((t) => t.id));
 	});
 
 	it("a port in use is a notice with the fix, and the server moves when the port changes", async () => {

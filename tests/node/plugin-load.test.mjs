@@ -1,7 +1,7 @@
 // The built main.js inside the Obsidian double: what it registers where.
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
-import { copySampleVault, emulator, loadPlugin, removeVault, settle } from "../support/harness.mjs";
+import { copySampleVault, emulator, loadOtherPlugin, loadPlugin, removeVault, settle } from "../support/harness.mjs";
 import { markLayoutReady } from "../support/obsidian-ui-double.mjs";
 
 describe("loading the built plugin", () => {
@@ -13,9 +13,9 @@ describe("loading the built plugin", () => {
 		vaults.push(vault);
 		const { plugin } = await loadPlugin(vault, { data: { cliPath: emulator } });
 		assert.ok(plugin.api, "api is exposed");
-		assert.equal(plugin.api.version, 1);
+		assert.equal(plugin.api.version, 2);
 		assert.equal(plugin.settingTabs__.length, 1);
-		const tools = plugin.api.listTools();
+		const tools = await plugin.api.listTools();
 		const ids = tools.map((t) => t.id);
 		assert.ok(ids.includes("obsidianDailyNote"));
 		assert.ok(ids.includes("obsidianRandomRead"));
@@ -37,10 +37,10 @@ describe("loading the built plugin", () => {
 		assert.equal(plugin.settingTabs__.length, 1);
 		assert.ok(plugin.commands__.size >= 8);
 		assert.ok(plugin.views__.has("vault-agent-chat"));
-		// ...but nothing is compiled or started yet.
+		// ...but nothing is compiled or started yet (the API is there, waiting for the start).
 		await settle(20);
 		assert.equal(plugin.core, null);
-		assert.equal(plugin.api, null);
+		assert.ok(plugin.api);
 		markLayoutReady(app);
 		const starting = plugin.started();
 		assert.equal(plugin.started(), starting, "one promise for everyone");
@@ -49,6 +49,58 @@ describe("loading the built plugin", () => {
 		assert.equal(plugin.core, core);
 		const result = await plugin.api.callTool("obsidianDailyNote", { command: "daily:path" });
 		assert.equal(result.ok, true, result.text);
+	});
+
+	it("another plugin finds the API at its own onload, and its calls wait for the core's start", async () => {
+		const vault = copySampleVault();
+		vaults.push(vault);
+		const { plugin, app, obsidian } = await loadPlugin(vault, { data: { cliPath: emulator }, layoutReady: false });
+		let listed = null;
+		let read = null;
+		await loadOtherPlugin(app, obsidian, "other-plugin", (other) => {
+			const api = other.app.plugins.getPlugin("vault-agent")?.api;
+			assert.ok(api, "the API is there at the other plugin's onload");
+			assert.equal(api.version, 2);
+			// Not awaited in onload (that would hold up Obsidian's start): the answers come after the core's.
+			listed = api.listTools();
+			read = api.callTool("obsidianNotes", { command: "read", file: "Welcome" });
+		});
+		const tools = await listed;
+		assert.ok(tools.some((t) => t.id === "obsidianNotes"), "listTools answers once the core has started");
+		const result = await read;
+		assert.equal(result.ok, true, result.text);
+		assert.match(result.text, /# Welcome/);
+		markLayoutReady(app);
+		plugin.unload();
+	});
+
+	it("another plugin loaded first finds the API in its onLayoutReady, even when that runs before ours", async () => {
+		const vault = copySampleVault();
+		vaults.push(vault);
+		let atLayoutReady = null;
+		let answers = null;
+		const { plugin, app } = await loadPlugin(vault, {
+			data: { cliPath: emulator },
+			layoutReady: false,
+			before: (app, obsidian) =>
+				loadOtherPlugin(app, obsidian, "early-plugin", (other) => {
+					assert.equal(other.app.plugins.getPlugin("vault-agent"), null, "Vault Agent is not loaded yet");
+					// Registered before ours, so it runs first.
+					other.app.workspace.onLayoutReady(() => {
+						atLayoutReady = other.app.plugins.getPlugin("vault-agent")?.api ?? null;
+						if (atLayoutReady) answers = Promise.all([atLayoutReady.listTools(), atLayoutReady.callTool("obsidianDailyNote", { command: "daily:path" })]);
+					});
+				}),
+		});
+		markLayoutReady(app);
+		assert.ok(atLayoutReady, "the API is there when the other plugin's onLayoutReady runs");
+		const [tools, result] = await answers;
+		assert.ok(tools.length > 10);
+		assert.equal(result.ok, true, result.text);
+		assert.ok(plugin.core);
+		plugin.unload();
+		await assert.rejects(atLayoutReady.listTools(), /unloaded/, "after unload the API says so");
+		assert.match((await atLayoutReady.callTool("obsidianDailyNote", { command: "daily:path" })).text, /unloaded/);
 	});
 
 	it("starts the core at first use when that comes before the layout is ready", async () => {

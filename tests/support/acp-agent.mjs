@@ -14,9 +14,16 @@
 //   slow                streams, then waits for session/cancel
 //   ignore-cancel       streams, then ignores session/cancel
 //   crash               streams, writes to stderr and exits mid-turn
+//   spawn               starts a child process of its own (it runs until killed) and says its pid
+//   spawn-crash         the same, then exits mid-turn (the child stays behind)
+//   flood <MiB>         streams <MiB> of text and as much of thoughts, in 64 KiB chunks, and a plan of 10 000 entries
+//   permission-allow-only  asks permission to edit, offering only allow options
+//   later <what> <arg>  ends the turn, then (50 ms later) does <what> outside any turn:
+//                       write <path>|<text>, read <path>, or permission; the outcome goes to ACP_AGENT_LOG
 // ACP_AGENT_NO_HTTP=1: it says it has no HTTP MCP, and starts the stdio server it is given.
 // ACP_AGENT_LOG, when set, is a file that gets one JSON line per request it received.
 import * as acp from "@agentclientprotocol/sdk";
+import { spawn } from "node:child_process";
 import { appendFileSync } from "node:fs";
 import { Readable, Writable } from "node:stream";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -89,6 +96,30 @@ async function mcpCall(client, sessionId, session, title, name, args) {
 		update: { sessionUpdate: "tool_call_update", toolCallId, status: result.isError ? "failed" : "completed", content: [{ type: "content", content: { type: "text", text } }] },
 	});
 	return { text, isError: result.isError, tools: tools.tools.map((t) => t.name) };
+}
+
+/** A request made after the turn ended; what came back goes to the log. */
+async function outsideTurn(client, sessionId, what, arg) {
+	try {
+		let answer;
+		if (what === "write") {
+			const [path, content] = arg.split("|");
+			answer = await client.request("fs/write_text_file", { sessionId, path, content });
+		} else if (what === "read") answer = await client.request("fs/read_text_file", { sessionId, path: arg });
+		else {
+			answer = await client.request("session/request_permission", {
+				sessionId,
+				toolCall: { toolCallId: "perm-late", title: "Run the formatter", kind: "execute", status: "pending" },
+				options: [
+					{ optionId: "once", name: "Allow once", kind: "allow_once" },
+					{ optionId: "no", name: "Reject", kind: "reject_once" },
+				],
+			});
+		}
+		log({ method: "outside-turn", what, ok: true, answer });
+	} catch (error) {
+		log({ method: "outside-turn", what, ok: false, error: error.message, data: error.data ?? null });
+	}
 }
 
 const app = acp
@@ -205,6 +236,42 @@ const app = acp
 				await say(client, sessionId, "Not stopping…");
 				await new Promise(() => {});
 				break;
+			case "spawn":
+			case "spawn-crash": {
+				// A helper of the agent's own (a language server, a shell), in the agent's process group.
+				const child = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" });
+				await say(client, sessionId, `Child: ${child.pid}`);
+				if (word === "spawn-crash") process.exit(3);
+				break;
+			}
+			case "flood": {
+				const total = Number(rest[0] ?? 1) * 1024 * 1024;
+				const chunk = "x".repeat(64 * 1024);
+				for (let sent = 0; sent < total; sent += chunk.length) await say(client, sessionId, chunk, "agent_thought_chunk");
+				const entries = Array.from({ length: 10000 }, (_, i) => ({ content: `Step ${i} ${"y".repeat(1000)}`, priority: "low", status: "pending" }));
+				await client.notify("session/update", { sessionId, update: { sessionUpdate: "plan", entries } });
+				for (let sent = 0; sent < total; sent += chunk.length) await say(client, sessionId, chunk);
+				break;
+			}
+			case "permission-allow-only": {
+				const answer = await client.request("session/request_permission", {
+					sessionId,
+					toolCall: { toolCallId: "perm-3", title: "Edit Roadmap.md", kind: "edit", status: "pending" },
+					options: [
+						{ optionId: "once", name: "Allow once", kind: "allow_once" },
+						{ optionId: "always", name: "Always allow", kind: "allow_always" },
+					],
+				});
+				await say(client, sessionId, `Permission: ${answer.outcome.outcome === "selected" ? answer.outcome.optionId : "cancelled"}`);
+				break;
+			}
+			case "later": {
+				const [what, ...more] = rest;
+				const arg = more.join(" ");
+				setTimeout(() => void outsideTurn(client, sessionId, what, arg), 50);
+				await say(client, sessionId, `Later: ${what}`);
+				break;
+			}
 			case "crash":
 				await say(client, sessionId, "About to fail");
 				process.stderr.write("scripted agent: out of tokens (simulated crash)\n");

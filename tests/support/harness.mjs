@@ -94,9 +94,11 @@ export function installPlugin(vault) {
 
 /**
  * Loads the plugin from `vault` and waits for its async onload.
- * `mobile: true` makes Obsidian's Platform report a phone.
+ * `mobile: true` makes Obsidian's Platform report a phone. `before(app,
+ * obsidian)` runs once the app exists and before the plugin loads (another
+ * plugin Obsidian loads first).
  */
-export async function loadPlugin(vault, { mobile = false, data = null, os = "linux", layoutReady = true } = {}) {
+export async function loadPlugin(vault, { mobile = false, data = null, os = "linux", layoutReady = true, before = null } = {}) {
 	const obsidian = obsidianDouble();
 	const pluginDir = installPlugin(vault);
 	Object.assign(obsidian.Platform, {
@@ -113,6 +115,7 @@ export async function loadPlugin(vault, { mobile = false, data = null, os = "lin
 	const app = double.createApp(obsidian, { adapter });
 	useDiskVault(obsidian, app, vault);
 	useDiskAdapter(app.vault.adapter, vault);
+	await before?.(app, obsidian);
 	const manifest = JSON.parse(readFileSync(join(pluginDir, "manifest.json"), "utf8"));
 	// Obsidian adds the plugin folder, relative to the vault.
 	manifest.dir = `${app.vault.configDir}/plugins/${manifest.id}`;
@@ -136,6 +139,26 @@ export async function loadPlugin(vault, { mobile = false, data = null, os = "lin
 	// before the lazy start has no `started`).
 	await plugin.started?.();
 	return { plugin, app, obsidian, pluginDir };
+}
+
+/**
+ * Another plugin in the same app, loaded as Obsidian loads one (its own id
+ * and folder; `load()` runs its `onload`). `onload(plugin)` is its body.
+ */
+export async function loadOtherPlugin(app, obsidian, id, onload) {
+	const Other = class extends obsidian.Plugin {
+		async onload() {
+			await onload(this);
+		}
+	};
+	const other = new Other(app, { id, name: id, version: "1.0.0", minAppVersion: "1.12.7", description: "", author: "", dir: `${app.vault.configDir}/plugins/${id}` });
+	app.plugins.plugins[id] = other;
+	const onloadOf = other.onload.bind(other);
+	let loading = Promise.resolve();
+	other.onload = () => (loading = onloadOf());
+	other.load();
+	await loading;
+	return other;
 }
 
 /**

@@ -1,0 +1,30 @@
+// Generated from the Rust types by src/ts_types.rs (ts-rs); do not edit.
+// Update: VAULT_AGENT_WRITE_TYPES=1 cargo test --release --lib ts_types
+// Coding agents (ACP): src/policy/agent_session.rs.
+
+/** Characters (UTF-16 units) of one answer, and of one turn's thoughts, the chat keeps. */
+export const AGENT_TEXT_MAX_CHARS = 4194304;
+
+/** Said in the answer where it was cut. */
+export const AGENT_ANSWER_CUT_NOTE = "\n\n[Cut here: the chat keeps the first 4 MiB of an answer; the agent's further text was left out.]";
+
+/** Said in the thoughts where they were cut. */
+export const AGENT_THOUGHTS_CUT_NOTE = "\n\n[Cut here: the chat keeps the first 4 MiB of the agent's thoughts; the rest were left out.]";
+
+/** Plan entries shown; the last place counts the rest. */
+export const AGENT_PLAN_MAX_ENTRIES = 100;
+
+/** Characters of one plan entry shown. */
+export const AGENT_PLAN_ENTRY_MAX_CHARS = 500;
+
+/** The plan's last entry when it has more; `{count}` is how many. */
+export const AGENT_PLAN_MORE_NOTE = "…and {count} more steps (not shown)";
+
+/** Characters of a tool call's title, arguments and output shown, each. */
+export const AGENT_TOOL_TEXT_MAX_CHARS = 65536;
+
+/** Tool calls of one turn shown as blocks. */
+export const AGENT_TOOL_CALLS_MAX = 500;
+
+/** Streamed text reaches the chat at most this often (ms). */
+export const AGENT_DRAW_INTERVAL_MS = 16;
