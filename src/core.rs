@@ -469,9 +469,10 @@ impl<H: Host> VaultAgentCore<H> {
             false => None,
         };
         let run = self.run_cli(&call, access, &invocation, &settings).await;
+        let ran = ran_output(&run);
         let mut result = self.verified(run, check.as_ref(), &settings).await?;
-        if let (Some(before), true) = (before, result.ok) {
-            self.record_write(before, &call, turn, &settings, &mut result)
+        if let (Some(before), Some(output)) = (before, ran) {
+            self.record_write(before, &call, turn, &settings, &output, &mut result)
                 .await;
         }
         if let (Some(warning), true) = (&warning, result.ok) {
@@ -748,11 +749,12 @@ impl<H: Host> VaultAgentCore<H> {
             .cli
             .run(&self.host, settings, &entry.invocation, entry.empty_output)
             .await;
+        let ran = ran_output(&run);
         let mut result = self
             .verified(run, call.args.write_check().as_ref(), settings)
             .await?;
-        if result.ok {
-            self.record_write(before, &call, turn, settings, &mut result)
+        if let Some(output) = ran {
+            self.record_write(before, &call, turn, settings, &output, &mut result)
                 .await;
         }
         self.finish_run(id, result)
@@ -856,6 +858,12 @@ fn result_of(run: CliRun) -> ToolResult {
         result.argv = Some(run.argv);
     }
     result
+}
+
+/// What the CLI printed for a write it ran: journaled even when the
+/// read-back then fails, since the note may have changed.
+fn ran_output(run: &CliRun) -> Option<String> {
+    run.output.as_ref().ok().map(|output| output.text.clone())
 }
 
 /// What a probe read, as a comparable string (errors included).

@@ -188,14 +188,17 @@ impl<H: Host> VaultAgentCore<H> {
         }
     }
 
-    /// After a write succeeded: its journal entry, linked from the result
-    /// (with the change as a diff, for the tool block).
+    /// After the CLI ran a write (`output` is what it printed): its journal
+    /// entry, linked from the result (with the change as a diff, for the tool
+    /// block). Also when the read-back then failed: the note may have changed,
+    /// and its Undo checks it as usual.
     pub(crate) async fn record_write(
         &self,
         before: Before,
         call: &ToolCall<'_>,
         turn: Option<&str>,
         settings: &Settings,
+        output: &str,
         result: &mut ToolResult,
     ) {
         let command = call.command.name;
@@ -248,7 +251,7 @@ impl<H: Host> VaultAgentCore<H> {
                 lookup,
                 taken,
             } => match self
-                .created_path(path, lookup, taken, &result.text, settings)
+                .created_path(path, lookup, taken, output, settings)
                 .await
             {
                 Err(reason) => never(described.clone(), reason),
@@ -357,7 +360,8 @@ impl<H: Host> VaultAgentCore<H> {
         self.journal_and_link(entry, diff, result).await;
     }
 
-    /// An approved edit that was written and read back.
+    /// An approved edit the vault wrote, whether or not it read back: the
+    /// entry holds what was meant, and its Undo checks the note against it.
     pub(crate) async fn record_edit(
         &self,
         plan: &NoteEditPlan,

@@ -209,18 +209,15 @@ impl<H: Host> VaultAgentCore<H> {
         let result = match written {
             Ok(VaultProcessed::Written) => {
                 let read = CliInvocation::new("read").parameter("path", plan.path.as_str());
-                match self.read_text(&read, settings).await {
+                let mut result = match self.read_text(&read, settings).await {
                     Ok(text) if same_text(&text, &plan.after) => {
                         let diff = NoteDiff::between(&plan.before, &plan.after);
                         // The model reads what changed, to say it in words.
-                        let mut ok = ToolResult::success(format!(
+                        ToolResult::success(format!(
                             "Edited {target} ({}):\n{}",
                             diff.counts(),
                             diff.unified()
-                        ));
-                        self.record_edit(plan, tool_id, turn, settings, &mut ok)
-                            .await;
-                        ok
+                        ))
                     }
                     Ok(text) => ToolResult::failure(
                         &ToolError::WriteNotVerified {
@@ -239,7 +236,11 @@ impl<H: Host> VaultAgentCore<H> {
                         },
                         0.0,
                     ),
-                }
+                };
+                // The vault wrote it: journaled whatever the read-back said.
+                self.record_edit(plan, tool_id, turn, settings, &mut result)
+                    .await;
+                result
             }
             Ok(VaultProcessed::Changed { now }) => {
                 // Someone typed, or a sync arrived: nothing was written. Ask
