@@ -85,8 +85,10 @@ export interface HostFunctions {
 	vaultTrash(path: string): Promise<{ status: "trashed" } | { error: { code: string; message: string } }>;
 	/** Moves or renames a note (`app.fileManager.renameFile`, which updates links as the user's setting says). */
 	vaultMove(from: string, to: string): Promise<{ status: "moved" } | { error: { code: string; message: string } }>;
-	/** Makes a note with this text (`app.vault.create`); fails if one is there. */
-	vaultCreate(path: string, content: string): Promise<{ status: "created" } | { error: { code: string; message: string } }>;
+	/** A file's exact bytes (`app.vault.readBinary`); `too_large` past `maxBytes`. */
+	vaultReadBytes(path: string, maxBytes: number): Promise<{ bytes: Uint8Array } | { error: { code: string; message: string } }>;
+	/** Makes a file holding exactly these bytes (`app.vault.createBinary`); fails if one is there. */
+	vaultCreate(path: string, bytes: Uint8Array): Promise<{ status: "created" } | { error: { code: string; message: string } }>;
 	/** Settings → Files and links → Automatically update internal links, if it can be read. */
 	linksUpdateOnMove(): boolean | undefined;
 	/** The user's local date and time, time zone and open note, for the system prompt. */

@@ -53,6 +53,8 @@ export type ToolErrorCode =
 	| "too_large_for_cli"
 	| "write_not_verified"
 	| "vault_failed"
+	| "not_utf8"
+	| "path_outside_vault"
 	| "config_folder"
 	| "out_of_scope"
 	| "output_flood"

@@ -133,6 +133,7 @@ impl<H: Host> VaultAgentCore<H> {
                         detail: failure.message,
                     },
                 })?;
+        self.check_utf8(&path, &target).await?;
         let after = apply(&before, &request.edit)
             .map_err(|problem| edit_error(problem, &target, &request.edit))?;
         if after == before {
@@ -170,6 +171,31 @@ impl<H: Host> VaultAgentCore<H> {
             turn: turn.map(str::to_string),
         };
         Ok(self.file_vault_card(proposal, settings))
+    }
+
+    /// Refuses to edit a file that is not UTF-8 (a Latin-1 note, an image):
+    /// Obsidian reads it with replacement characters, and writing that back
+    /// would change every byte the edit does not touch.
+    async fn check_utf8(&self, path: &str, target: &str) -> Result<(), ToolError> {
+        let bytes = self
+            .host()
+            .vault_read_bytes(path, crate::journal::MAX_BYTES)
+            .await
+            .map_err(|failure| ToolError::VaultFailed {
+                target: target.to_string(),
+                detail: failure.message,
+            })?;
+        match std::str::from_utf8(&bytes) {
+            Ok(_) => Ok(()),
+            Err(error) => Err(ToolError::NotUtf8 {
+                target: target.to_string(),
+                detail: format!(
+                    "byte {} is 0x{:02x}",
+                    error.valid_up_to() + 1,
+                    bytes[error.valid_up_to()]
+                ),
+            }),
+        }
     }
 
     /// Files a card whose change Obsidian makes (an edit, a move), not the

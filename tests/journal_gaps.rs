@@ -176,3 +176,196 @@ fn an_approved_edit_whose_read_back_fails_is_journaled_and_undone() {
     assert!(undone.ok, "{}", undone.text);
     assert_eq!(note(&core, PLAN).unwrap(), PLAN_TEXT);
 }
+
+const PNG: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0\0\0\x1f\x15\xc4\x89\0\0\0\nIDATx\x9cc\0\x01\0\0\x05\0\x01\r\n-\xb4\0\0\0\0IEND\xaeB`\x82";
+const LATIN1: &[u8] = b"# Caf\xe9\nCr\xe8me br\xfbl\xe9e\n";
+
+fn with_binary(core: &VaultAgentCore<FakeHost>, path: &str, bytes: &[u8]) {
+    core.host()
+        .binary
+        .borrow_mut()
+        .insert(path.into(), bytes.to_vec());
+}
+
+fn bytes(core: &VaultAgentCore<FakeHost>, path: &str) -> Option<Vec<u8>> {
+    let host = core.host();
+    let binary = host.binary.borrow().get(path).cloned();
+    binary.or_else(|| note(core, path).map(String::into_bytes))
+}
+
+/// Item 8: an image and a Latin-1 note come back byte for byte; they were
+/// kept as decoded text (`69 → 91` bytes, `e9 → ef bf bd`).
+#[test]
+fn undo_of_a_delete_makes_every_file_again_byte_for_byte() {
+    let (core, _) = core();
+    with_binary(&core, "Attachments/dot.png", PNG);
+    with_binary(&core, "Notes/Café.md", LATIN1);
+    let card = call(
+        &core,
+        "obsidianOrganise",
+        json!({"command": "delete", "paths": ["Attachments/dot.png", "Notes/Café.md", PLAN]}),
+    );
+    let done = approve(&core, &card);
+    assert!(done.ok, "{}", done.text);
+    assert_eq!(bytes(&core, "Attachments/dot.png"), None);
+    let undone = block_on(core.undo(&entry(&done), None));
+    assert!(undone.ok, "{}", undone.text);
+    assert_eq!(bytes(&core, "Attachments/dot.png").as_deref(), Some(PNG));
+    assert_eq!(bytes(&core, "Notes/Café.md").as_deref(), Some(LATIN1));
+    assert_eq!(note(&core, PLAN).as_deref(), Some(PLAN_TEXT));
+    assert!(
+        undone.text.contains("exactly as they were"),
+        "{}",
+        undone.text
+    );
+}
+
+/// Item 8: the journal of today's main (a deleted note's `content` only)
+/// still loads and undoes; a new entry keeps text as text and other bytes
+/// as base64.
+#[test]
+fn a_journal_written_before_bytes_were_kept_still_undoes() {
+    let (core, _) = core();
+    let stored = json!({"version": 1, "nextId": 3, "entries": [{
+        "id": "u3", "time": 1.0, "tool": "obsidianOrganise", "command": "delete",
+        "target": "Inbox/Old.md", "summary": "Deleted Inbox/Old.md → the trash",
+        "undo": {"kind": "deleted", "notes": [{"path": "Inbox/Old.md", "content": "# Old\n"}]},
+        "writtenHash": ""
+    }]});
+    let repairs = core.load_journal(&stored);
+    assert!(repairs.is_empty(), "{repairs:?}");
+    let undone = block_on(core.undo("u3", None));
+    assert!(undone.ok, "{}", undone.text);
+    assert_eq!(note(&core, "Inbox/Old.md").as_deref(), Some("# Old\n"));
+    with_binary(&core, "Attachments/dot.png", PNG);
+    let card = call(
+        &core,
+        "obsidianOrganise",
+        json!({"command": "delete", "paths": ["Attachments/dot.png", PLAN]}),
+    );
+    approve(&core, &card);
+    let saved = core.host().journal_saves.borrow().last().unwrap().0.clone();
+    let saved: Value = serde_json::from_str(&saved).unwrap();
+    let notes = &saved["entries"][1]["undo"]["notes"];
+    assert_eq!(notes[0]["content"], "");
+    assert!(
+        notes[0]["bytes"]
+            .as_str()
+            .unwrap()
+            .starts_with("iVBORw0KGgo"),
+        "{notes}"
+    );
+    assert_eq!(notes[1]["content"], PLAN_TEXT);
+    assert!(notes[1].get("bytes").is_none(), "{notes}");
+}
+
+/// Item 8: an edit of a note that is not UTF-8 is refused with a clear
+/// error and changes no byte (it used to be rewritten with U+FFFD).
+#[test]
+fn an_edit_of_a_note_that_is_not_utf8_is_refused() {
+    let (core, _) = core();
+    with_binary(&core, "Notes/Café.md", LATIN1);
+    let result = call(
+        &core,
+        "obsidianEdit",
+        json!({"command": "edit", "path": "Notes/Café.md", "heading": "Caf\u{FFFD}", "content": "x"}),
+    );
+    assert_eq!(result.code(), Some("not_utf8"), "{}", result.text);
+    assert!(result.text.contains("byte 6 is 0xe9"), "{}", result.text);
+    assert!(result.pending.is_none());
+    assert_eq!(bytes(&core, "Notes/Café.md").as_deref(), Some(LATIN1));
+}
+
+/// Item 9: the undo of a three-note delete fails at the second note; the
+/// first is back, the next Undo finishes the rest (it used to find the
+/// first note in its way, leaving the others only in the trash).
+#[test]
+fn a_delete_undo_that_stops_half_way_is_finished_by_the_next_undo() {
+    let (core, _) = core();
+    for path in ["Inbox/A.md", "Inbox/B.md"] {
+        core.host()
+            .notes
+            .borrow_mut()
+            .insert(path.into(), format!("# {path}\n"));
+    }
+    let card = call(
+        &core,
+        "obsidianOrganise",
+        json!({"command": "delete", "paths": ["Inbox/A.md", "Inbox/B.md", PLAN]}),
+    );
+    let id = entry(&approve(&core, &card));
+    core.host()
+        .refuse_writes_to
+        .borrow_mut()
+        .push("Inbox/B.md".into());
+    let stopped = block_on(core.undo(&id, None));
+    assert_eq!(stopped.code(), Some("vault_failed"), "{}", stopped.text);
+    assert!(
+        stopped.text.contains("1 of the 3 notes are back"),
+        "{}",
+        stopped.text
+    );
+    assert!(note(&core, "Inbox/A.md").is_some());
+    assert!(!core.journal_entry(&id).unwrap().undone);
+    // The progress survives a restart.
+    let saved = core.host().journal_saves.borrow().last().unwrap().0.clone();
+    let (restarted, _) = core_after_restart(&core, &saved);
+    let finished = block_on(restarted.undo(&id, None));
+    assert!(finished.ok, "{}", finished.text);
+    assert_eq!(
+        note(&restarted, "Inbox/B.md").as_deref(),
+        Some("# Inbox/B.md\n")
+    );
+    assert_eq!(note(&restarted, PLAN).as_deref(), Some(PLAN_TEXT));
+    assert!(restarted.journal_entry(&id).unwrap().undone);
+}
+
+/// Item 9: the same for moves, put back newest first.
+#[test]
+fn a_move_undo_that_stops_half_way_is_finished_by_the_next_undo() {
+    let (core, _) = core();
+    for path in ["Inbox/A.md", "Inbox/B.md"] {
+        core.host()
+            .notes
+            .borrow_mut()
+            .insert(path.into(), format!("# {path}\n"));
+    }
+    let card = call(
+        &core,
+        "obsidianOrganise",
+        json!({"command": "move", "paths": ["Inbox/A.md", "Inbox/B.md"], "to": "Archive"}),
+    );
+    let id = entry(&approve(&core, &card));
+    assert!(note(&core, "Archive/A.md").is_some() && note(&core, "Archive/B.md").is_some());
+    // B goes back first, then A's move back fails.
+    core.host()
+        .refuse_writes_to
+        .borrow_mut()
+        .push("Inbox/A.md".into());
+    let stopped = block_on(core.undo(&id, None));
+    assert_eq!(stopped.code(), Some("vault_failed"), "{}", stopped.text);
+    assert!(
+        stopped.text.contains("1 of the 2 notes are back"),
+        "{}",
+        stopped.text
+    );
+    assert!(note(&core, "Inbox/B.md").is_some());
+    core.host().refuse_writes_to.borrow_mut().clear();
+    let finished = block_on(core.undo(&id, None));
+    assert!(finished.ok, "{}", finished.text);
+    assert!(note(&core, "Inbox/A.md").is_some() && note(&core, "Inbox/B.md").is_some());
+    assert!(note(&core, "Archive/A.md").is_none() && note(&core, "Archive/B.md").is_none());
+}
+
+/// The same core again, over the same notes, with the saved journal loaded.
+fn core_after_restart(
+    old: &VaultAgentCore<FakeHost>,
+    journal: &str,
+) -> (VaultAgentCore<FakeHost>, Rc<Cell<bool>>) {
+    let (core, reads) = core();
+    let notes = old.host().notes.borrow().clone();
+    *core.host().notes.borrow_mut() = notes;
+    let stored: Value = serde_json::from_str(journal).unwrap();
+    assert!(core.load_journal(&stored).is_empty());
+    (core, reads)
+}

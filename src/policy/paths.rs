@@ -196,7 +196,7 @@ fn is_short_name_of(name: &str, long: &str) -> bool {
         .filter(|c| *c != '.' && *c != ' ')
         .collect::<String>()
         .to_uppercase();
-    stem.chars().count() <= 6 && base.starts_with(&stem)
+    stem.chars().count() <= 6 && base.starts_with(stem)
 }
 
 /// The path a new note gets: `.md` added when the last part has no

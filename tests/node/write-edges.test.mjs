@@ -91,4 +91,63 @@ describe("writes and their undo through the built main.js", () => {
 		assert.equal(undone.ok, true, undone.text);
 		assert.deepEqual(readFileSync(file(path)), before);
 	});
+
+	before(() => mkdirSync(file("Notes"), { recursive: true }));
+	const PNG = Buffer.from("89504e470d0a1a0a0000000d4948445200000001000000010806000000" + "1f15c4890000000a49444154789c63000100000500010d0a2db40000000049454e44ae426082", "hex");
+	const LATIN1 = Buffer.from("# Caf\xe9\nCr\xe8me br\xfbl\xe9e\n", "latin1");
+
+	async function approved(args) {
+		const pending = await plugin.api.callTool("obsidianOrganise", args);
+		assert.ok(pending.pending, pending.text);
+		return plugin.confirmations.approve(plugin.core.confirmationCard(pending.pending.id));
+	}
+
+	it("undo of a delete puts an image and a Latin-1 note back byte for byte", async () => {
+		writeFileSync(file("Notes/Latin.md"), LATIN1);
+		const image = readFileSync(file("Attachments/diagram.png"));
+		const done = await approved({ command: "delete", paths: ["Attachments/diagram.png", "Notes/Latin.md"] });
+		assert.equal(done.ok, true, done.text);
+		assert.equal(existsSync(file("Attachments/diagram.png")), false);
+		const undone = await plugin.core.undo(done.journal.entry, null);
+		assert.equal(undone.ok, true, undone.text);
+		assert.deepEqual(readFileSync(file("Attachments/diagram.png")), image);
+		assert.deepEqual(readFileSync(file("Notes/Latin.md")), LATIN1);
+	});
+
+	it("refuses to edit a note that is not UTF-8, and leaves its bytes", async () => {
+		writeFileSync(file("Notes/Latin.md"), LATIN1);
+		const result = await plugin.api.callTool("obsidianEdit", { command: "edit", path: "Notes/Latin.md", find: "me br", with: "me BR" });
+		assert.equal(result.error?.code, "not_utf8", result.text);
+		assert.match(result.text, /not UTF-8/);
+		assert.equal(result.pending, undefined);
+		assert.deepEqual(readFileSync(file("Notes/Latin.md")), LATIN1);
+	});
+
+	it("a journal entry of today's format (text only) still loads and undoes a delete", async () => {
+		plugin.unload();
+		const journal = join(vault, ".obsidian/plugins/vault-agent/journal.json");
+		const entry = { id: "u90", time: 1, tool: "obsidianOrganise", command: "delete", target: "Notes/Old.md", summary: "Deleted Notes/Old.md → the trash", undo: { kind: "deleted", notes: [{ path: "Notes/Old.md", content: "# Old ☕\r\n" }] }, writtenHash: "" };
+		writeFileSync(journal, JSON.stringify({ version: 1, nextId: 90, entries: [entry] }));
+		({ plugin } = await loadPlugin(vault, { data }));
+		const undone = await plugin.core.undo("u90", null);
+		assert.equal(undone.ok, true, undone.text);
+		assert.equal(readFileSync(file("Notes/Old.md"), "utf8"), "# Old ☕\r\n");
+	});
+
+	it("an undo of several deleted notes that stops half way is finished by the next Undo", async () => {
+		for (const name of ["A", "B"]) writeFileSync(file(`Notes/${name}.md`), `# ${name}\n`);
+		const done = await approved({ command: "delete", paths: ["Notes/A.md", "Notes/B.md"] });
+		assert.equal(done.ok, true, done.text);
+		// Something the vault cannot replace sits where B was (a folder of that name).
+		mkdirSync(file("Notes/B.md"));
+		const stopped = await plugin.core.undo(done.journal.entry, null);
+		assert.equal(stopped.ok, false, stopped.text);
+		assert.match(stopped.text, /1 of the 2 notes are back/);
+		assert.equal(readFileSync(file("Notes/A.md"), "utf8"), "# A\n");
+		rmSync(file("Notes/B.md"), { recursive: true });
+		const finished = await plugin.core.undo(done.journal.entry, null);
+		assert.equal(finished.ok, true, finished.text);
+		assert.equal(readFileSync(file("Notes/B.md"), "utf8"), "# B\n");
+		assert.equal(plugin.core.journalEntry(done.journal.entry).undone, true);
+	});
 });
