@@ -8,6 +8,7 @@
 import type { ToolDescriptor, ToolResult } from "./vault-agent-api";
 import type {
 	AgentAnswer,
+	AgentFileWrite,
 	AgentQuestion,
 	Attachment,
 	ChatEvent,
@@ -185,6 +186,10 @@ export interface CoreHandle {
 	agentQuestion(token: string, question: AgentQuestion): AgentAnswer;
 	/** The user's pick for that question; "always" picks last as long as the door. */
 	agentQuestionAnswered(token: string, question: AgentQuestion, optionId: string): void;
+	/** The vault path a coding agent's absolute path names; throws with why when it names none. */
+	agentFilePath(path: string): string;
+	/** Which write an agent's `fs/write_text_file` becomes (`mode`: the chat's, as stored). */
+	agentFileWrite(path: string, content: string, requester: string, mode: string): Promise<AgentFileWrite>;
 	/** The tools as MCP lists them (names, titles, descriptions, schemas). */
 	mcpTools(): Array<{ name: string; title: string; description: string }>;
 	/** `callTool` for the plugin's CLI commands: `mode` narrows the chat's mode. */

@@ -3,6 +3,7 @@
 //! plain Rust, tested natively against a fake `Host`; only `wasm` (compiled for
 //! wasm32) touches wasm-bindgen.
 
+pub mod acp_files;
 pub mod agent;
 pub mod cli;
 pub mod confirm;

@@ -68,6 +68,7 @@ fn core_types() -> String {
     };
     use crate::journal::{EntryView, TurnChanges};
     use crate::mcp::{ActivityEntry, McpExchange, McpReply};
+    use crate::policy::agent_files::AgentFileWrite;
     use crate::policy::agent_questions::{
         AgentAnswer, AgentOption, AgentQuestion, AnsweredBecause,
     };
@@ -117,6 +118,7 @@ fn core_types() -> String {
         declaration::<AgentOption>(),
         declaration::<AgentAnswer>(),
         declaration::<AnsweredBecause>(),
+        declaration::<AgentFileWrite>(),
         declaration::<ProcessRequest>(),
         declaration::<ProcessTree>(),
         declaration::<FileStatus>(),

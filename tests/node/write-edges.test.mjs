@@ -151,3 +151,63 @@ describe("writes and their undo through the built main.js", () => {
 		assert.equal(plugin.core.journalEntry(done.journal.entry).undone, true);
 	});
 });
+
+describe("a coding agent's file writes take the core's one rule", () => {
+	let vault;
+	let plugin;
+	let session;
+	const file = (path) => join(vault, path);
+
+	async function turn(text, onEvent = () => {}) {
+		const events = [];
+		await session.prompt(text, (event) => {
+			events.push(event);
+			onEvent(event);
+		});
+		return { events, said: events.filter((e) => e.type === "textDelta").map((e) => e.text).join("") };
+	}
+
+	before(async () => {
+		vault = copySampleVault();
+		useEmulator(vault);
+		({ plugin } = await loadPlugin(vault, {
+			data: { cliPath: emulator, vaultName: "Sample Vault", permissionMode: "askBeforeEdits", acpAgents: { custom: { command: process.execPath, args: [SCRIPT] } } },
+		}));
+		session = await plugin.codingAgents.start(plugin.codingAgents.profileFor("agent:custom"));
+	});
+	after(async () => {
+		const pids = plugin.codingAgents.running().map((s) => s.pid);
+		await plugin.codingAgents.dispose();
+		await until(() => pids.every((pid) => !isAlive(pid)), "every agent to end");
+		plugin.unload();
+		removeVault(vault);
+	});
+
+	it("a write to a path without .md is a write of that note (a card for the edit), never \"Alice 1.md\"", async () => {
+		const before = readFileSync(file("People/Alice.md"));
+		const cards = [];
+		const { said } = await turn(`write ${file("People/Alice")}|Replaced by the agent`, (event) => {
+			if (event.type === "confirmationNeeded") {
+				cards.push(event.card);
+				plugin.confirmations.reject(event.card);
+			}
+		});
+		assert.equal(cards.length, 1, said);
+		assert.match(cards[0].preview.target, /People\/Alice\.md/);
+		assert.match(said, /^Write refused: /);
+		assert.deepEqual(readdirSync(file("People")).sort(), ["Alice.md", "Bob.md"]);
+		assert.deepEqual(readFileSync(file("People/Alice.md")), before);
+		const made = await turn(`write ${file("People/Carol")}|# Carol`);
+		assert.equal(made.said, `Wrote ${file("People/Carol")}`);
+		assert.equal(readFileSync(file("People/Carol.md"), "utf8").trim(), "# Carol");
+	});
+
+	it("refuses a write into the config folder in any form Windows reads as it", async () => {
+		for (const path of [".obsidian./plugins/x/data.json", ".obsidian /app.json", "OBSIDI~1/app.json"]) {
+			const { said } = await turn(`write ${file(path)}|{}`);
+			assert.match(said, /^Write refused: .*configuration folder/, path);
+		}
+		assert.equal(existsSync(file(".obsidian./plugins/x/data.json")), false);
+		assert.equal(existsSync(file("OBSIDI~1")), false);
+	});
+});
