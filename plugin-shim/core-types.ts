@@ -90,6 +90,8 @@ export interface HostFunctions {
 	vaultReadBytes(path: string, maxBytes: number): Promise<{ bytes: Uint8Array } | { error: { code: string; message: string } }>;
 	/** Makes a file holding exactly these bytes (`app.vault.createBinary`); fails if one is there. */
 	vaultCreate(path: string, bytes: Uint8Array): Promise<{ status: "created" } | { error: { code: string; message: string } }>;
+	/** The real path of an absolute path, every symbolic link followed (`fs.realpath`); `not_found` when nothing is there. */
+	realPath(path: string): Promise<{ path: string } | { error: { code: string; message: string } }>;
 	/** Settings → Files and links → Automatically update internal links, if it can be read. */
 	linksUpdateOnMove(): boolean | undefined;
 	/** The user's local date and time, time zone and open note, for the system prompt. */

@@ -390,6 +390,10 @@ impl<H: Host> VaultAgentCore<H> {
                 &resolved,
             )? {
                 ScopeCheck::Allowed(filter) => {
+                    if access.is_write() {
+                        // No write follows a symbolic link out of the vault.
+                        self.check_write_places(&call).await?;
+                    }
                     let invocation = call.invocation(settings.vault())?;
                     return Ok(Authorised {
                         call,
@@ -468,6 +472,9 @@ impl<H: Host> VaultAgentCore<H> {
             true => Some(self.capture_before(&call, &settings).await),
             false => None,
         };
+        if let Some(before) = &before {
+            self.check_captured_place(before).await?;
+        }
         let run = self.run_cli(&call, access, &invocation, &settings).await;
         let ran = ran_output(&run);
         let mut result = self.verified(run, check.as_ref(), &settings).await?;
@@ -745,6 +752,9 @@ impl<H: Host> VaultAgentCore<H> {
         self.confirmations
             .borrow_mut()
             .advance(id, ConfirmationState::Running)?;
+        if let Err(error) = self.check_captured_place(&before).await {
+            return self.finish_run(id, ToolResult::failure(&error, 0.0));
+        }
         let run = self
             .cli
             .run(&self.host, settings, &entry.invocation, entry.empty_output)

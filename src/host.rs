@@ -276,6 +276,10 @@ pub trait Host {
     /// Makes a file at `path` holding exactly `bytes`
     /// (`app.vault.createBinary`); fails if one is there. Undoing a deletion.
     async fn vault_create(&self, path: &str, bytes: &[u8]) -> Result<(), VaultFailure>;
+    /// The real path of `path` (absolute, on disk), every symbolic link in
+    /// it followed (`fs.realpath`); `not_found` when nothing is there.
+    /// Before a write, so no write follows a link out of the vault.
+    async fn real_path(&self, path: &str) -> Result<String, VaultFailure>;
     /// Whether Obsidian updates links when a note moves (Settings → Files and
     /// links → Automatically update internal links); `None` if unknown.
     fn links_update_on_move(&self) -> Option<bool>;

@@ -28,6 +28,7 @@ pub mod tools;
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod ts_types;
 pub mod undo;
+mod vault_edge;
 pub mod writes;
 
 #[cfg(target_arch = "wasm32")]

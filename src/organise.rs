@@ -47,6 +47,7 @@ impl<H: Host> VaultAgentCore<H> {
                 Destination::Trash => None,
             };
             for path in std::iter::once(&from).chain(to.iter()) {
+                self.check_real_place(path).await?;
                 if in_config_dir(path, &config_dir) {
                     return Err(ToolError::ConfigFolder {
                         command: call.command.name.to_string(),
@@ -180,6 +181,19 @@ impl<H: Host> VaultAgentCore<H> {
         let mut deleted = Vec::new();
         let mut failure = None;
         for item in &plan.items {
+            // Checked again: a link may have appeared since the card.
+            let places = std::iter::once(&item.from).chain(item.to.iter());
+            let mut outside = None;
+            for path in places {
+                if let Err(error) = self.check_real_place(path).await {
+                    outside = Some(error);
+                    break;
+                }
+            }
+            if let Some(error) = outside {
+                failure = Some(error);
+                break;
+            }
             // A deletion keeps the file's exact bytes for its undo (an image,
             // a note that is not UTF-8): without them it does not run.
             let kept = match &item.to {

@@ -65,6 +65,8 @@ pub struct FakeHost {
     /// Paths where `vault_create` and `vault_move` (as the destination)
     /// fail, as on a full disk or a folder made read-only.
     pub refuse_writes_to: RefCell<Vec<String>>,
+    /// Symbolic links on disk: (absolute link path, absolute real target).
+    pub links: RefCell<Vec<(String, String)>>,
     /// Notes moved to the trash, with the text they had.
     pub trash: Rc<RefCell<Vec<(String, String)>>>,
     /// Responses the core closed, by id.
@@ -140,6 +142,7 @@ impl FakeHost {
             before_process: RefCell::new(None),
             binary: Rc::new(RefCell::new(HashMap::new())),
             refuse_writes_to: RefCell::new(Vec::new()),
+            links: RefCell::new(Vec::new()),
             trash: Rc::new(RefCell::new(Vec::new())),
             opened: Rc::new(RefCell::new(Vec::new())),
             links_update: Some(true),
@@ -510,6 +513,17 @@ impl Host for FakeHost {
             }
         }
         Ok(())
+    }
+
+    async fn real_path(&self, path: &str) -> Result<String, VaultFailure> {
+        for (link, target) in self.links.borrow().iter() {
+            if let Some(rest) = path.strip_prefix(link.as_str()) {
+                if rest.is_empty() || rest.starts_with('/') {
+                    return Ok(format!("{target}{rest}"));
+                }
+            }
+        }
+        Ok(path.to_string())
     }
 
     fn links_update_on_move(&self) -> Option<bool> {

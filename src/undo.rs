@@ -60,6 +60,19 @@ pub(crate) enum Before {
     Never { reason: String },
 }
 
+impl Before {
+    /// The note the change is about to write, when known.
+    pub(crate) fn path(&self) -> Option<&str> {
+        match self {
+            Before::Text { path, .. }
+            | Before::Property { path, .. }
+            | Before::Task { path, .. } => Some(path),
+            Before::NewNote { path, .. } => path.as_deref(),
+            Before::Never { .. } => None,
+        }
+    }
+}
+
 /// Why an undo did not run.
 enum Stop {
     Refused(ToolError),
@@ -681,6 +694,12 @@ impl<H: Host> VaultAgentCore<H> {
             .into());
         }
         let path = self.undo_path(entry)?;
+        if !matches!(
+            entry.undo,
+            UndoPlan::Moved { .. } | UndoPlan::Deleted { .. }
+        ) {
+            self.check_real_place(&path).await?;
+        }
         // The CLI goes to the vault the change went to.
         let settings = Settings {
             vault_name: entry.vault.clone().unwrap_or_default(),
@@ -826,6 +845,8 @@ impl<H: Host> VaultAgentCore<H> {
                 // Every note first: where it went, and its old place free.
                 for m in left {
                     let (from, to) = (self.checked(entry, &m.from)?, self.checked(entry, &m.to)?);
+                    self.check_real_place(&from).await?;
+                    self.check_real_place(&to).await?;
                     if self.host().vault_read(&to).await.is_err() {
                         return Err(ToolError::UndoTargetMissing {
                             target: format!("\"{to}\""),
@@ -864,6 +885,8 @@ impl<H: Host> VaultAgentCore<H> {
                 let mut made_again = Vec::new();
                 for note in left {
                     let path = self.checked(entry, &note.path)?;
+                    // Made again only inside the vault, never through a link out of it.
+                    self.check_real_place(&path).await?;
                     if self.host().vault_read(&path).await.is_ok() {
                         return Err(ToolError::NotUndoable {
                             target: format!("\"{path}\""),

@@ -119,6 +119,7 @@ impl<H: Host> VaultAgentCore<H> {
         turn: Option<&str>,
     ) -> Result<ToolResult, ToolError> {
         let path = self.resolve_note(&request.locate, settings).await?;
+        self.check_real_place(&path).await?;
         let target = format!("\"{path}\"");
         let before =
             self.host()
@@ -228,6 +229,9 @@ impl<H: Host> VaultAgentCore<H> {
         self.confirmations
             .borrow_mut()
             .advance(id, ConfirmationState::Running)?;
+        if let Err(error) = self.check_real_place(&plan.path).await {
+            return self.finish_run(id, ToolResult::failure(&error, 0.0));
+        }
         let written = self
             .host()
             .vault_process(&plan.path, &plan.before, &plan.after)

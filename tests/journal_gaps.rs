@@ -369,3 +369,109 @@ fn core_after_restart(
     assert!(core.load_journal(&stored).is_empty());
     (core, reads)
 }
+
+fn link(core: &VaultAgentCore<FakeHost>, from: &str, to: &str) {
+    core.host()
+        .links
+        .borrow_mut()
+        .push((from.to_string(), to.to_string()));
+}
+
+fn cli_ran(core: &VaultAgentCore<FakeHost>, command: &str) -> bool {
+    core.host()
+        .requests
+        .borrow()
+        .iter()
+        .any(|r| r.args[0] == command)
+}
+
+/// Item 5: Obsidian follows a symbolic link inside the vault; no write
+/// does when it leads out of the vault or into the config folder, whatever
+/// names the note (a path, a name, a new note's folder, an edit).
+#[test]
+fn no_write_follows_a_link_out_of_the_vault_or_into_the_config_folder() {
+    let (core, _) = core();
+    for (path, text) in [("Shared/Plan.md", "# Shared\n"), ("Cfg/app.md", "{}\n")] {
+        core.host()
+            .notes
+            .borrow_mut()
+            .insert(path.into(), text.into());
+    }
+    link(&core, "/vault/Shared", "/home/ada/Dropbox/shared");
+    link(&core, "/vault/Cfg", "/vault/.obsidian");
+    for args in [
+        json!({"command": "append", "path": "Shared/Plan.md", "content": "- x"}),
+        json!({"command": "create", "path": "Shared/New.md", "content": "x"}),
+        json!({"command": "create", "path": "Shared/Deeper/New.md", "content": "x"}),
+        json!({"command": "append", "path": "Cfg/app.md", "content": "x"}),
+        json!({"command": "edit", "path": "Shared/Plan.md", "find": "Shared", "with": "Mine"}),
+    ] {
+        let result = call(&core, "obsidianEdit", args.clone());
+        assert_eq!(
+            result.code(),
+            Some("path_outside_vault"),
+            "{args}: {}",
+            result.text
+        );
+        assert!(result.pending.is_none(), "{args}");
+    }
+    assert!(!cli_ran(&core, "append") && !cli_ran(&core, "create"));
+    assert_eq!(note(&core, "Shared/Plan.md").as_deref(), Some("# Shared\n"));
+    let moved = call(
+        &core,
+        "obsidianOrganise",
+        json!({"command": "move", "path": PLAN, "to": "Shared"}),
+    );
+    assert_eq!(moved.code(), Some("path_outside_vault"), "{}", moved.text);
+    // A link that stays inside the vault is followed as Obsidian does.
+    link(&core, "/vault/Alias", "/vault/Projects");
+    core.host()
+        .notes
+        .borrow_mut()
+        .insert("Alias/Plan.md".into(), PLAN_TEXT.into());
+    let inside = call(
+        &core,
+        "obsidianEdit",
+        json!({"command": "append", "path": "Alias/Plan.md", "content": "- y"}),
+    );
+    assert!(inside.ok, "{}", inside.text);
+}
+
+/// Item 5: a link that appears after the card is caught at the click, and
+/// an undo never makes a deleted note again through one.
+#[test]
+fn a_link_made_after_the_card_or_before_an_undo_stops_the_write() {
+    let (core, _) = core();
+    let card = call(
+        &core,
+        "obsidianEdit",
+        json!({"command": "edit", "path": PLAN, "find": "Ship", "with": "Ship it"}),
+    );
+    link(&core, "/vault/Projects", "/srv/elsewhere");
+    let refused = approve(&core, &card);
+    assert_eq!(
+        refused.code(),
+        Some("path_outside_vault"),
+        "{}",
+        refused.text
+    );
+    assert_eq!(note(&core, PLAN).as_deref(), Some(PLAN_TEXT));
+    core.host().links.borrow_mut().clear();
+    let deleted = approve(
+        &core,
+        &call(
+            &core,
+            "obsidianOrganise",
+            json!({"command": "delete", "path": PLAN}),
+        ),
+    );
+    let id = entry(&deleted);
+    link(&core, "/vault/Projects", "/srv/elsewhere");
+    let undo = block_on(core.undo(&id, None));
+    assert_eq!(undo.code(), Some("path_outside_vault"), "{}", undo.text);
+    assert_eq!(note(&core, PLAN), None);
+    assert!(
+        !core.journal_entry(&id).unwrap().undone,
+        "still undoable once the link is gone"
+    );
+}

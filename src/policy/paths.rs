@@ -212,6 +212,39 @@ pub fn new_note_path(path: &str) -> String {
     }
 }
 
+/// The part of `real` (a real path, links followed) inside `root` (the
+/// vault folder's real path), `""` for the root itself, or `None` when it
+/// lies outside. Both come from the same resolution, so they spell the vault
+/// alike; on Windows `\` separates too and case is ignored.
+pub fn inside_real_folder(root: &str, real: &str, windows: bool) -> Option<String> {
+    let parts = |p: &str| -> Vec<String> {
+        let separators: &[char] = if windows { &['/', '\\'] } else { &['/'] };
+        p.split(separators)
+            .filter(|s| !s.is_empty())
+            .map(|s| {
+                if windows {
+                    s.to_lowercase()
+                } else {
+                    s.to_string()
+                }
+            })
+            .collect()
+    };
+    let (root, real_parts) = (parts(root), parts(real));
+    if real_parts.len() < root.len() || root.iter().zip(&real_parts).any(|(a, b)| a != b) {
+        return None;
+    }
+    let original: Vec<&str> = real
+        .split(if windows {
+            &['/', '\\'][..]
+        } else {
+            &['/'][..]
+        })
+        .filter(|s| !s.is_empty())
+        .collect();
+    Some(original[root.len()..].join("/"))
+}
+
 /// Checks a vault-relative file path such as `Projects/Plan.md`.
 pub fn check_vault_path(key: &str, value: &mut String) -> Result<(), String> {
     normalise(key, value, PathKind::File)
@@ -369,6 +402,26 @@ mod tests {
                 assert!(err.contains("such as"), "{input:?}: {err}");
             }
         }
+    }
+
+    #[test]
+    fn a_real_path_is_inside_the_vault_only_below_its_real_folder() {
+        let linux = |real: &str| inside_real_folder("/home/ada/Vault", real, false);
+        assert_eq!(
+            linux("/home/ada/Vault/Notes/A.md").as_deref(),
+            Some("Notes/A.md")
+        );
+        assert_eq!(linux("/home/ada/Vault").as_deref(), Some(""));
+        assert_eq!(linux("/home/ada/Vault2/A.md"), None);
+        assert_eq!(linux("/home/ada/vault/A.md"), None);
+        assert_eq!(linux("/etc/passwd"), None);
+        assert_eq!(linux("/home/ada"), None);
+        let windows = |real: &str| inside_real_folder("C:\\Users\\Ada\\Vault", real, true);
+        assert_eq!(
+            windows("c:\\users\\ada\\vault\\Notes\\A.md").as_deref(),
+            Some("Notes/A.md")
+        );
+        assert_eq!(windows("D:\\Users\\Ada\\Vault\\A.md"), None);
     }
 
     #[test]

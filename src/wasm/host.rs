@@ -91,6 +91,10 @@ extern "C" {
     #[wasm_bindgen(method, js_name = vaultCreate)]
     fn vault_create(this: &HostFunctions, path: &str, bytes: &[u8]) -> js_sys::Promise;
 
+    /// Resolves to `{ path }` (every link followed) or `{ error }` (`not_found`).
+    #[wasm_bindgen(method, js_name = realPath)]
+    fn real_path(this: &HostFunctions, path: &str) -> js_sys::Promise;
+
     /// `true`, `false`, or `undefined` when the setting cannot be read.
     #[wasm_bindgen(method, js_name = linksUpdateOnMove)]
     fn links_update_on_move(this: &HostFunctions) -> Option<bool>;
@@ -291,6 +295,20 @@ impl Host for JsHost {
             .await
             .map_err(|e| vault_failure(&e))?;
         vault_error(&answer)
+    }
+
+    async fn real_path(&self, path: &str) -> Result<String, VaultFailure> {
+        let answer = JsFuture::from(self.functions.real_path(path))
+            .await
+            .map_err(|e| vault_failure(&e))?;
+        vault_error(&answer)?;
+        js_sys::Reflect::get(&answer, &"path".into())
+            .ok()
+            .and_then(|p| p.as_string())
+            .ok_or_else(|| VaultFailure {
+                code: "host_error".into(),
+                message: "the real path was not given".into(),
+            })
     }
 
     fn links_update_on_move(&self) -> Option<bool> {

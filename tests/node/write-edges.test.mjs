@@ -152,6 +152,89 @@ describe("writes and their undo through the built main.js", () => {
 	});
 });
 
+describe("no write follows a symbolic link out of the vault (real links on disk)", () => {
+	let vault;
+	let plugin;
+	let outside;
+	let session;
+	const file = (path) => join(vault, path);
+	const data = { cliPath: emulator, vaultName: "Sample Vault", permissionMode: "askBeforeEdits", acpAgents: { custom: { command: process.execPath, args: [SCRIPT] } } };
+
+	before(async () => {
+		vault = copySampleVault();
+		outside = mkdtempSync(join(tmpdir(), "vault-agent-outside-"));
+		writeFileSync(join(outside, "Plan.md"), "# Someone else's plan\n");
+		symlinkSync(outside, file("Shared"));
+		symlinkSync(file(".obsidian"), file("Settings"));
+		useEmulator(vault);
+		({ plugin } = await loadPlugin(vault, { data }));
+	});
+	after(async () => {
+		const pids = plugin.codingAgents.running().map((s) => s.pid);
+		await plugin.codingAgents.dispose();
+		await until(() => pids.every((pid) => !isAlive(pid)), "every agent to end");
+		plugin.unload();
+		removeVault(vault);
+		rmSync(outside, { recursive: true, force: true });
+	});
+
+	it("refuses create, append and edit through a link out of the vault, and writes nothing there", async () => {
+		for (const args of [
+			{ command: "create", path: "Shared/New.md", content: "x" },
+			{ command: "create", path: "Shared/Deeper/New", content: "x" },
+			{ command: "append", path: "Shared/Plan.md", content: "- mine" },
+			{ command: "edit", path: "Shared/Plan.md", find: "Someone else's", with: "My" },
+		]) {
+			const result = await plugin.api.callTool("obsidianEdit", args);
+			assert.equal(result.error?.code, "path_outside_vault", `${JSON.stringify(args)}: ${result.text}`);
+			assert.match(result.text, /symbolic link/);
+			assert.equal(result.pending, undefined);
+		}
+		assert.deepEqual(readdirSync(outside), ["Plan.md"]);
+		assert.equal(readFileSync(join(outside, "Plan.md"), "utf8"), "# Someone else's plan\n");
+	});
+
+	it("refuses a write through a link into the config folder", async () => {
+		const result = await plugin.api.callTool("obsidianEdit", { command: "create", path: "Settings/evil.md", content: "x" });
+		assert.equal(result.error?.code, "path_outside_vault", result.text);
+		assert.match(result.text, /configuration folder/);
+		assert.equal(existsSync(file(".obsidian/evil.md")), false);
+	});
+
+	it("refuses moving a note into a linked folder, and an undo that would make a note again through one", async () => {
+		const moved = await plugin.api.callTool("obsidianOrganise", { command: "move", path: "Welcome.md", to: "Shared" });
+		assert.equal(moved.error?.code, "path_outside_vault", moved.text);
+		mkdirSync(file("Box"));
+		writeFileSync(file("Box/Gone.md"), "# Gone\n");
+		const pending = await plugin.api.callTool("obsidianOrganise", { command: "delete", path: "Box/Gone.md" });
+		const deleted = await plugin.confirmations.approve(plugin.core.confirmationCard(pending.pending.id));
+		assert.equal(deleted.ok, true, deleted.text);
+		rmSync(file("Box"), { recursive: true });
+		symlinkSync(outside, file("Box"));
+		const undo = await plugin.core.undo(deleted.journal.entry, null);
+		assert.equal(undo.error?.code, "path_outside_vault", undo.text);
+		assert.equal(existsSync(join(outside, "Gone.md")), false);
+	});
+
+	it("refuses a coding agent's fs/write_text_file through a link out of the vault", async () => {
+		session = await plugin.codingAgents.start(plugin.codingAgents.profileFor("agent:custom"));
+		const events = [];
+		await session.prompt(`write ${file("Shared/Agent.md")}|from the agent`, (event) => events.push(event));
+		const said = events.filter((e) => e.type === "textDelta").map((e) => e.text).join("");
+		assert.match(said, /^Write refused: .*symbolic link/);
+		assert.equal(existsSync(join(outside, "Agent.md")), false);
+	});
+
+	it("a link that stays inside the vault is followed, as Obsidian does", async () => {
+		symlinkSync(file("Projects"), file("Work"));
+		const pending = await plugin.api.callTool("obsidianOrganise", { command: "move", path: "Reading List.md", to: "Work" });
+		assert.ok(pending.pending, pending.text);
+		const moved = await plugin.confirmations.approve(plugin.core.confirmationCard(pending.pending.id));
+		assert.equal(moved.ok, true, moved.text);
+		assert.equal(existsSync(file("Projects/Reading List.md")), true);
+	});
+});
+
 describe("a coding agent's file writes take the core's one rule", () => {
 	let vault;
 	let plugin;
