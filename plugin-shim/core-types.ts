@@ -8,6 +8,7 @@
 import type { ToolDescriptor, ToolResult } from "./vault-agent-api";
 import type {
 	AgentAnswer,
+	AgentFileWrite,
 	AgentQuestion,
 	AgentRefusal,
 	Attachment,
@@ -88,8 +89,12 @@ export interface HostFunctions {
 	vaultTrash(path: string): Promise<{ status: "trashed" } | { error: { code: string; message: string } }>;
 	/** Moves or renames a note (`app.fileManager.renameFile`, which updates links as the user's setting says). */
 	vaultMove(from: string, to: string): Promise<{ status: "moved" } | { error: { code: string; message: string } }>;
-	/** Makes a note with this text (`app.vault.create`); fails if one is there. */
-	vaultCreate(path: string, content: string): Promise<{ status: "created" } | { error: { code: string; message: string } }>;
+	/** A file's exact bytes (`app.vault.readBinary`); `too_large` past `maxBytes`. */
+	vaultReadBytes(path: string, maxBytes: number): Promise<{ bytes: Uint8Array } | { error: { code: string; message: string } }>;
+	/** Makes a file holding exactly these bytes (`app.vault.createBinary`); fails if one is there. */
+	vaultCreate(path: string, bytes: Uint8Array): Promise<{ status: "created" } | { error: { code: string; message: string } }>;
+	/** The real path of an absolute path, every symbolic link followed (`fs.realpath`); `not_found` when nothing is there. */
+	realPath(path: string): Promise<{ path: string } | { error: { code: string; message: string } }>;
 	/** Settings → Files and links → Automatically update internal links, if it can be read. */
 	linksUpdateOnMove(): boolean | undefined;
 	/** The user's local date and time, time zone and open note, for the system prompt. */
@@ -196,6 +201,10 @@ export interface CoreHandle {
 	agentReadFile(path: string, mode: string, line: number | undefined, limit: number | undefined): Promise<ToolResult>;
 	/** How an agent's process is ended with what it started. */
 	agentProcessTree(): ProcessTree;
+	/** The vault path a coding agent's absolute path names; throws with why when it names none. */
+	agentFilePath(path: string): string;
+	/** Which write an agent's `fs/write_text_file` becomes (`mode`: the chat's, as stored). */
+	agentFileWrite(path: string, content: string, requester: string, mode: string): Promise<AgentFileWrite>;
 	/** The tools as MCP lists them (names, titles, descriptions, schemas). */
 	mcpTools(): Array<{ name: string; title: string; description: string }>;
 	/** `callTool` for the plugin's CLI commands: `mode` narrows the chat's mode. */

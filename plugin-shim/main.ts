@@ -174,7 +174,6 @@ export default class VaultAgentPlugin extends Plugin {
 			confirmations,
 			vaultPath,
 			secret: (name) => this.app.secretStorage.getSecret(name),
-			fileExists: (path) => this.app.vault.getAbstractFileByPath(path) !== null,
 			stored: () => this.storedExtras.acpAgents,
 			pluginVersion: this.manifest.version,
 			onActivity: (entry) => agents.recordActivity(entry),

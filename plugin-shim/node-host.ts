@@ -265,6 +265,16 @@ export async function fileStatus(path: string): Promise<FileStatus> {
 	}
 }
 
+/** The real path (links followed, by the OS): the core checks it before a write. */
+export async function realPath(path: string): Promise<{ path: string } | { error: { code: string; message: string } }> {
+	try {
+		return { path: await fs.realpath(path) };
+	} catch (error) {
+		const code = (error as NodeJS.ErrnoException).code;
+		return { error: { code: code === "ENOENT" || code === "ENOTDIR" ? "not_found" : (code ?? "realpath_failed"), message: String(error) } };
+	}
+}
+
 /** A response body being read by the core, chunk by chunk. */
 interface OpenResponse {
 	request: ClientRequest;
@@ -398,11 +408,12 @@ export function abortHttp(): void {
 	for (const request of requests) request.destroy(Object.assign(new Error("Stopped by the user."), { code: "ABORTED" }));
 }
 
-export function createNodeHost(secret: (name: string) => string | null): Omit<HostFunctions, "vaultRead" | "vaultReadMany" | "vaultProcess" | "vaultTrash" | "vaultMove" | "vaultCreate" | "linksUpdateOnMove" | "openNote" | "localContext" | "saveJournal"> {
+export function createNodeHost(secret: (name: string) => string | null): Omit<HostFunctions, "vaultRead" | "vaultReadMany" | "vaultReadBytes" | "vaultProcess" | "vaultTrash" | "vaultMove" | "vaultCreate" | "linksUpdateOnMove" | "openNote" | "localContext" | "saveJournal"> {
 	return {
 		runProcess,
 		cancelProcesses,
 		fileStatus,
+		realPath,
 		env: (name) => process.env[name],
 		now: () => performance.timeOrigin + performance.now(),
 		httpOpen,

@@ -57,6 +57,8 @@ export type ToolErrorCode =
 	| "vault_failed"
 	| "note_too_large"
 	| "outside_turn"
+	| "not_utf8"
+	| "path_outside_vault"
 	| "config_folder"
 	| "out_of_scope"
 	| "output_flood"

@@ -7,7 +7,7 @@
 import { type App, TFile } from "obsidian";
 import type { HostFunctions } from "./core-types";
 
-type VaultFunctions = Pick<HostFunctions, "vaultRead" | "vaultReadMany" | "vaultProcess" | "vaultTrash" | "vaultMove" | "vaultCreate" | "linksUpdateOnMove" | "openNote" | "localContext">;
+type VaultFunctions = Pick<HostFunctions, "vaultRead" | "vaultReadMany" | "vaultReadBytes" | "vaultProcess" | "vaultTrash" | "vaultMove" | "vaultCreate" | "linksUpdateOnMove" | "openNote" | "localContext">;
 
 let dateTimeFormat: Intl.DateTimeFormat | null = null;
 
@@ -72,6 +72,18 @@ export function vaultFunctions(app: App): VaultFunctions {
 					}
 				}),
 			),
+		vaultReadBytes: async (path, maxBytes) => {
+			const file = noteAt(app, path);
+			if (!(file instanceof TFile)) return file;
+			if ((file.stat?.size ?? 0) > maxBytes) return { error: { code: "too_large", message: `${path} is larger than ${maxBytes} bytes.` } };
+			try {
+				const bytes = new Uint8Array(await app.vault.readBinary(file));
+				if (bytes.length > maxBytes) return { error: { code: "too_large", message: `${path} is larger than ${maxBytes} bytes.` } };
+				return { bytes };
+			} catch (error) {
+				return { error: { code: "read_failed", message: String(error) } };
+			}
+		},
 		vaultProcess: async (path, expected, replacement) => {
 			const file = noteAt(app, path);
 			if (!(file instanceof TFile)) return file;
@@ -114,11 +126,12 @@ export function vaultFunctions(app: App): VaultFunctions {
 			}
 			return { status: "moved" };
 		},
-		vaultCreate: async (path, content) => {
+		vaultCreate: async (path, bytes) => {
 			if (app.vault.getAbstractFileByPath(path)) return { error: { code: "exists", message: `${path} already exists.` } };
 			try {
 				await ensureFolder(app, folderOf(path));
-				await app.vault.create(path, content);
+				// The exact bytes (an image, a note that is not UTF-8), not decoded text.
+				await app.vault.createBinary(path, bytes.slice().buffer);
 			} catch (error) {
 				return { error: { code: "create_failed", message: String(error) } };
 			}

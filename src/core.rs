@@ -457,6 +457,10 @@ impl<H: Host> VaultAgentCore<H> {
                 &resolved,
             )? {
                 ScopeCheck::Allowed(filter) => {
+                    if access.is_write() {
+                        // No write follows a symbolic link out of the vault.
+                        self.check_write_places(&call).await?;
+                    }
                     let mut invocation = call.invocation(settings.vault())?;
                     // Filtered from the CLI's JSON, whatever the model asked
                     // for; written back in its form after (`policy::filter`).
@@ -540,10 +544,14 @@ impl<H: Host> VaultAgentCore<H> {
             true => Some(self.capture_before(&call, &settings).await),
             false => None,
         };
+        if let Some(before) = &before {
+            self.check_captured_place(before).await?;
+        }
         let run = self.run_cli(&call, access, &invocation, &settings).await;
+        let ran = ran_output(&run);
         let mut result = self.verified(run, check.as_ref(), &settings).await?;
-        if let (Some(before), true) = (before, result.ok) {
-            self.record_write(before, &call, turn, &settings, &mut result)
+        if let (Some(before), Some(output)) = (before, ran) {
+            self.record_write(before, &call, turn, &settings, &output, &mut result)
                 .await;
         }
         if let (Some(warning), true) = (&warning, result.ok) {
@@ -817,15 +825,19 @@ impl<H: Host> VaultAgentCore<H> {
         self.confirmations
             .borrow_mut()
             .advance(id, ConfirmationState::Running)?;
+        if let Err(error) = self.check_captured_place(&before).await {
+            return self.finish_run(id, ToolResult::failure(&error, 0.0));
+        }
         let run = self
             .cli
             .run(&self.host, settings, &entry.invocation, entry.empty_output)
             .await;
+        let ran = ran_output(&run);
         let mut result = self
             .verified(run, call.args.write_check().as_ref(), settings)
             .await?;
-        if result.ok {
-            self.record_write(before, &call, turn, settings, &mut result)
+        if let Some(output) = ran {
+            self.record_write(before, &call, turn, settings, &output, &mut result)
                 .await;
         }
         self.finish_run(id, result)
@@ -929,6 +941,12 @@ fn result_of(run: CliRun) -> ToolResult {
         result.argv = Some(run.argv);
     }
     result
+}
+
+/// What the CLI printed for a write it ran: journaled even when the
+/// read-back then fails, since the note may have changed.
+fn ran_output(run: &CliRun) -> Option<String> {
+    run.output.as_ref().ok().map(|output| output.text.clone())
 }
 
 /// What a probe read, as a comparable string (errors included).

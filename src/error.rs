@@ -134,6 +134,12 @@ pub enum ToolError {
     #[error("{request} was refused: Vault Agent answers an agent's file requests and permission questions only while its turn runs (between the user's message and the end of the answer), where the user can see them{}. Ask again during your next turn.", if *.ended { "; this session was closed" } else { "" })]
     OutsideTurn { request: String, ended: bool },
 
+    #[error("{target} is not UTF-8 text ({detail}), so it was not edited: writing it back as text would change bytes the edit does not touch. Edit it in the program it belongs to, or save it as UTF-8 first.")]
+    NotUtf8 { target: String, detail: String },
+
+    #[error("{target} {detail}, so nothing was changed: the agent changes only files inside the vault, never through a symbolic link that leads out of it or into the configuration folder.")]
+    PathOutsideVault { target: String, detail: String },
+
     #[error("There is no pending confirmation \"{id}\". It may have been answered already or the plugin was reloaded; ask for the change again.")]
     ConfirmationNotFound { id: String },
 
@@ -207,6 +213,8 @@ impl ToolError {
             ToolError::VaultFailed { .. } => "vault_failed",
             ToolError::NoteTooLarge { .. } => "note_too_large",
             ToolError::OutsideTurn { .. } => "outside_turn",
+            ToolError::NotUtf8 { .. } => "not_utf8",
+            ToolError::PathOutsideVault { .. } => "path_outside_vault",
             ToolError::ConfirmationNotFound { .. } => "confirmation_not_found",
             ToolError::ConfirmationUsed { .. } => "confirmation_used",
             ToolError::ConfirmationExpired => "confirmation_expired",

@@ -268,9 +268,18 @@ pub trait Host {
     /// the user's "Automatically update internal links" setting says; a
     /// missing folder is made first. Fails if `to` exists.
     async fn vault_move(&self, from: &str, to: &str) -> Result<(), VaultFailure>;
-    /// Makes a note at `path` with `content` (`app.vault.create`); fails if
-    /// one is there. Undoing a deletion.
-    async fn vault_create(&self, path: &str, content: &str) -> Result<(), VaultFailure>;
+    /// The exact bytes of the file at `path` (`app.vault.readBinary`):
+    /// what a deletion keeps for its undo, and how an edit tells a note that
+    /// is not UTF-8. Fails with `too_large` for a file over `max_bytes`.
+    async fn vault_read_bytes(&self, path: &str, max_bytes: usize)
+        -> Result<Vec<u8>, VaultFailure>;
+    /// Makes a file at `path` holding exactly `bytes`
+    /// (`app.vault.createBinary`); fails if one is there. Undoing a deletion.
+    async fn vault_create(&self, path: &str, bytes: &[u8]) -> Result<(), VaultFailure>;
+    /// The real path of `path` (absolute, on disk), every symbolic link in
+    /// it followed (`fs.realpath`); `not_found` when nothing is there.
+    /// Before a write, so no write follows a link out of the vault.
+    async fn real_path(&self, path: &str) -> Result<String, VaultFailure>;
     /// Whether Obsidian updates links when a note moves (Settings → Files and
     /// links → Automatically update internal links); `None` if unknown.
     fn links_update_on_move(&self) -> Option<bool>;

@@ -86,12 +86,23 @@ pub enum UndoPlan {
     },
     /// Notes moved or renamed, in the order they moved: moved back, newest
     /// first, while each is still where it went and its old place is free.
+    /// `done` counts the newest moves an undo put back before it stopped
+    /// (the next Undo goes on from there).
     #[serde(rename_all = "camelCase")]
-    Moved { moves: Vec<MovedNote> },
-    /// Notes moved to the trash, with their exact text: made again where they
-    /// were, while nothing else took their place.
+    Moved {
+        moves: Vec<MovedNote>,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        done: usize,
+    },
+    /// Files moved to the trash, with their exact bytes: made again where
+    /// they were, while nothing else took their place. `done` counts those
+    /// an undo made again before it stopped (the next Undo goes on from there).
     #[serde(rename_all = "camelCase")]
-    Deleted { notes: Vec<DeletedNote> },
+    Deleted {
+        notes: Vec<DeletedNote>,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        done: usize,
+    },
     /// Kept so the change stays visible; `reason` says why it cannot be
     /// undone and what to do instead.
     #[serde(rename_all = "camelCase")]
@@ -105,11 +116,47 @@ pub struct MovedNote {
     pub to: String,
 }
 
-/// One note a deletion sent to the trash.
+/// One file a deletion sent to the trash, with what it held: `content`
+/// when that was UTF-8 text (as every entry before `bytes` existed), else
+/// `bytes`, its exact bytes in base64 (an image, a Latin-1 note).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DeletedNote {
     pub path: String,
+    #[serde(default)]
     pub content: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bytes: Option<String>,
+}
+
+impl DeletedNote {
+    /// Keeps `bytes` as text when they are UTF-8, as base64 otherwise.
+    pub fn of(path: String, bytes: Vec<u8>) -> Self {
+        use base64::Engine;
+        match String::from_utf8(bytes) {
+            Ok(content) => DeletedNote {
+                path,
+                content,
+                bytes: None,
+            },
+            Err(error) => DeletedNote {
+                path,
+                content: String::new(),
+                bytes: Some(base64::engine::general_purpose::STANDARD.encode(error.into_bytes())),
+            },
+        }
+    }
+
+    /// The exact bytes to make the file again with; `None` when the stored
+    /// base64 is damaged (a journal edited by hand).
+    pub fn original(&self) -> Option<Vec<u8>> {
+        use base64::Engine;
+        match &self.bytes {
+            None => Some(self.content.as_bytes().to_vec()),
+            Some(encoded) => base64::engine::general_purpose::STANDARD
+                .decode(encoded)
+                .ok(),
+        }
+    }
 }
 
 /// A note's exact text before and after a change.
@@ -214,6 +261,16 @@ impl Journal {
 
     pub fn entries(&self) -> &[JournalEntry] {
         &self.entries
+    }
+
+    /// An undo of several notes stopped after `done` of them: kept, so the
+    /// next Undo finishes it instead of finding those notes in the way.
+    pub fn set_undo_progress(&mut self, id: &str, progress: usize) {
+        if let Some(entry) = self.entries.iter_mut().find(|e| e.id == id) {
+            if let UndoPlan::Moved { done, .. } | UndoPlan::Deleted { done, .. } = &mut entry.undo {
+                *done = progress;
+            }
+        }
     }
 
     pub fn mark_undone(&mut self, id: &str, now_ms: f64) {
@@ -361,6 +418,10 @@ impl Journal {
         self.entries.drain(..drop);
         drop
     }
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// The size of an entry's JSON (with its separator).

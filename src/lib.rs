@@ -3,6 +3,7 @@
 //! plain Rust, tested natively against a fake `Host`; only `wasm` (compiled for
 //! wasm32) touches wasm-bindgen.
 
+pub mod acp_files;
 pub mod agent;
 pub mod cli;
 pub mod confirm;
@@ -27,6 +28,7 @@ pub mod tools;
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod ts_types;
 pub mod undo;
+mod vault_edge;
 pub mod writes;
 
 #[cfg(target_arch = "wasm32")]

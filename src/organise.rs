@@ -14,7 +14,7 @@ use crate::confirm::{
 use crate::core::VaultAgentCore;
 use crate::error::ToolError;
 use crate::host::Host;
-use crate::journal::{DeletedNote, JournalEntry, MovedNote, UndoPlan};
+use crate::journal::{DeletedNote, JournalEntry, MovedNote, UndoPlan, MAX_BYTES};
 use crate::policy::paths::in_config_dir;
 use crate::result::ToolResult;
 use crate::settings::Settings;
@@ -47,6 +47,7 @@ impl<H: Host> VaultAgentCore<H> {
                 Destination::Trash => None,
             };
             for path in std::iter::once(&from).chain(to.iter()) {
+                self.check_real_place(path).await?;
                 if in_config_dir(path, &config_dir) {
                     return Err(ToolError::ConfigFolder {
                         command: call.command.name.to_string(),
@@ -180,7 +181,37 @@ impl<H: Host> VaultAgentCore<H> {
         let mut deleted = Vec::new();
         let mut failure = None;
         for item in &plan.items {
-            let text = self.read_exact(&item.from).await.unwrap_or_default();
+            // Checked again: a link may have appeared since the card.
+            let places = std::iter::once(&item.from).chain(item.to.iter());
+            let mut outside = None;
+            for path in places {
+                if let Err(error) = self.check_real_place(path).await {
+                    outside = Some(error);
+                    break;
+                }
+            }
+            if let Some(error) = outside {
+                failure = Some(error);
+                break;
+            }
+            // A deletion keeps the file's exact bytes for its undo (an image,
+            // a note that is not UTF-8): without them it does not run.
+            let kept = match &item.to {
+                Some(_) => None,
+                None => match self.host().vault_read_bytes(&item.from, MAX_BYTES).await {
+                    Ok(bytes) => Some(bytes),
+                    Err(error) => {
+                        failure = Some(ToolError::VaultFailed {
+                            target: format!("\"{}\"", item.from),
+                            detail: match error.code.as_str() {
+                                "too_large" => format!("it is larger than {}, too large to keep a copy for undo, so it was not deleted; delete it yourself in Obsidian", crate::cli::outcome::human_bytes(MAX_BYTES as u64)),
+                                _ => format!("{}; it was not deleted", error.message),
+                            },
+                        });
+                        break;
+                    }
+                },
+            };
             let done = match &item.to {
                 Some(to) => self.host().vault_move(&item.from, to).await,
                 None => self.host().vault_trash(&item.from).await,
@@ -211,10 +242,7 @@ impl<H: Host> VaultAgentCore<H> {
                     from: item.from.clone(),
                     to: to.clone(),
                 }),
-                None => deleted.push(DeletedNote {
-                    path: item.from.clone(),
-                    content: text,
-                }),
+                None => deleted.push(DeletedNote::of(item.from.clone(), kept.unwrap_or_default())),
             }
         }
         let done_count = moves.len() + deleted.len();
@@ -239,13 +267,19 @@ impl<H: Host> VaultAgentCore<H> {
         if done_count > 0 {
             let (undo, first) = if moves.is_empty() {
                 let first = deleted[0].path.clone();
-                (UndoPlan::Deleted { notes: deleted }, first)
+                (
+                    UndoPlan::Deleted {
+                        notes: deleted,
+                        done: 0,
+                    },
+                    first,
+                )
             } else {
                 let first = moves[0].from.clone();
-                (UndoPlan::Moved { moves }, first)
+                (UndoPlan::Moved { moves, done: 0 }, first)
             };
             let written = match &undo {
-                UndoPlan::Moved { moves } => text_hash(
+                UndoPlan::Moved { moves, .. } => text_hash(
                     &moves
                         .iter()
                         .map(|m| m.to.as_str())

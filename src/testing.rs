@@ -59,6 +59,14 @@ pub struct FakeHost {
     pub notes: Rc<RefCell<HashMap<String, String>>>,
     /// Runs just before `vault_process` compares (a keystroke, a sync).
     pub before_process: RefCell<Option<NotesHook>>,
+    /// Files that are not UTF-8 text (an image, a Latin-1 note), by path:
+    /// `vault_read` decodes them lossily, as Obsidian's `read` does.
+    pub binary: Rc<RefCell<HashMap<String, Vec<u8>>>>,
+    /// Paths where `vault_create` and `vault_move` (as the destination)
+    /// fail, as on a full disk or a folder made read-only.
+    pub refuse_writes_to: RefCell<Vec<String>>,
+    /// Symbolic links on disk: (absolute link path, absolute real target).
+    pub links: RefCell<Vec<(String, String)>>,
     /// Notes moved to the trash, with the text they had.
     pub trash: Rc<RefCell<Vec<(String, String)>>>,
     /// Responses the core closed, by id.
@@ -132,6 +140,9 @@ impl FakeHost {
             secrets: HashMap::new(),
             notes: Rc::new(RefCell::new(HashMap::new())),
             before_process: RefCell::new(None),
+            binary: Rc::new(RefCell::new(HashMap::new())),
+            refuse_writes_to: RefCell::new(Vec::new()),
+            links: RefCell::new(Vec::new()),
             trash: Rc::new(RefCell::new(Vec::new())),
             opened: Rc::new(RefCell::new(Vec::new())),
             links_update: Some(true),
@@ -213,6 +224,16 @@ impl FakeHost {
     /// A handle to move the clock while the core owns the host.
     pub fn clock(&self) -> Rc<Cell<f64>> {
         self.clock_ms.clone()
+    }
+
+    fn refused(&self, path: &str) -> Result<(), VaultFailure> {
+        if self.refuse_writes_to.borrow().iter().any(|p| p == path) {
+            return Err(VaultFailure {
+                code: "write_failed".into(),
+                message: format!("the disk refused {path}"),
+            });
+        }
+        Ok(())
     }
 
     pub fn process_count(&self) -> usize {
@@ -373,6 +394,9 @@ impl Host for FakeHost {
     }
 
     async fn vault_read(&self, path: &str) -> Result<String, VaultFailure> {
+        if let Some(bytes) = self.binary.borrow().get(path) {
+            return Ok(String::from_utf8_lossy(bytes).into_owned());
+        }
         self.notes
             .borrow()
             .get(path)
@@ -415,7 +439,31 @@ impl Host for FakeHost {
         Ok(VaultProcessed::Written)
     }
 
+    async fn vault_read_bytes(
+        &self,
+        path: &str,
+        max_bytes: usize,
+    ) -> Result<Vec<u8>, VaultFailure> {
+        let binary = self.binary.borrow().get(path).cloned();
+        let bytes = match binary {
+            Some(bytes) => bytes,
+            None => self.vault_read(path).await?.into_bytes(),
+        };
+        if bytes.len() > max_bytes {
+            return Err(VaultFailure {
+                code: "too_large".into(),
+                message: format!("{path} is larger than {max_bytes} bytes"),
+            });
+        }
+        Ok(bytes)
+    }
+
     async fn vault_trash(&self, path: &str) -> Result<(), VaultFailure> {
+        if let Some(bytes) = self.binary.borrow_mut().remove(path) {
+            let text = String::from_utf8_lossy(&bytes).into_owned();
+            self.trash.borrow_mut().push((path.to_string(), text));
+            return Ok(());
+        }
         let text = self
             .notes
             .borrow_mut()
@@ -429,6 +477,7 @@ impl Host for FakeHost {
     }
 
     async fn vault_move(&self, from: &str, to: &str) -> Result<(), VaultFailure> {
+        self.refused(to)?;
         let mut notes = self.notes.borrow_mut();
         if notes.contains_key(to) {
             return Err(VaultFailure {
@@ -444,16 +493,37 @@ impl Host for FakeHost {
         Ok(())
     }
 
-    async fn vault_create(&self, path: &str, content: &str) -> Result<(), VaultFailure> {
+    async fn vault_create(&self, path: &str, bytes: &[u8]) -> Result<(), VaultFailure> {
+        self.refused(path)?;
         let mut notes = self.notes.borrow_mut();
-        if notes.contains_key(path) {
+        if notes.contains_key(path) || self.binary.borrow().contains_key(path) {
             return Err(VaultFailure {
                 code: "exists".into(),
                 message: format!("{path} already exists"),
             });
         }
-        notes.insert(path.to_string(), content.to_string());
+        match String::from_utf8(bytes.to_vec()) {
+            Ok(text) => {
+                notes.insert(path.to_string(), text);
+            }
+            Err(error) => {
+                self.binary
+                    .borrow_mut()
+                    .insert(path.to_string(), error.into_bytes());
+            }
+        }
         Ok(())
+    }
+
+    async fn real_path(&self, path: &str) -> Result<String, VaultFailure> {
+        for (link, target) in self.links.borrow().iter() {
+            if let Some(rest) = path.strip_prefix(link.as_str()) {
+                if rest.is_empty() || rest.starts_with('/') {
+                    return Ok(format!("{target}{rest}"));
+                }
+            }
+        }
+        Ok(path.to_string())
     }
 
     fn links_update_on_move(&self) -> Option<bool> {

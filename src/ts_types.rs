@@ -71,6 +71,7 @@ fn core_types() -> String {
     };
     use crate::journal::{EntryView, TurnChanges};
     use crate::mcp::{ActivityEntry, McpExchange, McpReply};
+    use crate::policy::agent_files::AgentFileWrite;
     use crate::policy::agent_questions::{
         AgentAnswer, AgentOption, AgentQuestion, AnsweredBecause,
     };
@@ -123,6 +124,7 @@ fn core_types() -> String {
         declaration::<AgentAnswer>(),
         declaration::<AnsweredBecause>(),
         declaration::<AgentRefusal>(),
+        declaration::<AgentFileWrite>(),
         declaration::<ProcessRequest>(),
         declaration::<ProcessTree>(),
         declaration::<FileStatus>(),

@@ -60,6 +60,19 @@ pub(crate) enum Before {
     Never { reason: String },
 }
 
+impl Before {
+    /// The note the change is about to write, when known.
+    pub(crate) fn path(&self) -> Option<&str> {
+        match self {
+            Before::Text { path, .. }
+            | Before::Property { path, .. }
+            | Before::Task { path, .. } => Some(path),
+            Before::NewNote { path, .. } => path.as_deref(),
+            Before::Never { .. } => None,
+        }
+    }
+}
+
 /// Why an undo did not run.
 enum Stop {
     Refused(ToolError),
@@ -188,14 +201,17 @@ impl<H: Host> VaultAgentCore<H> {
         }
     }
 
-    /// After a write succeeded: its journal entry, linked from the result
-    /// (with the change as a diff, for the tool block).
+    /// After the CLI ran a write (`output` is what it printed): its journal
+    /// entry, linked from the result (with the change as a diff, for the tool
+    /// block). Also when the read-back then failed: the note may have changed,
+    /// and its Undo checks it as usual.
     pub(crate) async fn record_write(
         &self,
         before: Before,
         call: &ToolCall<'_>,
         turn: Option<&str>,
         settings: &Settings,
+        output: &str,
         result: &mut ToolResult,
     ) {
         let command = call.command.name;
@@ -248,7 +264,7 @@ impl<H: Host> VaultAgentCore<H> {
                 lookup,
                 taken,
             } => match self
-                .created_path(path, lookup, taken, &result.text, settings)
+                .created_path(path, lookup, taken, output, settings)
                 .await
             {
                 Err(reason) => never(described.clone(), reason),
@@ -357,7 +373,8 @@ impl<H: Host> VaultAgentCore<H> {
         self.journal_and_link(entry, diff, result).await;
     }
 
-    /// An approved edit that was written and read back.
+    /// An approved edit the vault wrote, whether or not it read back: the
+    /// entry holds what was meant, and its Undo checks the note against it.
     pub(crate) async fn record_edit(
         &self,
         plan: &NoteEditPlan,
@@ -677,6 +694,12 @@ impl<H: Host> VaultAgentCore<H> {
             .into());
         }
         let path = self.undo_path(entry)?;
+        if !matches!(
+            entry.undo,
+            UndoPlan::Moved { .. } | UndoPlan::Deleted { .. }
+        ) {
+            self.check_real_place(&path).await?;
+        }
         // The CLI goes to the vault the change went to.
         let settings = Settings {
             vault_name: entry.vault.clone().unwrap_or_default(),
@@ -816,10 +839,14 @@ impl<H: Host> VaultAgentCore<H> {
                     NoteDiff::between(&now, &back_line),
                 ))
             }
-            UndoPlan::Moved { moves } => {
+            UndoPlan::Moved { moves, done } => {
+                // The newest `done` moves were put back by an undo that stopped.
+                let left = &moves[..moves.len() - (*done).min(moves.len())];
                 // Every note first: where it went, and its old place free.
-                for m in moves {
+                for m in left {
                     let (from, to) = (self.checked(entry, &m.from)?, self.checked(entry, &m.to)?);
+                    self.check_real_place(&from).await?;
+                    self.check_real_place(&to).await?;
                     if self.host().vault_read(&to).await.is_err() {
                         return Err(ToolError::UndoTargetMissing {
                             target: format!("\"{to}\""),
@@ -834,14 +861,13 @@ impl<H: Host> VaultAgentCore<H> {
                         .into());
                     }
                 }
-                for m in moves.iter().rev() {
-                    self.host()
-                        .vault_move(&m.to, &m.from)
-                        .await
-                        .map_err(|failure| ToolError::VaultFailed {
-                            target: format!("\"{}\"", m.to),
-                            detail: failure.message,
-                        })?;
+                for (i, m) in left.iter().enumerate().rev() {
+                    if let Err(failure) = self.host().vault_move(&m.to, &m.from).await {
+                        let back = moves.len() - i - 1;
+                        return Err(self
+                            .stopped_half_way(entry, &m.to, failure, back, moves.len())
+                            .await);
+                    }
                 }
                 let back: Vec<String> = moves
                     .iter()
@@ -853,9 +879,14 @@ impl<H: Host> VaultAgentCore<H> {
                     back.join("; ")
                 )))
             }
-            UndoPlan::Deleted { notes } => {
-                for note in notes {
+            UndoPlan::Deleted { notes, done } => {
+                // The first `done` were made again by an undo that stopped.
+                let left = notes.get(*done..).unwrap_or_default();
+                let mut made_again = Vec::new();
+                for note in left {
                     let path = self.checked(entry, &note.path)?;
+                    // Made again only inside the vault, never through a link out of it.
+                    self.check_real_place(&path).await?;
                     if self.host().vault_read(&path).await.is_ok() {
                         return Err(ToolError::NotUndoable {
                             target: format!("\"{path}\""),
@@ -863,25 +894,51 @@ impl<H: Host> VaultAgentCore<H> {
                         }
                         .into());
                     }
+                    let bytes = note.original().ok_or_else(|| ToolError::NotUndoable {
+                        target: format!("\"{path}\""),
+                        reason: "the journal's copy of it is damaged.".into(),
+                    })?;
+                    made_again.push((path, bytes));
                 }
-                for note in notes {
-                    self.host()
-                        .vault_create(&note.path, &note.content)
-                        .await
-                        .map_err(|failure| ToolError::VaultFailed {
-                            target: format!("\"{}\"", note.path),
-                            detail: failure.message,
-                        })?;
+                for (i, (path, bytes)) in made_again.iter().enumerate() {
+                    if let Err(failure) = self.host().vault_create(path, bytes).await {
+                        let back = done + i;
+                        return Err(self
+                            .stopped_half_way(entry, path, failure, back, notes.len())
+                            .await);
+                    }
                 }
                 let made: Vec<&str> = notes.iter().map(|n| n.path.as_str()).collect();
                 Ok(ToolResult::success(format!(
-                    "Undone: {}. Made again with their exact text: {}.",
+                    "Undone: {}. Made again exactly as they were: {}.",
                     entry.summary,
                     made.join("; ")
                 )))
             }
             UndoPlan::Never { .. } => unreachable!("refused above"),
         }
+    }
+
+    /// An undo of several notes failed at `path` after `back` of `total`
+    /// were put back: that progress is kept, so the next Undo finishes the
+    /// rest instead of finding those notes in its way.
+    async fn stopped_half_way(
+        &self,
+        entry: &JournalEntry,
+        path: &str,
+        failure: crate::host::VaultFailure,
+        back: usize,
+        total: usize,
+    ) -> Stop {
+        self.journal.borrow_mut().set_undo_progress(&entry.id, back);
+        self.save_journal(0).await;
+        Stop::Refused(ToolError::VaultFailed {
+            target: format!("\"{path}\""),
+            detail: format!(
+                "{}. {back} of the {total} notes are back where they were; Undo again puts back the rest",
+                failure.message
+            ),
+        })
     }
 
     /// One path of an entry that names several, checked like `undo_path`.

@@ -119,6 +119,7 @@ impl<H: Host> VaultAgentCore<H> {
         turn: Option<&str>,
     ) -> Result<ToolResult, ToolError> {
         let path = self.resolve_note(&request.locate, settings).await?;
+        self.check_real_place(&path).await?;
         let target = format!("\"{path}\"");
         let before =
             self.host()
@@ -133,6 +134,7 @@ impl<H: Host> VaultAgentCore<H> {
                         detail: failure.message,
                     },
                 })?;
+        self.check_utf8(&path, &target).await?;
         let after = apply(&before, &request.edit)
             .map_err(|problem| edit_error(problem, &target, &request.edit))?;
         if after == before {
@@ -172,6 +174,31 @@ impl<H: Host> VaultAgentCore<H> {
         Ok(self.file_vault_card(proposal, settings))
     }
 
+    /// Refuses to edit a file that is not UTF-8 (a Latin-1 note, an image):
+    /// Obsidian reads it with replacement characters, and writing that back
+    /// would change every byte the edit does not touch.
+    async fn check_utf8(&self, path: &str, target: &str) -> Result<(), ToolError> {
+        let bytes = self
+            .host()
+            .vault_read_bytes(path, crate::journal::MAX_BYTES)
+            .await
+            .map_err(|failure| ToolError::VaultFailed {
+                target: target.to_string(),
+                detail: failure.message,
+            })?;
+        match std::str::from_utf8(&bytes) {
+            Ok(_) => Ok(()),
+            Err(error) => Err(ToolError::NotUtf8 {
+                target: target.to_string(),
+                detail: format!(
+                    "byte {} is 0x{:02x}",
+                    error.valid_up_to() + 1,
+                    bytes[error.valid_up_to()]
+                ),
+            }),
+        }
+    }
+
     /// Files a card whose change Obsidian makes (an edit, a move), not the
     /// CLI: the pending result carries no command line.
     pub(crate) fn file_vault_card(&self, proposal: Proposal, settings: &Settings) -> ToolResult {
@@ -202,6 +229,9 @@ impl<H: Host> VaultAgentCore<H> {
         self.confirmations
             .borrow_mut()
             .advance(id, ConfirmationState::Running)?;
+        if let Err(error) = self.check_real_place(&plan.path).await {
+            return self.finish_run(id, ToolResult::failure(&error, 0.0));
+        }
         let written = self
             .host()
             .vault_process(&plan.path, &plan.before, &plan.after)
@@ -209,18 +239,15 @@ impl<H: Host> VaultAgentCore<H> {
         let result = match written {
             Ok(VaultProcessed::Written) => {
                 let read = CliInvocation::new("read").parameter("path", plan.path.as_str());
-                match self.read_text(&read, settings).await {
+                let mut result = match self.read_text(&read, settings).await {
                     Ok(text) if same_text(&text, &plan.after) => {
                         let diff = NoteDiff::between(&plan.before, &plan.after);
                         // The model reads what changed, to say it in words.
-                        let mut ok = ToolResult::success(format!(
+                        ToolResult::success(format!(
                             "Edited {target} ({}):\n{}",
                             diff.counts(),
                             diff.unified()
-                        ));
-                        self.record_edit(plan, tool_id, turn, settings, &mut ok)
-                            .await;
-                        ok
+                        ))
                     }
                     Ok(text) => ToolResult::failure(
                         &ToolError::WriteNotVerified {
@@ -239,7 +266,11 @@ impl<H: Host> VaultAgentCore<H> {
                         },
                         0.0,
                     ),
-                }
+                };
+                // The vault wrote it: journaled whatever the read-back said.
+                self.record_edit(plan, tool_id, turn, settings, &mut result)
+                    .await;
+                result
             }
             Ok(VaultProcessed::Changed { now }) => {
                 // Someone typed, or a sync arrived: nothing was written. Ask

@@ -469,7 +469,12 @@ fn as_normalised(tool: &str, command: &str, parameter: &str, value: &str) -> Str
             line.trim()
         );
     }
-    normalised(parameter, value, kind).expect("a value that ran was accepted")
+    let sent = normalised(parameter, value, kind).expect("a value that ran was accepted");
+    // A new note's path gets the `.md` the CLI would add (issue 26, item 7).
+    if (tool, command, parameter) == ("obsidianEdit", "create", "path") {
+        return vault_agent::policy::paths::new_note_path(&sent);
+    }
+    sent
 }
 
 /// The argv of the command itself: what ran, or what waits for approval (a

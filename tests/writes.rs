@@ -172,6 +172,59 @@ fn create_over_an_existing_note_is_refused_before_anything_is_written() {
     assert!(!commands(&core).contains(&"create".to_string()));
 }
 
+/// Issue 26, item 7: the CLI adds `.md` to a path without an extension, so
+/// `Projects/Plan` is checked, shown, journaled and read back as
+/// `Projects/Plan.md`; it used to pass the check and make `Plan 1.md`.
+#[test]
+fn create_without_the_extension_is_checked_as_the_note_the_cli_makes() {
+    let (core, notes) = core(Cli::Faithful);
+    let result = call(
+        &core,
+        json!({"command": "create", "path": "Projects/Plan", "content": "x"}),
+    );
+    assert_eq!(result.code(), Some("note_exists"), "{}", result.text);
+    assert!(result.text.contains("Projects/Plan.md"), "{}", result.text);
+    assert!(!commands(&core).contains(&"create".to_string()));
+    assert_eq!(notes.borrow().len(), 1);
+    let made = call(
+        &core,
+        json!({"command": "create", "path": "Projects/Q4", "content": "# Q4"}),
+    );
+    assert!(made.ok, "{}", made.text);
+    assert_eq!(notes.borrow()["Projects/Q4.md"], "# Q4");
+    let argv = &core
+        .host()
+        .requests
+        .borrow()
+        .iter()
+        .find(|r| r.args[0] == "create")
+        .unwrap()
+        .args
+        .clone();
+    assert!(
+        argv.contains(&"path=Projects/Q4.md".to_string()),
+        "{argv:?}"
+    );
+    let entry = made.journal.as_ref().expect("journaled");
+    assert_eq!(
+        core.journal_entry(&entry.entry).unwrap().target,
+        "Projects/Q4.md"
+    );
+    // In Ask before every change the card names the note that will be made.
+    core.set_settings(&json!({"permissionMode": "askEveryChange"}));
+    let card = call(
+        &core,
+        json!({"command": "create", "path": "Projects/Q5", "content": "x"}),
+    );
+    assert!(card
+        .pending
+        .as_ref()
+        .unwrap()
+        .preview
+        .target
+        .contains("Projects/Q5.md"));
+}
+
 #[test]
 fn a_create_that_the_cli_renamed_is_not_reported_as_done() {
     let (core, _) = core(Cli::Race);

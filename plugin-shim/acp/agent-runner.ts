@@ -14,7 +14,6 @@ export interface AgentRunnerHost {
 	confirmations: ConfirmationCoordinator;
 	vaultPath: string | null;
 	secret(name: string): string | null;
-	fileExists(path: string): boolean;
 	/** What data.json holds under `acpAgents`. */
 	stored(): unknown;
 	pluginVersion: string;
@@ -96,7 +95,6 @@ export class AgentRunner {
 			freshToken: () => randomHex(32),
 			permissionMode: () => host.core.settings().permissionMode,
 			secret: (name) => host.secret(name),
-			fileExists: (path) => host.fileExists(path),
 			pluginVersion: host.pluginVersion,
 		});
 		this.sessions.add(session);

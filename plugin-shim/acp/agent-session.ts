@@ -65,8 +65,6 @@ export interface AgentSessionHost {
 	freshToken(): string;
 	/** The chat's permission mode now (`readOnly`, `askEveryChange`, `askBeforeEdits`). */
 	permissionMode(): string;
-	/** Whether the vault has a file at this vault-relative path. */
-	fileExists(path: string): boolean;
 	/** Secret storage, for the profile's API keys. */
 	secret(name: string): string | null;
 	pluginVersion: string;
@@ -517,11 +515,13 @@ export class AgentSession {
 		});
 	}
 
-	/** An absolute path inside the vault, as the vault-relative path our tools take. */
+	/** An absolute path inside the vault, as the vault-relative path our tools take (the core's rule). */
 	private vaultRelative(path: string): string {
-		const inside = insideVault(this.host.vaultPath, path);
-		if (inside === null) throw acp.RequestError.invalidParams({ path }, `${path} is outside the vault; the agent may only read and write notes in it.`);
-		return inside;
+		try {
+			return this.host.core.agentFilePath(path);
+		} catch (error) {
+			throw acp.RequestError.invalidParams({ path }, error instanceof Error ? error.message : String(error));
+		}
 	}
 
 	private mode(): string {
@@ -544,58 +544,30 @@ export class AgentSession {
 
 	/**
 	 * `fs/write_text_file` is our own edit (the whole text, with the stale
-	 * check) or create: a card in the ask modes, then the journal and Undo.
+	 * check) or create, as the core decides: a card in the ask modes, then
+	 * the journal and Undo.
 	 */
 	private async writeFile(params: acp.WriteTextFileRequest): Promise<acp.WriteTextFileResponse> {
 		const outside = this.outsideTurn("fs/write_text_file", params.path);
 		if (outside) throw outside;
-		const path = this.vaultRelative(params.path);
 		const core = this.host.core;
-		const current = await core.callToolThrough("obsidianNotes", { command: "read", path }, this.profile.name, this.mode());
-		// A path with no file is a new note; any other refusal (the read scope) stands.
-		const missing = !current.ok && !this.host.fileExists(path);
-		if (!current.ok && !missing) throw refused(current);
-		if (current.ok && current.text === params.content) return {};
-		const args =
-			missing || current.text === ""
-				? missing
-					? { command: "create", path, content: params.content }
-					: { command: "append", path, content: params.content }
-				: { command: "edit", path, find: current.text, with: params.content };
+		const plan = await core.agentFileWrite(params.path, params.content, this.profile.name, this.mode());
+		if (plan.kind === "unchanged") return {};
+		if (plan.kind === "refused") throw acp.RequestError.internalError({ code: plan.code }, plan.message);
+		const { tool, arguments: args, title: displayName, path } = plan;
 		const callId = `acp-write-${Date.now().toString(36)}`;
-		this.emit({ type: "toolStarted", callId, tool: "obsidianEdit", displayName: missing ? "Create a note" : "Edit a note", arguments: JSON.stringify({ command: args.command, path }) });
-		let result = await core.callToolThrough("obsidianEdit", args, this.profile.name, this.mode());
+		this.emit({ type: "toolStarted", callId, tool, displayName, arguments: JSON.stringify({ command: args.command, path }) });
+		let result = await core.callToolThrough(tool, args, this.profile.name, this.mode());
 		if (result.pending) {
 			const card = core.confirmationCard(result.pending.id);
 			if (card) this.emit({ type: "confirmationNeeded", callId, card });
 			// The note changed before the click: the new card (the diff as it is now) goes to the chat too.
 			result = await this.host.confirmations.wait(result.pending.id, (fresh) => this.emit({ type: "confirmationNeeded", callId, card: fresh }));
 		}
-		this.emit({ type: "toolFinished", callId, tool: "obsidianEdit", displayName: missing ? "Create a note" : "Edit a note", result, table: null });
+		this.emit({ type: "toolFinished", callId, tool, displayName, result, table: null });
 		if (!result.ok) throw refused(result);
 		return {};
 	}
-}
-
-/**
- * `path` (absolute, as ACP sends it) relative to the vault with forward
- * slashes, or null when it is not inside it. Dot segments are resolved first,
- * so `Vault/../elsewhere` is outside.
- */
-export function insideVault(vault: string, path: string): string | null {
-	const parts = (p: string) => p.replace(/\\/g, "/").split("/").filter((s) => s !== "" && s !== ".");
-	const resolved: string[] = [];
-	for (const part of parts(path)) {
-		if (part === "..") {
-			if (resolved.length === 0) return null;
-			resolved.pop();
-		} else resolved.push(part);
-	}
-	const base = parts(vault);
-	// Windows paths compare without case (C:\Vault and c:\vault are one folder).
-	const same = (a: string, b: string) => (/^[a-z]:$/i.test(base[0] ?? "") ? a.toLowerCase() === b.toLowerCase() : a === b);
-	if (resolved.length <= base.length || !base.every((part, i) => same(part, resolved[i] ?? ""))) return null;
-	return resolved.slice(base.length).join("/");
 }
 
 /** The agent's session settings as the chat shows them (groups flattened). */

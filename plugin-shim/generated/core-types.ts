@@ -447,6 +447,12 @@ message: string,
 notice: string, };
 
 /**
+ * Which write a whole-file write becomes, given what the note holds now
+ * (its exact text; `None` when there is no such note).
+ */
+export type AgentFileWrite = { "kind": "call", tool: string, arguments: Record<string, unknown>, title: string, path: string, } | { "kind": "unchanged" } | { "kind": "refused", code: string, message: string, };
+
+/**
  * One program to run, without a shell. Built only by `crate::cli`.
  */
 export type ProcessRequest = { program: string, args: Array<string>, cwd: string | null, 

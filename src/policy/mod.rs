@@ -2,6 +2,7 @@
 //! Tools declare facts (read or write, what a write targets); this module
 //! turns them into a verdict with the user's settings.
 
+pub mod agent_files;
 pub mod agent_questions;
 pub mod agent_session;
 pub mod filter;

@@ -140,20 +140,109 @@ fn native_nfc(text: &str) -> String {
     text.to_string()
 }
 
-/// True when `value` (already normalised) lies in the vault's configuration
-/// folder (`app.vault.configDir`, usually `.obsidian`), compared without case
-/// because macOS and Windows file systems ignore it.
+/// True when `value` lies in the vault's configuration folder
+/// (`app.vault.configDir`, usually `.obsidian`). A refusal, so the rule is
+/// the union of how the file systems a vault can sit on read a name (a vault
+/// on an NTFS, exFAT or SMB drive is read the Windows way on every OS): case
+/// is ignored, trailing dots and spaces are dropped (`.obsidian.`,
+/// `.obsidian /`), `\` separates like `/`, and an 8.3 short name
+/// (`OBSIDI~1`) stands for the long one.
 pub fn in_config_dir(value: &str, config_dir: &str) -> bool {
-    let config = config_dir.trim_matches('/');
+    let config: Vec<&str> = segments(config_dir).collect();
     if config.is_empty() {
         return false;
     }
-    let first = value
-        .trim_start_matches("./")
-        .split('/')
-        .next()
-        .unwrap_or("");
-    first.trim().to_lowercase() == config.to_lowercase()
+    let mut named = segments(value);
+    config
+        .iter()
+        .all(|wanted| named.next().is_some_and(|s| same_folder_name(s, wanted)))
+}
+
+/// The parts of a path, `.` parts and empty ones (`//`, a leading `/`) left out.
+fn segments(path: &str) -> impl Iterator<Item = &str> {
+    path.split(['/', '\\'])
+        .filter(|s| !s.trim().is_empty() && s.trim() != ".")
+}
+
+/// Whether two names could name one folder on some file system.
+fn same_folder_name(name: &str, wanted: &str) -> bool {
+    let folded = |s: &str| {
+        nfc(s)
+            .trim()
+            .trim_end_matches(|c: char| c == '.' || c.is_whitespace())
+            .to_lowercase()
+    };
+    folded(name) == folded(wanted) || is_short_name_of(name, wanted)
+}
+
+/// `OBSIDI~1` for `.obsidian`: a stem of up to six characters of the long
+/// name (leading dots and spaces dropped, upper case), `~` and a number,
+/// maybe an extension. The hashed form Windows uses after many collisions
+/// (`OB1A2B~1`) cannot be told from the name; the real-path check before a
+/// write resolves those.
+fn is_short_name_of(name: &str, long: &str) -> bool {
+    let name = name.trim().trim_end_matches(['.', ' ']).to_uppercase();
+    let Some((stem, rest)) = name.split_once('~') else {
+        return false;
+    };
+    let number = rest.split_once('.').map_or(rest, |(number, _)| number);
+    if stem.is_empty() || number.is_empty() || !number.bytes().all(|b| b.is_ascii_digit()) {
+        return false;
+    }
+    let long = long.trim_start_matches(['.', ' ']);
+    let base = long.rsplit_once('.').map_or(long, |(base, _)| base);
+    let base: String = base
+        .chars()
+        .filter(|c| *c != '.' && *c != ' ')
+        .collect::<String>()
+        .to_uppercase();
+    stem.chars().count() <= 6 && base.starts_with(stem)
+}
+
+/// The path a new note gets: `.md` added when the last part has no
+/// extension, as the CLI's `create` does (`People/Alice` makes
+/// `People/Alice.md`). Every check, preview, journal entry and read-back of
+/// a new note uses this form, so none of them looks at another file than
+/// the one the CLI writes.
+pub fn new_note_path(path: &str) -> String {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    match name.rfind('.') {
+        Some(dot) if dot > 0 && dot + 1 < name.len() => path.to_string(),
+        _ => format!("{path}.md"),
+    }
+}
+
+/// The part of `real` (a real path, links followed) inside `root` (the
+/// vault folder's real path), `""` for the root itself, or `None` when it
+/// lies outside. Both come from the same resolution, so they spell the vault
+/// alike; on Windows `\` separates too and case is ignored.
+pub fn inside_real_folder(root: &str, real: &str, windows: bool) -> Option<String> {
+    let parts = |p: &str| -> Vec<String> {
+        let separators: &[char] = if windows { &['/', '\\'] } else { &['/'] };
+        p.split(separators)
+            .filter(|s| !s.is_empty())
+            .map(|s| {
+                if windows {
+                    s.to_lowercase()
+                } else {
+                    s.to_string()
+                }
+            })
+            .collect()
+    };
+    let (root, real_parts) = (parts(root), parts(real));
+    if real_parts.len() < root.len() || root.iter().zip(&real_parts).any(|(a, b)| a != b) {
+        return None;
+    }
+    let original: Vec<&str> = real
+        .split(if windows {
+            &['/', '\\'][..]
+        } else {
+            &['/'][..]
+        })
+        .filter(|s| !s.is_empty())
+        .collect();
+    Some(original[root.len()..].join("/"))
 }
 
 /// Checks a vault-relative file path such as `Projects/Plan.md`.
@@ -316,6 +405,42 @@ mod tests {
     }
 
     #[test]
+    fn a_real_path_is_inside_the_vault_only_below_its_real_folder() {
+        let linux = |real: &str| inside_real_folder("/home/ada/Vault", real, false);
+        assert_eq!(
+            linux("/home/ada/Vault/Notes/A.md").as_deref(),
+            Some("Notes/A.md")
+        );
+        assert_eq!(linux("/home/ada/Vault").as_deref(), Some(""));
+        assert_eq!(linux("/home/ada/Vault2/A.md"), None);
+        assert_eq!(linux("/home/ada/vault/A.md"), None);
+        assert_eq!(linux("/etc/passwd"), None);
+        assert_eq!(linux("/home/ada"), None);
+        let windows = |real: &str| inside_real_folder("C:\\Users\\Ada\\Vault", real, true);
+        assert_eq!(
+            windows("c:\\users\\ada\\vault\\Notes\\A.md").as_deref(),
+            Some("Notes/A.md")
+        );
+        assert_eq!(windows("D:\\Users\\Ada\\Vault\\A.md"), None);
+    }
+
+    #[test]
+    fn a_new_note_gets_the_extension_the_cli_adds() {
+        for (given, made) in [
+            ("People/Alice", "People/Alice.md"),
+            ("People/Alice.md", "People/Alice.md"),
+            ("Alice", "Alice.md"),
+            ("Board.canvas", "Board.canvas"),
+            (".hidden/notes", ".hidden/notes.md"),
+            ("a.b/Alice", "a.b/Alice.md"),
+            ("Alice.", "Alice..md"),
+            (".gitignore", ".gitignore.md"),
+        ] {
+            assert_eq!(new_note_path(given), made, "{given}");
+        }
+    }
+
+    #[test]
     fn folders_may_end_with_a_slash() {
         let mut folder = "Projects/".to_string();
         check_vault_folder("folder", &mut folder).unwrap();
@@ -340,12 +465,55 @@ mod tests {
             ".obsidian",
             ".obsidian/plugins/x/data.json",
             ".Obsidian/app.json",
+            "./.obsidian/app.json",
         ] {
             assert!(in_config_dir(inside, ".obsidian"), "{inside}");
         }
-        for outside in [".obsidianx/a", "Notes/.obsidian", "obsidian/a"] {
+        for outside in [
+            ".obsidianx/a",
+            "Notes/.obsidian",
+            "obsidian/a",
+            "OBSIDIAN~1/a",
+        ] {
             assert!(!in_config_dir(outside, ".obsidian"), "{outside}");
         }
         assert!(in_config_dir(".config-x/a.md", ".config-x"));
+    }
+
+    /// Issue 26, items 5 and 36: Windows drops trailing dots and spaces from
+    /// a name, reads `\` as a separator and answers to 8.3 short names; each
+    /// form reaches the config folder there (and on an NTFS or exFAT drive
+    /// mounted anywhere), so each is refused everywhere.
+    #[test]
+    fn the_config_folder_is_recognised_in_every_form_windows_reads_as_it() {
+        for inside in [
+            ".obsidian /plugins/x/data.json",
+            ".obsidian./x.md",
+            ".obsidian.../x.md",
+            ".obsidian. ./x.md",
+            ".OBSIDIAN\\x.md",
+            ".obsidian\\plugins\\x\\data.json",
+            "OBSIDI~1/plugins/x/data.json",
+            "obsidi~1\\app.json",
+            "OBSIDI~12/x",
+            "OBS~1/x",
+            "OBSIDI~1.OBS/x",
+            "/.obsidian/x",
+        ] {
+            assert!(in_config_dir(inside, ".obsidian"), "{inside}");
+        }
+        for outside in [
+            ".obsidian-notes/x.md",
+            "OBSIDIAN~1/x.md",
+            "OBSIDI~/x",
+            "OBSIDI~x/x",
+            "XOBSID~1/x",
+            "Notes/OBSIDI~1/x",
+            "..obsidian/x",
+        ] {
+            assert!(!in_config_dir(outside, ".obsidian"), "{outside}");
+        }
+        assert!(in_config_dir("CONFIG~1/a.md", ".config-x"));
+        assert!(in_config_dir("My config./a.md", "My config"));
     }
 }

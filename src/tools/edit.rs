@@ -20,7 +20,7 @@ use crate::error::ToolError;
 use crate::notes::diff::NoteDiff;
 use crate::notes::edit::{body_start, NoteEdit};
 use crate::notes::headings::lines;
-use crate::policy::paths::{check_note_name, check_vault_path};
+use crate::policy::paths::{check_note_name, check_vault_path, new_note_path};
 use crate::policy::scope::{Output, Place, Reach};
 
 /// Arguments of `create`.
@@ -29,7 +29,7 @@ use crate::policy::scope::{Output, Place, Reach};
 pub struct CreateArgs {
     /// The new note's name, e.g. "Q3 plan" (it goes to the vault's folder for new notes).
     pub name: Option<String>,
-    /// The new note's exact path from the vault root, e.g. "Projects/Q3 plan.md"; missing folders are created.
+    /// The new note's exact path from the vault root, e.g. "Projects/Q3 plan.md" (`.md` is added when the name has no extension); missing folders are created.
     pub path: Option<String>,
     /// The new note's Markdown text.
     pub content: Option<String>,
@@ -72,7 +72,12 @@ impl CommandArgs for CreateArgs {
                     return Err("`name` is a note name only; to choose its folder give `path` (e.g. \"Projects/Q3 plan.md\")".into());
                 }
             }
-            (None, Some(path)) => check_vault_path("path", path)?,
+            (None, Some(path)) => {
+                check_vault_path("path", path)?;
+                // What the CLI will make, so the existence check, the card,
+                // the journal and the read-back all look at that note.
+                *path = new_note_path(path);
+            }
         }
         if let Some(template) = &self.template {
             check_not_blank("template", template)?;

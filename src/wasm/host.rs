@@ -83,9 +83,17 @@ extern "C" {
     #[wasm_bindgen(method, js_name = vaultMove)]
     fn vault_move(this: &HostFunctions, from: &str, to: &str) -> js_sys::Promise;
 
+    /// Resolves to `{ bytes: Uint8Array }` or `{ error }` (`too_large` past `max_bytes`).
+    #[wasm_bindgen(method, js_name = vaultReadBytes)]
+    fn vault_read_bytes(this: &HostFunctions, path: &str, max_bytes: f64) -> js_sys::Promise;
+
     /// Resolves to `{ status: "created" }` or `{ error }`.
     #[wasm_bindgen(method, js_name = vaultCreate)]
-    fn vault_create(this: &HostFunctions, path: &str, content: &str) -> js_sys::Promise;
+    fn vault_create(this: &HostFunctions, path: &str, bytes: &[u8]) -> js_sys::Promise;
+
+    /// Resolves to `{ path }` (every link followed) or `{ error }` (`not_found`).
+    #[wasm_bindgen(method, js_name = realPath)]
+    fn real_path(this: &HostFunctions, path: &str) -> js_sys::Promise;
 
     /// `true`, `false`, or `undefined` when the setting cannot be read.
     #[wasm_bindgen(method, js_name = linksUpdateOnMove)]
@@ -255,11 +263,52 @@ impl Host for JsHost {
         vault_error(&answer)
     }
 
-    async fn vault_create(&self, path: &str, content: &str) -> Result<(), VaultFailure> {
-        let answer = JsFuture::from(self.functions.vault_create(path, content))
+    async fn vault_read_bytes(
+        &self,
+        path: &str,
+        max_bytes: usize,
+    ) -> Result<Vec<u8>, VaultFailure> {
+        let answer = JsFuture::from(self.functions.vault_read_bytes(path, max_bytes as f64))
+            .await
+            .map_err(|e| vault_failure(&e))?;
+        vault_error(&answer)?;
+        let bytes = js_sys::Reflect::get(&answer, &"bytes".into()).unwrap_or_default();
+        if !bytes.is_instance_of::<js_sys::Uint8Array>() {
+            return Err(VaultFailure {
+                code: "host_error".into(),
+                message: "the vault returned no bytes".into(),
+            });
+        }
+        let bytes = js_sys::Uint8Array::from(bytes);
+        // Bounded here too: never more than asked for.
+        if bytes.length() as usize > max_bytes {
+            return Err(VaultFailure {
+                code: "too_large".into(),
+                message: format!("{path} is larger than {max_bytes} bytes"),
+            });
+        }
+        Ok(bytes.to_vec())
+    }
+
+    async fn vault_create(&self, path: &str, bytes: &[u8]) -> Result<(), VaultFailure> {
+        let answer = JsFuture::from(self.functions.vault_create(path, bytes))
             .await
             .map_err(|e| vault_failure(&e))?;
         vault_error(&answer)
+    }
+
+    async fn real_path(&self, path: &str) -> Result<String, VaultFailure> {
+        let answer = JsFuture::from(self.functions.real_path(path))
+            .await
+            .map_err(|e| vault_failure(&e))?;
+        vault_error(&answer)?;
+        js_sys::Reflect::get(&answer, &"path".into())
+            .ok()
+            .and_then(|p| p.as_string())
+            .ok_or_else(|| VaultFailure {
+                code: "host_error".into(),
+                message: "the real path was not given".into(),
+            })
     }
 
     fn links_update_on_move(&self) -> Option<bool> {

@@ -155,6 +155,42 @@ impl VaultAgent {
         to_js(&self.core.agent_question(&token, &question))
     }
 
+    /// The vault path a coding agent's absolute file path names; throws
+    /// with why, when it names none (outside the vault, not a note path).
+    #[wasm_bindgen(js_name = agentFilePath)]
+    pub fn agent_file_path(&self, path: String) -> Result<String, JsError> {
+        self.core
+            .agent_file_path(&path)
+            .map_err(|e| JsError::new(&e))
+    }
+
+    /// Which write an agent's `fs/write_text_file` becomes: resolves to an
+    /// `AgentFileWrite` (a call to run, nothing to do, or a refusal).
+    #[wasm_bindgen(js_name = agentFileWrite)]
+    pub fn agent_file_write(
+        &self,
+        path: String,
+        content: String,
+        requester: String,
+        mode: String,
+    ) -> js_sys::Promise {
+        let core = self.core.clone();
+        future_to_promise(async move {
+            let mode = crate::settings::PermissionMode::from_key(&mode);
+            let plan = match mode {
+                Some(mode) => {
+                    core.agent_file_write(&path, &content, &requester, Some(mode))
+                        .await
+                }
+                None => crate::policy::agent_files::AgentFileWrite::Refused {
+                    code: "invalid_arguments".into(),
+                    message: "use readOnly, askEveryChange or askBeforeEdits".into(),
+                },
+            };
+            to_js(&plan).map_err(JsValue::from)
+        })
+    }
+
     /// The user picked `option_id` for the agent's question.
     #[wasm_bindgen(js_name = agentQuestionAnswered)]
     pub fn agent_question_answered(

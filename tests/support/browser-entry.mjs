@@ -325,7 +325,7 @@ function spawnPiped(file, args, options) {
 }
 
 // ---------------------------------------------------------------------------
-// fs.promises.stat / access (and lstat), os.homedir
+// fs.promises.stat / access / realpath (and lstat), os.homedir
 
 function makeStats(fields) {
 	return {
@@ -351,6 +351,7 @@ const fs = {
 		access: async (path, mode) => {
 			await fsCall("access", String(path), mode ?? node.fsConstants.F_OK);
 		},
+		realpath: async (path) => fsCall("realpath", String(path)),
 	},
 };
 
@@ -570,6 +571,15 @@ async function useDiskVault(app) {
 		await window.__vaultAgentVaultWrite(file.path, result);
 		vault.trigger("modify", file);
 		return result;
+	};
+	vault.readBinary = async (file) => {
+		const bytes = Uint8Array.from(atob(await window.__vaultAgentVaultReadBytes(file.path)), (c) => c.charCodeAt(0));
+		return bytes.buffer;
+	};
+	vault.createBinary = async (path, data) => {
+		await window.__vaultAgentVaultCreateBytes(path, bytesToBase64(new Uint8Array(data)));
+		await vaultIndex.refresh();
+		return obsidian.TFile.create__(vault, path);
 	};
 	vault.createFolder = async () => {};
 	app.fileManager.renameFile = async (file, newPath) => {

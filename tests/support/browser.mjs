@@ -8,7 +8,7 @@
 
 import { execFile as nodeExecFile, spawn as nodeSpawn } from "node:child_process";
 import { constants as fsConstants, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { access, lstat, stat } from "node:fs/promises";
+import { access, lstat, realpath, stat } from "node:fs/promises";
 import { createServer, request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { arch, homedir, tmpdir } from "node:os";
@@ -257,6 +257,8 @@ function createBridge(sessionEnv) {
 					await access(path, mode);
 					return { value: null };
 				}
+				// The real path (links followed), which the core checks before a write.
+				if (operation === "realpath") return { value: await realpath(path) };
 				if (operation !== "stat" && operation !== "lstat") throw new Error(`fs.${operation} is not bridged`);
 				const info = await (operation === "stat" ? stat(path) : lstat(path));
 				return {
@@ -426,6 +428,12 @@ export async function startBrowserPlugin({ data = null, env = {}, theme = "dark"
 		await page.exposeFunction("__vaultAgentVaultFiles", () => vaultFiles(vault));
 		await page.exposeFunction("__vaultAgentVaultRead", (path) => readFileSync(join(vault, path), "utf8"));
 		await page.exposeFunction("__vaultAgentVaultWrite", (path, text) => writeFileSync(join(vault, path), text));
+		// A file's exact bytes (base64 both ways): deletions keep them, edits check them for UTF-8.
+		await page.exposeFunction("__vaultAgentVaultReadBytes", (path) => readFileSync(join(vault, path)).toString("base64"));
+		await page.exposeFunction("__vaultAgentVaultCreateBytes", (path, base64) => {
+			mkdirSync(dirname(join(vault, path)), { recursive: true });
+			writeFileSync(join(vault, path), Buffer.from(base64, "base64"), { flag: "wx" });
+		});
 		// Obsidian's file manager moving a note (links in other notes are not emulated).
 		await page.exposeFunction("__vaultAgentVaultMove", (from, to) => {
 			mkdirSync(dirname(join(vault, to)), { recursive: true });

@@ -204,6 +204,15 @@ function useDiskVault(obsidian, app, folder) {
 		writeFileSync(onDisk(path), data);
 		return obsidian.TFile.create__(vault, path);
 	};
+	vault.readBinary = async (file) => {
+		const bytes = readFileSync(onDisk(file.path));
+		return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+	};
+	vault.createBinary = async (path, data) => {
+		if (existsSync(onDisk(path))) throw new Error("File already exists.");
+		writeFileSync(onDisk(path), new Uint8Array(data));
+		return obsidian.TFile.create__(vault, path);
+	};
 	vault.createFolder = async (path) => {
 		mkdirSync(onDisk(path), { recursive: true });
 	};
