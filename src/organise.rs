@@ -47,7 +47,8 @@ impl<H: Host> VaultAgentCore<H> {
                 Destination::Trash => None,
             };
             for path in std::iter::once(&from).chain(to.iter()) {
-                self.check_real_place(path).await?;
+                // The path as named first (its own error says why), then
+                // where it leads on disk.
                 if in_config_dir(path, &config_dir) {
                     return Err(ToolError::ConfigFolder {
                         command: call.command.name.to_string(),
@@ -56,6 +57,7 @@ impl<H: Host> VaultAgentCore<H> {
                         config_dir: config_dir.clone(),
                     });
                 }
+                self.check_real_place(path).await?;
             }
             if let Some(to) = &to {
                 if *to == from {

@@ -76,9 +76,11 @@ impl<H: Host> VaultAgentCore<H> {
                         ));
                     };
                     if in_config_dir(&inside, facts.config_dir()) {
-                        return Err(refused(
-                            "leads through a symbolic link into the vault's configuration folder",
-                        ));
+                        return Err(refused(if in_config_dir(path, facts.config_dir()) {
+                            "lies in the vault's configuration folder"
+                        } else {
+                            "leads through a symbolic link into the vault's configuration folder"
+                        }));
                     }
                     return Ok(());
                 }
