@@ -169,20 +169,22 @@ export class McpListener {
 	}
 }
 
-/** Answers a request the core refused from its headers; its body is never kept. */
+/** Answers a request the core refused from its headers; its body is thrown away as it comes. */
 function refuse(request: IncomingMessage, response: ServerResponse, reply: McpReply, drainMs: number): void {
-	response.writeHead(reply.status, { ...Object.fromEntries(reply.headers), connection: "close" });
+	response.writeHead(reply.status, Object.fromEntries(reply.headers));
 	response.end(reply.body);
 	drainThenCut(request, drainMs);
 }
 
 /** Lets the rest of a body arrive and be thrown away for a moment (so the
- * client reads the answer instead of a reset), then cuts the connection. */
+ * client reads the answer instead of a reset), then cuts the connection;
+ * one whose body ended in time is kept alive as usual. */
 function drainThenCut(request: IncomingMessage, drainMs: number): void {
 	request.resume();
 	if (request.complete) return;
-	cutLater(request.socket, drainMs);
-	request.once("end", () => request.socket.end());
+	const cut = window.setTimeout(() => request.socket.destroy(), drainMs);
+	request.once("end", () => window.clearTimeout(cut));
+	request.socket.once("close", () => window.clearTimeout(cut));
 }
 
 function cutLater(socket: Socket, ms: number): void {
