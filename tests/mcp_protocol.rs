@@ -428,10 +428,18 @@ fn timed_out_then<T>(
 
 #[test]
 fn a_call_asked_again_after_its_timeout_finds_its_card() {
+    // The client may also close the stream it gave up on: it still timed out.
+    for disconnects in [false, true] {
+        asked_again_after_its_timeout(disconnects);
+    }
+}
+
+fn asked_again_after_its_timeout(disconnects: bool) {
     let (core, writes) = new_core(json!({"mcp": {"permissionMode": "askEveryChange"}}));
     let events = Recorded::default();
     let session = initialize(&core, &events);
-    let retry = call(2, "obsidianProperties", set_status("done"), &session);
+    let mut retry = call(2, "obsidianProperties", set_status("done"), &session);
+    retry.exchange = 2;
     let user = async {
         // The retry shows the same card again; the user approves it.
         while events.presented.borrow().len() < 2 {
@@ -441,12 +449,12 @@ fn a_call_asked_again_after_its_timeout_finds_its_card() {
         let card = core.confirmation_card(&id).unwrap();
         core.approve(&id, &card.argv_hash).await
     };
-    let (original, (retried, approved)) = timed_out_then(
-        &core,
-        &events,
-        &session,
-        both(core.mcp_handle(&retry, &events), user),
-    );
+    let (original, (retried, approved)) = timed_out_then(&core, &events, &session, async {
+        if disconnects {
+            core.mcp_abandon(1);
+        }
+        both(core.mcp_handle(&retry, &events), user).await
+    });
     assert!(approved.ok, "{}", approved.text);
     assert_eq!(
         original.body, "",

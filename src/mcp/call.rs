@@ -332,6 +332,7 @@ impl<H: Host> VaultAgentCore<H> {
 
     /// Closes the card nobody waits for any more, and takes it off the screen.
     fn mcp_withdraw(&self, card: &str, events: &dyn McpEvents) {
+        self.mcp.borrow_mut().orphans.retain(|o| o.card != card);
         let now = self.host().now_ms();
         let _ = self.confirmations.borrow_mut().reject(card, now);
         events.withdraw_card(card);

@@ -176,7 +176,8 @@ impl McpState {
                 continue;
             }
             call.cancelled = true;
-            call.timed_out = timed_out;
+            // A client that timed out and then went away still timed out.
+            call.timed_out |= timed_out;
             tags.push(call.tag.clone());
             if timed_out && call.card.is_some() && call.orphan.is_none() {
                 kept.push(index);
