@@ -28,7 +28,7 @@ export function agentsSection(plugin: VaultAgentPlugin, redraw: () => void): Sec
 		await plugin.updateSettings({ mcp: { ...current, ...patch } });
 		redraw();
 	};
-	const aliases = ["MCP", "agents", "Claude Code", "Cursor", "Codex"];
+	const aliases = ["MCP", "agents", "Claude Code", "Claude Desktop", "Cursor", "Codex", "VS Code"];
 	const token = agents.token();
 	const rows: Row[] = [
 		{
@@ -87,6 +87,7 @@ export function agentsSection(plugin: VaultAgentPlugin, redraw: () => void): Sec
 	for (const config of agents.clientConfigs()) {
 		rows.push({
 			name: config.name,
+			desc: config.note,
 			aliases,
 			render: (setting) => {
 				setting.addButton((button) => button.setButtonText("Copy").onClick(() => copy(config.text, config.name)));

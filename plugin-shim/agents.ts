@@ -5,7 +5,7 @@
 
 import { Notice, type App, type DataAdapter } from "obsidian";
 import type { ConfirmationCoordinator } from "./confirmations";
-import type { ChatMessage, CoreHandle, McpActivityEntry, TurnResult } from "./core-types";
+import type { ChatMessage, CoreHandle, McpActivityEntry, McpClientSetup, TurnResult } from "./core-types";
 import { McpListener, randomHex } from "./mcp-server";
 import type { ToolResult } from "./vault-agent-api";
 
@@ -33,6 +33,8 @@ export class AgentDoors {
 	/** What the Agents section says about the server. */
 	status = "Off.";
 	private saveTimer: number | null = null;
+	/** Entries came or were cut since the file was last written. */
+	private dirty = false;
 	private onChange: (() => void) | null = null;
 
 	constructor(private readonly host: AgentDoorsHost) {
@@ -47,8 +49,11 @@ export class AgentDoors {
 	async load(): Promise<void> {
 		try {
 			if (await this.host.adapter.exists(this.activityPath)) {
-				const stored: unknown = JSON.parse(await this.host.adapter.read(this.activityPath));
-				if (Array.isArray(stored)) this.activity = (stored as McpActivityEntry[]).slice(-ACTIVITY_KEPT);
+				// Checked and cut by the core: an old file kept whole arguments (25 MB for 500 calls).
+				const stored = this.host.core.mcpActivityRead(await this.host.adapter.read(this.activityPath));
+				if (stored.problem) console.warn(`Vault Agent: the MCP activity log could not be read and starts empty (${stored.problem}).`);
+				this.activity = stored.entries.slice(-ACTIVITY_KEPT);
+				if (stored.changed || stored.entries.length > ACTIVITY_KEPT) this.markChanged();
 			}
 		} catch (error) {
 			console.warn(`Vault Agent: the MCP activity log could not be read and starts empty (${String(error)}).`);
@@ -99,30 +104,15 @@ export class AgentDoors {
 
 	async dispose(): Promise<void> {
 		if (this.saveTimer !== null) window.clearTimeout(this.saveTimer);
-		await this.saveActivity();
+		this.saveTimer = null;
+		if (this.dirty) await this.saveActivity();
 		await this.listener.stop();
 	}
 
-	/** Ready-to-paste client set-ups, with the token in them. */
-	clientConfigs(): Array<{ name: string; text: string }> {
+	/** Ready-to-paste client set-ups, with the token in them (made by the core, as in the README). */
+	clientConfigs(): McpClientSetup[] {
 		const { port } = this.host.core.settings().mcp;
-		const url = `http://127.0.0.1:${port}/mcp`;
-		const header = `Authorization: Bearer ${this.token() ?? "<token>"}`;
-		const server = { type: "http", url, headers: { Authorization: header.slice("Authorization: ".length) } };
-		// Cursor reads `mcpServers`; VS Code's mcp.json has its own top-level key, `servers`.
-		const cursor = JSON.stringify({ mcpServers: { "vault-agent": server } }, null, 2);
-		const vscode = JSON.stringify({ servers: { "vault-agent": server } }, null, 2);
-		const remote = JSON.stringify(
-			{ mcpServers: { "vault-agent": { command: "npx", args: ["-y", "mcp-remote", url, "--header", `Authorization:${header.slice("Authorization:".length)}`] } } },
-			null,
-			2,
-		);
-		return [
-			{ name: "Claude Code", text: `claude mcp add --transport http vault-agent ${url} --header "${header}"` },
-			{ name: "Cursor (~/.cursor/mcp.json)", text: cursor },
-			{ name: "VS Code (.vscode/mcp.json, or MCP: Open User Configuration)", text: vscode },
-			{ name: "Claude Desktop (through mcp-remote)", text: remote },
-		];
+		return this.host.core.mcpClientSetups(port, this.token());
 	}
 
 	private setStatus(status: string): void {
@@ -139,6 +129,12 @@ export class AgentDoors {
 		this.activity.push(entry);
 		if (this.activity.length > ACTIVITY_KEPT) this.activity.splice(0, this.activity.length - ACTIVITY_KEPT);
 		this.onChange?.();
+		this.markChanged();
+	}
+
+	/** The file is written a second after a change, once for all that came in that second. */
+	private markChanged(): void {
+		this.dirty = true;
 		this.saveTimer ??= window.setTimeout(() => {
 			this.saveTimer = null;
 			void this.saveActivity();
@@ -146,9 +142,11 @@ export class AgentDoors {
 	}
 
 	private async saveActivity(): Promise<void> {
+		this.dirty = false;
 		try {
 			await this.host.adapter.write(this.activityPath, JSON.stringify(this.activity));
 		} catch (error) {
+			this.dirty = true;
 			console.warn(`Vault Agent: the MCP activity log could not be saved (${String(error)}).`);
 		}
 	}

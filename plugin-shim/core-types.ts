@@ -25,7 +25,10 @@ import type {
 	JournalEntryView,
 	LoadedConversation,
 	McpActivityEntry,
+	McpActivityRead,
+	McpClientSetup,
 	McpExchange,
+	McpListenerLimits,
 	McpReply,
 	ProcessRequest,
 	ProcessTree,
@@ -182,7 +185,15 @@ export interface CoreHandle {
 	forgetReads(): void;
 	/** [answers kept now, answers given from the cache so far]. */
 	readCacheStats(): Float64Array | number[];
+	/** The headers alone decide first: null lets the listener read the body and call `mcpHandle`. */
+	mcpAdmit(head: McpExchange): McpReply | null;
 	mcpHandle(exchange: McpExchange, events: McpEventFunctions): Promise<McpReply>;
+	/** What the listener enforces: body size, timeouts, connections. */
+	mcpListenerLimits(): McpListenerLimits;
+	/** The stored activity log's text, checked and cut. */
+	mcpActivityRead(text: string): McpActivityRead;
+	/** Each MCP client's set-up for the server on `port`, with `token` (or `<token>`). */
+	mcpClientSetups(port: number, token: string | null): McpClientSetup[];
 	/** The client closed the exchange before its answer. */
 	mcpAbandon(exchange: number): void;
 	/** An ACP agent's MCP token for one session, under `mode` (the chat's), its cards named `name`; false if refused. */

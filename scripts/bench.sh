@@ -12,6 +12,8 @@ node scripts/bench-memory.mjs
 echo
 node scripts/bench-mcp.mjs
 echo
+node scripts/bench-mcp-attack.mjs
+echo
 node scripts/bench-turn.mjs
 echo
 node --expose-gc scripts/bench-acp.mjs

@@ -59,11 +59,14 @@ pub enum ToolError {
     #[error("The Obsidian CLI tools need the Obsidian desktop app; they are not available on this device.")]
     UnsupportedPlatform,
 
-    #[error("Vault changes are set to \"{mode}\", so {tool} {command} did not run and nothing changed. The user can choose another mode in the chat header or in Settings → Vault Agent → Safety → Vault changes.")]
+    #[error("{lead} \"{mode}\", so {tool} {command} did not run and nothing changed. The user can choose another mode {place}.")]
     WritesDisabled {
         tool: String,
         command: String,
         mode: &'static str,
+        /// The setting's name and where it is (`settings::ModeSetting`).
+        lead: &'static str,
+        place: &'static str,
     },
 
     #[error("{command} changes a note but does not say which one, so the CLI would change the note open in Obsidian; it was refused. {fix}")]

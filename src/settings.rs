@@ -308,6 +308,44 @@ pub struct Settings {
     /// (never stored): a change it asks for always waits for a card.
     #[serde(skip)]
     pub written_as_text: bool,
+    /// Set for one call by the door it came through (never stored): where
+    /// the user sets the mode this call runs under, which a refusal names.
+    #[serde(skip)]
+    #[cfg_attr(test, ts(skip))]
+    pub mode_setting: ModeSetting,
+}
+
+/// Which setting holds the permission mode a call runs under.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ModeSetting {
+    /// The chat's "Vault changes" (also the mode of the plugin's CLI
+    /// commands and of coding agents in the chat).
+    #[default]
+    Chat,
+    /// The MCP server's own "What MCP clients may change".
+    Mcp,
+}
+
+impl ModeSetting {
+    /// The setting's name, as a refusal starts: `… "Read only"`.
+    pub fn lead(self) -> &'static str {
+        match self {
+            ModeSetting::Chat => "Vault changes are set to",
+            ModeSetting::Mcp => "\"What MCP clients may change\" is set to",
+        }
+    }
+
+    /// Where the user changes it.
+    pub fn place(self) -> &'static str {
+        match self {
+            ModeSetting::Chat => {
+                "in the chat header or in Settings → Vault Agent → Safety → Vault changes"
+            }
+            ModeSetting::Mcp => {
+                "in Settings → Vault Agent → Agents → \"What MCP clients may change\""
+            }
+        }
+    }
 }
 
 /// The MCP server's own switches: its permission mode is separate from the
@@ -349,6 +387,7 @@ impl Default for Settings {
             mcp: McpSettings::default(),
             process_tag: None,
             written_as_text: false,
+            mode_setting: ModeSetting::Chat,
         }
     }
 }
@@ -453,6 +492,7 @@ pub fn normalise(stored: &Value, known_tools: &[&str]) -> NormalisedSettings {
         }),
         process_tag: None,
         written_as_text: false,
+        mode_setting: ModeSetting::Chat,
     };
     let known_keys = [
         "cliPath",

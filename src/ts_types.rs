@@ -70,7 +70,9 @@ fn core_types() -> String {
         FileStatus, HttpFailure, HttpRequest, Os, PlatformFacts, ProcessRequest, ProcessTree,
     };
     use crate::journal::{EntryView, TurnChanges};
-    use crate::mcp::{ActivityEntry, McpExchange, McpReply};
+    use crate::mcp::activity::StoredActivity;
+    use crate::mcp::setups::{ClientSetup, SetupFormat};
+    use crate::mcp::{ActivityEntry, ListenerLimits, McpExchange, McpReply};
     use crate::policy::agent_files::AgentFileWrite;
     use crate::policy::agent_questions::{
         AgentAnswer, AgentOption, AgentQuestion, AnsweredBecause,
@@ -119,6 +121,10 @@ fn core_types() -> String {
         declaration::<McpExchange>(),
         declaration::<McpReply>(),
         declaration::<ActivityEntry>(),
+        declaration::<StoredActivity>(),
+        declaration::<ListenerLimits>(),
+        declaration::<ClientSetup>(),
+        declaration::<SetupFormat>(),
         declaration::<AgentQuestion>(),
         declaration::<AgentOption>(),
         declaration::<AgentAnswer>(),

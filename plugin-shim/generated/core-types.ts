@@ -381,7 +381,11 @@ exchange: number, method: string, path: string,
 /**
  * Header names in lower case.
  */
-headers: { [key in string]?: string }, body: string, 
+headers: { [key in string]?: string }, 
+/**
+ * Empty when only the headers have arrived (`mcp_admit`).
+ */
+body: string, 
 /**
  * The listener stopped reading a body over the limit.
  */
@@ -393,7 +397,8 @@ port: number, };
 
 /**
  * What to send back. When the core sent notifications during the call, the
- * shim has already answered with an event stream; `body` is then its last event.
+ * shim has already answered with an event stream; `body` is then its last
+ * event (none when empty).
  */
 export type McpReply = { status: number, headers: Array<[string, string]>, body: string, };
 
@@ -404,11 +409,53 @@ export type McpActivityEntry = { timeMs: number, client: string, clientVersion: 
 /**
  * The tool, or `resources/read`.
  */
-tool: string, argv: Array<string>, 
+tool: string, 
+/**
+ * The argv the CLI ran, cut to `MAX_ARGV_CHARS` (the last element
+ * then says how much there was).
+ */
+argv: Array<string>, 
 /**
  * `ok`, a stable error code, or `cancelled`.
  */
 code: string, durationMs: number, };
+
+/**
+ * What the stored log held, checked.
+ */
+export type McpActivityRead = { entries: Array<McpActivityEntry>, 
+/**
+ * Entries were cut or dropped: the file should be written again.
+ */
+changed: boolean, 
+/**
+ * Why nothing could be read, for the console; the log starts empty.
+ */
+problem: string | null, };
+
+export type McpListenerLimits = { maxBodyBytes: number, maxConnections: number, headersTimeoutMs: number, requestTimeoutMs: number, checkIntervalMs: number, drainMs: number, 
+/**
+ * The answer to a connection over `max_connections`.
+ */
+busy: McpReply, };
+
+/**
+ * One client's set-up.
+ */
+export type McpClientSetup = { 
+/**
+ * The client and where the text goes, as the settings tab names it.
+ */
+name: string, format: SetupFormat, text: string, 
+/**
+ * What else the user must do or know; empty when nothing.
+ */
+note: string, };
+
+/**
+ * How a set-up is read.
+ */
+export type SetupFormat = "shell" | "json" | "toml";
 
 /**
  * The question: the agent's kind of action (ACP `ToolKind`), its title, its options.

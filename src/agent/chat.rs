@@ -23,7 +23,7 @@ use super::table::{self, Table};
 use crate::confirm::ConfirmationCard;
 use crate::core::{ToolDescriptor, VaultAgentCore};
 use crate::error::ToolError;
-use crate::host::Host;
+use crate::host::{join_all, Host};
 use crate::result::ToolResult;
 use crate::settings::{ProviderKind, Settings};
 
@@ -1105,32 +1105,4 @@ fn parse_arguments(raw: &str) -> Result<Value, String> {
         Ok(other) => Err(format!("the arguments must be a JSON object, not {other}")),
         Err(e) => Err(format!("the arguments are not valid JSON ({e}); send a JSON object like {{\"command\": \"…\"}}")),
     }
-}
-
-/// Runs futures together on the one thread until every one is done; the
-/// outputs come back in the order given.
-async fn join_all<F: std::future::Future>(futures: Vec<F>) -> Vec<F::Output> {
-    let mut futures: Vec<std::pin::Pin<Box<F>>> = futures.into_iter().map(Box::pin).collect();
-    let mut outputs: Vec<Option<F::Output>> = futures.iter().map(|_| None).collect();
-    std::future::poll_fn(|context| {
-        let mut pending = false;
-        for (future, output) in futures.iter_mut().zip(outputs.iter_mut()) {
-            if output.is_none() {
-                match future.as_mut().poll(context) {
-                    std::task::Poll::Ready(value) => *output = Some(value),
-                    std::task::Poll::Pending => pending = true,
-                }
-            }
-        }
-        if pending {
-            std::task::Poll::Pending
-        } else {
-            std::task::Poll::Ready(())
-        }
-    })
-    .await;
-    outputs
-        .into_iter()
-        .map(|o| o.expect("every future finished"))
-        .collect()
 }

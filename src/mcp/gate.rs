@@ -1,7 +1,8 @@
-//! Who may talk to the MCP server at all, decided before any message is
-//! read: the path, a loopback `Host` (DNS rebinding), a loopback `Origin`
-//! when a browser sends one, the bearer token, and the body's size. A
-//! refusal says what to fix and nothing about the vault.
+//! Who may talk to the MCP server at all, decided from the headers before
+//! any body is read (`admit`): the path, a loopback `Host` (DNS rebinding),
+//! a loopback `Origin` when a browser sends one, the bearer token, and the
+//! declared size; then the size of the body that came (`check`). A refusal
+//! says what to fix and nothing about the vault.
 
 use serde_json::json;
 
@@ -10,9 +11,10 @@ use super::{McpExchange, McpReply, MAX_BODY_BYTES};
 /// The only path the server answers.
 pub const ENDPOINT: &str = "/mcp";
 
-/// The first check that fails, as the HTTP answer to send; when all pass,
-/// the index in `tokens` of the token presented.
-pub fn check(exchange: &McpExchange, tokens: &[&str]) -> Result<usize, McpReply> {
+/// The first check of the headers that fails, as the HTTP answer to send;
+/// when all pass, the index in `tokens` of the token presented. The body is
+/// not looked at: the listener asks this before it reads one.
+pub fn admit(exchange: &McpExchange, tokens: &[&str]) -> Result<usize, McpReply> {
     let path = exchange.path.split('?').next().unwrap_or("");
     if path != ENDPOINT {
         return Err(refusal(
@@ -39,14 +41,7 @@ pub fn check(exchange: &McpExchange, tokens: &[&str]) -> Result<usize, McpReply>
             ));
         }
     }
-    let presented = exchange
-        .header("authorization")
-        .and_then(|value| {
-            value
-                .strip_prefix("Bearer ")
-                .or_else(|| value.strip_prefix("bearer "))
-        })
-        .map(str::trim);
+    let presented = exchange.header("authorization").and_then(bearer);
     let authorised = presented.and_then(|presented| {
         tokens
             .iter()
@@ -63,16 +58,42 @@ pub fn check(exchange: &McpExchange, tokens: &[&str]) -> Result<usize, McpReply>
         ));
         return Err(reply);
     };
-    if exchange.body_too_large || exchange.body.len() > MAX_BODY_BYTES {
-        return Err(refusal(
-            413,
-            format!(
-                "Payload too large: a request body may be at most {} MiB.",
-                MAX_BODY_BYTES / (1024 * 1024)
-            ),
-        ));
+    let declared = exchange
+        .header("content-length")
+        .and_then(|n| n.trim().parse::<u64>().ok());
+    if declared.is_some_and(|n| n > MAX_BODY_BYTES as u64) {
+        return Err(too_large());
     }
     Ok(index)
+}
+
+/// `admit`, then the body that came: the index of the token presented.
+pub fn check(exchange: &McpExchange, tokens: &[&str]) -> Result<usize, McpReply> {
+    let index = admit(exchange, tokens)?;
+    if exchange.body_too_large || exchange.body.len() > MAX_BODY_BYTES {
+        return Err(too_large());
+    }
+    Ok(index)
+}
+
+fn too_large() -> McpReply {
+    refusal(
+        413,
+        format!(
+            "Payload too large: a request body may be at most {} MiB.",
+            MAX_BODY_BYTES / (1024 * 1024)
+        ),
+    )
+}
+
+/// The credentials of `Authorization: Bearer <token>`; the scheme's name is
+/// case-insensitive (RFC 9110 §11.1), and one or more spaces follow it.
+fn bearer(value: &str) -> Option<&str> {
+    let (scheme, rest) = value.trim_start().split_once(' ')?;
+    scheme
+        .eq_ignore_ascii_case("bearer")
+        .then(|| rest.trim())
+        .filter(|token| !token.is_empty())
 }
 
 /// A refusal before any message was read: JSON-RPC error shape, id null.
@@ -157,6 +178,22 @@ mod tests {
         assert!(!is_loopback_origin("http://127.0.0.1@evil.example"));
         assert!(!is_loopback_origin("null"));
         assert!(!is_loopback_origin("file://"));
+    }
+
+    #[test]
+    fn the_bearer_scheme_is_case_insensitive() {
+        for value in [
+            "Bearer abc",
+            "bearer abc",
+            "BEARER abc",
+            "BeArEr  abc ",
+            " Bearer abc",
+        ] {
+            assert_eq!(bearer(value), Some("abc"), "{value:?}");
+        }
+        for value in ["Basic abc", "Bearerabc", "Bearer", "Bearer   ", "abc", ""] {
+            assert_eq!(bearer(value), None, "{value:?}");
+        }
     }
 
     #[test]

@@ -1,6 +1,7 @@
-//! JSON-RPC 2.0 as MCP uses it: one message per HTTP request (the 2025-06-18
-//! revision removed batches), ids that are strings or integers, and the
-//! standard error codes.
+//! JSON-RPC 2.0 as MCP uses it: one message per HTTP request, or a batch
+//! where the session's revision has them (2025-03-26 and before; 2025-06-18
+//! removed them), ids that are strings or integers, and the standard error
+//! codes.
 
 use serde_json::{json, Map, Value};
 
@@ -53,30 +54,58 @@ impl RpcError {
     }
 }
 
-/// Reads one posted body. The error carries the id when one could be read,
-/// so the client can match it.
-pub fn parse(body: &str) -> Result<Incoming, (Value, RpcError)> {
+/// A posted body: one message, or a batch of them.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Posted {
+    One(Incoming),
+    /// Each message as read, in the order posted; a bad one is its error.
+    Batch(Vec<Result<Incoming, (Value, RpcError)>>),
+}
+
+/// A message that failed to be read: its id when one could be read (so the
+/// client can match the error), and the error.
+pub type Unreadable = (Value, RpcError);
+
+/// Reads one posted body. Whether a batch may be posted at all is the
+/// session's revision's to say (`serve`).
+pub fn parse(body: &str) -> Result<Posted, Unreadable> {
     let value = crate::input::parse_bounded(body, &crate::input::MCP_MESSAGE).map_err(|e| {
         (
             Value::Null,
             RpcError::new(PARSE_ERROR, format!("Parse error: {e}.")),
         )
     })?;
+    match value {
+        Value::Array(items) if items.is_empty() => Err((
+            Value::Null,
+            RpcError::new(INVALID_REQUEST, "Invalid request: the batch is empty."),
+        )),
+        Value::Array(items) if items.len() > super::MAX_BATCH => Err((
+            Value::Null,
+            RpcError::new(
+                INVALID_REQUEST,
+                format!(
+                    "Invalid request: a batch may hold at most {} messages; post the rest separately.",
+                    super::MAX_BATCH
+                ),
+            ),
+        )),
+        Value::Array(items) => Ok(Posted::Batch(items.into_iter().map(message).collect())),
+        value => message(value).map(Posted::One),
+    }
+}
+
+/// Reads one message.
+fn message(value: Value) -> Result<Incoming, Unreadable> {
     let object = match value {
         Value::Object(object) => object,
-        Value::Array(_) => {
+        _ => {
             return Err((
                 Value::Null,
                 RpcError::new(
                     INVALID_REQUEST,
-                    "Invalid request: batches are not supported (MCP 2025-06-18 removed them); post one message per request.",
+                    "Invalid request: send one JSON-RPC object.",
                 ),
-            ))
-        }
-        _ => {
-            return Err((
-                Value::Null,
-                RpcError::new(INVALID_REQUEST, "Invalid request: send one JSON-RPC object."),
             ))
         }
     };
@@ -140,10 +169,17 @@ pub fn notification(method: &str, params: Value) -> Value {
 mod tests {
     use super::*;
 
+    fn one(body: &str) -> Result<Incoming, Unreadable> {
+        match parse(body)? {
+            Posted::One(incoming) => Ok(incoming),
+            Posted::Batch(_) => panic!("not one message: {body}"),
+        }
+    }
+
     #[test]
     fn messages_are_told_apart() {
         assert_eq!(
-            parse(r#"{"jsonrpc":"2.0","id":7,"method":"ping"}"#).unwrap(),
+            one(r#"{"jsonrpc":"2.0","id":7,"method":"ping"}"#).unwrap(),
             Incoming::Request {
                 id: json!(7),
                 method: "ping".into(),
@@ -151,24 +187,35 @@ mod tests {
             }
         );
         assert!(matches!(
-            parse(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#).unwrap(),
+            one(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#).unwrap(),
             Incoming::Notification { .. }
         ));
         assert_eq!(
-            parse(r#"{"jsonrpc":"2.0","id":"a","result":{}}"#).unwrap(),
+            one(r#"{"jsonrpc":"2.0","id":"a","result":{}}"#).unwrap(),
             Incoming::Response
         );
     }
 
     #[test]
+    fn a_batch_is_read_message_by_message() {
+        let Posted::Batch(items) =
+            parse(r#"[{"jsonrpc":"2.0","id":1,"method":"ping"},7,{"jsonrpc":"2.0","method":"n"}]"#)
+                .unwrap()
+        else {
+            panic!("a batch");
+        };
+        assert!(matches!(items[0], Ok(Incoming::Request { .. })));
+        assert_eq!(items[1].as_ref().unwrap_err().1.code, INVALID_REQUEST);
+        assert!(matches!(items[2], Ok(Incoming::Notification { .. })));
+        let long = format!("[{}]", vec!["{}"; crate::mcp::MAX_BATCH + 1].join(","));
+        assert_eq!(parse(&long).unwrap_err().1.code, INVALID_REQUEST);
+    }
+
+    #[test]
     fn malformed_messages_get_the_standard_codes() {
-        let code = |body: &str| parse(body).unwrap_err().1.code;
+        let code = |body: &str| one(body).unwrap_err().1.code;
         assert_eq!(code("{"), PARSE_ERROR);
         assert_eq!(code("[]"), INVALID_REQUEST);
-        assert_eq!(
-            code(r#"[{"jsonrpc":"2.0","id":1,"method":"ping"}]"#),
-            INVALID_REQUEST
-        );
         assert_eq!(code("3"), INVALID_REQUEST);
         assert_eq!(code(r#"{"id":1,"method":"ping"}"#), INVALID_REQUEST);
         assert_eq!(
@@ -189,7 +236,7 @@ mod tests {
         );
         // The id is kept when it is valid, so the client can match the error.
         assert_eq!(
-            parse(r#"{"jsonrpc":"1.0","id":"x","method":"ping"}"#)
+            one(r#"{"jsonrpc":"1.0","id":"x","method":"ping"}"#)
                 .unwrap_err()
                 .0,
             json!("x")

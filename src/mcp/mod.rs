@@ -2,31 +2,58 @@
 //! every decision about a request (who may ask, which message it is, what
 //! it runs, what to answer) is made here; the listener is the shim's
 //! (`plugin-shim/mcp-server.ts`), which hands each HTTP exchange to
-//! `VaultAgentCore::mcp_handle` and writes back the reply. Calls go through
-//! the same registry, policy, folder scopes, confirmations and undo journal
-//! as the chat, under the MCP permission mode.
+//! `VaultAgentCore::mcp_handle` and writes back the reply, within the
+//! bounds `listener::LIMITS` sets. Calls go through the same registry,
+//! policy, folder scopes, confirmations and undo journal as the chat, under
+//! the MCP permission mode.
 
+pub mod activity;
+mod call;
 pub mod gate;
 pub mod jsonrpc;
+pub mod listener;
 mod resources;
 mod serve;
+mod sessions;
+pub mod setups;
 
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+pub use activity::ActivityEntry;
+pub use listener::ListenerLimits;
+pub(crate) use sessions::McpState;
+
 /// Protocol revisions this server speaks, newest first.
 pub const SUPPORTED_VERSIONS: [&str; 4] = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
+/// The revisions under which a client may post a JSON-RPC batch: 2025-03-26
+/// requires servers to take them, 2024-11-05 follows JSON-RPC 2.0, which has
+/// them; 2025-06-18 removed them.
+pub const BATCH_VERSIONS: [&str; 2] = ["2025-03-26", "2024-11-05"];
+/// Messages in one batch; a longer one is refused whole.
+pub const MAX_BATCH: usize = 16;
 /// The secret (Obsidian's secret storage) that holds the bearer token.
 pub const MCP_TOKEN_SECRET: &str = "vault-agent-mcp-token";
-pub const MAX_BODY_BYTES: usize = 4 * 1024 * 1024;
+/// A request body's limit, the one the listener stops reading at.
+pub const MAX_BODY_BYTES: usize = crate::input::MCP_MESSAGE.max_total_bytes;
 /// Tool calls that run at once; more wait for a slot.
 pub const MAX_RUNNING_CALLS: usize = 8;
-/// Tool calls that may wait for a slot; more get a busy error at once.
-pub const MAX_WAITING_CALLS: usize = 64;
-/// Sessions kept; the least recently used idle one makes room.
-pub const MAX_SESSIONS: usize = 32;
+/// Tool calls that may wait for a slot; more get a busy error at once. With
+/// the running ones and room for pings and cancellations, they fit in the
+/// listener's connections (`listener::MAX_CONNECTIONS`): each call in
+/// flight holds one.
+pub const MAX_WAITING_CALLS: usize = 16;
+/// Sessions one token may hold; its own least recently used idle one makes
+/// room, never another token's.
+pub const MAX_SESSIONS_PER_TOKEN: usize = 16;
+/// A session unused this long ends (the client starts another with `initialize`).
+pub const SESSION_IDLE_MS: f64 = 30.0 * 60.0 * 1000.0;
+/// How long a card outlives a call the client gave up on because it timed
+/// out, so that the same call asked again finds the card (or its answer)
+/// instead of raising a second one.
+pub const TIMED_OUT_GRACE_MS: f64 = 2.0 * 60.0 * 1000.0;
 /// How often a call waiting for the user's click looks at the card.
 pub const CARD_POLL_MS: u32 = 200;
 /// How often a waiting call tells the client it is still waiting.
@@ -43,6 +70,7 @@ pub struct McpExchange {
     pub path: String,
     /// Header names in lower case.
     pub headers: BTreeMap<String, String>,
+    /// Empty when only the headers have arrived (`mcp_admit`).
     pub body: String,
     /// The listener stopped reading a body over the limit.
     pub body_too_large: bool,
@@ -54,10 +82,27 @@ impl McpExchange {
     pub fn header(&self, name: &str) -> Option<&str> {
         self.headers.get(name).map(String::as_str)
     }
+
+    /// Whether the client takes an event stream as the answer (`Accept`
+    /// names `text/event-stream`, or any type). A client that accepts only
+    /// `application/json` gets one JSON answer, and no progress before it.
+    pub fn accepts_stream(&self) -> bool {
+        let Some(accept) = self.header("accept") else {
+            // No Accept header: any type is acceptable (RFC 9110).
+            return true;
+        };
+        accept.split(',').any(|range| {
+            let kind = range.split(';').next().unwrap_or("").trim();
+            ["text/event-stream", "text/*", "*/*"]
+                .iter()
+                .any(|t| kind.eq_ignore_ascii_case(t))
+        })
+    }
 }
 
 /// What to send back. When the core sent notifications during the call, the
-/// shim has already answered with an event stream; `body` is then its last event.
+/// shim has already answered with an event stream; `body` is then its last
+/// event (none when empty).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
@@ -83,6 +128,25 @@ impl McpReply {
             body: String::new(),
         }
     }
+
+    /// The answer to a request that gets no JSON-RPC response (it was
+    /// cancelled): an event stream that ends without one where the client
+    /// takes streams, else an empty 202, which clients read as "nothing
+    /// to come".
+    pub fn no_response(exchange: &McpExchange) -> Self {
+        if exchange.accepts_stream() {
+            McpReply {
+                status: 200,
+                headers: vec![
+                    ("content-type".into(), "text/event-stream".into()),
+                    ("cache-control".into(), "no-cache".into()),
+                ],
+                body: String::new(),
+            }
+        } else {
+            McpReply::empty(202)
+        }
+    }
 }
 
 /// What the core asks of the shim while a request runs.
@@ -101,34 +165,6 @@ pub trait McpEvents {
     fn fresh_id(&self) -> String;
 }
 
-/// One MCP call, as the activity log keeps it.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(test, derive(ts_rs::TS))]
-#[cfg_attr(test, ts(rename = "McpActivityEntry"))]
-#[serde(rename_all = "camelCase")]
-pub struct ActivityEntry {
-    pub time_ms: f64,
-    pub client: String,
-    pub client_version: String,
-    /// The tool, or `resources/read`.
-    pub tool: String,
-    pub argv: Vec<String>,
-    /// `ok`, a stable error code, or `cancelled`.
-    pub code: String,
-    pub duration_ms: f64,
-}
-
-#[derive(Clone, Debug)]
-pub(crate) struct McpSession {
-    pub id: String,
-    pub client_name: String,
-    pub client_version: String,
-    pub last_used_ms: f64,
-    /// The agent door whose token opened the session (an ACP agent run in
-    /// the chat), or `None` for the server's own token.
-    pub door: Option<AgentDoor>,
-}
-
 /// A bearer token the chat hands one ACP agent for one session: its calls
 /// run under the chat's permission mode and its cards name the agent. It
 /// lives until the chat forgets it (the agent session ends).
@@ -143,79 +179,4 @@ pub struct AgentDoor {
     /// A turn of the session runs: its file requests and questions are
     /// served (`policy::agent_session::check`).
     pub in_turn: bool,
-}
-
-/// A tools/call in progress.
-#[derive(Clone, Debug)]
-pub(crate) struct InFlight {
-    pub session: String,
-    /// The request id as JSON text (ids are strings or integers).
-    pub request_id: String,
-    pub exchange: u32,
-    /// Tags the call's CLI processes.
-    pub tag: String,
-    pub cancelled: bool,
-    /// The card it waits on, if any.
-    pub card: Option<String>,
-}
-
-/// The server's state across requests.
-#[derive(Default)]
-pub(crate) struct McpState {
-    pub sessions: Vec<McpSession>,
-    pub calls: Vec<InFlight>,
-    pub running: usize,
-    pub waiting: usize,
-    pub next_tag: u64,
-    /// Tokens of the ACP agent sessions running in the chat.
-    pub doors: Vec<AgentDoor>,
-}
-
-impl McpState {
-    /// Opens a door for one agent session; an empty or short token is refused.
-    pub fn open_door(&mut self, door: AgentDoor) -> bool {
-        if door.token.len() < 32 {
-            return false;
-        }
-        // Opened again at each Send with the chat's mode: what was said
-        // "always" in the session stays.
-        match self.doors.iter_mut().find(|d| d.token == door.token) {
-            Some(open) => {
-                open.name = door.name;
-                open.mode = door.mode;
-            }
-            None => self.doors.push(door),
-        }
-        true
-    }
-
-    /// Closes a door and ends the sessions it opened.
-    pub fn close_door(&mut self, token: &str) {
-        self.doors.retain(|d| d.token != token);
-        self.sessions
-            .retain(|s| s.door.as_ref().is_none_or(|d| d.token != token));
-    }
-
-    pub fn session_mut(&mut self, id: &str) -> Option<&mut McpSession> {
-        self.sessions.iter_mut().find(|s| s.id == id)
-    }
-
-    /// Adds a session, dropping the least recently used one without calls
-    /// in flight when the table is full.
-    pub fn open_session(&mut self, session: McpSession) {
-        if self.sessions.len() >= MAX_SESSIONS {
-            let busy: Vec<&str> = self.calls.iter().map(|c| c.session.as_str()).collect();
-            if let Some(oldest) = self
-                .sessions
-                .iter()
-                .enumerate()
-                .filter(|(_, s)| !busy.contains(&s.id.as_str()))
-                .min_by(|(_, a), (_, b)| a.last_used_ms.total_cmp(&b.last_used_ms))
-                .map(|(i, _)| i)
-            {
-                self.sessions.remove(oldest);
-            }
-        }
-        self.sessions.push(session);
-    }
 }

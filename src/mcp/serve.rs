@@ -1,30 +1,38 @@
-//! One MCP exchange, from the HTTP gate to the reply: sessions, the
-//! methods, tool calls under the MCP permission mode, the wait for the
-//! user's click, cancellation, and the activity log.
+//! One MCP exchange, from the HTTP gate to the reply: who asks, the
+//! session and the revision it agreed on, one message or a batch, the
+//! methods, cancellation, and what a request that gets no response is
+//! answered. Tool calls themselves are `call.rs`.
 
 use serde_json::{json, Map, Value};
 
-use super::jsonrpc::{self, Incoming, RpcError};
+use super::jsonrpc::{self, Incoming, Posted, RpcError, Unreadable};
+use super::sessions::{InFlight, McpSession, SessionRefusal};
 use super::{
-    gate, ActivityEntry, InFlight, McpEvents, McpExchange, McpReply, McpSession, CARD_POLL_MS,
-    MAX_RUNNING_CALLS, MAX_WAITING_CALLS, MCP_TOKEN_SECRET, PROGRESS_EVERY_MS, SUPPORTED_VERSIONS,
+    gate, AgentDoor, McpEvents, McpExchange, McpReply, BATCH_VERSIONS, MAX_SESSIONS_PER_TOKEN,
+    MCP_TOKEN_SECRET, SUPPORTED_VERSIONS,
 };
-use crate::agent::table;
-use crate::confirm::Requester;
 use crate::core::VaultAgentCore;
-use crate::host::Host;
+use crate::host::{join_all, Host};
 use crate::policy::agent_questions::{self, AgentAnswer, AgentQuestion};
 use crate::policy::agent_session::{self, AgentRefusal, AgentRequest};
-use crate::result::ToolResult;
 use crate::settings::PermissionMode;
 use crate::tools::Access;
 
-/// What a request turned into, before it became HTTP.
-enum Answer {
+/// What a request turned into, before it became JSON-RPC.
+pub(super) enum Answer {
     Result(Value),
     Error(RpcError),
-    /// The client cancelled it: nothing to report.
+    /// The client cancelled it: it gets no response.
     Cancelled,
+}
+
+/// What one posted message gets back.
+enum Handled {
+    Response(Value),
+    /// A request the client cancelled: no response at all.
+    Cancelled,
+    /// A notification or a response: nothing to answer.
+    Accepted,
 }
 
 impl<H: Host> VaultAgentCore<H> {
@@ -32,7 +40,7 @@ impl<H: Host> VaultAgentCore<H> {
     /// for one session: its calls run under `mode` and its cards say
     /// `name`. False when the token is too short to be a secret.
     pub fn open_agent_door(&self, token: &str, name: &str, mode: PermissionMode) -> bool {
-        self.mcp.borrow_mut().open_door(super::AgentDoor {
+        self.mcp.borrow_mut().open_door(AgentDoor {
             token: token.to_string(),
             name: name.chars().filter(|c| !c.is_control()).take(80).collect(),
             mode,
@@ -110,13 +118,28 @@ impl<H: Host> VaultAgentCore<H> {
         }
     }
 
-    /// Answers one HTTP exchange of the MCP endpoint.
-    pub async fn mcp_handle(&self, exchange: &McpExchange, events: &dyn McpEvents) -> McpReply {
+    /// The server's token and the open agent doors, in `gate` order: index
+    /// 0 is the server's own token, the others the doors'.
+    fn mcp_tokens(&self) -> (String, Vec<AgentDoor>) {
         let token = self.host().secret(MCP_TOKEN_SECRET).unwrap_or_default();
-        let doors = self.mcp.borrow().doors.clone();
+        (token, self.mcp.borrow().doors.clone())
+    }
+
+    /// Decides from the headers alone, before the listener reads any body:
+    /// `None` lets it read the body and call `mcp_handle`; otherwise the
+    /// answer to send, and the body is never read.
+    pub fn mcp_admit(&self, head: &McpExchange) -> Option<McpReply> {
+        let (token, doors) = self.mcp_tokens();
         let mut tokens = vec![token.as_str()];
         tokens.extend(doors.iter().map(|d| d.token.as_str()));
-        // Index 0 is the server's own token; the others are agent doors.
+        gate::admit(head, &tokens).err()
+    }
+
+    /// Answers one HTTP exchange of the MCP endpoint.
+    pub async fn mcp_handle(&self, exchange: &McpExchange, events: &dyn McpEvents) -> McpReply {
+        let (token, doors) = self.mcp_tokens();
+        let mut tokens = vec![token.as_str()];
+        tokens.extend(doors.iter().map(|d| d.token.as_str()));
         let door = match gate::check(exchange, &tokens) {
             Ok(0) => None,
             Ok(index) => doors.get(index - 1).cloned(),
@@ -125,7 +148,7 @@ impl<H: Host> VaultAgentCore<H> {
         let session_header = exchange.header("mcp-session-id").map(str::to_string);
         match exchange.method.as_str() {
             "POST" => {}
-            "DELETE" => return self.mcp_end_session(session_header.as_deref()),
+            "DELETE" => return self.mcp_end_session(session_header.as_deref(), door.as_ref()),
             // No server-initiated stream: clients fall back to POST answers.
             _ => {
                 let mut reply = gate::refusal(
@@ -146,11 +169,12 @@ impl<H: Host> VaultAgentCore<H> {
                 "Unsupported media type: send the JSON-RPC message as application/json.".into(),
             );
         }
-        let incoming = match jsonrpc::parse(&exchange.body) {
-            Ok(incoming) => incoming,
+        let posted = match jsonrpc::parse(&exchange.body) {
+            Ok(posted) => posted,
             Err((id, error)) => return McpReply::json(400, &jsonrpc::error(&id, &error)),
         };
-        if let Incoming::Request { id, method, params } = &incoming {
+        self.mcp.borrow_mut().expire(self.host().now_ms());
+        if let Posted::One(Incoming::Request { id, method, params }) = &posted {
             if method == "initialize" {
                 return self.mcp_initialize(id, params, events, door);
             }
@@ -162,24 +186,11 @@ impl<H: Host> VaultAgentCore<H> {
                 "Bad request: no Mcp-Session-Id header; send `initialize` first and then the session id it returned.".into(),
             );
         };
-        let session = {
-            let now = self.host().now_ms();
-            let mut state = self.mcp.borrow_mut();
-            match state.session_mut(&session_id) {
-                // A session belongs to the token that opened it.
-                Some(session)
-                    if session.door.as_ref().map(|d| &d.token)
-                        == door.as_ref().map(|d| &d.token) =>
-                {
-                    session.last_used_ms = now;
-                    session.clone()
-                }
-                _ => return gate::refusal(
-                    404,
-                    "Session not found: it ended or the plugin restarted; send `initialize` again."
-                        .into(),
-                ),
-            }
+        let Some(session) = self.mcp_session(&session_id, door.as_ref()) else {
+            return gate::refusal(
+                404,
+                "Session not found: it ended (unused for 30 minutes, or the plugin restarted); send `initialize` again.".into(),
+            );
         };
         if let Some(version) = exchange.header("mcp-protocol-version") {
             if !SUPPORTED_VERSIONS.contains(&version) {
@@ -192,72 +203,162 @@ impl<H: Host> VaultAgentCore<H> {
                 );
             }
         }
-        match incoming {
-            Incoming::Request { id, method, params } => {
-                let answer = self
-                    .mcp_request(&session, exchange.exchange, &id, &method, &params, events)
-                    .await;
-                match answer {
-                    Answer::Result(value) => McpReply::json(200, &jsonrpc::result(&id, value)),
-                    Answer::Error(error) => McpReply::json(200, &jsonrpc::error(&id, &error)),
-                    Answer::Cancelled => McpReply::json(
-                        200,
-                        &jsonrpc::error(
-                            &id,
-                            &RpcError::new(
-                                jsonrpc::REQUEST_CANCELLED,
-                                "Request cancelled by the client.",
-                            ),
+        match posted {
+            Posted::One(incoming) => {
+                match self.mcp_message(&session, incoming, exchange, events).await {
+                    Handled::Response(value) => McpReply::json(200, &value),
+                    Handled::Cancelled => McpReply::no_response(exchange),
+                    Handled::Accepted => McpReply::empty(202),
+                }
+            }
+            Posted::Batch(items) => self.mcp_batch(&session, items, exchange, events).await,
+        }
+    }
+
+    /// The session `id`, if it is there and belongs to the token presented;
+    /// it counts as used now.
+    fn mcp_session(&self, id: &str, door: Option<&AgentDoor>) -> Option<McpSession> {
+        let now = self.host().now_ms();
+        let mut state = self.mcp.borrow_mut();
+        let session = state.session_mut(id)?;
+        // A session belongs to the token that opened it.
+        if session.owner() != door.map(|d| d.token.as_str()) {
+            return None;
+        }
+        session.last_used_ms = now;
+        Some(session.clone())
+    }
+
+    /// A batch (2025-03-26 and before): each message as if posted alone,
+    /// together; the responses in one array, none for notifications or
+    /// cancelled requests.
+    async fn mcp_batch(
+        &self,
+        session: &McpSession,
+        items: Vec<Result<Incoming, Unreadable>>,
+        exchange: &McpExchange,
+        events: &dyn McpEvents,
+    ) -> McpReply {
+        if !BATCH_VERSIONS.contains(&session.version) {
+            return McpReply::json(
+                400,
+                &jsonrpc::error(
+                    &Value::Null,
+                    &RpcError::new(
+                        jsonrpc::INVALID_REQUEST,
+                        format!(
+                            "Invalid request: batches are not part of MCP {} (2025-06-18 removed them); post one message per request.",
+                            session.version
                         ),
                     ),
+                ),
+            );
+        }
+        let requests = items
+            .iter()
+            .filter(|item| !matches!(item, Ok(Incoming::Notification { .. } | Incoming::Response)))
+            .count();
+        let handled = join_all(
+            items
+                .into_iter()
+                .map(|item| async move {
+                    match item {
+                        Err((id, error)) => Handled::Response(jsonrpc::error(&id, &error)),
+                        Ok(Incoming::Request { id, method, .. }) if method == "initialize" => {
+                            Handled::Response(jsonrpc::error(
+                                &id,
+                                &RpcError::new(
+                                    jsonrpc::INVALID_REQUEST,
+                                    "Invalid request: `initialize` may not be part of a batch; post it alone.",
+                                ),
+                            ))
+                        }
+                        Ok(incoming) => self.mcp_message(session, incoming, exchange, events).await,
+                    }
+                })
+                .collect(),
+        )
+        .await;
+        let responses: Vec<Value> = handled
+            .into_iter()
+            .filter_map(|h| match h {
+                Handled::Response(value) => Some(value),
+                _ => None,
+            })
+            .collect();
+        if !responses.is_empty() {
+            McpReply::json(200, &Value::Array(responses))
+        } else if requests > 0 {
+            McpReply::no_response(exchange)
+        } else {
+            McpReply::empty(202)
+        }
+    }
+
+    async fn mcp_message(
+        &self,
+        session: &McpSession,
+        incoming: Incoming,
+        exchange: &McpExchange,
+        events: &dyn McpEvents,
+    ) -> Handled {
+        match incoming {
+            Incoming::Request { id, method, params } => {
+                match self
+                    .mcp_request(session, exchange, &id, &method, &params, events)
+                    .await
+                {
+                    Answer::Result(value) => Handled::Response(jsonrpc::result(&id, value)),
+                    Answer::Error(error) => Handled::Response(jsonrpc::error(&id, &error)),
+                    Answer::Cancelled => Handled::Cancelled,
                 }
             }
             Incoming::Notification { method, params } => {
                 if method == "notifications/cancelled" {
                     if let Some(request) = params.get("requestId") {
-                        self.mcp_cancel(|call| {
-                            call.session == session.id && call.request_id == *request.to_string()
-                        });
+                        let request = request.to_string();
+                        // The official SDKs say so when their own timeout ran out.
+                        let reason = params.get("reason").and_then(Value::as_str).unwrap_or("");
+                        let timed_out = says_timed_out(reason);
+                        self.mcp_cancel(
+                            |call| call.session == session.id && call.request_id == request,
+                            timed_out,
+                        );
                     }
                 }
-                McpReply::empty(202)
+                Handled::Accepted
             }
-            Incoming::Response => McpReply::empty(202),
+            Incoming::Response => Handled::Accepted,
         }
     }
 
     /// The client went away before its answer (the shim saw the socket close).
     pub fn mcp_abandon(&self, exchange: u32) {
-        self.mcp_cancel(|call| call.exchange == exchange);
+        self.mcp_cancel(|call| call.exchange == exchange, false);
     }
 
-    fn mcp_cancel(&self, matches: impl Fn(&InFlight) -> bool) {
-        let mut to_stop = Vec::new();
-        for call in self
-            .mcp
-            .borrow_mut()
-            .calls
-            .iter_mut()
-            .filter(|c| matches(c))
-        {
-            call.cancelled = true;
-            to_stop.push(call.tag.clone());
-        }
+    fn mcp_cancel(&self, matches: impl Fn(&InFlight) -> bool, timed_out: bool) {
+        let now = self.host().now_ms();
+        let to_stop = self.mcp.borrow_mut().cancel(matches, timed_out, now);
         for tag in to_stop {
             self.host().cancel_processes(&tag);
         }
     }
 
-    fn mcp_end_session(&self, session: Option<&str>) -> McpReply {
+    fn mcp_end_session(&self, session: Option<&str>, door: Option<&AgentDoor>) -> McpReply {
         let Some(session) = session else {
             return gate::refusal(
                 400,
                 "Bad request: DELETE needs the Mcp-Session-Id header.".into(),
             );
         };
+        let owner = door.map(|d| d.token.as_str());
         let mut state = self.mcp.borrow_mut();
         let before = state.sessions.len();
-        state.sessions.retain(|s| s.id != session);
+        // Only the token that opened a session may end it.
+        state
+            .sessions
+            .retain(|s| s.id != session || s.owner() != owner);
         if state.sessions.len() == before {
             return gate::refusal(404, "Session not found.".into());
         }
@@ -282,7 +383,7 @@ impl<H: Host> VaultAgentCore<H> {
         id: &Value,
         params: &Map<String, Value>,
         events: &dyn McpEvents,
-        door: Option<super::AgentDoor>,
+        door: Option<AgentDoor>,
     ) -> McpReply {
         let answer = |error: RpcError| McpReply::json(200, &jsonrpc::error(id, &error));
         let Some(requested) = params.get("protocolVersion").and_then(Value::as_str) else {
@@ -307,6 +408,12 @@ impl<H: Host> VaultAgentCore<H> {
         if session_id.len() < 16
             || session_id.len() > 128
             || !session_id.chars().all(|c| c.is_ascii_graphic())
+            || self
+                .mcp
+                .borrow()
+                .sessions
+                .iter()
+                .any(|s| s.id == session_id)
         {
             return McpReply::json(
                 500,
@@ -325,10 +432,24 @@ impl<H: Host> VaultAgentCore<H> {
             id: session_id.to_string(),
             client_name: text("title", &text("name", "An MCP client")),
             client_version: text("version", ""),
+            version,
             last_used_ms: self.host().now_ms(),
             door,
         };
-        self.mcp.borrow_mut().open_session(session);
+        if let Err(SessionRefusal::AllBusy) = self.mcp.borrow_mut().open_session(session) {
+            return McpReply::json(
+                503,
+                &jsonrpc::error(
+                    id,
+                    &RpcError::new(
+                        jsonrpc::SERVER_BUSY,
+                        format!(
+                            "Server busy: this token holds {MAX_SESSIONS_PER_TOKEN} sessions, each with a call in flight; end one (DELETE) or try again when a call is done."
+                        ),
+                    ),
+                ),
+            );
+        }
         let mut reply = McpReply::json(
             200,
             &jsonrpc::result(
@@ -357,7 +478,7 @@ impl<H: Host> VaultAgentCore<H> {
     async fn mcp_request(
         &self,
         session: &McpSession,
-        exchange: u32,
+        exchange: &McpExchange,
         id: &Value,
         method: &str,
         params: &Map<String, Value>,
@@ -401,16 +522,24 @@ impl<H: Host> VaultAgentCore<H> {
     }
 
     /// The tools as MCP lists them: the chat's tools, names, descriptions
-    /// and schemas, only those switched on.
+    /// and schemas, only those switched on. The hints follow from what each
+    /// tool's commands declare (`tools::CommandSpec`): read only when every
+    /// command reads; destructive when one may change or remove what is
+    /// there (`ConfirmedWrite`: edits, removals, status changes, moves);
+    /// idempotent when every command is (repeating it changes nothing more).
     pub fn mcp_tools(&self) -> Vec<Value> {
+        // `list_tools` follows the registry's order.
         self.list_tools()
             .into_iter()
-            .filter(|tool| tool.enabled)
-            .map(|tool| {
-                let reads_only = tool
-                    .command_details
+            .zip(self.tools())
+            .filter(|(tool, _)| tool.enabled)
+            .map(|(tool, spec)| {
+                let reads_only = spec.commands.iter().all(|c| c.access == Access::Read);
+                let destructive = spec
+                    .commands
                     .iter()
-                    .all(|c| c.access == Access::Read);
+                    .any(|c| c.access == Access::ConfirmedWrite);
+                let idempotent = spec.commands.iter().all(|c| c.idempotent);
                 json!({
                     "name": tool.id,
                     "title": tool.display_name,
@@ -419,241 +548,21 @@ impl<H: Host> VaultAgentCore<H> {
                     "annotations": {
                         "title": tool.display_name,
                         "readOnlyHint": reads_only,
-                        "destructiveHint": tool.id == "obsidianOrganise",
-                        "idempotentHint": reads_only,
+                        "destructiveHint": destructive,
+                        "idempotentHint": idempotent,
                         "openWorldHint": false,
                     },
                 })
             })
             .collect()
     }
+}
 
-    async fn mcp_call(
-        &self,
-        session: &McpSession,
-        exchange: u32,
-        id: &Value,
-        params: &Map<String, Value>,
-        events: &dyn McpEvents,
-    ) -> Answer {
-        let started = self.host().now_ms();
-        let Some(name) = params.get("name").and_then(Value::as_str) else {
-            return Answer::Error(RpcError::params("`name` (the tool, text) is required."));
-        };
-        let arguments = match params.get("arguments") {
-            None | Some(Value::Null) => json!({}),
-            Some(Value::Object(arguments)) => Value::Object(arguments.clone()),
-            Some(_) => return Answer::Error(RpcError::params("`arguments` must be an object.")),
-        };
-        let known = self.tools().iter().any(|t| t.id == name);
-        if !known || !self.settings_snapshot().tool_enabled(name) {
-            return Answer::Error(RpcError::params(format!(
-                "Unknown tool {name:?}: call tools/list for the tools that are switched on."
-            )));
-        }
-        let progress = params
-            .get("_meta")
-            .and_then(|m| m.get("progressToken"))
-            .filter(|t| t.is_string() || t.is_i64() || t.is_u64())
-            .cloned();
-        let tag = {
-            let mut state = self.mcp.borrow_mut();
-            if state.running >= MAX_RUNNING_CALLS && state.waiting >= MAX_WAITING_CALLS {
-                return Answer::Error(RpcError::new(
-                    jsonrpc::SERVER_BUSY,
-                    "Server busy: too many calls at once; try again in a moment.",
-                ));
-            }
-            state.next_tag += 1;
-            let tag = format!("mcp-{}", state.next_tag);
-            state.calls.push(InFlight {
-                session: session.id.clone(),
-                request_id: id.to_string(),
-                exchange,
-                tag: tag.clone(),
-                cancelled: false,
-                card: None,
-            });
-            tag
-        };
-        let answer = self
-            .mcp_run_call(session, name, &arguments, &tag, progress, events)
-            .await;
-        self.mcp.borrow_mut().calls.retain(|c| c.tag != tag);
-        let (code, argv) = match &answer {
-            Ok(result) => (
-                result.code().unwrap_or("ok").to_string(),
-                result.argv.clone().unwrap_or_default(),
-            ),
-            Err(()) => ("cancelled".to_string(), Vec::new()),
-        };
-        self.mcp_log(session, name, argv, code, started, events);
-        match answer {
-            Ok(result) => Answer::Result(call_result(&result, &arguments)),
-            Err(()) => Answer::Cancelled,
-        }
-    }
-
-    /// Runs the call when a slot is free, then waits for the user's answer
-    /// to any card it raised. `Err` when the client cancelled.
-    async fn mcp_run_call(
-        &self,
-        session: &McpSession,
-        name: &str,
-        arguments: &Value,
-        tag: &str,
-        progress: Option<Value>,
-        events: &dyn McpEvents,
-    ) -> Result<ToolResult, ()> {
-        self.mcp_take_slot(tag).await?;
-        let mode = match &session.door {
-            // The door's mode now: the chat's mode may have changed since the session began.
-            Some(door) => self
-                .mcp
-                .borrow()
-                .doors
-                .iter()
-                .find(|d| d.token == door.token)
-                .map_or(door.mode, |d| d.mode),
-            None => self.settings_snapshot().mcp.permission_mode,
-        };
-        let settings = self.settings_under(mode, Some(tag.to_string()));
-        let mut result = self.call_tool_under(name, arguments, settings).await;
-        self.mcp.borrow_mut().running -= 1;
-        let requester = Requester {
-            name: session
-                .door
-                .as_ref()
-                .map_or_else(|| session.client_name.clone(), |d| d.name.clone()),
-            mode,
-        };
-        let mut sent = 0u64;
-        while let Some(pending) = result.pending.clone() {
-            if self.mcp_cancelled(tag) {
-                break;
-            }
-            self.confirmations
-                .borrow_mut()
-                .set_requester(&pending.id, requester.clone());
-            self.mcp_set_card(tag, Some(pending.id.clone()));
-            events.present_card(&pending.id);
-            result = self
-                .mcp_wait_for_answer(&pending.id, tag, progress.as_ref(), &mut sent, events)
-                .await?;
-        }
-        if self.mcp_cancelled(tag) {
-            return Err(());
-        }
-        Ok(result)
-    }
-
-    async fn mcp_take_slot(&self, tag: &str) -> Result<(), ()> {
-        let mut waited = false;
-        loop {
-            {
-                let mut state = self.mcp.borrow_mut();
-                if state.running < MAX_RUNNING_CALLS {
-                    state.running += 1;
-                    if waited {
-                        state.waiting -= 1;
-                    }
-                    return Ok(());
-                }
-                if !waited {
-                    state.waiting += 1;
-                    waited = true;
-                }
-            }
-            if self.mcp_cancelled(tag) {
-                self.mcp.borrow_mut().waiting -= 1;
-                return Err(());
-            }
-            self.host().sleep(10).await;
-        }
-    }
-
-    /// Waits until the card is answered, expires, or the client cancels
-    /// (then the card is taken away). Tells the client every few seconds
-    /// that the user has not answered yet, so it does not time out.
-    async fn mcp_wait_for_answer(
-        &self,
-        card: &str,
-        tag: &str,
-        progress: Option<&Value>,
-        sent: &mut u64,
-        events: &dyn McpEvents,
-    ) -> Result<ToolResult, ()> {
-        let mut last_progress = f64::NEG_INFINITY;
-        loop {
-            if self.mcp_cancelled(tag) {
-                let now = self.host().now_ms();
-                let _ = self.confirmations.borrow_mut().reject(card, now);
-                events.withdraw_card(card);
-                return Err(());
-            }
-            if let Some(outcome) = self.confirmation_outcome(card) {
-                self.mcp_set_card(tag, None);
-                return Ok(outcome);
-            }
-            let now = self.host().now_ms();
-            if let Some(token) = progress {
-                if now - last_progress >= PROGRESS_EVERY_MS {
-                    last_progress = now;
-                    *sent += 1;
-                    events.notify(&jsonrpc::notification(
-                        "notifications/progress",
-                        json!({
-                            "progressToken": token,
-                            "progress": *sent,
-                            "message": "Waiting for the user to approve the change in Obsidian.",
-                        }),
-                    ));
-                }
-            }
-            self.host().sleep(CARD_POLL_MS).await;
-        }
-    }
-
-    fn mcp_cancelled(&self, tag: &str) -> bool {
-        self.mcp
-            .borrow()
-            .calls
-            .iter()
-            .any(|c| c.tag == tag && c.cancelled)
-    }
-
-    fn mcp_set_card(&self, tag: &str, card: Option<String>) {
-        if let Some(call) = self
-            .mcp
-            .borrow_mut()
-            .calls
-            .iter_mut()
-            .find(|c| c.tag == tag)
-        {
-            call.card = card;
-        }
-    }
-
-    fn mcp_log(
-        &self,
-        session: &McpSession,
-        tool: &str,
-        argv: Vec<String>,
-        code: String,
-        started: f64,
-        events: &dyn McpEvents,
-    ) {
-        let now = self.host().now_ms();
-        events.activity(&ActivityEntry {
-            time_ms: now,
-            client: session.client_name.clone(),
-            client_version: session.client_version.clone(),
-            tool: tool.to_string(),
-            argv,
-            code,
-            duration_ms: (now - started).max(0.0),
-        });
-    }
+/// Whether a cancellation's reason says the client's own timeout ran out
+/// (the TypeScript SDK sends "McpError: MCP error -32001: Request timed out").
+fn says_timed_out(reason: &str) -> bool {
+    let reason = reason.to_ascii_lowercase();
+    reason.contains("timed out") || reason.contains("timeout")
 }
 
 /// What an MCP client is told about the server, once, at `initialize`.
@@ -664,48 +573,17 @@ permission mode the user set for MCP clients in Vault Agent: refused in Read onl
 may wait for the user's click on a card in Obsidian (the call returns when the user answers). \
 Errors start with a stable code, e.g. `permission_denied: ...`.";
 
-/// A tool result as MCP content: the text the chat's model reads, the error
-/// code first when it failed, and the JSON or table the CLI gave as
-/// structured content.
-fn call_result(result: &ToolResult, arguments: &Value) -> Value {
-    let mut text = match &result.error {
-        Some(error) => format!("{}: {}", error.code, error.message),
-        None => result.text.clone(),
-    };
-    if let Some(withheld) = result.withheld {
-        text.push_str(&format!(
-            "\n[Withheld: {withheld} more entries are in folders the user does not let agents read.]"
-        ));
-    }
-    let mut value = json!({
-        "content": [{ "type": "text", "text": text }],
-        "isError": !result.ok,
-    });
-    if result.ok {
-        if let Some(structured) = structured(&result.text, arguments) {
-            value["structuredContent"] = structured;
-        }
-    }
-    value
-}
+#[cfg(test)]
+mod tests {
+    use super::says_timed_out;
 
-fn structured(text: &str, arguments: &Value) -> Option<Value> {
-    let format = arguments.get("format").and_then(Value::as_str);
-    let trimmed = text.trim();
-    if format == Some("json") || trimmed.starts_with('{') || trimmed.starts_with('[') {
-        match serde_json::from_str::<Value>(trimmed) {
-            Ok(Value::Object(object)) => return Some(Value::Object(object)),
-            Ok(Value::Array(items)) => return Some(json!({ "items": items })),
-            _ => {}
-        }
+    #[test]
+    fn a_timeout_is_told_from_a_cancel() {
+        assert!(says_timed_out(
+            "McpError: MCP error -32001: Request timed out"
+        ));
+        assert!(says_timed_out("Timeout"));
+        assert!(!says_timed_out("User pressed Esc"));
+        assert!(!says_timed_out(""));
     }
-    if matches!(format, Some("csv") | Some("tsv")) {
-        let table = table::detect(trimmed, format)?;
-        return Some(json!({
-            "columns": table.headers,
-            "rows": table.rows,
-            "moreRows": table.more_rows,
-        }));
-    }
-    None
 }

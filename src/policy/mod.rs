@@ -51,6 +51,8 @@ pub fn check(
                 tool: call.tool.id.to_string(),
                 command: call.command.name.to_string(),
                 mode: settings.permission_mode.label(),
+                lead: settings.mode_setting.lead(),
+                place: settings.mode_setting.place(),
             })
         }
         PermissionMode::AskEveryChange => Access::ConfirmedWrite,

@@ -434,6 +434,10 @@ pub struct CommandSpec {
     /// For the compact tool list of small models: what the command's
     /// signature does not already say ("" when its name says it all).
     pub brief: Option<&'static str>,
+    /// Calling it again with the same arguments changes nothing more (every
+    /// read; a write that sets or removes a value). MCP clients read it as
+    /// the tool's `idempotentHint`.
+    pub idempotent: bool,
     parse: ParseFn,
     /// The argument type's path, the key of its schema in `schemas.json`.
     arguments_type: &'static str,
@@ -452,6 +456,7 @@ impl CommandSpec {
             empty_output: EmptyOutput::Error,
             confirm_verb: "Change",
             brief: None,
+            idempotent: access == Access::Read,
             parse: parse_args::<A>,
             arguments_type: std::any::type_name::<A>(),
             #[cfg(not(target_arch = "wasm32"))]
@@ -490,6 +495,14 @@ impl CommandSpec {
     /// The verb a confirmation card uses for this command ("Set", "Remove").
     pub fn confirm_as(mut self, verb: &'static str) -> Self {
         self.confirm_verb = verb;
+        self
+    }
+
+    /// Declares that the same call made twice leaves the vault as once:
+    /// setting a value, adding what is then there, removing what is then
+    /// gone. Never for appends, creations, toggles or moves.
+    pub fn idempotent(mut self) -> Self {
+        self.idempotent = true;
         self
     }
 

@@ -321,14 +321,16 @@ pub fn tool() -> ToolSpec {
                 "Set a property on a note (the user approves a preview first).",
             )
                 .brief("")
-            .confirm_as("Set"),
+            .confirm_as("Set")
+            .idempotent(),
             CommandSpec::new::<PropertyNameArgs>(
                 "property:remove",
                 Access::ConfirmedWrite,
                 "Remove a property from a note (the user approves a preview first).",
             )
                 .brief("")
-            .confirm_as("Remove"),
+            .confirm_as("Remove")
+            .idempotent(),
         ],
         example: json!({"command": "properties", "all": true, "counts": true}),
     }

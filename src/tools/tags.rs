@@ -282,14 +282,16 @@ pub fn tool() -> ToolSpec {
                 "Add a tag to a note's tags property (or inline), shown as a diff for the user to approve.",
             )
                 .brief("")
-            .confirm_as("Add a tag to"),
+            .confirm_as("Add a tag to")
+            .idempotent(),
             CommandSpec::new::<TagRemoveArgs>(
                 "tag:remove",
                 Access::ConfirmedWrite,
                 "Remove a tag from a note's tags property and text, shown as a diff for the user to approve.",
             )
                 .brief("")
-            .confirm_as("Remove a tag from"),
+            .confirm_as("Remove a tag from")
+            .idempotent(),
         ],
         example: json!({"command": "tags", "all": true, "counts": true}),
     }

@@ -20,13 +20,21 @@ use crate::host::PlatformFacts;
 use crate::input::{CONVERSATION, JOURNAL, MAX_TOOL_ID_CHARS, SETTINGS, TOOL_ARGUMENTS};
 use crate::result::ToolResult;
 
-/// An MCP exchange: the body (at most 4 MiB, checked again in the core) as
-/// one string, with room for JSON escapes and headers.
+/// An MCP exchange: the body (at most `mcp::MAX_BODY_BYTES`, checked again
+/// in the core) as one string, with room for JSON escapes and headers.
 const MCP_EXCHANGE: crate::input::InputLimits = crate::input::InputLimits {
     max_depth: 8,
-    max_string_chars: 8 * 1024 * 1024,
+    max_string_chars: 2 * crate::mcp::MAX_BODY_BYTES,
     max_items: 200,
-    max_total_bytes: 20 * 1024 * 1024,
+    max_total_bytes: 5 * crate::mcp::MAX_BODY_BYTES,
+};
+
+/// The headers of an MCP exchange, before its body is read.
+const MCP_HEAD: crate::input::InputLimits = crate::input::InputLimits {
+    max_depth: 8,
+    max_string_chars: 64 * 1024,
+    max_items: 200,
+    max_total_bytes: 256 * 1024,
 };
 
 /// A coding agent's permission question: a title and a handful of options.
@@ -130,6 +138,36 @@ impl VaultAgent {
             let reply = core.mcp_handle(&exchange, &events).await;
             to_js(&reply).map_err(JsValue::from)
         })
+    }
+
+    /// Decides an MCP exchange from its headers alone (`McpExchange` without
+    /// a body): null lets the listener read the body; otherwise the reply.
+    #[wasm_bindgen(js_name = mcpAdmit)]
+    pub fn mcp_admit(&self, head: JsValue) -> Result<JsValue, JsError> {
+        let head: crate::mcp::McpExchange =
+            from_js(&head, &MCP_HEAD).map_err(|e| JsError::new(&e))?;
+        match self.core.mcp_admit(&head) {
+            Some(reply) => to_js(&reply),
+            None => Ok(JsValue::NULL),
+        }
+    }
+
+    /// The bounds the MCP listener enforces (`McpListenerLimits`).
+    #[wasm_bindgen(js_name = mcpListenerLimits)]
+    pub fn mcp_listener_limits(&self) -> Result<JsValue, JsError> {
+        to_js(&crate::mcp::listener::limits())
+    }
+
+    /// The stored MCP activity log's text, checked and cut (`McpActivityRead`).
+    #[wasm_bindgen(js_name = mcpActivityRead)]
+    pub fn mcp_activity_read(&self, text: String) -> Result<JsValue, JsError> {
+        to_js(&crate::mcp::activity::read_stored(&text))
+    }
+
+    /// Each MCP client's set-up for the server on `port` (`McpClientSetup[]`).
+    #[wasm_bindgen(js_name = mcpClientSetups)]
+    pub fn mcp_client_setups(&self, port: u32, token: Option<String>) -> Result<JsValue, JsError> {
+        to_js(&crate::mcp::setups::client_setups(port, token.as_deref()))
     }
 
     /// An ACP agent's MCP token for one session (`mode` a stored mode name).

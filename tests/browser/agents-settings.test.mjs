@@ -33,16 +33,24 @@ describe("the Agents settings in Chromium", () => {
 		assert.equal(await mode.inputValue(), "readOnly", "Read only until the user picks another");
 		assert.match(await section.locator(".setting-item", { has: page.locator(".setting-item-name", { hasText: /^Token$/ }) }).locator(".setting-item-description").textContent(), /ends in c0de/);
 		const configs = await section.locator(".vault-agent-client-config-text").allTextContents();
-		assert.equal(configs.length, 4);
+		assert.equal(configs.length, 5, "Claude Code, Cursor, VS Code, Codex, Claude Desktop");
 		assert.match(configs[0], /^claude mcp add --transport http vault-agent http:\/\/127\.0\.0\.1:27125\/mcp --header "Authorization: Bearer a+c0de"$/);
 		const cursor = JSON.parse(configs[1]);
 		assert.deepEqual(Object.keys(cursor), ["mcpServers"], "Cursor's mcp.json");
 		assert.deepEqual(cursor.mcpServers["vault-agent"], { type: "http", url: "http://127.0.0.1:27125/mcp", headers: { Authorization: `Bearer ${TOKEN}` } });
-		// VS Code ignores `mcpServers`: its mcp.json lists servers under `servers`.
+		// VS Code ignores `mcpServers`: its mcp.json lists servers under `servers`, and asks for the token.
 		const vscode = JSON.parse(configs[2]);
-		assert.deepEqual(Object.keys(vscode), ["servers"], "VS Code's mcp.json");
-		assert.deepEqual(vscode.servers["vault-agent"], cursor.mcpServers["vault-agent"]);
-		assert.deepEqual(JSON.parse(configs[3]).mcpServers["vault-agent"].args.slice(0, 3), ["-y", "mcp-remote", "http://127.0.0.1:27125/mcp"]);
+		assert.deepEqual(Object.keys(vscode), ["inputs", "servers"], "VS Code's mcp.json");
+		assert.equal(vscode.inputs[0].password, true);
+		assert.ok(!configs[2].includes(TOKEN), "no token in a workspace file");
+		assert.equal(vscode.servers["vault-agent"].headers.Authorization, `Bearer \${input:${vscode.inputs[0].id}}`);
+		// Codex: TOML naming the variable; the row's description says how to set it, with the token.
+		assert.match(configs[3], /^\[mcp_servers\.vault-agent\]\nurl = "http:\/\/127\.0\.0\.1:27125\/mcp"\nbearer_token_env_var = "VAULT_AGENT_MCP_TOKEN"\n/);
+		const codexRow = section.locator(".setting-item", { has: page.locator(".setting-item-name", { hasText: /^Codex/ }) });
+		assert.match(await codexRow.locator(".setting-item-description").textContent(), new RegExp(`export VAULT_AGENT_MCP_TOKEN=${TOKEN}`));
+		const desktop = JSON.parse(configs[4]).mcpServers["vault-agent"];
+		assert.deepEqual(desktop.args, ["-y", "mcp-remote", "http://127.0.0.1:27125/mcp", "--header", "Authorization:${AUTH_HEADER}"]);
+		assert.equal(desktop.env.AUTH_HEADER, `Bearer ${TOKEN}`);
 		assert.equal(await section.locator(".vault-agent-mcp-activity-empty").textContent(), "No calls yet.");
 		await session.screenshot("agents-settings", { fit: ".vertical-tab-content-container" });
 

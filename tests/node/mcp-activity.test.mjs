@@ -98,4 +98,45 @@ describe("the MCP activity log", () => {
 		assert.deepEqual(plugin.agents.activity, saved);
 		assert.ok(existsSync(file));
 	});
+
+	it("keeps a kilobyte of each call's arguments, cuts old entries on load, and writes the file only when something changed", async () => {
+		plugin?.unload();
+		await settle(5);
+		if (vault) removeVault(vault);
+		vault = copySampleVault();
+		useEmulator(vault);
+		const data = { cliPath: emulator, vaultName: "Sample Vault", mcp: { enabled: true, port: PORT, permissionMode: "readOnly" } };
+		const pluginDir = join(vault, ".obsidian/plugins/vault-agent");
+		const file = join(pluginDir, "mcp-activity.json");
+		mkdirSync(pluginDir, { recursive: true });
+		const entry = (argv) => ({ timeMs: 1_700_000_000_000, client: "Earlier Client", clientVersion: "0.1", tool: "obsidianSearch", argv, code: "ok", durationMs: 3 });
+		// Written by hand (indented): a start and an unload with no call must leave it as it is.
+		const small = JSON.stringify([entry(["search", "query=a"])], null, 2);
+		writeFileSync(file, small);
+		({ plugin } = await loadPlugin(vault, { data }));
+		plugin.unload();
+		await settle(5);
+		assert.equal(readFileSync(file, "utf8"), small, "nothing changed, nothing written");
+
+		// A log from before the cap: whole arguments of 100 KB.
+		const query = "q".repeat(100_000);
+		writeFileSync(file, JSON.stringify([entry(["search", `query=${query}`])]));
+		({ plugin } = await loadPlugin(vault, { data }));
+		const cutOnLoad = plugin.agents.activity[0].argv;
+		assert.match(cutOnLoad.at(-1), /^\[cut: 100012 characters of arguments, the first 1024 kept\]$/);
+		await until(() => readFileSync(file, "utf8").length < 4096, "the cut log written back");
+
+		const client = new Client({ name: "Big Query", version: "1" });
+		await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${PORT}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${plugin.agents.token()}` } } }));
+		for (let i = 0; i < 5; i++) await client.callTool({ name: "obsidianSearch", arguments: { command: "search", query: `${i}${query}` } });
+		await client.close();
+		await until(() => JSON.parse(readFileSync(file, "utf8")).length === 6, "the calls saved");
+		const saved = JSON.parse(readFileSync(file, "utf8"));
+		for (const { argv } of saved) {
+			const kept = argv.slice(0, -1).join("");
+			assert.ok(kept.length <= 1025, `${kept.length} characters kept`);
+			assert.match(argv.at(-1), /^\[cut: \d+ characters of arguments, the first 1024 kept\]$/);
+		}
+		assert.ok(readFileSync(file, "utf8").length < 6 * 1500, "six calls of 100 KB make a few kilobytes");
+	});
 });
