@@ -1,7 +1,7 @@
 //! The ranked search over a vault folder, natively, for the evaluation
 //! (`scripts/eval-search.mjs`) and for trying queries by hand:
 //!
-//!   cargo run --release --example search_eval -- <vault> --questions q.json
+//!   cargo run --release --example search_eval -- <vault> --questions q.json [--hygiene]
 //!   cargo run --release --example search_eval -- <vault> --query "how do I …"
 //!
 //! With `--questions` (a JSON array of objects with a `q` field) it prints
@@ -82,9 +82,19 @@ fn main() {
                 let text = q["q"].as_str().expect("each question has q");
                 let mut query = SearchQuery::new(text);
                 query.limit = 10;
-                let hits: Vec<String> = match index.search(&query, &all) {
-                    Ok(ranked) => ranked.hits.into_iter().map(|h| h.path).collect(),
-                    Err(_) => Vec::new(),
+                // `--hygiene`: the backlink suggestions' ranking of a topic
+                // (obsidianHygiene suggest topic=…), for comparison.
+                let hits: Vec<String> = if args.iter().any(|a| a == "--hygiene") {
+                    let subject = vault_agent::hygiene::suggest::Subject::Topic(text);
+                    vault_agent::hygiene::suggest::suggest(&subject, &notes, 10)
+                        .into_iter()
+                        .map(|s| s.path)
+                        .collect()
+                } else {
+                    match index.search(&query, &all) {
+                        Ok(ranked) => ranked.hits.into_iter().map(|h| h.path).collect(),
+                        Err(_) => Vec::new(),
+                    }
                 };
                 println!("{}", serde_json::json!({ "q": text, "hits": hits }));
             }

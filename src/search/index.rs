@@ -274,6 +274,19 @@ impl Index {
         Ok(true)
     }
 
+    /// Gives back the spare capacity of the postings lists (a list grows by
+    /// doubling while a vault is first indexed): call after the first build.
+    pub fn shrink(&mut self) {
+        for list in &mut self.postings {
+            list.shrink_to_fit();
+        }
+        for list in &mut self.note_postings {
+            list.shrink_to_fit();
+        }
+        self.chunks.shrink_to_fit();
+        self.notes.shrink_to_fit();
+    }
+
     pub fn contains(&self, path: &str) -> bool {
         self.by_path.contains_key(path)
     }
@@ -531,9 +544,9 @@ impl Index {
         let note = self.notes[id as usize]
             .take()
             .expect("note ids point at held notes");
+        // The note's own few chunk ids, not a look-up per posting.
         for &term in &note.terms {
-            let chunks = &self.chunks;
-            self.postings[term as usize].retain(|p| chunks[p.chunk as usize].note != id);
+            self.postings[term as usize].retain(|p| !note.chunks.contains(&p.chunk));
         }
         for &term in note.text_terms.iter().chain(&note.path_terms) {
             self.note_postings[term as usize].retain(|p| p.note != id);

@@ -16,9 +16,12 @@
 //! level), cut again at paragraphs when longer than [`note::CHUNK_BYTES`]
 //! (2 000 bytes): long enough to hold an answer with its context, short
 //! enough that a passage of 600 characters shows most of it and that a
-//! huge note is indexed in parts like any other. Results are one per note
-//! (its best chunk; the other sections that matched are named in `also`),
-//! because "which note" is what the user follows up on.
+//! huge note is indexed in parts like any other. Results are one per note,
+//! scored by its best chunk (the other sections that matched are named in
+//! `also`), because "which note" is what the user follows up on; adding even
+//! a tenth of the other chunks' scores let long notes that mention
+//! everything once outrank the note that answers (recall@5 on the help
+//! vault 0.77 → 0.70).
 //!
 //! **BM25F** (Robertson & Zaragoza's field-weighted BM25): per chunk and
 //! term, the frequencies of the four fields are each normalised by the
@@ -62,7 +65,15 @@
 //! postings only and every passage current.
 //!
 //! **Memory.** Term ids (`u32`), postings of 8 bytes (chunk id, heading and
-//! body counts; note id and four field counts), no positions and no text.
+//! body counts; note id and four field counts), no positions and no text:
+//! 36 MB for 10 000 notes of 2.5 KB.
+//!
+//! **Measured** (BENCHMARKS.md, "Ranked search"): recall@5 100 % on a
+//! generated vault whose questions avoid the answers' titles, 77 % on 43
+//! questions written by hand over Obsidian's help vault (the CLI's `search`:
+//! 0 % and 7 %); the misses are paraphrases the notes do not use, which is
+//! what the optional embeddings are for. The weights above were swept: none
+//! of them moved recall@5 by more than one question.
 
 pub mod index;
 pub mod note;

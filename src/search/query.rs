@@ -157,6 +157,23 @@ impl Index {
             .collect();
         let stats = Stats::of(self, &shown);
         let r = &self.ranking;
+        // Per chunk, once per query: each field's weight over its length
+        // normalisation (0 for a chunk out of scope or free).
+        let mut heading_part = vec![0.0f64; self.chunks.len()];
+        let mut body_part = vec![0.0f64; self.chunks.len()];
+        for (id, note) in self.notes.iter().enumerate() {
+            let Some(note) = note else { continue };
+            if !shown[id] {
+                continue;
+            }
+            for &c in &note.chunks {
+                let chunk = &self.chunks[c as usize];
+                heading_part[c as usize] = r.headings.weight
+                    / stats.norm(r.headings, chunk.heading_len.into(), stats.heading);
+                body_part[c as usize] =
+                    r.body.weight / stats.norm(r.body, chunk.body_len.into(), stats.body);
+            }
+        }
         let mut scores = vec![0.0f64; self.chunks.len()];
         let mut matched = vec![0u64; self.chunks.len()];
         let mut scored: Vec<u32> = Vec::new();
@@ -174,19 +191,15 @@ impl Index {
                 continue;
             };
             for p in &self.postings[id as usize] {
-                let chunk = &self.chunks[p.chunk as usize];
-                if !shown[chunk.note as usize] {
-                    hidden_hit[chunk.note as usize] = true;
+                let c = p.chunk as usize;
+                if body_part[c] == 0.0 {
+                    hidden_hit[self.chunks[c].note as usize] = true;
                     continue;
                 }
-                let c = p.chunk as usize;
                 if tf[c] == 0.0 {
                     touched.push(p.chunk);
                 }
-                tf[c] += r.headings.weight * f64::from(p.heading)
-                    / stats.norm(r.headings, chunk.heading_len.into(), stats.heading)
-                    + r.body.weight * f64::from(p.body)
-                        / stats.norm(r.body, chunk.body_len.into(), stats.body);
+                tf[c] += heading_part[c] * f64::from(p.heading) + body_part[c] * f64::from(p.body);
             }
             for p in &self.note_postings[id as usize] {
                 if !shown[p.note as usize] {
