@@ -1,6 +1,8 @@
-//! Notes as the hygiene checks see them: titles normalised for comparison,
-//! the body after the properties, wiki links, tags and the terms text is
-//! compared by (words, and character n-grams for CJK, which has no spaces).
+//! Notes as the hygiene checks see them: wiki links, mentions of a title,
+//! and the terms text is compared by (words, and character n-grams for
+//! CJK, which has no spaces). Titles, the body after the properties, tags
+//! and the word pieces are the search's text model (`search::text`,
+//! `notes::frontmatter`), re-exported here, so both read notes alike.
 
 pub use crate::notes::frontmatter::{body, frontmatter, tags};
 use crate::search::text::{fold_accent, is_stop_word, runs, RunKind};

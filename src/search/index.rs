@@ -92,6 +92,9 @@ pub struct Index {
     pub(crate) analyzer: Analyzer,
     pub(crate) ranking: Ranking,
     config_dir: String,
+    /// Term → id. Ids are never freed: a term whose postings emptied keeps
+    /// its id (a vault's vocabulary changes slowly) and weighs 0 in a query,
+    /// as in an index that never saw it.
     pub(crate) terms: HashMap<Box<str>, u32>,
     pub(crate) term_text: Vec<Box<str>>,
     /// Lower-case word → its term (`None`: a stop word), so a word is
