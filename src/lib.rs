@@ -19,6 +19,7 @@ pub mod organise;
 pub mod policy;
 pub mod reads;
 pub mod result;
+pub mod search;
 pub mod settings;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;

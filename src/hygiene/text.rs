@@ -1,112 +1,12 @@
-//! Notes as the hygiene checks see them: titles normalised for comparison,
-//! the body after the properties, wiki links, tags and the terms text is
-//! compared by (words, and character n-grams for CJK, which has no spaces).
+//! Notes as the hygiene checks see them: wiki links, mentions of a title,
+//! and the terms text is compared by (words, and character n-grams for
+//! CJK, which has no spaces). Titles, the body after the properties, tags
+//! and the word pieces are the search's text model (`search::text`,
+//! `notes::frontmatter`), re-exported here, so both read notes alike.
 
-/// A note's title: its file name without the folder and `.md`.
-pub fn title_of(path: &str) -> &str {
-    let name = path.rsplit('/').next().unwrap_or(path);
-    name.strip_suffix(".md").unwrap_or(name)
-}
-
-/// The form two titles are compared in: lower case, accents removed (`é` →
-/// `e`, `ß` → `ss`), every run of punctuation, symbols and spaces one space.
-/// "Q3 Plan", "q3-plan" and "Q3  plan!" are the same title; so are "Café"
-/// and "cafe". CJK characters are letters and stay.
-pub fn normalise_title(title: &str) -> String {
-    let mut out = String::with_capacity(title.len());
-    let mut space = false;
-    for c in title.chars() {
-        if c.is_alphanumeric() {
-            if space && !out.is_empty() {
-                out.push(' ');
-            }
-            space = false;
-            for lower in c.to_lowercase() {
-                fold_accent(lower, &mut out);
-            }
-        } else if !is_combining_mark(c) {
-            space = true;
-        }
-    }
-    out
-}
-
-/// Combining accents (`e` + U+0301) are dropped, so a decomposed title
-/// compares like a composed one.
-fn is_combining_mark(c: char) -> bool {
-    matches!(c, '\u{0300}'..='\u{036F}' | '\u{1AB0}'..='\u{1AFF}' | '\u{20D0}'..='\u{20FF}')
-}
-
-/// The letter without its accent, for the Latin letters European languages
-/// use (a table, not Unicode decomposition: the plugin carries no
-/// normalisation tables; see Cargo.toml).
-fn fold_accent(c: char, out: &mut String) {
-    const FOLDS: &[(&str, &str)] = &[
-        ("àáâãäåāăą", "a"),
-        ("çćĉċč", "c"),
-        ("ďđ", "d"),
-        ("èéêëēĕėęě", "e"),
-        ("ĝğġģ", "g"),
-        ("ĥħ", "h"),
-        ("ìíîïĩīĭįı", "i"),
-        ("ĵ", "j"),
-        ("ķ", "k"),
-        ("ĺļľŀł", "l"),
-        ("ñńņňŉ", "n"),
-        ("òóôõöøōŏő", "o"),
-        ("ŕŗř", "r"),
-        ("śŝşšș", "s"),
-        ("ţťŧț", "t"),
-        ("ùúûüũūŭůűų", "u"),
-        ("ŵ", "w"),
-        ("ýÿŷ", "y"),
-        ("źżž", "z"),
-        ("ß", "ss"),
-        ("æ", "ae"),
-        ("œ", "oe"),
-        ("þ", "th"),
-        ("ð", "d"),
-    ];
-    if c.is_ascii() {
-        out.push(c);
-        return;
-    }
-    match FOLDS.iter().find(|(from, _)| from.contains(c)) {
-        Some((_, to)) => out.push_str(to),
-        None => out.push(c),
-    }
-}
-
-/// The note's text after its properties (YAML frontmatter between `---`
-/// lines at the very start).
-pub fn body(text: &str) -> &str {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let Some(rest) = text
-        .strip_prefix("---\n")
-        .or_else(|| text.strip_prefix("---\r\n"))
-    else {
-        return text;
-    };
-    let mut offset = 0;
-    for line in rest.split_inclusive('\n') {
-        offset += line.len();
-        if line.trim_end() == "---" || line.trim_end() == "..." {
-            return &rest[offset..];
-        }
-    }
-    // An unclosed block is not frontmatter.
-    text
-}
-
-/// The frontmatter block, if any (without its `---` lines).
-pub fn frontmatter(text: &str) -> Option<&str> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let rest = text
-        .strip_prefix("---\n")
-        .or_else(|| text.strip_prefix("---\r\n"))?;
-    let end = text.len() - body(text).len();
-    (end > text.len() - rest.len()).then(|| &text[text.len() - rest.len()..end])
-}
+pub use crate::notes::frontmatter::{body, frontmatter, tags};
+use crate::search::text::{fold_accent, is_stop_word, runs, RunKind};
+pub use crate::search::text::{is_cjk, normalise_title, title_of};
 
 /// Wiki links in the text (`[[Target]]`, `[[Target|alias]]`,
 /// `[[Target#Heading]]`, `![[embed]]`): the target note as written, without
@@ -130,128 +30,43 @@ pub fn wiki_links(text: &str) -> Vec<&str> {
     links
 }
 
-/// Tags, lower case without `#`: inline `#tag` (not a heading, not `#1`)
-/// and the frontmatter's `tags` (`tags: [a, b]`, `tags: a, b` or a list).
-pub fn tags(text: &str) -> Vec<String> {
-    let mut found: Vec<String> = Vec::new();
-    let mut add = |tag: &str| {
-        let tag = tag.trim().trim_start_matches('#').trim_matches(['"', '\'']);
-        if !tag.is_empty() && tag.chars().any(|c| !c.is_ascii_digit()) {
-            let tag = tag.to_lowercase();
-            if !found.contains(&tag) {
-                found.push(tag);
-            }
-        }
-    };
-    if let Some(front) = frontmatter(text) {
-        let mut in_list = false;
-        for line in front.lines() {
-            let trimmed = line.trim();
-            if let Some(value) = trimmed
-                .strip_prefix("tags:")
-                .or_else(|| trimmed.strip_prefix("tag:"))
-            {
-                let value = value.trim().trim_start_matches('[').trim_end_matches(']');
-                in_list = value.is_empty();
-                for tag in value.split(',') {
-                    add(tag);
-                }
-            } else if in_list && trimmed.starts_with("- ") {
-                add(&trimmed[2..]);
-            } else if !line.starts_with([' ', '\t']) {
-                in_list = false;
-            }
-        }
-    }
-    let body = body(text);
-    let bytes = body.as_bytes();
-    for (i, _) in body.match_indices('#') {
-        let before_ok = i == 0 || bytes[i - 1].is_ascii_whitespace();
-        if !before_ok {
-            continue;
-        }
-        let tag: String = body[i + 1..]
-            .chars()
-            .take_while(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '/'))
-            .collect();
-        add(&tag);
-    }
-    found
-}
-
-/// True for the scripts written without spaces between words (Han, kana,
-/// Hangul), which are compared by character n-grams.
-pub fn is_cjk(c: char) -> bool {
-    matches!(c,
-        '\u{3040}'..='\u{30FF}'   // Hiragana, Katakana
-        | '\u{3400}'..='\u{4DBF}' // CJK Extension A
-        | '\u{4E00}'..='\u{9FFF}' // CJK Unified Ideographs
-        | '\u{AC00}'..='\u{D7AF}' // Hangul syllables
-        | '\u{F900}'..='\u{FAFF}' // CJK Compatibility Ideographs
-        | '\u{20000}'..='\u{2FA1F}')
-}
-
-/// Words too common to say anything about a topic.
-const STOP_WORDS: &[&str] = &[
-    "the", "and", "for", "are", "but", "not", "you", "all", "any", "can", "had", "her", "was",
-    "one", "our", "out", "has", "have", "his", "how", "its", "may", "new", "now", "see", "way",
-    "who", "did", "get", "let", "use", "with", "this", "that", "from", "they", "will", "what",
-    "when", "your", "been", "into", "than", "then", "them", "there", "these", "those", "also",
-    "about", "which", "their", "would", "could", "should", "some", "more", "most", "other", "such",
-    "only", "over", "just", "like", "very", "here", "each", "were", "does", "done", "der", "die",
-    "das", "und", "les", "des", "une", "est", "pour", "que", "qui", "dans",
-];
-
 /// The terms text is compared by: words of three or more letters (lower
-/// case, accents folded, stop words left out) and, for CJK runs, every
-/// character bigram and trigram. `limit` bounds how many are produced.
+/// case, accents folded, stop words left out; not stemmed) and, for CJK
+/// runs, every character bigram and trigram. `limit` bounds how many are
+/// produced. (The search's words, [`crate::search::text::Analyzer`], come
+/// from the same pieces.)
 pub fn terms(text: &str, limit: usize) -> Vec<String> {
     let mut out = Vec::new();
-    let mut word = String::new();
-    let mut cjk: Vec<char> = Vec::new();
-    let flush_word = |word: &mut String, out: &mut Vec<String>| {
-        if word.chars().count() >= 3 && !STOP_WORDS.contains(&word.as_str()) {
-            out.push(std::mem::take(word));
-        } else {
-            word.clear();
-        }
-    };
-    let flush_cjk = |run: &mut Vec<char>, out: &mut Vec<String>| {
-        if run.len() == 1 {
-            out.push(run[0].to_string());
-        }
-        for n in [2, 3] {
-            for gram in run.windows(n) {
-                out.push(gram.iter().collect());
-            }
-        }
-        run.clear();
-    };
-    for c in text.chars() {
+    runs(text, |kind, range| {
         if out.len() >= limit {
-            break;
+            return;
         }
-        if is_cjk(c) {
-            flush_word(&mut word, &mut out);
-            cjk.push(c);
-        } else if c.is_alphanumeric() {
-            if !cjk.is_empty() {
-                flush_cjk(&mut cjk, &mut out);
+        let run = &text[range];
+        match kind {
+            RunKind::Word => {
+                for part in run.split(['\'', '’']) {
+                    let mut folded = String::with_capacity(part.len());
+                    for c in part.chars().flat_map(char::to_lowercase) {
+                        fold_accent(c, &mut folded);
+                    }
+                    if folded.chars().count() >= 3 && !is_stop_word(&folded) {
+                        out.push(folded);
+                    }
+                }
             }
-            for lower in c.to_lowercase() {
-                fold_accent(lower, &mut word);
-            }
-        } else {
-            flush_word(&mut word, &mut out);
-            if !cjk.is_empty() {
-                flush_cjk(&mut cjk, &mut out);
+            RunKind::Cjk => {
+                let chars: Vec<char> = run.chars().collect();
+                if chars.len() == 1 {
+                    out.push(run.to_string());
+                }
+                for n in [2, 3] {
+                    for gram in chars.windows(n) {
+                        out.push(gram.iter().collect());
+                    }
+                }
             }
         }
-    }
-    flush_word(&mut word, &mut out);
-    if !cjk.is_empty() {
-        flush_cjk(&mut cjk, &mut out);
-    }
+    });
     out.truncate(limit);
     out
 }

@@ -6,6 +6,7 @@
 use std::collections::HashMap;
 
 use super::text::{normalise_title, title_of};
+use crate::search::related::{title_likeness, without_digits};
 
 /// The work the candidate search may do (postings visited and trigrams
 /// merged) before the similar search stops and says it was cut short. A
@@ -75,16 +76,6 @@ pub fn find_duplicates(paths: &[String], threshold: f64, budget: usize) -> Dupli
         comparisons,
         truncated,
     }
-}
-
-/// A title without its digits: titles that differ only in their digits are
-/// a numbered series ("2026-03-01", "Meeting 12"), not duplicates.
-fn without_digits(title: &str) -> String {
-    title.chars().filter(|c| !c.is_numeric()).collect()
-}
-
-fn only_digits_differ(a: &str, b: &str) -> bool {
-    without_digits(a) == without_digits(b)
 }
 
 /// The character trigrams of a title, padded so short titles have some.
@@ -206,7 +197,9 @@ fn sorted(mut pairs: Vec<SimilarPair>) -> Vec<SimilarPair> {
 }
 
 /// Notes whose title is the same as, or similar to, `title` (the check
-/// before `create`), most similar first; at most `limit`.
+/// before `create`), most similar first; at most `limit`. The likeness is
+/// the search index's ([`crate::search::related::title_likeness`]), so the
+/// check can move onto the index unchanged.
 pub fn matching_titles(
     title: &str,
     paths: &[String],
@@ -221,19 +214,7 @@ pub fn matching_titles(
         .iter()
         .filter_map(|path| {
             let key = normalise_title(title_of(path));
-            if key == wanted {
-                return Some((path, 1.0));
-            }
-            if key.is_empty() || only_digits_differ(&key, &wanted) {
-                return None;
-            }
-            // Lengths too far apart cannot reach the threshold.
-            let (la, lb) = (key.chars().count() as f64, wanted.chars().count() as f64);
-            if la.min(lb) / la.max(lb) < threshold {
-                return None;
-            }
-            let score = strsim::normalized_levenshtein(&key, &wanted);
-            (score >= threshold).then_some((path, score))
+            title_likeness(&wanted, &key, threshold).map(|score| (path, score))
         })
         .map(|(path, score)| SimilarPair {
             a: title.to_string(),

@@ -5,6 +5,7 @@
 
 pub mod diff;
 pub mod edit;
+pub mod frontmatter;
 pub mod headings;
 pub mod map;
 pub mod tags;

@@ -1,0 +1,453 @@
+//! Ranking: BM25F over chunks, the scope applied before anything is
+//! counted, one hit per note (its best chunk), pages with a cursor.
+
+use std::ops::Range;
+
+use super::index::{fnv, Index};
+use super::SearchError;
+
+/// BM25's saturation of a term's weighted frequency.
+pub const K1: f64 = 1.2;
+
+/// One field of the ranking: its weight, and how much its length counts
+/// (BM25's `b`: 0 not at all, 1 fully).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Field {
+    pub weight: f64,
+    pub b: f64,
+}
+
+/// How the four fields and the chunks of a note count (see the module's
+/// doc for why these values).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Ranking {
+    pub k1: f64,
+    /// Title and aliases.
+    pub name: Field,
+    /// The heading path.
+    pub headings: Field,
+    /// Tags, property values, folders.
+    pub meta: Field,
+    pub body: Field,
+    /// A note's score is its best chunk's plus this share of each other
+    /// matching chunk's (a note about the question in several places
+    /// outranks one that mentions it once).
+    pub rest: f64,
+}
+
+impl Default for Ranking {
+    fn default() -> Ranking {
+        Ranking {
+            k1: K1,
+            name: Field {
+                weight: 4.0,
+                b: 0.3,
+            },
+            headings: Field {
+                weight: 2.5,
+                b: 0.4,
+            },
+            meta: Field {
+                weight: 1.5,
+                b: 0.5,
+            },
+            body: Field {
+                weight: 1.0,
+                b: 0.75,
+            },
+            rest: 0.0,
+        }
+    }
+}
+
+/// Hits on one page unless asked otherwise, and at most.
+pub const DEFAULT_LIMIT: usize = 8;
+pub const MAX_LIMIT: usize = 50;
+/// At most this many query terms are ranked (a pasted page is not a query).
+pub const MAX_QUERY_TERMS: usize = 64;
+
+/// A search, as the caller asks it.
+#[derive(Clone, Copy, Debug)]
+pub struct SearchQuery<'a> {
+    pub text: &'a str,
+    pub limit: usize,
+    /// The `next` of the page before, to get the page after it.
+    pub cursor: Option<&'a str>,
+}
+
+impl<'a> SearchQuery<'a> {
+    pub fn new(text: &'a str) -> SearchQuery<'a> {
+        SearchQuery {
+            text,
+            limit: DEFAULT_LIMIT,
+            cursor: None,
+        }
+    }
+}
+
+/// A query term: the term, the word of the query it came from, and its
+/// weight (idf) among the notes in scope.
+#[derive(Clone, Debug, PartialEq)]
+pub struct QueryTerm {
+    pub term: String,
+    pub word: String,
+    pub weight: f64,
+}
+
+/// One note found: its best chunk.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RankedHit {
+    pub path: String,
+    /// The chunk's heading path (`Parent::Child`; "" before any heading).
+    pub heading: String,
+    pub score: f64,
+    /// The query's words found in this chunk or in the note's name, tags and
+    /// properties, in the query's order.
+    pub matched: Vec<String>,
+    /// Where the chunk's text lies in the note as indexed.
+    pub range: Range<usize>,
+    /// The chunk's place among the note's chunks.
+    pub ordinal: usize,
+    /// The text's hash as indexed (see `passage.rs`).
+    pub hash: u64,
+    /// Other sections of the note that matched, best first (at most 3).
+    pub also: Vec<String>,
+}
+
+/// A page of results.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ranked {
+    pub hits: Vec<RankedHit>,
+    /// Notes in scope that matched.
+    pub total: usize,
+    /// Notes after this page.
+    pub more: usize,
+    /// The cursor of the next page, when there is one.
+    pub next: Option<String>,
+    /// Notes outside the scope that held a query term: never shown, only
+    /// counted.
+    pub withheld: usize,
+    pub terms: Vec<QueryTerm>,
+}
+
+impl Index {
+    /// Ranks the chunks of the notes for which `visible(path)` holds. Every
+    /// statistic (how many chunks hold a term, average lengths) is taken
+    /// over those notes alone, so the answer is the one an index of only
+    /// them would give: nothing outside the scope moves a score.
+    pub fn search(
+        &self,
+        query: &SearchQuery<'_>,
+        visible: &dyn Fn(&str) -> bool,
+    ) -> Result<Ranked, SearchError> {
+        let mut words = self.analyzer.query_terms(query.text);
+        if words.is_empty() {
+            return Err(SearchError::EmptyQuery);
+        }
+        words.truncate(MAX_QUERY_TERMS);
+        let limit = query.limit.clamp(1, MAX_LIMIT);
+        let offset = match query.cursor {
+            Some(cursor) => self.read_cursor(cursor, query.text)?,
+            None => 0,
+        };
+        let shown: Vec<bool> = self
+            .notes
+            .iter()
+            .map(|n| n.as_ref().is_some_and(|n| visible(&n.path)))
+            .collect();
+        let stats = Stats::of(self, &shown);
+        let r = &self.ranking;
+        // Per chunk, once per query: each field's weight over its length
+        // normalisation (0 for a chunk out of scope or free).
+        let mut heading_part = vec![0.0f64; self.chunks.len()];
+        let mut body_part = vec![0.0f64; self.chunks.len()];
+        for (id, note) in self.notes.iter().enumerate() {
+            let Some(note) = note else { continue };
+            if !shown[id] {
+                continue;
+            }
+            for &c in &note.chunks {
+                let chunk = &self.chunks[c as usize];
+                heading_part[c as usize] = r.headings.weight
+                    / stats.norm(r.headings, chunk.heading_len.into(), stats.heading);
+                body_part[c as usize] =
+                    r.body.weight / stats.norm(r.body, chunk.body_len.into(), stats.body);
+            }
+        }
+        let mut scores = vec![0.0f64; self.chunks.len()];
+        let mut matched = vec![0u64; self.chunks.len()];
+        let mut scored: Vec<u32> = Vec::new();
+        let mut tf = vec![0.0f64; self.chunks.len()];
+        let mut touched: Vec<u32> = Vec::new();
+        let mut hidden_hit = vec![false; self.notes.len()];
+        let mut terms = Vec::with_capacity(words.len());
+        for (bit, (term, word)) in words.into_iter().enumerate() {
+            let Some(&id) = self.terms.get(term.as_str()) else {
+                terms.push(QueryTerm {
+                    term,
+                    word,
+                    weight: 0.0,
+                });
+                continue;
+            };
+            for p in &self.postings[id as usize] {
+                let c = p.chunk as usize;
+                if body_part[c] == 0.0 {
+                    hidden_hit[self.chunks[c].note as usize] = true;
+                    continue;
+                }
+                if tf[c] == 0.0 {
+                    touched.push(p.chunk);
+                }
+                tf[c] += heading_part[c] * f64::from(p.heading) + body_part[c] * f64::from(p.body);
+            }
+            for p in &self.note_postings[id as usize] {
+                if !shown[p.note as usize] {
+                    hidden_hit[p.note as usize] = true;
+                    continue;
+                }
+                let note = self.note(p.note);
+                let name_len = u32::from(note.lengths.title) + u32::from(note.lengths.alias);
+                let meta_len = u32::from(note.lengths.meta) + u32::from(note.lengths.folder);
+                let part = r.name.weight * (f64::from(p.title) + f64::from(p.alias))
+                    / stats.norm(r.name, name_len, stats.name)
+                    + r.meta.weight * (f64::from(p.meta) + f64::from(p.folder))
+                        / stats.norm(r.meta, meta_len, stats.meta);
+                for &c in &note.chunks {
+                    if tf[c as usize] == 0.0 {
+                        touched.push(c);
+                    }
+                    tf[c as usize] += part;
+                }
+            }
+            let df = touched.len() as f64;
+            let n = stats.chunks as f64;
+            // A term no note in scope holds weighs nothing (as in an index
+            // that never saw it).
+            let weight = if touched.is_empty() {
+                0.0
+            } else {
+                (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
+            };
+            for &c in &touched {
+                let c = c as usize;
+                let f = tf[c];
+                tf[c] = 0.0;
+                if scores[c] == 0.0 && matched[c] == 0 {
+                    scored.push(c as u32);
+                }
+                scores[c] += weight * f * (r.k1 + 1.0) / (r.k1 + f);
+                if bit < 64 {
+                    matched[c] |= 1 << bit;
+                }
+            }
+            touched.clear();
+            terms.push(QueryTerm { term, word, weight });
+        }
+        // One hit per note: its best chunk (the earlier one on a tie).
+        let mut best: Vec<(u32, u32)> = Vec::new(); // (note, chunk)
+        let mut at_note = vec![u32::MAX; self.notes.len()];
+        for &c in &scored {
+            let chunk = &self.chunks[c as usize];
+            let slot = &mut at_note[chunk.note as usize];
+            if *slot == u32::MAX {
+                *slot = best.len() as u32;
+                best.push((chunk.note, c));
+            } else {
+                let current = &mut best[*slot as usize].1;
+                if better(self, &scores, c, *current) {
+                    *current = c;
+                }
+            }
+        }
+        let note_score: Vec<f64> = best
+            .iter()
+            .map(|&(n, c)| {
+                let rest: f64 = self
+                    .note(n)
+                    .chunks
+                    .iter()
+                    .filter(|&&o| o != c)
+                    .map(|&o| scores[o as usize])
+                    .sum();
+                scores[c as usize] + r.rest * rest
+            })
+            .collect();
+        let mut order: Vec<usize> = (0..best.len()).collect();
+        order.sort_by(|&a, &b| {
+            note_score[b]
+                .total_cmp(&note_score[a])
+                .then_with(|| self.note(best[a].0).path.cmp(&self.note(best[b].0).path))
+        });
+        let best: Vec<(u32, u32, f64)> = order
+            .into_iter()
+            .map(|i| (best[i].0, best[i].1, note_score[i]))
+            .collect();
+        let total = best.len();
+        let page: Vec<RankedHit> = best
+            .iter()
+            .skip(offset)
+            .take(limit)
+            .map(|&(note_id, c, score)| {
+                let note = self.note(note_id);
+                let chunk = &self.chunks[c as usize];
+                let mut others: Vec<u32> = note
+                    .chunks
+                    .iter()
+                    .copied()
+                    .filter(|&o| o != c && scores[o as usize] > 0.0)
+                    .collect();
+                others.sort_by(|&a, &b| {
+                    if better(self, &scores, a, b) {
+                        std::cmp::Ordering::Less
+                    } else {
+                        std::cmp::Ordering::Greater
+                    }
+                });
+                let mut also: Vec<String> = Vec::new();
+                for o in others {
+                    let heading = &self.chunks[o as usize].heading;
+                    if **heading != *chunk.heading && !also.iter().any(|h| h == &**heading) {
+                        also.push(heading.to_string());
+                    }
+                    if also.len() == 3 {
+                        break;
+                    }
+                }
+                RankedHit {
+                    path: note.path.to_string(),
+                    heading: chunk.heading.to_string(),
+                    score,
+                    matched: terms
+                        .iter()
+                        .enumerate()
+                        .filter(|(i, _)| *i < 64 && matched[c as usize] & (1 << i) != 0)
+                        .map(|(_, t)| t.word.clone())
+                        .collect(),
+                    range: chunk.start as usize..chunk.end as usize,
+                    ordinal: chunk.ordinal as usize,
+                    hash: note.hash,
+                    also,
+                }
+            })
+            .collect();
+        let end = (offset + page.len()).min(total);
+        let more = total - end;
+        Ok(Ranked {
+            hits: page,
+            total,
+            more,
+            next: (more > 0).then(|| self.make_cursor(end, query.text)),
+            withheld: hidden_hit.iter().filter(|h| **h).count(),
+            terms,
+        })
+    }
+
+    fn make_cursor(&self, offset: usize, query: &str) -> String {
+        format!(
+            "{offset}.{:x}.{:08x}",
+            self.generation,
+            fnv(query.trim()) as u32
+        )
+    }
+
+    fn read_cursor(&self, cursor: &str, query: &str) -> Result<usize, SearchError> {
+        let bad = || SearchError::BadCursor(cursor.to_string());
+        let mut parts = cursor.trim().split('.');
+        let offset: usize = parts.next().and_then(|p| p.parse().ok()).ok_or_else(bad)?;
+        let generation = parts
+            .next()
+            .and_then(|p| u64::from_str_radix(p, 16).ok())
+            .ok_or_else(bad)?;
+        let hash = parts
+            .next()
+            .and_then(|p| u32::from_str_radix(p, 16).ok())
+            .ok_or_else(bad)?;
+        if parts.next().is_some() || hash != fnv(query.trim()) as u32 {
+            return Err(bad());
+        }
+        if generation != self.generation {
+            return Err(SearchError::StaleCursor);
+        }
+        Ok(offset)
+    }
+}
+
+/// True when chunk `a` ranks before chunk `b` of the same note.
+fn better(index: &Index, scores: &[f64], a: u32, b: u32) -> bool {
+    match scores[a as usize].total_cmp(&scores[b as usize]) {
+        std::cmp::Ordering::Greater => true,
+        std::cmp::Ordering::Less => false,
+        std::cmp::Ordering::Equal => {
+            index.chunks[a as usize].ordinal < index.chunks[b as usize].ordinal
+        }
+    }
+}
+
+/// The collection's statistics over the notes in scope.
+struct Stats {
+    chunks: usize,
+    name: f64,
+    heading: f64,
+    meta: f64,
+    body: f64,
+}
+
+impl Stats {
+    /// Average lengths are over the chunks that have the field: most notes
+    /// have no tags or aliases, and averaging their zeros in would make
+    /// every note that has some look long.
+    fn of(index: &Index, shown: &[bool]) -> Stats {
+        let mut chunks = 0u64;
+        // (sum of lengths, chunks with the field) per field.
+        let mut sums = [(0u64, 0u64); 4];
+        let mut add = |field: usize, len: u64, times: u64| {
+            if len > 0 {
+                sums[field].0 += len * times;
+                sums[field].1 += times;
+            }
+        };
+        for (id, note) in index.notes.iter().enumerate() {
+            let Some(note) = note else { continue };
+            if !shown[id] {
+                continue;
+            }
+            let n = note.chunks.len() as u64;
+            chunks += n;
+            add(
+                0,
+                u64::from(note.lengths.title) + u64::from(note.lengths.alias),
+                n,
+            );
+            add(
+                2,
+                u64::from(note.lengths.meta) + u64::from(note.lengths.folder),
+                n,
+            );
+            for &c in &note.chunks {
+                let chunk = &index.chunks[c as usize];
+                add(1, u64::from(chunk.heading_len), 1);
+                add(3, u64::from(chunk.body_len), 1);
+            }
+        }
+        let avg = |(sum, count): (u64, u64)| {
+            if count == 0 {
+                1.0
+            } else {
+                sum as f64 / count as f64
+            }
+        };
+        Stats {
+            chunks: chunks as usize,
+            name: avg(sums[0]),
+            heading: avg(sums[1]),
+            meta: avg(sums[2]),
+            body: avg(sums[3]),
+        }
+    }
+
+    /// BM25's length normalisation of one field.
+    fn norm(&self, field: Field, len: u32, average: f64) -> f64 {
+        1.0 - field.b + field.b * f64::from(len) / average
+    }
+}
