@@ -52,7 +52,7 @@ try {
 		// from before the lazy start has started it inside onload.
 		await instance.started?.();
 		const t2 = performance.now();
-		instance.api.listTools();
+		await instance.api.listTools();
 		const t3 = performance.now();
 		requires.push(t1 - t0);
 		onloads.push(onloaded - t1);

@@ -44,7 +44,7 @@ try {
 	const status = await plugin.core.cliStatus();
 	console.log(`Vault Agent demo: sample vault at ${vault}`);
 	console.log(`CLI: ${status.discovery.binary} (version ${status.version ?? "unknown"})\n`);
-	const tools = api.listTools();
+	const tools = await api.listTools();
 	console.log(`${tools.length} tools registered:`);
 	for (const tool of tools) {
 		const commands = tool.commandDetails.map((c) => (c.access === "read" ? c.name : `${c.name} [${c.access}]`));

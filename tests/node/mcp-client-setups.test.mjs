@@ -40,7 +40,7 @@ describe("the MCP client set-ups", () => {
 		await client.connect(transport);
 		clients.push(client);
 		const { tools } = await client.listTools();
-		assert.deepEqual(tools.map((t) => t.name), plugin.api.listTools().filter((t) => t.enabled).map((t) => t.id), what);
+		assert.deepEqual(tools.map((t) => t.name), (await plugin.api.listTools()).filter((t) => t.enabled).map((t) => t.id), what);
 		const read = await client.callTool({ name: "obsidianNotes", arguments: { command: "read", file: "Welcome" } });
 		assert.equal(read.isError, false, `${what}: ${read.content[0].text}`);
 		assert.match(read.content[0].text, /Welcome/);
