@@ -2,6 +2,9 @@
 //! the body after the properties, wiki links, tags and the terms text is
 //! compared by (words, and character n-grams for CJK, which has no spaces).
 
+use crate::notes::headings::lines;
+use crate::notes::syntax::{line_kinds, link_targets, tags_in_line, LineKind};
+
 /// A note's title: its file name without the folder and `.md`.
 pub fn title_of(path: &str) -> &str {
     let name = path.rsplit('/').next().unwrap_or(path);
@@ -108,30 +111,21 @@ pub fn frontmatter(text: &str) -> Option<&str> {
     (end > text.len() - rest.len()).then(|| &text[text.len() - rest.len()..end])
 }
 
-/// Wiki links in the text (`[[Target]]`, `[[Target|alias]]`,
-/// `[[Target#Heading]]`, `![[embed]]`): the target note as written, without
-/// heading, block or alias.
-pub fn wiki_links(text: &str) -> Vec<&str> {
-    let mut links = Vec::new();
-    let mut rest = text;
-    while let Some(start) = rest.find("[[") {
-        rest = &rest[start + 2..];
-        let Some(end) = rest.find("]]") else { break };
-        let inner = &rest[..end];
-        rest = &rest[end + 2..];
-        if inner.contains('\n') {
-            continue;
-        }
-        let target = inner.split(['|', '#', '^']).next().unwrap_or("").trim();
-        if !target.is_empty() {
-            links.push(target);
-        }
-    }
-    links
+/// The notes a note links to, as written (without heading, block or alias):
+/// wiki links and embeds, in its properties too, and Markdown links to files;
+/// not what is in code, math or comments (see `notes::syntax`).
+pub fn links(text: &str) -> Vec<String> {
+    let all = lines(text);
+    let kinds = line_kinds(&all);
+    all.iter()
+        .zip(kinds)
+        .filter(|(_, kind)| *kind != LineKind::Hidden)
+        .flat_map(|(line, _)| link_targets(line))
+        .collect()
 }
 
-/// Tags, lower case without `#`: inline `#tag` (not a heading, not `#1`)
-/// and the frontmatter's `tags` (`tags: [a, b]`, `tags: a, b` or a list).
+/// Tags, lower case without `#`: the frontmatter's `tags` (`tags: [a, b]`,
+/// `tags: a, b` or a list) and the inline `#tags` Obsidian sees.
 pub fn tags(text: &str) -> Vec<String> {
     let mut found: Vec<String> = Vec::new();
     let mut add = |tag: &str| {
@@ -163,18 +157,14 @@ pub fn tags(text: &str) -> Vec<String> {
             }
         }
     }
-    let body = body(text);
-    let bytes = body.as_bytes();
-    for (i, _) in body.match_indices('#') {
-        let before_ok = i == 0 || bytes[i - 1].is_ascii_whitespace();
-        if !before_ok {
-            continue;
+    let all = lines(text);
+    let kinds = line_kinds(&all);
+    for (line, kind) in all.iter().zip(kinds) {
+        if kind == LineKind::Text {
+            for (start, len) in tags_in_line(line) {
+                add(&line[start + 1..start + len]);
+            }
         }
-        let tag: String = body[i + 1..]
-            .chars()
-            .take_while(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '/'))
-            .collect();
-        add(&tag);
     }
     found
 }
@@ -298,13 +288,27 @@ mod tests {
             body(note),
             "# Plan #1\nSee [[Roadmap#Q2|the roadmap]] and ![[img.png]] #launch\n"
         );
-        assert_eq!(wiki_links(note), vec!["Roadmap", "img.png"]);
+        assert_eq!(links(note), vec!["Roadmap", "img.png"]);
         assert_eq!(tags(note), vec!["project", "q3", "launch"]);
         assert_eq!(
             tags("---\ntags:\n  - a\n  - b\nother: x\n---\n"),
             vec!["a", "b"]
         );
         assert_eq!(body("---\nunclosed"), "---\nunclosed");
+    }
+
+    #[test]
+    fn tags_and_links_in_code_callouts_and_comments_do_not_count() {
+        let note = "---\nrelated: \"[[Launch plan]]\"\n---\n> [!tip]\n> ```css\n> h1 { color: #ff0000; } [[InCode]]\n> ```\n| [[Basic formatting syntax\\|Markdown]] | `#inline` |\n<!-- #hidden [[Hidden]] -->\nSee [the roadmap](Projects/Road%20map.md#Q2) and [site](https://x.y/a.md) #real\n";
+        assert_eq!(tags(note), vec!["real"]);
+        assert_eq!(
+            links(note),
+            vec![
+                "Launch plan",
+                "Basic formatting syntax",
+                "Projects/Road map.md"
+            ]
+        );
     }
 
     #[test]

@@ -7,4 +7,5 @@ pub mod diff;
 pub mod edit;
 pub mod headings;
 pub mod map;
+pub mod syntax;
 pub mod tags;
