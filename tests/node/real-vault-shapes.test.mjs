@@ -1,0 +1,104 @@
+// What real vaults hold (Obsidian's help vault, kepano's template vault, the
+// Obsidian Hub; see docs/real-vaults.md), in small notes written for this test
+// in the same shapes and added to a copy of the sample vault: links with the
+// escaped pipe tables need, CSS colours in a callout's code block, HTML
+// comments, empty properties, Markdown links, and bases that use link(),
+// `this`, list() and formulas. Through the built main.js and the CLI emulator:
+// the emulator must read them as Obsidian does, and so must the plugin's own
+// readers (hygiene, tag edits).
+import assert from "node:assert/strict";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { copySampleVault, emulator, loadPlugin, removeVault, useEmulator } from "../support/harness.mjs";
+
+const notes = {
+	"Shapes/Syntax table.md": [
+		"---",
+		"aliases:",
+		"topics:",
+		"---",
+		"# Syntax table",
+		"",
+		"| Link | Image |",
+		"| ---- | ----- |",
+		"| [[Welcome\\|Start here]] | ![[diagram.png\\|200]] |",
+		"",
+		"> [!tip] Colours",
+		"> ```css",
+		"> .callout { color: #ff0000; } /* [[Not a link]] */",
+		"> ```",
+		"",
+		"<!-- [[Commented out]] #draft -->",
+		"",
+		"Plain text #shapes",
+		"",
+	].join("\n"),
+	"Shapes/Palette.md": "# Palette\n\nThe brand red is #ff0000 in prose, so here it is a tag. #shapes\n",
+	"Shapes/Map.md": "# Map\n\nSee the [palette](Palette.md) first.\n",
+	"Shapes/Mixed.md": "# Mixed\n\n> [!example]\n> ```css\n> a { color: #ff0000; }\n> ```\n\nAlso #ff0000 here\n",
+};
+
+describe("shapes from real vaults", () => {
+	let vault;
+	let plugin;
+	const call = (tool, args) => plugin.core.callTool(tool, args);
+	const lines = (result) => result.text.split("\n").filter(Boolean);
+	before(async () => {
+		vault = copySampleVault();
+		for (const [path, text] of Object.entries(notes)) {
+			mkdirSync(join(vault, path, ".."), { recursive: true });
+			writeFileSync(join(vault, path), text);
+		}
+		useEmulator(vault);
+		({ plugin } = await loadPlugin(vault, { data: { cliPath: emulator, vaultName: "Sample Vault", permissionMode: "askEveryChange" } }));
+	});
+	after(() => removeVault(vault));
+
+	it("a table's escaped pipe ends the link target; code and HTML comments hold no links", async () => {
+		const links = await call("obsidianLinks", { command: "links", path: "Shapes/Syntax table.md" });
+		assert.deepEqual(lines(links), ["Attachments/diagram.png", "Welcome.md"]);
+		const unresolved = await call("obsidianLinks", { command: "unresolved", counts: true });
+		assert.equal(unresolved.ok, true, unresolved.text);
+		for (const line of lines(unresolved)) {
+			assert.doesNotMatch(line, /\\\t|Not a link|Commented out/, unresolved.text);
+		}
+	});
+
+	it("a colour in a callout's code block is no tag; the same colour in prose is", async () => {
+		const inTable = await call("obsidianTags", { command: "tags", path: "Shapes/Syntax table.md" });
+		assert.deepEqual(lines(inTable), ["#shapes"]);
+		const inProse = await call("obsidianTags", { command: "tags", path: "Shapes/Palette.md" });
+		assert.deepEqual(lines(inProse), ["#ff0000", "#shapes"]);
+	});
+
+	it("an empty property reads as no value, not as an app that did not answer", async () => {
+		const empty = await call("obsidianProperties", { command: "property:read", name: "topics", path: "Shapes/Syntax table.md" });
+		assert.equal(empty.ok, true, empty.text);
+		assert.match(empty.text, /no value/);
+	});
+
+	it("suggestions leave out notes that link with a Markdown link, and share no tags from code", async () => {
+		// The sample vault's Reading List links to Roadmap with [the roadmap](Projects/Roadmap.md).
+		const roadmap = await call("obsidianHygiene", { command: "suggest", path: "Projects/Roadmap.md" });
+		assert.equal(roadmap.ok, true, roadmap.text);
+		assert.doesNotMatch(roadmap.text, /Reading List\.md/, roadmap.text);
+		const palette = await call("obsidianHygiene", { command: "suggest", path: "Shapes/Palette.md" });
+		assert.doesNotMatch(palette.text, /Map\.md/, "Map links to Palette already");
+		const table = palette.text.split("\n").find((l) => l.includes("Syntax table.md")) ?? "";
+		assert.doesNotMatch(table, /shares tags[^;]*#ff0000/, `its #ff0000 is code: ${palette.text}`);
+		assert.match(palette.text, /Mixed\.md .*shares tags #ff0000/, "Mixed has it in prose too");
+	});
+
+	it("removing a tag leaves the same text in a callout's code block alone", async () => {
+		const mixed = await call("obsidianTags", { command: "tag:remove", path: "Shapes/Mixed.md", tag: "ff0000" });
+		assert.ok(mixed.pending, mixed.text);
+		const diff = plugin.core.confirmationCard(mixed.pending.id).preview.after;
+		assert.match(diff, /^-Also #ff0000 here$/m, diff);
+		assert.doesNotMatch(diff, /^[-+]> /m, `the code line stays: ${diff}`);
+		const before = readFileSync(join(vault, "Shapes/Syntax table.md"), "utf8");
+		const codeOnly = await call("obsidianTags", { command: "tag:remove", path: "Shapes/Syntax table.md", tag: "ff0000" });
+		assert.ok(!codeOnly.pending, `nothing to remove, so no card: ${codeOnly.text}`);
+		assert.equal(readFileSync(join(vault, "Shapes/Syntax table.md"), "utf8"), before);
+	});
+});
