@@ -36,6 +36,25 @@ const notes = {
 	].join("\n"),
 	"Shapes/Palette.md": "# Palette\n\nThe brand red is #ff0000 in prose, so here it is a tag. #shapes\n",
 	"Shapes/Map.md": "# Map\n\nSee the [palette](Palette.md) first.\n",
+	"Shapes/Dune.md": "---\ncategories:\n  - \"[[Books]]\"\nauthor: \"[[Frank Herbert]]\"\nrating: 5\n---\n",
+	"Shapes/Book Template.md": "---\ncategories:\n  - \"[[Books]]\"\n---\n",
+	"Shapes/Frank Herbert.md": "---\nborn: 1920-10-08\n---\n",
+	"Shapes/Books.md": "Every book: ![[Books.base]]\n",
+	"Shapes/Books.base": [
+		"filters:",
+		"  and:",
+		'    - categories.contains(link("Books"))',
+		"    - '!file.name.contains(\"Template\")'",
+		"formulas:",
+		"  Stars: rating * 2",
+		"  Born: list(author)[0].asFile().properties.born",
+		"  Here: file.inFolder(this.file.folder)",
+		"views:",
+		"  - type: table",
+		"    name: Books",
+		"    order: [file.basename, formula.Stars, formula.Born, formula.Here]",
+		"",
+	].join("\n"),
 	"Shapes/Mixed.md": "# Mixed\n\n> [!example]\n> ```css\n> a { color: #ff0000; }\n> ```\n\nAlso #ff0000 here\n",
 };
 
@@ -88,6 +107,12 @@ describe("shapes from real vaults", () => {
 		const table = palette.text.split("\n").find((l) => l.includes("Syntax table.md")) ?? "";
 		assert.doesNotMatch(table, /shares tags[^;]*#ff0000/, `its #ff0000 is code: ${palette.text}`);
 		assert.match(palette.text, /Mixed\.md .*shares tags #ff0000/, "Mixed has it in prose too");
+	});
+
+	it("a base that uses link(), list(), this and formulas answers with its rows", async () => {
+		const rows = await call("obsidianBases", { command: "base:query", path: "Shapes/Books.base", view: "Books", format: "csv" });
+		assert.equal(rows.ok, true, rows.text);
+		assert.equal(rows.text.trim(), "file.basename,formula.Stars,formula.Born,formula.Here\nDune,10,1920-10-08,true");
 	});
 
 	it("removing a tag leaves the same text in a callout's code block alone", async () => {
