@@ -190,9 +190,33 @@ pub fn find_section(text: &str, path: &str) -> Result<Section, HeadingProblem> {
             })
             .collect()
     };
+    // The whole path as `map` shows it names one section, even when its
+    // leaf recurs deeper down (`Sync settings` and `…::Sync settings`).
+    let whole = |exact: bool| -> Vec<&Section> {
+        all.iter()
+            .filter(|s| {
+                let parts: Vec<&str> = s.path.split("::").collect();
+                parts.len() == wanted.len()
+                    && parts.iter().zip(&wanted).all(|(a, b)| {
+                        if exact {
+                            a == b
+                        } else {
+                            a.to_lowercase() == b.to_lowercase()
+                        }
+                    })
+            })
+            .collect()
+    };
     let mut found = matches(true);
     if found.is_empty() {
         found = matches(false);
+    }
+    if found.len() > 1 {
+        for exact in [true, false] {
+            if let [one] = whole(exact).as_slice() {
+                return Ok((*one).clone());
+            }
+        }
     }
     match found.as_slice() {
         [one] => Ok((*one).clone()),
@@ -380,6 +404,17 @@ mod tests {
             other => panic!("{other:?}"),
         }
         assert_eq!(find_section(twice, "B::Notes").unwrap().heading.line, 3);
+    }
+
+    #[test]
+    fn every_path_the_map_shows_reads_its_own_section() {
+        // The help vault's "Sync settings and selective syncing": a top-level
+        // heading whose text recurs deeper down.
+        let note = "## Sync settings\nA\n## Selective syncing\n### Always excluded\n#### Sync settings\nB\n";
+        for section in sections(note) {
+            let found = find_section(note, &section.path).unwrap();
+            assert_eq!(found.heading.line, section.heading.line, "{}", section.path);
+        }
     }
 
     #[test]

@@ -55,6 +55,7 @@ const notes = {
 		"    order: [file.basename, formula.Stars, formula.Born, formula.Here]",
 		"",
 	].join("\n"),
+	"Shapes/Settings.md": "## Sync settings\nA\n## Selective syncing\n### Always excluded\n#### Sync settings\nB\n",
 	"Shapes/Mixed.md": "# Mixed\n\n> [!example]\n> ```css\n> a { color: #ff0000; }\n> ```\n\nAlso #ff0000 here\n",
 };
 
@@ -113,6 +114,17 @@ describe("shapes from real vaults", () => {
 		const rows = await call("obsidianBases", { command: "base:query", path: "Shapes/Books.base", view: "Books", format: "csv" });
 		assert.equal(rows.ok, true, rows.text);
 		assert.equal(rows.text.trim(), "file.basename,formula.Stars,formula.Born,formula.Here\nDune,10,1920-10-08,true");
+	});
+
+	it("every section path the map shows reads that section, also when its heading recurs deeper down", async () => {
+		const map = await call("obsidianNotes", { command: "map", path: "Shapes/Settings.md" });
+		const paths = [...map.text.matchAll(/section: "([^"]+)"/g)].map((m) => m[1]);
+		assert.deepEqual(paths, ["Sync settings", "Selective syncing", "Selective syncing::Always excluded", "Selective syncing::Always excluded::Sync settings"]);
+		for (const heading of paths) {
+			const section = await call("obsidianNotes", { command: "section", path: "Shapes/Settings.md", heading });
+			assert.equal(section.ok, true, `${heading}: ${section.text}`);
+			assert.ok(section.text.includes(`(section "${heading}")`), section.text);
+		}
 	});
 
 	it("removing a tag leaves the same text in a callout's code block alone", async () => {
