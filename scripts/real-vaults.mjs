@@ -58,15 +58,17 @@ cpSync(source, vault, {
 
 try {
 	useEmulator(vault, { OBSIDIAN_EMULATOR_TODAY: new Date().toISOString().slice(0, 10), OBSIDIAN_EMULATOR_SEED: "1" });
-	const { plugin } = await loadPlugin(vault, { data: { cliPath: cli } });
-	await run(plugin.api);
+	// Ask before every change: a write only makes a card (read, then rejected),
+	// so the plugin's own tag reader can be compared without changing a note.
+	const { plugin } = await loadPlugin(vault, { data: { cliPath: cli, permissionMode: "askEveryChange" } });
+	await run(plugin.api, plugin.core);
 } finally {
 	rmSync(temp, { recursive: true, force: true });
 }
 report();
 process.exit(0);
 
-async function run(api) {
+async function run(api, core) {
 	const tools = api.listTools();
 	const covered = new Set();
 	const call = async (tool, params, { expectError = false } = {}) => {
@@ -111,7 +113,9 @@ async function run(api) {
 			await call("obsidianNotes", { command: "section", path: note, heading: path });
 		}
 		const tags = await call("obsidianTags", { command: "tags", path: note });
-		checkTags(note, body, lines(tags).filter((l) => l.startsWith("#")).map((l) => l.split("\t")[0]));
+		const noteTags = lines(tags).filter((l) => l.startsWith("#")).map((l) => l.split("\t")[0]);
+		checkTags(note, body, noteTags);
+		for (const tag of noteTags.slice(0, 5)) await checkTagRemoval(call, core, note, body, tag);
 		const links = await call("obsidianLinks", { command: "links", path: note });
 		for (const line of lines(links).filter((l) => l !== "No links found.")) checkLinkTarget(note, body, line.replace(/ \(unresolved\)$/, ""), line.endsWith("(unresolved)"));
 		await call("obsidianLinks", { command: "backlinks", path: note });
@@ -242,6 +246,30 @@ function checkTags(note, body, tags) {
 		if (!name) continue;
 		if (new RegExp(`(^|[\\s,\\[\\-'"#])${escape(name)}($|[\\s,\\]'"])`, "im").test(front)) continue;
 		if (!mentionsOutsideCode(body, `#${name}`, "tag")) suspect("tags", note, `${tag} is counted, but the text has it only in code, a comment or not at all`);
+	}
+}
+
+/** The plugin's tag:remove (its own tag reader) must find every tag the
+ * emulator lists, and change no line in code; the card is rejected. */
+async function checkTagRemoval(call, core, note, body, tag) {
+	const result = await call("obsidianTags", { command: "tag:remove", path: note, tag: tag.slice(1) }, { expectError: true });
+	if (!result.pending) {
+		suspect("tag edits", note, `the emulator lists ${tag}, but tag:remove finds nothing to remove (${result.error?.code ?? result.text.slice(0, 80)})`);
+		return;
+	}
+	const diff = core.confirmationCard(result.pending.id)?.preview?.after ?? "";
+	core.reject(result.pending.id);
+	const code = codeMask(body);
+	// The properties block is where a tag property lives, not code.
+	const front = /^---\r?\n[\s\S]*?\r?\n(---|\.\.\.)(\r?\n|$)/.exec(body)?.[0].split("\n").length ?? 0;
+	let old = 0;
+	for (const line of diff.split("\n")) {
+		const hunk = /^@@ -(\d+)/.exec(line);
+		if (hunk) old = Number(hunk[1]);
+		else if (line.startsWith("-")) {
+			if (code[old - 1] && old >= front) suspect("tag edits", note, `tag:remove ${tag} changes line ${old}, which is code or a comment: ${line.slice(1, 80)}`);
+			old++;
+		} else if (line.startsWith(" ")) old++;
 	}
 }
 
