@@ -4,8 +4,9 @@
 //!
 //! A heading is an ATX line (`#` to `######`, at most three spaces in) or a
 //! setext heading (a paragraph line underlined with `===` or `---`). Lines in
-//! the frontmatter, in fenced code (``` or ~~~), in HTML blocks, indented four
-//! spaces or more, or inside list items are never headings.
+//! the frontmatter, in fenced code (``` or ~~~), in HTML blocks and comments,
+//! in `$$` math, indented four spaces or more, or inside list items are never
+//! headings.
 
 /// One heading of a note.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -51,6 +52,10 @@ pub fn headings(text: &str) -> Vec<Heading> {
     let mut i = frontmatter_end(&lines);
     let mut fence: Option<(char, usize)> = None;
     let mut in_html = false;
+    // An HTML comment ends at `-->` only (a blank line does not end it, as
+    // it ends other HTML blocks); a `$$` math block at its closing `$$`.
+    let mut in_comment = false;
+    let mut in_math = false;
     // The first line of the paragraph the previous line belongs to.
     let mut paragraph: Option<usize> = None;
     while i < lines.len() {
@@ -61,6 +66,17 @@ pub fn headings(text: &str) -> Vec<Heading> {
             let run = content.chars().take_while(|c| *c == marker).count();
             if indent < 4 && run >= length && content[run * marker.len_utf8()..].trim().is_empty() {
                 fence = None;
+            }
+            paragraph = None;
+            i += 1;
+            continue;
+        }
+        if in_comment || in_math {
+            if in_comment && line.contains("-->") {
+                in_comment = false;
+            }
+            if in_math && content.contains("$$") {
+                in_math = false;
             }
             paragraph = None;
             i += 1;
@@ -81,9 +97,19 @@ pub fn headings(text: &str) -> Vec<Heading> {
                 i += 1;
                 continue;
             }
-            if content.starts_with("<!--") && !content.contains("-->")
-                || is_html_block_start(content)
-            {
+            if content.starts_with("<!--") && !content.contains("-->") {
+                in_comment = true;
+                paragraph = None;
+                i += 1;
+                continue;
+            }
+            if let Some(rest) = content.strip_prefix("$$") {
+                in_math = !rest.contains("$$");
+                paragraph = None;
+                i += 1;
+                continue;
+            }
+            if is_html_block_start(content) {
                 in_html = true;
                 paragraph = None;
                 i += 1;
@@ -415,6 +441,14 @@ mod tests {
             let found = find_section(note, &section.path).unwrap();
             assert_eq!(found.heading.line, section.heading.line, "{}", section.path);
         }
+    }
+
+    #[test]
+    fn comments_with_blank_lines_and_math_blocks_hold_no_headings() {
+        // The Obsidian Hub comments out whole sections of its templates.
+        let note = "# Shown\n<!--\n### Unlisted plugins\n\n## Still commented\n-->\n$$\n# x\n$$\n## After\n";
+        let texts: Vec<String> = headings(note).into_iter().map(|h| h.text).collect();
+        assert_eq!(texts, ["Shown", "After"]);
     }
 
     #[test]

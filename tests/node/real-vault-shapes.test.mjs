@@ -56,6 +56,29 @@ const notes = {
 		"",
 	].join("\n"),
 	"Shapes/Settings.md": "## Sync settings\nA\n## Selective syncing\n### Always excluded\n#### Sync settings\nB\n",
+	"Shapes/Ada.md": [
+		"---",
+		"tags:",
+		"- ",
+		"---",
+		"# Ada (@ada)",
+		"",
+		"- GitHub: [ada](https://github.com/ada) ^github",
+		"<!-- - [[Publish sites|Publish site]]: <https://> ^publish-->",
+		"",
+		"%% Feel free to add a bio below this comment %%",
+		"",
+		"## Author of",
+		"",
+		"<!--",
+		"### Unlisted plugins",
+		"",
+		"### Others",
+		"-->",
+		"",
+		"## Follow",
+		"",
+	].join("\n"),
 	"Shapes/Mixed.md": "# Mixed\n\n> [!example]\n> ```css\n> a { color: #ff0000; }\n> ```\n\nAlso #ff0000 here\n",
 };
 
@@ -125,6 +148,15 @@ describe("shapes from real vaults", () => {
 			assert.equal(section.ok, true, `${heading}: ${section.text}`);
 			assert.ok(section.text.includes(`(section "${heading}")`), section.text);
 		}
+	});
+
+	it("sections commented out with blank lines inside are no headings, for the map and the outline alike", async () => {
+		const map = await call("obsidianNotes", { command: "map", path: "Shapes/Ada.md" });
+		assert.deepEqual([...map.text.matchAll(/section: "([^"]+)"/g)].map((m) => m[1]), ["Ada (@ada)", "Ada (@ada)::Author of", "Ada (@ada)::Follow"]);
+		const outline = await call("obsidianNotes", { command: "outline", path: "Shapes/Ada.md", format: "json" });
+		assert.deepEqual(JSON.parse(outline.text).map((h) => h.heading), ["Ada (@ada)", "Author of", "Follow"]);
+		const links = await call("obsidianLinks", { command: "links", path: "Shapes/Ada.md" });
+		assert.equal(links.text.trim(), "No links found.", "the link is in a comment");
 	});
 
 	it("removing a tag leaves the same text in a callout's code block alone", async () => {
