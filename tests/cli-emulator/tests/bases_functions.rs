@@ -116,7 +116,7 @@ fn lists_links_files_and_strings_in_formulas() {
 fn what_the_functions_page_does_not_define_is_a_clear_error() {
     let emu = library();
     for (filter, named) in [
-        ("'not(empty(rating))'", "not()"),
+        ("'not(empty(rating))'", "before Obsidian 1.9.2"),
         ("'/dune/.matches(file.name)'", "regular expression"),
         ("'rating.nosuch()'", "nosuch()"),
     ] {

@@ -504,6 +504,12 @@ impl<'a> Scope<'a> {
             "html" | "image" | "icon" => Val::Str(arg(0)?.text()),
             // guess: a fixed number keeps queries reproducible.
             "random" => Val::Num(0.5),
+            // Release notes 1.9.2: functions became methods and operators.
+            "not" | "empty" | "contains" | "dateBefore" | "dateAfter" => {
+                return Err(format!(
+                    "{f}() is the formula syntax before Obsidian 1.9.2, which replaced it with methods and operators (`!x`, `x.isEmpty()`, `x.contains(y)`, `a < b`)"
+                ))
+            }
             other => {
                 return Err(format!(
                     "{other}() is not one of the functions on the help page \"Functions\""
