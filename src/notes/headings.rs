@@ -8,6 +8,8 @@
 //! in `$$` math, indented four spaces or more, or inside list items are never
 //! headings.
 
+use super::blocks::{fence_closes, fence_open, html_block, html_block_ends, HtmlEnd};
+
 /// One heading of a note.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Heading {
@@ -51,10 +53,8 @@ pub fn headings(text: &str) -> Vec<Heading> {
     let mut out = Vec::new();
     let mut i = frontmatter_end(&lines);
     let mut fence: Option<(char, usize)> = None;
-    let mut in_html = false;
-    // An HTML comment ends at `-->` only (a blank line does not end it, as
-    // it ends other HTML blocks); a `$$` math block at its closing `$$`.
-    let mut in_comment = false;
+    // An HTML block (a comment among them) and how it ends; a `$$` block.
+    let mut html: Option<HtmlEnd> = None;
     let mut in_math = false;
     // The first line of the paragraph the previous line belongs to.
     let mut paragraph: Option<usize> = None;
@@ -63,54 +63,44 @@ pub fn headings(text: &str) -> Vec<Heading> {
         let indent = line.len() - line.trim_start_matches(' ').len();
         let content = line.trim_start_matches(' ');
         if let Some((marker, length)) = fence {
-            let run = content.chars().take_while(|c| *c == marker).count();
-            if indent < 4 && run >= length && content[run * marker.len_utf8()..].trim().is_empty() {
+            if indent < 4 && fence_closes(content, marker, length) {
                 fence = None;
             }
             paragraph = None;
             i += 1;
             continue;
         }
-        if in_comment || in_math {
-            if in_comment && line.contains("-->") {
-                in_comment = false;
-            }
-            if in_math && content.contains("$$") {
-                in_math = false;
+        if let Some(end) = html {
+            if html_block_ends(end, line) {
+                html = None;
             }
             paragraph = None;
             i += 1;
             continue;
         }
-        if in_html {
-            if line.trim().is_empty() || line.contains("-->") {
-                in_html = false;
-            }
+        if in_math {
+            in_math = !content.contains("$$");
             paragraph = None;
             i += 1;
             continue;
         }
         if indent < 4 {
-            if let Some(opened) = fence_opening(content) {
+            if let Some(opened) = fence_open(content) {
                 fence = Some(opened);
                 paragraph = None;
                 i += 1;
                 continue;
             }
-            if content.starts_with("<!--") && !content.contains("-->") {
-                in_comment = true;
+            if let Some(end) = html_block(content) {
+                let closed_here = matches!(end, HtmlEnd::Text(_))
+                    && html_block_ends(end, content.get(4..).unwrap_or(""));
+                html = (!closed_here).then_some(end);
                 paragraph = None;
                 i += 1;
                 continue;
             }
             if let Some(rest) = content.strip_prefix("$$") {
                 in_math = !rest.contains("$$");
-                paragraph = None;
-                i += 1;
-                continue;
-            }
-            if is_html_block_start(content) {
-                in_html = true;
                 paragraph = None;
                 i += 1;
                 continue;
@@ -303,37 +293,6 @@ fn setext_underline(content: &str) -> Option<u8> {
     } else {
         None
     }
-}
-
-fn fence_opening(content: &str) -> Option<(char, usize)> {
-    let marker = content.chars().next().filter(|c| *c == '`' || *c == '~')?;
-    let run = content.chars().take_while(|c| *c == marker).count();
-    (run >= 3 && !(marker == '`' && content[run..].contains('`'))).then_some((marker, run))
-}
-
-fn is_html_block_start(content: &str) -> bool {
-    const TAGS: &[&str] = &[
-        "<div",
-        "<details",
-        "<table",
-        "<pre",
-        "<section",
-        "<aside",
-        "<blockquote",
-        "<figure",
-        "<script",
-        "<style",
-        "<iframe",
-        "<p>",
-        "<p ",
-        "<ul",
-        "<ol",
-        "<dl",
-        "<center",
-        "<form",
-    ];
-    let lower = content.to_ascii_lowercase();
-    TAGS.iter().any(|t| lower.starts_with(t))
 }
 
 fn is_list_item(content: &str) -> bool {

@@ -3,6 +3,7 @@
 //! card shows. Pure functions, shared by every command that addresses part of
 //! a note (the writing and section tools build on them).
 
+pub mod blocks;
 pub mod diff;
 pub mod edit;
 pub mod headings;

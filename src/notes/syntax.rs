@@ -1,12 +1,13 @@
 //! Which parts of a note's text Obsidian reads as tags and links: not the
 //! properties block's body text, not fenced code (also inside callouts and
-//! quotes), `$$` math or HTML comments, and on a line not code spans, inline
-//! math or inline HTML comments. `%%comments%%` count, as Obsidian indexes
+//! quotes), `$$` math or HTML blocks and comments, and on a line not code
+//! spans, inline math or inline HTML comments. `%%comments%%` count, as Obsidian indexes
 //! them. The rules follow Obsidian's help ("Basic formatting syntax",
 //! "Advanced formatting syntax", "Tags"); `tests/cli-emulator` implements
 //! the same rules on its own, and `scripts/real-vaults.mjs` compares the two
 //! on real vaults.
 
+use super::blocks::{fence_closes, fence_open, html_block, html_block_ends, unquote, HtmlEnd};
 use super::headings::frontmatter_end;
 
 /// What a line of a note is, for tags and links.
@@ -27,7 +28,8 @@ enum Open {
     Fence(char, usize, usize),
     /// `$$`, at this quote depth.
     Math(usize),
-    Comment,
+    /// An HTML block (a comment among them) and how it ends.
+    Html(HtmlEnd),
 }
 
 /// Each line's kind (`lines` as `headings::lines` splits a note).
@@ -50,8 +52,7 @@ pub fn line_kinds(lines: &[&str]) -> Vec<LineKind> {
         }
         let hidden = match open {
             Some(Open::Fence(marker, length, _)) => {
-                let run = t.chars().take_while(|c| *c == marker).count();
-                if run >= length && t[run * marker.len_utf8()..].trim().is_empty() {
+                if fence_closes(t, marker, length) {
                     open = None;
                 }
                 true
@@ -62,11 +63,13 @@ pub fn line_kinds(lines: &[&str]) -> Vec<LineKind> {
                 }
                 true
             }
-            Some(Open::Comment) => {
-                if line.contains("-->") {
+            Some(Open::Html(end)) => {
+                let ends = html_block_ends(end, line);
+                if ends {
                     open = None;
                 }
-                true
+                // A blank line after a block is not part of it.
+                !(ends && end == HtmlEnd::BlankLine)
             }
             None => {
                 if let Some((marker, run)) = fence_open(t) {
@@ -77,12 +80,14 @@ pub fn line_kinds(lines: &[&str]) -> Vec<LineKind> {
                         open = Some(Open::Math(depth));
                     }
                     true
-                } else if let Some(rest) = t.strip_prefix("<!--") {
-                    let unclosed = !rest.contains("-->");
-                    if unclosed {
-                        open = Some(Open::Comment);
+                } else if let Some(end) = html_block(t) {
+                    // The opening line may close it too (`<!-- x -->`, `<pre>x</pre>`).
+                    let closed_here = matches!(end, HtmlEnd::Text(_))
+                        && html_block_ends(end, t.get(4..).unwrap_or(""));
+                    if !closed_here {
+                        open = Some(Open::Html(end));
                     }
-                    unclosed
+                    true
                 } else {
                     false
                 }
@@ -95,32 +100,6 @@ pub fn line_kinds(lines: &[&str]) -> Vec<LineKind> {
         });
     }
     kinds
-}
-
-/// The `>` markers of a quote or callout line: how many, and what follows.
-fn unquote(line: &str) -> (usize, &str) {
-    let mut depth = 0;
-    let mut rest = line;
-    loop {
-        let t = rest.trim_start_matches(' ');
-        if rest.len() - t.len() > 3 {
-            return (depth, rest);
-        }
-        match t.strip_prefix('>') {
-            Some(after) => {
-                depth += 1;
-                rest = after.strip_prefix(' ').unwrap_or(after);
-            }
-            None => return (depth, rest),
-        }
-    }
-}
-
-/// Three or more backticks or tildes (a backtick fence's info has no backtick).
-fn fence_open(t: &str) -> Option<(char, usize)> {
-    let marker = t.chars().next().filter(|c| *c == '`' || *c == '~')?;
-    let run = t.chars().take_while(|c| *c == marker).count();
-    (run >= 3 && !(marker == '`' && t[run..].contains('`'))).then_some((marker, run))
 }
 
 /// The line with its code spans (CommonMark backtick runs), inline math and
@@ -372,6 +351,21 @@ mod tests {
             LineKind::Text,
             "the quote ended, so did its fence"
         );
+    }
+
+    #[test]
+    fn html_blocks_hide_their_markdown() {
+        // "Obsidian does not render Markdown syntax inside HTML elements"
+        // (help vault, "Obsidian Flavored Markdown"); the Obsidian Hub's
+        // theme colour tables are HTML.
+        let note = "Before #a\n<table>\n<tr><td>--background: #fff [[InTable]]</td>\n    <td style=\"color: #ddd\">x</td></tr>\n</table>\n\nAfter #b\n<style>\n.x { color: #f00; }\n\n.y { color: #0f0; }\n</style>\nLast #c\n";
+        let all = lines(note);
+        let kinds = line_kinds(&all);
+        let text: Vec<usize> = (0..all.len())
+            .filter(|i| kinds[*i] == LineKind::Text)
+            .map(|i| i + 1)
+            .collect();
+        assert_eq!(text, [1, 6, 7, 13]);
     }
 
     #[test]

@@ -79,6 +79,7 @@ const notes = {
 		"## Follow",
 		"",
 	].join("\n"),
+	"Shapes/Theme colours.md": "# Theme colours #theme\n\n<table>\n<tr><td>--background-primary: #202020</td>\n    <td style=\"background-color: #ffffff; color: #202020\">[[Foreground]]</td></tr>\n</table>\n",
 	"Shapes/Mixed.md": "# Mixed\n\n> [!example]\n> ```css\n> a { color: #ff0000; }\n> ```\n\nAlso #ff0000 here\n",
 };
 
@@ -113,6 +114,15 @@ describe("shapes from real vaults", () => {
 		assert.deepEqual(lines(inTable), ["#shapes"]);
 		const inProse = await call("obsidianTags", { command: "tags", path: "Shapes/Palette.md" });
 		assert.deepEqual(lines(inProse), ["#ff0000", "#shapes"]);
+	});
+
+	it("colours and links inside an HTML table are neither tags nor links", async () => {
+		const tags = await call("obsidianTags", { command: "tags", path: "Shapes/Theme colours.md" });
+		assert.deepEqual(lines(tags), ["#theme"]);
+		const links = await call("obsidianLinks", { command: "links", path: "Shapes/Theme colours.md" });
+		assert.equal(links.text.trim(), "No links found.");
+		const removal = await call("obsidianTags", { command: "tag:remove", path: "Shapes/Theme colours.md", tag: "ffffff" });
+		assert.ok(!removal.pending, `the colour is HTML, not a tag: ${removal.text}`);
 	});
 
 	it("an empty property reads as no value, not as an app that did not answer", async () => {

@@ -62,7 +62,7 @@ pub struct Line<'a> {
     pub text: &'a str,
     pub in_frontmatter: bool,
     /// Fenced code (also inside callouts and quotes), a `$$` math block or an
-    /// HTML comment: no task, heading, link or tag in it counts.
+    /// HTML block or comment: no task, heading, link or tag in it counts.
     pub in_code: bool,
 }
 
@@ -93,8 +93,109 @@ enum Hidden {
     Fence(char, usize, usize),
     /// `$$` at this quote depth.
     Math(usize),
-    /// `<!--` until `-->`.
-    Comment,
+    /// An HTML block: until a line holding this text (`-->`, `</style>`),
+    /// or, for `None`, until a blank line.
+    Html(Option<&'static str>),
+}
+
+/// Block-level HTML tags (CommonMark's HTML blocks of kind 6).
+const BLOCK_TAGS: &[&str] = &[
+    "address",
+    "article",
+    "aside",
+    "base",
+    "basefont",
+    "blockquote",
+    "body",
+    "caption",
+    "center",
+    "col",
+    "colgroup",
+    "dd",
+    "details",
+    "dialog",
+    "dir",
+    "div",
+    "dl",
+    "dt",
+    "fieldset",
+    "figcaption",
+    "figure",
+    "footer",
+    "form",
+    "frame",
+    "frameset",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "head",
+    "header",
+    "hr",
+    "html",
+    "iframe",
+    "legend",
+    "li",
+    "link",
+    "main",
+    "menu",
+    "menuitem",
+    "nav",
+    "noframes",
+    "ol",
+    "optgroup",
+    "option",
+    "p",
+    "param",
+    "search",
+    "section",
+    "summary",
+    "table",
+    "tbody",
+    "td",
+    "tfoot",
+    "th",
+    "thead",
+    "title",
+    "tr",
+    "track",
+    "ul",
+];
+
+/// The HTML block that starts on a line (CommonMark kinds 1, 2 and 6): a
+/// comment, `<script>`, `<pre>`, `<style>` or `<textarea>` (until their
+/// closing text), or a block-level tag such as `<div>` or `<table>` (until a
+/// blank line). "Obsidian does not render Markdown syntax inside HTML
+/// elements" (help vault, "Obsidian Flavored Markdown"), so nothing in one is
+/// a link, tag, task or heading.
+fn html_block(t: &str) -> Option<Option<&'static str>> {
+    if t.starts_with("<!--") {
+        return Some(Some("-->"));
+    }
+    let lower = t.to_ascii_lowercase();
+    let rest = lower.strip_prefix('<')?;
+    let (closing, rest) = match rest.strip_prefix('/') {
+        Some(r) => (true, r),
+        None => (false, rest),
+    };
+    let length = rest
+        .find(|c: char| !c.is_ascii_alphanumeric())
+        .unwrap_or(rest.len());
+    let (name, after) = rest.split_at(length);
+    let ends = after.is_empty() || after.starts_with([' ', '\t', '>']);
+    for (raw, end) in [
+        ("script", "</script>"),
+        ("pre", "</pre>"),
+        ("style", "</style>"),
+        ("textarea", "</textarea>"),
+    ] {
+        if !closing && name == raw && ends {
+            return Some(Some(end));
+        }
+    }
+    ((ends || after.starts_with("/>")) && BLOCK_TAGS.contains(&name)).then_some(None)
 }
 
 /// A fence opening (three or more backticks or tildes; a backtick fence's
@@ -142,9 +243,16 @@ pub fn lines(content: &str) -> Vec<Line<'_>> {
                         open = None;
                     }
                 }
-                Some(Hidden::Comment) => {
+                Some(Hidden::Html(Some(end))) => {
                     in_code = true;
-                    if text.contains("-->") {
+                    if text.to_ascii_lowercase().contains(end) {
+                        open = None;
+                    }
+                }
+                Some(Hidden::Html(None)) => {
+                    // The blank line that ends the block is not part of it.
+                    in_code = !text.trim().is_empty();
+                    if !in_code {
                         open = None;
                     }
                 }
@@ -157,10 +265,11 @@ pub fn lines(content: &str) -> Vec<Line<'_>> {
                         if !rest.contains("$$") {
                             open = Some(Hidden::Math(depth));
                         }
-                    } else if let Some(rest) = t.strip_prefix("<!--") {
-                        if !rest.contains("-->") {
-                            open = Some(Hidden::Comment);
-                            in_code = true;
+                    } else if let Some(end) = html_block(t) {
+                        in_code = true;
+                        let rest = t.get(4..).unwrap_or("").to_ascii_lowercase();
+                        if !end.is_some_and(|e| rest.contains(e)) {
+                            open = Some(Hidden::Html(end));
                         }
                     }
                 }
@@ -534,6 +643,14 @@ mod tests {
             .map(|l| l.number)
             .collect();
         assert_eq!(code, [2, 3, 4, 5, 7, 8, 9, 10, 11, 12, 13, 14, 15]);
+    }
+
+    #[test]
+    fn html_blocks_hide_tags_and_links() {
+        let c = "Before #a\n<table>\n<tr><td>--background: #fff [[InTable]]</td>\n    <td style=\"color: #ddd\">x</td></tr>\n</table>\n\nAfter #b\n<style>\n.x { color: #f00; }\n\n.y { color: #0f0; }\n</style>\nLast #c\n";
+        let tags: Vec<String> = tags(c).into_iter().map(|(t, _)| t).collect();
+        assert_eq!(tags, ["a", "b", "c"]);
+        assert!(links(c).is_empty());
     }
 
     #[test]
