@@ -9,7 +9,8 @@
 //
 // VAULT_FOLDER is copied to a temporary folder first (the plugin is installed
 // into the copy's .obsidian/); nothing in it is changed. --notes runs the
-// per-note commands on the first N notes only (default: all); --suggest
+// per-note commands on N notes spread evenly over the vault (default: all);
+// --suggest
 // runs the backlink suggestions for the first N notes (default 25); --json
 // writes every finding to FILE; --emulator runs another build of the CLI
 // emulator (with VAULT_AGENT_BUILD_DIR naming the folder of another main.js,
@@ -98,7 +99,9 @@ async function run(api, core) {
 
 	// Per-note commands.
 	let done = 0;
-	for (const note of notes.slice(0, noteLimit)) {
+	const step = Math.max(1, notes.length / noteLimit);
+	const sample = notes.filter((_, i) => Math.floor(i % step) === 0).slice(0, noteLimit);
+	for (const note of sample) {
 		if (++done % 100 === 0) process.stderr.write(`… ${done} notes\n`);
 		const body = text.get(note);
 		const read = await call("obsidianNotes", { command: "read", path: note });
@@ -177,7 +180,7 @@ async function run(api, core) {
 	}
 	await call("obsidianHygiene", { command: "missing" });
 	await call("obsidianHygiene", { command: "suggest", topic: words[0] ?? "notes" });
-	for (const note of notes.slice(0, suggestLimit)) {
+	for (const note of sample.slice(0, suggestLimit)) {
 		const suggested = await call("obsidianHygiene", { command: "suggest", path: note });
 		const backlinks = new Set(lines(await call("obsidianLinks", { command: "backlinks", path: note })).map((l) => l.split("\t")[0]));
 		for (const line of lines(suggested)) {
