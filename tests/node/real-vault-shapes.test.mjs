@@ -80,6 +80,7 @@ const notes = {
 		"",
 	].join("\n"),
 	"Shapes/Theme colours.md": "# Theme colours #theme\n\n<table>\n<tr><td>--background-primary: #202020</td>\n    <td style=\"background-color: #ffffff; color: #202020\">[[Foreground]]</td></tr>\n</table>\n",
+	"Shapes/Evergreen.md": "---\ntags:\n  - evergreen\n  - 0🌲\n---\nAn idea that grows. #☕\n",
 	"Shapes/Mixed.md": "# Mixed\n\n> [!example]\n> ```css\n> a { color: #ff0000; }\n> ```\n\nAlso #ff0000 here\n",
 };
 
@@ -167,6 +168,17 @@ describe("shapes from real vaults", () => {
 		assert.deepEqual(JSON.parse(outline.text).map((h) => h.heading), ["Ada (@ada)", "Author of", "Follow"]);
 		const links = await call("obsidianLinks", { command: "links", path: "Shapes/Ada.md" });
 		assert.equal(links.text.trim(), "No links found.", "the link is in a comment");
+	});
+
+	it("tags with emoji, as kepano's vault has them (0🌲), can be listed and removed", async () => {
+		const tags = await call("obsidianTags", { command: "tags", path: "Shapes/Evergreen.md" });
+		assert.deepEqual(lines(tags), ["#0🌲", "#evergreen", "#☕"]);
+		for (const tag of ["0🌲", "#☕"]) {
+			const removal = await call("obsidianTags", { command: "tag:remove", path: "Shapes/Evergreen.md", tag });
+			assert.ok(removal.pending, removal.text);
+			assert.match(plugin.core.confirmationCard(removal.pending.id).preview.after, new RegExp(`^-.*${tag.replace("#", "")}`, "mu"));
+			plugin.core.reject(removal.pending.id);
+		}
 	});
 
 	it("removing a tag leaves the same text in a callout's code block alone", async () => {
