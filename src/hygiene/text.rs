@@ -129,7 +129,7 @@ pub fn links(text: &str) -> Vec<String> {
 pub fn tags(text: &str) -> Vec<String> {
     let mut found: Vec<String> = Vec::new();
     let mut add = |tag: &str| {
-        let tag = tag.trim().trim_start_matches('#').trim_matches(['"', '\'']);
+        let tag = tag.trim().trim_matches(['"', '\'']).trim_start_matches('#');
         if !tag.is_empty() && tag.chars().any(|c| !c.is_ascii_digit()) {
             let tag = tag.to_lowercase();
             if !found.contains(&tag) {
@@ -309,6 +309,26 @@ mod tests {
                 "Projects/Road map.md"
             ]
         );
+    }
+
+    #[test]
+    fn frontmatter_tags_in_the_shapes_real_vaults_write() {
+        // The Obsidian Hub's templates leave an empty item; kepano's use emoji.
+        assert_eq!(
+            tags("---\naliases:\n- Ada\ntags:\n- \npublish: true\n---\n#real\n"),
+            vec!["real"]
+        );
+        assert_eq!(
+            tags("---\ntags:\n  - evergreen\n  - 0🌲\n---\n"),
+            vec!["evergreen", "0🌲"]
+        );
+        assert_eq!(
+            tags("---\r\ntags: [\"#a\", 'b']\r\n---\r\nText #c\r\n"),
+            vec!["a", "b", "c"]
+        );
+        assert_eq!(tags("---\ntag: one, two\n---\n"), vec!["one", "two"]);
+        // Not closed: no properties, and `tags:` is text.
+        assert_eq!(tags("---\ntags: [x]\n#y\n"), vec!["y"]);
     }
 
     #[test]

@@ -654,6 +654,28 @@ mod tests {
     }
 
     #[test]
+    fn frontmatter_tags_in_the_shapes_real_vaults_write() {
+        let names = |c: &str| -> Vec<String> { tags(c).into_iter().map(|(t, _)| t).collect() };
+        assert_eq!(
+            names("---\naliases:\n- Ada\ntags:\n- \npublish: true\n---\n#real\n"),
+            ["real"]
+        );
+        assert_eq!(
+            names("---\ntags:\n  - evergreen\n  - 0🌲\n---\n"),
+            ["evergreen", "0🌲"]
+        );
+        assert_eq!(
+            names("---\r\ntags: [\"#a\", 'b']\r\n---\r\nText #c\r\n"),
+            ["a", "b", "c"]
+        );
+        assert_eq!(
+            names("---\ntags: [x]\n#y\n"),
+            ["y"],
+            "an unclosed block is no frontmatter"
+        );
+    }
+
+    #[test]
     fn an_escaped_table_pipe_separates_the_alias() {
         let mut out = Vec::new();
         links_in_text(
