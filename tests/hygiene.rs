@@ -191,7 +191,7 @@ fn unresolved(notes: &BTreeMap<String, String>) -> String {
         .collect();
     let mut lines = BTreeSet::new();
     for (source, text) in notes {
-        for link in vault_agent::hygiene::text::wiki_links(text) {
+        for link in vault_agent::hygiene::text::links(text) {
             if !titles.contains(&link.to_lowercase()) {
                 lines.insert(format!("{link}\t{source}"));
             }

@@ -6,7 +6,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::text::{mentions, normalise_title, tags, terms, title_of, wiki_links};
+use super::text::{links, mentions, normalise_title, tags, terms, title_of};
 
 /// Terms taken from one note (bounds the work on a very long note).
 pub const MAX_TERMS_PER_NOTE: usize = 20_000;
@@ -42,8 +42,8 @@ fn features(subject: &Subject<'_>) -> Features {
         Subject::Note { path, text } => Features {
             phrase: normalise_title(title_of(path)),
             tags: tags(text),
-            links: wiki_links(text)
-                .into_iter()
+            links: links(text)
+                .iter()
                 .map(|l| normalise_title(title_of(l)))
                 .collect(),
             terms: terms(&format!("{}\n{text}", title_of(path)), MAX_TERMS_PER_NOTE)
@@ -95,8 +95,8 @@ pub fn suggest(subject: &Subject<'_>, notes: &[(String, String)], limit: usize) 
         if Some(path.as_str()) == own_path {
             continue;
         }
-        let links: Vec<String> = wiki_links(text)
-            .into_iter()
+        let links: Vec<String> = links(text)
+            .iter()
             .map(|l| normalise_title(title_of(l)))
             .collect();
         if own_title.as_ref().is_some_and(|t| links.contains(t)) {

@@ -5,29 +5,22 @@
 //! `notes::frontmatter`), re-exported here, so both read notes alike.
 
 pub use crate::notes::frontmatter::{body, frontmatter, tags};
+use crate::notes::headings::lines;
+use crate::notes::syntax::{line_kinds, link_targets, LineKind};
 use crate::search::text::{fold_accent, is_stop_word, runs, RunKind};
 pub use crate::search::text::{is_cjk, normalise_title, title_of};
 
-/// Wiki links in the text (`[[Target]]`, `[[Target|alias]]`,
-/// `[[Target#Heading]]`, `![[embed]]`): the target note as written, without
-/// heading, block or alias.
-pub fn wiki_links(text: &str) -> Vec<&str> {
-    let mut links = Vec::new();
-    let mut rest = text;
-    while let Some(start) = rest.find("[[") {
-        rest = &rest[start + 2..];
-        let Some(end) = rest.find("]]") else { break };
-        let inner = &rest[..end];
-        rest = &rest[end + 2..];
-        if inner.contains('\n') {
-            continue;
-        }
-        let target = inner.split(['|', '#', '^']).next().unwrap_or("").trim();
-        if !target.is_empty() {
-            links.push(target);
-        }
-    }
-    links
+/// The notes a note links to, as written (without heading, block or alias):
+/// wiki links and embeds, in its properties too, and Markdown links to files;
+/// not what is in code, math or comments (see `notes::syntax`).
+pub fn links(text: &str) -> Vec<String> {
+    let all = lines(text);
+    let kinds = line_kinds(&all);
+    all.iter()
+        .zip(kinds)
+        .filter(|(_, kind)| *kind != LineKind::Hidden)
+        .flat_map(|(line, _)| link_targets(line))
+        .collect()
 }
 
 /// The terms text is compared by: words of three or more letters (lower
@@ -113,13 +106,47 @@ mod tests {
             body(note),
             "# Plan #1\nSee [[Roadmap#Q2|the roadmap]] and ![[img.png]] #launch\n"
         );
-        assert_eq!(wiki_links(note), vec!["Roadmap", "img.png"]);
+        assert_eq!(links(note), vec!["Roadmap", "img.png"]);
         assert_eq!(tags(note), vec!["project", "q3", "launch"]);
         assert_eq!(
             tags("---\ntags:\n  - a\n  - b\nother: x\n---\n"),
             vec!["a", "b"]
         );
         assert_eq!(body("---\nunclosed"), "---\nunclosed");
+    }
+
+    #[test]
+    fn tags_and_links_in_code_callouts_and_comments_do_not_count() {
+        let note = "---\nrelated: \"[[Launch plan]]\"\n---\n> [!tip]\n> ```css\n> h1 { color: #ff0000; } [[InCode]]\n> ```\n| [[Basic formatting syntax\\|Markdown]] | `#inline` |\n<!-- #hidden [[Hidden]] -->\nSee [the roadmap](Projects/Road%20map.md#Q2) and [site](https://x.y/a.md) #real\n";
+        assert_eq!(tags(note), vec!["real"]);
+        assert_eq!(
+            links(note),
+            vec![
+                "Launch plan",
+                "Basic formatting syntax",
+                "Projects/Road map.md"
+            ]
+        );
+    }
+
+    #[test]
+    fn frontmatter_tags_in_the_shapes_real_vaults_write() {
+        // The Obsidian Hub's templates leave an empty item; kepano's use emoji.
+        assert_eq!(
+            tags("---\naliases:\n- Ada\ntags:\n- \npublish: true\n---\n#real\n"),
+            vec!["real"]
+        );
+        assert_eq!(
+            tags("---\ntags:\n  - evergreen\n  - 0🌲\n---\n"),
+            vec!["evergreen", "0🌲"]
+        );
+        assert_eq!(
+            tags("---\r\ntags: [\"#a\", 'b']\r\n---\r\nText #c\r\n"),
+            vec!["a", "b", "c"]
+        );
+        assert_eq!(tags("---\ntag: one, two\n---\n"), vec!["one", "two"]);
+        // Not closed: no properties, and `tags:` is text.
+        assert_eq!(tags("---\ntags: [x]\n#y\n"), vec!["y"]);
     }
 
     #[test]

@@ -89,7 +89,7 @@ fn push_value(values: &mut Vec<String>, raw: &str) {
 pub fn tags(text: &str) -> Vec<String> {
     let mut found: Vec<String> = Vec::new();
     let mut add = |tag: &str| {
-        let tag = tag.trim().trim_start_matches('#').trim_matches(['"', '\'']);
+        let tag = tag.trim().trim_matches(['"', '\'']).trim_start_matches('#');
         if !tag.is_empty() && tag.chars().any(|c| !c.is_ascii_digit()) {
             let tag = tag.to_lowercase();
             if !found.contains(&tag) {
@@ -117,18 +117,15 @@ pub fn tags(text: &str) -> Vec<String> {
             }
         }
     }
-    let body = body(text);
-    let bytes = body.as_bytes();
-    for (i, _) in body.match_indices('#') {
-        let before_ok = i == 0 || bytes[i - 1].is_ascii_whitespace();
-        if !before_ok {
-            continue;
+    // Inline tags where Obsidian sees them: not in code, math or comments.
+    let all = crate::notes::headings::lines(text);
+    let kinds = crate::notes::syntax::line_kinds(&all);
+    for (line, kind) in all.iter().zip(kinds) {
+        if kind == crate::notes::syntax::LineKind::Text {
+            for (start, len) in crate::notes::syntax::tags_in_line(line) {
+                add(&line[start + 1..start + len]);
+            }
         }
-        let tag: String = body[i + 1..]
-            .chars()
-            .take_while(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '/'))
-            .collect();
-        add(&tag);
     }
     found
 }

@@ -4,8 +4,11 @@
 //!
 //! A heading is an ATX line (`#` to `######`, at most three spaces in) or a
 //! setext heading (a paragraph line underlined with `===` or `---`). Lines in
-//! the frontmatter, in fenced code (``` or ~~~), in HTML blocks, indented four
-//! spaces or more, or inside list items are never headings.
+//! the frontmatter, in fenced code (``` or ~~~), in HTML blocks and comments,
+//! in `$$` math, indented four spaces or more, or inside list items are never
+//! headings.
+
+use super::blocks::{fence_closes, fence_open, html_block, html_block_ends, HtmlEnd};
 
 /// One heading of a note.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -50,7 +53,9 @@ pub fn headings(text: &str) -> Vec<Heading> {
     let mut out = Vec::new();
     let mut i = frontmatter_end(&lines);
     let mut fence: Option<(char, usize)> = None;
-    let mut in_html = false;
+    // An HTML block (a comment among them) and how it ends; a `$$` block.
+    let mut html: Option<HtmlEnd> = None;
+    let mut in_math = false;
     // The first line of the paragraph the previous line belongs to.
     let mut paragraph: Option<usize> = None;
     while i < lines.len() {
@@ -58,33 +63,44 @@ pub fn headings(text: &str) -> Vec<Heading> {
         let indent = line.len() - line.trim_start_matches(' ').len();
         let content = line.trim_start_matches(' ');
         if let Some((marker, length)) = fence {
-            let run = content.chars().take_while(|c| *c == marker).count();
-            if indent < 4 && run >= length && content[run * marker.len_utf8()..].trim().is_empty() {
+            if indent < 4 && fence_closes(content, marker, length) {
                 fence = None;
             }
             paragraph = None;
             i += 1;
             continue;
         }
-        if in_html {
-            if line.trim().is_empty() || line.contains("-->") {
-                in_html = false;
+        if let Some(end) = html {
+            if html_block_ends(end, line) {
+                html = None;
             }
             paragraph = None;
             i += 1;
             continue;
         }
+        if in_math {
+            in_math = !content.contains("$$");
+            paragraph = None;
+            i += 1;
+            continue;
+        }
         if indent < 4 {
-            if let Some(opened) = fence_opening(content) {
+            if let Some(opened) = fence_open(content) {
                 fence = Some(opened);
                 paragraph = None;
                 i += 1;
                 continue;
             }
-            if content.starts_with("<!--") && !content.contains("-->")
-                || is_html_block_start(content)
-            {
-                in_html = true;
+            if let Some(end) = html_block(content) {
+                let closed_here = matches!(end, HtmlEnd::Text(_))
+                    && html_block_ends(end, content.get(4..).unwrap_or(""));
+                html = (!closed_here).then_some(end);
+                paragraph = None;
+                i += 1;
+                continue;
+            }
+            if let Some(rest) = content.strip_prefix("$$") {
+                in_math = !rest.contains("$$");
                 paragraph = None;
                 i += 1;
                 continue;
@@ -190,9 +206,33 @@ pub fn find_section(text: &str, path: &str) -> Result<Section, HeadingProblem> {
             })
             .collect()
     };
+    // The whole path as `map` shows it names one section, even when its
+    // leaf recurs deeper down (`Sync settings` and `…::Sync settings`).
+    let whole = |exact: bool| -> Vec<&Section> {
+        all.iter()
+            .filter(|s| {
+                let parts: Vec<&str> = s.path.split("::").collect();
+                parts.len() == wanted.len()
+                    && parts.iter().zip(&wanted).all(|(a, b)| {
+                        if exact {
+                            a == b
+                        } else {
+                            a.to_lowercase() == b.to_lowercase()
+                        }
+                    })
+            })
+            .collect()
+    };
     let mut found = matches(true);
     if found.is_empty() {
         found = matches(false);
+    }
+    if found.len() > 1 {
+        for exact in [true, false] {
+            if let [one] = whole(exact).as_slice() {
+                return Ok((*one).clone());
+            }
+        }
     }
     match found.as_slice() {
         [one] => Ok((*one).clone()),
@@ -253,37 +293,6 @@ fn setext_underline(content: &str) -> Option<u8> {
     } else {
         None
     }
-}
-
-fn fence_opening(content: &str) -> Option<(char, usize)> {
-    let marker = content.chars().next().filter(|c| *c == '`' || *c == '~')?;
-    let run = content.chars().take_while(|c| *c == marker).count();
-    (run >= 3 && !(marker == '`' && content[run..].contains('`'))).then_some((marker, run))
-}
-
-fn is_html_block_start(content: &str) -> bool {
-    const TAGS: &[&str] = &[
-        "<div",
-        "<details",
-        "<table",
-        "<pre",
-        "<section",
-        "<aside",
-        "<blockquote",
-        "<figure",
-        "<script",
-        "<style",
-        "<iframe",
-        "<p>",
-        "<p ",
-        "<ul",
-        "<ol",
-        "<dl",
-        "<center",
-        "<form",
-    ];
-    let lower = content.to_ascii_lowercase();
-    TAGS.iter().any(|t| lower.starts_with(t))
 }
 
 fn is_list_item(content: &str) -> bool {
@@ -380,6 +389,25 @@ mod tests {
             other => panic!("{other:?}"),
         }
         assert_eq!(find_section(twice, "B::Notes").unwrap().heading.line, 3);
+    }
+
+    #[test]
+    fn every_path_the_map_shows_reads_its_own_section() {
+        // The help vault's "Sync settings and selective syncing": a top-level
+        // heading whose text recurs deeper down.
+        let note = "## Sync settings\nA\n## Selective syncing\n### Always excluded\n#### Sync settings\nB\n";
+        for section in sections(note) {
+            let found = find_section(note, &section.path).unwrap();
+            assert_eq!(found.heading.line, section.heading.line, "{}", section.path);
+        }
+    }
+
+    #[test]
+    fn comments_with_blank_lines_and_math_blocks_hold_no_headings() {
+        // The Obsidian Hub comments out whole sections of its templates.
+        let note = "# Shown\n<!--\n### Unlisted plugins\n\n## Still commented\n-->\n$$\n# x\n$$\n## After\n";
+        let texts: Vec<String> = headings(note).into_iter().map(|h| h.text).collect();
+        assert_eq!(texts, ["Shown", "After"]);
     }
 
     #[test]

@@ -3,9 +3,11 @@
 //! card shows. Pure functions, shared by every command that addresses part of
 //! a note (the writing and section tools build on them).
 
+pub mod blocks;
 pub mod diff;
 pub mod edit;
 pub mod frontmatter;
 pub mod headings;
 pub mod map;
+pub mod syntax;
 pub mod tags;

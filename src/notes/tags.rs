@@ -4,6 +4,7 @@
 //! rest of the note is left byte for byte, line endings included.
 
 use super::headings::{frontmatter_end, lines};
+use super::syntax::{line_kinds, tags_in_line, LineKind};
 
 /// Where `add` puts a tag.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -259,48 +260,20 @@ fn flow_items(value: &str) -> Vec<String> {
         .collect()
 }
 
-/// Every inline `#tag` outside the frontmatter, fenced code and inline code:
-/// (line, byte start of `#`, byte length with the `#`).
+/// Every inline `#tag` Obsidian sees (outside the frontmatter, code, math
+/// and comments; see `syntax`): (line, byte start of `#`, byte length with
+/// the `#`).
 fn inline_tags(lines: &[String]) -> Vec<(usize, usize, usize)> {
-    let start = frontmatter_end(&lines.iter().map(String::as_str).collect::<Vec<_>>());
+    let borrowed: Vec<&str> = lines.iter().map(String::as_str).collect();
+    let kinds = line_kinds(&borrowed);
     let mut out = Vec::new();
-    let mut fence: Option<&str> = None;
-    for (index, line) in lines.iter().enumerate().skip(start) {
-        let trimmed = line.trim_start();
-        for marker in ["```", "~~~"] {
-            if trimmed.starts_with(marker) {
-                fence = match fence {
-                    Some(open) if open == marker => None,
-                    None => Some(marker),
-                    other => other,
-                };
-            }
-        }
-        if fence.is_some() || trimmed.starts_with("```") || trimmed.starts_with("~~~") {
-            continue;
-        }
-        let bytes = line.as_bytes();
-        let mut in_code = false;
-        let mut i = 0;
-        while i < bytes.len() {
-            match bytes[i] {
-                b'`' => in_code = !in_code,
-                b'#' if !in_code && (i == 0 || bytes[i - 1].is_ascii_whitespace()) => {
-                    let rest = &line[i + 1..];
-                    let len: usize = rest
-                        .chars()
-                        .take_while(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '/'))
-                        .map(char::len_utf8)
-                        .sum();
-                    let name = &rest[..len];
-                    if len > 0 && !name.chars().all(|c| c.is_ascii_digit()) {
-                        out.push((index, i, len + 1));
-                        i += len;
-                    }
-                }
-                _ => {}
-            }
-            i += 1;
+    for (index, line) in borrowed.iter().enumerate() {
+        if kinds[index] == LineKind::Text {
+            out.extend(
+                tags_in_line(line)
+                    .into_iter()
+                    .map(|(start, len)| (index, start, len)),
+            );
         }
     }
     out
@@ -364,6 +337,22 @@ mod tests {
         );
         let note = "---\ntags: [a]\n---\nText #idea and #idea/sub, `#idea` in code\n```\n#idea\n```\n#2026 is not a tag\n";
         assert_eq!(tags_of(note), ["a", "idea", "idea/sub"]);
+    }
+
+    #[test]
+    fn tags_in_code_in_callouts_nested_fences_and_comments_are_not_tags() {
+        // Shapes from Obsidian's help vault: a CSS colour in a callout's code
+        // block, a fence of four backticks around one of three, a comment.
+        let note = "> [!example]\n> ```css\n> .x { color: #ff0000; }\n> ```\n````md\n```\n#inner\n```\n#stillcode\n````\n<!--\n#commented\n-->\nText #real, #0🌲 and `` #a ` b ``\n";
+        assert_eq!(tags_of(note), ["real", "0🌲"]);
+        for tag in ["ff0000", "inner", "stillcode", "commented"] {
+            assert_eq!(remove_tag(note, tag), note, "{tag} is code, not a tag");
+        }
+        assert_eq!(
+            remove_tag(note, "real"),
+            note.replace(" #real,", ","),
+            "only the text tag goes"
+        );
     }
 
     #[test]

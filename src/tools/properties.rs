@@ -313,8 +313,12 @@ pub fn tool() -> ToolSpec {
         commands: vec![
             CommandSpec::new::<PropertiesArgs>("properties", Access::Read, "List properties of a note or of the vault.")
                 .brief(""),
+            // An empty property (`topics:` with nothing after it, common in
+            // template vaults) prints nothing (captured: marwansaab
+            // specs/013-read-property R2), like a missing value would.
             CommandSpec::new::<PropertyReadArgs>("property:read", Access::Read, "Read one property's value.")
-                .brief(""),
+                .brief("")
+                .silent_success("The property has no value (it is empty in the note's properties)."),
             CommandSpec::new::<PropertySetArgs>(
                 "property:set",
                 Access::ConfirmedWrite,

@@ -77,16 +77,16 @@ pub struct TagRemoveArgs {
 /// not only digits.
 fn check_tag(tag: &mut String) -> Result<(), String> {
     let trimmed = tag.trim().trim_start_matches('#').to_string();
+    // The characters a tag may hold, as the notes' reader counts them
+    // (emoji too: kepano's template vault tags notes `0🌲`).
     let ok = !trimmed.is_empty()
-        && trimmed
-            .chars()
-            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '/'))
+        && trimmed.chars().all(crate::notes::syntax::is_tag_char)
         && !trimmed.chars().all(|c| c.is_ascii_digit() || c == '/')
         && !trimmed.starts_with('/')
         && !trimmed.ends_with('/')
         && !trimmed.contains("//");
     if !ok {
-        return Err(format!("`tag` must be a tag such as \"project\" or \"project/active\" (letters, digits, `_`, `-`, `/`; not only digits; no spaces); got {tag:?}"));
+        return Err(format!("`tag` must be a tag such as \"project\" or \"project/active\" (letters, digits, emoji, `_`, `-`, `/`; not only digits; no spaces or punctuation); got {tag:?}"));
     }
     *tag = trimmed;
     Ok(())
@@ -294,5 +294,29 @@ pub fn tool() -> ToolSpec {
             .idempotent(),
         ],
         example: json!({"command": "tags", "all": true, "counts": true}),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::check_tag;
+
+    #[test]
+    fn a_tag_is_what_the_notes_reader_counts_as_one() {
+        for (given, kept) in [
+            ("#0🌲", "0🌲"),
+            ("☕", "☕"),
+            (" project/active ", "project/active"),
+            ("日本語", "日本語"),
+        ] {
+            let mut tag = given.to_string();
+            assert_eq!(check_tag(&mut tag), Ok(()), "{given}");
+            assert_eq!(tag, kept);
+        }
+        for bad in [
+            "", "#", "2024", "a b", "a,b", "tag.", "/a", "a/", "a//b", "(x)",
+        ] {
+            assert!(check_tag(&mut bad.to_string()).is_err(), "{bad:?}");
+        }
     }
 }

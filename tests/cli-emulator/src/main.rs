@@ -6,6 +6,7 @@ mod commands;
 mod dates;
 mod faults;
 mod frontmatter;
+mod inline;
 mod log;
 mod markdown;
 mod platform;

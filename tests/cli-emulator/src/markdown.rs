@@ -56,42 +56,221 @@ pub fn frontmatter(content: &str) -> Option<yaml_rust2::yaml::Hash> {
 }
 
 /// A line of a note with its 1-based number and whether it is part of the
-/// frontmatter or of a fenced code block.
+/// frontmatter or of a block whose text Obsidian does not index.
 pub struct Line<'a> {
     pub number: usize,
     pub text: &'a str,
     pub in_frontmatter: bool,
+    /// Fenced code (also inside callouts and quotes), a `$$` math block or an
+    /// HTML block or comment: no task, heading, link or tag in it counts.
     pub in_code: bool,
 }
 
-/// Every line of a note, classified.
+/// The `>` markers of a quote or callout line: how many, and the text after
+/// them (CommonMark: up to three spaces, `>`, one optional space).
+fn unquote(text: &str) -> (usize, &str) {
+    let mut depth = 0;
+    let mut rest = text;
+    loop {
+        let t = rest.trim_start_matches(' ');
+        if rest.len() - t.len() > 3 {
+            return (depth, rest);
+        }
+        match t.strip_prefix('>') {
+            Some(after) => {
+                depth += 1;
+                rest = after.strip_prefix(' ').unwrap_or(after);
+            }
+            None => return (depth, rest),
+        }
+    }
+}
+
+/// A block that hides its text, open since an earlier line.
+#[derive(Clone, Copy)]
+enum Hidden {
+    /// Fence character, run length and the quote depth it was opened at.
+    Fence(char, usize, usize),
+    /// `$$` at this quote depth.
+    Math(usize),
+    /// An HTML block: until a line holding this text (`-->`, `</style>`),
+    /// or, for `None`, until a blank line.
+    Html(Option<&'static str>),
+}
+
+/// Block-level HTML tags (CommonMark's HTML blocks of kind 6).
+const BLOCK_TAGS: &[&str] = &[
+    "address",
+    "article",
+    "aside",
+    "base",
+    "basefont",
+    "blockquote",
+    "body",
+    "caption",
+    "center",
+    "col",
+    "colgroup",
+    "dd",
+    "details",
+    "dialog",
+    "dir",
+    "div",
+    "dl",
+    "dt",
+    "fieldset",
+    "figcaption",
+    "figure",
+    "footer",
+    "form",
+    "frame",
+    "frameset",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "head",
+    "header",
+    "hr",
+    "html",
+    "iframe",
+    "legend",
+    "li",
+    "link",
+    "main",
+    "menu",
+    "menuitem",
+    "nav",
+    "noframes",
+    "ol",
+    "optgroup",
+    "option",
+    "p",
+    "param",
+    "search",
+    "section",
+    "summary",
+    "table",
+    "tbody",
+    "td",
+    "tfoot",
+    "th",
+    "thead",
+    "title",
+    "tr",
+    "track",
+    "ul",
+];
+
+/// The HTML block that starts on a line (CommonMark kinds 1, 2 and 6): a
+/// comment, `<script>`, `<pre>`, `<style>` or `<textarea>` (until their
+/// closing text), or a block-level tag such as `<div>` or `<table>` (until a
+/// blank line). "Obsidian does not render Markdown syntax inside HTML
+/// elements" (help vault, "Obsidian Flavored Markdown"), so nothing in one is
+/// a link, tag, task or heading.
+fn html_block(t: &str) -> Option<Option<&'static str>> {
+    if t.starts_with("<!--") {
+        return Some(Some("-->"));
+    }
+    let lower = t.to_ascii_lowercase();
+    let rest = lower.strip_prefix('<')?;
+    let (closing, rest) = match rest.strip_prefix('/') {
+        Some(r) => (true, r),
+        None => (false, rest),
+    };
+    let length = rest
+        .find(|c: char| !c.is_ascii_alphanumeric())
+        .unwrap_or(rest.len());
+    let (name, after) = rest.split_at(length);
+    let ends = after.is_empty() || after.starts_with([' ', '\t', '>']);
+    for (raw, end) in [
+        ("script", "</script>"),
+        ("pre", "</pre>"),
+        ("style", "</style>"),
+        ("textarea", "</textarea>"),
+    ] {
+        if !closing && name == raw && ends {
+            return Some(Some(end));
+        }
+    }
+    ((ends || after.starts_with("/>")) && BLOCK_TAGS.contains(&name)).then_some(None)
+}
+
+/// A fence opening (three or more backticks or tildes; a backtick fence's
+/// info string has no backtick).
+fn fence_open(t: &str) -> Option<(char, usize)> {
+    let c = t.chars().next().filter(|c| *c == '`' || *c == '~')?;
+    let run = t.chars().take_while(|x| *x == c).count();
+    (run >= 3 && !(c == '`' && t[run..].contains('`'))).then_some((c, run))
+}
+
+/// Every line of a note, classified. Code fences, `$$` math and HTML comment
+/// blocks are found at the top level and inside callouts and quotes (after
+/// their `>` markers), as the help vault writes them ("Callouts" with code
+/// blocks; "Advanced formatting syntax" for math); a quote that ends closes
+/// what was opened in it.
 pub fn lines(content: &str) -> Vec<Line<'_>> {
     let fm_lines = frontmatter_span(content).map_or(0, |s| s.line_count);
-    let mut fence: Option<(char, usize)> = None;
+    let mut open: Option<Hidden> = None;
     let mut out = Vec::new();
     for (i, raw) in content.split('\n').enumerate() {
         let text = raw.strip_suffix('\r').unwrap_or(raw);
         let number = i + 1;
         let in_frontmatter = number <= fm_lines;
-        let mut in_code = fence.is_some();
+        let mut in_code = false;
         if !in_frontmatter {
-            let t = text.trim_start();
-            let fence_char = t.chars().next().filter(|c| *c == '`' || *c == '~');
-            if let Some(c) = fence_char {
-                let run = t.chars().take_while(|x| *x == c).count();
-                if run >= 3 {
-                    match fence {
-                        None => {
-                            fence = Some((c, run));
-                            in_code = true;
+            let (depth, inner) = unquote(text);
+            let t = inner.trim_start();
+            // A quote that ends takes its open block with it.
+            if let Some(Hidden::Fence(_, _, d) | Hidden::Math(d)) = open {
+                if depth < d {
+                    open = None;
+                }
+            }
+            match open {
+                Some(Hidden::Fence(c, len, _)) => {
+                    in_code = true;
+                    let run = t.chars().take_while(|x| *x == c).count();
+                    if run >= len && t[run..].trim().is_empty() {
+                        open = None;
+                    }
+                }
+                Some(Hidden::Math(_)) => {
+                    in_code = true;
+                    if t.contains("$$") {
+                        open = None;
+                    }
+                }
+                Some(Hidden::Html(Some(end))) => {
+                    in_code = true;
+                    if text.to_ascii_lowercase().contains(end) {
+                        open = None;
+                    }
+                }
+                Some(Hidden::Html(None)) => {
+                    // The blank line that ends the block is not part of it.
+                    in_code = !text.trim().is_empty();
+                    if !in_code {
+                        open = None;
+                    }
+                }
+                None => {
+                    if let Some((c, run)) = fence_open(t) {
+                        open = Some(Hidden::Fence(c, run, depth));
+                        in_code = true;
+                    } else if let Some(rest) = t.strip_prefix("$$") {
+                        in_code = true;
+                        if !rest.contains("$$") {
+                            open = Some(Hidden::Math(depth));
                         }
-                        Some((open, len))
-                            if open == c && run >= len && t[run..].trim().is_empty() =>
-                        {
-                            fence = None;
-                            in_code = true;
+                    } else if let Some(end) = html_block(t) {
+                        in_code = true;
+                        let rest = t.get(4..).unwrap_or("").to_ascii_lowercase();
+                        if !end.is_some_and(|e| rest.contains(e)) {
+                            open = Some(Hidden::Html(end));
                         }
-                        _ => {}
                     }
                 }
             }
@@ -231,26 +410,12 @@ pub struct Link {
     pub embed: bool,
 }
 
-/// Remove `inline code` spans so that links and tags inside them are ignored.
-fn strip_inline_code(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut in_code = false;
-    for c in text.chars() {
-        if c == '`' {
-            in_code = !in_code;
-            out.push(' ');
-        } else if in_code {
-            out.push(' ');
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
-/// Cut `|alias`, `#heading` and `^block` from a wikilink's inner text.
+/// Cut `|alias`, `#heading` and `^block` from a wikilink's inner text. In a
+/// table the alias is written after `\|` ("Advanced formatting syntax",
+/// "Vertical bars in tables"); the backslash is not part of the target.
 fn link_path(inner: &str) -> String {
     let no_alias = inner.split('|').next().unwrap_or("");
+    let no_alias = no_alias.strip_suffix('\\').unwrap_or(no_alias);
     let no_heading = no_alias.split('#').next().unwrap_or("");
     no_heading
         .split('^')
@@ -284,7 +449,7 @@ fn percent_decode(s: &str) -> String {
 /// Wikilinks (`[[x]]`, `![[x]]`) and internal markdown links (`[t](x.md)`)
 /// in one line of text.
 pub fn links_in_text(text: &str, line: usize, out: &mut Vec<Link>) {
-    let text = strip_inline_code(text);
+    let text = crate::inline::prose(text);
     let mut rest = text.as_str();
     while let Some(start) = rest.find("[[") {
         let after = &rest[start + 2..];
@@ -373,38 +538,6 @@ pub fn links(content: &str) -> Vec<Link> {
     out
 }
 
-fn is_tag_char(c: char) -> bool {
-    c.is_alphanumeric() || c == '_' || c == '-' || c == '/'
-}
-
-/// Inline `#tags` in one line (without the `#`). A tag must follow the start
-/// of the line or whitespace and contain at least one non-digit.
-pub fn tags_in_text(text: &str) -> Vec<String> {
-    let text = strip_inline_code(text);
-    let mut out = Vec::new();
-    let mut prev: Option<char> = None;
-    let mut iter = text.char_indices().peekable();
-    while let Some((i, c)) = iter.next() {
-        if c == '#' && prev.is_none_or(char::is_whitespace) {
-            let tag: String = text[i + 1..]
-                .chars()
-                .take_while(|c| is_tag_char(*c))
-                .collect();
-            let tag = tag.trim_end_matches('/').to_string();
-            if !tag.is_empty() && !tag.chars().all(|c| c.is_ascii_digit() || c == '/') {
-                for _ in 0..tag.chars().count() {
-                    iter.next();
-                }
-                prev = tag.chars().last();
-                out.push(tag);
-                continue;
-            }
-        }
-        prev = Some(c);
-    }
-    out
-}
-
 /// Tags from the `tags`/`tag` properties (a list, or a string separated by
 /// commas or spaces), without `#`.
 pub fn frontmatter_tags(fm: &yaml_rust2::yaml::Hash) -> Vec<String> {
@@ -449,7 +582,11 @@ pub fn tags(content: &str) -> Vec<(String, usize)> {
         if l.in_frontmatter || l.in_code {
             continue;
         }
-        out.extend(tags_in_text(l.text).into_iter().map(|t| (t, l.number)));
+        out.extend(
+            crate::inline::tags_in_text(l.text)
+                .into_iter()
+                .map(|t| (t, l.number)),
+        );
     }
     out
 }
@@ -493,12 +630,64 @@ mod tests {
     }
 
     #[test]
-    fn tag_rules() {
+    fn code_math_and_comments_in_callouts_hide_tags_links_and_tasks() {
+        let c = "> [!tip] Colours\n> ```css\n> h1 { color: #ff0000; }\n> [[InCode]]\n> ```\n> #shown [[Shown]]\n$$\n#inmath [[InMath]]\n$$\n<!--\n#hidden [[Hidden]]\n- [ ] hidden task\n-->\n> ```\n> #open\nOutside the quote #after\n";
+        let tags: Vec<String> = tags(c).into_iter().map(|(t, _)| t).collect();
+        assert_eq!(tags, ["shown", "after"]);
+        let links: Vec<String> = links(c).into_iter().map(|l| l.target).collect();
+        assert_eq!(links, ["Shown"]);
+        assert!(tasks(c).is_empty());
+        let code: Vec<usize> = lines(c)
+            .iter()
+            .filter(|l| l.in_code)
+            .map(|l| l.number)
+            .collect();
+        assert_eq!(code, [2, 3, 4, 5, 7, 8, 9, 10, 11, 12, 13, 14, 15]);
+    }
+
+    #[test]
+    fn html_blocks_hide_tags_and_links() {
+        let c = "Before #a\n<table>\n<tr><td>--background: #fff [[InTable]]</td>\n    <td style=\"color: #ddd\">x</td></tr>\n</table>\n\nAfter #b\n<style>\n.x { color: #f00; }\n\n.y { color: #0f0; }\n</style>\nLast #c\n";
+        let tags: Vec<String> = tags(c).into_iter().map(|(t, _)| t).collect();
+        assert_eq!(tags, ["a", "b", "c"]);
+        assert!(links(c).is_empty());
+    }
+
+    #[test]
+    fn frontmatter_tags_in_the_shapes_real_vaults_write() {
+        let names = |c: &str| -> Vec<String> { tags(c).into_iter().map(|(t, _)| t).collect() };
         assert_eq!(
-            tags_in_text("Review PR #2181 #a1 x#no #café (#p)"),
-            ["a1", "café"]
+            names("---\naliases:\n- Ada\ntags:\n- \npublish: true\n---\n#real\n"),
+            ["real"]
         );
-        assert_eq!(tags_in_text("`#code` #real"), ["real"]);
+        assert_eq!(
+            names("---\ntags:\n  - evergreen\n  - 0🌲\n---\n"),
+            ["evergreen", "0🌲"]
+        );
+        assert_eq!(
+            names("---\r\ntags: [\"#a\", 'b']\r\n---\r\nText #c\r\n"),
+            ["a", "b", "c"]
+        );
+        assert_eq!(
+            names("---\ntags: [x]\n#y\n"),
+            ["y"],
+            "an unclosed block is no frontmatter"
+        );
+    }
+
+    #[test]
+    fn an_escaped_table_pipe_separates_the_alias() {
+        let mut out = Vec::new();
+        links_in_text(
+            "| [[Basic formatting syntax\\|Markdown syntax]] | ![[Engelbart.jpg\\|200]] |",
+            1,
+            &mut out,
+        );
+        let t: Vec<(&str, bool)> = out.iter().map(|l| (l.target.as_str(), l.embed)).collect();
+        assert_eq!(
+            t,
+            [("Basic formatting syntax", false), ("Engelbart.jpg", true)]
+        );
     }
 
     #[test]

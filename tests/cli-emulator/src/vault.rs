@@ -20,6 +20,10 @@ pub struct Vault {
     pub root: PathBuf,
     files: Vec<String>,
     folders: Vec<String>,
+    /// Files by lower-case file name, made on the first name lookup (a real
+    /// vault of thousands of notes resolves every link of every note for
+    /// `backlinks`; scanning the list for each was quadratic).
+    by_name: std::cell::OnceCell<std::collections::HashMap<String, Vec<String>>>,
 }
 
 /// Why no vault could be used.
@@ -74,6 +78,7 @@ impl Vault {
             root,
             files,
             folders,
+            by_name: std::cell::OnceCell::new(),
         })
     }
 
@@ -124,6 +129,7 @@ impl Vault {
         if !self.contains(rel) {
             self.files.push(rel.to_string());
             sort_paths(&mut self.files);
+            self.by_name = std::cell::OnceCell::new();
         }
         let mut folder = parent_folder(rel);
         while !folder.is_empty() {
@@ -189,9 +195,20 @@ impl Vault {
         let with_ext = format!("{lower}.{}", default_ext.to_lowercase());
         for wanted in [with_ext, lower] {
             let suffix = format!("/{wanted}");
-            let mut matches: Vec<&String> = self
-                .files
-                .iter()
+            let name = wanted.rsplit('/').next().unwrap_or(&wanted);
+            let by_name = self.by_name.get_or_init(|| {
+                let mut map: std::collections::HashMap<String, Vec<String>> = Default::default();
+                for f in &self.files {
+                    map.entry(file_name(f).to_lowercase())
+                        .or_default()
+                        .push(f.clone());
+                }
+                map
+            });
+            let mut matches: Vec<&String> = by_name
+                .get(name)
+                .into_iter()
+                .flatten()
                 .filter(|f| {
                     let fl = f.to_lowercase();
                     fl == wanted || fl.ends_with(&suffix)

@@ -1,11 +1,12 @@
 //! Bases: `bases`, `base:views`, `base:query`, `base:create`.
 
-use super::base_filter::{self, Requirements, Row, Val};
+use super::base_eval::Scope;
+use super::base_filter::{self, Requirements};
+use super::base_value::{self as value, Val};
 use super::notes::free_name;
 use super::{active, csv_row, format_param, json, read_note, tsv_row, Ctx, Out};
 use crate::args::Invocation;
 use crate::frontmatter::{self, NewValue};
-use crate::markdown;
 use crate::vault;
 use yaml_rust2::{Yaml, YamlLoader};
 
@@ -21,6 +22,8 @@ struct View {
 
 struct Base {
     filters: Option<Yaml>,
+    /// `formulas:` name → expression.
+    formulas: Vec<(String, String)>,
     views: Vec<View>,
     /// property id -> displayName
     display: Vec<(String, String)>,
@@ -90,8 +93,25 @@ fn parse_base(text: &str) -> Result<Base, String> {
             }
         }
     }
+    let formulas = match get("formulas") {
+        Some(Yaml::Hash(h)) => h
+            .iter()
+            .filter_map(|(k, v)| {
+                let text = match v {
+                    Yaml::String(s) => s.clone(),
+                    Yaml::Integer(i) => i.to_string(),
+                    Yaml::Real(r) => r.clone(),
+                    Yaml::Boolean(b) => b.to_string(),
+                    _ => return None,
+                };
+                Some((k.as_str()?.to_string(), text))
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
     Ok(Base {
         filters: get("filters"),
+        formulas,
         views,
         display,
     })
@@ -191,66 +211,50 @@ fn pick_view<'a>(base: &'a Base, inv: &Invocation) -> Result<Option<&'a View>, S
     }
 }
 
-fn build_row<'a>(ctx: &Ctx, path: &'a str) -> Row<'a> {
-    let content = if vault::is_markdown(path) {
-        ctx.vault.read(path).unwrap_or_default()
-    } else {
-        String::new()
-    };
-    let fm = markdown::frontmatter(&content).unwrap_or_default();
-    let mut tags: Vec<String> = markdown::tags(&content)
-        .into_iter()
-        .map(|(t, _)| t.to_lowercase())
-        .collect();
-    tags.dedup();
-    let mut links = Vec::new();
-    for l in markdown::links(&content) {
-        if let Some(r) = ctx.vault.resolve_link(&l.target, path) {
-            links.push(r);
-        }
-        links.push(l.target);
-    }
-    Row {
-        path,
-        fm,
-        tags,
-        links,
-    }
-}
-
 /// Rows of a view. Errors and the empty `[]` of `format=json`: see `load`,
 /// `pick_view` and the shared reference. The row shape and the other formats
 /// are guesses (no capture shows them).
 pub fn query(ctx: &Ctx, inv: &Invocation) -> Out {
     let format = format_param(inv, &["json", "csv", "tsv", "md", "paths"])?.unwrap_or("json");
-    let (_, base) = load(ctx, inv)?;
+    let (base_path, base) = load(ctx, inv)?;
     let view = pick_view(&base, inv)?;
-    let mut rows: Vec<Row> = Vec::new();
+    let scope = Scope::new(ctx, &base_path, &base.formulas);
+    let unsupported = |e: String| format!("Error: Unsupported base filter: {e}");
+    let mut rows: Vec<&str> = Vec::new();
     for f in ctx.vault.files() {
         if vault::extension(f).eq_ignore_ascii_case("base") {
             continue;
         }
-        let row = build_row(ctx, f);
-        let global = match &base.filters {
-            Some(node) => base_filter::matches(&row, node),
-            None => Ok(true),
-        };
-        let local = match view.and_then(|v| v.filters.as_ref()) {
-            Some(node) => base_filter::matches(&row, node),
-            None => Ok(true),
-        };
-        let keep = global
-            .and_then(|g| local.map(|l| g && l))
-            .map_err(|e| format!("Error: Unsupported base filter: {e}"))?;
+        let mut keep = true;
+        for node in [base.filters.as_ref(), view.and_then(|v| v.filters.as_ref())]
+            .into_iter()
+            .flatten()
+        {
+            keep = keep && base_filter::matches(&scope, f, node).map_err(unsupported)?;
+        }
         if keep {
-            rows.push(row);
+            rows.push(f);
         }
     }
+    let cell = |row: &str, id: &str| -> Result<Val, String> {
+        scope
+            .column(row, id)
+            .map_err(|e| format!("Error: Unsupported base formula: {id}: {e}"))
+    };
     if let Some(v) = view {
         if !v.sort.is_empty() {
-            rows.sort_by(|a, b| {
-                for (prop, asc) in &v.sort {
-                    let o = base_filter::compare(&a.get(prop), &b.get(prop));
+            let mut keyed: Vec<(&str, Vec<Val>)> = Vec::new();
+            for row in rows {
+                let keys = v
+                    .sort
+                    .iter()
+                    .map(|(prop, _)| cell(row, prop))
+                    .collect::<Result<_, _>>()?;
+                keyed.push((row, keys));
+            }
+            keyed.sort_by(|a, b| {
+                for (i, (_, asc)) in v.sort.iter().enumerate() {
+                    let o = value::compare(&a.1[i], &b.1[i]);
                     let o = if *asc { o } else { o.reverse() };
                     if o.is_ne() {
                         return o;
@@ -258,6 +262,7 @@ pub fn query(ctx: &Ctx, inv: &Invocation) -> Out {
                 }
                 std::cmp::Ordering::Equal
             });
+            rows = keyed.into_iter().map(|(row, _)| row).collect();
         }
         if let Some(n) = v.limit {
             rows.truncate(n);
@@ -286,17 +291,26 @@ pub fn query(ctx: &Ctx, inv: &Invocation) -> Out {
                 .map_or_else(|| c.clone(), |(_, d)| d.clone())
         })
         .collect();
-    let cells = |r: &Row| columns.iter().map(|c| r.get(c).text()).collect::<Vec<_>>();
+    let mut table: Vec<Vec<Val>> = Vec::new();
+    for row in &rows {
+        table.push(
+            columns
+                .iter()
+                .map(|c| cell(row, c))
+                .collect::<Result<_, _>>()?,
+        );
+    }
+    let texts = |cells: &[Val]| cells.iter().map(Val::text).collect::<Vec<_>>();
     Ok(match format {
-        "paths" => rows.iter().map(|r| r.path).collect::<Vec<_>>().join("\n"),
+        "paths" => rows.join("\n"),
         "csv" => {
             let mut out = vec![csv_row(&header)];
-            out.extend(rows.iter().map(|r| csv_row(&cells(r))));
+            out.extend(table.iter().map(|r| csv_row(&texts(r))));
             out.join("\n")
         }
         "tsv" => {
             let mut out = vec![tsv_row(&header)];
-            out.extend(rows.iter().map(|r| tsv_row(&cells(r))));
+            out.extend(table.iter().map(|r| tsv_row(&texts(r))));
             out.join("\n")
         }
         "md" => {
@@ -308,20 +322,21 @@ pub fn query(ctx: &Ctx, inv: &Invocation) -> Out {
                 )
             };
             let mut out = vec![line(&header), line(&vec!["---".to_string(); header.len()])];
-            out.extend(rows.iter().map(|r| line(&cells(r))));
+            out.extend(table.iter().map(|r| line(&texts(r))));
             out.join("\n")
         }
         _ => json(&serde_json::Value::Array(
             rows.iter()
-                .map(|r| {
+                .zip(&table)
+                .map(|(path, cells)| {
                     let mut o = serde_json::Map::new();
-                    o.insert("path".into(), r.path.into());
-                    for c in &columns {
+                    o.insert("path".into(), (*path).into());
+                    let fm = &scope.file(path).fm;
+                    for (c, v) in columns.iter().zip(cells) {
                         let v = match c.as_str() {
-                            id if id.starts_with("file.") || id.starts_with("formula.") => {
-                                val_json(&r.get(id))
-                            }
-                            id => frontmatter::get(&r.fm, id.strip_prefix("note.").unwrap_or(id))
+                            id if id.starts_with("file.") || id.starts_with("formula.") => v.json(),
+                            // A note property as the YAML holds it.
+                            id => frontmatter::get(fm, id.strip_prefix("note.").unwrap_or(id))
                                 .map_or(serde_json::Value::Null, frontmatter::to_json),
                         };
                         o.insert(c.clone(), v);
@@ -331,16 +346,6 @@ pub fn query(ctx: &Ctx, inv: &Invocation) -> Out {
                 .collect(),
         )),
     })
-}
-
-fn val_json(v: &Val) -> serde_json::Value {
-    match v {
-        Val::Null => serde_json::Value::Null,
-        Val::Bool(b) => (*b).into(),
-        Val::Num(n) => serde_json::Number::from_f64(*n).map_or(serde_json::Value::Null, Into::into),
-        Val::Str(s) => s.clone().into(),
-        Val::List(l) => serde_json::Value::Array(l.iter().map(val_json).collect()),
-    }
 }
 
 fn valid_name(name: &str) -> bool {

@@ -1,6 +1,10 @@
 //! Command dispatch and the helpers every command family shares.
 
+mod base_eval;
+mod base_expr;
 mod base_filter;
+mod base_methods;
+mod base_value;
 mod bases;
 mod bookmarks;
 mod daily;
