@@ -79,9 +79,9 @@ function firstComment(path) {
 }
 
 /** The table with a row for every file, sorted by folder then name. */
-export function rewritten() {
-	const { rows, start, end, lines } = tableRows();
-	const onDisk = files();
+export function rewritten(markdown = readFileSync(ARCHITECTURE, "utf8"), present = files()) {
+	const { rows, start, end, lines } = tableRows(markdown);
+	const onDisk = present;
 	const known = new Map(rows.map((r) => [r.path, r.text]));
 	const gone = rows.filter((r) => !onDisk.includes(r.path));
 	const key = (p) => [dirname(p), basename(p)];
