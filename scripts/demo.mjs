@@ -8,7 +8,7 @@
 //                                          styles.css into VAULT/.obsidian/plugins/vault-agent/
 //   node scripts/demo.mjs --chat           talk to the agent in the terminal over the sample
 //                                          vault; the model server comes from environment
-//                                          variables (see README, "Chat in the terminal")
+//                                          variables (see CONTRIBUTING.md, "Chat in the terminal")
 //   add --allow-changes to let the chat change the (copied) sample vault in "Ask before edits",
 //   or --ask-every-change for "Ask before every change" (default: "Read only")
 import { copyFileSync, existsSync, mkdirSync } from "node:fs";

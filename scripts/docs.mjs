@@ -1,11 +1,19 @@
-// Writes docs/tools.md from the registry of the BUILT plugin, so the docs can
-// never drift from what the model is offered. A test checks the file is current.
+// Writes the generated reference pages from the BUILT plugin, so the docs can
+// never drift from what the model is offered and what the settings tab shows.
+// Tests check each file is current (tests/node/docs.test.mjs, tests/error_docs.rs).
 //
-//   node scripts/docs.mjs          rewrite docs/tools.md
+//   node scripts/docs.mjs          rewrite docs/tools.md, docs/settings.md and docs/errors.md
+//
+// docs/errors.md comes from the core's error types through a Rust test
+// (tests/error_docs.rs), which this script runs with VAULT_AGENT_WRITE_DOCS=1.
+import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { copySampleVault, emulator, loadPlugin, removeVault, root } from "../tests/support/harness.mjs";
+import { currentSettings, renderSettingsDocs } from "./docs-settings.mjs";
+
+export { currentSettings, renderSettingsDocs };
 
 const ACCESS = {
 	read: "read",
@@ -55,4 +63,8 @@ export async function currentTools() {
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
 	writeFileSync(join(root, "docs/tools.md"), renderToolDocs(await currentTools()));
 	console.log("wrote docs/tools.md");
+	writeFileSync(join(root, "docs/settings.md"), renderSettingsDocs(await currentSettings()));
+	console.log("wrote docs/settings.md");
+	execFileSync("cargo", ["test", "--quiet", "--test", "error_docs"], { cwd: root, stdio: "inherit", env: { ...process.env, VAULT_AGENT_WRITE_DOCS: "1" } });
+	console.log("wrote docs/errors.md");
 }

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# README command 2 (and CI): set up, build, and run every check and test suite.
+# CONTRIBUTING.md's command 2 (`npm test`, and CI): set up, build, and run
+# every check and test suite.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"

@@ -1,5 +1,5 @@
-// README command 1 (`npm run demo`) ends in scripts/demo.mjs: it must list every
-// registered tool and run each one over the sample vault, as the README says.
+// CONTRIBUTING.md's command 1 (`npm run demo`) ends in scripts/demo.mjs: it must list every
+// registered tool and run each one over the sample vault, as CONTRIBUTING.md says.
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { join } from "node:path";
