@@ -96,7 +96,8 @@ fn core_with_vault(settings: Value) -> (VaultAgentCore<FakeHost>, Rc<RefCell<Vau
                 v.bookmarks.push(json!({"type": "url", "url": url}));
                 format!("Bookmarked: {url}")
             }
-            "base:views" => "Table\nBoard".into(),
+            // `<name>\t<type>` lines, as the captures of the real CLI show.
+            "base:views" => "Table\ttable\nBoard\tcards".into(),
             "base:create" => {
                 v.writes.push(args.clone());
                 let name = value_of(args, "name").unwrap_or("Untitled").to_string();
