@@ -569,6 +569,35 @@ mod tests {
         );
     }
 
+    /// A replayed approval says which state the confirmation is in, in words.
+    #[test]
+    fn a_replay_names_the_state_it_found() {
+        use ConfirmationState::*;
+        for (path, words) in [
+            (&[Approved][..], "approved"),
+            (&[Approved, Running], "running"),
+            (&[Approved, Running, Done], "done"),
+            (&[Approved, Running, Failed], "failed"),
+            (&[Approved, Stale], "stale"),
+        ] {
+            let mut book = ConfirmationBook::default();
+            let (id, hash) = {
+                let p = book.propose(proposal("done"), 0.0, 1000);
+                (p.id.clone(), p.argv_hash.clone())
+            };
+            book.approve(&id, &hash, 1.0).unwrap();
+            for next in &path[1..] {
+                book.advance(&id, *next).unwrap();
+            }
+            let replay = book.approve(&id, &hash, 2.0).unwrap_err();
+            assert_eq!(
+                replay.to_string(),
+                format!("This confirmation was already answered ({words}); each one can be used once. Ask for the change again to get a new one.")
+            );
+            assert_eq!(book.advance(&id, Approved).unwrap_err(), replay);
+        }
+    }
+
     #[test]
     fn a_different_argv_does_not_approve_and_leaves_it_waiting() {
         let mut book = ConfirmationBook::default();

@@ -690,3 +690,67 @@ fn a_stale_card_that_cannot_be_asked_again_says_why() {
     assert!(core.open_confirmations().is_empty());
     assert!(vault.borrow().writes.is_empty());
 }
+
+/// An approval is bound to the exact change its card showed, for edits
+/// written through the vault and for moves through the file manager too:
+/// the hash of one card does not approve another card's change of the same
+/// note, and leaves both waiting.
+#[test]
+fn a_vault_edit_or_a_move_is_approved_only_by_its_own_cards_hash() {
+    let mut host = FakeHost::new(Os::Linux, |_| ProcessOutcome::success(""));
+    host.env.insert("PATH".into(), "/usr/bin".into());
+    host.add_executable("/usr/bin/obsidian");
+    host.notes
+        .borrow_mut()
+        .insert("Plan.md".into(), "# Plan\nShip the beta.\n".into());
+    host.respond_with(|request| {
+        ProcessOutcome::success(match request.args[0].as_str() {
+            "file" => "path\tPlan.md\nname\tPlan\nextension\tmd",
+            _ => "0",
+        })
+    });
+    let notes = host.notes.clone();
+    let core = VaultAgentCore::new(host, &json!({"permissionMode": "askBeforeEdits"})).0;
+    let card = |tool: &str, args: Value| {
+        let view = block_on(core.call_tool(tool, &args))
+            .pending
+            .expect("pending");
+        (view.id.clone(), hash_of(&core, &view.id))
+    };
+    for (tool, one, other) in [
+        (
+            "obsidianEdit",
+            json!({"command": "edit", "path": "Plan.md", "find": "beta", "with": "1.0"}),
+            json!({"command": "edit", "path": "Plan.md", "find": "beta", "with": "2.0"}),
+        ),
+        (
+            "obsidianOrganise",
+            json!({"command": "move", "path": "Plan.md", "to": "Archive"}),
+            json!({"command": "move", "path": "Plan.md", "to": "Trash can"}),
+        ),
+    ] {
+        let (first, _) = card(tool, one);
+        let (second, second_hash) = card(tool, other);
+        let result = block_on(core.approve(&first, &second_hash));
+        assert_eq!(
+            result.code(),
+            Some("argv_mismatch"),
+            "{tool}: {}",
+            result.text
+        );
+        for id in [&first, &second] {
+            assert_eq!(
+                core.confirmation_card(id).unwrap().state,
+                ConfirmationState::Proposed
+            );
+        }
+        assert_eq!(
+            notes.borrow().get("Plan.md").map(String::as_str),
+            Some("# Plan\nShip the beta.\n"),
+            "{tool}: nothing changed"
+        );
+        for id in [first, second] {
+            core.reject(&id);
+        }
+    }
+}
