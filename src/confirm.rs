@@ -457,6 +457,8 @@ impl ConfirmationBook {
 
     fn forget_old(&mut self) {
         let finished = self.entries.iter().filter(|e| !e.state.is_open()).count();
+        // `>=` would do the same: with exactly KEEP_FINISHED there is
+        // nothing to drop (an equivalent mutant, skipped in .cargo/mutants.toml).
         if finished > KEEP_FINISHED {
             let mut to_drop = finished - KEEP_FINISHED;
             self.entries.retain(|e| {
@@ -735,5 +737,37 @@ mod tests {
         }
         assert!(book.get(&first, 2.0).is_some());
         assert!(book.entries.len() <= KEEP_FINISHED + 2);
+    }
+
+    /// The newest `KEEP_FINISHED` answers are kept (a late replay of one of
+    /// them still gets its own code), the older ones are dropped, also when
+    /// many cards were answered between two proposals.
+    #[test]
+    fn exactly_the_newest_finished_answers_are_kept() {
+        let mut book = ConfirmationBook::default();
+        let ids: Vec<String> = (0..KEEP_FINISHED + 20)
+            .map(|i| {
+                book.propose(proposal(&i.to_string()), 0.0, 1_000_000)
+                    .id
+                    .clone()
+            })
+            .collect();
+        for id in &ids {
+            book.reject(id, 1.0).unwrap();
+        }
+        book.propose(proposal("next"), 0.0, 1_000_000);
+        let kept = |book: &mut ConfirmationBook, id: &str| {
+            book.outcome(id, 2.0).and_then(|r| r.code().map(String::from))
+        };
+        for id in &ids[..20] {
+            assert_eq!(kept(&mut book, id), None, "{id} was dropped");
+        }
+        for id in &ids[20..] {
+            assert_eq!(
+                kept(&mut book, id).as_deref(),
+                Some("confirmation_rejected"),
+                "{id} was kept"
+            );
+        }
     }
 }
