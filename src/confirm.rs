@@ -757,7 +757,8 @@ mod tests {
         }
         book.propose(proposal("next"), 0.0, 1_000_000);
         let kept = |book: &mut ConfirmationBook, id: &str| {
-            book.outcome(id, 2.0).and_then(|r| r.code().map(String::from))
+            book.outcome(id, 2.0)
+                .and_then(|r| r.code().map(String::from))
         };
         for id in &ids[..20] {
             assert_eq!(kept(&mut book, id), None, "{id} was dropped");

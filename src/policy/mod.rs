@@ -253,6 +253,12 @@ mod tests {
                 json!({"command": "task", "ref": ".obsidian/x.md:3", "done": true}),
                 "change",
             ),
+            // The line is cut off first: `.obsidian:3` is line 3 of `.obsidian`.
+            (
+                "obsidianTasks",
+                json!({"command": "task", "ref": ".obsidian:3", "done": true}),
+                "change",
+            ),
             (
                 "obsidianNotes",
                 json!({"command": "files", "folder": ".obsidian"}),
