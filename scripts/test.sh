@@ -17,6 +17,12 @@ cargo clippy --workspace --all-targets -- -D warnings
 cargo clippy -p vault-agent --target wasm32-unknown-unknown --lib --test wasm_boundary -- -D warnings
 
 step "cargo test (core, emulator)"
+# The snapshot tests (tests/snapshots/) fail on any changed text, whatever
+# the caller's environment says (INSTA_FORCE_PASS or INSTA_UPDATE=always
+# would pass them): in CI nothing is written, elsewhere the new text lands
+# beside the old as a .snap.new file to review (README, "Snapshot tests").
+unset INSTA_FORCE_PASS
+if [ -n "${CI:-}" ]; then export INSTA_UPDATE=no; else export INSTA_UPDATE=new; fi
 cargo test --workspace
 
 step "wasm-bindgen-test in Node (the wasm boundary)"

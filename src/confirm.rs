@@ -457,6 +457,8 @@ impl ConfirmationBook {
 
     fn forget_old(&mut self) {
         let finished = self.entries.iter().filter(|e| !e.state.is_open()).count();
+        // `>=` would do the same: with exactly KEEP_FINISHED there is
+        // nothing to drop (an equivalent mutant, skipped in .cargo/mutants.toml).
         if finished > KEEP_FINISHED {
             let mut to_drop = finished - KEEP_FINISHED;
             self.entries.retain(|e| {
@@ -567,6 +569,35 @@ mod tests {
             book.reject(&id, 12.0).unwrap_err().code(),
             "confirmation_used"
         );
+    }
+
+    /// A replayed approval says which state the confirmation is in, in words.
+    #[test]
+    fn a_replay_names_the_state_it_found() {
+        use ConfirmationState::*;
+        for (path, words) in [
+            (&[Approved][..], "approved"),
+            (&[Approved, Running], "running"),
+            (&[Approved, Running, Done], "done"),
+            (&[Approved, Running, Failed], "failed"),
+            (&[Approved, Stale], "stale"),
+        ] {
+            let mut book = ConfirmationBook::default();
+            let (id, hash) = {
+                let p = book.propose(proposal("done"), 0.0, 1000);
+                (p.id.clone(), p.argv_hash.clone())
+            };
+            book.approve(&id, &hash, 1.0).unwrap();
+            for next in &path[1..] {
+                book.advance(&id, *next).unwrap();
+            }
+            let replay = book.approve(&id, &hash, 2.0).unwrap_err();
+            assert_eq!(
+                replay.to_string(),
+                format!("This confirmation was already answered ({words}); each one can be used once. Ask for the change again to get a new one.")
+            );
+            assert_eq!(book.advance(&id, Approved).unwrap_err(), replay);
+        }
     }
 
     #[test]
@@ -706,5 +737,38 @@ mod tests {
         }
         assert!(book.get(&first, 2.0).is_some());
         assert!(book.entries.len() <= KEEP_FINISHED + 2);
+    }
+
+    /// The newest `KEEP_FINISHED` answers are kept (a late replay of one of
+    /// them still gets its own code), the older ones are dropped, also when
+    /// many cards were answered between two proposals.
+    #[test]
+    fn exactly_the_newest_finished_answers_are_kept() {
+        let mut book = ConfirmationBook::default();
+        let ids: Vec<String> = (0..KEEP_FINISHED + 20)
+            .map(|i| {
+                book.propose(proposal(&i.to_string()), 0.0, 1_000_000)
+                    .id
+                    .clone()
+            })
+            .collect();
+        for id in &ids {
+            book.reject(id, 1.0).unwrap();
+        }
+        book.propose(proposal("next"), 0.0, 1_000_000);
+        let kept = |book: &mut ConfirmationBook, id: &str| {
+            book.outcome(id, 2.0)
+                .and_then(|r| r.code().map(String::from))
+        };
+        for id in &ids[..20] {
+            assert_eq!(kept(&mut book, id), None, "{id} was dropped");
+        }
+        for id in &ids[20..] {
+            assert_eq!(
+                kept(&mut book, id).as_deref(),
+                Some("confirmation_rejected"),
+                "{id} was kept"
+            );
+        }
     }
 }

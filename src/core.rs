@@ -802,18 +802,19 @@ impl<H: Host> VaultAgentCore<H> {
             // What the target holds now, as the fresh preview shows it (a
             // probe may read a whole note when the target is one line).
             let now_text = match (&fresh, &current) {
-                (Some(pending), _) => pending.preview.before.clone(),
-                (None, Ok(text)) => text.lines().last().unwrap_or("").to_string(),
-                (None, Err(error)) => error.to_string(),
+                (Ok(pending), _) => pending.preview.before.clone(),
+                (Err(_), Ok(text)) => text.lines().last().unwrap_or("").to_string(),
+                (Err(_), Err(error)) => error.to_string(),
             };
             let mut result = ToolResult::failure(
                 &ToolError::Stale {
                     target,
                     now: now_text,
+                    refused_again: fresh.as_ref().err().cloned(),
                 },
                 0.0,
             );
-            result.pending = fresh;
+            result.pending = fresh.ok();
             self.confirmations
                 .borrow_mut()
                 .finish(id, ConfirmationState::Stale, &result)?;
@@ -856,29 +857,33 @@ impl<H: Host> VaultAgentCore<H> {
 
     /// A new card for a write whose card went stale. Always a card, never a
     /// run, whatever the mode says now: the user clicked Approve on what the
-    /// old card showed, not on the target as it is now.
+    /// old card showed, not on the target as it is now. `Err` says why the
+    /// call cannot be asked again (its arguments no longer fit the target).
     async fn propose_again(
         &self,
         tool_id: &str,
         args: &Value,
         settings: &Settings,
         turn: Option<&str>,
-    ) -> Option<crate::confirm::PendingView> {
+    ) -> Result<crate::confirm::PendingView, String> {
         let Authorised {
             call,
             access,
             invocation,
             arguments,
             ..
-        } = self.authorise(tool_id, args, settings).await.ok()?;
+        } = self
+            .authorise(tool_id, args, settings)
+            .await
+            .map_err(|e| e.to_string())?;
         if !access.is_write() {
-            return None;
+            return Err(format!("{tool_id} {} changes nothing", call.command.name));
         }
         let proposed = self
             .propose(&call, &arguments, invocation, settings, turn)
             .await
-            .ok()?;
-        proposed.pending
+            .map_err(|e| e.to_string())?;
+        proposed.pending.ok_or(proposed.text)
     }
 
     async fn read_probe(&self, probe: &CliInvocation, settings: &Settings) -> ProbeResult {

@@ -160,8 +160,14 @@ pub enum ToolError {
     )]
     ArgvMismatch,
 
-    #[error("{target} changed since the preview was made (now: {now}), so the change did not run. A new preview is waiting for the user.")]
-    Stale { target: String, now: String },
+    #[error("{target} changed since the preview was made (now: {now}), so the change did not run{}", stale_suffix(.refused_again))]
+    Stale {
+        target: String,
+        now: String,
+        /// Why the same call, asked again against what is there now, was
+        /// refused; `None` when a new preview is waiting.
+        refused_again: Option<String>,
+    },
 
     #[error("{target} changed after the agent's change ({detail}), so it was not undone. The difference shows what the agent left and what is there now: Undo anyway puts back what was there before the agent's change, replacing the later changes shown; Keep leaves it as it is.")]
     UndoConflict { target: String, detail: String },
@@ -305,6 +311,13 @@ fn list_or_none(items: &[String]) -> String {
 
 fn scope_suffix(scope: &Option<String>) -> String {
     scope.as_ref().map(|s| format!(" {s}")).unwrap_or_default()
+}
+
+fn stale_suffix(refused_again: &Option<String>) -> String {
+    match refused_again {
+        None => ". A new preview is waiting for the user.".into(),
+        Some(why) => format!(", and it cannot be asked again as it was: {why}"),
+    }
 }
 
 fn hint_suffix(hint: &Option<String>) -> String {

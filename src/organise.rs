@@ -47,8 +47,9 @@ impl<H: Host> VaultAgentCore<H> {
                 Destination::Trash => None,
             };
             for path in std::iter::once(&from).chain(to.iter()) {
-                // The path as named first (its own error says why), then
-                // where it leads on disk.
+                // A path that is in the configuration folder as written is
+                // refused as such; only one that is not can lead there (or
+                // out of the vault) through a link on disk.
                 if in_config_dir(path, &config_dir) {
                     return Err(ToolError::ConfigFolder {
                         command: call.command.name.to_string(),
@@ -166,6 +167,7 @@ impl<H: Host> VaultAgentCore<H> {
                     &ToolError::Stale {
                         target: format!("\"{}\"", item.from),
                         now: format!("{what} since the card was made"),
+                        refused_again: fresh.pending.is_none().then(|| fresh.text.clone()),
                     },
                     0.0,
                 );

@@ -281,6 +281,7 @@ impl<H: Host> VaultAgentCore<H> {
                     &ToolError::Stale {
                         target: target.clone(),
                         now: format!("{} since the preview", changed.counts()),
+                        refused_again: fresh.pending.is_none().then(|| fresh.text.clone()),
                     },
                     0.0,
                 );

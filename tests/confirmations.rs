@@ -96,7 +96,8 @@ fn core_with_vault(settings: Value) -> (VaultAgentCore<FakeHost>, Rc<RefCell<Vau
                 v.bookmarks.push(json!({"type": "url", "url": url}));
                 format!("Bookmarked: {url}")
             }
-            "base:views" => "Table\nBoard".into(),
+            // `<name>\t<type>` lines, as the captures of the real CLI show.
+            "base:views" => "Table\ttable\nBoard\tcards".into(),
             "base:create" => {
                 v.writes.push(args.clone());
                 let name = value_of(args, "name").unwrap_or("Untitled").to_string();
@@ -614,4 +615,142 @@ fn a_stale_answer_points_to_the_fresh_card() {
         None,
         "the new one waits"
     );
+}
+
+/// A card that went stale and whose call no longer makes sense against what
+/// the note holds now (the text to replace is gone, the task line is no
+/// task, the note was deleted) is not asked again: the answer says why,
+/// instead of promising the user a fresh card that does not exist.
+#[test]
+fn a_stale_card_that_cannot_be_asked_again_says_why() {
+    // Through the CLI: the task line stopped being a task.
+    let (core, vault) = core_with_vault(Value::Null);
+    let view = block_on(core.call_tool(
+        "obsidianTasks",
+        &json!({"command": "task", "ref": "Plan.md:3", "done": true}),
+    ))
+    .pending
+    .expect("pending");
+    vault.borrow_mut().task = "Shipped, no task any more".into();
+    let task = block_on(core.approve(&view.id, &hash_of(&core, &view.id)));
+
+    // Through the vault and the file manager: a fake vault with one note.
+    let mut host = FakeHost::new(Os::Linux, |_| ProcessOutcome::success(""));
+    host.env.insert("PATH".into(), "/usr/bin".into());
+    host.add_executable("/usr/bin/obsidian");
+    host.notes
+        .borrow_mut()
+        .insert("Plan.md".into(), "# Plan\nShip the beta.\n".into());
+    host.respond_with(|request| {
+        ProcessOutcome::success(match request.args[0].as_str() {
+            "file" => "path\tPlan.md\nname\tPlan\nextension\tmd",
+            _ => "0",
+        })
+    });
+    let notes = host.notes.clone();
+    let core = VaultAgentCore::new(host, &json!({"permissionMode": "askBeforeEdits"})).0;
+    let card = |args: Value| {
+        let view = block_on(core.call_tool(
+            if args["command"] == "edit" {
+                "obsidianEdit"
+            } else {
+                "obsidianOrganise"
+            },
+            &args,
+        ))
+        .pending
+        .expect("pending");
+        (view.id.clone(), hash_of(&core, &view.id))
+    };
+    let (edit, edit_hash) = card(
+        json!({"command": "edit", "path": "Plan.md", "find": "Ship the beta.", "with": "Ship 1.0."}),
+    );
+    let (moved, moved_hash) = card(json!({"command": "move", "path": "Plan.md", "to": "Archive"}));
+    notes
+        .borrow_mut()
+        .insert("Plan.md".into(), "# Plan\nShipped.\n".into());
+    let edit = block_on(core.approve(&edit, &edit_hash));
+    notes.borrow_mut().remove("Plan.md");
+    let moved = block_on(core.approve(&moved, &moved_hash));
+
+    for (result, why) in [
+        (&task, "not a task"),
+        (&edit, "The text to find is not in"),
+        (&moved, "no note"),
+    ] {
+        assert_eq!(result.code(), Some("stale"), "{}", result.text);
+        assert!(result.pending.is_none(), "{}", result.text);
+        assert!(
+            !result.text.contains("A new preview is waiting"),
+            "{}",
+            result.text
+        );
+        assert!(result.text.contains(why), "{why}: {}", result.text);
+    }
+    assert!(core.open_confirmations().is_empty());
+    assert!(vault.borrow().writes.is_empty());
+}
+
+/// An approval is bound to the exact change its card showed, for edits
+/// written through the vault and for moves through the file manager too:
+/// the hash of one card does not approve another card's change of the same
+/// note, and leaves both waiting.
+#[test]
+fn a_vault_edit_or_a_move_is_approved_only_by_its_own_cards_hash() {
+    let mut host = FakeHost::new(Os::Linux, |_| ProcessOutcome::success(""));
+    host.env.insert("PATH".into(), "/usr/bin".into());
+    host.add_executable("/usr/bin/obsidian");
+    host.notes
+        .borrow_mut()
+        .insert("Plan.md".into(), "# Plan\nShip the beta.\n".into());
+    host.respond_with(|request| {
+        ProcessOutcome::success(match request.args[0].as_str() {
+            "file" => "path\tPlan.md\nname\tPlan\nextension\tmd",
+            _ => "0",
+        })
+    });
+    let notes = host.notes.clone();
+    let core = VaultAgentCore::new(host, &json!({"permissionMode": "askBeforeEdits"})).0;
+    let card = |tool: &str, args: Value| {
+        let view = block_on(core.call_tool(tool, &args))
+            .pending
+            .expect("pending");
+        (view.id.clone(), hash_of(&core, &view.id))
+    };
+    for (tool, one, other) in [
+        (
+            "obsidianEdit",
+            json!({"command": "edit", "path": "Plan.md", "find": "beta", "with": "1.0"}),
+            json!({"command": "edit", "path": "Plan.md", "find": "beta", "with": "2.0"}),
+        ),
+        (
+            "obsidianOrganise",
+            json!({"command": "move", "path": "Plan.md", "to": "Archive"}),
+            json!({"command": "move", "path": "Plan.md", "to": "Trash can"}),
+        ),
+    ] {
+        let (first, _) = card(tool, one);
+        let (second, second_hash) = card(tool, other);
+        let result = block_on(core.approve(&first, &second_hash));
+        assert_eq!(
+            result.code(),
+            Some("argv_mismatch"),
+            "{tool}: {}",
+            result.text
+        );
+        for id in [&first, &second] {
+            assert_eq!(
+                core.confirmation_card(id).unwrap().state,
+                ConfirmationState::Proposed
+            );
+        }
+        assert_eq!(
+            notes.borrow().get("Plan.md").map(String::as_str),
+            Some("# Plan\nShip the beta.\n"),
+            "{tool}: nothing changed"
+        );
+        for id in [first, second] {
+            core.reject(&id);
+        }
+    }
 }

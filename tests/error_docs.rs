@@ -156,6 +156,7 @@ fn tool_samples() -> Vec<ToolError> {
         ToolError::Stale {
             target: s("\"Roadmap.md\""),
             now: s("status: paused"),
+            refused_again: None,
         },
         ToolError::UndoConflict {
             target: s("\"Roadmap.md\""),

@@ -204,8 +204,12 @@ pub fn for_model(
         ));
     }
     if let Some(withheld) = result.withheld {
+        let entries = match withheld {
+            1 => "1 more entry is in a folder".to_string(),
+            n => format!("{n} more entries are in folders"),
+        };
         text.push_str(&format!(
-            "\n[Withheld: {withheld} more entries are in folders the user does not let the agent read. Do not guess what they hold; say that some results were left out.]"
+            "\n[Withheld: {entries} the user does not let the agent read. Do not guess what they hold; say that some results were left out.]"
         ));
     }
     text

@@ -341,6 +341,51 @@ mod tests {
         );
     }
 
+    /// Exactly at each limit, and one over it: an argument of Linux's
+    /// MAX_ARG_STRLEN (128 KiB with its terminating NUL), a command line of
+    /// 896 KiB counting every element's NUL, and a Windows command line of
+    /// 32 767 units with every part quoted and the arguments spaced apart.
+    #[test]
+    fn each_size_limit_holds_to_the_byte() {
+        use crate::host::Os;
+        let element = |key: &str, n: usize| format!("{key}={}", "a".repeat(n - key.len() - 1));
+        for os in [Os::Linux, Os::Macos] {
+            let at = element("content", 128 * 1024 - 1);
+            assert!(check_size("/o", &["append".into(), at], os).is_ok());
+            let over = element("content", 128 * 1024);
+            let err = check_size("/o", &["append".into(), over], os).unwrap_err();
+            assert!(err.starts_with("`content` is 128 KiB"), "{err}");
+        }
+        // 896 KiB in all: "/o" and 7 elements of 128 KiB each, every one
+        // with its NUL, the last one shorter by the program's 3 bytes.
+        let line = |extra: usize| -> Vec<String> {
+            let mut argv: Vec<String> =
+                (0..6).map(|_| element("content", 128 * 1024 - 1)).collect();
+            argv.push(element("content", 128 * 1024 - 1 - 3 + extra));
+            argv
+        };
+        let nul_counted = |argv: &[String]| 3 + argv.iter().map(|a| a.len() + 1).sum::<usize>();
+        assert_eq!(nul_counted(&line(0)), 896 * 1024);
+        assert!(check_size("/o", &line(0), Os::Macos).is_ok());
+        let err = check_size("/o", &line(1), Os::Macos).unwrap_err();
+        assert!(err.contains("at most 896 KiB"), "{err}");
+        // Windows: `"C:\o.com" "read" "content=…"`.
+        let program = "C:\\o.com";
+        let windows = |n: usize| vec!["read".to_string(), element("content", n)];
+        let quoted = |argv: &[String]| {
+            let mut line = format!("\"{program}\"");
+            for a in argv {
+                line.push_str(&format!(" \"{a}\""));
+            }
+            line.encode_utf16().count()
+        };
+        let fits = 32_767 - quoted(&windows(10)) + 10;
+        assert_eq!(quoted(&windows(fits)), 32_767);
+        assert!(check_size(program, &windows(fits), Os::Windows).is_ok());
+        let err = check_size(program, &windows(fits + 1), Os::Windows).unwrap_err();
+        assert!(err.contains("would be 32768 characters"), "{err}");
+    }
+
     proptest! {
         // A fixed seed: the test command draws the same cases every time.
         #![proptest_config(ProptestConfig {

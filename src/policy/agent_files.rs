@@ -40,7 +40,9 @@ pub fn vault_relative(vault: &str, path: &str, os: Os) -> Result<String, String>
             a == b
         }
     };
-    let absolute = path.starts_with('/') || (windows && path.get(1..2) == Some(":"));
+    // On Windows a drive (`C:`) or a leading `\` (a network share's `\\`).
+    let absolute = path.starts_with('/')
+        || (windows && (path.starts_with('\\') || path.get(1..2) == Some(":")));
     if !absolute
         || base.is_empty()
         || resolved.len() <= base.len()
@@ -163,6 +165,25 @@ mod tests {
             .contains("stream"));
         // On Linux the same path is not inside.
         assert!(vault_relative("/Vault", "/vault/A.md", Os::Linux).is_err());
+    }
+
+    /// A vault on a network share (`\\nas\share\Vault`): its absolute
+    /// paths are inside, the same path without its leading `\\` is a
+    /// relative one and refused.
+    #[test]
+    fn a_vault_on_a_network_share_takes_its_absolute_paths_only() {
+        let share = |p: &str| vault_relative("\\\\nas\\share\\Vault", p, Os::Windows);
+        assert_eq!(
+            share("\\\\nas\\share\\Vault\\Notes\\A.md").as_deref(),
+            Ok("Notes/A.md")
+        );
+        assert_eq!(share("//nas/share/Vault/A.md").as_deref(), Ok("A.md"));
+        for relative in ["nas\\share\\Vault\\A.md", "nas/share/Vault/A.md"] {
+            assert!(
+                share(relative).unwrap_err().contains("outside the vault"),
+                "{relative}"
+            );
+        }
     }
 
     #[test]

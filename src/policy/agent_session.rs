@@ -227,6 +227,15 @@ mod tests {
         assert!(read.notice.contains("to read Notes/x.md "));
         let asked = check(AgentRequest::RequestPermission, true, false, "A", "Run\nit").unwrap();
         assert!(asked.notice.contains("\"Run it\""), "{}", asked.notice);
+        // A question without a title is named as one, not as empty quotes.
+        let untitled = check(AgentRequest::RequestPermission, false, false, "A", " ").unwrap();
+        assert!(
+            untitled
+                .notice
+                .starts_with("A asked a question after its session was closed;"),
+            "{}",
+            untitled.notice
+        );
         let long = check(
             AgentRequest::ReadTextFile,
             true,

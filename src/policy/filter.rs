@@ -529,10 +529,11 @@ mod tests {
             tag("#x\t3\nIdeas/A.md\nProjects/B.md\nIdeas/C.md\n"),
             ("#x\t1\nProjects/B.md\n".into(), 2)
         );
-        // Nothing withheld: the CLI's own line stays.
+        // Nothing withheld: the CLI's own line stays, its count as it was
+        // (a tag written several times in one note).
         assert_eq!(
-            tag("#x\t2\nProjects/A.md\nProjects/B.md\n"),
-            ("#x\t2\nProjects/A.md\nProjects/B.md\n".into(), 0)
+            tag("#x\t5\nProjects/A.md\nProjects/B.md\n"),
+            ("#x\t5\nProjects/A.md\nProjects/B.md\n".into(), 0)
         );
         // A first line that is not a header is a path like the others.
         assert_eq!(
@@ -660,5 +661,16 @@ mod tests {
             scope(&broken),
         );
         assert_eq!((none.text.as_str(), none.withheld), ("", 2));
+        // JSON that is no list: nothing of it shown, each line counted.
+        let folders = [String::from("Projects")];
+        let shape = Output::json(Some("path"), Render::Json);
+        for (text, withheld) in [("Projects/A.md\n\nProjects/B.md\n", 2), ("{\"x\": 1}", 1)] {
+            let out = filter("tasks", text, &shape, scope(&folders));
+            assert_eq!(
+                (out.text.as_str(), out.withheld),
+                ("", withheld),
+                "{text:?}"
+            );
+        }
     }
 }

@@ -68,19 +68,27 @@ pub fn check(
     Ok(effective)
 }
 
-/// Refuses a write whose place (`file`, `path`, `folder`, `ref`) is inside the
-/// configuration folder.
+/// Refuses a call whose place is inside the configuration folder, in two
+/// layers that each see what the other cannot: the places the command
+/// declares (lists and destinations included), and the parameters that name
+/// places (`file=` is a name the policy cannot place, but its text can
+/// already point into the folder).
 fn check_config_dir(
     call: &ToolCall<'_>,
     config_dir: &str,
     access: Access,
 ) -> Result<(), ToolError> {
-    let arguments = call
-        .args
-        .cli_arguments()
-        .map_err(|p| ToolError::invalid(call.tool.id, p))?;
     let verb = if access.is_write() { "change" } else { "read" };
-    // Every place the command declares, lists and destinations included.
+    check_declared_places(call, config_dir, verb)?;
+    check_place_parameters(call, config_dir, verb)
+}
+
+/// Every place the command's `reach` declares.
+fn check_declared_places(
+    call: &ToolCall<'_>,
+    config_dir: &str,
+    verb: &'static str,
+) -> Result<(), ToolError> {
     for place in call.args.reach().places {
         let named = match place {
             Place::Note(NoteLocator::Path(p)) | Place::NewNote(Some(p)) | Place::Reference(p) => p,
@@ -96,6 +104,19 @@ fn check_config_dir(
             });
         }
     }
+    Ok(())
+}
+
+/// Every parameter that names a place (`file`, `path`, `folder`, `ref`).
+fn check_place_parameters(
+    call: &ToolCall<'_>,
+    config_dir: &str,
+    verb: &'static str,
+) -> Result<(), ToolError> {
+    let arguments = call
+        .args
+        .cli_arguments()
+        .map_err(|p| ToolError::invalid(call.tool.id, p))?;
     for (key, value) in &arguments.parameters {
         if !PLACE_PARAMETERS.contains(&key.as_str()) {
             continue;
@@ -129,62 +150,167 @@ mod tests {
     use crate::tools::builtin_tools;
     use serde_json::{json, Value};
 
-    fn config_check(tool: &str, args: Value) -> Result<(), ToolError> {
+    type Layer = fn(&ToolCall<'_>, &str, &'static str) -> Result<(), ToolError>;
+
+    fn config_check(layer: Layer, tool: &str, args: &Value) -> Result<(), ToolError> {
         let tools = builtin_tools();
         let spec = tools.iter().find(|t| t.id == tool).expect("tool exists");
-        let call = spec.parse_call(&args).expect("arguments parse");
-        check_config_dir(&call, ".obsidian", call.access())
+        let call = spec.parse_call(args).expect("arguments parse");
+        let verb = if call.access().is_write() {
+            "change"
+        } else {
+            "read"
+        };
+        layer(&call, ".obsidian", verb)
     }
 
-    fn refused(tool: &str, args: Value, verb: &str) {
-        match config_check(tool, args.clone()) {
+    fn refused(layer: Layer, tool: &str, args: Value, verb: &str) {
+        match config_check(layer, tool, &args) {
             Err(ToolError::ConfigFolder { verb: v, .. }) => assert_eq!(v, verb, "{args}"),
             other => panic!("{tool} {args}: {other:?}"),
         }
     }
 
-    /// Places only the command's `reach` names: no CLI parameter holds them
-    /// (organise's `paths` and `to`), so only the first layer sees them.
+    /// The places a command's `reach` declares, by the first layer alone:
+    /// some no CLI parameter holds (organise's `paths` and `to`), and the
+    /// folders of vault-wide reads (hygiene, a random note).
     #[test]
     fn places_a_command_declares_are_never_in_the_config_folder() {
-        for args in [
-            json!({"command": "move", "path": "Inbox/Plan.md", "to": ".obsidian/plugins"}),
-            json!({"command": "move", "paths": [".obsidian/app.json"], "to": "Archive"}),
-            json!({"command": "delete", "paths": ["Inbox/A.md", ".Obsidian/workspace.json"]}),
-            json!({"command": "move", "paths": ["Inbox/A.md"], "to": " .obsidian "}),
+        for (tool, args, verb) in [
+            (
+                "obsidianOrganise",
+                json!({"command": "move", "path": "Inbox/Plan.md", "to": ".obsidian/plugins"}),
+                "change",
+            ),
+            (
+                "obsidianOrganise",
+                json!({"command": "move", "paths": [".obsidian/app.json"], "to": "Archive"}),
+                "change",
+            ),
+            (
+                "obsidianOrganise",
+                json!({"command": "delete", "paths": ["Inbox/A.md", ".Obsidian/workspace.json"]}),
+                "change",
+            ),
+            (
+                "obsidianOrganise",
+                json!({"command": "move", "paths": ["Inbox/A.md"], "to": " .obsidian "}),
+                "change",
+            ),
+            (
+                "obsidianHygiene",
+                json!({"command": "empty", "folder": ".obsidian/plugins"}),
+                "read",
+            ),
+            (
+                "obsidianRandomRead",
+                json!({"command": "random:read", "folder": ".obsidian"}),
+                "read",
+            ),
+            (
+                "obsidianNotes",
+                json!({"command": "read", "path": ".obsidian/app.json"}),
+                "read",
+            ),
         ] {
-            refused("obsidianOrganise", args, "change");
+            refused(check_declared_places, tool, args, verb);
         }
         assert!(config_check(
+            check_declared_places,
             "obsidianOrganise",
-            json!({"command": "move", "paths": ["Inbox/A.md"], "to": "Archive/.obsidian"}),
+            &json!({"command": "move", "paths": ["Inbox/A.md"], "to": "Archive/.obsidian"}),
+        )
+        .is_ok());
+        // Names are placed only once resolved: this layer cannot see them.
+        assert!(config_check(
+            check_declared_places,
+            "obsidianNotes",
+            &json!({"command": "read", "file": ".obsidian/plugins/vault-agent/data"}),
         )
         .is_ok());
     }
 
-    /// Parameters that name a place the policy cannot place from the text
-    /// (`file=` is a name the CLI resolves): only the second layer sees them.
+    /// Parameters that name a place, by the second layer alone: `file=` is
+    /// a name the policy cannot place from its text, `ref` a path with a line.
     #[test]
     fn place_parameters_are_never_in_the_config_folder() {
-        refused(
-            "obsidianNotes",
-            json!({"command": "read", "file": ".obsidian/plugins/vault-agent/data"}),
-            "read",
-        );
-        refused(
-            "obsidianProperties",
-            json!({"command": "property:read", "name": "x", "file": ".OBSIDIAN/app"}),
-            "read",
-        );
-        refused(
-            "obsidianEdit",
-            json!({"command": "append", "file": ".obsidian/snippets/x", "content": "y"}),
-            "change",
-        );
+        for (tool, args, verb) in [
+            (
+                "obsidianNotes",
+                json!({"command": "read", "file": ".obsidian/plugins/vault-agent/data"}),
+                "read",
+            ),
+            (
+                "obsidianProperties",
+                json!({"command": "property:read", "name": "x", "file": ".OBSIDIAN/app"}),
+                "read",
+            ),
+            (
+                "obsidianEdit",
+                json!({"command": "append", "file": ".obsidian/snippets/x", "content": "y"}),
+                "change",
+            ),
+            (
+                "obsidianTasks",
+                json!({"command": "task", "ref": ".obsidian/x.md:3", "done": true}),
+                "change",
+            ),
+            // The line is cut off first: `.obsidian:3` is line 3 of `.obsidian`.
+            (
+                "obsidianTasks",
+                json!({"command": "task", "ref": ".obsidian:3", "done": true}),
+                "change",
+            ),
+            (
+                "obsidianNotes",
+                json!({"command": "files", "folder": ".obsidian"}),
+                "read",
+            ),
+        ] {
+            refused(check_place_parameters, tool, args, verb);
+        }
+        for args in [
+            json!({"command": "read", "file": "Notes/.obsidian"}),
+            json!({"command": "read", "file": "Plan"}),
+        ] {
+            assert!(config_check(check_place_parameters, "obsidianNotes", &args).is_ok());
+        }
+        // Organise's `paths` and `to` are no CLI parameters: only the first
+        // layer sees them.
         assert!(config_check(
-            "obsidianNotes",
-            json!({"command": "read", "file": "Notes/.obsidian"})
+            check_place_parameters,
+            "obsidianOrganise",
+            &json!({"command": "move", "paths": ["Inbox/A.md"], "to": ".obsidian"}),
         )
         .is_ok());
+    }
+
+    /// The check runs both layers, and names the verb by the access.
+    #[test]
+    fn the_config_folder_check_runs_both_layers() {
+        let tools = builtin_tools();
+        let run = |tool: &str, args: Value| {
+            let spec = tools.iter().find(|t| t.id == tool).unwrap();
+            let call = spec.parse_call(&args).unwrap();
+            check_config_dir(&call, ".obsidian", call.access())
+        };
+        for (tool, args, verb) in [
+            (
+                "obsidianOrganise",
+                json!({"command": "delete", "paths": [".obsidian/app.json"]}),
+                "change",
+            ),
+            (
+                "obsidianNotes",
+                json!({"command": "read", "file": ".obsidian/app"}),
+                "read",
+            ),
+        ] {
+            match run(tool, args) {
+                Err(ToolError::ConfigFolder { verb: v, .. }) => assert_eq!(v, verb),
+                other => panic!("{other:?}"),
+            }
+        }
+        assert!(run("obsidianNotes", json!({"command": "read", "file": "Plan"})).is_ok());
     }
 }

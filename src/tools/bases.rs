@@ -180,9 +180,10 @@ impl CommandArgs for BaseCreateArgs {
     fn preview(&self, current: &ProbeResult) -> Result<Preview, ToolError> {
         let base = describe_note(&self.file, &self.path).unwrap_or_default();
         let text = current.as_ref().map_err(Clone::clone)?;
+        // `<name>\t<type>` lines (table, cards, list): the name is the view.
         let views: Vec<&str> = text
             .lines()
-            .map(str::trim)
+            .map(|l| l.split('\t').next().unwrap_or("").trim())
             .filter(|l| !l.is_empty() && *l != "No views found.")
             .collect();
         let view = match (&self.view, views.first()) {
