@@ -53,7 +53,7 @@ await esbuild.build({
 	sourcemap: production ? false : "inline",
 	treeShaking: true,
 	minify: production,
-	// The core's module is inlined Brotli-compressed (see plugin-shim/core.ts).
+	// The core's module is inlined Brotli-compressed (see plugin-shim/core/load.ts).
 	loader: { ".wasm": "binary", ".br": "binary" },
 	banner: { js: buildBanner() },
 	outfile: "main.js",

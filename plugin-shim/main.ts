@@ -2,18 +2,18 @@
 // nothing on mobile, where the CLI cannot run.
 
 import { FileSystemAdapter, Notice, Platform, Plugin } from "obsidian";
-import { AgentRunner } from "./acp/agent-runner";
-import { AgentDoors } from "./agents";
-import { createPublicApi } from "./api";
-import { CHAT_VIEW_TYPE, ChatView } from "./chat-view";
-import { ConfirmationCoordinator } from "./confirmations";
-import { ConversationStore } from "./conversation-store";
+import { AgentRunner } from "./doors/acp/runner";
+import { AgentDoors } from "./doors/mcp";
+import { createPublicApi } from "./doors/api";
+import { CHAT_VIEW_TYPE, ChatView } from "./chat/view";
+import { ConfirmationCoordinator } from "./cards/confirmations";
+import { ConversationStore } from "./host/conversation-store";
 import { conversationMarkdown } from "./chat/agent-blocks";
-import type { Conversation, CoreHandle, ProfileEdit, VaultAgentSettings } from "./core-types";
-import { JournalStore } from "./journal-store";
-import { VaultAgentSettingTab } from "./settings-tab";
-import { UndoController } from "./undo";
-import { vaultFunctions } from "./vault-host";
+import type { Conversation, CoreHandle, ProfileEdit, VaultAgentSettings } from "./core/types";
+import { JournalStore } from "./host/journal-store";
+import { VaultAgentSettingTab } from "./settings/tab";
+import { UndoController } from "./cards/undo";
+import { vaultFunctions } from "./host/vault";
 import type { ToolResult, VaultAgentApi } from "./vault-agent-api";
 
 export default class VaultAgentPlugin extends Plugin {
@@ -127,8 +127,8 @@ export default class VaultAgentPlugin extends Plugin {
 	}
 
 	private async start(): Promise<CoreHandle | null> {
-		const { createNodeHost, nodePlatformFacts, stopAllProcesses, abortHttp, abortProcesses } = await import("./node-host");
-		const { loadCore } = await import("./core");
+		const { createNodeHost, nodePlatformFacts, stopAllProcesses, abortHttp, abortProcesses } = await import("./host/node-host");
+		const { loadCore } = await import("./core/load");
 		const adapter = this.app.vault.adapter;
 		const vaultPath = adapter instanceof FileSystemAdapter ? adapter.getBasePath() : null;
 		const os = Platform.isMacOS ? "macos" : Platform.isWin ? "windows" : Platform.isLinux ? "linux" : "other";

@@ -3,8 +3,8 @@
 // conversation as Markdown.
 
 import { DropdownComponent, setIcon } from "obsidian";
-import type { Conversation } from "../core-types";
-import type { AgentConfigOption, PermissionAsk } from "../acp/agent-session";
+import type { Conversation } from "../core/types";
+import type { AgentConfigOption, PermissionAsk } from "../doors/acp/session";
 
 export function renderPlan(parent: HTMLElement, entries: Array<{ content: string; status: string }>): void {
 	parent.querySelectorAll(".vault-agent-plan").forEach((el) => el.remove());

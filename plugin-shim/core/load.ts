@@ -4,16 +4,16 @@
 // handle the rest of the shim uses.
 
 import { brotliDecompress } from "zlib";
-import init, { VaultAgent } from "../build/wasm/vault_agent.js";
-import compressedWasm from "../build/wasm/vault_agent_bg.wasm.br";
-import type { CoreHandle, HostFunctions, PlatformFacts } from "./core-types";
+import init, { VaultAgent } from "../../build/wasm/vault_agent.js";
+import compressedWasm from "../../build/wasm/vault_agent_bg.wasm.br";
+import type { CoreHandle, HostFunctions, PlatformFacts } from "./types";
 
 let ready: Promise<unknown> | null = null;
 
 /**
  * The compiled module. Brotli makes main.js a quarter smaller than gzip did;
  * browsers' DecompressionStream cannot read it, but Obsidian's desktop
- * renderer (the plugin is desktop-only, and node-host.ts needs Node's
+ * renderer (the plugin is desktop-only, and host/processes.ts needs Node's
  * child_process too) has Node's zlib, which unpacks it off the main thread.
  */
 async function wasmModule(): Promise<WebAssembly.Module> {

@@ -7,9 +7,9 @@
 // passes, the answer is a `ToolResult` (the core refuses values that are not
 // bounded plain data).
 
-import type { ConfirmationCoordinator } from "./confirmations";
-import type { CoreHandle } from "./core-types";
-import type { ToolArguments, ToolDescriptor, ToolResult, VaultAgentApi } from "./vault-agent-api";
+import type { ConfirmationCoordinator } from "../cards/confirmations";
+import type { CoreHandle } from "../core/types";
+import type { ToolArguments, ToolDescriptor, ToolResult, VaultAgentApi } from "../vault-agent-api";
 
 /** What the API needs of the plugin: its one start, and the card queue once started. */
 export interface ApiHost {

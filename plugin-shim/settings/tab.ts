@@ -20,12 +20,12 @@ import {
 	type TextComponent,
 	type ToggleComponent,
 } from "obsidian";
-import { codingAgentsSection } from "./acp/agents-settings";
-import { agentsSection } from "./agents-settings";
-import type { CliStatus, ModelProfile, ProfileEdit, VaultAgentSettings } from "./core-types";
-import type VaultAgentPlugin from "./main";
+import { codingAgentsSection } from "./coding-agents";
+import { agentsSection } from "./agents";
+import type { CliStatus, ModelProfile, ProfileEdit, VaultAgentSettings } from "../core/types";
+import type VaultAgentPlugin from "../main";
 import { asPermissionMode, PERMISSION_MODES } from "./permission-modes";
-import { activeProfile } from "./profile-switcher";
+import { activeProfile } from "../chat/profile-switcher";
 
 /**
  * One row. Every row draws its own control, in both Obsidian versions, so a

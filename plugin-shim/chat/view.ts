@@ -3,21 +3,21 @@
 // and clicks back; the loop and every decision live in the core.
 
 import { ButtonComponent, DropdownComponent, ItemView, Keymap, MarkdownRenderer, setIcon, type WorkspaceLeaf } from "obsidian";
-import type { AgentEvent, AgentSession } from "./acp/agent-session";
-import { AttachmentBar, NoteSuggest } from "./chat/attachments";
-import { renderAgentConfig, renderPermission, renderPlan } from "./chat/agent-blocks";
-import { SlashCommandSuggest } from "./chat/slash-commands";
-import { HistoryPanel } from "./chat/history";
-import { StreamRenderer } from "./chat/stream-render";
-import { renderUserMessage } from "./chat/user-message";
-import { renderTable, renderToolText } from "./chat/big-output";
-import { reasoningBlock, usageLine } from "./chat-extras";
-import { commandLine, renderConfirmationCard } from "./confirmation-card";
-import type { Attachment, ChatEvent, ChatMessage, ConfirmationCard, Conversation, PermissionMode, Table, TurnResult, Usage } from "./core-types";
-import type VaultAgentPlugin from "./main";
-import { asPermissionMode, PERMISSION_MODES, permissionModeText } from "./permission-modes";
+import type { AgentEvent, AgentSession } from "../doors/acp/session";
+import { AttachmentBar, NoteSuggest } from "./attachments";
+import { renderAgentConfig, renderPermission, renderPlan } from "./agent-blocks";
+import { SlashCommandSuggest } from "./slash-commands";
+import { HistoryPanel } from "./history";
+import { StreamRenderer } from "./stream-render";
+import { renderUserMessage } from "./user-message";
+import { renderTable, renderToolText } from "./big-output";
+import { reasoningBlock, usageLine } from "./answer-extras";
+import { commandLine, renderConfirmationCard } from "../cards/confirmation-card";
+import type { Attachment, ChatEvent, ChatMessage, ConfirmationCard, Conversation, PermissionMode, Table, TurnResult, Usage } from "../core/types";
+import type VaultAgentPlugin from "../main";
+import { asPermissionMode, PERMISSION_MODES, permissionModeText } from "../settings/permission-modes";
 import { activeProfile, ProfileSwitcher } from "./profile-switcher";
-import type { ToolResult } from "./vault-agent-api";
+import type { ToolResult } from "../vault-agent-api";
 
 export const CHAT_VIEW_TYPE = "vault-agent-chat";
 
@@ -772,7 +772,7 @@ export class ChatView extends ItemView {
 			textHolder.createEl("summary", { text: "Text as the CLI printed it" });
 		}
 		renderToolText(textHolder, result.text, exists);
-		// A change that ran: its diff folded, and Undo (undo.ts).
+		// A change that ran: its diff folded, and Undo (cards/undo.ts).
 		this.plugin.undo?.decorateToolBlock(block, result);
 		if (result.journal?.turn) this.changedTurns.add(result.journal.turn);
 	}

@@ -2,9 +2,9 @@
 // one in use selected. Picking another is the user's hand, like the settings tab.
 
 import { DropdownComponent, Notice } from "obsidian";
-import type { ChatSettings, ModelProfile } from "./core-types";
-import { AGENT_PREFIX } from "./acp/profiles";
-import type VaultAgentPlugin from "./main";
+import type { ChatSettings, ModelProfile } from "../core/types";
+import { AGENT_PREFIX } from "../doors/acp/profiles";
+import type VaultAgentPlugin from "../main";
 
 /** The profile the chat uses (the core keeps `activeProfile` naming one). */
 export function activeProfile(chat: ChatSettings): ModelProfile | undefined {

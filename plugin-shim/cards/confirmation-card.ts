@@ -3,8 +3,8 @@
 // inline in the chat. It only shows what the core describes.
 
 import { ButtonComponent } from "obsidian";
-import type { ConfirmationCard } from "./core-types";
-import type { NoteDiff, ToolResult } from "./vault-agent-api";
+import type { ConfirmationCard } from "../core/types";
+import type { NoteDiff, ToolResult } from "../vault-agent-api";
 
 /** Diff lines shown before "Show all". */
 const FOLDED_DIFF_LINES = 30;

@@ -2,7 +2,7 @@
 // its answer, and the tokens an answer took, under it. The core decides what
 // they say (it never guesses usage a server did not report); this only draws.
 
-import type { AnswerUsage, Usage } from "./core-types";
+import type { AnswerUsage, Usage } from "../core/types";
 
 /** A folded block for the model's reasoning, placed before `before` (the answer). Text goes in with `appendText`. */
 export function reasoningBlock(parent: HTMLElement, before: HTMLElement | null, text = ""): HTMLElement {

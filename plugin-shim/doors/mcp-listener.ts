@@ -9,8 +9,8 @@
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "http";
 import type { AddressInfo, Socket } from "net";
-import type { ConfirmationCoordinator } from "./confirmations";
-import type { CoreHandle, McpActivityEntry, McpExchange, McpListenerLimits, McpReply } from "./core-types";
+import type { ConfirmationCoordinator } from "../cards/confirmations";
+import type { CoreHandle, McpActivityEntry, McpExchange, McpListenerLimits, McpReply } from "../core/types";
 
 /** `bytes` random bytes from the platform's CSPRNG, as hex. */
 export function randomHex(bytes: number): string {

@@ -18,7 +18,7 @@
 // once, and never stops the history or another chat from opening.
 
 import { normalizePath, type DataAdapter } from "obsidian";
-import type { Conversation, CoreHandle } from "./core-types";
+import type { Conversation, CoreHandle } from "../core/types";
 
 export interface ConversationSummary {
 	id: string;

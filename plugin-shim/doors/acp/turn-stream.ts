@@ -6,7 +6,7 @@
 // chunks is not one DOM change each. An agent that streamed 100 MB made the
 // plugin keep it twice before.
 
-import type { ChatEvent } from "../core-types";
+import type { ChatEvent } from "../../core/types";
 import {
 	AGENT_ANSWER_CUT_NOTE,
 	AGENT_DRAW_INTERVAL_MS,
@@ -17,7 +17,7 @@ import {
 	AGENT_THOUGHTS_CUT_NOTE,
 	AGENT_TOOL_CALLS_MAX,
 	AGENT_TOOL_TEXT_MAX_CHARS,
-} from "../generated/limits";
+} from "../../generated/limits";
 
 type Piece = { type: "textDelta" | "reasoningDelta"; text: string };
 

@@ -5,8 +5,8 @@
 
 import { type App, ButtonComponent, Modal, Notice } from "obsidian";
 import { renderConfirmationCard } from "./confirmation-card";
-import type { ConfirmationCard, CoreHandle } from "./core-types";
-import type { ToolResult } from "./vault-agent-api";
+import type { ConfirmationCard, CoreHandle } from "../core/types";
+import type { ToolResult } from "../vault-agent-api";
 
 function notFound(id: string): ToolResult {
 	const message = `There is no pending confirmation "${id}".`;

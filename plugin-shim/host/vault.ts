@@ -5,7 +5,7 @@
 // unchanged, and moves a note the agent created to the user's trash.
 
 import { type App, TFile } from "obsidian";
-import type { HostFunctions } from "./core-types";
+import type { HostFunctions } from "../core/types";
 
 type VaultFunctions = Pick<HostFunctions, "vaultRead" | "vaultReadMany" | "vaultReadBytes" | "vaultProcess" | "vaultTrash" | "vaultMove" | "vaultCreate" | "linksUpdateOnMove" | "openNote" | "localContext">;
 

@@ -1,13 +1,13 @@
 // The settings tab's Agents section: the MCP server's switch, port, mode,
 // token, ready-to-paste client set-ups and the newest activity. One section of
-// the tab (settings-tab.ts), so Obsidian 1.13's settings search finds its rows.
+// the tab (tab.ts), so Obsidian 1.13's settings search finds its rows.
 
 import { Notice } from "obsidian";
-import { ACTIVITY_SHOWN } from "./agents";
-import type { McpSettings } from "./core-types";
-import type VaultAgentPlugin from "./main";
+import { ACTIVITY_SHOWN } from "../doors/mcp";
+import type { McpSettings } from "../core/types";
+import type VaultAgentPlugin from "../main";
 import { asPermissionMode, PERMISSION_MODES } from "./permission-modes";
-import type { Row, Section } from "./settings-tab";
+import type { Row, Section } from "./tab";
 
 function copy(text: string, what: string): void {
 	void navigator.clipboard.writeText(text).then(

@@ -6,8 +6,8 @@
 
 import { type App, ButtonComponent, Modal, Notice, setTooltip } from "obsidian";
 import { renderDiff } from "./confirmation-card";
-import type { CoreHandle } from "./core-types";
-import type { ToolResult } from "./vault-agent-api";
+import type { CoreHandle } from "../core/types";
+import type { ToolResult } from "../vault-agent-api";
 
 type Choice = "anyway" | "keep";
 

@@ -8,10 +8,10 @@
 
 import * as acp from "@agentclientprotocol/sdk";
 import { spawn, type ChildProcess } from "child_process";
-import type { ConfirmationCoordinator } from "../confirmations";
-import type { AgentQuestion, ChatEvent, CoreHandle, ProcessTree } from "../core-types";
-import { signalTree } from "../node-host";
-import type { ToolResult } from "../vault-agent-api";
+import type { ConfirmationCoordinator } from "../../cards/confirmations";
+import type { AgentQuestion, ChatEvent, CoreHandle, ProcessTree } from "../../core/types";
+import { signalTree } from "../../host/processes";
+import type { ToolResult } from "../../vault-agent-api";
 import type { AgentProfile } from "./profiles";
 import { STDIO_BRIDGE_SCRIPT } from "./stdio-bridge";
 import { boundedPlan, toolText, TurnStream } from "./turn-stream";
@@ -156,11 +156,11 @@ export class AgentSession {
 			const value = secret ? this.host.secret(secret) : null;
 			if (value) env[name] = value;
 		}
-		// No shell: the command and its arguments go to the OS as they are.
+		// Without a shell, the command and its arguments go to the OS as they are.
 		// On POSIX the agent leads a process group of its own (as the CLI
 		// does), so what it starts (a language server, a shell) ends with it.
 		this.tree = this.host.core.agentProcessTree();
-		const child = spawn(profile.command, profile.args, { cwd: this.host.vaultPath, env, stdio: ["pipe", "pipe", "pipe"], windowsHide: true, detached: this.tree === "processGroup" });
+		const child = spawn(profile.command, profile.args, { cwd: this.host.vaultPath, env, stdio: ["pipe", "pipe", "pipe"], shell: false, windowsHide: true, detached: this.tree === "processGroup" });
 		this.child = child;
 		this.childPid = child.pid ?? null;
 		const started = new Promise<void>((resolve, reject) => {

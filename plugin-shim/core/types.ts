@@ -5,7 +5,7 @@
 // profile edits (parsed by hand in src/settings/profiles.rs) and the wasm
 // class's method types. The public API types live in vault-agent-api.d.ts.
 
-import type { ToolDescriptor, ToolResult } from "./vault-agent-api";
+import type { ToolDescriptor, ToolResult } from "../vault-agent-api";
 import type {
 	AgentAnswer,
 	AgentFileWrite,
@@ -37,9 +37,9 @@ import type {
 	TurnChanges,
 	TurnEnd,
 	VaultAgentSettings,
-} from "./generated/core-types";
+} from "../generated/core-types";
 
-export type * from "./generated/core-types";
+export type * from "../generated/core-types";
 
 export interface ProcessOutcome {
 	spawnFailure?: { code: string; message: string } | null;
@@ -62,7 +62,7 @@ export interface HttpOpened {
 
 export type HttpChunk = { chunk: Uint8Array } | { done: true } | { error: HttpFailure };
 
-/** The effects the core may ask for (implemented in node-host.ts). */
+/** The effects the core may ask for (implemented in host/). */
 export interface HostFunctions {
 	runProcess(request: ProcessRequest): Promise<ProcessOutcome>;
 	/** Stops the processes of the MCP call `tag` (it was cancelled). */

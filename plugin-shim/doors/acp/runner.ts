@@ -1,12 +1,12 @@
 // The chat's coding agents: their profiles (data.json `acpAgents`), the one
 // MCP listener they reach our tools on (loopback, a free port, a token per
 // session), the running sessions, and "Test". Nothing here imports the ACP
-// SDK (agent-session.ts does); everything started here ends on unload.
+// SDK (session.ts does); everything started here ends on unload.
 
-import type { ConfirmationCoordinator } from "../confirmations";
-import type { CoreHandle, McpActivityEntry } from "../core-types";
-import { McpListener, randomHex } from "../mcp-server";
-import { AgentSession, AgentStartError, type AgentFacts } from "./agent-session";
+import type { ConfirmationCoordinator } from "../../cards/confirmations";
+import type { CoreHandle, McpActivityEntry } from "../../core/types";
+import { McpListener, randomHex } from "../mcp-listener";
+import { AgentSession, AgentStartError, type AgentFacts } from "./session";
 import { AGENT_PREFIX, agentProfiles, type AgentProfile } from "./profiles";
 
 export interface AgentRunnerHost {

@@ -4,10 +4,10 @@
 // goes through the core like the chat does; this file only wires effects.
 
 import { Notice, type App, type DataAdapter } from "obsidian";
-import type { ConfirmationCoordinator } from "./confirmations";
-import type { ChatMessage, CoreHandle, McpActivityEntry, McpClientSetup, TurnResult } from "./core-types";
-import { McpListener, randomHex } from "./mcp-server";
-import type { ToolResult } from "./vault-agent-api";
+import type { ConfirmationCoordinator } from "../cards/confirmations";
+import type { ChatMessage, CoreHandle, McpActivityEntry, McpClientSetup, TurnResult } from "../core/types";
+import { McpListener, randomHex } from "./mcp-listener";
+import type { ToolResult } from "../vault-agent-api";
 
 /** The secret in Obsidian's secret storage that holds the bearer token (src/mcp/mod.rs). */
 export const MCP_TOKEN_SECRET = "vault-agent-mcp-token";

@@ -2,7 +2,7 @@
 // header. What each mode allows is decided in the core (src/policy/mod.rs);
 // these only name and explain it.
 
-import type { PermissionMode } from "./core-types";
+import type { PermissionMode } from "../core/types";
 
 export interface PermissionModeText {
 	mode: PermissionMode;

@@ -3,7 +3,7 @@
 // its API keys, and Test, which starts it and reports what `initialize` said.
 
 import type VaultAgentPlugin from "../main";
-import type { Row, Section } from "../settings-tab";
+import type { Row, Section } from "./tab";
 
 export function codingAgentsSection(plugin: VaultAgentPlugin, redraw: () => void): Section {
 	const section: Section = { heading: "Coding agents", cls: "vault-agent-coding-agents", rows: [] };
