@@ -655,10 +655,61 @@ async function measureLoad(times) {
 	return results;
 }
 
+/**
+ * Benchmark of the start against an empty plugin, in one run: each round
+ * evaluates an empty plugin (`emptySource`, built like main.js) and main.js,
+ * each as fresh source (a unique last line, so V8 compiles it as Obsidian's
+ * one load does instead of reusing an earlier evaluation), runs each
+ * `onload`, then waits for main.js's core to start (layout ready). Rounds
+ * alternate the order (ABBA). Long tasks (over 50 ms on the main thread,
+ * from a `longtask` PerformanceObserver) are given per phase.
+ */
+async function measureStart(times, emptySource) {
+	const source = await (await fetch("/plugin/main.js")).text();
+	const manifest = await (await fetch("/plugin/manifest.json")).json();
+	const tasks = [];
+	const observer = new PerformanceObserver((list) => {
+		for (const entry of list.getEntries()) tasks.push({ start: entry.startTime, end: entry.startTime + entry.duration });
+	});
+	observer.observe({ type: "longtask", buffered: true });
+	const results = { empty: [], plugin: [], start: [], longTasksInLoad: [], longTasksInStart: [] };
+	const dir = `${state.app.vault.configDir}/plugins`;
+	const run = async (code, id, round) => {
+		const t0 = performance.now();
+		const PluginClass = evaluatePlugin(`${code}\n//round ${round}`, id);
+		const plugin = new PluginClass(state.app, { ...manifest, id, dir: `${dir}/${id}` });
+		await plugin.onload();
+		return { plugin, ms: performance.now() - t0, t0 };
+	};
+	for (let i = 0; i < times; i++) {
+		const emptyFirst = i % 4 === 0 || i % 4 === 3;
+		let empty = null;
+		if (emptyFirst) empty = await run(emptySource, "empty-plugin", i);
+		const loaded = await run(source, manifest.id, i);
+		const t1 = performance.now();
+		await loaded.plugin.started?.();
+		const t2 = performance.now();
+		if (!emptyFirst) empty = await run(emptySource, "empty-plugin", i);
+		// A long task is reported once it has ended: let the observer hear of it.
+		await new Promise((resolve) => setTimeout(resolve, 20));
+		const within = (from, to) => tasks.filter((t) => t.end > from && t.start < to).map((t) => t.end - t.start);
+		results.empty.push(empty.ms);
+		results.plugin.push(loaded.ms);
+		results.start.push(t2 - t1);
+		results.longTasksInLoad.push(...within(loaded.t0, t1));
+		results.longTasksInStart.push(...within(t1, t2));
+		loaded.plugin.unload();
+		empty.plugin.unload();
+	}
+	observer.disconnect();
+	return results;
+}
+
 window.__harness = {
 	obsidian,
 	loadPlugin,
 	measureLoad,
+	measureStart,
 	get app() {
 		return state.app;
 	},
