@@ -2,21 +2,15 @@
 // one in use selected. Picking another is the user's hand, like the settings tab.
 
 import { DropdownComponent, Notice } from "obsidian";
-import type { ChatSettings, ModelProfile } from "../core/types";
 import { AGENT_PREFIX } from "../doors/acp/profiles";
-import type VaultAgentPlugin from "../main";
-
-/** The profile the chat uses (the core keeps `activeProfile` naming one). */
-export function activeProfile(chat: ChatSettings): ModelProfile | undefined {
-	return chat.profiles.find((p) => p.id === chat.activeProfile) ?? chat.profiles[0];
-}
+import type { ChatContext } from "./context";
 
 export class ProfileSwitcher {
 	private readonly dropdown: DropdownComponent;
 
 	constructor(
 		parent: HTMLElement,
-		private readonly plugin: VaultAgentPlugin,
+		private readonly ctx: ChatContext,
 		private readonly onAgent: () => void = () => {},
 	) {
 		this.dropdown = new DropdownComponent(parent);
@@ -26,13 +20,13 @@ export class ProfileSwitcher {
 			try {
 				// Coding agents (ACP) follow the model profiles in the same list.
 				if (id.startsWith(AGENT_PREFIX)) {
-					await this.plugin.selectAgent(id);
+					await this.ctx.selectAgent(id);
 					this.onAgent();
 					return;
 				}
-				if (this.plugin.selectedAgent()) await this.plugin.selectAgent(null);
+				if (this.ctx.selectedAgent()) await this.ctx.selectAgent(null);
 				this.onAgent();
-				await this.plugin.editModelProfiles({ action: "select", id });
+				await this.ctx.editModelProfiles({ action: "select", id });
 			} catch (error) {
 				new Notice(error instanceof Error ? error.message : String(error));
 				this.refresh();
@@ -42,7 +36,7 @@ export class ProfileSwitcher {
 
 	/** Shows the profiles as saved now. */
 	refresh(): void {
-		const profiles = this.plugin.core?.modelProfiles();
+		const profiles = this.ctx.core?.modelProfiles();
 		if (!profiles) return;
 		const select = this.dropdown.selectEl;
 		select.empty();
@@ -50,13 +44,13 @@ export class ProfileSwitcher {
 			this.dropdown.addOption(profile.id, profile.name);
 			select.options[select.options.length - 1]?.setAttribute("title", profile.detail);
 		}
-		for (const agent of this.plugin.codingAgents?.profiles() ?? []) {
+		for (const agent of this.ctx.codingAgents?.profiles() ?? []) {
 			this.dropdown.addOption(`${AGENT_PREFIX}${agent.id}`, `${agent.name} (agent)`);
 			select.options[select.options.length - 1]?.setAttribute("title", agent.command ? `${agent.command} ${agent.args.join(" ")}`.trim() : "Set its command in Settings → Vault Agent → Agents");
 		}
-		const agent = this.plugin.selectedAgent();
+		const agent = this.ctx.selectedAgent();
 		const active = profiles.find((p) => p.active);
-		if (agent && this.plugin.codingAgents?.profileFor(agent)) {
+		if (agent && this.ctx.codingAgents?.profileFor(agent)) {
 			this.dropdown.setValue(agent);
 			select.setAttribute("title", "A coding agent, with Vault Agent's tools");
 		} else if (active) {

@@ -25,7 +25,7 @@ import { agentsSection } from "./agents";
 import type { CliStatus, ModelProfile, ProfileEdit, VaultAgentSettings } from "../core/types";
 import type VaultAgentPlugin from "../main";
 import { asPermissionMode, PERMISSION_MODES } from "./permission-modes";
-import { activeProfile } from "../chat/profile-switcher";
+import { activeProfile } from "./active-profile";
 
 /**
  * One row. Every row draws its own control, in both Obsidian versions, so a
