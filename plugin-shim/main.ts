@@ -62,7 +62,7 @@ export default class VaultAgentPlugin extends Plugin {
 		this.registerEvent(this.app.vault.on("rename", forgetReads));
 		this.registerEvent(this.app.metadataCache.on("changed", forgetReads));
 		this.registerEvent(this.app.metadataCache.on("resolved", forgetReads));
-		this.addSettingTab(new VaultAgentSettingTab(this.app, this));
+		this.addSettingTab(new VaultAgentSettingTab(this, this));
 		this.registerView(CHAT_VIEW_TYPE, (leaf) => new ChatView(leaf, this));
 		// Page previews of [[links]] in the chat, like those in a note.
 		this.registerHoverLinkSource(CHAT_VIEW_TYPE, { display: "Vault Agent chat", defaultMod: true });

@@ -13,7 +13,6 @@ import type { ToolResult } from "../vault-agent-api";
 export const MCP_TOKEN_SECRET = "vault-agent-mcp-token";
 /** Entries kept in the activity file; the settings show the newest. */
 const ACTIVITY_KEPT = 500;
-export const ACTIVITY_SHOWN = 50;
 const PERMISSION_MODES = ["readOnly", "askEveryChange", "askBeforeEdits"];
 
 export interface AgentDoorsHost {

@@ -3,11 +3,13 @@
 // the tab (tab.ts), so Obsidian 1.13's settings search finds its rows.
 
 import { Notice } from "obsidian";
-import { ACTIVITY_SHOWN } from "../doors/mcp";
 import type { McpSettings } from "../core/types";
-import type VaultAgentPlugin from "../main";
+import type { SettingsContext } from "./context";
 import { asPermissionMode, PERMISSION_MODES } from "./permission-modes";
-import type { Row, Section } from "./tab";
+import type { Row, Section } from "./section";
+
+/** Calls of the activity log shown, newest first. */
+const ACTIVITY_SHOWN = 50;
 
 function copy(text: string, what: string): void {
 	void navigator.clipboard.writeText(text).then(
@@ -17,15 +19,15 @@ function copy(text: string, what: string): void {
 }
 
 /** The section's rows; `redraw` draws the tab again when the server or the log changes. */
-export function agentsSection(plugin: VaultAgentPlugin, redraw: () => void): Section {
+export function agentsSection(ctx: SettingsContext, redraw: () => void): Section {
 	const section: Section = { heading: "Agents", cls: "vault-agent-agents", rows: [] };
-	const core = plugin.core;
-	const agents = plugin.agents;
+	const core = ctx.core;
+	const agents = ctx.agents;
 	if (!core || !agents) return section;
 	const mcp = core.settings().mcp;
 	const save = async (patch: Partial<McpSettings>) => {
-		const current = plugin.core?.settings().mcp ?? mcp;
-		await plugin.updateSettings({ mcp: { ...current, ...patch } });
+		const current = ctx.core?.settings().mcp ?? mcp;
+		await ctx.updateSettings({ mcp: { ...current, ...patch } });
 		redraw();
 	};
 	const aliases = ["MCP", "agents", "Claude Code", "Claude Desktop", "Cursor", "Codex", "VS Code"];

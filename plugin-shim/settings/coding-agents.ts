@@ -2,12 +2,12 @@
 // Gemini CLI, a custom one) its command, arguments and the secrets that hold
 // its API keys, and Test, which starts it and reports what `initialize` said.
 
-import type VaultAgentPlugin from "../main";
-import type { Row, Section } from "./tab";
+import type { SettingsContext } from "./context";
+import type { Row, Section } from "./section";
 
-export function codingAgentsSection(plugin: VaultAgentPlugin, redraw: () => void): Section {
+export function codingAgentsSection(ctx: SettingsContext): Section {
 	const section: Section = { heading: "Coding agents", cls: "vault-agent-coding-agents", rows: [] };
-	const runner = plugin.codingAgents;
+	const runner = ctx.codingAgents;
 	if (!runner) return section;
 	const aliases = ["ACP", "agent client protocol", "Claude Code", "Codex", "Gemini"];
 	section.rows = runner.profiles().map(
@@ -20,12 +20,12 @@ export function codingAgentsSection(plugin: VaultAgentPlugin, redraw: () => void
 				setting.addText((text) => {
 					text.setPlaceholder("Command").setValue(profile.command);
 					text.inputEl.setAttribute("aria-label", `${profile.name} command`);
-					text.inputEl.addEventListener("change", () => void plugin.saveAgentProfile(profile.id, { command: text.getValue().trim() }));
+					text.inputEl.addEventListener("change", () => void ctx.saveAgentProfile(profile.id, { command: text.getValue().trim() }));
 				});
 				setting.addText((text) => {
 					text.setPlaceholder("Arguments").setValue(profile.args.join(" "));
 					text.inputEl.setAttribute("aria-label", `${profile.name} arguments`);
-					text.inputEl.addEventListener("change", () => void plugin.saveAgentProfile(profile.id, { args: text.getValue().split(" ").filter(Boolean) }));
+					text.inputEl.addEventListener("change", () => void ctx.saveAgentProfile(profile.id, { args: text.getValue().split(" ").filter(Boolean) }));
 				});
 				setting.addText((text) => {
 					text.setPlaceholder("Key name=secret name").setValue(
@@ -43,14 +43,14 @@ export function codingAgentsSection(plugin: VaultAgentPlugin, redraw: () => void
 								.filter((pair) => pair.includes("="))
 								.map((pair) => [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)]),
 						);
-						void plugin.saveAgentProfile(profile.id, { envSecrets });
+						void ctx.saveAgentProfile(profile.id, { envSecrets });
 					});
 				});
 				const report = setting.descEl.createDiv({ cls: "vault-agent-coding-agent-report" });
 				setting.addButton((button) =>
 					button.setButtonText("Test").onClick(async () => {
 						report.setText("Starting…");
-						const fresh = plugin.codingAgents?.profiles().find((p) => p.id === profile.id) ?? profile;
+						const fresh = ctx.codingAgents?.profiles().find((p) => p.id === profile.id) ?? profile;
 						const result = await runner.test(fresh);
 						if (!result.ok) {
 							report.setText(result.message);
@@ -66,6 +66,5 @@ export function codingAgentsSection(plugin: VaultAgentPlugin, redraw: () => void
 			},
 		}),
 	);
-	void redraw;
 	return section;
 }
