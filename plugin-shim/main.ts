@@ -5,12 +5,14 @@ import { FileSystemAdapter, Notice, Platform, Plugin } from "obsidian";
 import { AgentRunner } from "./doors/acp/runner";
 import { AgentDoors } from "./doors/mcp";
 import { createPublicApi } from "./doors/api";
+import type { ChatContext } from "./chat/context";
 import { CHAT_VIEW_TYPE, ChatView } from "./chat/view";
 import { ConfirmationCoordinator } from "./cards/confirmations";
 import { ConversationStore } from "./host/conversation-store";
 import { conversationMarkdown } from "./chat/agent-blocks";
 import type { Conversation, CoreHandle, ProfileEdit, VaultAgentSettings } from "./core/types";
 import { JournalStore } from "./host/journal-store";
+import type { SettingsContext } from "./settings/context";
 import { VaultAgentSettingTab } from "./settings/tab";
 import { UndoController } from "./cards/undo";
 import { vaultFunctions } from "./host/vault";
@@ -62,8 +64,9 @@ export default class VaultAgentPlugin extends Plugin {
 		this.registerEvent(this.app.vault.on("rename", forgetReads));
 		this.registerEvent(this.app.metadataCache.on("changed", forgetReads));
 		this.registerEvent(this.app.metadataCache.on("resolved", forgetReads));
-		this.addSettingTab(new VaultAgentSettingTab(this, this));
-		this.registerView(CHAT_VIEW_TYPE, (leaf) => new ChatView(leaf, this));
+		this.addSettingTab(new VaultAgentSettingTab(this, this.settingsContext()));
+		const chat = this.chatContext();
+		this.registerView(CHAT_VIEW_TYPE, (leaf) => new ChatView(leaf, chat));
 		// Page previews of [[links]] in the chat, like those in a note.
 		this.registerHoverLinkSource(CHAT_VIEW_TYPE, { display: "Vault Agent chat", defaultMod: true });
 		this.addRibbonIcon("bot", "Open Vault Agent chat", () => this.openChat());
@@ -201,6 +204,58 @@ export default class VaultAgentPlugin extends Plugin {
 		core?.free();
 		this.confirmations = null;
 		this.undo = null;
+	}
+
+	/** What the settings tab may reach: the core, the doors it shows, the user's changes. */
+	private settingsContext(): SettingsContext {
+		const plugin = () => this;
+		return {
+			app: this.app,
+			get core() {
+				return plugin().core;
+			},
+			get agents() {
+				return plugin().agents;
+			},
+			get codingAgents() {
+				return plugin().codingAgents;
+			},
+			started: () => this.started(),
+			updateSettings: (patch) => this.updateSettings(patch),
+			editModelProfiles: (edit) => this.editModelProfiles(edit),
+			saveAgentProfile: (id, change) => this.saveAgentProfile(id, change),
+		};
+	}
+
+	/** What the chat view may reach: the core, its stores and doors, the user's actions. */
+	private chatContext(): ChatContext {
+		const plugin = () => this;
+		return {
+			get core() {
+				return plugin().core;
+			},
+			get conversations() {
+				return plugin().conversations;
+			},
+			get confirmations() {
+				return plugin().confirmations;
+			},
+			get undo() {
+				return plugin().undo;
+			},
+			get codingAgents() {
+				return plugin().codingAgents;
+			},
+			started: () => this.started(),
+			updateSettings: (patch) => this.updateSettings(patch),
+			editModelProfiles: (edit) => this.editModelProfiles(edit),
+			selectedAgent: () => this.selectedAgent(),
+			selectAgent: (value) => this.selectAgent(value),
+			exportConversation: (conversation) => this.exportConversation(conversation),
+			lastConversationId: () => this.lastConversationId(),
+			rememberConversation: (id) => this.rememberConversation(id),
+			abortRequests: () => this.abortRequests(),
+		};
 	}
 
 	/** Runs a hygiene check and shows its report in the chat. */
