@@ -4,7 +4,7 @@
 
 import { DropdownComponent, setIcon } from "obsidian";
 import type { Conversation } from "../core/types";
-import type { AgentConfigOption, PermissionAsk } from "../doors/acp/session";
+import type { AgentConfigOption, PermissionAsk } from "../doors/acp/events";
 
 export function renderPlan(parent: HTMLElement, entries: Array<{ content: string; status: string }>): void {
 	parent.querySelectorAll(".vault-agent-plan").forEach((el) => el.remove());

@@ -3,7 +3,7 @@
 
 import { DropdownComponent, Notice } from "obsidian";
 import { AGENT_PREFIX } from "../doors/acp/profiles";
-import type { ChatContext } from "./context";
+import type { ChatContext } from "./chat-context";
 
 export class ProfileSwitcher {
 	private readonly dropdown: DropdownComponent;

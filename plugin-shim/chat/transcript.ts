@@ -4,7 +4,7 @@
 // turn-agent.ts) draw here through the same events; the core decided what
 // they say.
 
-import { type App, type Component, MarkdownRenderer, setIcon } from "obsidian";
+import { type App, type Component, Keymap, MarkdownRenderer, setIcon } from "obsidian";
 import { type CardActions, commandLine, renderConfirmationCard } from "../cards/confirmation-card";
 import type { UndoController } from "../cards/undo";
 import type { Attachment, ChatEvent, ChatMessage, ConfirmationCard, Table, Usage } from "../core/types";
@@ -19,8 +19,10 @@ export const USER_FIXES = new Set(["writes_disabled", "cli_not_found", "app_not_
 
 export interface TranscriptHost {
 	app: App;
-	/** Owns the Markdown renders (the view). */
+	/** Owns the Markdown renders and the link handlers (the view), and is the hover preview's parent. */
 	owner: Component;
+	/** The view type Obsidian's page preview names as the source of a hovered link. */
+	hoverSource: string;
 	/** A tool's name as the user reads it. */
 	displayName(toolId: string): string;
 	undo(): UndoController | null;
@@ -43,7 +45,35 @@ export class Transcript {
 	constructor(
 		readonly el: HTMLElement,
 		private readonly host: TranscriptHost,
-	) {}
+	) {
+		this.followLinks();
+	}
+
+	/** [[Links]] open their note on click and show Obsidian's page preview on hover. */
+	private followLinks(): void {
+		// [[Links]] in answers and tool blocks open the note (Ctrl/Cmd: a new
+		// tab) and show Obsidian's hover preview, as in a note.
+		// Caught before the link itself sees it, so a note opens exactly once.
+		this.host.owner.registerDomEvent(
+			this.el,
+			"click",
+			(event: MouseEvent) => {
+				const link = (event.target as HTMLElement | null)?.closest("a.internal-link");
+				const target = link?.getAttribute("data-href") ?? link?.getAttribute("href");
+				if (!link || !target) return;
+				event.preventDefault();
+				event.stopPropagation();
+				void this.host.app.workspace.openLinkText(target, "", Keymap.isModEvent(event));
+			},
+			{ capture: true },
+		);
+		this.host.owner.registerDomEvent(this.el, "mouseover", (event: MouseEvent) => {
+			const link = (event.target as HTMLElement | null)?.closest("a.internal-link");
+			const target = link?.getAttribute("data-href") ?? link?.getAttribute("href");
+			if (!link || !target) return;
+			this.host.app.workspace.trigger("hover-link", { event, source: this.host.hoverSource, hoverParent: this.host.owner, targetEl: link, linktext: target });
+		});
+	}
 
 	/** Nothing shown (a new chat). */
 	clear(): void {

@@ -6,7 +6,8 @@
 
 import type { DropdownComponent } from "obsidian";
 import type { AgentProfile } from "../doors/acp/profiles";
-import type { AgentEvent, AgentSession } from "../doors/acp/session";
+import type { AgentEvent } from "../doors/acp/events";
+import type { AgentSession } from "../doors/acp/session";
 import { renderAgentConfig, renderPermission, renderPlan } from "./agent-blocks";
 import type { SlashCommandSuggest } from "./slash-commands";
 import type { ChatSurface, ChatTurn } from "./turn";

@@ -5,7 +5,7 @@
 
 import type { Attachment, Conversation } from "../core/types";
 import type { Banner } from "./banner";
-import type { ChatContext } from "./context";
+import type { ChatContext } from "./chat-context";
 import type { Transcript } from "./transcript";
 
 export interface ChatTurn {

@@ -4,13 +4,13 @@
 // sends the user's words and clicks to it; the loops and every decision
 // live in the core (and, for a coding agent, in the agent).
 
-import { ButtonComponent, DropdownComponent, ItemView, Keymap, setIcon, type WorkspaceLeaf } from "obsidian";
+import { ButtonComponent, DropdownComponent, ItemView, setIcon, type WorkspaceLeaf } from "obsidian";
 import type { Attachment, Conversation, PermissionMode } from "../core/types";
 import { asPermissionMode, PERMISSION_MODES, permissionModeText } from "../settings/permission-modes";
 import type { ToolResult } from "../vault-agent-api";
 import { AttachmentBar, NoteSuggest } from "./attachments";
 import { Banner } from "./banner";
-import type { ChatContext } from "./context";
+import type { ChatContext } from "./chat-context";
 import { renderEmptyState } from "./empty-state";
 import { HistoryPanel } from "./history";
 import { ProfileSwitcher } from "./profile-switcher";
@@ -125,6 +125,7 @@ export class ChatView extends ItemView implements ChatSurface {
 		this.transcript = new Transcript(messagesEl, {
 			app: this.app,
 			owner: this,
+			hoverSource: CHAT_VIEW_TYPE,
 			displayName: (toolId) => this.displayName(toolId),
 			undo: () => this.ctx.undo,
 			showBanner: (message, retry) => this.showBanner(message, retry),
@@ -160,28 +161,6 @@ export class ChatView extends ItemView implements ChatSurface {
 		this.stopButton = new ButtonComponent(buttons).setButtonText("Stop").onClick(() => this.stop());
 		this.stopButton.buttonEl.addClass("vault-agent-stop");
 		this.stopButton.buttonEl.hide();
-		// [[Links]] in answers and tool blocks open the note (Ctrl/Cmd: a new
-		// tab) and show Obsidian's hover preview, as in a note.
-		// Caught before the link itself sees it, so a note opens exactly once.
-		this.registerDomEvent(
-			messagesEl,
-			"click",
-			(event: MouseEvent) => {
-				const link = (event.target as HTMLElement | null)?.closest("a.internal-link");
-				const target = link?.getAttribute("data-href") ?? link?.getAttribute("href");
-				if (!link || !target) return;
-				event.preventDefault();
-				event.stopPropagation();
-				void this.app.workspace.openLinkText(target, "", Keymap.isModEvent(event));
-			},
-			{ capture: true },
-		);
-		this.registerDomEvent(messagesEl, "mouseover", (event: MouseEvent) => {
-			const link = (event.target as HTMLElement | null)?.closest("a.internal-link");
-			const target = link?.getAttribute("data-href") ?? link?.getAttribute("href");
-			if (!link || !target) return;
-			this.app.workspace.trigger("hover-link", { event, source: CHAT_VIEW_TYPE, hoverParent: this, targetEl: link, linktext: target });
-		});
 		// Esc stops a running answer, wherever the focus is in the view.
 		this.registerDomEvent(this.contentEl, "keydown", (event: KeyboardEvent) => {
 			if (event.key === "Escape" && this.running && !event.defaultPrevented) {

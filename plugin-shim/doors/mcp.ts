@@ -1,19 +1,18 @@
 // Doors for agents outside the chat view: the MCP server (its token, its
-// listener, its activity log) and the plugin's own Obsidian CLI commands
-// (`vault-agent:tools`, `vault-agent:call`, `vault-agent:ask`). Each door
-// goes through the core like the chat does; this file only wires effects.
+// listener, its activity log) and, once it is up, the plugin's own Obsidian
+// CLI commands (cli-commands.ts). Each door goes through the core like the
+// chat does; this file only wires effects.
 
 import { Notice, type App, type DataAdapter } from "obsidian";
 import type { ConfirmationCoordinator } from "../cards/confirmations";
-import type { ChatMessage, CoreHandle, McpActivityEntry, McpClientSetup, TurnResult } from "../core/types";
+import type { CoreHandle, McpActivityEntry, McpClientSetup } from "../core/types";
+import { registerCliCommands, type RegisterCliHandler } from "./cli-commands";
 import { McpListener, randomHex } from "./mcp-listener";
-import type { ToolResult } from "../vault-agent-api";
 
 /** The secret in Obsidian's secret storage that holds the bearer token (src/mcp/mod.rs). */
 export const MCP_TOKEN_SECRET = "vault-agent-mcp-token";
 /** Entries kept in the activity file; the settings show the newest. */
 const ACTIVITY_KEPT = 500;
-const PERMISSION_MODES = ["readOnly", "askEveryChange", "askBeforeEdits"];
 
 export interface AgentDoorsHost {
 	app: App;
@@ -22,7 +21,7 @@ export interface AgentDoorsHost {
 	adapter: DataAdapter;
 	pluginDir: string;
 	/** `Plugin.registerCliHandler` when this Obsidian has it (1.12.2+). */
-	registerCliHandler?: (command: string, description: string, flags: Record<string, { value?: string; description: string; required?: boolean }> | null, handler: (params: Record<string, string>) => string | Promise<string>) => void;
+	registerCliHandler?: RegisterCliHandler;
 }
 
 export class AgentDoors {
@@ -58,7 +57,8 @@ export class AgentDoors {
 			console.warn(`Vault Agent: the MCP activity log could not be read and starts empty (${String(error)}).`);
 		}
 		await this.apply();
-		this.registerCliCommands();
+		const register = this.host.registerCliHandler;
+		if (register) registerCliCommands(this.host.core, this.host.confirmations, register);
 	}
 
 	/** The settings tab repaints when the server's state or the log changes. */
@@ -149,94 +149,4 @@ export class AgentDoors {
 			console.warn(`Vault Agent: the MCP activity log could not be saved (${String(error)}).`);
 		}
 	}
-
-	/** `obsidian vault-agent:*`, where this Obsidian has CLI handlers. */
-	private registerCliCommands(): void {
-		const register = this.host.registerCliHandler;
-		if (!register) return;
-		register("vault-agent:tools", "List Vault Agent's tools that are switched on, with their commands.", null, () => this.cliTools());
-		register(
-			"vault-agent:call",
-			"Run one Vault Agent tool call through its policy and confirmations.",
-			{
-				tool: { value: "<id>", description: "The tool, e.g. obsidianNotes (see vault-agent:tools).", required: true },
-				args: { value: "<json>", description: 'The arguments as JSON, e.g. {"command":"read","file":"Welcome"}.' },
-				mode: { value: "<mode>", description: "readOnly, askEveryChange or askBeforeEdits; never more than the chat allows." },
-			},
-			(params) => this.cliCall(params),
-		);
-		register(
-			"vault-agent:ask",
-			"Ask Vault Agent's chat model one question and print its answer.",
-			{
-				prompt: { value: "<text>", description: "What to ask.", required: true },
-				mode: { value: "<mode>", description: "readOnly, askEveryChange or askBeforeEdits; never more than the chat allows." },
-			},
-			(params) => this.cliAsk(params),
-		);
-	}
-
-	private cliTools(): string {
-		const tools = this.host.core.listTools().filter((tool) => tool.enabled);
-		return tools.map((tool) => `${tool.id}: ${tool.commands.join(", ")}`).join("\n");
-	}
-
-	private async cliCall(params: Record<string, string>): Promise<string> {
-		const mode = checkedMode(params.mode);
-		if (mode instanceof Error) return mode.message;
-		let args: unknown = {};
-		if (params.args !== undefined && params.args !== "true") {
-			try {
-				args = JSON.parse(params.args);
-			} catch (error) {
-				return `Error: invalid_arguments: args is not JSON (${String(error)}); quote it, e.g. args='{"command":"read","file":"Welcome"}'.`;
-			}
-		}
-		let result = await this.host.core.callToolThrough(params.tool ?? "", args, "Obsidian CLI", mode);
-		if (result.pending) result = await this.waitForCard(result.pending.id);
-		return resultText(result);
-	}
-
-	private async cliAsk(params: Record<string, string>): Promise<string> {
-		const mode = checkedMode(params.mode);
-		if (mode instanceof Error) return mode.message;
-		const prompt = params.prompt;
-		if (!prompt || prompt === "true") return 'Error: invalid_arguments: prompt is required, e.g. prompt="What did I write today?".';
-		const core = this.host.core;
-		const conversation = core.newConversation();
-		conversation.door = { name: "Obsidian CLI", modeCap: (mode ?? core.settings().permissionMode) as never };
-		const errors: string[] = [];
-		const onEvent = (event: { type: string; code?: string; message?: string }) => {
-			if (event.type === "error") errors.push(`Error: ${event.code}: ${event.message}`);
-		};
-		let turn: TurnResult = await core.chatSend(conversation, prompt, onEvent);
-		while (turn.end === "awaitingConfirmation" && turn.conversation.paused) {
-			const id = turn.conversation.paused.confirmationId;
-			await this.waitForCard(id);
-			turn = await core.chatContinue(turn.conversation, id, onEvent);
-		}
-		if (turn.end === "failed" && errors.length > 0) return errors.join("\n");
-		const answer = [...turn.conversation.messages].reverse().find((m): m is Extract<ChatMessage, { role: "assistant" }> => m.role === "assistant" && m.text.trim() !== "");
-		return answer?.text ?? errors.join("\n");
-	}
-
-	/** Shows the card in Obsidian and waits for the user's answer (or its expiry). */
-	private waitForCard(id: string): Promise<ToolResult> {
-		const card = this.host.core.confirmationCard(id);
-		if (card) this.host.confirmations.present(card);
-		return this.host.confirmations.wait(id);
-	}
-}
-
-/** A `mode=` flag, checked; `null` when none was given. */
-function checkedMode(mode: string | undefined): string | null | Error {
-	if (mode === undefined) return null;
-	if (PERMISSION_MODES.includes(mode)) return mode;
-	return new Error(`Error: invalid_arguments: mode must be one of ${PERMISSION_MODES.join(", ")} (never more than the chat allows).`);
-}
-
-/** A result as the CLI prints it: the text, or `Error: <code>: <message>`. */
-function resultText(result: ToolResult): string {
-	if (result.ok) return result.text;
-	return `Error: ${result.error?.code ?? "failed"}: ${result.error?.message ?? result.text}`;
 }

@@ -4,7 +4,7 @@
 
 import type { Setting } from "obsidian";
 import type { CliStatus } from "../core/types";
-import type { SettingsContext } from "./context";
+import type { SettingsContext } from "./settings-context";
 import { commitOnChange, numberRow, type Section } from "./section";
 
 export class AdvancedSection {

@@ -4,7 +4,7 @@
 
 import { Notice } from "obsidian";
 import type { McpSettings } from "../core/types";
-import type { SettingsContext } from "./context";
+import type { SettingsContext } from "./settings-context";
 import { asPermissionMode, PERMISSION_MODES } from "./permission-modes";
 import type { Row, Section } from "./section";
 

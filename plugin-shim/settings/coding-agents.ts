@@ -2,7 +2,7 @@
 // Gemini CLI, a custom one) its command, arguments and the secrets that hold
 // its API keys, and Test, which starts it and reports what `initialize` said.
 
-import type { SettingsContext } from "./context";
+import type { SettingsContext } from "./settings-context";
 import type { Row, Section } from "./section";
 
 export function codingAgentsSection(ctx: SettingsContext): Section {

@@ -5,7 +5,7 @@
 import { type DropdownComponent, Notice, SecretComponent, type Setting } from "obsidian";
 import type { ModelProfile, ProfileEdit } from "../core/types";
 import { activeProfile, withActiveProfile } from "./active-profile";
-import type { SettingsContext } from "./context";
+import type { SettingsContext } from "./settings-context";
 import { commitOnChange, numberRow, type Row, type Section } from "./section";
 
 export function modelSection(ctx: SettingsContext, redraw: () => void): Section {

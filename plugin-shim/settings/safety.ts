@@ -1,7 +1,7 @@
 // The settings tab's Safety section: the vault changes mode (what each
 // allows, in words) and the folders the agent may read and change.
 
-import type { SettingsContext } from "./context";
+import type { SettingsContext } from "./settings-context";
 import { asPermissionMode, PERMISSION_MODES } from "./permission-modes";
 import { commitOnChange, type Row, type Section } from "./section";
 

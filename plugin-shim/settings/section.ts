@@ -4,7 +4,7 @@
 import type { Setting, TextAreaComponent, TextComponent } from "obsidian";
 import type { VaultAgentSettings } from "../core/types";
 import { activeProfile, withActiveProfile } from "./active-profile";
-import type { SettingsContext } from "./context";
+import type { SettingsContext } from "./settings-context";
 
 /**
  * One row. Every row draws its own control, in both Obsidian versions, so a

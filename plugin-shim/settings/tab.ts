@@ -11,7 +11,7 @@ import { type Plugin, PluginSettingTab, requireApiVersion, Setting, type Setting
 import { AdvancedSection } from "./advanced";
 import { agentsSection } from "./agents";
 import { codingAgentsSection } from "./coding-agents";
-import type { SettingsContext } from "./context";
+import type { SettingsContext } from "./settings-context";
 import { modelSection } from "./model";
 import { safetySection } from "./safety";
 import type { Section } from "./section";

@@ -2,7 +2,7 @@
 // with the commands it reads with and the changes it can make.
 
 import type { ToggleComponent } from "obsidian";
-import type { SettingsContext } from "./context";
+import type { SettingsContext } from "./settings-context";
 import type { Row, Section } from "./section";
 
 export function toolsSection(ctx: SettingsContext): Section {

@@ -6,7 +6,9 @@
 import type { ConfirmationCoordinator } from "../../cards/confirmations";
 import type { CoreHandle, McpActivityEntry } from "../../core/types";
 import { McpListener, randomHex } from "../mcp-listener";
-import { AgentSession, AgentStartError, type AgentFacts } from "./session";
+import type { AgentFacts } from "./events";
+import { AgentSession } from "./session";
+import { AgentStartError } from "./start-error";
 import { AGENT_PREFIX, agentProfiles, type AgentProfile } from "./profiles";
 
 export interface AgentRunnerHost {

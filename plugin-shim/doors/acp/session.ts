@@ -1,58 +1,29 @@
 // One coding agent (Claude Code, Codex, Gemini CLI…) run over the Agent
-// Client Protocol: its process, the connection, one session. This is the
-// only file that imports the ACP SDK. What the agent reports becomes the
+// Client Protocol: its process, the connection, one session. This folder's
+// files are the only ones that import the ACP SDK (session.ts, requests.ts,
+// wire.ts). What the agent reports becomes the
 // chat's events on one channel (`onEvent`); what it asks of the vault goes
 // through the core like any other door: reads and writes as our tools (read
 // scope, cards, stale check, journal, undo), its tools over our MCP server
 // with a token for this session only, under the chat's permission mode.
+// Over 400 lines, on purpose: the process, the connection and the session
+// are one state (a crash or an unload ends all three at once), so their code
+// stays together; the agent's requests (requests.ts) and the glue between the
+// SDK and Node (wire.ts) are apart.
 
 import * as acp from "@agentclientprotocol/sdk";
 import { spawn, type ChildProcess } from "child_process";
 import type { ConfirmationCoordinator } from "../../cards/confirmations";
-import type { AgentQuestion, ChatEvent, CoreHandle, ProcessTree } from "../../core/types";
+import type { CoreHandle, ProcessTree } from "../../core/types";
 import { signalTree } from "../../host/processes";
 import type { ToolResult } from "../../vault-agent-api";
+import type { AgentConfigOption, AgentEvent, AgentFacts, PermissionAsk } from "./events";
 import type { AgentProfile } from "./profiles";
+import { AgentRequests } from "./requests";
 import { STDIO_BRIDGE_SCRIPT } from "./stdio-bridge";
+import { AgentStartError } from "./start-error";
 import { boundedPlan, toolText, TurnStream } from "./turn-stream";
-
-/** What the chat shows beyond its own agent's events. */
-export type AgentEvent =
-	| ChatEvent
-	| { type: "plan"; entries: Array<{ content: string; status: string }> }
-	| { type: "commands"; commands: Array<{ name: string; description: string }> }
-	| { type: "modes"; current: string; available: Array<{ id: string; name: string }> }
-	/** The agent's session settings (its model among them), newest. */
-	| { type: "config"; options: AgentConfigOption[] }
-	| { type: "permission"; ask: PermissionAsk }
-	| { type: "crashed"; stderr: string }
-	/** How full the agent's context is, as it reports it (tokens). */
-	| { type: "agentUsage"; used: number; size: number };
-
-/**
- * One of the agent's session settings (ACP `configOptions`): a choice such
- * as its model or reasoning level, shown in the chat's header. On/off
- * settings are shown as a choice of "On" and "Off".
- */
-export interface AgentConfigOption {
-	id: string;
-	name: string;
-	description: string;
-	/** `model`, `mode`, `thought_level`, or another the agent names. */
-	category: string;
-	current: string;
-	choices: Array<{ value: string; name: string }>;
-	boolean: boolean;
-}
-
-/** The agent asks before one of its own actions; the user picks one of its options. */
-export interface PermissionAsk {
-	id: number;
-	title: string;
-	kind: string;
-	options: Array<{ optionId: string; name: string; kind: string }>;
-	answer(optionId: string | null): void;
-}
+import { configOptions, stdinStream, stdoutStream } from "./wire";
 
 export interface AgentSessionHost {
 	core: CoreHandle;
@@ -70,21 +41,10 @@ export interface AgentSessionHost {
 	pluginVersion: string;
 }
 
-export interface AgentFacts {
-	name: string;
-	version: string;
-	protocolVersion: number;
-	loadSession: boolean;
-	mcpHttp: boolean;
-	promptImage: boolean;
-}
-
 /** The last part of the agent's stderr kept for a crash report. */
 const STDERR_KEPT = 4000;
 /** How long an agent has to end its turn after `session/cancel` before it is ended. */
 const CANCEL_GRACE_MS = 2000;
-
-export class AgentStartError extends Error {}
 
 export class AgentSession {
 	facts: AgentFacts | null = null;
@@ -94,8 +54,6 @@ export class AgentSession {
 	commands: Array<{ name: string; description: string }> = [];
 	/** The agent's session settings (model, reasoning level…), newest. */
 	config: AgentConfigOption[] = [];
-	/** Questions the agent is waiting on. */
-	readonly asks = new Map<number, PermissionAsk>();
 	private child: ChildProcess | null = null;
 	private childPid: number | null = null;
 	/** How the agent is ended with what it started (its process group on POSIX). */
@@ -122,16 +80,33 @@ export class AgentSession {
 	onNotice: ((text: string) => void) | null = null;
 	/** What the turn running now streams, bounded (turn-stream.ts). */
 	private stream: TurnStream | null = null;
-	private nextAsk = 1;
 	private ended = false;
 	private exitListeners: Array<() => void> = [];
 	/** Told once per session: the agent has no terminal here. */
 	private toldNoTerminal = false;
 
+	/** The agent's questions and file requests (requests.ts). */
+	private readonly requests: AgentRequests;
+
 	constructor(
 		readonly profile: AgentProfile,
 		private readonly host: AgentSessionHost,
-	) {}
+	) {
+		this.requests = new AgentRequests({
+			core: host.core,
+			confirmations: host.confirmations,
+			name: profile.name,
+			token: () => this.token,
+			mode: () => host.permissionMode(),
+			emit: (event) => this.emit(event),
+			outsideTurn: (method, subject) => this.outsideTurn(method, subject),
+		});
+	}
+
+	/** Questions the agent is waiting on. */
+	get asks(): ReadonlyMap<number, PermissionAsk> {
+		return this.requests.asks;
+	}
 
 	get running(): boolean {
 		return this.child !== null && !this.ended;
@@ -190,9 +165,9 @@ export class AgentSession {
 		const app = acp
 			.client({ name: "Vault Agent" })
 			.onNotification("session/update", ({ params }) => this.update(params))
-			.onRequest("session/request_permission", ({ params }) => this.askPermission(params))
-			.onRequest("fs/read_text_file", ({ params }) => this.readFile(params))
-			.onRequest("fs/write_text_file", ({ params }) => this.writeFile(params));
+			.onRequest("session/request_permission", ({ params }) => this.requests.askPermission(params))
+			.onRequest("fs/read_text_file", ({ params }) => this.requests.readFile(params))
+			.onRequest("fs/write_text_file", ({ params }) => this.requests.writeFile(params));
 		this.connection = app.connect(stream);
 		// A connection that ends with an error (the agent died) is reported through the turn, not as an unhandled rejection.
 		this.connection.closed.catch(() => {});
@@ -301,7 +276,7 @@ export class AgentSession {
 			stream.dispose();
 			if (this.stream === stream) this.stream = null;
 			if (this.token) this.host.core.agentTurn(this.token, false);
-			for (const ask of this.asks.values()) ask.answer(null);
+			this.requests.cancelAsks();
 		}
 	}
 
@@ -316,7 +291,7 @@ export class AgentSession {
 	cancel(): void {
 		const agent = this.connection?.agent;
 		if (!agent || !this.sessionId || this.ended) return;
-		for (const ask of this.asks.values()) ask.answer(null);
+		this.requests.cancelAsks();
 		void agent.notify("session/cancel", { sessionId: this.sessionId }).catch(() => {});
 		const child = this.child;
 		const timer = window.setTimeout(() => {
@@ -354,7 +329,7 @@ export class AgentSession {
 		this.ended = true;
 		if (this.token) this.host.core.closeAgentDoor(this.token);
 		this.token = null;
-		for (const ask of this.asks.values()) ask.answer(null);
+		this.requests.cancelAsks();
 		this.stream?.dispose();
 		this.connection?.close();
 		this.connection = null;
@@ -470,176 +445,4 @@ export class AgentSession {
 		const result: ToolResult = { ok, text: shown, durationMs: 0, ...(ok ? {} : { error: { code: "agent_tool_failed", message: shown || toolText(title) } }) };
 		this.emit({ type: "toolFinished", callId, tool: "agent", displayName: toolText(title), result, table: null });
 	}
-
-	/**
-	 * The agent's own question, with its options. The core decides whether
-	 * the user is asked (Read only rejects what may change something; an
-	 * "always" answer from this session is given again).
-	 */
-	private askPermission(params: acp.RequestPermissionRequest): Promise<acp.RequestPermissionResponse> {
-		const call = params.toolCall;
-		const title = call.title ?? "The agent asks to go on";
-		// Between turns nobody could see the question: the agent hears why not.
-		const outside = this.outsideTurn("session/request_permission", title);
-		if (outside) return Promise.reject(outside);
-		const question: AgentQuestion = { kind: call.kind ?? "other", title, options: params.options.map((o) => ({ optionId: o.optionId, kind: o.kind })) };
-		const core = this.host.core;
-		const token = this.token ?? "";
-		// The door follows the chat's mode as it is now, not at the last Send.
-		if (this.token) core.openAgentDoor(this.token, this.profile.name, this.host.permissionMode());
-		const decided = core.agentQuestion(token, question);
-		if (decided.decision !== "ask" && decided.because === "readOnly") this.emit({ type: "notice", text: `${this.profile.name} asked: ${title}. Refused: the chat is Read only.` });
-		if (decided.decision === "answer") return Promise.resolve({ outcome: { outcome: "selected", optionId: decided.optionId } });
-		// Refused, and the agent offered no option that says no.
-		if (decided.decision === "cancel") return Promise.resolve({ outcome: { outcome: "cancelled" } });
-		return new Promise((resolve) => {
-			const id = this.nextAsk++;
-			const ask: PermissionAsk = {
-				id,
-				title,
-				kind: question.kind,
-				options: params.options.map((o) => ({ optionId: o.optionId, name: o.name, kind: o.kind })),
-				answer: (optionId) => {
-					if (!this.asks.delete(id)) return;
-					const option = params.options.find((o) => o.optionId === optionId);
-					if (!option) {
-						resolve({ outcome: { outcome: "cancelled" } });
-						return;
-					}
-					core.agentQuestionAnswered(token, question, option.optionId);
-					resolve({ outcome: { outcome: "selected", optionId: option.optionId } });
-				},
-			};
-			this.asks.set(id, ask);
-			this.emit({ type: "permission", ask });
-		});
-	}
-
-	/** An absolute path inside the vault, as the vault-relative path our tools take (the core's rule). */
-	private vaultRelative(path: string): string {
-		try {
-			return this.host.core.agentFilePath(path);
-		} catch (error) {
-			throw acp.RequestError.invalidParams({ path }, error instanceof Error ? error.message : String(error));
-		}
-	}
-
-	private mode(): string {
-		return this.host.permissionMode();
-	}
-
-	/**
-	 * `fs/read_text_file` passes our notes tool's gate (the read scope and
-	 * hidden folders apply) and returns the whole note, never one the output
-	 * cap shortened: a note too large is refused (the core decides).
-	 */
-	private async readFile(params: acp.ReadTextFileRequest): Promise<acp.ReadTextFileResponse> {
-		const outside = this.outsideTurn("fs/read_text_file", params.path);
-		if (outside) throw outside;
-		const path = this.vaultRelative(params.path);
-		const result = await this.host.core.agentReadFile(path, this.mode(), params.line ?? undefined, params.limit ?? undefined);
-		if (!result.ok) throw refused(result);
-		return { content: result.text };
-	}
-
-	/**
-	 * `fs/write_text_file` is our own edit (the whole text, with the stale
-	 * check) or create, as the core decides: a card in the ask modes, then
-	 * the journal and Undo.
-	 */
-	private async writeFile(params: acp.WriteTextFileRequest): Promise<acp.WriteTextFileResponse> {
-		const outside = this.outsideTurn("fs/write_text_file", params.path);
-		if (outside) throw outside;
-		const core = this.host.core;
-		const plan = await core.agentFileWrite(params.path, params.content, this.profile.name, this.mode());
-		if (plan.kind === "unchanged") return {};
-		if (plan.kind === "refused") throw acp.RequestError.internalError({ code: plan.code }, plan.message);
-		const { tool, arguments: args, title: displayName, path } = plan;
-		const callId = `acp-write-${Date.now().toString(36)}`;
-		this.emit({ type: "toolStarted", callId, tool, displayName, arguments: JSON.stringify({ command: args.command, path }) });
-		let result = await core.callToolThrough(tool, args, this.profile.name, this.mode());
-		if (result.pending) {
-			const card = core.confirmationCard(result.pending.id);
-			if (card) this.emit({ type: "confirmationNeeded", callId, card });
-			// The note changed before the click: the new card (the diff as it is now) goes to the chat too.
-			result = await this.host.confirmations.wait(result.pending.id, (fresh) => this.emit({ type: "confirmationNeeded", callId, card: fresh }));
-		}
-		this.emit({ type: "toolFinished", callId, tool, displayName, result, table: null });
-		if (!result.ok) throw refused(result);
-		return {};
-	}
-}
-
-/** The agent's session settings as the chat shows them (groups flattened). */
-function configOptions(options: acp.SessionConfigOption[]): AgentConfigOption[] {
-	return options.map((option) => {
-		const common = { id: option.id, name: option.name, description: option.description ?? "", category: option.category ?? "other" };
-		if (option.type === "boolean") {
-			return {
-				...common,
-				current: String(option.currentValue),
-				choices: [
-					{ value: "true", name: "On" },
-					{ value: "false", name: "Off" },
-				],
-				boolean: true,
-			};
-		}
-		const choices = option.options.flatMap((entry) => ("group" in entry ? entry.options : [entry])).map((c) => ({ value: c.value, name: c.name }));
-		return { ...common, current: option.currentValue, choices, boolean: false };
-	});
-}
-
-/** The agent's stdin as a web stream (what the SDK reads and writes). */
-function stdinStream(child: ChildProcess): WritableStream<Uint8Array> {
-	return new WritableStream<Uint8Array>({
-		write: (chunk) =>
-			new Promise<void>((resolve, reject) => {
-				if (!child.stdin || child.stdin.destroyed) {
-					reject(new Error("the agent's input is closed"));
-					return;
-				}
-				child.stdin.write(chunk, (error) => (error ? reject(error) : resolve()));
-			}),
-		close: () => {
-			child.stdin?.end();
-		},
-	});
-}
-
-/**
- * The agent's stdout as a web stream. Output that arrives after the reader
- * is gone (the session was closed while the agent still wrote) is dropped:
- * enqueueing it would throw in the renderer.
- */
-function stdoutStream(child: ChildProcess): ReadableStream<Uint8Array> {
-	const out = child.stdout;
-	let open = true;
-	let onData: ((chunk: Uint8Array | string) => void) | null = null;
-	return new ReadableStream<Uint8Array>({
-		start: (controller) => {
-			if (!out) {
-				open = false;
-				controller.close();
-				return;
-			}
-			onData = (chunk) => {
-				if (open) controller.enqueue(typeof chunk === "string" ? new TextEncoder().encode(chunk) : new Uint8Array(chunk));
-			};
-			out.on("data", onData);
-			out.on("end", () => {
-				if (!open) return;
-				open = false;
-				controller.close();
-			});
-		},
-		cancel: () => {
-			open = false;
-			if (onData) out?.off("data", onData);
-		},
-	});
-}
-
-function refused(result: ToolResult): acp.RequestError {
-	return acp.RequestError.internalError({ code: result.error?.code ?? "failed" }, result.error?.message ?? result.text);
 }
