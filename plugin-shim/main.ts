@@ -1,21 +1,26 @@
 // The Obsidian plugin: wires the Rust core to Obsidian and Node. It registers
 // nothing on mobile, where the CLI cannot run.
+//
+// Obsidian evaluates main.js and runs every plugin's onload before it shows
+// the vault, so this file imports (as values) only what onload registers:
+// the public API, the settings tab and the chat view's small shell. The rest
+// is behind import()s, which esbuild turns into modules evaluated on first
+// use inside the one main.js: the core and its host at the core's start
+// (layout ready), the chat when its view opens, the ACP SDK with its schema
+// library at a coding agent's first session.
 
 import { FileSystemAdapter, Notice, Platform, Plugin } from "obsidian";
-import { AgentRunner } from "./doors/acp/runner";
-import { AgentDoors } from "./doors/mcp";
-import { createPublicApi } from "./doors/api";
+import type { ConfirmationCoordinator } from "./cards/confirmations";
+import type { UndoController } from "./cards/undo";
 import type { ChatContext } from "./chat/chat-context";
 import { CHAT_VIEW_TYPE, ChatView } from "./chat/view";
-import { ConfirmationCoordinator } from "./cards/confirmations";
-import { ConversationStore } from "./host/conversation-store";
-import { conversationMarkdown } from "./chat/agent-blocks";
 import type { Conversation, CoreHandle, ProfileEdit, VaultAgentSettings } from "./core/types";
-import { JournalStore } from "./host/journal-store";
+import type { AgentRunner } from "./doors/acp/runner";
+import { createPublicApi } from "./doors/api";
+import type { AgentDoors } from "./doors/mcp";
+import type { ConversationStore } from "./host/conversation-store";
 import type { SettingsContext } from "./settings/settings-context";
 import { VaultAgentSettingTab } from "./settings/tab";
-import { UndoController } from "./cards/undo";
-import { vaultFunctions } from "./host/vault";
 import type { ToolResult, VaultAgentApi } from "./vault-agent-api";
 
 export default class VaultAgentPlugin extends Plugin {
@@ -130,8 +135,27 @@ export default class VaultAgentPlugin extends Plugin {
 	}
 
 	private async start(): Promise<CoreHandle | null> {
-		const { createNodeHost, nodePlatformFacts, stopAllProcesses, abortHttp, abortProcesses } = await import("./host/node-host");
-		const { loadCore } = await import("./core/load");
+		const [
+			{ createNodeHost, nodePlatformFacts, stopAllProcesses, abortHttp, abortProcesses },
+			{ loadCore },
+			{ JournalStore },
+			{ vaultFunctions },
+			{ ConfirmationCoordinator },
+			{ ConversationStore },
+			{ UndoController },
+			{ AgentDoors },
+			{ AgentRunner },
+		] = await Promise.all([
+			import("./host/node-host"),
+			import("./core/load"),
+			import("./host/journal-store"),
+			import("./host/vault"),
+			import("./cards/confirmations"),
+			import("./host/conversation-store"),
+			import("./cards/undo"),
+			import("./doors/mcp"),
+			import("./doors/acp/runner"),
+		]);
 		const adapter = this.app.vault.adapter;
 		const vaultPath = adapter instanceof FileSystemAdapter ? adapter.getBasePath() : null;
 		const os = Platform.isMacOS ? "macos" : Platform.isWin ? "windows" : Platform.isLinux ? "linux" : "other";
@@ -348,6 +372,7 @@ export default class VaultAgentPlugin extends Plugin {
 		if (!core) throw new Error("Vault Agent is not loaded.");
 		const stamp = new Date().toISOString().slice(0, 16).replace("T", " ").replace(":", "-");
 		const name = `${(conversation.title || "Chat").replace(/[\\/:*?"<>|#^[\]]/g, " ").trim().slice(0, 60)} ${stamp}`;
+		const { conversationMarkdown } = await import("./chat/export");
 		let result = await core.callToolThrough("obsidianEdit", { command: "create", name, content: conversationMarkdown(conversation, conversation.agent?.name ?? null) }, "Export to note", null);
 		if (result.pending && this.confirmations) {
 			const card = core.confirmationCard(result.pending.id);

@@ -1,13 +1,15 @@
 // The chat's coding agents: their profiles (data.json `acpAgents`), the one
 // MCP listener they reach our tools on (loopback, a free port, a token per
 // session), the running sessions, and "Test". Nothing here imports the ACP
-// SDK (session.ts does); everything started here ends on unload.
+// SDK: session.ts does, and is loaded (with the SDK and its schema library)
+// by an import() at the first session or Test. Everything started here ends
+// on unload.
 
 import type { ConfirmationCoordinator } from "../../cards/confirmations";
 import type { CoreHandle, McpActivityEntry } from "../../core/types";
 import { McpListener, randomHex } from "../mcp-listener";
 import type { AgentFacts } from "./events";
-import { AgentSession } from "./session";
+import type { AgentSession } from "./session";
 import { AgentStartError } from "./start-error";
 import { AGENT_PREFIX, agentProfiles, type AgentProfile } from "./profiles";
 
@@ -28,6 +30,7 @@ export class AgentRunner {
 	private listener: McpListener | null = null;
 	private port: number | null = null;
 	private readonly sessions = new Set<AgentSession>();
+	private disposed = false;
 
 	constructor(private readonly host: AgentRunnerHost) {}
 
@@ -43,7 +46,7 @@ export class AgentRunner {
 
 	/** Starts the agent, opens a session with our MCP server, and hands it over. */
 	async start(profile: AgentProfile, resume: string | null = null): Promise<AgentSession> {
-		const session = this.create(profile);
+		const session = await this.create(profile);
 		try {
 			await session.initialize();
 			await session.open(resume);
@@ -56,7 +59,7 @@ export class AgentRunner {
 
 	/** Settings' "Test": `initialize` only, then the process ends. */
 	async test(profile: AgentProfile): Promise<AgentTest> {
-		const session = this.create(profile);
+		const session = await this.create(profile);
 		try {
 			return { ok: true, facts: await session.initialize() };
 		} catch (error) {
@@ -74,6 +77,7 @@ export class AgentRunner {
 
 	/** Unload: every agent process ends, the listener closes. */
 	async dispose(): Promise<void> {
+		this.disposed = true;
 		for (const session of this.sessions) session.dispose();
 		this.sessions.clear();
 		await this.listener?.stop();
@@ -85,10 +89,13 @@ export class AgentRunner {
 		return [...this.sessions].filter((s) => s.running);
 	}
 
-	private create(profile: AgentProfile): AgentSession {
+	private async create(profile: AgentProfile): Promise<AgentSession> {
 		const host = this.host;
 		const vaultPath = host.vaultPath;
 		if (!vaultPath) throw new AgentStartError("Coding agents need a vault on this computer's disk.");
+		const { AgentSession } = await import("./session");
+		// Unloaded while the SDK loaded: nothing may start after dispose().
+		if (this.disposed) throw new AgentStartError("Vault Agent was unloaded; enable it again to use coding agents.");
 		const session = new AgentSession(profile, {
 			core: host.core,
 			confirmations: host.confirmations,
