@@ -5,8 +5,9 @@
 
 import { brotliDecompress } from "zlib";
 import init, { VaultAgent } from "../../build/wasm/vault_agent.js";
-import compressedWasm from "../../build/wasm/vault_agent_bg.wasm.br";
+import packedWasm from "../../build/wasm/vault_agent_bg.wasm.br";
 import type { CoreHandle, HostFunctions, PlatformFacts } from "./types";
+import { z85Decode } from "./z85";
 
 let ready: Promise<unknown> | null = null;
 
@@ -17,8 +18,9 @@ let ready: Promise<unknown> | null = null;
  * child_process too) has Node's zlib, which unpacks it off the main thread.
  */
 async function wasmModule(): Promise<WebAssembly.Module> {
+	const compressed = z85Decode(packedWasm.z85, packedWasm.bytes);
 	const wasm = await new Promise<Buffer<ArrayBuffer>>((resolve, reject) =>
-		brotliDecompress(compressedWasm, (error, result) => (error ? reject(error) : resolve(result))),
+		brotliDecompress(compressed, (error, result) => (error ? reject(error) : resolve(result))),
 	);
 	return WebAssembly.compile(wasm);
 }

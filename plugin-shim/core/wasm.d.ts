@@ -4,8 +4,9 @@ declare module "*.wasm" {
 	export default bytes;
 }
 
-// The core's module, Brotli-compressed at build time.
+// The core's module, Brotli-compressed at build time and inlined as Z85 text
+// (esbuild.config.mjs; decoded by z85.ts).
 declare module "*.wasm.br" {
-	const bytes: Uint8Array<ArrayBuffer>;
-	export default bytes;
+	const packed: { z85: string; bytes: number };
+	export default packed;
 }
