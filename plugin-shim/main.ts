@@ -1,19 +1,26 @@
 // The Obsidian plugin: wires the Rust core to Obsidian and Node. It registers
 // nothing on mobile, where the CLI cannot run.
+//
+// Obsidian evaluates main.js and runs every plugin's onload before it shows
+// the vault, so this file imports (as values) only what onload registers:
+// the public API, the settings tab and the chat view's small shell. The rest
+// is behind import()s, which esbuild turns into modules evaluated on first
+// use inside the one main.js: the core and its host at the core's start
+// (layout ready), the chat when its view opens, the ACP SDK with its schema
+// library at a coding agent's first session.
 
 import { FileSystemAdapter, Notice, Platform, Plugin } from "obsidian";
-import { AgentRunner } from "./acp/agent-runner";
-import { AgentDoors } from "./agents";
-import { createPublicApi } from "./api";
-import { CHAT_VIEW_TYPE, ChatView } from "./chat-view";
-import { ConfirmationCoordinator } from "./confirmations";
-import { ConversationStore } from "./conversation-store";
-import { conversationMarkdown } from "./chat/agent-blocks";
-import type { Conversation, CoreHandle, ProfileEdit, VaultAgentSettings } from "./core-types";
-import { JournalStore } from "./journal-store";
-import { VaultAgentSettingTab } from "./settings-tab";
-import { UndoController } from "./undo";
-import { vaultFunctions } from "./vault-host";
+import type { ConfirmationCoordinator } from "./cards/confirmations";
+import type { UndoController } from "./cards/undo";
+import type { ChatContext } from "./chat/chat-context";
+import { CHAT_VIEW_TYPE, ChatView } from "./chat/view";
+import type { Conversation, CoreHandle, ProfileEdit, VaultAgentSettings } from "./core/types";
+import type { AgentRunner } from "./doors/acp/runner";
+import { createPublicApi } from "./doors/api";
+import type { AgentDoors } from "./doors/mcp";
+import type { ConversationStore } from "./host/conversation-store";
+import type { SettingsContext } from "./settings/settings-context";
+import { VaultAgentSettingTab } from "./settings/tab";
 import type { ToolResult, VaultAgentApi } from "./vault-agent-api";
 
 export default class VaultAgentPlugin extends Plugin {
@@ -62,8 +69,9 @@ export default class VaultAgentPlugin extends Plugin {
 		this.registerEvent(this.app.vault.on("rename", forgetReads));
 		this.registerEvent(this.app.metadataCache.on("changed", forgetReads));
 		this.registerEvent(this.app.metadataCache.on("resolved", forgetReads));
-		this.addSettingTab(new VaultAgentSettingTab(this.app, this));
-		this.registerView(CHAT_VIEW_TYPE, (leaf) => new ChatView(leaf, this));
+		this.addSettingTab(new VaultAgentSettingTab(this, this.settingsContext()));
+		const chat = this.chatContext();
+		this.registerView(CHAT_VIEW_TYPE, (leaf) => new ChatView(leaf, chat));
 		// Page previews of [[links]] in the chat, like those in a note.
 		this.registerHoverLinkSource(CHAT_VIEW_TYPE, { display: "Vault Agent chat", defaultMod: true });
 		this.addRibbonIcon("bot", "Open Vault Agent chat", () => this.openChat());
@@ -127,8 +135,27 @@ export default class VaultAgentPlugin extends Plugin {
 	}
 
 	private async start(): Promise<CoreHandle | null> {
-		const { createNodeHost, nodePlatformFacts, stopAllProcesses, abortHttp, abortProcesses } = await import("./node-host");
-		const { loadCore } = await import("./core");
+		const [
+			{ createNodeHost, nodePlatformFacts, stopAllProcesses, abortHttp, abortProcesses },
+			{ loadCore },
+			{ JournalStore },
+			{ vaultFunctions },
+			{ ConfirmationCoordinator },
+			{ ConversationStore },
+			{ UndoController },
+			{ AgentDoors },
+			{ AgentRunner },
+		] = await Promise.all([
+			import("./host/node-host"),
+			import("./core/load"),
+			import("./host/journal-store"),
+			import("./host/vault"),
+			import("./cards/confirmations"),
+			import("./host/conversation-store"),
+			import("./cards/undo"),
+			import("./doors/mcp"),
+			import("./doors/acp/runner"),
+		]);
 		const adapter = this.app.vault.adapter;
 		const vaultPath = adapter instanceof FileSystemAdapter ? adapter.getBasePath() : null;
 		const os = Platform.isMacOS ? "macos" : Platform.isWin ? "windows" : Platform.isLinux ? "linux" : "other";
@@ -201,6 +228,58 @@ export default class VaultAgentPlugin extends Plugin {
 		core?.free();
 		this.confirmations = null;
 		this.undo = null;
+	}
+
+	/** What the settings tab may reach: the core, the doors it shows, the user's changes. */
+	private settingsContext(): SettingsContext {
+		const plugin = () => this;
+		return {
+			app: this.app,
+			get core() {
+				return plugin().core;
+			},
+			get agents() {
+				return plugin().agents;
+			},
+			get codingAgents() {
+				return plugin().codingAgents;
+			},
+			started: () => this.started(),
+			updateSettings: (patch) => this.updateSettings(patch),
+			editModelProfiles: (edit) => this.editModelProfiles(edit),
+			saveAgentProfile: (id, change) => this.saveAgentProfile(id, change),
+		};
+	}
+
+	/** What the chat view may reach: the core, its stores and doors, the user's actions. */
+	private chatContext(): ChatContext {
+		const plugin = () => this;
+		return {
+			get core() {
+				return plugin().core;
+			},
+			get conversations() {
+				return plugin().conversations;
+			},
+			get confirmations() {
+				return plugin().confirmations;
+			},
+			get undo() {
+				return plugin().undo;
+			},
+			get codingAgents() {
+				return plugin().codingAgents;
+			},
+			started: () => this.started(),
+			updateSettings: (patch) => this.updateSettings(patch),
+			editModelProfiles: (edit) => this.editModelProfiles(edit),
+			selectedAgent: () => this.selectedAgent(),
+			selectAgent: (value) => this.selectAgent(value),
+			exportConversation: (conversation) => this.exportConversation(conversation),
+			lastConversationId: () => this.lastConversationId(),
+			rememberConversation: (id) => this.rememberConversation(id),
+			abortRequests: () => this.abortRequests(),
+		};
 	}
 
 	/** Runs a hygiene check and shows its report in the chat. */
@@ -293,6 +372,7 @@ export default class VaultAgentPlugin extends Plugin {
 		if (!core) throw new Error("Vault Agent is not loaded.");
 		const stamp = new Date().toISOString().slice(0, 16).replace("T", " ").replace(":", "-");
 		const name = `${(conversation.title || "Chat").replace(/[\\/:*?"<>|#^[\]]/g, " ").trim().slice(0, 60)} ${stamp}`;
+		const { conversationMarkdown } = await import("./chat/export");
 		let result = await core.callToolThrough("obsidianEdit", { command: "create", name, content: conversationMarkdown(conversation, conversation.agent?.name ?? null) }, "Export to note", null);
 		if (result.pending && this.confirmations) {
 			const card = core.confirmationCard(result.pending.id);

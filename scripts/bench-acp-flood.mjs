@@ -82,7 +82,7 @@ try {
 		const session = await plugin.codingAgents.start(plugin.codingAgents.profileFor("agent:custom"));
 		const t0 = performance.now();
 		const viaPlugin = await measure(async () => {
-			// What the chat view keeps of a turn (chat-view.ts: the streamed text, the thoughts, the plan).
+			// What the chat view keeps of a turn (chat/view.ts: the streamed text, the thoughts, the plan).
 			const kept = { text: "", reasoning: "", plan: [], answer: "", events: 0 };
 			await session.prompt(`flood ${MIB}`, (event) => {
 				kept.events += 1;

@@ -24,4 +24,6 @@ cargo bench --quiet --bench stream_parse
 echo
 node scripts/bench-browser.mjs
 echo
+node scripts/bench-start.mjs
+echo
 node scripts/bench-big-output.mjs

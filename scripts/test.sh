@@ -32,6 +32,9 @@ CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
 step "tsc --noEmit"
 npx --no-install tsc --noEmit
 
+step "madge: no import cycle in plugin-shim/ (type-only imports count)"
+npx --no-install madge --circular --extensions ts --ts-config tsconfig.json plugin-shim
+
 step "eslint (eslint-plugin-obsidianmd recommended)"
 npx --no-install eslint --max-warnings 0 plugin-shim package.json manifest.json
 

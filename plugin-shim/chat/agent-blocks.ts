@@ -1,10 +1,8 @@
 // What a coding agent (ACP) adds to the chat: its plan, its permission
-// questions with its own options, its session settings (model…), and the
-// conversation as Markdown.
+// questions with its own options, and its session settings (model…).
 
 import { DropdownComponent, setIcon } from "obsidian";
-import type { Conversation } from "../core-types";
-import type { AgentConfigOption, PermissionAsk } from "../acp/agent-session";
+import type { AgentConfigOption, PermissionAsk } from "../doors/acp/events";
 
 export function renderPlan(parent: HTMLElement, entries: Array<{ content: string; status: string }>): void {
 	parent.querySelectorAll(".vault-agent-plan").forEach((el) => el.remove());
@@ -51,18 +49,4 @@ export function renderAgentConfig(parent: HTMLElement, options: AgentConfigOptio
 		dropdown.selectEl.setAttribute("title", option.description || option.name);
 		dropdown.onChange((value) => set(option.id, value));
 	}
-}
-
-/** The conversation as Markdown with frontmatter, for "Export to note". */
-export function conversationMarkdown(conversation: Conversation, agent: string | null): string {
-	const created = new Date(conversation.createdMs || Date.now()).toISOString();
-	const lines = ["---", `title: ${JSON.stringify(conversation.title || "Chat")}`, `created: ${created}`, `source: Vault Agent chat`];
-	if (agent) lines.push(`agent: ${JSON.stringify(agent)}`);
-	lines.push("---", "");
-	for (const message of conversation.messages) {
-		if (message.role === "user") lines.push(`## You`, "", message.text, "");
-		else if (message.role === "assistant" && message.text.trim()) lines.push(`## ${agent ?? "Vault Agent"}`, "", message.text, "");
-		else if (message.role === "notice") lines.push(`> ${message.text}`, "");
-	}
-	return lines.join("\n");
 }

@@ -6,7 +6,7 @@
 
 import { MarkdownView, setIcon, type App, type TFile } from "obsidian";
 import { TextareaSuggest } from "./textarea-suggest";
-import type { Attachment } from "../core-types";
+import type { Attachment } from "../core/types";
 
 /** The selection as a chip shows it; the core bounds what the model reads. */
 const CHIP_SELECTION_CHARS = 40;

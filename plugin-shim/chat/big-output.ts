@@ -6,7 +6,7 @@
 // big output, shown on "Show all", stays plain text so it draws in one go.
 
 import { ButtonComponent } from "obsidian";
-import type { Table } from "../core-types";
+import type { Table } from "../core/types";
 
 /** Lines of a tool's text shown at first. */
 export const SHOWN_LINES = 200;

@@ -3,8 +3,8 @@
 // deletes one. Deleting asks first, in an Obsidian modal.
 
 import { ButtonComponent, Modal, SearchComponent, setIcon, TextComponent, type App } from "obsidian";
-import type { ConversationStore, SearchHit } from "../conversation-store";
-import type { Conversation, CoreHandle } from "../core-types";
+import type { ConversationStore, SearchHit } from "../host/conversation-store";
+import type { Conversation, CoreHandle } from "../core/types";
 
 export interface HistoryHost {
 	app: App;

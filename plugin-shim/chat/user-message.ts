@@ -3,7 +3,7 @@
 // message (the view drops it and everything after it first).
 
 import { ButtonComponent, setIcon } from "obsidian";
-import type { Attachment } from "../core-types";
+import type { Attachment } from "../core/types";
 
 export function renderUserMessage(
 	parent: HTMLElement,

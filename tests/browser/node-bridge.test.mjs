@@ -1,5 +1,5 @@
 // The page's child_process / fs / http must behave like Node's for the plugin's
-// node-host.ts: the same commands run through Node directly and through the
+// host/processes.ts: the same commands run through Node directly and through the
 // page's window.require must give the same outcome (exit code, signal, error
 // code, output size, pid), and a tool call from the plugin must run the CLI
 // emulator for real.
@@ -12,7 +12,7 @@ import { startBrowserPlugin } from "../support/browser.mjs";
 import { emulator, emulatorEnv, readLog } from "../support/harness.mjs";
 import { survivors } from "../support/node-host.mjs";
 
-/** The parts of an execFile outcome that node-host.ts reads. */
+/** The parts of an execFile outcome that host/processes.ts reads. */
 function summarize(error, stdout, stderr, child) {
 	return {
 		pid: child.pid === undefined ? "none" : "set",

@@ -2,7 +2,7 @@
 // its pipes (as the real CLI may when it launches Obsidian), one that hangs or
 // ignores SIGTERM, output floods on either stream, and Stop or unload in the
 // middle of a call. Calls go through the BUILT main.js and real processes;
-// the ProcessOutcome itself is checked on runProcess from node-host.ts.
+// the ProcessOutcome itself is checked on runProcess from host/processes.ts.
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -250,7 +250,7 @@ describe("process runner: runProcess's outcome", () => {
 
 describe("process runner: never a shell", () => {
 	const shim = join(root, "plugin-shim");
-	const sources = readdirSync(shim)
+	const sources = readdirSync(shim, { recursive: true })
 		.filter((name) => name.endsWith(".ts"))
 		.map((name) => [name, readFileSync(join(shim, name), "utf8")]);
 

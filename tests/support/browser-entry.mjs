@@ -655,10 +655,74 @@ async function measureLoad(times) {
 	return results;
 }
 
+/**
+ * Benchmark of the start against an empty plugin, in one run: each round
+ * evaluates an empty plugin (`emptySource`, built like main.js) and main.js,
+ * each as fresh source (a unique last line, so V8 compiles it as Obsidian's
+ * one load does instead of reusing an earlier evaluation), runs each
+ * `onload`, then, in a later task (as layout ready comes), waits for
+ * main.js's core to start. Rounds
+ * alternate the order (ABBA). Long tasks (over 50 ms on the main thread,
+ * from a `longtask` PerformanceObserver) are given per phase.
+ */
+async function measureStart(times, emptySource) {
+	const source = await (await fetch("/plugin/main.js")).text();
+	const manifest = await (await fetch("/plugin/manifest.json")).json();
+	const tasks = [];
+	const observer = new PerformanceObserver((list) => {
+		for (const entry of list.getEntries()) tasks.push({ start: entry.startTime, end: entry.startTime + entry.duration });
+	});
+	observer.observe({ type: "longtask", buffered: true });
+	const results = { empty: [], plugin: [], emptyCompile: [], pluginCompile: [], start: [], longTasksInLoad: [], longTasksInStart: [] };
+	const dir = `${state.app.vault.configDir}/plugins`;
+	// As evaluatePlugin, in two steps: compiling the source, then running it and onload.
+	const run = async (code, id, round) => {
+		const t0 = performance.now();
+		const wrapped = window.eval(`(function anonymous(require,module,exports){${code}\n//round ${round}\n})\n//# sourceURL=plugin:${id}`);
+		const compiled = performance.now();
+		const module = { exports: {} };
+		wrapped.call(window, window.require, module, module.exports);
+		const PluginClass = module.exports.default ?? module.exports;
+		const plugin = new PluginClass(state.app, { ...manifest, id, dir: `${dir}/${id}` });
+		await plugin.onload();
+		return { plugin, ms: performance.now() - t0, compileMs: compiled - t0, t0 };
+	};
+	for (let i = 0; i < times; i++) {
+		// Each round starts in a task of its own (not in the one that unloaded the last round's plugins).
+		await new Promise((resolve) => setTimeout(resolve, 30));
+		const emptyFirst = i % 4 === 0 || i % 4 === 3;
+		let empty = null;
+		if (emptyFirst) empty = await run(emptySource, "empty-plugin", i);
+		const loaded = await run(source, manifest.id, i);
+		const loadedAt = performance.now();
+		// Layout ready comes in a later task than the plugins' onload, as in Obsidian.
+		await new Promise((resolve) => setTimeout(resolve, 30));
+		const t1 = performance.now();
+		await loaded.plugin.started?.();
+		const t2 = performance.now();
+		if (!emptyFirst) empty = await run(emptySource, "empty-plugin", i);
+		// A long task is reported once it has ended: let the observer hear of it.
+		await new Promise((resolve) => setTimeout(resolve, 20));
+		const within = (from, to) => tasks.filter((t) => t.end > from && t.start < to).map((t) => t.end - t.start);
+		results.empty.push(empty.ms);
+		results.plugin.push(loaded.ms);
+		results.emptyCompile.push(empty.compileMs);
+		results.pluginCompile.push(loaded.compileMs);
+		results.start.push(t2 - t1);
+		results.longTasksInLoad.push(...within(loaded.t0, loadedAt));
+		results.longTasksInStart.push(...within(t1, t2));
+		loaded.plugin.unload();
+		empty.plugin.unload();
+	}
+	observer.disconnect();
+	return results;
+}
+
 window.__harness = {
 	obsidian,
 	loadPlugin,
 	measureLoad,
+	measureStart,
 	get app() {
 		return state.app;
 	},

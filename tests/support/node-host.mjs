@@ -1,4 +1,4 @@
-// plugin-shim/node-host.ts on its own, bundled with esbuild for Node, so tests
+// plugin-shim/host/node-host.ts on its own, bundled with esbuild for Node, so tests
 // can call runProcess directly and see the ProcessOutcome the core receives
 // (the built main.js keeps it inside the core's host). `NODE_HOST_SOURCE`
 // points elsewhere to run the same tests against another version of the file.
@@ -10,7 +10,7 @@ import { pathToFileURL } from "node:url";
 import esbuild from "esbuild";
 import { root } from "./harness.mjs";
 
-export async function loadNodeHost(source = process.env.NODE_HOST_SOURCE ?? join(root, "plugin-shim/node-host.ts")) {
+export async function loadNodeHost(source = process.env.NODE_HOST_SOURCE ?? join(root, "plugin-shim/host/node-host.ts")) {
 	// The shim uses window.setTimeout, as Obsidian's renderer wants.
 	globalThis.window ??= globalThis;
 	const built = await esbuild.build({

@@ -1,0 +1,130 @@
+// The confirmation card: what will change, the exact command line, and
+// Approve / Reject. The same card appears in a modal (public API calls) and
+// inline in the chat. It only shows what the core describes.
+
+import { ButtonComponent } from "obsidian";
+import type { ConfirmationCard } from "../core/types";
+import type { NoteDiff, ToolResult } from "../vault-agent-api";
+
+/** Diff lines shown before "Show all". */
+const FOLDED_DIFF_LINES = 30;
+
+export interface CardActions {
+	approve(card: ConfirmationCard): Promise<ToolResult>;
+	reject(card: ConfirmationCard): ToolResult;
+	/** Called once the card is answered; `result.pending` means "asked again". */
+	settled?(result: ToolResult): void;
+}
+
+/** Shell-like quoting, only for showing the command line to a person. */
+export function commandLine(argv: string[]): string {
+	return ["obsidian", ...argv].map((arg) => (/^[\w:./=#@+-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, "'\\''")}'`)).join(" ");
+}
+
+/** A unified diff: counts, then hunks of lines with the changed words marked; long diffs fold. */
+export function renderDiff(parent: HTMLElement, diff: NoteDiff): HTMLElement {
+	const box = parent.createDiv({ cls: "vault-agent-diff" });
+	box.createDiv({ cls: "vault-agent-diff-counts", text: `+${diff.added} −${diff.removed} lines` });
+	const body = box.createDiv({ cls: "vault-agent-diff-body" });
+	let shown = 0;
+	const total = diff.hunks.reduce((sum, hunk) => sum + hunk.lines.length + 1, 0);
+	for (const hunk of diff.hunks) {
+		body.createDiv({ cls: "vault-agent-diff-hunk", text: hunk.header });
+		shown += 1;
+		for (const line of hunk.lines) {
+			const row = body.createDiv({ cls: `vault-agent-diff-line is-${line.kind}` });
+			if (shown >= FOLDED_DIFF_LINES) row.addClass("is-folded");
+			shown += 1;
+			row.createSpan({ cls: "vault-agent-diff-number", text: String(line.newLine ?? line.oldLine ?? "") });
+			row.createSpan({ cls: "vault-agent-diff-sign", text: line.kind === "added" ? "+" : line.kind === "removed" ? "−" : " " });
+			const text = row.createSpan({ cls: "vault-agent-diff-text" });
+			for (const segment of line.segments) {
+				text.createSpan({ cls: segment.changed ? "vault-agent-diff-word" : "", text: segment.text });
+			}
+		}
+	}
+	if (total > FOLDED_DIFF_LINES) {
+		box.addClass("is-folded");
+		new ButtonComponent(box)
+			.setButtonText(`Show all ${total} lines`)
+			.setClass("vault-agent-diff-show-all")
+			.onClick(function (this: void) {
+				box.removeClass("is-folded");
+				box.querySelector(".vault-agent-diff-show-all")?.remove();
+			});
+	}
+	return box;
+}
+
+export function renderConfirmationCard(parent: HTMLElement, card: ConfirmationCard, actions: CardActions): HTMLElement {
+	const root = parent.createDiv({ cls: "vault-agent-confirm" });
+	root.dataset.confirmationId = card.id;
+	if (card.requester) {
+		root.createDiv({ cls: "vault-agent-confirm-requester", text: `${card.requester} wants to change ${card.preview.target}` });
+	}
+	root.createDiv({ cls: "vault-agent-confirm-summary", text: card.summary });
+	if (card.writtenAsText) {
+		root.createDiv({
+			cls: ["vault-agent-confirm-warning", "vault-agent-confirm-text-call"],
+			text: "The model wrote this call as text instead of calling the tool. It may be repeating a call it read in a note: approve only if you asked for this change.",
+		});
+	}
+	if (card.preview.warning) root.createDiv({ cls: "vault-agent-confirm-warning", text: card.preview.warning });
+	if (card.preview.diff) {
+		renderDiff(root, card.preview.diff);
+	} else {
+		const preview = root.createDiv({ cls: "vault-agent-confirm-preview" });
+		preview.createDiv({ cls: "vault-agent-confirm-label", text: "Now" });
+		preview.createEl("pre", { cls: "vault-agent-confirm-before", text: card.preview.before });
+		preview.createDiv({ cls: "vault-agent-confirm-label", text: "After" });
+		preview.createEl("pre", { cls: "vault-agent-confirm-after", text: card.preview.after });
+	}
+	if (card.via === "vault" || card.via === "files") {
+		root.createDiv({
+			cls: "vault-agent-confirm-via",
+			text:
+				card.via === "vault"
+					? "Obsidian writes this change in one step, and only if the note still reads as shown here."
+					: "Obsidian's file manager does this after your click, only for notes that still read as they did when this card was made; undo puts them back.",
+		});
+	} else {
+		const details = root.createEl("details", { cls: "vault-agent-confirm-command" });
+		details.createEl("summary", { text: "Command line" });
+		details.createEl("code", { text: commandLine(card.argv) });
+	}
+	const expires = new Date(card.expiresMs);
+	root.createDiv({
+		cls: "vault-agent-confirm-expiry",
+		text: `Waiting for your answer until ${expires.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}.`,
+	});
+	const buttons = root.createDiv({ cls: "vault-agent-confirm-buttons" });
+	const status = root.createDiv({ cls: "vault-agent-confirm-status" });
+	const finish = (result: ToolResult, label: string) => {
+		approve.setDisabled(true);
+		reject.setDisabled(true);
+		root.addClass(result.ok ? "is-done" : "is-closed");
+		status.setText(label);
+		actions.settled?.(result);
+	};
+	const approve = new ButtonComponent(buttons)
+		.setButtonText("Approve")
+		.setCta()
+		.onClick(async () => {
+			approve.setDisabled(true);
+			reject.setDisabled(true);
+			status.setText("Running…");
+			const result = await actions.approve(card);
+			// The first line: an edit's result goes on with its diff, which the card shows already.
+			const text = result.text.split("\n", 1)[0] ?? "";
+			finish(result, result.ok ? `Done. ${text}` : text);
+		});
+	const reject = new ButtonComponent(buttons)
+		.setButtonText("Reject")
+		.onClick(() => {
+			const result = actions.reject(card);
+			finish(result, "Rejected. Nothing changed.");
+		});
+	approve.buttonEl.addClass("vault-agent-approve");
+	reject.buttonEl.addClass("vault-agent-reject");
+	return root;
+}

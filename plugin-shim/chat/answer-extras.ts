@@ -1,0 +1,29 @@
+// Two small pieces of the chat view: the model's reasoning, folded above
+// its answer, and the tokens an answer took, under it. The core decides what
+// they say (it never guesses usage a server did not report); this only draws.
+
+import type { AnswerUsage, Usage } from "../core/types";
+
+/** A folded block for the model's reasoning, placed before `before` (the answer). Text goes in with `appendText`. */
+export function reasoningBlock(parent: HTMLElement, before: HTMLElement | null, text = ""): HTMLElement {
+	const block = parent.createEl("details", { cls: "vault-agent-reasoning" });
+	block.createEl("summary", { text: "Reasoning" });
+	const body = block.createDiv({ cls: "vault-agent-reasoning-text", text });
+	if (before && before.parentElement === parent) parent.insertBefore(block, before);
+	return body;
+}
+
+const count = (n: number) => n.toLocaleString("en-US");
+
+/** "2,600 in · 42 out · 18% of the 8,000-token context", plus the chat's totals when given. */
+export function usageLine(parent: HTMLElement, usage: AnswerUsage, chat: Usage | null): HTMLElement {
+	const parts = [`${count(usage.inputTokens)} in`, `${count(usage.outputTokens)} out`];
+	if (usage.contextWindow > 0) {
+		const share = Math.round((usage.contextTokens / usage.contextWindow) * 100);
+		parts.push(`${share}% of the ${count(usage.contextWindow)}-token context`);
+	}
+	if (chat) parts.push(`this chat ${count(chat.inputTokens)} in, ${count(chat.outputTokens)} out`);
+	const line = parent.createDiv({ cls: "vault-agent-usage", text: `Tokens: ${parts.join(" · ")}` });
+	line.setAttribute("aria-label", "As the model server reported them");
+	return line;
+}

@@ -1,0 +1,28 @@
+// What a new chat shows: what the agent can do, how it is set up (the model,
+// the mode, whether the CLI was found) and prompts to try.
+
+import type { CoreHandle } from "../core/types";
+import { activeProfile } from "../settings/active-profile";
+import { permissionModeText } from "../settings/permission-modes";
+
+/** Draws the empty state into `parent`; a prompt clicked goes to `pick`. */
+export function renderEmptyState(parent: HTMLElement, core: CoreHandle, pick: (prompt: string) => void): void {
+	const settings = core.settings();
+	const empty = parent.createDiv({ cls: "vault-agent-empty-state" });
+	empty.createDiv({ cls: "vault-agent-empty-title", text: "Ask about your vault" });
+	empty.createDiv({
+		text: "The agent reads, searches and organises your notes through the Obsidian command line interface: notes, tasks, daily notes, properties, links, tags and more.",
+	});
+	const facts = empty.createEl("ul", { cls: "vault-agent-empty-facts" });
+	facts.createEl("li", { text: `Model: ${activeProfile(settings.chat)?.model || "none set"}` });
+	facts.createEl("li", { text: `Vault changes: ${permissionModeText(settings.permissionMode).label}` });
+	const cli = facts.createEl("li", { text: "Command line interface: looking for it…" });
+	void core.cliStatus().then((status) => {
+		cli.setText(status.discovery.binary ? `Command line interface: found (${status.discovery.binary})` : "Command line interface: not found. Turn it on in Obsidian's general settings.");
+	});
+	const examples = empty.createDiv({ cls: "vault-agent-empty-examples" });
+	for (const prompt of ["What are my open tasks?", "Summarise today's daily note", "Which notes link to nothing?"]) {
+		const button = examples.createEl("button", { cls: "vault-agent-example", text: prompt });
+		button.addEventListener("click", () => pick(prompt));
+	}
+}

@@ -1,0 +1,380 @@
+// The chat in its sidebar view (view.ts, which loads this on first open):
+// its header (mode, model or agent, history), the transcript, the composer. It picks the turn that answers a message (our
+// model's or a coding agent's, chat/turn.ts) from the header's picker and
+// sends the user's words and clicks to it; the loops and every decision
+// live in the core (and, for a coding agent, in the agent).
+
+import { ButtonComponent, DropdownComponent, type ItemView, setIcon } from "obsidian";
+import type { Attachment, Conversation, PermissionMode } from "../core/types";
+import { asPermissionMode, PERMISSION_MODES, permissionModeText } from "../settings/permission-modes";
+import type { ToolResult } from "../vault-agent-api";
+import { AttachmentBar, NoteSuggest } from "./attachments";
+import { Banner } from "./banner";
+import type { ChatContext } from "./chat-context";
+import { renderEmptyState } from "./empty-state";
+import { HistoryPanel } from "./history";
+import { ProfileSwitcher } from "./profile-switcher";
+import { SlashCommandSuggest } from "./slash-commands";
+import { Transcript, USER_FIXES } from "./transcript";
+import type { ChatSurface, ChatTurn } from "./turn";
+import { AgentTurn } from "./turn-agent";
+import { ModelTurn } from "./turn-model";
+
+export class ChatPanel implements ChatSurface {
+	conversation: Conversation | null = null;
+	transcript!: Transcript;
+	banner!: Banner;
+	private inputEl!: HTMLTextAreaElement;
+	private sendButton!: ButtonComponent;
+	private stopButton!: ButtonComponent;
+	private profileSwitcher!: ProfileSwitcher;
+	private modeEl!: HTMLElement;
+	private modeIcon!: HTMLElement;
+	private modeDropdown!: DropdownComponent;
+	private history!: HistoryPanel;
+	private attachments!: AttachmentBar;
+	private suggest!: NoteSuggest;
+	private slashSuggest!: SlashCommandSuggest;
+	private model!: ModelTurn;
+	private agent!: AgentTurn;
+	running = false;
+	opened = false;
+	private reports = 0;
+
+	constructor(
+		/** The leaf's view: its element, its app, the owner of every listener and render. */
+		private readonly view: ItemView,
+		readonly ctx: ChatContext,
+	) {}
+
+	get input(): HTMLTextAreaElement {
+		return this.inputEl;
+	}
+
+	/** Draws the chat into the view, then shows the last conversation once the core has started. */
+	async build(): Promise<void> {
+		const app = this.view.app;
+		const root = this.view.contentEl;
+		root.empty();
+		root.addClass("vault-agent-chat");
+		const header = root.createDiv({ cls: "vault-agent-chat-header" });
+		// The permission mode, where the user sees it while chatting. Only this
+		// dropdown (a user's click) and the settings tab change it.
+		this.modeEl = header.createDiv({ cls: "vault-agent-mode" });
+		this.modeIcon = this.modeEl.createSpan({ cls: "vault-agent-mode-icon" });
+		this.modeDropdown = new DropdownComponent(this.modeEl);
+		this.modeDropdown.selectEl.addClass("vault-agent-permission-mode");
+		this.modeDropdown.selectEl.setAttribute("aria-label", "Vault changes");
+		for (const m of PERMISSION_MODES) this.modeDropdown.addOption(m.mode, m.label);
+		this.modeDropdown.onChange(async (value) => {
+			const permissionMode = asPermissionMode(value);
+			if (permissionMode) await this.ctx.updateSettings({ permissionMode });
+		});
+		this.profileSwitcher = new ProfileSwitcher(header, this.ctx, () => this.agentChanged());
+		// The modes a coding agent reports (e.g. Ask, Code), while one runs.
+		const agentModeDropdown = new DropdownComponent(header);
+		agentModeDropdown.selectEl.addClass("vault-agent-agent-mode");
+		agentModeDropdown.selectEl.setAttribute("aria-label", "Agent mode");
+		agentModeDropdown.selectEl.hide();
+		agentModeDropdown.onChange((mode) => this.agent.setMode(mode));
+		const agentConfigEl = header.createDiv({ cls: "vault-agent-agent-config" });
+		new ButtonComponent(header)
+			.setIcon("file-output")
+			.setTooltip("Export to note")
+			.onClick(() => {
+				if (this.conversation && this.conversation.messages.length > 0) void this.ctx.exportConversation(this.conversation);
+			})
+			.buttonEl.addClass("vault-agent-export");
+		new ButtonComponent(header)
+			.setIcon("history")
+			.setTooltip("Chat history")
+			.onClick(() => this.history.toggle())
+			.buttonEl.addClass("vault-agent-history-button");
+		new ButtonComponent(header)
+			.setIcon("plus")
+			.setTooltip("New chat")
+			.onClick(() => this.newChat());
+		this.history = new HistoryPanel(root, {
+			app,
+			store: () => this.ctx.conversations,
+			core: () => this.ctx.core,
+			current: () => ({ id: this.conversation?.id ?? null, running: this.running }),
+			open: (id) => this.open(id),
+			renamed: (c) => {
+				if (this.conversation?.id === c.id) this.conversation = { ...this.conversation, title: c.title, renamed: c.renamed };
+			},
+			deleted: (id) => {
+				if (this.conversation?.id === id) this.newChat();
+			},
+		});
+		this.banner = new Banner(root.createDiv({ cls: "vault-agent-banner" }));
+		const messagesEl = root.createDiv({ cls: "vault-agent-messages" });
+		this.transcript = new Transcript(messagesEl, {
+			app,
+			owner: this.view,
+			hoverSource: this.view.getViewType(),
+			displayName: (toolId) => this.displayName(toolId),
+			undo: () => this.ctx.undo,
+			showBanner: (message, retry) => this.showBanner(message, retry),
+			modelCard: (callId, card) => this.model.cardActions(callId, card),
+		});
+		const composer = root.createDiv({ cls: "vault-agent-composer" });
+		this.attachments = new AttachmentBar(composer, app);
+		this.inputEl = composer.createEl("textarea", {
+			cls: "vault-agent-input",
+			attr: { rows: "3", placeholder: "Ask about your vault… ([[ or @ attaches a note)" },
+		});
+		this.suggest = new NoteSuggest(app, this.inputEl, (file) => this.attachments.attach(file));
+		this.slashSuggest = new SlashCommandSuggest(app, this.inputEl);
+		this.model = new ModelTurn(this);
+		this.agent = new AgentTurn(this, { modeDropdown: agentModeDropdown, configEl: agentConfigEl, slashSuggest: this.slashSuggest });
+		// The open note's chip follows the active note (and its selection).
+		this.view.registerEvent(app.workspace.on("active-leaf-change", () => this.attachments.followActiveNote()));
+		this.view.registerEvent(app.workspace.on("file-open", () => this.attachments.followActiveNote()));
+		this.view.registerDomEvent(this.inputEl, "focus", () => this.attachments.followActiveNote());
+		this.view.registerDomEvent(this.inputEl, "keydown", (event: KeyboardEvent) => {
+			// Enter in an open suggest list picks from it; it does not send.
+			if (event.key === "Enter" && !event.shiftKey && !event.isComposing && !event.defaultPrevented && !this.suggest.isOpen && !this.slashSuggest.isOpen) {
+				event.preventDefault();
+				void this.send();
+			}
+		});
+		const buttons = composer.createDiv({ cls: "vault-agent-composer-buttons" });
+		this.sendButton = new ButtonComponent(buttons)
+			.setButtonText("Send")
+			.setCta()
+			.onClick(() => this.send());
+		this.sendButton.buttonEl.addClass("vault-agent-send");
+		this.stopButton = new ButtonComponent(buttons).setButtonText("Stop").onClick(() => this.stop());
+		this.stopButton.buttonEl.addClass("vault-agent-stop");
+		this.stopButton.buttonEl.hide();
+		// Esc stops a running answer, wherever the focus is in the view.
+		this.view.registerDomEvent(this.view.contentEl, "keydown", (event: KeyboardEvent) => {
+			if (event.key === "Escape" && this.running && !event.defaultPrevented) {
+				event.preventDefault();
+				this.stop();
+			}
+		});
+		// A view restored with the workspace opens before the core has started.
+		await this.ctx.started();
+		this.opened = true;
+		this.refreshHeader();
+		this.attachments.followActiveNote();
+		const last = this.ctx.lastConversationId();
+		if (last) await this.open(last);
+		if (!this.conversation) this.newChat();
+		await this.history.refresh();
+	}
+
+	close(): void {
+		this.opened = false;
+		if (this.running) this.stop();
+		for (const turn of this.turns()) turn.end();
+		this.transcript.dispose();
+		this.suggest.close();
+		this.slashSuggest.close();
+	}
+
+	/** Shows the permission mode and which model answers, as saved now. */
+	refreshHeader(): void {
+		const settings = this.ctx.core?.settings();
+		if (!settings || !this.opened) return;
+		this.showMode(settings.permissionMode);
+		this.profileSwitcher.refresh();
+	}
+
+	private showMode(mode: PermissionMode): void {
+		const text = permissionModeText(mode);
+		this.modeDropdown.setValue(text.mode);
+		this.modeEl.dataset.mode = text.mode;
+		this.modeEl.setAttribute("title", text.description);
+		setIcon(this.modeIcon, text.mode === "readOnly" ? "lock" : text.mode === "askEveryChange" ? "shield-check" : "pencil");
+	}
+
+	/** Both engines, our model's first. */
+	private turns(): ChatTurn[] {
+		return [this.model, this.agent];
+	}
+
+	/** The engine that answers the next message: the coding agent the picker chose, else our model. */
+	private turn(): ChatTurn {
+		return this.agent.profile() ? this.agent : this.model;
+	}
+
+	/** Whether the chat on screen can be rewound: not a coding agent's, nor one the picker hands to one. */
+	private rewinds(): boolean {
+		return !this.conversation?.agent && this.turn().rewinds;
+	}
+
+	newChat(): void {
+		const core = this.ctx.core;
+		if (!core || this.running) return;
+		for (const turn of this.turns()) turn.end();
+		this.conversation = core.newConversation();
+		this.transcript.clear();
+		this.banner.hide();
+		this.attachments.reset();
+		this.renderEmptyState();
+		this.inputEl.focus();
+	}
+
+	/** What a new chat shows: what the agent can do, how it is set up, and prompts to try. */
+	private renderEmptyState(): void {
+		const core = this.ctx.core;
+		if (!core) return;
+		renderEmptyState(this.transcript.el, core, (prompt) => {
+			this.inputEl.value = prompt;
+			this.inputEl.focus();
+		});
+	}
+
+	async open(id: string): Promise<void> {
+		if (this.running) return;
+		const conversation = await this.ctx.conversations?.load(id);
+		// A damaged file is said once, where the user opened it.
+		const damage = this.ctx.conversations?.takeDamage(id) ?? null;
+		if (!conversation) {
+			if (damage) this.showBanner(damage);
+			return;
+		}
+		await this.ctx.rememberConversation(id);
+		await this.redraw(conversation);
+		if (damage) {
+			this.transcript.notice(damage);
+			this.transcript.scrollToEnd();
+		}
+	}
+
+	/** Shows `conversation` from its first message. */
+	async redraw(conversation: Conversation): Promise<void> {
+		this.conversation = conversation;
+		this.transcript.reset();
+		this.banner.hide();
+		// The chat's totals go under the last answer that has usage, as they did when it was given.
+		let lastWithUsage = -1;
+		conversation.messages.forEach((m, i) => {
+			if (m.role === "assistant" && m.usage) lastWithUsage = i;
+		});
+		for (const [index, message] of conversation.messages.entries()) {
+			if (message.role === "user") {
+				this.transcript.drawTurnUndo();
+				this.renderUser(message.text, message.attachments);
+			} else await this.transcript.message(message, index === lastWithUsage ? (conversation.usage ?? null) : null);
+		}
+		this.transcript.drawTurnUndo();
+		if (conversation.messages.length === 0) this.renderEmptyState();
+		const paused = conversation.paused;
+		if (paused) {
+			const card = this.ctx.core?.confirmationCard(paused.confirmationId);
+			if (card && card.state === "proposed") this.transcript.card(paused.call.id, card);
+			else this.transcript.notice("A change was waiting for approval when the chat was closed; it was not made. Ask again if you still want it.");
+		}
+		this.drawRegenerate();
+		this.transcript.scrollToEnd();
+	}
+
+	private displayName(toolId: string): string {
+		return this.ctx.core?.listTools().find((t) => t.id === toolId)?.displayName ?? toolId;
+	}
+
+	async send(): Promise<void> {
+		const core = this.ctx.core;
+		const text = this.inputEl.value.trim();
+		if (!core || !text || this.running || !this.conversation) return;
+		this.inputEl.value = "";
+		this.suggest.close();
+		this.transcript.removeEmptyState();
+		const turn = this.turn();
+		const attachments = turn.takesNotes ? this.attachments.take() : undefined;
+		this.renderUser(text, attachments);
+		this.transcript.scrollToEnd();
+		await turn.send(text, attachments);
+	}
+
+	/** The picker moved to or from a coding agent: the running one ends. */
+	private agentChanged(): void {
+		if (this.running) return;
+		this.agent.end();
+	}
+
+	/** A user's message, with its edit button where the chat can be rewound. */
+	renderUser(text: string, attachments: Attachment[] | undefined): void {
+		// A coding agent keeps its own history, which ACP cannot rewind: no edit there.
+		this.transcript.user(text, attachments, this.rewinds() ? (index, edited) => void this.edit(index, edited) : null);
+	}
+
+	/** Edit and resend, unless the picker moved to a coding agent since the button was drawn. */
+	private async edit(index: number, text: string): Promise<void> {
+		if (!this.ctx.core || this.running || !this.conversation) return;
+		if (!this.rewinds()) {
+			this.inputEl.value = text;
+			this.inputEl.focus();
+			this.showBanner("A coding agent keeps its own history, which cannot be rewound: the edited message is in the input, to send as a new one.");
+			return;
+		}
+		await this.model.editAndResend(index, text);
+	}
+
+	/** "Regenerate" after the last answer, when there is one to redo. */
+	drawRegenerate(): void {
+		const el = this.transcript.el;
+		el.querySelectorAll(".vault-agent-turn-actions").forEach((bar) => bar.remove());
+		const messages = this.conversation?.messages ?? [];
+		if (this.running || this.conversation?.paused || this.conversation?.agent || !messages.some((m) => m.role === "user") || messages.at(-1)?.role === "user") return;
+		const bar = el.createDiv({ cls: "vault-agent-turn-actions" });
+		const button = bar.createEl("button", { cls: "vault-agent-regenerate", attr: { "aria-label": "Regenerate the answer" } });
+		setIcon(button.createSpan(), "refresh-cw");
+		button.createSpan({ text: "Regenerate" });
+		button.addEventListener("click", () => void this.model.regenerate());
+	}
+
+	async keep(conversation: Conversation): Promise<void> {
+		this.conversation = conversation;
+		await this.ctx.conversations?.save(conversation);
+		await this.ctx.rememberConversation(conversation.id);
+		void this.history.refresh();
+	}
+
+	/** Stop: a coding agent whose process runs is asked to cancel; otherwise our model's turn ends. */
+	stop(): void {
+		if (!this.agent.stop()) this.model.stop();
+	}
+
+	setRunning(running: boolean): void {
+		this.running = running;
+		this.sendButton.setDisabled(running);
+		if (running) this.stopButton.buttonEl.show();
+		else this.stopButton.buttonEl.hide();
+		this.view.contentEl.toggleClass("is-running", running);
+	}
+
+	/**
+	 * A report the user asked for from the command palette (the hygiene
+	 * checks): the call goes through the same gate as the model's (tool
+	 * switches, folders), and its result shows as an open tool block in the
+	 * chat. It is not part of the conversation the model reads.
+	 */
+	async showReport(toolId: string, args: Record<string, unknown>): Promise<ToolResult | null> {
+		const core = this.ctx.core;
+		if (!core || !this.opened) return null;
+		const id = `report-${++this.reports}`;
+		const block = this.transcript.toolBlock(id, this.displayName(toolId), JSON.stringify(args));
+		block.addClass("is-report");
+		this.transcript.scrollToEnd();
+		const result = await core.callTool(toolId, args);
+		this.transcript.finishToolBlock(id, result, null);
+		block.setAttr("open", "");
+		if (result.error && USER_FIXES.has(result.error.code)) this.showBanner(result.error.message);
+		this.transcript.scrollToEnd();
+		return result;
+	}
+
+	refreshUndo(): void {
+		if (this.opened) this.transcript.refreshUndo();
+	}
+
+	/** The banner; `retry` offers our model's turn again (the banner's Retry). */
+	showBanner(message: string, retry = false): void {
+		this.banner.show(message, retry ? { text: "Retry", run: () => void this.model.retry() } : undefined);
+	}
+}

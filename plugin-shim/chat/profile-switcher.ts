@@ -1,0 +1,61 @@
+// The chat header's model switcher: one option per saved model profile, the
+// one in use selected. Picking another is the user's hand, like the settings tab.
+
+import { DropdownComponent, Notice } from "obsidian";
+import { AGENT_PREFIX } from "../doors/acp/profiles";
+import type { ChatContext } from "./chat-context";
+
+export class ProfileSwitcher {
+	private readonly dropdown: DropdownComponent;
+
+	constructor(
+		parent: HTMLElement,
+		private readonly ctx: ChatContext,
+		private readonly onAgent: () => void = () => {},
+	) {
+		this.dropdown = new DropdownComponent(parent);
+		this.dropdown.selectEl.addClass("vault-agent-model");
+		this.dropdown.selectEl.setAttribute("aria-label", "Model profile");
+		this.dropdown.onChange(async (id) => {
+			try {
+				// Coding agents (ACP) follow the model profiles in the same list.
+				if (id.startsWith(AGENT_PREFIX)) {
+					await this.ctx.selectAgent(id);
+					this.onAgent();
+					return;
+				}
+				if (this.ctx.selectedAgent()) await this.ctx.selectAgent(null);
+				this.onAgent();
+				await this.ctx.editModelProfiles({ action: "select", id });
+			} catch (error) {
+				new Notice(error instanceof Error ? error.message : String(error));
+				this.refresh();
+			}
+		});
+	}
+
+	/** Shows the profiles as saved now. */
+	refresh(): void {
+		const profiles = this.ctx.core?.modelProfiles();
+		if (!profiles) return;
+		const select = this.dropdown.selectEl;
+		select.empty();
+		for (const profile of profiles) {
+			this.dropdown.addOption(profile.id, profile.name);
+			select.options[select.options.length - 1]?.setAttribute("title", profile.detail);
+		}
+		for (const agent of this.ctx.codingAgents?.profiles() ?? []) {
+			this.dropdown.addOption(`${AGENT_PREFIX}${agent.id}`, `${agent.name} (agent)`);
+			select.options[select.options.length - 1]?.setAttribute("title", agent.command ? `${agent.command} ${agent.args.join(" ")}`.trim() : "Set its command in Settings → Vault Agent → Agents");
+		}
+		const agent = this.ctx.selectedAgent();
+		const active = profiles.find((p) => p.active);
+		if (agent && this.ctx.codingAgents?.profileFor(agent)) {
+			this.dropdown.setValue(agent);
+			select.setAttribute("title", "A coding agent, with Vault Agent's tools");
+		} else if (active) {
+			this.dropdown.setValue(active.id);
+			select.setAttribute("title", active.detail);
+		}
+	}
+}

@@ -1,0 +1,4 @@
+// An agent that cannot start: the message says what to do (install it, set
+// its command); shown as it is, where other errors get the agent's stderr.
+
+export class AgentStartError extends Error {}

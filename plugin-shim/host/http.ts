@@ -1,0 +1,135 @@
+// The model servers' HTTP, with Node's http/https from the renderer (no
+// CORS, a real stream): the core opens a request and reads its body chunk by
+// chunk; Stop and unload end every request in flight.
+
+import { request as httpRequest, type ClientRequest, type IncomingMessage } from "http";
+import { request as httpsRequest } from "https";
+import type { HttpChunk, HttpFailure, HttpOpened, HttpRequestSpec } from "../core/types";
+
+/** A response body being read by the core, chunk by chunk. */
+interface OpenResponse {
+	request: ClientRequest;
+	response: IncomingMessage;
+	chunks: Buffer[];
+	done: boolean;
+	error: HttpFailure | null;
+	wake: (() => void) | null;
+	/** Ends a body that goes silent for longer than the request allows. */
+	idle: number | null;
+}
+
+const responses = new Map<number, OpenResponse>();
+const requests = new Set<ClientRequest>();
+let nextResponseId = 1;
+
+function failureOf(error: unknown): HttpFailure {
+	const e = error as NodeJS.ErrnoException;
+	const code = e.name === "AbortError" || e.code === "ABORT_ERR" ? "ABORTED" : (e.code ?? "HTTP_ERROR");
+	return { code, message: e.message ?? String(error) };
+}
+
+/** Node's http/https from the renderer: no CORS, and a real stream. */
+export function httpOpen(spec: HttpRequestSpec): Promise<HttpOpened | { error: HttpFailure }> {
+	return new Promise((resolve) => {
+		let url: URL;
+		try {
+			url = new URL(spec.url);
+		} catch {
+			resolve({ error: { code: "ERR_INVALID_URL", message: `Not a valid address: ${spec.url}` } });
+			return;
+		}
+		const send = url.protocol === "https:" ? httpsRequest : httpRequest;
+		const request = send(url, { method: spec.method, headers: Object.fromEntries(spec.headers) }, (response) => {
+			window.clearTimeout(timer);
+			const id = nextResponseId++;
+			const open: OpenResponse = { request, response, chunks: [], done: false, error: null, wake: null, idle: null };
+			const wake = () => {
+				const w = open.wake;
+				open.wake = null;
+				w?.();
+			};
+			const stopIdle = () => {
+				if (open.idle !== null) window.clearTimeout(open.idle);
+				open.idle = null;
+			};
+			// A stream that stops sending is ended, and its socket with it.
+			const armIdle = () => {
+				stopIdle();
+				if (!spec.idleTimeoutMs) return;
+				open.idle = window.setTimeout(() => {
+					open.error ??= { code: "STALLED", message: `Nothing arrived for ${Math.round(spec.idleTimeoutMs / 1000)} s.` };
+					request.destroy();
+					wake();
+				}, spec.idleTimeoutMs);
+			};
+			responses.set(id, open);
+			armIdle();
+			response.on("data", (chunk: Buffer) => {
+				open.chunks.push(chunk);
+				armIdle();
+				wake();
+			});
+			response.on("end", () => {
+				open.done = true;
+				stopIdle();
+				wake();
+			});
+			response.on("error", (error) => {
+				open.error ??= failureOf(error);
+				wake();
+			});
+			response.on("close", () => {
+				stopIdle();
+				if (!open.done) open.error ??= { code: "ECONNRESET", message: "The connection closed before the answer ended." };
+				wake();
+			});
+			const header = (name: string) => {
+				const value = response.headers[name];
+				return Array.isArray(value) ? value[0] : value;
+			};
+			resolve({ id, status: response.statusCode ?? 0, contentType: header("content-type"), retryAfter: header("retry-after") });
+		});
+		requests.add(request);
+		request.on("close", () => requests.delete(request));
+		const timer = window.setTimeout(() => {
+			request.destroy(Object.assign(new Error(`No answer within ${spec.timeoutMs} ms`), { code: "ETIMEDOUT" }));
+		}, spec.timeoutMs);
+		request.on("error", (error) => {
+			window.clearTimeout(timer);
+			resolve({ error: failureOf(error) });
+		});
+		if (spec.body !== null && spec.body !== undefined) request.write(spec.body);
+		request.end();
+	});
+}
+
+export async function httpRead(id: number): Promise<HttpChunk> {
+	const open = responses.get(id);
+	if (!open) return { done: true };
+	for (;;) {
+		const chunk = open.chunks.shift();
+		if (chunk) return { chunk: new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength) };
+		if (open.error) return { error: open.error };
+		if (open.done) return { done: true };
+		await new Promise<void>((resolve) => (open.wake = resolve));
+	}
+}
+
+export function httpClose(id: number): void {
+	const open = responses.get(id);
+	responses.delete(id);
+	if (open?.idle !== null && open?.idle !== undefined) window.clearTimeout(open.idle);
+	if (open && !open.done) open.request.destroy();
+}
+
+/** Stop: every model request in flight ends with code ABORTED. */
+export function abortHttp(): void {
+	for (const open of responses.values()) {
+		if (!open.done) {
+			open.error = { code: "ABORTED", message: "Stopped by the user." };
+			open.request.destroy();
+			open.wake?.();
+		}
+	}
+	for (const request of requests) request.destroy(Object.assign(new Error("Stopped by the user."), { code: "ABORTED" }));
+}

@@ -1,0 +1,85 @@
+// Effects the core asks for, done with Node's APIs in Obsidian's desktop
+// renderer (processes.ts, http.ts, and the files here). Imported lazily at
+// the core's start, so mobile never loads Node builtins. Nothing here decides
+// anything: the core says what to run, with which limits.
+
+import { constants as fsConstants, promises as fs } from "fs";
+import { homedir } from "os";
+import type { FileStatus, HostFunctions, PlatformFacts } from "../core/types";
+import { abortHttp, httpClose, httpOpen, httpRead } from "./http";
+import { cancelProcesses, killProcesses, runProcess } from "./processes";
+
+export { abortHttp } from "./http";
+export { abortProcesses, runProcess } from "./processes";
+
+/** Stops every CLI process group and model request still running (plugin unload). */
+export function stopAllProcesses(): void {
+	killProcesses();
+	abortHttp();
+}
+
+export async function fileStatus(path: string): Promise<FileStatus> {
+	try {
+		const stat = await fs.stat(path);
+		let executable = false;
+		try {
+			await fs.access(path, fsConstants.X_OK);
+			executable = true;
+		} catch {
+			executable = false;
+		}
+		return { exists: true, isFile: stat.isFile(), executable };
+	} catch {
+		return { exists: false, isFile: false, executable: false };
+	}
+}
+
+/** The real path (links followed, by the OS): the core checks it before a write. */
+export async function realPath(path: string): Promise<{ path: string } | { error: { code: string; message: string } }> {
+	try {
+		return { path: await fs.realpath(path) };
+	} catch (error) {
+		const code = (error as NodeJS.ErrnoException).code;
+		return { error: { code: code === "ENOENT" || code === "ENOTDIR" ? "not_found" : (code ?? "realpath_failed"), message: String(error) } };
+	}
+}
+
+/** Resolves after `ms` milliseconds. */
+export function sleep(ms: number): Promise<void> {
+	return new Promise((resolve) => window.setTimeout(resolve, ms));
+}
+
+export function createNodeHost(secret: (name: string) => string | null): Omit<HostFunctions, "vaultRead" | "vaultReadMany" | "vaultReadBytes" | "vaultProcess" | "vaultTrash" | "vaultMove" | "vaultCreate" | "linksUpdateOnMove" | "openNote" | "localContext" | "saveJournal"> {
+	return {
+		runProcess,
+		cancelProcesses,
+		fileStatus,
+		realPath,
+		env: (name) => process.env[name],
+		now: () => performance.timeOrigin + performance.now(),
+		httpOpen,
+		httpRead,
+		sleep,
+		httpClose,
+		secret: (name) => secret(name) ?? undefined,
+	};
+}
+
+/** The facts only Node and Electron know; the OS comes from Obsidian's Platform. */
+export function nodePlatformFacts(
+	os: PlatformFacts["os"],
+	isDesktopApp: boolean,
+	vaultPath: string | null,
+	configDir: string,
+): PlatformFacts {
+	const electron = process as NodeJS.Process & { resourcesPath?: string };
+	return {
+		os,
+		isDesktopApp,
+		resourcesPath: electron.resourcesPath ?? null,
+		execPath: process.execPath ?? null,
+		vaultPath,
+		homeDir: homedir(),
+		configDir,
+	};
+}

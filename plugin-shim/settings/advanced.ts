@@ -1,0 +1,108 @@
+// The settings tab's Advanced section: the command line interface (its
+// path, the one found, the vault it works on), then the limits. The CLI's
+// status is asked once and kept across redraws of the tab.
+
+import type { Setting } from "obsidian";
+import type { CliStatus } from "../core/types";
+import type { SettingsContext } from "./settings-context";
+import { commitOnChange, numberRow, type Section } from "./section";
+
+export class AdvancedSection {
+	private status: CliStatus | null = null;
+
+	constructor(private readonly ctx: SettingsContext) {}
+
+	/** The command line interface, then the limits. */
+	section(): Section {
+		const settings = this.ctx.core?.settings();
+		const cli = ["command line interface", "CLI"];
+		let statusSetting: Setting | null = null;
+		return {
+			heading: "Advanced",
+			cls: "vault-agent-advanced-settings",
+			rows: [
+				{
+					name: "Path to the Obsidian CLI",
+					desc: "Leave empty to find it automatically. Obsidian turns its CLI on under general settings, command line interface.",
+					aliases: cli,
+					render: (setting) => {
+						setting.addText((text) => {
+							text.setPlaceholder("Found automatically");
+							commitOnChange(text, settings?.cliPath ?? "", async (value) => {
+								const saved = await this.ctx.updateSettings({ cliPath: value });
+								// A new path means a new answer to "which CLI?".
+								if (statusSetting) await this.refresh(statusSetting);
+								return saved.cliPath;
+							});
+						});
+					},
+				},
+				{
+					name: "CLI in use",
+					aliases: cli,
+					render: (setting) => {
+						statusSetting = setting;
+						setting.settingEl.addClass("vault-agent-cli-status");
+						setting.addButton((button) =>
+							button.setButtonText("Check again").onClick(async () => {
+								await this.refresh(setting);
+							}),
+						);
+						this.render(setting);
+						if (this.status === null) void this.refresh(setting);
+					},
+				},
+				{
+					name: "Vault name",
+					desc: "The vault the CLI works on. Leave empty for the vault that is open.",
+					aliases: cli,
+					render: (setting) => {
+						setting.addText((text) =>
+							commitOnChange(text, settings?.vaultName ?? "", async (value) => (await this.ctx.updateSettings({ vaultName: value })).vaultName),
+						);
+					},
+				},
+				numberRow(this.ctx, "Timeout (seconds)", "How long one CLI call may take before it is stopped (1 to 120).", "timeoutSeconds", cli),
+				numberRow(this.ctx, "Output cap (KiB)", "Longer output is cut, with a note saying how much was left out.", "outputCapKib", cli),
+				numberRow(this.ctx, "CLI processes at once", "More calls wait their turn, in order (1 to 16).", "maxProcesses", cli),
+				numberRow(this.ctx, "Confirmation expiry (minutes)", "A change that waits longer than this for your approval is dropped.", "confirmationExpiryMinutes"),
+				numberRow(
+					this.ctx,
+					"Reuse reads for (seconds)",
+					"A read the agent repeats while nothing in the vault changed is answered without running the CLI again, for up to this long (0 to 3600; 0 turns it off). Any change Obsidian sees clears it.",
+					"readCacheSeconds",
+					["cache"],
+				),
+				numberRow(this.ctx, "Tool rounds per message", "The agent stops after this many rounds of tool calls for one message.", "maxToolRounds"),
+				numberRow(this.ctx, "Tool result size (characters)", "Longer tool output is cut before it goes to the model, with a note saying so.", "toolResultCapChars"),
+				numberRow(this.ctx, "Model timeout (seconds)", "How long to wait for the server to start answering.", "modelTimeoutSeconds"),
+			],
+		};
+	}
+
+	private async refresh(setting: Setting): Promise<void> {
+		const core = this.ctx.core;
+		if (!core) return;
+		setting.setDesc("Looking for the CLI…");
+		this.status = await core.cliStatus();
+		this.render(setting);
+	}
+
+	private render(setting: Setting): void {
+		const status = this.status;
+		setting.descEl.empty();
+		if (!status) {
+			setting.setDesc("Looking for the CLI…");
+			return;
+		}
+		const binary = status.discovery.binary;
+		// The user's own path first, when it is what went wrong (or was passed over).
+		if (status.discovery.settingProblem) setting.descEl.createDiv({ cls: "vault-agent-cli-missing", text: status.discovery.settingProblem });
+		setting.descEl.createDiv({
+			cls: binary ? "vault-agent-cli-found" : "vault-agent-cli-missing",
+			text: binary ? `Found: ${binary}` : "Not found. Turn it on in Obsidian's general settings (command line interface), or set its path above.",
+		});
+		if (status.version) setting.descEl.createDiv({ text: `Version: ${status.version}` });
+		else if (binary && status.versionError) setting.descEl.createDiv({ cls: "vault-agent-cli-missing", text: status.versionError });
+	}
+}

@@ -1,0 +1,223 @@
+// The settings tab's Model section: the profiles (add, copy, rename,
+// delete, pick), the provider and server of the one in use, its model and
+// key, Test connection, and the options only some providers have.
+
+import { type DropdownComponent, Notice, SecretComponent, type Setting } from "obsidian";
+import type { ModelProfile, ProfileEdit } from "../core/types";
+import { activeProfile, withActiveProfile } from "./active-profile";
+import type { SettingsContext } from "./settings-context";
+import { commitOnChange, numberRow, type Row, type Section } from "./section";
+
+export function modelSection(ctx: SettingsContext, redraw: () => void): Section {
+	const core = ctx.core;
+	const settings = core?.settings();
+	const profile = settings ? activeProfile(settings.chat) : undefined;
+	if (!core || !settings || !profile) return { heading: "Model", cls: "vault-agent-model-settings", rows: [] };
+	const summaries = core.modelProfiles();
+	const presets = core.providerPresets();
+	const inUse = summaries.find((s) => s.active)?.preset ?? "";
+	const rows: Row[] = [
+		{
+			name: "Model profile",
+			desc: "The model the chat uses; switch it here or in the chat header. Each profile keeps its own server, model and key.",
+			aliases: ["profiles", "switch model"],
+			render: (setting) => {
+				setting.settingEl.addClass("vault-agent-profile");
+				setting.addDropdown((dropdown) => {
+					for (const s of summaries) dropdown.addOption(s.id, s.name);
+					dropdown.setValue(profile.id).onChange((id) => editProfiles(ctx, redraw, { action: "select", id }));
+				});
+				setting.addExtraButton((button) =>
+					button
+						.setIcon("plus")
+						.setTooltip("Add a profile")
+						.onClick(() => editProfiles(ctx, redraw, { action: "add", preset: presets[0]?.id ?? "" })),
+				);
+				setting.addExtraButton((button) =>
+					button
+						.setIcon("copy")
+						.setTooltip("Duplicate this profile")
+						.onClick(() => editProfiles(ctx, redraw, { action: "duplicate", id: profile.id })),
+				);
+				setting.addExtraButton((button) =>
+					button
+						.setIcon("trash-2")
+						.setTooltip("Delete this profile")
+						.setDisabled(summaries.length < 2)
+						.onClick(() => editProfiles(ctx, redraw, { action: "delete", id: profile.id })),
+				);
+			},
+		},
+		{
+			name: "Profile name",
+			desc: "How this profile is listed here and in the chat header.",
+			aliases: ["rename profile"],
+			render: (setting) => {
+				setting.settingEl.addClass("vault-agent-profile-name");
+				setting.addText((text) =>
+					commitOnChange(text, profile.name, async (name) => {
+						try {
+							await ctx.editModelProfiles({ action: "rename", id: profile.id, name });
+						} catch (error) {
+							new Notice(error instanceof Error ? error.message : String(error));
+						}
+						const kept = activeProfile(ctx.core?.settings().chat ?? settings.chat);
+						redraw();
+						return kept?.name ?? profile.name;
+					}),
+				);
+			},
+		},
+		{
+			name: "Provider",
+			desc: "The server this profile talks to. Picking another adds a new profile for it; your other profiles stay as they are. Local servers (Ollama, LM Studio) keep your notes on this computer; hosted ones send the conversation to that service.",
+			aliases: presets.map((p) => p.label),
+			render: (setting) => {
+				setting.settingEl.addClass("vault-agent-provider");
+				setting.addDropdown((dropdown) => {
+					for (const preset of presets) dropdown.addOption(preset.id, preset.label);
+					if (!inUse) dropdown.addOption("", profile.provider === "anthropic" ? "Other Anthropic address" : "Other OpenAI-compatible server");
+					dropdown.setValue(inUse).onChange(async (preset) => {
+						if (preset) await editProfiles(ctx, redraw, { action: "add", preset });
+					});
+				});
+			},
+		},
+	];
+	if (profile.provider === "openAi") {
+		rows.push({
+			name: "Server address",
+			desc: "The OpenAI-compatible base address, ending in /v1.",
+			aliases: ["base URL"],
+			render: (setting) => {
+				setting.addText((text) =>
+					commitOnChange(text, profile.baseUrl, async (baseUrl) => {
+						const kept = (await saveProfile(ctx, { baseUrl }))?.baseUrl ?? baseUrl;
+						// The provider shown follows the address.
+						redraw();
+						return kept;
+					}),
+				);
+			},
+		});
+	}
+	rows.push(
+		{
+			name: "Model name",
+			desc: "Exactly as the server names it; use a model that can call tools.",
+			render: (setting) => {
+				setting.settingEl.addClass("vault-agent-model-name");
+				setting.addText((text) => commitOnChange(text, profile.model, async (model) => (await saveProfile(ctx, { model }))?.model ?? model));
+			},
+		},
+		{
+			name: "API key",
+			desc: "Kept in Obsidian's secret storage under the name you pick, not in this plugin's data. Local servers usually need none.",
+			aliases: ["secret", "token"],
+			render: (setting) => {
+				setting.addComponent((el) =>
+					new SecretComponent(ctx.app, el).setValue(profile.apiKeySecret).onChange(async (apiKeySecret) => {
+						await saveProfile(ctx, { apiKeySecret });
+					}),
+				);
+			},
+		},
+		{
+			name: "Test connection",
+			desc: "Lists the models the server of this profile offers.",
+			render: (setting) => testConnection(ctx, redraw, setting),
+		},
+		numberRow(
+			ctx,
+			"Context window (tokens)",
+			"How much the model reads at once. 0 asks the server (Ollama, LM Studio, OpenRouter) or uses the model's known size, else 4096 for Ollama and 8192 for other local servers. Set it if you started Ollama with a larger OLLAMA_CONTEXT_LENGTH. Older messages are shortened or left out to fit.",
+			"contextWindow",
+		),
+		{
+			name: "Tool calls written as text",
+			desc: "Only for a model or server that cannot call tools: a reply that is nothing but a tool call, written as JSON (bare, in a code block or in <tool_call> tags), then runs as one. Leave it off for servers that call tools themselves, as every provider listed above does. A call a tool's answer also held (text in a note) never runs, and a change asked for this way always waits for your approval.",
+			aliases: ["text-form tool calls", "tool_call", "JSON tool calls"],
+			render: (setting) => {
+				setting.settingEl.addClass("vault-agent-text-tool-calls");
+				setting.addToggle((toggle) =>
+					toggle.setValue(profile.textToolCalls).onChange(async (textToolCalls) => {
+						await saveProfile(ctx, { textToolCalls });
+					}),
+				);
+			},
+		},
+	);
+	if (profile.provider === "anthropic") {
+		rows.push(
+			{
+				name: "Extended thinking",
+				desc: "Claude thinks before it answers; you can unfold what it thought above the answer. Thinking tokens are billed as output.",
+				aliases: ["reasoning", "thinking"],
+				render: (setting) => {
+					setting.settingEl.addClass("vault-agent-thinking");
+					setting.addToggle((toggle) =>
+						toggle.setValue(settings.chat.anthropicThinking).onChange(async (anthropicThinking) => {
+							const current = ctx.core?.settings().chat ?? settings.chat;
+							await ctx.updateSettings({ chat: { ...current, anthropicThinking } });
+						}),
+					);
+				},
+			},
+			numberRow(ctx, "Thinking budget (tokens)", "The most tokens Claude may think with per reply (1024 to 64000).", "anthropicThinkingBudget", ["reasoning", "thinking"]),
+		);
+	}
+	return { heading: "Model", cls: "vault-agent-model-settings", rows };
+}
+
+/** Each test replaces the last one's answer and model list; another profile starts afresh. */
+function testConnection(ctx: SettingsContext, redraw: () => void, setting: Setting): void {
+	let models: DropdownComponent | null = null;
+	// A click while an earlier test still waits: only the newest test's answer is drawn.
+	let newest = 0;
+	setting.addButton((button) =>
+		button.setButtonText("Test connection").onClick(async () => {
+			const core = ctx.core;
+			if (!core) return;
+			const run = ++newest;
+			const clearModels = () => {
+				models?.selectEl.remove();
+				models = null;
+			};
+			setting.setDesc("Connecting…");
+			clearModels();
+			const report = await core.testConnection();
+			if (run !== newest) return;
+			clearModels();
+			setting.descEl.empty();
+			setting.descEl.createDiv({ cls: report.ok ? "vault-agent-cli-found" : "vault-agent-cli-missing", text: report.message });
+			if (report.models.length === 0) return;
+			setting.addDropdown((dropdown) => {
+				models = dropdown;
+				dropdown.addOption("", "Choose a model");
+				for (const model of report.models) dropdown.addOption(model, model);
+				dropdown.onChange(async (model) => {
+					if (!model) return;
+					await saveProfile(ctx, { model });
+					redraw();
+				});
+			});
+		}),
+	);
+}
+
+async function editProfiles(ctx: SettingsContext, redraw: () => void, edit: ProfileEdit): Promise<void> {
+	try {
+		await ctx.editModelProfiles(edit);
+	} catch (error) {
+		new Notice(error instanceof Error ? error.message : String(error));
+	}
+	redraw();
+}
+
+/** Saves a change to the profile in use; returns it as the core kept it. */
+async function saveProfile(ctx: SettingsContext, patch: Partial<ModelProfile>): Promise<ModelProfile | undefined> {
+	const core = ctx.core;
+	if (!core) return undefined;
+	const saved = await ctx.updateSettings(withActiveProfile(core.settings(), patch));
+	return activeProfile(saved.chat);
+}

@@ -1,0 +1,70 @@
+// The settings tab's Safety section: the vault changes mode (what each
+// allows, in words) and the folders the agent may read and change.
+
+import type { SettingsContext } from "./settings-context";
+import { asPermissionMode, PERMISSION_MODES } from "./permission-modes";
+import { commitOnChange, type Row, type Section } from "./section";
+
+export function safetySection(ctx: SettingsContext): Section {
+	const settings = ctx.core?.settings();
+	const folderList = (name: string, desc: string, key: "readFolders" | "writeFolders"): Row => ({
+		name,
+		desc,
+		aliases: ["folders", "scope"],
+		render: (setting) => {
+			setting.settingEl.addClass("vault-agent-folder-setting");
+			setting.addTextArea((area) => {
+				area.setPlaceholder("Whole vault");
+				area.inputEl.rows = 3;
+				commitOnChange(area, (settings?.[key] ?? []).join("\n"), async (value) => {
+					const folders = value
+						.split("\n")
+						.map((line) => line.trim())
+						.filter((line) => line !== "");
+					const saved = await ctx.updateSettings({ [key]: folders });
+					return saved[key].join("\n");
+				});
+			});
+		},
+	});
+	return {
+		heading: "Safety",
+		cls: "vault-agent-safety-settings",
+		rows: [
+			{
+				name: "Vault changes",
+				desc: "What the agent may change in your vault. You can also switch it in the chat header; the agent itself never can.",
+				aliases: ["permission mode", "read only", ...PERMISSION_MODES.map((m) => m.label)],
+				render: (setting) => {
+					setting.settingEl.addClass("vault-agent-permission-mode-setting");
+					setting.addDropdown((dropdown) => {
+						for (const m of PERMISSION_MODES) dropdown.addOption(m.mode, m.label);
+						dropdown.setValue(settings?.permissionMode ?? "readOnly").onChange(async (value) => {
+							const permissionMode = asPermissionMode(value);
+							if (!permissionMode) return;
+							const saved = await ctx.updateSettings({ permissionMode });
+							dropdown.setValue(saved.permissionMode);
+						});
+					});
+					const list = setting.descEl.createEl("ul", { cls: "vault-agent-permission-modes" });
+					for (const m of PERMISSION_MODES) {
+						const item = list.createEl("li");
+						item.dataset.mode = m.mode;
+						item.createEl("strong", { text: m.label });
+						item.appendText(`: ${m.description}`);
+					}
+				},
+			},
+			folderList(
+				"Folders the agent may read",
+				"One folder per line, from the vault root (like Projects or Areas/Work). Leave empty for the whole vault. Results from searches and lists leave out the rest and say how many were left out.",
+				"readFolders",
+			),
+			folderList(
+				"Folders the agent may change",
+				"One folder per line. Leave empty for every folder it may read. Changes still follow the vault changes mode above, and never reach Obsidian's configuration folder.",
+				"writeFolders",
+			),
+		],
+	};
+}
