@@ -4,8 +4,8 @@
 
 use serde_json::json;
 
+use crate::base::host::Host;
 use crate::core::VaultAgentCore;
-use crate::host::Host;
 use crate::policy::agent_files::{plan_write, vault_relative, written_note, AgentFileWrite};
 use crate::settings::PermissionMode;
 

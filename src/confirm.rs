@@ -12,15 +12,15 @@
 //! UI: the public API and the model get the pending result and nothing that
 //! approves it.
 
-use serde::Serialize;
 use sha2::{Digest, Sha256};
 
+use crate::base::call::Preview;
+use crate::base::card::{ConfirmationCard, ConfirmationState, PendingView};
+use crate::base::error::ToolError;
+use crate::base::result::ToolResult;
+use crate::base::vault_path::{is_invisible, visible_code};
 use crate::cli::argv::CliInvocation;
 use crate::cli::outcome::EmptyOutput;
-use crate::error::ToolError;
-use crate::policy::paths::{is_invisible, visible_code};
-use crate::result::ToolResult;
-use crate::tools::Preview;
 
 /// An edit written through Obsidian's vault: the note as it was read for the
 /// preview and as it will be. It is written only if the note still holds
@@ -91,51 +91,6 @@ pub fn text_hash(text: &str) -> String {
 /// Finished confirmations kept to answer replays with the right code.
 const KEEP_FINISHED: usize = 64;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(test, derive(ts_rs::TS))]
-#[serde(rename_all = "camelCase")]
-pub enum ConfirmationState {
-    Proposed,
-    Approved,
-    Running,
-    Done,
-    Failed,
-    Rejected,
-    Expired,
-    Stale,
-}
-
-impl ConfirmationState {
-    /// The edges of the state machine; everything else is refused.
-    pub fn can_become(self, next: ConfirmationState) -> bool {
-        use ConfirmationState::*;
-        matches!(
-            (self, next),
-            (Proposed, Approved | Rejected | Expired)
-                | (Approved, Running | Stale)
-                | (Running, Done | Failed)
-        )
-    }
-
-    pub fn is_open(self) -> bool {
-        self == ConfirmationState::Proposed
-    }
-
-    fn words(self) -> &'static str {
-        use ConfirmationState::*;
-        match self {
-            Proposed => "waiting",
-            Approved => "approved",
-            Running => "running",
-            Done => "done",
-            Failed => "failed",
-            Rejected => "rejected",
-            Expired => "expired",
-            Stale => "stale",
-        }
-    }
-}
-
 /// The hash a confirmation is bound to: SHA-256 over the argv elements, each
 /// followed by a NUL (which no element can contain), in hex.
 pub fn argv_hash(argv: &[String]) -> String {
@@ -196,43 +151,6 @@ pub struct PendingConfirmation {
 pub struct Requester {
     pub name: String,
     pub mode: crate::settings::PermissionMode,
-}
-
-/// What the model and other plugins see of a pending confirmation.
-#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
-#[cfg_attr(test, derive(ts_rs::TS))]
-#[cfg_attr(test, ts(rename = "PendingConfirmation"))]
-pub struct PendingView {
-    pub id: String,
-    pub summary: String,
-    pub preview: Preview,
-}
-
-/// What the plugin's confirmation card shows (and needs to approve).
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(test, derive(ts_rs::TS))]
-#[serde(rename_all = "camelCase")]
-pub struct ConfirmationCard {
-    pub id: String,
-    pub tool_id: &'static str,
-    pub command: &'static str,
-    pub summary: String,
-    pub preview: Preview,
-    pub argv: Vec<String>,
-    pub argv_hash: String,
-    pub expires_ms: f64,
-    pub state: ConfirmationState,
-    /// The outside agent that asked ("Claude Code wants to change …").
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(test, ts(optional))]
-    pub requester: Option<String>,
-    /// The model wrote this call as text, not as a tool call: it may be
-    /// echoing a call it read in a note (the card says so).
-    pub written_as_text: bool,
-    /// `cli` (the argv runs), `vault` (Obsidian writes the note in one
-    /// step, only if it is unchanged) or `files` (Obsidian's file manager
-    /// moves or trashes notes, only those still as the card showed them).
-    pub via: &'static str,
 }
 
 impl PendingConfirmation {

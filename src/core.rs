@@ -9,20 +9,22 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::agent::chat::StopSignal;
+use crate::base::call::{Access, NoteLocator, ProbeResult};
+use crate::base::card::{ConfirmationCard, ConfirmationState};
+use crate::base::error::ToolError;
+use crate::base::host::Host;
+use crate::base::input::Lenient;
+use crate::base::result::ToolResult;
 use crate::cli::argv::CliInvocation;
 use crate::cli::client::{CliClient, CliRun, CliStatus};
 use crate::cli::outcome::EmptyOutput;
-use crate::confirm::{ConfirmationBook, ConfirmationCard, ConfirmationState, Proposal};
-use crate::error::ToolError;
-use crate::host::Host;
-use crate::input::Lenient;
+use crate::confirm::{ConfirmationBook, Proposal};
 use crate::journal::Journal;
 use crate::policy;
 use crate::policy::filter;
 use crate::policy::scope::{self, Output, Resolved, ScopeCheck};
-use crate::result::ToolResult;
 use crate::settings::{normalise_loaded, NormalisedSettings, Settings};
-use crate::tools::{builtin_tools, Access, NoteLocator, ProbeResult, ToolCall, ToolSpec};
+use crate::tools::{builtin_tools, ToolCall, ToolSpec};
 
 /// A call that passed the gate, and what the gate decided about it.
 pub(crate) struct Authorised<'t> {
@@ -863,7 +865,7 @@ impl<H: Host> VaultAgentCore<H> {
         args: &Value,
         settings: &Settings,
         turn: Option<&str>,
-    ) -> Option<crate::confirm::PendingView> {
+    ) -> Option<crate::base::card::PendingView> {
         let Authorised {
             call,
             access,

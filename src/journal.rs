@@ -238,7 +238,7 @@ impl Journal {
             entry.undo = UndoPlan::Never {
                 reason: format!(
                     "the note is too large to keep a copy for undo (more than {} with its earlier text).",
-                    crate::cli::outcome::human_bytes(MAX_BYTES as u64)
+                    crate::base::text::human_bytes(MAX_BYTES as u64)
                 ),
             };
         }

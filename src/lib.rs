@@ -5,20 +5,17 @@
 
 pub mod acp_files;
 pub mod agent;
+pub mod base;
 pub mod cli;
 pub mod confirm;
 pub mod core;
-pub mod error;
-pub mod host;
 pub mod hygiene;
-pub mod input;
 pub mod journal;
 pub mod mcp;
 pub mod notes;
 pub mod organise;
 pub mod policy;
 pub mod reads;
-pub mod result;
 pub mod search;
 pub mod settings;
 #[cfg(any(test, feature = "testing"))]
@@ -35,7 +32,7 @@ pub mod writes;
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
 
+pub use crate::base::error::ToolError;
+pub use crate::base::host::Host;
+pub use crate::base::result::ToolResult;
 pub use crate::core::{ToolDescriptor, VaultAgentCore};
-pub use crate::error::ToolError;
-pub use crate::host::Host;
-pub use crate::result::ToolResult;

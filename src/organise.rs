@@ -6,20 +6,20 @@
 
 use serde_json::Value;
 
+use crate::base::call::Preview;
+use crate::base::card::ConfirmationState;
+use crate::base::error::ToolError;
+use crate::base::host::Host;
+use crate::base::result::ToolResult;
+use crate::base::vault_path::in_config_dir;
 use crate::cli::argv::CliInvocation;
 use crate::cli::outcome::EmptyOutput;
-use crate::confirm::{
-    text_hash, ConfirmationState, OrganisePlan, PendingConfirmation, PlannedMove, Proposal,
-};
+use crate::confirm::{text_hash, OrganisePlan, PendingConfirmation, PlannedMove, Proposal};
 use crate::core::VaultAgentCore;
-use crate::error::ToolError;
-use crate::host::Host;
 use crate::journal::{DeletedNote, JournalEntry, MovedNote, UndoPlan, MAX_BYTES};
-use crate::policy::paths::in_config_dir;
-use crate::result::ToolResult;
 use crate::settings::Settings;
 use crate::tools::organise::{moved, renamed, Destination, OrganiseKind, OrganiseRequest};
-use crate::tools::{Preview, ToolCall};
+use crate::tools::ToolCall;
 
 /// Lines of a deleted note the card shows.
 const FIRST_LINES: usize = 3;
@@ -206,7 +206,7 @@ impl<H: Host> VaultAgentCore<H> {
                         failure = Some(ToolError::VaultFailed {
                             target: format!("\"{}\"", item.from),
                             detail: match error.code.as_str() {
-                                "too_large" => format!("it is larger than {}, too large to keep a copy for undo, so it was not deleted; delete it yourself in Obsidian", crate::cli::outcome::human_bytes(MAX_BYTES as u64)),
+                                "too_large" => format!("it is larger than {}, too large to keep a copy for undo, so it was not deleted; delete it yourself in Obsidian", crate::base::text::human_bytes(MAX_BYTES as u64)),
                                 _ => format!("{}; it was not deleted", error.message),
                             },
                         });

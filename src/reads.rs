@@ -5,13 +5,13 @@
 
 use serde_json::json;
 
+use crate::base::error::ToolError;
+use crate::base::host::Host;
+use crate::base::result::ToolResult;
 use crate::core::VaultAgentCore;
-use crate::error::ToolError;
-use crate::host::Host;
 use crate::notes::headings::HeadingProblem;
 use crate::notes::map::{document_map, section_text};
 use crate::policy::agent_session;
-use crate::result::ToolResult;
 use crate::settings::Settings;
 use crate::tools::{NoteView, View};
 

@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::input::Lenient;
+use crate::base::input::Lenient;
 
 pub use self::profiles::{ProfileEdit, ProfileSummary};
 
@@ -878,10 +878,10 @@ impl Reader<'_> {
         let mut folders: Vec<String> = Vec::new();
         for item in items {
             let folder = match item {
-                Value::String(text) => crate::policy::paths::normalised(
+                Value::String(text) => crate::base::vault_path::normalised(
                     key,
                     text,
-                    crate::policy::paths::PathKind::Folder,
+                    crate::base::vault_path::PathKind::Folder,
                 ),
                 other => Err(format!("`{key}` held {}, not a folder", type_name(other))),
             };
@@ -1153,7 +1153,7 @@ mod tests {
     /// whole vault that nothing stored means.
     #[test]
     fn a_scope_the_bounded_reader_could_not_keep_reaches_no_folder() {
-        use crate::input::{parse_lenient, SETTINGS};
+        use crate::base::input::{parse_lenient, SETTINGS};
         let none = [crate::policy::scope::NO_FOLDER];
         let many: Vec<String> = (0..20_000).map(|i| format!("F{i}")).collect();
         let long = "x".repeat(70 * 1024);

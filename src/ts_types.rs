@@ -28,11 +28,11 @@ fn declaration<T: TS + ?Sized>() -> String {
 }
 
 fn api_types() -> String {
-    use crate::confirm::PendingView;
+    use crate::base::call::{Access, Preview};
+    use crate::base::card::PendingView;
+    use crate::base::diff::{DiffHunk, DiffLine, LineKind, NoteDiff, Segment};
+    use crate::base::result::{ErrorInfo, JournalRef, ToolResult};
     use crate::core::{CommandDescriptor, ToolDescriptor};
-    use crate::notes::diff::{DiffHunk, DiffLine, LineKind, NoteDiff, Segment};
-    use crate::result::{ErrorInfo, JournalRef, ToolResult};
-    use crate::tools::{Access, Preview};
 
     [
         HEADER.to_string(),
@@ -63,12 +63,12 @@ fn core_types() -> String {
     use crate::agent::provider::ProviderPreset;
     use crate::agent::stored::LoadedConversation;
     use crate::agent::table::Table;
-    use crate::cli::client::CliStatus;
-    use crate::cli::discovery::{Candidate, CandidateSource, Discovery, Verdict};
-    use crate::confirm::{ConfirmationCard, ConfirmationState};
-    use crate::host::{
+    use crate::base::card::{ConfirmationCard, ConfirmationState};
+    use crate::base::host::{
         FileStatus, HttpFailure, HttpRequest, Os, PlatformFacts, ProcessRequest, ProcessTree,
     };
+    use crate::cli::client::CliStatus;
+    use crate::cli::discovery::{Candidate, CandidateSource, Discovery, Verdict};
     use crate::journal::{EntryView, TurnChanges};
     use crate::mcp::activity::StoredActivity;
     use crate::mcp::setups::{ClientSetup, SetupFormat};
@@ -254,12 +254,12 @@ fn generated_typescript_types_are_up_to_date() {
 #[test]
 fn the_public_error_codes_are_toolerrors_codes() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let rust = std::fs::read_to_string(root.join("src/error.rs")).unwrap();
+    let rust = std::fs::read_to_string(root.join("src/base/error.rs")).unwrap();
     let body = rust
         .split("pub fn code(&self) -> &'static str {")
         .nth(1)
         .and_then(|rest| rest.split("\n    }\n").next())
-        .expect("ToolError::code in src/error.rs");
+        .expect("ToolError::code in src/base/error.rs");
     let in_rust: Vec<&str> = body
         .lines()
         .filter_map(|line| line.split("=> \"").nth(1))

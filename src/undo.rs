@@ -11,19 +11,20 @@
 
 use serde_json::Value;
 
+use crate::base::call::NoteLocator;
+use crate::base::diff::NoteDiff;
+use crate::base::error::ToolError;
+use crate::base::host::{Host, VaultProcessed};
+use crate::base::result::{JournalRef, ToolResult};
+use crate::base::vault_path::{in_config_dir, normalised, PathKind};
 use crate::cli::argv::CliInvocation;
 use crate::confirm::{text_hash, NoteEditPlan};
 use crate::core::VaultAgentCore;
-use crate::error::ToolError;
-use crate::host::{Host, VaultProcessed};
 use crate::journal::{EntryView, Journal, JournalEntry, NoteTexts, TurnChanges, UndoPlan};
-use crate::notes::diff::NoteDiff;
-use crate::policy::paths::{in_config_dir, normalised, PathKind};
-use crate::result::{JournalRef, ToolResult};
 use crate::settings::Settings;
 use crate::tools::properties::{current_value, LIST_PROPERTIES};
 use crate::tools::tasks::task_status;
-use crate::tools::{NoteLocator, ToolCall, UndoKind};
+use crate::tools::{ToolCall, UndoKind};
 use crate::writes::written_path;
 
 /// How a value that is not set shows in a diff.
@@ -650,7 +651,13 @@ impl<H: Host> VaultAgentCore<H> {
 
     async fn undo_entry(&self, id: &str, anyway: Option<&str>) -> ToolResult {
         let Some(entry) = self.journal.borrow().get(id).cloned() else {
-            return ToolResult::failure(&ToolError::UndoNotFound { id: id.to_string() }, 0.0);
+            return ToolResult::failure(
+                &ToolError::UndoNotFound {
+                    id: id.to_string(),
+                    kept: crate::journal::MAX_ENTRIES,
+                },
+                0.0,
+            );
         };
         let mut conflict_hash = None;
         let mut result = match self.reverse(&entry, anyway).await {
@@ -926,7 +933,7 @@ impl<H: Host> VaultAgentCore<H> {
         &self,
         entry: &JournalEntry,
         path: &str,
-        failure: crate::host::VaultFailure,
+        failure: crate::base::host::VaultFailure,
         back: usize,
         total: usize,
     ) -> Stop {

@@ -6,12 +6,13 @@
 //! refused as `path_outside_vault`. Reads follow the read scope as for any
 //! other note.
 
+use crate::base::call::NoteLocator;
+use crate::base::error::ToolError;
+use crate::base::host::{Host, Os};
+use crate::base::vault_path::{in_config_dir, inside_real_folder};
 use crate::core::VaultAgentCore;
-use crate::error::ToolError;
-use crate::host::{Host, Os};
-use crate::policy::paths::{in_config_dir, inside_real_folder};
 use crate::policy::scope::Place;
-use crate::tools::{NoteLocator, ToolCall};
+use crate::tools::ToolCall;
 use crate::undo::Before;
 
 impl<H: Host> VaultAgentCore<H> {

@@ -6,18 +6,20 @@
 
 use serde_json::Value;
 
+use crate::base::call::NoteLocator;
+use crate::base::card::ConfirmationState;
+use crate::base::diff::NoteDiff;
+use crate::base::error::ToolError;
+use crate::base::host::{Host, VaultProcessed};
+use crate::base::result::ToolResult;
+use crate::base::vault_path::PathKind;
 use crate::cli::argv::CliInvocation;
 use crate::cli::outcome::{CliOutput, EmptyOutput};
-use crate::confirm::{ConfirmationState, NoteEditPlan, Proposal};
+use crate::confirm::{NoteEditPlan, Proposal};
 use crate::core::VaultAgentCore;
-use crate::error::ToolError;
-use crate::host::{Host, VaultProcessed};
-use crate::notes::diff::NoteDiff;
 use crate::notes::edit::{apply, body_start, EditProblem, NoteEdit};
-use crate::policy::paths::PathKind;
-use crate::result::ToolResult;
 use crate::settings::Settings;
-use crate::tools::{NoteEditRequest, NoteLocator, ToolCall, WriteCheck};
+use crate::tools::{NoteEditRequest, ToolCall, WriteCheck};
 
 impl<H: Host> VaultAgentCore<H> {
     /// Before a CLI write: `create` is refused when the note exists (the CLI
@@ -147,7 +149,7 @@ impl<H: Host> VaultAgentCore<H> {
             after,
         };
         let argv = plan.argv();
-        let preview = crate::tools::Preview {
+        let preview = crate::base::call::Preview {
             target: target.clone(),
             before: String::new(),
             // The model reads the change as a unified diff.
@@ -302,7 +304,7 @@ impl<H: Host> VaultAgentCore<H> {
     }
 
     /// A note's exact text through the vault, as a probe reads it.
-    pub(crate) async fn read_exact(&self, path: &str) -> crate::tools::ProbeResult {
+    pub(crate) async fn read_exact(&self, path: &str) -> crate::base::call::ProbeResult {
         self.host()
             .vault_read(path)
             .await
@@ -330,11 +332,10 @@ impl<H: Host> VaultAgentCore<H> {
                 let text = self
                     .read_text(&CliInvocation::new("daily:path"), settings)
                     .await?;
-                crate::policy::paths::normalised("daily:path", text.trim(), PathKind::File).map_err(
-                    |problem| ToolError::NoteNotFound {
+                crate::base::vault_path::normalised("daily:path", text.trim(), PathKind::File)
+                    .map_err(|problem| ToolError::NoteNotFound {
                         target: format!("for today ({problem})"),
-                    },
-                )
+                    })
             }
             NoteLocator::Name(name) => {
                 let info = CliInvocation::new("file").parameter("file", name.as_str());

@@ -3,7 +3,7 @@
 //! gate or say they are too large, and its process is ended with its group.
 
 use serde_json::{json, Value};
-use vault_agent::host::{Os, ProcessOutcome, ProcessTree};
+use vault_agent::base::host::{Os, ProcessOutcome, ProcessTree};
 use vault_agent::policy::agent_session::{AgentRequest, READ_MAX_BYTES};
 use vault_agent::settings::PermissionMode;
 use vault_agent::testing::{block_on, FakeHost};

@@ -7,7 +7,7 @@ use std::cell::RefCell;
 use serde_json::{json, Value};
 use vault_agent::agent::chat::{ChatEvent, ChatEvents, Decision, TurnEnd};
 use vault_agent::agent::conversation::{ChatMessage, Conversation};
-use vault_agent::host::{HttpFailure, Os, ProcessOutcome};
+use vault_agent::base::host::{HttpFailure, Os, ProcessOutcome};
 use vault_agent::testing::{block_on, FakeHost, ScriptedHttp};
 use vault_agent::VaultAgentCore;
 
@@ -947,7 +947,7 @@ fn a_tool_call_printed_as_text_runs_like_a_real_one_when_the_profile_takes_them(
 fn the_prompt_tells_the_local_time_and_the_open_note_the_agent_may_read() {
     let system = |settings: Value| {
         let mut host = FakeHost::new(Os::Linux, |_| ProcessOutcome::success("ok"));
-        host.local = vault_agent::host::LocalContext {
+        host.local = vault_agent::base::host::LocalContext {
             date_time: "Monday, 30 November 2026 at 15:25".into(),
             time_zone: "Europe/Berlin (UTC+01:00)".into(),
             open_note: Some("Private/Diary.md".into()),

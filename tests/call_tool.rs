@@ -1,7 +1,7 @@
 //! `VaultAgentCore::call_tool` end to end against the fake host.
 
 use serde_json::{json, Value};
-use vault_agent::host::{Os, ProcessOutcome, SpawnFailure};
+use vault_agent::base::host::{Os, ProcessOutcome, SpawnFailure};
 use vault_agent::testing::{block_on, FakeHost};
 use vault_agent::{ToolResult, VaultAgentCore};
 

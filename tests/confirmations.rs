@@ -5,8 +5,8 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use serde_json::{json, Value};
-use vault_agent::confirm::ConfirmationState;
-use vault_agent::host::{Os, ProcessOutcome};
+use vault_agent::base::card::ConfirmationState;
+use vault_agent::base::host::{Os, ProcessOutcome};
 use vault_agent::testing::{block_on, FakeHost};
 use vault_agent::{ToolResult, VaultAgentCore};
 

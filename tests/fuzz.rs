@@ -47,6 +47,12 @@ use unicode_normalization::UnicodeNormalization;
 
 use vault_agent::agent::provider::{assembler, parse_stream, ChatError, ModelReply, StreamPiece};
 use vault_agent::agent::sse::{SseEvent, SseParser};
+use vault_agent::base::host::{Os, ProcessOutcome, SpawnFailure};
+use vault_agent::base::input::{
+    max_depth, parse_bounded, parse_lenient, InputLimits, InputProblem, CONVERSATION, SETTINGS,
+    TOOL_ARGUMENTS,
+};
+use vault_agent::base::vault_path::{is_invisible, normalised, PathKind};
 use vault_agent::cli::argv::{
     check_size, escape_value, normalise_line_endings, ArgvError, CliInvocation, UI_ONLY_PARAMETERS,
 };
@@ -54,12 +60,6 @@ use vault_agent::cli::outcome::{
     classify, interpret, without_installer_lines, CliStatus, EmptyOutput, OutcomeContext,
     APP_NOT_RUNNING_MESSAGE,
 };
-use vault_agent::host::{Os, ProcessOutcome, SpawnFailure};
-use vault_agent::input::{
-    max_depth, parse_bounded, parse_lenient, InputLimits, InputProblem, CONVERSATION, SETTINGS,
-    TOOL_ARGUMENTS,
-};
-use vault_agent::policy::paths::{is_invisible, normalised, PathKind};
 use vault_agent::settings::ProviderKind;
 use vault_agent::tools::{builtin_tools, is_excluded, ToolSpec, EXCLUDED_COMMANDS};
 use vault_agent::ToolError;
@@ -2033,7 +2033,7 @@ fn check_json(text: &str, limits: &InputLimits) -> TestCaseResult {
             }
         }
     }
-    let vault_agent::input::Lenient { value, repairs, .. } = parse_lenient(text, limits);
+    let vault_agent::base::input::Lenient { value, repairs, .. } = parse_lenient(text, limits);
     if !repairs.is_empty() && value != Value::Null {
         reached("json.repaired");
     }

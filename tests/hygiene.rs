@@ -7,7 +7,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{json, Value};
-use vault_agent::host::ProcessOutcome;
+use vault_agent::base::host::ProcessOutcome;
 use vault_agent::hygiene::READ_BATCH;
 use vault_agent::testing::{block_on, FakeHost};
 use vault_agent::VaultAgentCore;

@@ -9,7 +9,7 @@ use std::cell::Cell;
 use std::rc::Rc;
 
 use serde_json::{json, Value};
-use vault_agent::host::{Os, ProcessOutcome};
+use vault_agent::base::host::{Os, ProcessOutcome};
 use vault_agent::testing::{block_on, FakeHost};
 use vault_agent::{ToolResult, VaultAgentCore};
 

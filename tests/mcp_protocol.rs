@@ -10,11 +10,11 @@ mod mcp_support;
 
 use mcp_support::*;
 use serde_json::{json, Value};
+use vault_agent::base::call::Access;
 use vault_agent::mcp::activity::MAX_ARGV_CHARS;
 use vault_agent::mcp::{McpExchange, MAX_SESSIONS_PER_TOKEN, SESSION_IDLE_MS, TIMED_OUT_GRACE_MS};
 use vault_agent::settings::PermissionMode;
 use vault_agent::testing::{block_on, join};
-use vault_agent::tools::Access;
 use vault_agent::Host;
 
 const DOOR: &str = "d00rd00rd00rd00rd00rd00rd00rd00rd00rd00rd00rd00rd00rd00rd00rd00r";

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use serde_json::{json, Value};
-use vault_agent::host::{Os, ProcessOutcome};
+use vault_agent::base::host::{Os, ProcessOutcome};
 use vault_agent::testing::{block_on, FakeHost};
 use vault_agent::{ToolResult, VaultAgentCore};
 

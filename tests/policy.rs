@@ -1,7 +1,7 @@
 //! The policy matrix: every refusal has its code and starts no process.
 
 use serde_json::{json, Value};
-use vault_agent::host::{Os, ProcessOutcome};
+use vault_agent::base::host::{Os, ProcessOutcome};
 use vault_agent::testing::{block_on, FakeHost};
 use vault_agent::tools::{builtin_tools, EXCLUDED_COMMANDS};
 use vault_agent::{ToolResult, VaultAgentCore};
@@ -268,7 +268,7 @@ fn the_permission_mode_matrix() {
 /// `policy::check`: `tests/node/text-calls.test.mjs` shows it through the chat.
 #[test]
 fn a_write_written_as_text_is_always_a_card() {
-    use vault_agent::tools::Access;
+    use vault_agent::base::call::Access;
     let tools = builtin_tools();
     let ids: Vec<&str> = tools.iter().map(|t| t.id).collect();
     for mode in ["readOnly", "askEveryChange", "askBeforeEdits"] {

@@ -11,10 +11,10 @@ use std::rc::Rc;
 
 use proptest::prelude::*;
 use serde_json::{json, Value};
+use vault_agent::base::call::Access;
+use vault_agent::base::host::{Os, ProcessOutcome};
 use vault_agent::cli::cache::{rule, CacheRule};
-use vault_agent::host::{Os, ProcessOutcome};
 use vault_agent::testing::{block_on, FakeHost};
-use vault_agent::tools::Access;
 use vault_agent::VaultAgentCore;
 
 type Notes = Rc<RefCell<BTreeMap<String, String>>>;

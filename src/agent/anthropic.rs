@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 use super::conversation::{ChatMessage, ToolCallRecord, Usage};
 use super::provider::{ChatError, ModelReply, ModelRequest, StreamAssembler, StreamPiece};
 use super::sse::SseEvent;
-use crate::host::HttpRequest;
+use crate::base::host::HttpRequest;
 use crate::settings::ProviderSettings;
 
 const API_VERSION: &str = "2023-06-01";
@@ -377,7 +377,7 @@ impl StreamAssembler for AnthropicStream {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::result::ToolResult;
+    use crate::base::result::ToolResult;
 
     fn event(kind: &str, data: &str) -> SseEvent {
         SseEvent {
@@ -467,7 +467,7 @@ mod tests {
                 content: "data".into(),
                 is_error: false,
                 result: Box::new(ToolResult::failure(
-                    &crate::error::ToolError::EmptyOutput,
+                    &crate::base::error::ToolError::EmptyOutput,
                     0.0,
                 )),
                 table: None,

@@ -347,7 +347,7 @@ mod tests {
         messages.iter().map(cost).sum()
     }
     use crate::agent::conversation::ToolCallRecord;
-    use crate::result::ToolResult;
+    use crate::base::result::ToolResult;
 
     fn tool_result(n: usize, size: usize) -> ChatMessage {
         ChatMessage::Tool {

@@ -20,11 +20,11 @@ use super::provider::{
 };
 use super::sse::SseParser;
 use super::table::{self, Table};
-use crate::confirm::ConfirmationCard;
+use crate::base::card::ConfirmationCard;
+use crate::base::error::ToolError;
+use crate::base::host::{join_all, Host};
+use crate::base::result::ToolResult;
 use crate::core::{ToolDescriptor, VaultAgentCore};
-use crate::error::ToolError;
-use crate::host::{join_all, Host};
-use crate::result::ToolResult;
 use crate::settings::{ProviderKind, Settings};
 
 /// Error bodies beyond this are not read (they are only for the message).
@@ -480,7 +480,7 @@ impl<H: Host> VaultAgentCore<H> {
             .iter()
             .find(|tool| tool.id == call.name)
             .and_then(|tool| tool.command(command))
-            .is_some_and(|spec| spec.access == crate::tools::Access::Read)
+            .is_some_and(|spec| spec.access == crate::base::call::Access::Read)
     }
 
     /// Runs reads together; each result is recorded in the order asked.
@@ -876,9 +876,9 @@ impl<H: Host> VaultAgentCore<H> {
     /// is busy (429, 503, 529).
     async fn open_model(
         &self,
-        request: &crate::host::HttpRequest,
+        request: &crate::base::host::HttpRequest,
         events: &dyn ChatEvents,
-    ) -> Result<crate::host::HttpResponseHead, RoundError> {
+    ) -> Result<crate::base::host::HttpResponseHead, RoundError> {
         let mut attempt = 0;
         loop {
             let head = match self.host().http_open(request).await {
@@ -917,9 +917,9 @@ impl<H: Host> VaultAgentCore<H> {
     /// body that held no stream event at all.
     async fn read_reply(
         &self,
-        head: &crate::host::HttpResponseHead,
+        head: &crate::base::host::HttpResponseHead,
         kind: ProviderKind,
-        request: &crate::host::HttpRequest,
+        request: &crate::base::host::HttpRequest,
         events: &dyn ChatEvents,
     ) -> Result<ModelReply, RoundError> {
         let whole = head.content_type.as_deref().is_some_and(|t| {
@@ -1006,7 +1006,7 @@ impl<H: Host> VaultAgentCore<H> {
         if kind != ProviderKind::OpenAi || base.ends_with("/v1") {
             return error;
         }
-        let probe = crate::host::HttpRequest {
+        let probe = crate::base::host::HttpRequest {
             method: "GET".into(),
             url: format!("{base}/v1/models"),
             headers: Vec::new(),

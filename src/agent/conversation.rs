@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::agent::table::Table;
-use crate::result::ToolResult;
+use crate::base::result::ToolResult;
 
 /// A tool call the model asked for.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -12,7 +12,7 @@ use super::conversation::{ChatMessage, ToolCallRecord, Usage};
 use super::provider::{ChatError, ModelReply, ModelRequest, StreamAssembler, StreamPiece};
 use super::sse::SseEvent;
 use super::think_tags::ThinkTags;
-use crate::host::HttpRequest;
+use crate::base::host::HttpRequest;
 use crate::settings::ProviderSettings;
 
 fn headers(api_key: Option<String>) -> Vec<(String, String)> {

@@ -2,9 +2,9 @@
 //! guidance, and tool results marked as vault data.
 
 use crate::agent::conversation::{Attachment, ChatMessage};
+use crate::base::host::LocalContext;
+use crate::base::result::ToolResult;
 use crate::core::ToolDescriptor;
-use crate::host::LocalContext;
-use crate::result::ToolResult;
 
 /// Written for density: small models pay for every word of it on every turn.
 const RULES: &str =
@@ -274,7 +274,7 @@ pub fn iso_date(ms: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::error::ToolError;
+    use crate::base::error::ToolError;
 
     fn ok(text: &str) -> ToolResult {
         ToolResult {

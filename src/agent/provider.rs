@@ -8,7 +8,7 @@ use thiserror::Error;
 use super::conversation::{ChatMessage, ToolCallRecord, Usage};
 use super::sse::SseEvent;
 use super::{anthropic, openai};
-use crate::host::{HttpFailure, HttpRequest};
+use crate::base::host::{HttpFailure, HttpRequest};
 use crate::settings::{ProviderKind, ProviderSettings};
 
 /// A tool as the model is told about it.

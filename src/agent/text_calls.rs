@@ -435,8 +435,8 @@ mod tests {
 
     #[test]
     fn tool_results_are_what_the_model_read_and_what_the_tool_gave() {
-        let mut result = crate::result::ToolResult::failure(
-            &crate::error::ToolError::invalid("obsidianNotes", "x"),
+        let mut result = crate::base::result::ToolResult::failure(
+            &crate::base::error::ToolError::invalid("obsidianNotes", "x"),
             0.0,
         );
         result.text = "raw".into();

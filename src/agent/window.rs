@@ -7,7 +7,7 @@
 
 use serde_json::{json, Value};
 
-use crate::host::HttpRequest;
+use crate::base::host::HttpRequest;
 use crate::settings::{ProviderKind, ProviderSettings};
 
 /// A probe that takes longer is not worth the wait: the defaults do.

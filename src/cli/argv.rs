@@ -140,14 +140,14 @@ pub const MAX_WINDOWS_COMMAND_LINE_UNITS: usize = 32_767;
 
 /// Checks that the operating system will accept this command line; a value
 /// too long for it would otherwise fail with a bare E2BIG.
-pub fn check_size(program: &str, argv: &[String], os: crate::host::Os) -> Result<(), String> {
+pub fn check_size(program: &str, argv: &[String], os: crate::base::host::Os) -> Result<(), String> {
     let key_of = |element: &str| {
         element
             .split_once('=')
             .map_or(element, |(k, _)| k)
             .to_string()
     };
-    if os == crate::host::Os::Windows {
+    if os == crate::base::host::Os::Windows {
         // Each argument may gain quotes and escapes; count 3 extra units each.
         let units: usize = program.encode_utf16().count()
             + 2
@@ -304,7 +304,7 @@ mod tests {
 
     #[test]
     fn command_lines_the_system_would_refuse_are_caught_first() {
-        use crate::host::Os;
+        use crate::base::host::Os;
         let big = |n: usize| format!("content={}", "a".repeat(n));
         assert!(check_size(
             "/bin/obsidian",

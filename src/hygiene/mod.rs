@@ -20,7 +20,7 @@ pub mod suggest;
 pub mod text;
 pub mod titles;
 
-use crate::tools::NoteLocator;
+use crate::base::call::NoteLocator;
 
 /// Notes asked of the vault in one host call.
 pub const READ_BATCH: usize = 200;

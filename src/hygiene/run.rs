@@ -8,14 +8,14 @@ use super::suggest::{suggest, Subject};
 use super::text::{body, title_of};
 use super::titles::{find_duplicates, matching_titles, SimilarPair};
 use super::{HygieneRequest, MAX_NOTES, MAX_NOTE_BYTES, MAX_READ_BYTES, READ_BATCH};
+use crate::base::error::ToolError;
+use crate::base::host::Host;
+use crate::base::result::ToolResult;
+use crate::base::vault_path::in_config_dir;
 use crate::cli::argv::CliInvocation;
 use crate::core::VaultAgentCore;
-use crate::error::ToolError;
-use crate::host::Host;
 use crate::policy::filter::is_empty_answer;
-use crate::policy::paths::in_config_dir;
 use crate::policy::scope::FolderScope;
-use crate::result::ToolResult;
 use crate::settings::Settings;
 
 /// Notes listed by the CLI, limited to the read scope.

@@ -8,7 +8,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::input::InputLimits;
+use crate::base::input::InputLimits;
 
 /// Characters of a call's arguments one entry keeps.
 pub const MAX_ARGV_CHARS: usize = 1024;
@@ -125,7 +125,7 @@ pub fn read_stored(text: &str) -> StoredActivity {
         changed: true,
         problem: Some(problem),
     };
-    let items = match crate::input::parse_bounded(text, &STORED) {
+    let items = match crate::base::input::parse_bounded(text, &STORED) {
         Ok(Value::Array(items)) => items,
         Ok(_) => return nothing("it is not a list of entries".into()),
         Err(problem) => return nothing(problem.to_string()),

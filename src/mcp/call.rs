@@ -13,10 +13,10 @@ use super::{
     PROGRESS_EVERY_MS, TIMED_OUT_GRACE_MS,
 };
 use crate::agent::table;
+use crate::base::host::Host;
+use crate::base::result::ToolResult;
 use crate::confirm::Requester;
 use crate::core::VaultAgentCore;
-use crate::host::Host;
-use crate::result::ToolResult;
 use crate::settings::{ModeSetting, Settings};
 
 /// The call as a retry would repeat it: who, which tool, which arguments.

@@ -69,12 +69,13 @@ pub type Unreadable = (Value, RpcError);
 /// Reads one posted body. Whether a batch may be posted at all is the
 /// session's revision's to say (`serve`).
 pub fn parse(body: &str) -> Result<Posted, Unreadable> {
-    let value = crate::input::parse_bounded(body, &crate::input::MCP_MESSAGE).map_err(|e| {
-        (
-            Value::Null,
-            RpcError::new(PARSE_ERROR, format!("Parse error: {e}.")),
-        )
-    })?;
+    let value =
+        crate::base::input::parse_bounded(body, &crate::base::input::MCP_MESSAGE).map_err(|e| {
+            (
+                Value::Null,
+                RpcError::new(PARSE_ERROR, format!("Parse error: {e}.")),
+            )
+        })?;
     match value {
         Value::Array(items) if items.is_empty() => Err((
             Value::Null,

@@ -37,7 +37,7 @@ pub const MAX_BATCH: usize = 16;
 /// The secret (Obsidian's secret storage) that holds the bearer token.
 pub const MCP_TOKEN_SECRET: &str = "vault-agent-mcp-token";
 /// A request body's limit, the one the listener stops reading at.
-pub const MAX_BODY_BYTES: usize = crate::input::MCP_MESSAGE.max_total_bytes;
+pub const MAX_BODY_BYTES: usize = crate::base::input::MCP_MESSAGE.max_total_bytes;
 /// Tool calls that run at once; more wait for a slot.
 pub const MAX_RUNNING_CALLS: usize = 8;
 /// Tool calls that may wait for a slot; more get a busy error at once. With

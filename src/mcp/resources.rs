@@ -7,9 +7,9 @@ use percent_encoding::{percent_decode_str, utf8_percent_encode, AsciiSet, CONTRO
 use serde_json::{json, Map, Value};
 
 use super::jsonrpc::{self, RpcError};
+use crate::base::host::Host;
+use crate::base::result::ToolResult;
 use crate::core::VaultAgentCore;
-use crate::host::Host;
-use crate::result::ToolResult;
 
 pub const NOTE_PREFIX: &str = "obsidian://vault/";
 pub const TAGS_URI: &str = "obsidian://tags";

@@ -11,12 +11,12 @@ use super::{
     gate, AgentDoor, McpEvents, McpExchange, McpReply, BATCH_VERSIONS, MAX_SESSIONS_PER_TOKEN,
     MCP_TOKEN_SECRET, SUPPORTED_VERSIONS,
 };
+use crate::base::call::Access;
+use crate::base::host::{join_all, Host};
 use crate::core::VaultAgentCore;
-use crate::host::{join_all, Host};
 use crate::policy::agent_questions::{self, AgentAnswer, AgentQuestion};
 use crate::policy::agent_session::{self, AgentRefusal, AgentRequest};
 use crate::settings::PermissionMode;
-use crate::tools::Access;
 
 /// What a request turned into, before it became JSON-RPC.
 pub(super) enum Answer {
@@ -51,8 +51,8 @@ impl<H: Host> VaultAgentCore<H> {
 
     /// How the host ends a coding agent with everything it started (as it
     /// ends a CLI call): the agent leads its own process group on POSIX.
-    pub fn agent_process_tree(&self) -> crate::host::ProcessTree {
-        crate::host::ProcessTree::for_os(self.host().platform().os())
+    pub fn agent_process_tree(&self) -> crate::base::host::ProcessTree {
+        crate::base::host::ProcessTree::for_os(self.host().platform().os())
     }
 
     /// A turn of the agent behind door `token` starts (`open`) or ends.

@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 use super::{AgentDoor, MAX_SESSIONS_PER_TOKEN, SESSION_IDLE_MS, TIMED_OUT_GRACE_MS};
-use crate::result::ToolResult;
+use crate::base::result::ToolResult;
 
 #[derive(Clone, Debug)]
 pub(crate) struct McpSession {

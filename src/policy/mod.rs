@@ -7,13 +7,14 @@ pub mod agent_questions;
 pub mod agent_session;
 pub mod filter;
 pub mod names;
-pub mod paths;
 pub mod scope;
 
-use crate::error::ToolError;
+use crate::base::call::{Access, NoteLocator};
+use crate::base::error::ToolError;
+use crate::base::vault_path;
 use crate::policy::scope::Place;
 use crate::settings::{PermissionMode, Settings};
-use crate::tools::{Access, NoteLocator, ToolCall};
+use crate::tools::ToolCall;
 
 /// Parameters that name a place in the vault, by the CLI's own convention
 /// (`ref` is `path:line`).
@@ -87,7 +88,7 @@ fn check_config_dir(
             Place::Within(Some(f)) | Place::PickFrom(Some(f)) => f,
             _ => continue,
         };
-        if paths::in_config_dir(&named, config_dir) {
+        if vault_path::in_config_dir(&named, config_dir) {
             return Err(ToolError::ConfigFolder {
                 command: call.command.name.to_string(),
                 verb,
@@ -107,7 +108,7 @@ fn check_config_dir(
         } else {
             value.as_str()
         };
-        if paths::in_config_dir(place, config_dir) {
+        if vault_path::in_config_dir(place, config_dir) {
             return Err(ToolError::ConfigFolder {
                 command: call.command.name.to_string(),
                 verb,

@@ -10,11 +10,11 @@
 //! line by line ([`filter`]); a line that cannot be placed in an allowed folder
 //! is withheld, never shown.
 
-use crate::error::ToolError;
-use crate::host::Os;
+use crate::base::call::{Access, NoteLocator};
+use crate::base::error::ToolError;
+use crate::base::host::Os;
 use crate::policy::names::NameRule;
 use crate::settings::Settings;
-use crate::tools::{Access, NoteLocator};
 
 /// Stands in a folder list whose stored value was unusable: no path can lie
 /// inside it (paths never hold `:`), so a broken list reaches nothing rather

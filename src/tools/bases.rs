@@ -6,16 +6,17 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::shared::{check_not_blank, check_note_target, describe_note, require_note_target};
-use super::{Access, CommandArgs, CommandSpec, Preview, ProbeResult, ToolSpec, UndoKind};
+use super::{CommandArgs, CommandSpec, ToolSpec, UndoKind};
+use crate::base::call::{Access, Preview, ProbeResult};
+use crate::base::error::ToolError;
+use crate::base::vault_path::check_note_name;
 use crate::cli::argv::CliInvocation;
-use crate::error::ToolError;
-use crate::policy::paths::check_note_name;
 use crate::policy::scope::{Output, Place, Reach, Render};
 
 /// A base as `file` (a name the CLI resolves) or `path` names it.
 fn base_place(file: &Option<String>, path: &Option<String>) -> Place {
     match (path, file) {
-        (Some(path), _) => Place::Note(super::NoteLocator::Path(path.clone())),
+        (Some(path), _) => Place::Note(crate::base::call::NoteLocator::Path(path.clone())),
         (None, Some(name)) => Place::BaseName(name.clone()),
         (None, None) => Place::OpenNote,
     }

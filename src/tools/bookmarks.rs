@@ -5,10 +5,11 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use super::shared::{check_not_blank, TableFormat};
-use super::{Access, CommandArgs, CommandSpec, Preview, ProbeResult, ToolSpec, UndoKind};
+use super::{CommandArgs, CommandSpec, ToolSpec, UndoKind};
+use crate::base::call::{Access, Preview, ProbeResult};
+use crate::base::error::ToolError;
+use crate::base::vault_path::{check_vault_folder, check_vault_path};
 use crate::cli::argv::CliInvocation;
-use crate::error::ToolError;
-use crate::policy::paths::{check_vault_folder, check_vault_path};
 use crate::policy::scope::{LinePath, Output, Place, Reach, Render};
 
 /// Arguments of `bookmarks`.

@@ -6,11 +6,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::shared::check_not_blank;
-use super::{
-    Access, CommandArgs, CommandSpec, NoteLocator, Preview, ProbeResult, ToolSpec, UndoKind,
-};
+use super::{CommandArgs, CommandSpec, ToolSpec, UndoKind};
+use crate::base::call::{Access, NoteLocator, Preview, ProbeResult};
+use crate::base::error::ToolError;
 use crate::cli::argv::CliInvocation;
-use crate::error::ToolError;
 use crate::policy::scope::Reach;
 
 /// Arguments of `daily:read` (none).

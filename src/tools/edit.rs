@@ -11,16 +11,14 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::shared::{check_not_blank, check_note_target, describe_note, require_note_target};
-use super::{
-    Access, CommandArgs, CommandSpec, NoteEditRequest, NoteLocator, Preview, ProbeResult, ToolSpec,
-    UndoKind, WriteCheck,
-};
+use super::{CommandArgs, CommandSpec, NoteEditRequest, ToolSpec, UndoKind, WriteCheck};
+use crate::base::call::{Access, NoteLocator, Preview, ProbeResult};
+use crate::base::diff::NoteDiff;
+use crate::base::error::ToolError;
+use crate::base::vault_path::{check_note_name, check_vault_path, new_note_path};
 use crate::cli::argv::CliInvocation;
-use crate::error::ToolError;
-use crate::notes::diff::NoteDiff;
 use crate::notes::edit::{body_start, NoteEdit};
 use crate::notes::headings::lines;
-use crate::policy::paths::{check_note_name, check_vault_path, new_note_path};
 use crate::policy::scope::{Output, Place, Reach};
 
 /// Arguments of `create`.

@@ -10,9 +10,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::shared::check_note_target;
-use super::{Access, CommandArgs, CommandSpec, NoteLocator, ToolSpec};
+use super::{CommandArgs, CommandSpec, ToolSpec};
+use crate::base::call::{Access, NoteLocator};
+use crate::base::vault_path::check_optional_folder;
 use crate::hygiene::{HygieneRequest, DEFAULT_COMPARISONS, DEFAULT_THRESHOLD, MAX_COMPARISONS};
-use crate::policy::paths::check_optional_folder;
 use crate::policy::scope::{Output, Place, Reach};
 
 /// Entries a report shows by default, and at most.

@@ -7,8 +7,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::shared::{check_not_blank, check_note_target, glob_matches, page_note};
-use super::{Access, CommandArgs, CommandSpec, NoteLocator, NoteView, Presented, ToolSpec, View};
-use crate::policy::paths::check_optional_folder;
+use super::{CommandArgs, CommandSpec, NoteView, Presented, ToolSpec, View};
+use crate::base::call::{Access, NoteLocator};
+use crate::base::vault_path::check_optional_folder;
 use crate::policy::scope::{Output, Reach};
 
 /// Files a listing shows when the model does not say, and at most.

@@ -11,8 +11,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::shared::{check_not_blank, check_note_target, describe_note};
-use super::{Access, CommandArgs, CommandSpec, NoteLocator, ToolSpec, UndoKind};
-use crate::policy::paths::{check_note_name, check_vault_folder, check_vault_path};
+use super::{CommandArgs, CommandSpec, ToolSpec, UndoKind};
+use crate::base::call::{Access, NoteLocator};
+use crate::base::vault_path::{check_note_name, check_vault_folder, check_vault_path};
 use crate::policy::scope::{Output, Place, Reach};
 
 /// Notes one card may move or delete.

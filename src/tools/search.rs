@@ -5,8 +5,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::shared::check_not_blank;
-use super::{Access, CommandArgs, CommandSpec, Presented, ToolSpec};
-use crate::policy::paths::check_vault_folder;
+use super::{CommandArgs, CommandSpec, Presented, ToolSpec};
+use crate::base::call::Access;
+use crate::base::vault_path::check_vault_folder;
 use crate::policy::scope::{Output, Reach, Render};
 
 /// How many results a search returns when the model does not say.

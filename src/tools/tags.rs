@@ -8,9 +8,8 @@ use serde_json::json;
 use super::shared::{
     check_not_blank, check_note_target, describe_note, require_note_target, SortOrder, TableFormat,
 };
-use super::{
-    Access, CommandArgs, CommandSpec, NoteEditRequest, NoteLocator, Presented, ToolSpec, UndoKind,
-};
+use super::{CommandArgs, CommandSpec, NoteEditRequest, Presented, ToolSpec, UndoKind};
+use crate::base::call::{Access, NoteLocator};
 use crate::notes::edit::NoteEdit;
 use crate::notes::tags::TagPlace;
 use crate::policy::scope::{Output, Reach};

@@ -6,12 +6,11 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::shared::{check_note_target, check_status_char, describe_note, TableFormat};
-use super::{
-    Access, CommandArgs, CommandSpec, NoteLocator, Preview, ProbeResult, ToolSpec, UndoKind,
-};
+use super::{CommandArgs, CommandSpec, ToolSpec, UndoKind};
+use crate::base::call::{Access, NoteLocator, Preview, ProbeResult};
+use crate::base::error::ToolError;
+use crate::base::vault_path::check_vault_path;
 use crate::cli::argv::CliInvocation;
-use crate::error::ToolError;
-use crate::policy::paths::check_vault_path;
 use crate::policy::scope::{Output, Place, Reach, Render};
 
 /// Arguments of `tasks`.

@@ -14,15 +14,15 @@ use self::interop::{from_js, into_error, lenient_from_js, short_text, to_js, val
 use crate::agent::chat::{ChatEvent, ChatEvents, Decision};
 use crate::agent::conversation::{Attachment, Conversation, Rewind};
 use crate::agent::provider::PRESETS;
+use crate::base::error::ToolError;
+use crate::base::host::PlatformFacts;
+use crate::base::input::{CONVERSATION, JOURNAL, MAX_TOOL_ID_CHARS, SETTINGS, TOOL_ARGUMENTS};
+use crate::base::result::ToolResult;
 use crate::core::VaultAgentCore;
-use crate::error::ToolError;
-use crate::host::PlatformFacts;
-use crate::input::{CONVERSATION, JOURNAL, MAX_TOOL_ID_CHARS, SETTINGS, TOOL_ARGUMENTS};
-use crate::result::ToolResult;
 
 /// An MCP exchange: the body (at most `mcp::MAX_BODY_BYTES`, checked again
 /// in the core) as one string, with room for JSON escapes and headers.
-const MCP_EXCHANGE: crate::input::InputLimits = crate::input::InputLimits {
+const MCP_EXCHANGE: crate::base::input::InputLimits = crate::base::input::InputLimits {
     max_depth: 8,
     max_string_chars: 2 * crate::mcp::MAX_BODY_BYTES,
     max_items: 200,
@@ -30,7 +30,7 @@ const MCP_EXCHANGE: crate::input::InputLimits = crate::input::InputLimits {
 };
 
 /// The headers of an MCP exchange, before its body is read.
-const MCP_HEAD: crate::input::InputLimits = crate::input::InputLimits {
+const MCP_HEAD: crate::base::input::InputLimits = crate::base::input::InputLimits {
     max_depth: 8,
     max_string_chars: 64 * 1024,
     max_items: 200,
@@ -38,7 +38,7 @@ const MCP_HEAD: crate::input::InputLimits = crate::input::InputLimits {
 };
 
 /// A coding agent's permission question: a title and a handful of options.
-const AGENT_QUESTION: crate::input::InputLimits = crate::input::InputLimits {
+const AGENT_QUESTION: crate::base::input::InputLimits = crate::base::input::InputLimits {
     max_depth: 4,
     max_string_chars: 4096,
     max_items: 32,
@@ -51,7 +51,7 @@ const MAX_ID_CHARS: usize = 200;
 #[wasm_bindgen(start)]
 fn start() {
     console_error_panic_hook::set_once();
-    crate::policy::paths::use_engine_nfc(engine_nfc);
+    crate::base::vault_path::use_engine_nfc(engine_nfc);
 }
 
 /// `String.prototype.normalize("NFC")` of the JS engine.
@@ -495,7 +495,7 @@ impl VaultAgent {
     /// when the file holds no chat at all.
     #[wasm_bindgen(js_name = loadConversation)]
     pub fn load_conversation(&self, text: String, file_id: String) -> Result<JsValue, JsError> {
-        let value = crate::input::parse_bounded(&text, &CONVERSATION).map_err(into_error)?;
+        let value = crate::base::input::parse_bounded(&text, &CONVERSATION).map_err(into_error)?;
         let loaded = crate::agent::stored::load(value, &file_id).map_err(|e| JsError::new(&e))?;
         to_js(&loaded)
     }

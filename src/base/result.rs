@@ -2,9 +2,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::confirm::PendingView;
-use crate::error::ToolError;
-use crate::notes::diff::NoteDiff;
+use crate::base::card::PendingView;
+use crate::base::diff::NoteDiff;
+use crate::base::error::ToolError;
 
 /// A stable error code and a message that says what to do next.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

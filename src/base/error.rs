@@ -3,6 +3,9 @@
 
 use thiserror::Error;
 
+/// Where the user sets the CLI's path (said by this error and by discovery).
+pub const PATH_SETTING: &str = "Settings → Vault Agent → Advanced → Path to the Obsidian CLI";
+
 /// Why a tool call did not produce a result.
 #[derive(Clone, Debug, Error, PartialEq)]
 pub enum ToolError {
@@ -31,7 +34,7 @@ pub enum ToolError {
     #[error("The Obsidian CLI was killed by signal {signal} before it finished. Try again; if it keeps happening, run the same command in a terminal to see what goes wrong.")]
     Killed { signal: String },
 
-    #[error("The Obsidian CLI wrote at least {} of error text and was stopped by the plugin's output guard{}. Run the same command in a terminal to see what goes wrong.", crate::cli::outcome::human_bytes(*.bytes), detail_suffix(.first_line))]
+    #[error("The Obsidian CLI wrote at least {} of error text and was stopped by the plugin's output guard{}. Run the same command in a terminal to see what goes wrong.", crate::base::text::human_bytes(*.bytes), detail_suffix(.first_line))]
     OutputFlood { bytes: u64, first_line: String },
 
     #[error("The Obsidian CLI exited with status {status}{}. Run the same command in a terminal to see what goes wrong.", detail_suffix(.detail))]
@@ -175,8 +178,12 @@ pub enum ToolError {
     #[error("{target} is no longer there (moved, renamed or deleted), so the agent's change to it cannot be undone.")]
     UndoTargetMissing { target: String },
 
-    #[error("The undo journal has no change \"{id}\". It keeps the last {} changes; older ones were dropped.", crate::journal::MAX_ENTRIES)]
-    UndoNotFound { id: String },
+    #[error("The undo journal has no change \"{id}\". It keeps the last {kept} changes; older ones were dropped.")]
+    UndoNotFound {
+        id: String,
+        /// How many changes the journal keeps (`engine::journal::MAX_ENTRIES`).
+        kept: usize,
+    },
 
     #[error("There is no change of the agent left to undo{}.", scope_suffix(.scope))]
     NothingToUndo { scope: Option<String> },
@@ -248,7 +255,7 @@ fn cli_not_found_message(setting_problem: &Option<String>, tried: &[String]) -> 
         Some(problem) => format!("{problem} No Obsidian CLI was found elsewhere either. {TURN_ON}"),
         None => format!(
             "The Obsidian CLI was not found. {TURN_ON} Or set its full path in {}.",
-            crate::cli::discovery::PATH_SETTING
+            PATH_SETTING
         ),
     };
     if !tried.is_empty() {

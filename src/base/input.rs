@@ -99,8 +99,8 @@ impl std::fmt::Display for InputProblem {
             InputProblem::TooLarge { bytes, max } => write!(
                 f,
                 "the value is {} long, more than the {} allowed; send less at once",
-                crate::cli::outcome::human_bytes(*bytes as u64),
-                crate::cli::outcome::human_bytes(*max as u64)
+                crate::base::text::human_bytes(*bytes as u64),
+                crate::base::text::human_bytes(*max as u64)
             ),
             InputProblem::TooDeep { max } => write!(
                 f,
