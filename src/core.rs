@@ -448,8 +448,9 @@ impl<H: Host> VaultAgentCore<H> {
         let mut resolved = Resolved::default();
         for _ in 0..=MAX_LOOKUPS {
             let call = tool.parse_call(&arguments)?;
-            let access = policy::check(&call, settings, self.host.platform().config_dir())?;
-            let reach = call.args.reach();
+            let facts = call.facts()?;
+            let access = policy::check(&facts, settings, self.host.platform().config_dir())?;
+            let reach = facts.reach;
             match scope::check(
                 call.command.name,
                 &reach,

@@ -60,7 +60,6 @@ fn core_types() -> String {
         AgentChat, AnswerUsage, Attachment, ChatMessage, Conversation, OutsideDoor, PausedTurn,
         ToolCallRecord, Usage,
     };
-    use crate::agent::provider::ProviderPreset;
     use crate::agent::stored::LoadedConversation;
     use crate::agent::table::Table;
     use crate::base::card::{ConfirmationCard, ConfirmationState};
@@ -78,6 +77,7 @@ fn core_types() -> String {
         AgentAnswer, AgentOption, AgentQuestion, AnsweredBecause,
     };
     use crate::policy::agent_session::AgentRefusal;
+    use crate::settings::presets::ProviderPreset;
     use crate::settings::{
         ChatSettings, McpSettings, ModelProfile, PermissionMode, ProfileSummary, ProviderKind,
         ProviderSettings, Settings,

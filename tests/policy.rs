@@ -278,9 +278,10 @@ fn a_write_written_as_text_is_always_a_card() {
             let spec = tools.iter().find(|t| t.id == tool).unwrap();
             let call = spec.parse_call(&args).unwrap();
             settings.written_as_text = false;
-            let native = vault_agent::policy::check(&call, &settings, ".obsidian");
+            let native = vault_agent::policy::check(&call.facts().unwrap(), &settings, ".obsidian");
             settings.written_as_text = true;
-            let as_text = vault_agent::policy::check(&call, &settings, ".obsidian");
+            let as_text =
+                vault_agent::policy::check(&call.facts().unwrap(), &settings, ".obsidian");
             match mode {
                 "readOnly" => assert!(as_text.is_err() && native.is_err(), "{tool} {args}"),
                 _ => assert_eq!(
@@ -303,7 +304,7 @@ fn a_write_written_as_text_is_always_a_card() {
             .parse_call(&json!({"command": "tasks", "todo": true}))
             .unwrap();
         assert_eq!(
-            vault_agent::policy::check(&call, &settings, ".obsidian").ok(),
+            vault_agent::policy::check(&call.facts().unwrap(), &settings, ".obsidian").ok(),
             Some(Access::Read),
             "{mode}: a read written as text is still a read"
         );

@@ -12,13 +12,30 @@ pub mod scope;
 use crate::base::call::{Access, NoteLocator};
 use crate::base::error::ToolError;
 use crate::base::vault_path;
-use crate::policy::scope::Place;
+use crate::policy::scope::{Place, Reach};
 use crate::settings::{PermissionMode, Settings};
-use crate::tools::ToolCall;
 
 /// Parameters that name a place in the vault, by the CLI's own convention
 /// (`ref` is `path:line`).
 const PLACE_PARAMETERS: &[&str] = &["file", "path", "folder", "ref"];
+
+/// What the policy knows of a call: the facts its tool declares for these
+/// arguments (`tools::ToolCall::facts` gathers them). The policy decides
+/// from these alone, so a new tool needs no line here.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CallFacts<'a> {
+    pub tool: &'a str,
+    pub command: &'a str,
+    /// What the call does, given its arguments.
+    pub access: Access,
+    /// What a write changes, in words; `None` means the CLI would fall back
+    /// to the note open in Obsidian.
+    pub write_target: Option<String>,
+    /// Where it reaches in the vault.
+    pub reach: Reach,
+    /// The CLI's `key=value` parameters.
+    pub parameters: Vec<(String, String)>,
+}
 
 /// Checks a parsed call against the settings; returns what it does: run at
 /// once (`Read`, `DirectWrite`) or wait for a card (`ConfirmedWrite`).
@@ -37,11 +54,11 @@ const PLACE_PARAMETERS: &[&str] = &["file", "path", "folder", "ref"];
 /// - Every write must name its target: without `file`/`path`/`ref`/`daily`
 ///   the CLI would change the note the user happens to have open.
 pub fn check(
-    call: &ToolCall<'_>,
+    call: &CallFacts<'_>,
     settings: &Settings,
     config_dir: &str,
 ) -> Result<Access, ToolError> {
-    let access = call.access();
+    let access = call.access;
     check_config_dir(call, config_dir, access)?;
     if !access.is_write() {
         return Ok(access);
@@ -49,8 +66,8 @@ pub fn check(
     let effective = match settings.permission_mode {
         PermissionMode::ReadOnly => {
             return Err(ToolError::WritesDisabled {
-                tool: call.tool.id.to_string(),
-                command: call.command.name.to_string(),
+                tool: call.tool.to_string(),
+                command: call.command.to_string(),
                 mode: settings.permission_mode.label(),
                 lead: settings.mode_setting.lead(),
                 place: settings.mode_setting.place(),
@@ -60,9 +77,9 @@ pub fn check(
         PermissionMode::AskBeforeEdits if settings.written_as_text => Access::ConfirmedWrite,
         PermissionMode::AskBeforeEdits => access,
     };
-    if call.args.write_target().is_none() {
+    if call.write_target.is_none() {
         return Err(ToolError::MissingTarget {
-            command: call.command.name.to_string(),
+            command: call.command.to_string(),
             fix: "Name it with `file` (its name, like a wikilink) or `path` (the exact path from the vault root).".into(),
         });
     }
@@ -72,32 +89,28 @@ pub fn check(
 /// Refuses a write whose place (`file`, `path`, `folder`, `ref`) is inside the
 /// configuration folder.
 fn check_config_dir(
-    call: &ToolCall<'_>,
+    call: &CallFacts<'_>,
     config_dir: &str,
     access: Access,
 ) -> Result<(), ToolError> {
-    let arguments = call
-        .args
-        .cli_arguments()
-        .map_err(|p| ToolError::invalid(call.tool.id, p))?;
     let verb = if access.is_write() { "change" } else { "read" };
     // Every place the command declares, lists and destinations included.
-    for place in call.args.reach().places {
+    for place in &call.reach.places {
         let named = match place {
             Place::Note(NoteLocator::Path(p)) | Place::NewNote(Some(p)) | Place::Reference(p) => p,
             Place::Within(Some(f)) | Place::PickFrom(Some(f)) => f,
             _ => continue,
         };
-        if vault_path::in_config_dir(&named, config_dir) {
+        if vault_path::in_config_dir(named, config_dir) {
             return Err(ToolError::ConfigFolder {
-                command: call.command.name.to_string(),
+                command: call.command.to_string(),
                 verb,
-                key: named,
+                key: named.clone(),
                 config_dir: config_dir.to_string(),
             });
         }
     }
-    for (key, value) in &arguments.parameters {
+    for (key, value) in &call.parameters {
         if !PLACE_PARAMETERS.contains(&key.as_str()) {
             continue;
         }
@@ -110,7 +123,7 @@ fn check_config_dir(
         };
         if vault_path::in_config_dir(place, config_dir) {
             return Err(ToolError::ConfigFolder {
-                command: call.command.name.to_string(),
+                command: call.command.to_string(),
                 verb,
                 key: key.clone(),
                 config_dir: config_dir.to_string(),
@@ -134,7 +147,8 @@ mod tests {
         let tools = builtin_tools();
         let spec = tools.iter().find(|t| t.id == tool).expect("tool exists");
         let call = spec.parse_call(&args).expect("arguments parse");
-        check_config_dir(&call, ".obsidian", call.access())
+        let facts = call.facts().expect("arguments send");
+        check_config_dir(&facts, ".obsidian", facts.access)
     }
 
     fn refused(tool: &str, args: Value, verb: &str) {

@@ -14,12 +14,7 @@ use crate::base::call::{Access, NoteLocator};
 use crate::base::error::ToolError;
 use crate::base::host::Os;
 use crate::policy::names::NameRule;
-use crate::settings::Settings;
-
-/// Stands in a folder list whose stored value was unusable: no path can lie
-/// inside it (paths never hold `:`), so a broken list reaches nothing rather
-/// than the whole vault.
-pub const NO_FOLDER: &str = "(no folder: fix this list)";
+use crate::settings::{Settings, NO_FOLDER};
 
 /// Where one call reaches, as its command declares it.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -510,6 +510,22 @@ impl ToolCall<'_> {
         self.args.effective_access(self.command.access)
     }
 
+    /// What the policy decides from (`policy::check`).
+    pub fn facts(&self) -> Result<crate::policy::CallFacts<'_>, ToolError> {
+        let arguments = self
+            .args
+            .cli_arguments()
+            .map_err(|p| ToolError::invalid(self.tool.id, p))?;
+        Ok(crate::policy::CallFacts {
+            tool: self.tool.id,
+            command: self.command.name,
+            access: self.access(),
+            write_target: self.args.write_target(),
+            reach: self.args.reach(),
+            parameters: arguments.parameters,
+        })
+    }
+
     /// The CLI invocation this call stands for.
     pub fn invocation(&self, vault: Option<&str>) -> Result<CliInvocation, ToolError> {
         let arguments = self

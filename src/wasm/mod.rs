@@ -13,12 +13,12 @@ use self::host::{HostFunctions, JsHost};
 use self::interop::{from_js, into_error, lenient_from_js, short_text, to_js, value_from_js};
 use crate::agent::chat::{ChatEvent, ChatEvents, Decision};
 use crate::agent::conversation::{Attachment, Conversation, Rewind};
-use crate::agent::provider::PRESETS;
 use crate::base::error::ToolError;
 use crate::base::host::PlatformFacts;
 use crate::base::input::{CONVERSATION, JOURNAL, MAX_TOOL_ID_CHARS, SETTINGS, TOOL_ARGUMENTS};
 use crate::base::result::ToolResult;
 use crate::core::VaultAgentCore;
+use crate::settings::presets::PRESETS;
 
 /// An MCP exchange: the body (at most `mcp::MAX_BODY_BYTES`, checked again
 /// in the core) as one string, with room for JSON escapes and headers.
