@@ -32,7 +32,7 @@ fn api_types() -> String {
     use crate::base::card::PendingView;
     use crate::base::diff::{DiffHunk, DiffLine, LineKind, NoteDiff, Segment};
     use crate::base::result::{ErrorInfo, JournalRef, ToolResult};
-    use crate::core::{CommandDescriptor, ToolDescriptor};
+    use crate::engine::{CommandDescriptor, ToolDescriptor};
 
     [
         HEADER.to_string(),
@@ -55,23 +55,23 @@ fn api_types() -> String {
 }
 
 fn core_types() -> String {
-    use crate::agent::chat::{ChatEvent, ConnectionReport, TurnEnd};
-    use crate::agent::conversation::{
-        AgentChat, AnswerUsage, Attachment, ChatMessage, Conversation, OutsideDoor, PausedTurn,
-        ToolCallRecord, Usage,
-    };
-    use crate::agent::stored::LoadedConversation;
-    use crate::agent::table::Table;
     use crate::base::card::{ConfirmationCard, ConfirmationState};
     use crate::base::host::{
         FileStatus, HttpFailure, HttpRequest, Os, PlatformFacts, ProcessRequest, ProcessTree,
     };
+    use crate::base::table::Table;
     use crate::cli::client::CliStatus;
     use crate::cli::discovery::{Candidate, CandidateSource, Discovery, Verdict};
-    use crate::journal::{EntryView, TurnChanges};
-    use crate::mcp::activity::StoredActivity;
-    use crate::mcp::setups::{ClientSetup, SetupFormat};
-    use crate::mcp::{ActivityEntry, ListenerLimits, McpExchange, McpReply};
+    use crate::doors::chat::chat::{ChatEvent, ConnectionReport, TurnEnd};
+    use crate::doors::chat::conversation::{
+        AgentChat, AnswerUsage, Attachment, ChatMessage, Conversation, OutsideDoor, PausedTurn,
+        ToolCallRecord, Usage,
+    };
+    use crate::doors::chat::stored::LoadedConversation;
+    use crate::doors::mcp::activity::StoredActivity;
+    use crate::doors::mcp::setups::{ClientSetup, SetupFormat};
+    use crate::doors::mcp::{ActivityEntry, ListenerLimits, McpExchange, McpReply};
+    use crate::engine::journal::{EntryView, TurnChanges};
     use crate::policy::agent_files::AgentFileWrite;
     use crate::policy::agent_questions::{
         AgentAnswer, AgentOption, AgentQuestion, AnsweredBecause,

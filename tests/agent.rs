@@ -5,9 +5,9 @@
 use std::cell::RefCell;
 
 use serde_json::{json, Value};
-use vault_agent::agent::chat::{ChatEvent, ChatEvents, Decision, TurnEnd};
-use vault_agent::agent::conversation::{ChatMessage, Conversation};
 use vault_agent::base::host::{HttpFailure, Os, ProcessOutcome};
+use vault_agent::doors::chat::chat::{ChatEvent, ChatEvents, Decision, TurnEnd};
+use vault_agent::doors::chat::conversation::{ChatMessage, Conversation};
 use vault_agent::testing::{block_on, FakeHost, ScriptedHttp};
 use vault_agent::VaultAgentCore;
 
@@ -1005,8 +1005,8 @@ fn a_small_window_gets_compact_tools_and_never_more_than_it_holds() {
     for request in requests.iter() {
         let body: Value = serde_json::from_str(request.body.as_ref().unwrap()).unwrap();
         // What is sent, estimated on the safe side, stays under the window.
-        let sent = vault_agent::agent::budget::estimate(&body["messages"].to_string())
-            + vault_agent::agent::budget::estimate(&body["tools"].to_string());
+        let sent = vault_agent::doors::chat::budget::estimate(&body["messages"].to_string())
+            + vault_agent::doors::chat::budget::estimate(&body["tools"].to_string());
         assert!(sent <= 4_096, "{sent} tokens sent to a 4 096-token model");
     }
     let last: Value =
@@ -1032,8 +1032,11 @@ fn a_small_window_gets_compact_tools_and_never_more_than_it_holds() {
     );
 }
 
-fn attached(path: &str, selection: Option<&str>) -> vault_agent::agent::conversation::Attachment {
-    vault_agent::agent::conversation::Attachment {
+fn attached(
+    path: &str,
+    selection: Option<&str>,
+) -> vault_agent::doors::chat::conversation::Attachment {
+    vault_agent::doors::chat::conversation::Attachment {
         path: path.into(),
         selection: selection.map(String::from),
     }
@@ -1145,7 +1148,7 @@ fn a_conversation_stored_before_attachments_loads_and_keeps_its_format() {
 
 #[test]
 fn regenerate_drops_the_last_answer_and_answers_the_same_message_again() {
-    use vault_agent::agent::conversation::Rewind;
+    use vault_agent::doors::chat::conversation::Rewind;
     let core = agent(Value::Null);
     let mut c = conversation();
     core.host()
@@ -1198,7 +1201,7 @@ fn regenerate_drops_the_last_answer_and_answers_the_same_message_again() {
 
 #[test]
 fn an_edit_drops_the_message_and_everything_after_it_and_keeps_its_attachments() {
-    use vault_agent::agent::conversation::Rewind;
+    use vault_agent::doors::chat::conversation::Rewind;
     let core = agent(Value::Null);
     let mut c = conversation();
     for (text, answer) in [("one", "A1."), ("two", "A2."), ("three", "A3.")] {
@@ -1667,8 +1670,8 @@ fn fitting_uses_the_detected_window() {
     );
     let detected = four_turns(&core);
     for body in &detected {
-        let sent = vault_agent::agent::budget::estimate(&body["messages"].to_string())
-            + vault_agent::agent::budget::estimate(&body["tools"].to_string());
+        let sent = vault_agent::doors::chat::budget::estimate(&body["messages"].to_string())
+            + vault_agent::doors::chat::budget::estimate(&body["tools"].to_string());
         assert!(sent <= 3_800, "{sent} tokens sent to a 3 800-token model");
     }
     let default = four_turns(&agent(Value::Null));

@@ -45,8 +45,6 @@ use proptest::test_runner::{
 use serde_json::{json, Map, Value};
 use unicode_normalization::UnicodeNormalization;
 
-use vault_agent::agent::provider::{assembler, parse_stream, ChatError, ModelReply, StreamPiece};
-use vault_agent::agent::sse::{SseEvent, SseParser};
 use vault_agent::base::host::{Os, ProcessOutcome, SpawnFailure};
 use vault_agent::base::input::{
     max_depth, parse_bounded, parse_lenient, InputLimits, InputProblem, CONVERSATION, SETTINGS,
@@ -60,6 +58,10 @@ use vault_agent::cli::outcome::{
     classify, interpret, without_installer_lines, CliStatus, EmptyOutput, OutcomeContext,
     APP_NOT_RUNNING_MESSAGE,
 };
+use vault_agent::doors::chat::provider::{
+    assembler, parse_stream, ChatError, ModelReply, StreamPiece,
+};
+use vault_agent::doors::chat::sse::{SseEvent, SseParser};
 use vault_agent::settings::ProviderKind;
 use vault_agent::tools::{builtin_tools, is_excluded, ToolSpec, EXCLUDED_COMMANDS};
 use vault_agent::ToolError;
@@ -1017,7 +1019,7 @@ fn fuzz_argv() {
 
 const KINDS: [PathKind; 3] = [PathKind::File, PathKind::Folder, PathKind::NoteName];
 
-/// Look-alikes of `.` `/` `\` `:` `~` (the list in `policy/paths.rs`'s docs).
+/// Look-alikes of `.` `/` `\` `:` `~` (the list in `base/vault_path.rs`'s docs).
 const LOOKALIKES: &[char] = &[
     '\u{FF0E}', '\u{FF0F}', '\u{FF3C}', '\u{FF1A}', '\u{FF5E}', '\u{2024}', '\u{2025}', '\u{FE52}',
     '\u{FE68}', '\u{2215}', '\u{2044}', '\u{29F8}', '\u{29F9}',

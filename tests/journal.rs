@@ -10,10 +10,10 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use serde_json::{json, Value};
-use vault_agent::agent::chat::{ChatEvent, ChatEvents};
-use vault_agent::agent::conversation::{ChatMessage, Conversation};
 use vault_agent::base::host::{Os, ProcessOutcome};
-use vault_agent::journal::MAX_ENTRIES;
+use vault_agent::doors::chat::chat::{ChatEvent, ChatEvents};
+use vault_agent::doors::chat::conversation::{ChatMessage, Conversation};
+use vault_agent::engine::journal::MAX_ENTRIES;
 use vault_agent::testing::{block_on, FakeHost, ScriptedHttp};
 use vault_agent::tools::builtin_tools;
 use vault_agent::{ToolResult, VaultAgentCore};

@@ -10,7 +10,7 @@ use std::cell::RefCell;
 
 use mcp_support::*;
 use serde_json::{json, Value};
-use vault_agent::mcp::McpExchange;
+use vault_agent::doors::mcp::McpExchange;
 use vault_agent::settings::PermissionMode;
 use vault_agent::testing::{block_on, join};
 use vault_agent::Host;

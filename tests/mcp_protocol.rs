@@ -11,8 +11,10 @@ mod mcp_support;
 use mcp_support::*;
 use serde_json::{json, Value};
 use vault_agent::base::call::Access;
-use vault_agent::mcp::activity::MAX_ARGV_CHARS;
-use vault_agent::mcp::{McpExchange, MAX_SESSIONS_PER_TOKEN, SESSION_IDLE_MS, TIMED_OUT_GRACE_MS};
+use vault_agent::doors::mcp::activity::MAX_ARGV_CHARS;
+use vault_agent::doors::mcp::{
+    McpExchange, MAX_SESSIONS_PER_TOKEN, SESSION_IDLE_MS, TIMED_OUT_GRACE_MS,
+};
 use vault_agent::settings::PermissionMode;
 use vault_agent::testing::{block_on, join};
 use vault_agent::Host;
@@ -408,7 +410,7 @@ fn timed_out_then<T>(
     events: &Recorded,
     session: &str,
     then: impl std::future::Future<Output = T>,
-) -> (vault_agent::mcp::McpReply, T) {
+) -> (vault_agent::doors::mcp::McpReply, T) {
     let original = call(1, "obsidianProperties", set_status("done"), session);
     let cancel = exchange(
         "POST",

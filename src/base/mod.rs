@@ -11,5 +11,6 @@ pub mod error;
 pub mod host;
 pub mod input;
 pub mod result;
+pub mod table;
 pub mod text;
 pub mod vault_path;

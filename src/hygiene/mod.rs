@@ -15,7 +15,6 @@
 //! A check that stopped at a bound says so (`truncated`). Only notes in the
 //! folders the agent may read are listed, read or shown.
 
-pub mod run;
 pub mod suggest;
 pub mod text;
 pub mod titles;

@@ -185,7 +185,7 @@ pub enum UndoKind {
     /// One task's status character, set back through the CLI.
     Task { note: NoteLocator, line: u32 },
     /// Moves, renames, deletions: recorded by the step that makes them
-    /// (`src/organise.rs`), with the paths and texts to put back.
+    /// (`src/engine/organise.rs`), with the paths and texts to put back.
     Organised,
     /// Recorded so the change stays visible, but nothing can reverse it.
     Never { reason: &'static str },

@@ -11,22 +11,22 @@ use wasm_bindgen_futures::future_to_promise;
 
 use self::host::{HostFunctions, JsHost};
 use self::interop::{from_js, into_error, lenient_from_js, short_text, to_js, value_from_js};
-use crate::agent::chat::{ChatEvent, ChatEvents, Decision};
-use crate::agent::conversation::{Attachment, Conversation, Rewind};
 use crate::base::error::ToolError;
 use crate::base::host::PlatformFacts;
 use crate::base::input::{CONVERSATION, JOURNAL, MAX_TOOL_ID_CHARS, SETTINGS, TOOL_ARGUMENTS};
 use crate::base::result::ToolResult;
-use crate::core::VaultAgentCore;
+use crate::doors::chat::chat::{ChatEvent, ChatEvents, Decision};
+use crate::doors::chat::conversation::{Attachment, Conversation, Rewind};
+use crate::engine::VaultAgentCore;
 use crate::settings::presets::PRESETS;
 
 /// An MCP exchange: the body (at most `mcp::MAX_BODY_BYTES`, checked again
 /// in the core) as one string, with room for JSON escapes and headers.
 const MCP_EXCHANGE: crate::base::input::InputLimits = crate::base::input::InputLimits {
     max_depth: 8,
-    max_string_chars: 2 * crate::mcp::MAX_BODY_BYTES,
+    max_string_chars: 2 * crate::doors::mcp::MAX_BODY_BYTES,
     max_items: 200,
-    max_total_bytes: 5 * crate::mcp::MAX_BODY_BYTES,
+    max_total_bytes: 5 * crate::doors::mcp::MAX_BODY_BYTES,
 };
 
 /// The headers of an MCP exchange, before its body is read.
@@ -132,7 +132,7 @@ impl VaultAgent {
     #[wasm_bindgen(js_name = mcpHandle)]
     pub fn mcp_handle(&self, exchange: JsValue, events: McpEventFunctions) -> js_sys::Promise {
         let core = self.core.clone();
-        let exchange: Result<crate::mcp::McpExchange, _> = from_js(&exchange, &MCP_EXCHANGE);
+        let exchange: Result<crate::doors::mcp::McpExchange, _> = from_js(&exchange, &MCP_EXCHANGE);
         future_to_promise(async move {
             let exchange = exchange.map_err(|e| JsValue::from(into_error(e)))?;
             let reply = core.mcp_handle(&exchange, &events).await;
@@ -144,7 +144,7 @@ impl VaultAgent {
     /// a body): null lets the listener read the body; otherwise the reply.
     #[wasm_bindgen(js_name = mcpAdmit)]
     pub fn mcp_admit(&self, head: JsValue) -> Result<JsValue, JsError> {
-        let head: crate::mcp::McpExchange =
+        let head: crate::doors::mcp::McpExchange =
             from_js(&head, &MCP_HEAD).map_err(|e| JsError::new(&e))?;
         match self.core.mcp_admit(&head) {
             Some(reply) => to_js(&reply),
@@ -155,19 +155,22 @@ impl VaultAgent {
     /// The bounds the MCP listener enforces (`McpListenerLimits`).
     #[wasm_bindgen(js_name = mcpListenerLimits)]
     pub fn mcp_listener_limits(&self) -> Result<JsValue, JsError> {
-        to_js(&crate::mcp::listener::limits())
+        to_js(&crate::doors::mcp::listener::limits())
     }
 
     /// The stored MCP activity log's text, checked and cut (`McpActivityRead`).
     #[wasm_bindgen(js_name = mcpActivityRead)]
     pub fn mcp_activity_read(&self, text: String) -> Result<JsValue, JsError> {
-        to_js(&crate::mcp::activity::read_stored(&text))
+        to_js(&crate::doors::mcp::activity::read_stored(&text))
     }
 
     /// Each MCP client's set-up for the server on `port` (`McpClientSetup[]`).
     #[wasm_bindgen(js_name = mcpClientSetups)]
     pub fn mcp_client_setups(&self, port: u32, token: Option<String>) -> Result<JsValue, JsError> {
-        to_js(&crate::mcp::setups::client_setups(port, token.as_deref()))
+        to_js(&crate::doors::mcp::setups::client_setups(
+            port,
+            token.as_deref(),
+        ))
     }
 
     /// An ACP agent's MCP token for one session (`mode` a stored mode name).
@@ -496,7 +499,8 @@ impl VaultAgent {
     #[wasm_bindgen(js_name = loadConversation)]
     pub fn load_conversation(&self, text: String, file_id: String) -> Result<JsValue, JsError> {
         let value = crate::base::input::parse_bounded(&text, &CONVERSATION).map_err(into_error)?;
-        let loaded = crate::agent::stored::load(value, &file_id).map_err(|e| JsError::new(&e))?;
+        let loaded =
+            crate::doors::chat::stored::load(value, &file_id).map_err(|e| JsError::new(&e))?;
         to_js(&loaded)
     }
 
@@ -689,8 +693,9 @@ impl VaultAgent {
         } else {
             crate::settings::ProviderKind::OpenAi
         };
-        let reply = crate::agent::provider::parse_stream(kind, stream.chunks(chunk_size.max(1)))
-            .map_err(into_error)?;
+        let reply =
+            crate::doors::chat::provider::parse_stream(kind, stream.chunks(chunk_size.max(1)))
+                .map_err(into_error)?;
         Ok(reply.text.len())
     }
 
@@ -728,7 +733,7 @@ extern "C" {
     fn fresh_id(this: &McpEventFunctions) -> String;
 }
 
-impl crate::mcp::McpEvents for McpEventFunctions {
+impl crate::doors::mcp::McpEvents for McpEventFunctions {
     fn notify(&self, message: &serde_json::Value) {
         McpEventFunctions::notify(self, &message.to_string());
     }
@@ -738,7 +743,7 @@ impl crate::mcp::McpEvents for McpEventFunctions {
     fn withdraw_card(&self, id: &str) {
         McpEventFunctions::withdraw_card(self, id);
     }
-    fn activity(&self, entry: &crate::mcp::ActivityEntry) {
+    fn activity(&self, entry: &crate::doors::mcp::ActivityEntry) {
         if let Ok(value) = to_js(entry) {
             McpEventFunctions::activity(self, value);
         }
@@ -758,7 +763,7 @@ impl ChatEvents for JsEvents {
 
 fn turn_result(
     conversation: &Conversation,
-    end: crate::agent::chat::TurnEnd,
+    end: crate::doors::chat::chat::TurnEnd,
 ) -> Result<JsValue, JsValue> {
     to_js(&serde_json::json!({ "conversation": conversation, "end": end })).map_err(JsValue::from)
 }

@@ -9,7 +9,7 @@ use std::rc::Rc;
 
 use serde_json::{json, Value};
 use vault_agent::base::host::{Os, ProcessOutcome};
-use vault_agent::mcp::{ActivityEntry, McpEvents, McpExchange, McpReply, MCP_TOKEN_SECRET};
+use vault_agent::doors::mcp::{ActivityEntry, McpEvents, McpExchange, McpReply, MCP_TOKEN_SECRET};
 use vault_agent::testing::{block_on, FakeHost};
 use vault_agent::VaultAgentCore;
 

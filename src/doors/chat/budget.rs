@@ -346,8 +346,8 @@ mod tests {
     fn total(messages: &[ChatMessage]) -> usize {
         messages.iter().map(cost).sum()
     }
-    use crate::agent::conversation::ToolCallRecord;
     use crate::base::result::ToolResult;
+    use crate::doors::chat::conversation::ToolCallRecord;
 
     fn tool_result(n: usize, size: usize) -> ChatMessage {
         ChatMessage::Tool {

@@ -15,8 +15,8 @@ use crate::base::result::ToolResult;
 use crate::base::vault_path::PathKind;
 use crate::cli::argv::CliInvocation;
 use crate::cli::outcome::{CliOutput, EmptyOutput};
-use crate::confirm::{NoteEditPlan, Proposal};
-use crate::core::VaultAgentCore;
+use crate::engine::confirm::{NoteEditPlan, Proposal};
+use crate::engine::VaultAgentCore;
 use crate::notes::edit::{apply, body_start, EditProblem, NoteEdit};
 use crate::settings::Settings;
 use crate::tools::{NoteEditRequest, ToolCall, WriteCheck};
@@ -182,7 +182,7 @@ impl<H: Host> VaultAgentCore<H> {
     async fn check_utf8(&self, path: &str, target: &str) -> Result<(), ToolError> {
         let bytes = self
             .host()
-            .vault_read_bytes(path, crate::journal::MAX_BYTES)
+            .vault_read_bytes(path, crate::engine::journal::MAX_BYTES)
             .await
             .map_err(|failure| ToolError::VaultFailed {
                 target: target.to_string(),
@@ -443,7 +443,9 @@ fn edit_error(problem: EditProblem, target: &str, edit: &NoteEdit) -> ToolError 
             lines,
         },
         EditProblem::EmptyFind => ToolError::invalid("obsidianEdit", "`find` is empty"),
-        EditProblem::Heading(problem) => crate::reads::heading_error(problem, target, &heading),
+        EditProblem::Heading(problem) => {
+            crate::engine::reads::heading_error(problem, target, &heading)
+        }
     }
 }
 

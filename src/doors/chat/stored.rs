@@ -8,7 +8,7 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::agent::conversation::{ChatMessage, Conversation};
+use crate::doors::chat::conversation::{ChatMessage, Conversation};
 
 /// A conversation as loaded, and what had to be repaired (empty for a good
 /// file). `repairs` is one sentence for the log and the chat.

@@ -5,7 +5,7 @@
 use serde_json::json;
 
 use crate::base::host::Host;
-use crate::core::VaultAgentCore;
+use crate::engine::VaultAgentCore;
 use crate::policy::agent_files::{plan_write, vault_relative, written_note, AgentFileWrite};
 use crate::settings::PermissionMode;
 

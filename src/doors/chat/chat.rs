@@ -19,12 +19,12 @@ use super::provider::{
     ChatError, ModelReply, ModelRequest, ModelTool, StreamPiece,
 };
 use super::sse::SseParser;
-use super::table::{self, Table};
 use crate::base::card::ConfirmationCard;
 use crate::base::error::ToolError;
 use crate::base::host::{join_all, Host};
 use crate::base::result::ToolResult;
-use crate::core::{ToolDescriptor, VaultAgentCore};
+use crate::base::table::{self, Table};
+use crate::engine::{ToolDescriptor, VaultAgentCore};
 use crate::settings::{ProviderKind, Settings};
 
 /// Error bodies beyond this are not read (they are only for the message).

@@ -208,7 +208,10 @@ mod tests {
         assert!(matches!(items[0], Ok(Incoming::Request { .. })));
         assert_eq!(items[1].as_ref().unwrap_err().1.code, INVALID_REQUEST);
         assert!(matches!(items[2], Ok(Incoming::Notification { .. })));
-        let long = format!("[{}]", vec!["{}"; crate::mcp::MAX_BATCH + 1].join(","));
+        let long = format!(
+            "[{}]",
+            vec!["{}"; crate::doors::mcp::MAX_BATCH + 1].join(",")
+        );
         assert_eq!(parse(&long).unwrap_err().1.code, INVALID_REQUEST);
     }
 

@@ -108,21 +108,23 @@ pub fn parse_whole_reply(kind: ProviderKind, body: &str) -> Result<ModelReply, C
                     calls
                         .iter()
                         .enumerate()
-                        .map(|(i, call)| crate::agent::conversation::ToolCallRecord {
-                            id: call
-                                .get("id")
-                                .and_then(|v| v.as_str())
-                                .map_or_else(|| format!("call_{i}"), str::to_string),
-                            name: as_text(
-                                call.pointer("/function/name")
-                                    .unwrap_or(&serde_json::Value::Null),
-                            ),
-                            arguments: as_text(
-                                call.pointer("/function/arguments")
-                                    .unwrap_or(&serde_json::Value::Null),
-                            ),
-                            as_text: false,
-                        })
+                        .map(
+                            |(i, call)| crate::doors::chat::conversation::ToolCallRecord {
+                                id: call
+                                    .get("id")
+                                    .and_then(|v| v.as_str())
+                                    .map_or_else(|| format!("call_{i}"), str::to_string),
+                                name: as_text(
+                                    call.pointer("/function/name")
+                                        .unwrap_or(&serde_json::Value::Null),
+                                ),
+                                arguments: as_text(
+                                    call.pointer("/function/arguments")
+                                        .unwrap_or(&serde_json::Value::Null),
+                                ),
+                                as_text: false,
+                            },
+                        )
                         .collect()
                 })
                 .unwrap_or_default();
@@ -167,7 +169,7 @@ pub fn parse_whole_reply(kind: ProviderKind, body: &str) -> Result<ModelReply, C
                         block.get("text").unwrap_or(&serde_json::Value::Null),
                     )),
                     Some("tool_use") => {
-                        tool_calls.push(crate::agent::conversation::ToolCallRecord {
+                        tool_calls.push(crate::doors::chat::conversation::ToolCallRecord {
                             id: as_text(block.get("id").unwrap_or(&serde_json::Value::Null)),
                             name: as_text(block.get("name").unwrap_or(&serde_json::Value::Null)),
                             arguments: block

@@ -11,7 +11,6 @@ pub mod prompt;
 pub mod provider;
 pub mod sse;
 pub mod stored;
-pub mod table;
 pub mod text_calls;
 pub mod think_tags;
 pub mod window;

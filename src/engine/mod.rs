@@ -2,13 +2,21 @@
 //! object. Every front end (the public API, the chat agent, the settings tab)
 //! goes through it, so no front end has a way around the policy.
 
+pub mod confirm;
+mod edge;
+pub mod hygiene;
+pub mod journal;
+pub mod organise;
+pub mod reads;
+pub mod undo;
+pub mod writes;
+
 use std::cell::RefCell;
 use std::rc::Rc;
 
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::agent::chat::StopSignal;
 use crate::base::call::{Access, NoteLocator, ProbeResult};
 use crate::base::card::{ConfirmationCard, ConfirmationState};
 use crate::base::error::ToolError;
@@ -18,8 +26,9 @@ use crate::base::result::ToolResult;
 use crate::cli::argv::CliInvocation;
 use crate::cli::client::{CliClient, CliRun, CliStatus};
 use crate::cli::outcome::EmptyOutput;
-use crate::confirm::{ConfirmationBook, Proposal};
-use crate::journal::Journal;
+use crate::doors::chat::chat::StopSignal;
+use crate::engine::confirm::{ConfirmationBook, Proposal};
+use crate::engine::journal::Journal;
 use crate::policy;
 use crate::policy::filter;
 use crate::policy::scope::{self, Output, Resolved, ScopeCheck};
@@ -88,14 +97,14 @@ pub struct VaultAgentCore<H: Host> {
     pub(crate) confirmations: RefCell<ConfirmationBook>,
     /// Set by the chat's Stop button.
     pub(crate) chat_stop: StopSignal,
-    pub(crate) chat_session: crate::agent::chat::ChatSession,
+    pub(crate) chat_session: crate::doors::chat::chat::ChatSession,
     pub(crate) conversation_count: std::cell::Cell<u64>,
     /// The tools' JSON Schemas, generated once on first use (they never change).
     schemas: std::cell::OnceCell<Vec<Value>>,
     /// Every change the agent made, with how to reverse it.
     pub(crate) journal: RefCell<Journal>,
     /// The MCP server's sessions and calls in flight.
-    pub(crate) mcp: RefCell<crate::mcp::McpState>,
+    pub(crate) mcp: RefCell<crate::doors::mcp::McpState>,
     /// Answers of reads kept while nothing changed (`cli::cache`).
     read_cache: RefCell<crate::cli::cache::ReadCache>,
 }
@@ -130,7 +139,7 @@ impl<H: Host> VaultAgentCore<H> {
             conversation_count: std::cell::Cell::new(0),
             schemas: std::cell::OnceCell::new(),
             journal: RefCell::new(Journal::default()),
-            mcp: RefCell::new(crate::mcp::McpState::default()),
+            mcp: RefCell::new(crate::doors::mcp::McpState::default()),
             read_cache: RefCell::new(crate::cli::cache::ReadCache::default()),
         };
         (core, repairs)
@@ -247,7 +256,7 @@ impl<H: Host> VaultAgentCore<H> {
         if let Some(pending) = &result.pending {
             self.confirmations.borrow_mut().set_requester(
                 &pending.id,
-                crate::confirm::Requester {
+                crate::engine::confirm::Requester {
                     name: requester.to_string(),
                     mode,
                 },
@@ -281,7 +290,7 @@ impl<H: Host> VaultAgentCore<H> {
             if let Some((name, _)) = door {
                 book.set_requester(
                     &pending.id,
-                    crate::confirm::Requester {
+                    crate::engine::confirm::Requester {
                         name: name.to_string(),
                         mode,
                     },
@@ -751,7 +760,7 @@ impl<H: Host> VaultAgentCore<H> {
     async fn new_note_warning(&self, call: &ToolCall<'_>, settings: &Settings) -> Option<String> {
         let title = call.args.new_note_title()?;
         let found = self.similar_titles(&title, settings).await;
-        crate::hygiene::run::similar_title_warning(&found)
+        crate::engine::hygiene::similar_title_warning(&found)
     }
 
     async fn run_approved(

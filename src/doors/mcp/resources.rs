@@ -9,7 +9,7 @@ use serde_json::{json, Map, Value};
 use super::jsonrpc::{self, RpcError};
 use crate::base::host::Host;
 use crate::base::result::ToolResult;
-use crate::core::VaultAgentCore;
+use crate::engine::VaultAgentCore;
 
 pub const NOTE_PREFIX: &str = "obsidian://vault/";
 pub const TAGS_URI: &str = "obsidian://tags";

@@ -4,16 +4,16 @@
 
 use std::collections::BTreeMap;
 
-use super::suggest::{suggest, Subject};
-use super::text::{body, title_of};
-use super::titles::{find_duplicates, matching_titles, SimilarPair};
-use super::{HygieneRequest, MAX_NOTES, MAX_NOTE_BYTES, MAX_READ_BYTES, READ_BATCH};
 use crate::base::error::ToolError;
 use crate::base::host::Host;
 use crate::base::result::ToolResult;
 use crate::base::vault_path::in_config_dir;
 use crate::cli::argv::CliInvocation;
-use crate::core::VaultAgentCore;
+use crate::engine::VaultAgentCore;
+use crate::hygiene::suggest::{suggest, Subject};
+use crate::hygiene::text::{body, title_of};
+use crate::hygiene::titles::{find_duplicates, matching_titles, SimilarPair};
+use crate::hygiene::{HygieneRequest, MAX_NOTES, MAX_NOTE_BYTES, MAX_READ_BYTES, READ_BATCH};
 use crate::policy::filter::is_empty_answer;
 use crate::policy::scope::FolderScope;
 use crate::settings::Settings;
@@ -339,7 +339,9 @@ impl<H: Host> VaultAgentCore<H> {
         settings: &Settings,
     ) -> Vec<SimilarPair> {
         match self.list_notes(None, settings).await {
-            Ok(listed) => matching_titles(title, &listed.paths, super::DEFAULT_THRESHOLD, 3),
+            Ok(listed) => {
+                matching_titles(title, &listed.paths, crate::hygiene::DEFAULT_THRESHOLD, 3)
+            }
             Err(_) => Vec::new(),
         }
     }

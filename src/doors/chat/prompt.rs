@@ -1,10 +1,10 @@
 //! What the model is told: the system prompt, built from the enabled tools'
 //! guidance, and tool results marked as vault data.
 
-use crate::agent::conversation::{Attachment, ChatMessage};
 use crate::base::host::LocalContext;
 use crate::base::result::ToolResult;
-use crate::core::ToolDescriptor;
+use crate::doors::chat::conversation::{Attachment, ChatMessage};
+use crate::engine::ToolDescriptor;
 
 /// Written for density: small models pay for every word of it on every turn.
 const RULES: &str =

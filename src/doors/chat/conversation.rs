@@ -3,8 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::agent::table::Table;
 use crate::base::result::ToolResult;
+use crate::base::table::Table;
 
 /// A tool call the model asked for.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -10,10 +10,10 @@ use crate::base::call::NoteLocator;
 use crate::base::error::ToolError;
 use crate::base::host::{Host, Os};
 use crate::base::vault_path::{in_config_dir, inside_real_folder};
-use crate::core::VaultAgentCore;
+use crate::engine::undo::Before;
+use crate::engine::VaultAgentCore;
 use crate::policy::scope::Place;
 use crate::tools::ToolCall;
-use crate::undo::Before;
 
 impl<H: Host> VaultAgentCore<H> {
     /// Every place a write names by path, checked on disk. A note named by

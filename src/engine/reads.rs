@@ -8,7 +8,7 @@ use serde_json::json;
 use crate::base::error::ToolError;
 use crate::base::host::Host;
 use crate::base::result::ToolResult;
-use crate::core::VaultAgentCore;
+use crate::engine::VaultAgentCore;
 use crate::notes::headings::HeadingProblem;
 use crate::notes::map::{document_map, section_text};
 use crate::policy::agent_session;

@@ -12,11 +12,11 @@ use super::{
     ActivityEntry, McpEvents, McpExchange, CARD_POLL_MS, MAX_RUNNING_CALLS, MAX_WAITING_CALLS,
     PROGRESS_EVERY_MS, TIMED_OUT_GRACE_MS,
 };
-use crate::agent::table;
 use crate::base::host::Host;
 use crate::base::result::ToolResult;
-use crate::confirm::Requester;
-use crate::core::VaultAgentCore;
+use crate::base::table;
+use crate::engine::confirm::Requester;
+use crate::engine::VaultAgentCore;
 use crate::settings::{ModeSetting, Settings};
 
 /// The call as a retry would repeat it: who, which tool, which arguments.

@@ -18,14 +18,14 @@ use crate::base::host::{Host, VaultProcessed};
 use crate::base::result::{JournalRef, ToolResult};
 use crate::base::vault_path::{in_config_dir, normalised, PathKind};
 use crate::cli::argv::CliInvocation;
-use crate::confirm::{text_hash, NoteEditPlan};
-use crate::core::VaultAgentCore;
-use crate::journal::{EntryView, Journal, JournalEntry, NoteTexts, TurnChanges, UndoPlan};
+use crate::engine::confirm::{text_hash, NoteEditPlan};
+use crate::engine::journal::{EntryView, Journal, JournalEntry, NoteTexts, TurnChanges, UndoPlan};
+use crate::engine::writes::written_path;
+use crate::engine::VaultAgentCore;
 use crate::settings::Settings;
 use crate::tools::properties::{current_value, LIST_PROPERTIES};
 use crate::tools::tasks::task_status;
 use crate::tools::{ToolCall, UndoKind};
-use crate::writes::written_path;
 
 /// How a value that is not set shows in a diff.
 const NOT_SET: &str = "(not set)";
@@ -654,7 +654,7 @@ impl<H: Host> VaultAgentCore<H> {
             return ToolResult::failure(
                 &ToolError::UndoNotFound {
                     id: id.to_string(),
-                    kept: crate::journal::MAX_ENTRIES,
+                    kept: crate::engine::journal::MAX_ENTRIES,
                 },
                 0.0,
             );

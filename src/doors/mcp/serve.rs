@@ -13,7 +13,7 @@ use super::{
 };
 use crate::base::call::Access;
 use crate::base::host::{join_all, Host};
-use crate::core::VaultAgentCore;
+use crate::engine::VaultAgentCore;
 use crate::policy::agent_questions::{self, AgentAnswer, AgentQuestion};
 use crate::policy::agent_session::{self, AgentRefusal, AgentRequest};
 use crate::settings::PermissionMode;
