@@ -15,6 +15,7 @@ pub mod settings;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
 pub mod tools;
+pub mod vault_agent;
 // The TypeScript types of the values crossing the wasm boundary, generated
 // from the Rust types (tests only: nothing of it reaches the wasm).
 #[cfg(all(test, not(target_arch = "wasm32")))]
@@ -26,4 +27,5 @@ pub mod wasm;
 pub use crate::base::error::ToolError;
 pub use crate::base::host::Host;
 pub use crate::base::result::ToolResult;
-pub use crate::engine::{ToolDescriptor, VaultAgentCore};
+pub use crate::engine::ToolDescriptor;
+pub use crate::vault_agent::VaultAgent;

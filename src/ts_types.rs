@@ -62,12 +62,12 @@ fn core_types() -> String {
     use crate::base::table::Table;
     use crate::cli::client::CliStatus;
     use crate::cli::discovery::{Candidate, CandidateSource, Discovery, Verdict};
-    use crate::doors::chat::chat::{ChatEvent, ConnectionReport, TurnEnd};
     use crate::doors::chat::conversation::{
         AgentChat, AnswerUsage, Attachment, ChatMessage, Conversation, OutsideDoor, PausedTurn,
         ToolCallRecord, Usage,
     };
     use crate::doors::chat::stored::LoadedConversation;
+    use crate::doors::chat::{ChatEvent, ConnectionReport, TurnEnd};
     use crate::doors::mcp::activity::StoredActivity;
     use crate::doors::mcp::setups::{ClientSetup, SetupFormat};
     use crate::doors::mcp::{ActivityEntry, ListenerLimits, McpExchange, McpReply};

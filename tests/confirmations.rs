@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 use vault_agent::base::card::ConfirmationState;
 use vault_agent::base::host::{Os, ProcessOutcome};
 use vault_agent::testing::{block_on, FakeHost};
-use vault_agent::{ToolResult, VaultAgentCore};
+use vault_agent::{ToolResult, VaultAgent};
 
 /// A fake CLI over one note, `Plan.md`: its `status` and `tags` properties
 /// and its third line, a task; and over today's daily note, the bookmarks
@@ -35,7 +35,7 @@ fn value_of<'a>(args: &'a [String], key: &str) -> Option<&'a str> {
         .find_map(|a| a.strip_prefix(key)?.strip_prefix('='))
 }
 
-fn core_with_vault(settings: Value) -> (VaultAgentCore<FakeHost>, Rc<RefCell<Vault>>) {
+fn core_with_vault(settings: Value) -> (VaultAgent<FakeHost>, Rc<RefCell<Vault>>) {
     let vault = Rc::new(RefCell::new(Vault {
         status: Some("active".into()),
         tags: vec!["project".into(), "launch".into()],
@@ -114,17 +114,17 @@ fn core_with_vault(settings: Value) -> (VaultAgentCore<FakeHost>, Rc<RefCell<Vau
     } else {
         settings
     };
-    (VaultAgentCore::new(host, &settings).0, vault)
+    (VaultAgent::new(host, &settings).0, vault)
 }
 
-fn set_status(core: &VaultAgentCore<FakeHost>, value: &str) -> ToolResult {
+fn set_status(core: &VaultAgent<FakeHost>, value: &str) -> ToolResult {
     block_on(core.call_tool(
         "obsidianProperties",
         &json!({"command": "property:set", "name": "status", "value": value, "file": "Plan"}),
     ))
 }
 
-fn hash_of(core: &VaultAgentCore<FakeHost>, id: &str) -> String {
+fn hash_of(core: &VaultAgent<FakeHost>, id: &str) -> String {
     core.confirmation_card(id).unwrap().argv_hash
 }
 
@@ -369,7 +369,7 @@ fn an_addition_card_approved_after_switching_to_read_only_does_not_run() {
     assert!(!vault.borrow().daily.contains("Call Bob"));
 }
 
-fn append_to_daily(core: &VaultAgentCore<FakeHost>, content: &str) -> ToolResult {
+fn append_to_daily(core: &VaultAgent<FakeHost>, content: &str) -> ToolResult {
     block_on(core.call_tool(
         "obsidianDailyNote",
         &json!({"command": "daily:append", "content": content}),

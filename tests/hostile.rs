@@ -12,10 +12,10 @@ use vault_agent::base::vault_path::{normalised, PathKind};
 use vault_agent::cli::argv::{escape_value, normalise_line_endings};
 use vault_agent::testing::{block_on, FakeHost};
 use vault_agent::tools::builtin_tools;
-use vault_agent::VaultAgentCore;
+use vault_agent::VaultAgent;
 
 /// A core with writes allowed over a CLI that answers every call sensibly.
-fn core() -> VaultAgentCore<FakeHost> {
+fn core() -> VaultAgent<FakeHost> {
     let mut host = FakeHost::linux_with_cli("");
     host.respond_with(|request| {
         ProcessOutcome::success(match request.args[0].as_str() {
@@ -31,7 +31,7 @@ fn core() -> VaultAgentCore<FakeHost> {
     host.notes
         .borrow_mut()
         .insert("Plan.md".into(), "# Plan\nok\n".into());
-    VaultAgentCore::new(host, &json!({"permissionMode": "askBeforeEdits"})).0
+    VaultAgent::new(host, &json!({"permissionMode": "askBeforeEdits"})).0
 }
 
 /// Valid arguments for every command, the base each hostile value goes into.

@@ -4,8 +4,7 @@
 
 use serde::Serialize;
 
-use crate::base::error::ToolError;
-use crate::base::error::PATH_SETTING;
+use crate::base::error::{ToolError, PATH_SETTING};
 use crate::base::host::{Host, Os, PlatformFacts};
 
 /// Where a candidate path came from, in the order they are tried.

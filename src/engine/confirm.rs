@@ -358,7 +358,7 @@ impl ConfirmationBook {
         }
     }
 
-    fn entry(&mut self, id: &str) -> Result<&mut PendingConfirmation, ToolError> {
+    pub(super) fn entry(&mut self, id: &str) -> Result<&mut PendingConfirmation, ToolError> {
         self.entries
             .iter_mut()
             .find(|e| e.id == id)

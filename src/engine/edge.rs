@@ -11,11 +11,11 @@ use crate::base::error::ToolError;
 use crate::base::host::{Host, Os};
 use crate::base::vault_path::{in_config_dir, inside_real_folder};
 use crate::engine::undo::Before;
-use crate::engine::VaultAgentCore;
+use crate::engine::Engine;
 use crate::policy::scope::Place;
 use crate::tools::ToolCall;
 
-impl<H: Host> VaultAgentCore<H> {
+impl<H: Host> Engine<H> {
     /// Every place a write names by path, checked on disk. A note named by
     /// name (or today's) is checked once its path is known: when its text is
     /// read before the change (`check_captured_place`), by the edit and

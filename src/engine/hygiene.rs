@@ -9,7 +9,7 @@ use crate::base::host::Host;
 use crate::base::result::ToolResult;
 use crate::base::vault_path::in_config_dir;
 use crate::cli::argv::CliInvocation;
-use crate::engine::VaultAgentCore;
+use crate::engine::Engine;
 use crate::hygiene::suggest::{suggest, Subject};
 use crate::hygiene::text::{body, title_of};
 use crate::hygiene::titles::{find_duplicates, matching_titles, SimilarPair};
@@ -36,7 +36,7 @@ pub(crate) struct Read {
     pub truncated: bool,
 }
 
-impl<H: Host> VaultAgentCore<H> {
+impl<H: Host> Engine<H> {
     /// Runs one hygiene check to its report.
     pub(crate) async fn run_hygiene(
         &self,

@@ -8,7 +8,7 @@
 //! be read is dropped with a line saying so, never a failed load.
 //!
 //! Only the plugin's own buttons and commands undo: no tool, argument or
-//! public API call reaches `VaultAgentCore::undo`.
+//! public API call reaches `Engine::undo`.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;

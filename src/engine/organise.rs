@@ -16,7 +16,7 @@ use crate::cli::argv::CliInvocation;
 use crate::cli::outcome::EmptyOutput;
 use crate::engine::confirm::{text_hash, OrganisePlan, PendingConfirmation, PlannedMove, Proposal};
 use crate::engine::journal::{DeletedNote, JournalEntry, MovedNote, UndoPlan, MAX_BYTES};
-use crate::engine::VaultAgentCore;
+use crate::engine::Engine;
 use crate::settings::Settings;
 use crate::tools::organise::{moved, renamed, Destination, OrganiseKind, OrganiseRequest};
 use crate::tools::ToolCall;
@@ -24,7 +24,7 @@ use crate::tools::ToolCall;
 /// Lines of a deleted note the card shows.
 const FIRST_LINES: usize = 3;
 
-impl<H: Host> VaultAgentCore<H> {
+impl<H: Host> Engine<H> {
     /// Finds every note, checks where each would go, and files one card.
     pub(crate) async fn propose_organise(
         &self,

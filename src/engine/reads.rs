@@ -3,47 +3,16 @@
 //! the way every command finds it (a name or today's note resolved to its
 //! path first) and read through Obsidian's vault, as the edit commands read it.
 
-use serde_json::json;
-
 use crate::base::error::ToolError;
 use crate::base::host::Host;
 use crate::base::result::ToolResult;
-use crate::engine::VaultAgentCore;
+use crate::engine::Engine;
 use crate::notes::headings::HeadingProblem;
 use crate::notes::map::{document_map, section_text};
-use crate::policy::agent_session;
 use crate::settings::Settings;
 use crate::tools::{NoteView, View};
 
-impl<H: Host> VaultAgentCore<H> {
-    /// A coding agent's `fs/read_text_file` (ACP): the note's whole text, or
-    /// the lines it asked for. It passes the gate of obsidianNotes `read`
-    /// (the tool's switch, the configuration folder, the read scope) and is
-    /// read through Obsidian's vault, not the CLI, so the output cap never
-    /// cuts it; a note over `agent_session::READ_MAX_BYTES` is refused whole.
-    pub async fn agent_read_file(
-        &self,
-        path: &str,
-        cap: Option<crate::settings::PermissionMode>,
-        line: Option<u32>,
-        limit: Option<u32>,
-    ) -> ToolResult {
-        let chat = self.settings_snapshot().permission_mode;
-        let settings = self.settings_under(cap.map_or(chat, |cap| chat.at_most(cap)), None);
-        self.timed(async {
-            let read = json!({ "command": "read", "path": path });
-            self.authorise("obsidianNotes", &read, &settings).await?;
-            let text = self.read_exact(path).await?;
-            if text.len() > agent_session::READ_MAX_BYTES {
-                return Err(agent_session::too_large(path, text.len()));
-            }
-            Ok(ToolResult::success(agent_session::lines(
-                &text, line, limit,
-            )))
-        })
-        .await
-    }
-
+impl<H: Host> Engine<H> {
     pub(crate) async fn view_note(
         &self,
         request: NoteView,

@@ -21,7 +21,7 @@ use crate::cli::argv::CliInvocation;
 use crate::engine::confirm::{text_hash, NoteEditPlan};
 use crate::engine::journal::{EntryView, Journal, JournalEntry, NoteTexts, TurnChanges, UndoPlan};
 use crate::engine::writes::written_path;
-use crate::engine::VaultAgentCore;
+use crate::engine::Engine;
 use crate::settings::Settings;
 use crate::tools::properties::{current_value, LIST_PROPERTIES};
 use crate::tools::tasks::task_status;
@@ -90,7 +90,7 @@ impl From<ToolError> for Stop {
     }
 }
 
-impl<H: Host> VaultAgentCore<H> {
+impl<H: Host> Engine<H> {
     /// Before a write runs: what its undo needs from the target as it is now.
     pub(crate) async fn capture_before(&self, call: &ToolCall<'_>, settings: &Settings) -> Before {
         let Some(kind) = call.args.undo_kind() else {

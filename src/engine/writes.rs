@@ -16,12 +16,12 @@ use crate::base::vault_path::PathKind;
 use crate::cli::argv::CliInvocation;
 use crate::cli::outcome::{CliOutput, EmptyOutput};
 use crate::engine::confirm::{NoteEditPlan, Proposal};
-use crate::engine::VaultAgentCore;
+use crate::engine::Engine;
 use crate::notes::edit::{apply, body_start, EditProblem, NoteEdit};
 use crate::settings::Settings;
 use crate::tools::{NoteEditRequest, ToolCall, WriteCheck};
 
-impl<H: Host> VaultAgentCore<H> {
+impl<H: Host> Engine<H> {
     /// Before a CLI write: `create` is refused when the note exists (the CLI
     /// would quietly make "Name 1.md" instead).
     pub(crate) async fn check_before_write(

@@ -9,19 +9,18 @@ use super::jsonrpc::{self, RpcError};
 use super::serve::Answer;
 use super::sessions::{Claimed, InFlight, McpSession};
 use super::{
-    ActivityEntry, McpEvents, McpExchange, CARD_POLL_MS, MAX_RUNNING_CALLS, MAX_WAITING_CALLS,
-    PROGRESS_EVERY_MS, TIMED_OUT_GRACE_MS,
+    ActivityEntry, McpDoor, McpEvents, McpExchange, CARD_POLL_MS, MAX_RUNNING_CALLS,
+    MAX_WAITING_CALLS, PROGRESS_EVERY_MS, TIMED_OUT_GRACE_MS,
 };
 use crate::base::host::Host;
 use crate::base::result::ToolResult;
 use crate::base::table;
 use crate::engine::confirm::Requester;
-use crate::engine::VaultAgentCore;
 use crate::settings::{ModeSetting, Settings};
 
 /// The call as a retry would repeat it: who, which tool, which arguments.
 struct CallKey<'a> {
-    owner: Option<&'a str>,
+    owner: Option<u64>,
     tool: &'a str,
     arguments: &'a Value,
 }
@@ -36,7 +35,7 @@ enum Start {
     Card(String),
 }
 
-impl<H: Host> VaultAgentCore<H> {
+impl<H: Host> McpDoor<H> {
     pub(super) async fn mcp_call(
         &self,
         session: &McpSession,
@@ -45,7 +44,7 @@ impl<H: Host> VaultAgentCore<H> {
         params: &Map<String, Value>,
         events: &dyn McpEvents,
     ) -> Answer {
-        let started = self.host().now_ms();
+        let started = self.engine.host().now_ms();
         let Some(name) = params.get("name").and_then(Value::as_str) else {
             return Answer::Error(RpcError::params("`name` (the tool, text) is required."));
         };
@@ -54,8 +53,8 @@ impl<H: Host> VaultAgentCore<H> {
             Some(Value::Object(arguments)) => Value::Object(arguments.clone()),
             Some(_) => return Answer::Error(RpcError::params("`arguments` must be an object.")),
         };
-        let known = self.tools().iter().any(|t| t.id == name);
-        if !known || !self.settings_snapshot().tool_enabled(name) {
+        let known = self.engine.tools().iter().any(|t| t.id == name);
+        if !known || !self.engine.settings_snapshot().tool_enabled(name) {
             return Answer::Error(RpcError::params(format!(
                 "Unknown tool {name:?}: call tools/list for the tools that are switched on."
             )));
@@ -73,7 +72,7 @@ impl<H: Host> VaultAgentCore<H> {
             arguments: &arguments,
         };
         let tag = {
-            let mut state = self.mcp.borrow_mut();
+            let mut state = self.state.borrow_mut();
             if state.running >= MAX_RUNNING_CALLS && state.waiting >= MAX_WAITING_CALLS {
                 return Answer::Error(RpcError::new(
                     jsonrpc::SERVER_BUSY,
@@ -91,7 +90,7 @@ impl<H: Host> VaultAgentCore<H> {
                 timed_out: false,
                 card: None,
                 orphan: None,
-                owner: key.owner.map(str::to_string),
+                owner: key.owner,
                 tool: name.to_string(),
                 arguments: arguments.clone(),
             });
@@ -100,7 +99,7 @@ impl<H: Host> VaultAgentCore<H> {
         // A call asked again after the client's timeout finds its card, or
         // the user's answer to it, instead of raising a second card.
         let start = match self
-            .mcp
+            .state
             .borrow_mut()
             .claim_orphan(key.owner, name, &arguments)
         {
@@ -111,7 +110,7 @@ impl<H: Host> VaultAgentCore<H> {
         let answer = self
             .mcp_run_call(session, &key, start, &tag, progress, events)
             .await;
-        self.mcp.borrow_mut().calls.retain(|c| c.tag != tag);
+        self.state.borrow_mut().calls.retain(|c| c.tag != tag);
         let (code, argv) = match &answer {
             Ok(result) => (
                 result.code().unwrap_or("ok").to_string(),
@@ -130,23 +129,20 @@ impl<H: Host> VaultAgentCore<H> {
     /// (the chat's for an agent door, the MCP server's own otherwise), with
     /// the setting a refusal names.
     fn mcp_settings(&self, session: &McpSession, tag: Option<String>) -> std::rc::Rc<Settings> {
-        let (mode, setting) = match &session.door {
-            // The door's mode now: the chat's mode may have changed since the session began.
-            Some(door) => (
-                self.mcp
-                    .borrow()
-                    .doors
-                    .iter()
-                    .find(|d| d.token == door.token)
-                    .map_or(door.mode, |d| d.mode),
+        let (mode, setting) = match &session.caller {
+            // The agent's mode now: the chat's mode may have changed since the session began.
+            Some(caller) => (
+                self.engine
+                    .caller_by_id(caller.id)
+                    .map_or(caller.mode, |c| c.mode),
                 ModeSetting::Chat,
             ),
             None => (
-                self.settings_snapshot().mcp.permission_mode,
+                self.engine.settings_snapshot().mcp.permission_mode,
                 ModeSetting::Mcp,
             ),
         };
-        let mut settings = Settings::clone(&self.settings_under(mode, tag));
+        let mut settings = Settings::clone(&self.engine.settings_under(mode, tag));
         settings.mode_setting = setting;
         std::rc::Rc::new(settings)
     }
@@ -165,7 +161,7 @@ impl<H: Host> VaultAgentCore<H> {
         let settings = self.mcp_settings(session, Some(tag.to_string()));
         let requester = Requester {
             name: session
-                .door
+                .caller
                 .as_ref()
                 .map_or_else(|| session.client_name.clone(), |d| d.name.clone()),
             mode: settings.permission_mode,
@@ -174,9 +170,10 @@ impl<H: Host> VaultAgentCore<H> {
             Start::Run => {
                 self.mcp_take_slot(tag).await?;
                 let result = self
+                    .engine
                     .call_tool_under(key.tool, key.arguments, settings)
                     .await;
-                self.mcp.borrow_mut().running -= 1;
+                self.state.borrow_mut().running -= 1;
                 let card = result.pending.as_ref().map(|p| p.id.clone());
                 (Some(result), card)
             }
@@ -191,9 +188,7 @@ impl<H: Host> VaultAgentCore<H> {
             if self.mcp_cancelled(tag) {
                 break;
             }
-            self.confirmations
-                .borrow_mut()
-                .set_requester(&id, requester.clone());
+            self.engine.set_requester(&id, requester.clone());
             self.mcp_set_card(tag, Some(id.clone()));
             events.present_card(&id);
             let answered = self
@@ -212,7 +207,7 @@ impl<H: Host> VaultAgentCore<H> {
         let mut waited = false;
         loop {
             {
-                let mut state = self.mcp.borrow_mut();
+                let mut state = self.state.borrow_mut();
                 if state.running < MAX_RUNNING_CALLS {
                     state.running += 1;
                     if waited {
@@ -226,10 +221,10 @@ impl<H: Host> VaultAgentCore<H> {
                 }
             }
             if self.mcp_cancelled(tag) {
-                self.mcp.borrow_mut().waiting -= 1;
+                self.state.borrow_mut().waiting -= 1;
                 return Err(());
             }
-            self.host().sleep(10).await;
+            self.engine.host().sleep(10).await;
         }
     }
 
@@ -254,11 +249,11 @@ impl<H: Host> VaultAgentCore<H> {
                 self.mcp_withdraw(card, events);
                 return Err(());
             }
-            if let Some(outcome) = self.confirmation_outcome(card) {
+            if let Some(outcome) = self.engine.confirmation_outcome(card) {
                 self.mcp_set_card(tag, None);
                 return Ok(outcome);
             }
-            let now = self.host().now_ms();
+            let now = self.engine.host().now_ms();
             if let Some(token) = progress {
                 if now - last_progress >= PROGRESS_EVERY_MS {
                     last_progress = now;
@@ -273,7 +268,7 @@ impl<H: Host> VaultAgentCore<H> {
                     ));
                 }
             }
-            self.host().sleep(CARD_POLL_MS).await;
+            self.engine.host().sleep(CARD_POLL_MS).await;
         }
     }
 
@@ -290,8 +285,8 @@ impl<H: Host> VaultAgentCore<H> {
     ) -> Result<ToolResult, ()> {
         let orphan = {
             // Left at the cancellation already, unless the card came after it.
-            let now = self.host().now_ms();
-            let mut state = self.mcp.borrow_mut();
+            let now = self.engine.host().now_ms();
+            let mut state = self.state.borrow_mut();
             let Some(index) = state.calls.iter().position(|c| c.tag == tag) else {
                 return Err(());
             };
@@ -302,9 +297,9 @@ impl<H: Host> VaultAgentCore<H> {
             return Err(());
         };
         loop {
-            let now = self.host().now_ms();
+            let now = self.engine.host().now_ms();
             {
-                let mut state = self.mcp.borrow_mut();
+                let mut state = self.state.borrow_mut();
                 let Some(index) = state
                     .orphans
                     .iter()
@@ -313,7 +308,7 @@ impl<H: Host> VaultAgentCore<H> {
                     // A retry took it over, or the user's answer is kept for one.
                     return Err(());
                 };
-                if let Some(outcome) = self.confirmation_outcome(card) {
+                if let Some(outcome) = self.engine.confirmation_outcome(card) {
                     let kept = &mut state.orphans[index];
                     kept.outcome = Some(outcome);
                     kept.since_ms = now;
@@ -326,20 +321,19 @@ impl<H: Host> VaultAgentCore<H> {
                     return Err(());
                 }
             }
-            self.host().sleep(CARD_POLL_MS).await;
+            self.engine.host().sleep(CARD_POLL_MS).await;
         }
     }
 
     /// Closes the card nobody waits for any more, and takes it off the screen.
     fn mcp_withdraw(&self, card: &str, events: &dyn McpEvents) {
-        self.mcp.borrow_mut().orphans.retain(|o| o.card != card);
-        let now = self.host().now_ms();
-        let _ = self.confirmations.borrow_mut().reject(card, now);
+        self.state.borrow_mut().orphans.retain(|o| o.card != card);
+        self.engine.withdraw(card);
         events.withdraw_card(card);
     }
 
     fn mcp_cancelled(&self, tag: &str) -> bool {
-        self.mcp
+        self.state
             .borrow()
             .calls
             .iter()
@@ -347,7 +341,7 @@ impl<H: Host> VaultAgentCore<H> {
     }
 
     fn mcp_timed_out(&self, tag: &str) -> bool {
-        self.mcp
+        self.state
             .borrow()
             .calls
             .iter()
@@ -356,7 +350,7 @@ impl<H: Host> VaultAgentCore<H> {
 
     fn mcp_set_card(&self, tag: &str, card: Option<String>) {
         if let Some(call) = self
-            .mcp
+            .state
             .borrow_mut()
             .calls
             .iter_mut()
@@ -375,7 +369,7 @@ impl<H: Host> VaultAgentCore<H> {
         started: f64,
         events: &dyn McpEvents,
     ) {
-        let now = self.host().now_ms();
+        let now = self.engine.host().now_ms();
         let entry = ActivityEntry {
             time_ms: now,
             client: session.client_name.clone(),

@@ -2,7 +2,7 @@
 //! every decision about a request (who may ask, which message it is, what
 //! it runs, what to answer) is made here; the listener is the shim's
 //! (`plugin-shim/mcp-server.ts`), which hands each HTTP exchange to
-//! `VaultAgentCore::mcp_handle` and writes back the reply, within the
+//! `McpDoor::handle` and writes back the reply, within the
 //! bounds `listener::LIMITS` sets. Calls go through the same registry,
 //! policy, folder scopes, confirmations and undo journal as the chat, under
 //! the MCP permission mode.
@@ -17,10 +17,15 @@ mod serve;
 mod sessions;
 pub mod setups;
 
+use std::cell::RefCell;
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+
+use crate::base::host::Host;
+use crate::engine::Engine;
 
 pub use activity::ActivityEntry;
 pub use listener::ListenerLimits;
@@ -165,18 +170,18 @@ pub trait McpEvents {
     fn fresh_id(&self) -> String;
 }
 
-/// A bearer token the chat hands one ACP agent for one session: its calls
-/// run under the chat's permission mode and its cards name the agent. It
-/// lives until the chat forgets it (the agent session ends).
-#[derive(Clone, Debug, PartialEq)]
-pub struct AgentDoor {
-    pub token: String,
-    pub name: String,
-    pub mode: crate::settings::PermissionMode,
-    /// The "always" answers to the agent's own questions in this session:
-    /// they go with the door.
-    pub always: crate::policy::agent_questions::AlwaysAnswers,
-    /// A turn of the session runs: its file requests and questions are
-    /// served (`policy::agent_session::check`).
-    pub in_turn: bool,
+/// The MCP server's door: its sessions, the calls in flight and the cards
+/// kept for retries, over the engine every door shares.
+pub struct McpDoor<H: Host> {
+    pub(crate) engine: Rc<Engine<H>>,
+    state: RefCell<McpState>,
+}
+
+impl<H: Host> McpDoor<H> {
+    pub fn new(engine: Rc<Engine<H>>) -> Self {
+        McpDoor {
+            engine,
+            state: RefCell::default(),
+        }
+    }
 }

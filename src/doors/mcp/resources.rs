@@ -7,9 +7,9 @@ use percent_encoding::{percent_decode_str, utf8_percent_encode, AsciiSet, CONTRO
 use serde_json::{json, Map, Value};
 
 use super::jsonrpc::{self, RpcError};
+use super::McpDoor;
 use crate::base::host::Host;
 use crate::base::result::ToolResult;
-use crate::engine::VaultAgentCore;
 
 pub const NOTE_PREFIX: &str = "obsidian://vault/";
 pub const TAGS_URI: &str = "obsidian://tags";
@@ -50,7 +50,7 @@ pub fn templates() -> Value {
     })
 }
 
-impl<H: Host> VaultAgentCore<H> {
+impl<H: Host> McpDoor<H> {
     /// A page of notes (the folders the agent may read only), with a cursor
     /// for the next; the tags resource heads the first page.
     pub(crate) async fn mcp_list_resources(
@@ -143,9 +143,9 @@ impl<H: Host> VaultAgentCore<H> {
 
     /// A read for a resource, under the MCP door's settings.
     async fn mcp_read(&self, tool: &str, args: Value) -> ToolResult {
-        let mode = self.settings_snapshot().mcp.permission_mode;
-        let settings = self.settings_under(mode, None);
-        self.call_tool_under(tool, &args, settings).await
+        let mode = self.engine.settings_snapshot().mcp.permission_mode;
+        let settings = self.engine.settings_under(mode, None);
+        self.engine.call_tool_under(tool, &args, settings).await
     }
 }
 

@@ -8,15 +8,12 @@ use serde_json::{json, Map, Value};
 use super::jsonrpc::{self, Incoming, Posted, RpcError, Unreadable};
 use super::sessions::{InFlight, McpSession, SessionRefusal};
 use super::{
-    gate, AgentDoor, McpEvents, McpExchange, McpReply, BATCH_VERSIONS, MAX_SESSIONS_PER_TOKEN,
+    gate, McpDoor, McpEvents, McpExchange, McpReply, BATCH_VERSIONS, MAX_SESSIONS_PER_TOKEN,
     MCP_TOKEN_SECRET, SUPPORTED_VERSIONS,
 };
 use crate::base::call::Access;
 use crate::base::host::{join_all, Host};
-use crate::engine::VaultAgentCore;
-use crate::policy::agent_questions::{self, AgentAnswer, AgentQuestion};
-use crate::policy::agent_session::{self, AgentRefusal, AgentRequest};
-use crate::settings::PermissionMode;
+use crate::engine::callers::Caller;
 
 /// What a request turned into, before it became JSON-RPC.
 pub(super) enum Answer {
@@ -35,100 +32,25 @@ enum Handled {
     Accepted,
 }
 
-impl<H: Host> VaultAgentCore<H> {
-    /// Lets an ACP agent the chat runs reach the MCP server with `token`
-    /// for one session: its calls run under `mode` and its cards say
-    /// `name`. False when the token is too short to be a secret.
-    pub fn open_agent_door(&self, token: &str, name: &str, mode: PermissionMode) -> bool {
-        self.mcp.borrow_mut().open_door(AgentDoor {
-            token: token.to_string(),
-            name: name.chars().filter(|c| !c.is_control()).take(80).collect(),
-            mode,
-            always: Default::default(),
-            in_turn: false,
-        })
-    }
-
-    /// How the host ends a coding agent with everything it started (as it
-    /// ends a CLI call): the agent leads its own process group on POSIX.
-    pub fn agent_process_tree(&self) -> crate::base::host::ProcessTree {
-        crate::base::host::ProcessTree::for_os(self.host().platform().os())
-    }
-
-    /// A turn of the agent behind door `token` starts (`open`) or ends.
-    pub fn agent_turn(&self, token: &str, open: bool) {
-        if let Some(door) = self
-            .mcp
-            .borrow_mut()
-            .doors
-            .iter_mut()
-            .find(|d| d.token == token)
-        {
-            door.in_turn = open;
-        }
-    }
-
-    /// Whether the agent behind door `token` may have `request` served now
-    /// (`policy::agent_session::check`): `None`, or why not. `subject` is
-    /// the path or question it names.
-    pub fn agent_request(
-        &self,
-        token: &str,
-        request: AgentRequest,
-        subject: &str,
-    ) -> Option<AgentRefusal> {
-        let mcp = self.mcp.borrow();
-        let door = mcp.doors.iter().find(|d| d.token == token);
-        agent_session::check(
-            request,
-            door.is_some(),
-            door.is_some_and(|d| d.in_turn),
-            door.map_or("The agent", |d| d.name.as_str()),
-            subject,
-        )
-    }
-
-    /// The agent session ended: its token stops working at once.
-    pub fn close_agent_door(&self, token: &str) {
-        self.mcp.borrow_mut().close_door(token);
-    }
-
-    /// The agent behind door `token` asks before one of its own actions:
-    /// answered at once (`policy::agent_questions`) or asked of the user.
-    /// A door that is closed has no answers: the user is asked.
-    pub fn agent_question(&self, token: &str, question: &AgentQuestion) -> AgentAnswer {
-        let mcp = self.mcp.borrow();
-        match mcp.doors.iter().find(|d| d.token == token) {
-            Some(door) => agent_questions::answer(door.mode, question, &door.always),
-            None => AgentAnswer::Ask,
-        }
-    }
-
-    /// The user answered the agent's question with `option_id`: an "always"
-    /// answer is kept for the rest of the session.
-    pub fn agent_question_answered(&self, token: &str, question: &AgentQuestion, option_id: &str) {
-        if let Some(door) = self
-            .mcp
-            .borrow_mut()
-            .doors
-            .iter_mut()
-            .find(|d| d.token == token)
-        {
-            door.always.remember(question, option_id);
-        }
-    }
-
-    /// The server's token and the open agent doors, in `gate` order: index
-    /// 0 is the server's own token, the others the doors'.
-    fn mcp_tokens(&self) -> (String, Vec<AgentDoor>) {
-        let token = self.host().secret(MCP_TOKEN_SECRET).unwrap_or_default();
-        (token, self.mcp.borrow().doors.clone())
+impl<H: Host> McpDoor<H> {
+    /// The server's token and the coding agents' open ones, in `gate`
+    /// order: index 0 is the server's own token, the others the agents'.
+    /// The sessions and kept cards of agents whose door closed go first.
+    fn mcp_tokens(&self) -> (String, Vec<Caller>) {
+        let token = self
+            .engine
+            .host()
+            .secret(MCP_TOKEN_SECRET)
+            .unwrap_or_default();
+        let callers = self.engine.open_callers();
+        self.state.borrow_mut().forget_closed(&callers);
+        (token, callers)
     }
 
     /// Decides from the headers alone, before the listener reads any body:
     /// `None` lets it read the body and call `mcp_handle`; otherwise the
     /// answer to send, and the body is never read.
-    pub fn mcp_admit(&self, head: &McpExchange) -> Option<McpReply> {
+    pub fn admit(&self, head: &McpExchange) -> Option<McpReply> {
         let (token, doors) = self.mcp_tokens();
         let mut tokens = vec![token.as_str()];
         tokens.extend(doors.iter().map(|d| d.token.as_str()));
@@ -136,7 +58,7 @@ impl<H: Host> VaultAgentCore<H> {
     }
 
     /// Answers one HTTP exchange of the MCP endpoint.
-    pub async fn mcp_handle(&self, exchange: &McpExchange, events: &dyn McpEvents) -> McpReply {
+    pub async fn handle(&self, exchange: &McpExchange, events: &dyn McpEvents) -> McpReply {
         let (token, doors) = self.mcp_tokens();
         let mut tokens = vec![token.as_str()];
         tokens.extend(doors.iter().map(|d| d.token.as_str()));
@@ -173,7 +95,7 @@ impl<H: Host> VaultAgentCore<H> {
             Ok(posted) => posted,
             Err((id, error)) => return McpReply::json(400, &jsonrpc::error(&id, &error)),
         };
-        self.mcp.borrow_mut().expire(self.host().now_ms());
+        self.state.borrow_mut().expire(self.engine.host().now_ms());
         if let Posted::One(Incoming::Request { id, method, params }) = &posted {
             if method == "initialize" {
                 return self.mcp_initialize(id, params, events, door);
@@ -217,12 +139,12 @@ impl<H: Host> VaultAgentCore<H> {
 
     /// The session `id`, if it is there and belongs to the token presented;
     /// it counts as used now.
-    fn mcp_session(&self, id: &str, door: Option<&AgentDoor>) -> Option<McpSession> {
-        let now = self.host().now_ms();
-        let mut state = self.mcp.borrow_mut();
+    fn mcp_session(&self, id: &str, door: Option<&Caller>) -> Option<McpSession> {
+        let now = self.engine.host().now_ms();
+        let mut state = self.state.borrow_mut();
         let session = state.session_mut(id)?;
         // A session belongs to the token that opened it.
-        if session.owner() != door.map(|d| d.token.as_str()) {
+        if session.owner() != door.map(|d| d.id) {
             return None;
         }
         session.last_used_ms = now;
@@ -333,27 +255,27 @@ impl<H: Host> VaultAgentCore<H> {
     }
 
     /// The client went away before its answer (the shim saw the socket close).
-    pub fn mcp_abandon(&self, exchange: u32) {
+    pub fn abandon(&self, exchange: u32) {
         self.mcp_cancel(|call| call.exchange == exchange, false);
     }
 
     fn mcp_cancel(&self, matches: impl Fn(&InFlight) -> bool, timed_out: bool) {
-        let now = self.host().now_ms();
-        let to_stop = self.mcp.borrow_mut().cancel(matches, timed_out, now);
+        let now = self.engine.host().now_ms();
+        let to_stop = self.state.borrow_mut().cancel(matches, timed_out, now);
         for tag in to_stop {
-            self.host().cancel_processes(&tag);
+            self.engine.host().cancel_processes(&tag);
         }
     }
 
-    fn mcp_end_session(&self, session: Option<&str>, door: Option<&AgentDoor>) -> McpReply {
+    fn mcp_end_session(&self, session: Option<&str>, door: Option<&Caller>) -> McpReply {
         let Some(session) = session else {
             return gate::refusal(
                 400,
                 "Bad request: DELETE needs the Mcp-Session-Id header.".into(),
             );
         };
-        let owner = door.map(|d| d.token.as_str());
-        let mut state = self.mcp.borrow_mut();
+        let owner = door.map(|d| d.id);
+        let mut state = self.state.borrow_mut();
         let before = state.sessions.len();
         // Only the token that opened a session may end it.
         state
@@ -373,7 +295,7 @@ impl<H: Host> VaultAgentCore<H> {
             .collect();
         drop(state);
         for tag in tags {
-            self.host().cancel_processes(&tag);
+            self.engine.host().cancel_processes(&tag);
         }
         McpReply::empty(200)
     }
@@ -383,7 +305,7 @@ impl<H: Host> VaultAgentCore<H> {
         id: &Value,
         params: &Map<String, Value>,
         events: &dyn McpEvents,
-        door: Option<AgentDoor>,
+        door: Option<Caller>,
     ) -> McpReply {
         let answer = |error: RpcError| McpReply::json(200, &jsonrpc::error(id, &error));
         let Some(requested) = params.get("protocolVersion").and_then(Value::as_str) else {
@@ -409,7 +331,7 @@ impl<H: Host> VaultAgentCore<H> {
             || session_id.len() > 128
             || !session_id.chars().all(|c| c.is_ascii_graphic())
             || self
-                .mcp
+                .state
                 .borrow()
                 .sessions
                 .iter()
@@ -433,10 +355,10 @@ impl<H: Host> VaultAgentCore<H> {
             client_name: text("title", &text("name", "An MCP client")),
             client_version: text("version", ""),
             version,
-            last_used_ms: self.host().now_ms(),
-            door,
+            last_used_ms: self.engine.host().now_ms(),
+            caller: door,
         };
-        if let Err(SessionRefusal::AllBusy) = self.mcp.borrow_mut().open_session(session) {
+        if let Err(SessionRefusal::AllBusy) = self.state.borrow_mut().open_session(session) {
             return McpReply::json(
                 503,
                 &jsonrpc::error(
@@ -486,7 +408,7 @@ impl<H: Host> VaultAgentCore<H> {
     ) -> Answer {
         match method {
             "ping" => Answer::Result(json!({})),
-            "tools/list" => Answer::Result(json!({ "tools": self.mcp_tools() })),
+            "tools/list" => Answer::Result(json!({ "tools": self.tools() })),
             "tools/call" => self.mcp_call(session, exchange, id, params, events).await,
             "resources/list" => match self.mcp_list_resources(params).await {
                 Ok(value) => Answer::Result(value),
@@ -494,7 +416,7 @@ impl<H: Host> VaultAgentCore<H> {
             },
             "resources/templates/list" => Answer::Result(super::resources::templates()),
             "resources/read" => {
-                let started = self.host().now_ms();
+                let started = self.engine.host().now_ms();
                 let read = self.mcp_read_resource(params).await;
                 let code = match &read {
                     Ok(_) => "ok".to_string(),
@@ -527,11 +449,12 @@ impl<H: Host> VaultAgentCore<H> {
     /// command reads; destructive when one may change or remove what is
     /// there (`ConfirmedWrite`: edits, removals, status changes, moves);
     /// idempotent when every command is (repeating it changes nothing more).
-    pub fn mcp_tools(&self) -> Vec<Value> {
+    pub fn tools(&self) -> Vec<Value> {
         // `list_tools` follows the registry's order.
-        self.list_tools()
+        self.engine
+            .list_tools()
             .into_iter()
-            .zip(self.tools())
+            .zip(self.engine.tools())
             .filter(|(tool, _)| tool.enabled)
             .map(|(tool, spec)| {
                 let reads_only = spec.commands.iter().all(|c| c.access == Access::Read);

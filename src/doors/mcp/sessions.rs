@@ -4,8 +4,9 @@
 
 use serde_json::Value;
 
-use super::{AgentDoor, MAX_SESSIONS_PER_TOKEN, SESSION_IDLE_MS, TIMED_OUT_GRACE_MS};
+use super::{MAX_SESSIONS_PER_TOKEN, SESSION_IDLE_MS, TIMED_OUT_GRACE_MS};
 use crate::base::result::ToolResult;
+use crate::engine::callers::Caller;
 
 #[derive(Clone, Debug)]
 pub(crate) struct McpSession {
@@ -15,15 +16,16 @@ pub(crate) struct McpSession {
     /// The revision `initialize` agreed on.
     pub version: &'static str,
     pub last_used_ms: f64,
-    /// The agent door whose token opened the session (an ACP agent run in
-    /// the chat), or `None` for the server's own token.
-    pub door: Option<AgentDoor>,
+    /// The coding agent whose token opened the session (an ACP agent run
+    /// in the chat), or `None` for the server's own token.
+    pub caller: Option<Caller>,
 }
 
 impl McpSession {
-    /// Who holds the session: the door's token, or `None` for the server's.
-    pub fn owner(&self) -> Option<&str> {
-        self.door.as_ref().map(|d| d.token.as_str())
+    /// Who holds the session: the agent's caller id, or `None` for the
+    /// server's own token.
+    pub fn owner(&self) -> Option<u64> {
+        self.caller.as_ref().map(|c| c.id)
     }
 }
 
@@ -44,7 +46,7 @@ pub(crate) struct InFlight {
     /// The card it left for a retry when it timed out (`Orphan::id`).
     pub orphan: Option<u64>,
     /// Who made the call, the tool and its arguments: what a retry repeats.
-    pub owner: Option<String>,
+    pub owner: Option<u64>,
     pub tool: String,
     pub arguments: Value,
 }
@@ -54,7 +56,7 @@ pub(crate) struct InFlight {
 #[derive(Clone, Debug)]
 pub(crate) struct Orphan {
     pub id: u64,
-    pub owner: Option<String>,
+    pub owner: Option<u64>,
     pub tool: String,
     pub arguments: Value,
     pub card: String,
@@ -81,35 +83,17 @@ pub(crate) struct McpState {
     pub running: usize,
     pub waiting: usize,
     pub next_tag: u64,
-    /// Tokens of the ACP agent sessions running in the chat.
-    pub doors: Vec<AgentDoor>,
     pub orphans: Vec<Orphan>,
     pub next_orphan: u64,
 }
 
 impl McpState {
-    /// Opens a door for one agent session; an empty or short token is refused.
-    pub fn open_door(&mut self, door: AgentDoor) -> bool {
-        if door.token.len() < 32 {
-            return false;
-        }
-        // Opened again at each Send with the chat's mode: what was said
-        // "always" in the session stays.
-        match self.doors.iter_mut().find(|d| d.token == door.token) {
-            Some(open) => {
-                open.name = door.name;
-                open.mode = door.mode;
-            }
-            None => self.doors.push(door),
-        }
-        true
-    }
-
-    /// Closes a door and ends the sessions it opened.
-    pub fn close_door(&mut self, token: &str) {
-        self.doors.retain(|d| d.token != token);
-        self.sessions.retain(|s| s.owner() != Some(token));
-        self.orphans.retain(|o| o.owner.as_deref() != Some(token));
+    /// Ends the sessions of coding agents whose door closed, and forgets
+    /// the cards kept for their retries (`open`: the callers open now).
+    pub fn forget_closed(&mut self, open: &[Caller]) {
+        let is_open = |owner: Option<u64>| owner.is_none_or(|id| open.iter().any(|c| c.id == id));
+        self.sessions.retain(|s| is_open(s.owner()));
+        self.orphans.retain(|o| is_open(o.owner));
     }
 
     pub fn session_mut(&mut self, id: &str) -> Option<&mut McpSession> {
@@ -135,12 +119,12 @@ impl McpState {
     /// recently used session without a call in flight; the sessions of other
     /// tokens are never touched.
     pub fn open_session(&mut self, session: McpSession) -> Result<(), SessionRefusal> {
-        let owner = session.owner().map(str::to_string);
+        let owner = session.owner();
         let own: Vec<usize> = self
             .sessions
             .iter()
             .enumerate()
-            .filter(|(_, s)| s.owner() == owner.as_deref())
+            .filter(|(_, s)| s.owner() == owner)
             .map(|(i, _)| i)
             .collect();
         if own.len() >= MAX_SESSIONS_PER_TOKEN {
@@ -199,7 +183,7 @@ impl McpState {
         self.next_orphan += 1;
         let orphan = Orphan {
             id: self.next_orphan,
-            owner: call.owner.clone(),
+            owner: call.owner,
             tool: call.tool.clone(),
             arguments: call.arguments.clone(),
             card,
@@ -227,13 +211,14 @@ impl McpState {
     /// this token: taken, so that only one retry finds it.
     pub fn claim_orphan(
         &mut self,
-        owner: Option<&str>,
+        owner: Option<u64>,
         tool: &str,
         arguments: &Value,
     ) -> Option<Claimed> {
-        let index = self.orphans.iter().position(|o| {
-            o.owner.as_deref() == owner && o.tool == tool && o.arguments == *arguments
-        })?;
+        let index = self
+            .orphans
+            .iter()
+            .position(|o| o.owner == owner && o.tool == tool && o.arguments == *arguments)?;
         let orphan = self.orphans.remove(index);
         Some(match orphan.outcome {
             Some(outcome) => Claimed::Answered(Box::new(outcome)),

@@ -1,0 +1,236 @@
+//! A change that waits for the user: its card proposed, and run once approved.
+
+use serde_json::Value;
+
+use super::Engine;
+use crate::base::error::ToolError;
+use crate::base::host::Host;
+use crate::base::result::ToolResult;
+use crate::engine::run::ran_output;
+use crate::engine::{Authorised, CliInvocation, ConfirmationState, ProbeResult, Proposal};
+use crate::settings::Settings;
+use crate::tools::ToolCall;
+
+impl<H: Host> Engine<H> {
+    /// Reads the target, builds the preview and files a confirmation.
+    pub(super) async fn propose(
+        &self,
+        call: &ToolCall<'_>,
+        args: &Value,
+        invocation: CliInvocation,
+        settings: &Settings,
+        turn: Option<&str>,
+    ) -> Result<ToolResult, ToolError> {
+        let argv = invocation
+            .to_argv()
+            .map_err(|e| ToolError::invalid(call.tool.id, e.to_string()))?;
+        // A card for a command line the OS would refuse could never run.
+        self.cli
+            .check_fits(&self.host, settings, &invocation)
+            .await?;
+        let probe = call
+            .args
+            .probe()
+            .ok_or_else(|| {
+                // Reachable for any write in Ask before every change: every
+                // write needs a probe and a preview to be shown on a card.
+                ToolError::invalid(
+                    call.tool.id,
+                    format!(
+                        "{} has no preview, so it cannot wait for approval on a card; nothing ran",
+                        call.command.name
+                    ),
+                )
+            })?
+            .in_vault(settings.vault());
+        let probe_note = match call.args.exact_note() {
+            Some(locate) => Some(self.resolve_note(&locate, settings).await?),
+            None => None,
+        };
+        let current = match &probe_note {
+            Some(path) => self.read_exact(path).await,
+            None => self.read_probe(&probe, settings).await,
+        };
+        let mut preview = call.args.preview(&current)?;
+        preview.warning = self.new_note_warning(call, settings).await;
+        let summary = format!("{} {}", call.command.confirm_verb, preview.target);
+        let proposal = Proposal {
+            tool_id: call.tool.id,
+            command: call.command.name,
+            arguments: args.clone(),
+            invocation,
+            argv: argv.clone(),
+            probe,
+            probe_snapshot: snapshot(&current),
+            probe_note,
+            summary,
+            preview,
+            empty_output: call.command.empty_output,
+            note_edit: None,
+            organise: None,
+            turn: turn.map(str::to_string),
+        };
+        let now = self.host.now_ms();
+        let mut book = self.confirmations.borrow_mut();
+        let pending = book
+            .propose(proposal, now, settings.confirmation_expiry_ms)
+            .view();
+        let warning = pending.preview.warning.clone();
+        let mut result = ToolResult::pending(pending, argv);
+        if let Some(warning) = warning {
+            // The model is told too, so it can offer to add to that note instead.
+            result.text = format!("{}\n{warning}", result.text);
+        }
+        Ok(result)
+    }
+
+    /// For a call that makes a new note: a warning when a note with the same
+    /// or a very similar title exists (among the notes the agent may read).
+    pub(super) async fn new_note_warning(
+        &self,
+        call: &ToolCall<'_>,
+        settings: &Settings,
+    ) -> Option<String> {
+        let title = call.args.new_note_title()?;
+        let found = self.similar_titles(&title, settings).await;
+        crate::engine::hygiene::similar_title_warning(&found)
+    }
+
+    pub(super) async fn run_approved(
+        &self,
+        id: &str,
+        argv_hash: &str,
+        settings: &Settings,
+    ) -> Result<ToolResult, ToolError> {
+        let (tool_id, arguments, argv) = {
+            let now = self.host.now_ms();
+            let mut book = self.confirmations.borrow_mut();
+            let entry = book
+                .get(id, now)
+                .ok_or_else(|| ToolError::ConfirmationNotFound { id: id.to_string() })?;
+            (entry.tool_id, entry.arguments.clone(), entry.argv.clone())
+        };
+        // The switches may have changed since the card appeared (changes
+        // turned off, the tool turned off, another vault): the same gate as
+        // the proposal decides again, and the argv must still be the same.
+        let Authorised {
+            call, invocation, ..
+        } = self.authorise(tool_id, &arguments, settings).await?;
+        let is_note_edit = call.args.note_edit().is_some() || call.args.organise().is_some();
+        if !is_note_edit && invocation.to_argv().ok().as_ref() != Some(&argv) {
+            return Err(ToolError::ArgvMismatch);
+        }
+        let now = self.host.now_ms();
+        let entry = self
+            .confirmations
+            .borrow_mut()
+            .approve(id, argv_hash, now)?;
+        let turn = entry.turn.as_deref();
+        if let Some(plan) = &entry.organise {
+            return self.run_organise(&entry, plan, settings).await;
+        }
+        if let Some(plan) = &entry.note_edit {
+            return self
+                .run_note_edit(id, entry.tool_id, &entry.arguments, plan, settings, turn)
+                .await;
+        }
+        let current = match &entry.probe_note {
+            Some(path) => self.read_exact(path).await,
+            None => self.read_probe(&entry.probe, settings).await,
+        };
+        if snapshot(&current) != entry.probe_snapshot {
+            let target = entry.preview.target.clone();
+            // Ask again with a fresh preview, if the call still makes sense.
+            let fresh = self
+                .propose_again(entry.tool_id, &entry.arguments, settings, turn)
+                .await;
+            // What the target holds now, as the fresh preview shows it (a
+            // probe may read a whole note when the target is one line).
+            let now_text = match (&fresh, &current) {
+                (Some(pending), _) => pending.preview.before.clone(),
+                (None, Ok(text)) => text.lines().last().unwrap_or("").to_string(),
+                (None, Err(error)) => error.to_string(),
+            };
+            let mut result = ToolResult::failure(
+                &ToolError::Stale {
+                    target,
+                    now: now_text,
+                },
+                0.0,
+            );
+            result.pending = fresh;
+            self.confirmations
+                .borrow_mut()
+                .finish(id, ConfirmationState::Stale, &result)?;
+            return Ok(result);
+        }
+        // What undo needs, read after the stale check so it is what the
+        // write changes.
+        let before = self.capture_before(&call, settings).await;
+        self.confirmations
+            .borrow_mut()
+            .advance(id, ConfirmationState::Running)?;
+        if let Err(error) = self.check_captured_place(&before).await {
+            return self.finish_run(id, ToolResult::failure(&error, 0.0));
+        }
+        let run = self
+            .cli
+            .run(&self.host, settings, &entry.invocation, entry.empty_output)
+            .await;
+        let ran = ran_output(&run);
+        let mut result = self
+            .verified(run, call.args.write_check().as_ref(), settings)
+            .await?;
+        if let Some(output) = ran {
+            self.record_write(before, &call, turn, settings, &output, &mut result)
+                .await;
+        }
+        self.finish_run(id, result)
+    }
+
+    /// A confirmation whose write ran: done or failed, with its result kept.
+    pub(crate) fn finish_run(&self, id: &str, result: ToolResult) -> Result<ToolResult, ToolError> {
+        let end = if result.ok {
+            ConfirmationState::Done
+        } else {
+            ConfirmationState::Failed
+        };
+        self.confirmations.borrow_mut().finish(id, end, &result)?;
+        Ok(result)
+    }
+
+    /// A new card for a write whose card went stale. Always a card, never a
+    /// run, whatever the mode says now: the user clicked Approve on what the
+    /// old card showed, not on the target as it is now.
+    async fn propose_again(
+        &self,
+        tool_id: &str,
+        args: &Value,
+        settings: &Settings,
+        turn: Option<&str>,
+    ) -> Option<crate::base::card::PendingView> {
+        let Authorised {
+            call,
+            access,
+            invocation,
+            arguments,
+            ..
+        } = self.authorise(tool_id, args, settings).await.ok()?;
+        if !access.is_write() {
+            return None;
+        }
+        let proposed = self
+            .propose(&call, &arguments, invocation, settings, turn)
+            .await
+            .ok()?;
+        proposed.pending
+    }
+}
+
+/// What a probe read, as a comparable string (errors included).
+pub(super) fn snapshot(result: &ProbeResult) -> String {
+    match result {
+        Ok(text) => format!("ok:{text}"),
+        Err(error) => format!("error:{}:{error}", error.code()),
+    }
+}
