@@ -208,14 +208,14 @@ async fn a_chat_turn_streams_through_js_http_and_reports_events_to_a_js_callback
         plain(json!({"chat": {"openai": {"baseUrl": "http://model.test/v1", "model": "m"}}})),
     )
     .unwrap();
-    let conversation = agent.chat.new_conversation().unwrap();
+    let conversation = agent.new_conversation().unwrap();
     let events = js_sys::Array::new();
     let sink = events.clone();
     let on_event = Closure::<dyn Fn(JsValue)>::new(move |event: JsValue| {
         sink.push(&event);
     });
     let callback: &js_sys::Function = on_event.as_ref().unchecked_ref();
-    let result = JsFuture::from(agent.chat.send(
+    let result = JsFuture::from(agent.chat_send(
         conversation,
         "what is open?".into(),
         callback.clone(),
