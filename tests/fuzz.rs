@@ -58,9 +58,8 @@ use vault_agent::cli::outcome::{
     classify, interpret, without_installer_lines, CliStatus, EmptyOutput, OutcomeContext,
     APP_NOT_RUNNING_MESSAGE,
 };
-use vault_agent::doors::chat::provider::{
-    assembler, parse_stream, ChatError, ModelReply, StreamPiece,
-};
+use vault_agent::doors::chat::model::{ChatError, ModelReply, StreamPiece};
+use vault_agent::doors::chat::provider::{assembler, parse_stream};
 use vault_agent::doors::chat::sse::{SseEvent, SseParser};
 use vault_agent::settings::ProviderKind;
 use vault_agent::tools::{builtin_tools, is_excluded, ToolSpec, EXCLUDED_COMMANDS};
@@ -721,7 +720,7 @@ fn check_tool_call(tool: &ToolSpec, args: &Value) -> TestCaseResult {
     }
     let _ = call.access();
     let _ = call.args.write_target();
-    if let Some(probe) = call.args.probe() {
+    if let Some(probe) = call.args.plan().probe() {
         prop_assert!(!is_excluded(&probe.command), "probe runs {}", probe.command);
         let _ = probe.to_argv();
     }

@@ -856,7 +856,7 @@ fn every_write_command_leaves_a_journal_entry() {
         let spec = builtin_tools().into_iter().find(|t| t.id == tool).unwrap();
         let parsed = spec.parse_call(&args).unwrap();
         assert!(
-            parsed.args.undo_kind().is_some(),
+            parsed.args.plan().undo_kind().is_some(),
             "{args}: declares how it is undone"
         );
         let (core, notes) = core();

@@ -4,7 +4,8 @@
 
 use proptest::prelude::*;
 use serde_json::json;
-use vault_agent::doors::chat::provider::{assembler, ModelReply, StreamPiece};
+use vault_agent::doors::chat::model::{ModelReply, StreamPiece};
+use vault_agent::doors::chat::provider::assembler;
 use vault_agent::doors::chat::sse::SseParser;
 use vault_agent::settings::ProviderKind;
 

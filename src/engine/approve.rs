@@ -2,14 +2,17 @@
 
 use serde_json::Value;
 
-use super::Engine;
+use super::confirm::Proposal;
+use super::run::ran_output;
+use super::{Authorised, Engine};
+use crate::base::call::ProbeResult;
+use crate::base::card::{ConfirmationState, PendingView};
 use crate::base::error::ToolError;
 use crate::base::host::Host;
 use crate::base::result::ToolResult;
-use crate::engine::run::ran_output;
-use crate::engine::{Authorised, CliInvocation, ConfirmationState, ProbeResult, Proposal};
+use crate::cli::argv::CliInvocation;
 use crate::settings::Settings;
-use crate::tools::ToolCall;
+use crate::tools::{CliWrite, Plan, ToolCall, UndoKind};
 
 impl<H: Host> Engine<H> {
     /// Reads the target, builds the preview and files a confirmation.
@@ -18,6 +21,7 @@ impl<H: Host> Engine<H> {
         call: &ToolCall<'_>,
         args: &Value,
         invocation: CliInvocation,
+        write: &CliWrite<'_>,
         settings: &Settings,
         turn: Option<&str>,
     ) -> Result<ToolResult, ToolError> {
@@ -28,31 +32,28 @@ impl<H: Host> Engine<H> {
         self.cli
             .check_fits(&self.host, settings, &invocation)
             .await?;
-        let probe = call
-            .args
-            .probe()
-            .ok_or_else(|| {
-                // Reachable for any write in Ask before every change: every
-                // write needs a probe and a preview to be shown on a card.
-                ToolError::invalid(
-                    call.tool.id,
-                    format!(
-                        "{} has no preview, so it cannot wait for approval on a card; nothing ran",
-                        call.command.name
-                    ),
-                )
-            })?
-            .in_vault(settings.vault());
-        let probe_note = match call.args.exact_note() {
-            Some(locate) => Some(self.resolve_note(&locate, settings).await?),
+        let card = write.card.as_ref().ok_or_else(|| {
+            // Reachable for any write in Ask before every change: every
+            // write needs a probe and a preview to be shown on a card.
+            ToolError::invalid(
+                call.tool.id,
+                format!(
+                    "{} has no preview, so it cannot wait for approval on a card; nothing ran",
+                    call.command.name
+                ),
+            )
+        })?;
+        let probe = card.probe.clone().in_vault(settings.vault());
+        let probe_note = match &card.exact_note {
+            Some(locate) => Some(self.resolve_note(locate, settings).await?),
             None => None,
         };
         let current = match &probe_note {
             Some(path) => self.read_exact(path).await,
             None => self.read_probe(&probe, settings).await,
         };
-        let mut preview = call.args.preview(&current)?;
-        preview.warning = self.new_note_warning(call, settings).await;
+        let mut preview = card.preview.preview(&current)?;
+        preview.warning = self.new_note_warning(write, settings).await;
         let summary = format!("{} {}", call.command.confirm_verb, preview.target);
         let proposal = Proposal {
             tool_id: call.tool.id,
@@ -88,11 +89,11 @@ impl<H: Host> Engine<H> {
     /// or a very similar title exists (among the notes the agent may read).
     pub(super) async fn new_note_warning(
         &self,
-        call: &ToolCall<'_>,
+        write: &CliWrite<'_>,
         settings: &Settings,
     ) -> Option<String> {
-        let title = call.args.new_note_title()?;
-        let found = self.similar_titles(&title, settings).await;
+        let title = write.new_note.as_ref()?;
+        let found = self.similar_titles(title, settings).await;
         crate::engine::hygiene::similar_title_warning(&found)
     }
 
@@ -116,7 +117,9 @@ impl<H: Host> Engine<H> {
         let Authorised {
             call, invocation, ..
         } = self.authorise(tool_id, &arguments, settings).await?;
-        let is_note_edit = call.args.note_edit().is_some() || call.args.organise().is_some();
+        let plan = call.args.plan();
+        // A note edit or a move is bound to what it writes, not to an argv.
+        let is_note_edit = matches!(plan, Plan::NoteEdit(_) | Plan::Organise(_));
         if !is_note_edit && invocation.to_argv().ok().as_ref() != Some(&argv) {
             return Err(ToolError::ArgvMismatch);
         }
@@ -166,7 +169,11 @@ impl<H: Host> Engine<H> {
         }
         // What undo needs, read after the stale check so it is what the
         // write changes.
-        let before = self.capture_before(&call, settings).await;
+        let (undo, check) = match &plan {
+            Plan::CliWrite(write) => (write.undo.clone(), write.check.as_ref()),
+            _ => (UndoKind::UNKNOWN, None),
+        };
+        let before = self.capture_before(&undo, settings).await;
         self.confirmations
             .borrow_mut()
             .advance(id, ConfirmationState::Running)?;
@@ -178,9 +185,7 @@ impl<H: Host> Engine<H> {
             .run(&self.host, settings, &entry.invocation, entry.empty_output)
             .await;
         let ran = ran_output(&run);
-        let mut result = self
-            .verified(run, call.args.write_check().as_ref(), settings)
-            .await?;
+        let mut result = self.verified(run, check, settings).await?;
         if let Some(output) = ran {
             self.record_write(before, &call, turn, settings, &output, &mut result)
                 .await;
@@ -208,7 +213,7 @@ impl<H: Host> Engine<H> {
         args: &Value,
         settings: &Settings,
         turn: Option<&str>,
-    ) -> Option<crate::base::card::PendingView> {
+    ) -> Option<PendingView> {
         let Authorised {
             call,
             access,
@@ -216,11 +221,11 @@ impl<H: Host> Engine<H> {
             arguments,
             ..
         } = self.authorise(tool_id, args, settings).await.ok()?;
-        if !access.is_write() {
+        let (Plan::CliWrite(write), true) = (call.args.plan(), access.is_write()) else {
             return None;
-        }
+        };
         let proposed = self
-            .propose(&call, &arguments, invocation, settings, turn)
+            .propose(&call, &arguments, invocation, &write, settings, turn)
             .await
             .ok()?;
         proposed.pending

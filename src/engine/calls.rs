@@ -7,10 +7,10 @@ use std::rc::Rc;
 use serde_json::Value;
 
 use super::Engine;
+use crate::base::card::ConfirmationCard;
 use crate::base::error::ToolError;
 use crate::base::host::Host;
 use crate::base::result::ToolResult;
-use crate::engine::ConfirmationCard;
 use crate::settings::Settings;
 
 impl<H: Host> Engine<H> {

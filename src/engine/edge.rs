@@ -10,7 +10,7 @@ use crate::base::call::NoteLocator;
 use crate::base::error::ToolError;
 use crate::base::host::{Host, Os};
 use crate::base::vault_path::{in_config_dir, inside_real_folder};
-use crate::engine::undo::Before;
+use crate::engine::record::Before;
 use crate::engine::Engine;
 use crate::policy::scope::Place;
 use crate::tools::ToolCall;

@@ -3,9 +3,10 @@
 use serde_json::Value;
 
 use super::Engine;
+use crate::base::call::{Access, NoteLocator};
 use crate::base::error::ToolError;
 use crate::base::host::Host;
-use crate::engine::{Access, CliInvocation, NoteLocator};
+use crate::cli::argv::CliInvocation;
 use crate::policy;
 use crate::policy::scope;
 use crate::policy::scope::{Output, Resolved, ScopeCheck};

@@ -4,16 +4,20 @@ use std::rc::Rc;
 
 use serde_json::Value;
 
-use super::Engine;
+use super::{Authorised, Engine};
+use crate::base::call::{Access, ProbeResult};
 use crate::base::error::ToolError;
 use crate::base::host::Host;
 use crate::base::result::ToolResult;
-use crate::engine::{Access, Authorised, CliInvocation, CliRun, EmptyOutput, ProbeResult};
+use crate::cli::argv::CliInvocation;
+use crate::cli::client::CliRun;
+use crate::cli::outcome::EmptyOutput;
 use crate::policy::{filter, scope};
 use crate::settings::Settings;
-use crate::tools::ToolCall;
+use crate::tools::{CliWrite, Plan, Presents, ToolCall, WriteCheck};
 
 impl<H: Host> Engine<H> {
+    /// Runs one call: the gate, then its plan, matched once.
     pub(super) async fn run_tool(
         &self,
         tool_id: &str,
@@ -30,78 +34,113 @@ impl<H: Host> Engine<H> {
         } = self.authorise(tool_id, args, &settings).await?;
         let _forget = access.is_write().then(|| self.changing());
         let args = &arguments;
-        if let Some(request) = call.args.note_view() {
-            return self.view_note(request, &settings).await;
-        }
-        if let Some(request) = call.args.organise() {
-            return self
-                .propose_organise(&call, args, request, &settings, turn)
-                .await;
-        }
-        if let Some(request) = call.args.computed() {
+        let plan = call.args.plan();
+        match plan {
+            Plan::NoteView(request) => self.view_note(request, &settings).await,
+            Plan::Organise(request) => {
+                self.propose_organise(&call, args, request, &settings, turn)
+                    .await
+            }
             // Computed from the CLI's listings and the notes' text, each
             // limited to the read scope before anything is computed.
-            return self.run_hygiene(&request, &settings).await;
+            Plan::Computed(request) => self.run_hygiene(&request, &settings).await,
+            Plan::NoteEdit(request) => {
+                self.propose_note_edit(&call, args, request, &settings, turn)
+                    .await
+            }
+            Plan::CliWrite(write) if access == Access::ConfirmedWrite => {
+                self.propose(&call, args, invocation, &write, &settings, turn)
+                    .await
+            }
+            Plan::CliWrite(write) if access == Access::DirectWrite => {
+                let result = self
+                    .run_write(&call, &invocation, &write, &settings, turn)
+                    .await?;
+                Ok(self.shown(&call, result, filter.as_ref(), None, &settings))
+            }
+            Plan::Read { present } if access == Access::Read => {
+                let run = self.run_cli(&call, access, &invocation, &settings).await;
+                let result = result_of(run);
+                Ok(self.shown(&call, result, filter.as_ref(), present, &settings))
+            }
+            // A tool whose plan says otherwise than its access: nothing runs.
+            Plan::Read { .. } | Plan::CliWrite(_) => Err(ToolError::invalid(
+                call.tool.id,
+                format!(
+                    "{} declares no plan for what it does, so nothing ran",
+                    call.command.name
+                ),
+            )),
         }
-        if let Some(request) = call.args.note_edit() {
-            return self
-                .propose_note_edit(&call, args, request, &settings, turn)
-                .await;
-        }
-        if access == Access::ConfirmedWrite {
-            return self.propose(&call, args, invocation, &settings, turn).await;
-        }
-        if access.is_write() {
-            // Refuse what the CLI cannot receive before any read runs.
-            self.cli
-                .check_fits(&self.host, &settings, &invocation)
-                .await?;
-        }
-        let check = call.args.write_check();
-        if let Some(check) = &check {
+    }
+
+    /// A CLI change that runs at once: refused before any read when the
+    /// CLI could not receive it, checked before and read back after as its
+    /// plan says, and journaled with how it is reversed.
+    async fn run_write(
+        &self,
+        call: &ToolCall<'_>,
+        invocation: &CliInvocation,
+        write: &CliWrite<'_>,
+        settings: &Settings,
+        turn: Option<&str>,
+    ) -> Result<ToolResult, ToolError> {
+        self.cli
+            .check_fits(&self.host, settings, invocation)
+            .await?;
+        if let Some(check) = &write.check {
             let target = call.args.write_target().unwrap_or_default();
-            self.check_before_write(check, &target, &settings).await?;
+            self.check_before_write(check, &target, settings).await?;
         }
         // Looked for before the note exists, so it never finds itself.
-        let warning = self.new_note_warning(&call, &settings).await;
-        let before = match access.is_write() {
-            true => Some(self.capture_before(&call, &settings).await),
-            false => None,
-        };
-        if let Some(before) = &before {
-            self.check_captured_place(before).await?;
-        }
-        let run = self.run_cli(&call, access, &invocation, &settings).await;
+        let warning = self.new_note_warning(write, settings).await;
+        let before = self.capture_before(&write.undo, settings).await;
+        self.check_captured_place(&before).await?;
+        let run = self
+            .run_cli(call, Access::DirectWrite, invocation, settings)
+            .await;
         let ran = ran_output(&run);
-        let mut result = self.verified(run, check.as_ref(), &settings).await?;
-        if let (Some(before), Some(output)) = (before, ran) {
-            self.record_write(before, &call, turn, &settings, &output, &mut result)
+        let mut result = self.verified(run, write.check.as_ref(), settings).await?;
+        if let Some(output) = ran {
+            self.record_write(before, call, turn, settings, &output, &mut result)
                 .await;
         }
         if let (Some(warning), true) = (&warning, result.ok) {
             result.text = format!("{}\n{warning}", result.text.trim_end());
         }
+        Ok(result)
+    }
+
+    /// What a CLI answer shows: what lies outside the folders the agent may
+    /// read goes first; then a read's own filters, counts and pages
+    /// (`Presents`) see only the rest.
+    fn shown(
+        &self,
+        call: &ToolCall<'_>,
+        mut result: ToolResult,
+        filter: Option<&scope::Output>,
+        present: Option<&dyn Presents>,
+        settings: &Settings,
+    ) -> ToolResult {
         if !result.ok || result.empty {
-            return Ok(result);
+            return result;
         }
-        // What lies outside the folders the agent may read goes first; then
-        // the command's own filters, counts and pages see only the rest.
-        if let Some(shape) = &filter {
-            let scope = scope::FolderScope::read(&settings, self.host.platform().os());
+        if let Some(shape) = filter {
+            let scope = scope::FolderScope::read(settings, self.host.platform().os());
             let filtered = filter::filter(call.command.name, &result.text, shape, scope);
             result.text = filtered.text;
             if filtered.withheld > 0 {
                 result.withheld = Some(filtered.withheld);
             }
         }
-        if let Some(presented) = call.args.present(&result.text) {
+        if let Some(presented) = present.and_then(|present| present.present(&result.text)) {
             result.text = presented.text;
             if let Some(note) = presented.note {
                 result.text.push_str(&note);
                 result.text.push('\n');
             }
         }
-        Ok(result)
+        result
     }
 
     /// Runs the call's argv; a read whose rule allows it (`cli::cache`) is
@@ -148,7 +187,7 @@ impl<H: Host> Engine<H> {
     pub(super) async fn verified(
         &self,
         run: CliRun,
-        check: Option<&crate::tools::WriteCheck>,
+        check: Option<&WriteCheck>,
         settings: &Settings,
     ) -> Result<ToolResult, ToolError> {
         if let (Some(check), Ok(output)) = (check, &run.output) {

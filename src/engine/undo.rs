@@ -1,7 +1,7 @@
-//! The undo journal's side of the core: what is read around each write so it
-//! can be reversed, the entry each successful write leaves, and the undo
-//! itself. Only the plugin's own buttons and commands reach `undo`,
-//! `undo_last` and `undo_turn`: no tool, argument or public API call does.
+//! The undo itself: the plugin's own buttons and commands reach `undo`,
+//! `undo_last` and `undo_turn`; no tool, argument or public API call does.
+//! Each kind of change is reversed by its own `undo_*` (named after its
+//! `UndoPlan`, which `record.rs` wrote from the tool's `UndoKind`).
 //!
 //! An undo goes ahead only while the target still holds what the change
 //! left. Otherwise it is refused as `undo_conflict`, with the difference
@@ -11,68 +11,20 @@
 
 use serde_json::Value;
 
-use crate::base::call::NoteLocator;
+use super::record::{nth_line, shown};
 use crate::base::diff::NoteDiff;
 use crate::base::error::ToolError;
 use crate::base::host::{Host, VaultProcessed};
-use crate::base::result::{JournalRef, ToolResult};
+use crate::base::result::ToolResult;
 use crate::base::vault_path::{in_config_dir, normalised, PathKind};
 use crate::cli::argv::CliInvocation;
-use crate::engine::confirm::{text_hash, NoteEditPlan};
-use crate::engine::journal::{EntryView, Journal, JournalEntry, NoteTexts, TurnChanges, UndoPlan};
-use crate::engine::writes::written_path;
+use crate::engine::confirm::text_hash;
+use crate::engine::journal::{
+    DeletedNote, EntryView, Journal, JournalEntry, MovedNote, NoteTexts, TurnChanges, UndoPlan,
+};
 use crate::engine::Engine;
 use crate::settings::Settings;
-use crate::tools::properties::{current_value, LIST_PROPERTIES};
 use crate::tools::tasks::task_status;
-use crate::tools::{ToolCall, UndoKind};
-
-/// How a value that is not set shows in a diff.
-const NOT_SET: &str = "(not set)";
-
-/// What was read before a write, for its journal entry.
-pub(crate) enum Before {
-    /// The note's exact text; `None` when it did not exist (a daily note the
-    /// write creates).
-    Text { path: String, text: Option<String> },
-    /// `taken`: a note already had the name the new one is looked up by.
-    NewNote {
-        path: Option<String>,
-        lookup: Option<String>,
-        taken: bool,
-    },
-    Property {
-        path: String,
-        name: String,
-        value: Option<String>,
-        set_type: Option<String>,
-        /// Why the value cannot be set back, when it cannot.
-        refuse: Option<String>,
-        /// The note's exact text, when Obsidian could read it.
-        note: Option<String>,
-    },
-    Task {
-        path: String,
-        line: u32,
-        text: String,
-        status: char,
-    },
-    /// Recorded, never undone.
-    Never { reason: String },
-}
-
-impl Before {
-    /// The note the change is about to write, when known.
-    pub(crate) fn path(&self) -> Option<&str> {
-        match self {
-            Before::Text { path, .. }
-            | Before::Property { path, .. }
-            | Before::Task { path, .. } => Some(path),
-            Before::NewNote { path, .. } => path.as_deref(),
-            Before::Never { .. } => None,
-        }
-    }
-}
 
 /// Why an undo did not run.
 enum Stop {
@@ -90,456 +42,16 @@ impl From<ToolError> for Stop {
     }
 }
 
+/// A property change as the journal holds it (`UndoPlan::Property`).
+struct Property<'a> {
+    name: &'a str,
+    before: &'a Option<String>,
+    after: &'a Option<String>,
+    set_type: Option<&'a str>,
+    note: Option<&'a NoteTexts>,
+}
+
 impl<H: Host> Engine<H> {
-    /// Before a write runs: what its undo needs from the target as it is now.
-    pub(crate) async fn capture_before(&self, call: &ToolCall<'_>, settings: &Settings) -> Before {
-        let Some(kind) = call.args.undo_kind() else {
-            return Before::Never {
-                reason: "this change has no way to be undone.".into(),
-            };
-        };
-        let unreadable = |what: &str, error: &ToolError| Before::Never {
-            reason: format!(
-                "the plugin could not read {what} before the change ({}).",
-                error.code()
-            ),
-        };
-        match kind {
-            UndoKind::NoteText(locate) => {
-                let path = match self.resolve_note(&locate, settings).await {
-                    Ok(path) => path,
-                    Err(error) => return unreadable("the note", &error),
-                };
-                match self.host().vault_read(&path).await {
-                    Ok(text) => Before::Text {
-                        path,
-                        text: Some(text),
-                    },
-                    Err(failure) if failure.code == "not_found" => {
-                        Before::Text { path, text: None }
-                    }
-                    Err(failure) => Before::Never {
-                        reason: format!(
-                            "Obsidian could not read the note before the change ({}).",
-                            failure.message
-                        ),
-                    },
-                }
-            }
-            UndoKind::NewNote { path, lookup } => {
-                let taken = match &lookup {
-                    // Anything but "no such note" leaves the name in doubt.
-                    Some(name) => !matches!(
-                        self.resolve_note(&NoteLocator::Name(name.clone()), settings)
-                            .await,
-                        Err(ToolError::NoteNotFound { .. })
-                    ),
-                    None => false,
-                };
-                Before::NewNote {
-                    path,
-                    lookup,
-                    taken,
-                }
-            }
-            UndoKind::Property { name, note } => {
-                let path = match self.resolve_note(&note, settings).await {
-                    Ok(path) => path,
-                    Err(error) => return unreadable("the note", &error),
-                };
-                let value = match self.property_value(&name, &path, settings).await {
-                    Ok(value) => value,
-                    Err(error) => return unreadable("the property", &error),
-                };
-                let (value, set_type, refuse) =
-                    self.property_type(&name, &path, value, settings).await;
-                let note = self.host().vault_read(&path).await.ok();
-                Before::Property {
-                    path,
-                    name,
-                    value,
-                    set_type,
-                    refuse,
-                    note,
-                }
-            }
-            UndoKind::Task { note, line } => {
-                let path = match self.resolve_note(&note, settings).await {
-                    Ok(path) => path,
-                    Err(error) => return unreadable("the note", &error),
-                };
-                let text = match self.host().vault_read(&path).await {
-                    Ok(text) => text,
-                    Err(failure) => {
-                        return Before::Never {
-                            reason: format!(
-                                "Obsidian could not read the note before the change ({}).",
-                                failure.message
-                            ),
-                        }
-                    }
-                };
-                let line_text = nth_line(&text, line);
-                match task_status(&line_text) {
-                    Some(status) => Before::Task {
-                        path,
-                        line,
-                        text: line_text,
-                        status,
-                    },
-                    None => Before::Never {
-                        reason: format!("line {line} was not a task before the change."),
-                    },
-                }
-            }
-            UndoKind::Never { reason } => Before::Never {
-                reason: reason.to_string(),
-            },
-            // Never run through the CLI path: the organise step journals them.
-            UndoKind::Organised => Before::Never {
-                reason: "moves and deletions are recorded when they run.".into(),
-            },
-        }
-    }
-
-    /// After the CLI ran a write (`output` is what it printed): its journal
-    /// entry, linked from the result (with the change as a diff, for the tool
-    /// block). Also when the read-back then failed: the note may have changed,
-    /// and its Undo checks it as usual.
-    pub(crate) async fn record_write(
-        &self,
-        before: Before,
-        call: &ToolCall<'_>,
-        turn: Option<&str>,
-        settings: &Settings,
-        output: &str,
-        result: &mut ToolResult,
-    ) {
-        let command = call.command.name;
-        let described = call.args.write_target().unwrap_or_else(|| command.into());
-        let never = |target: String, reason: String| {
-            (
-                target,
-                UndoPlan::Never { reason },
-                String::new(),
-                None::<NoteDiff>,
-            )
-        };
-        let (target, plan, written, diff) = match before {
-            Before::Text { path, text } => match (self.host().vault_read(&path).await, text) {
-                // Nothing changed, so there is nothing to undo.
-                (Ok(after), Some(before)) if after == before => return,
-                (Ok(after), Some(before)) => {
-                    let diff = NoteDiff::between(&before, &after);
-                    (
-                        path,
-                        UndoPlan::Text {
-                            before,
-                            after: after.clone(),
-                        },
-                        after,
-                        Some(diff),
-                    )
-                }
-                (Ok(after), None) => {
-                    let diff = NoteDiff::between("", &after);
-                    (
-                        path,
-                        UndoPlan::Created {
-                            content: after.clone(),
-                        },
-                        after,
-                        Some(diff),
-                    )
-                }
-                (Err(failure), _) => never(
-                    path,
-                    format!(
-                        "Obsidian could not read the note after the change ({}).",
-                        failure.message
-                    ),
-                ),
-            },
-            Before::NewNote {
-                path,
-                lookup,
-                taken,
-            } => match self
-                .created_path(path, lookup, taken, output, settings)
-                .await
-            {
-                Err(reason) => never(described.clone(), reason),
-                Ok(path) => match self.host().vault_read(&path).await {
-                    Ok(content) => {
-                        let diff = NoteDiff::between("", &content);
-                        (
-                            path,
-                            UndoPlan::Created {
-                                content: content.clone(),
-                            },
-                            content,
-                            Some(diff),
-                        )
-                    }
-                    Err(failure) => never(
-                        path,
-                        format!(
-                            "Obsidian could not read the new note ({}).",
-                            failure.message
-                        ),
-                    ),
-                },
-            },
-            Before::Property {
-                path,
-                name,
-                value,
-                set_type,
-                refuse,
-                note,
-            } => match (refuse, self.property_value(&name, &path, settings).await) {
-                (Some(reason), _) => never(path, reason),
-                (None, Err(error)) => never(
-                    path,
-                    format!(
-                        "the plugin could not read the property after the change ({}).",
-                        error.code()
-                    ),
-                ),
-                (None, Ok(after)) => {
-                    let diff = NoteDiff::between(&shown(&value), &shown(&after));
-                    let written = shown(&after);
-                    let note = match (note, self.host().vault_read(&path).await) {
-                        (Some(before), Ok(after)) => Some(NoteTexts { before, after }),
-                        _ => None,
-                    };
-                    (
-                        path,
-                        UndoPlan::Property {
-                            name,
-                            before: value,
-                            after,
-                            set_type,
-                            note,
-                        },
-                        written,
-                        Some(diff),
-                    )
-                }
-            },
-            Before::Task {
-                path,
-                line,
-                text,
-                status,
-            } => match self.host().vault_read(&path).await {
-                Ok(note) => {
-                    let after = nth_line(&note, line);
-                    let diff = NoteDiff::between(&text, &after);
-                    (
-                        path,
-                        UndoPlan::Task {
-                            line,
-                            before: status,
-                            after: after.clone(),
-                        },
-                        after,
-                        Some(diff),
-                    )
-                }
-                Err(failure) => never(
-                    path,
-                    format!(
-                        "Obsidian could not read the note after the change ({}).",
-                        failure.message
-                    ),
-                ),
-            },
-            Before::Never { reason } => never(described.clone(), reason),
-        };
-        let summary = summary(command, &target, &plan);
-        let entry = JournalEntry {
-            id: String::new(),
-            time: self.host().now_ms(),
-            tool: call.tool.id.to_string(),
-            command: command.to_string(),
-            target,
-            turn: turn.map(str::to_string),
-            vault: settings.vault().map(str::to_string),
-            summary,
-            undo: plan,
-            written_hash: text_hash(&written),
-            undone_ms: None,
-        };
-        self.journal_and_link(entry, diff, result).await;
-    }
-
-    /// An approved edit the vault wrote, whether or not it read back: the
-    /// entry holds what was meant, and its Undo checks the note against it.
-    pub(crate) async fn record_edit(
-        &self,
-        plan: &NoteEditPlan,
-        tool_id: &str,
-        turn: Option<&str>,
-        settings: &Settings,
-        result: &mut ToolResult,
-    ) {
-        let undo = UndoPlan::Text {
-            before: plan.before.clone(),
-            after: plan.after.clone(),
-        };
-        let entry = JournalEntry {
-            id: String::new(),
-            time: self.host().now_ms(),
-            tool: tool_id.to_string(),
-            command: "edit".into(),
-            target: plan.path.clone(),
-            turn: turn.map(str::to_string),
-            vault: settings.vault().map(str::to_string),
-            summary: summary("edit", &plan.path, &undo),
-            undo,
-            written_hash: text_hash(&plan.after),
-            undone_ms: None,
-        };
-        let diff = NoteDiff::between(&plan.before, &plan.after);
-        self.journal_and_link(entry, Some(diff), result).await;
-    }
-
-    pub(crate) async fn journal_and_link(
-        &self,
-        entry: JournalEntry,
-        diff: Option<NoteDiff>,
-        result: &mut ToolResult,
-    ) {
-        let (id, dropped) = self.journal.borrow_mut().add(entry);
-        self.save_journal(dropped).await;
-        result.diff = diff;
-        result.journal = self.journal_ref(&id, None);
-    }
-
-    /// Where the note a create made lives.
-    async fn created_path(
-        &self,
-        path: Option<String>,
-        lookup: Option<String>,
-        taken: bool,
-        output: &str,
-        settings: &Settings,
-    ) -> Result<String, String> {
-        let reported = written_path(output);
-        let Some(name) = lookup else {
-            return reported
-                .or(path)
-                .ok_or_else(|| "the CLI did not say where it created the note.".to_string());
-        };
-        if taken {
-            return Err(format!(
-                "another note is also named \"{name}\", so the plugin cannot tell which one is new; move the new one to the trash yourself if you want it gone."
-            ));
-        }
-        // `base:create` reports the file name only ("Created: Garden shed.md").
-        let file =
-            reported.ok_or_else(|| "the CLI did not say which note it created.".to_string())?;
-        let stem = file.trim_end_matches(".md").to_string();
-        let found = self
-            .resolve_note(&NoteLocator::Name(stem.clone()), settings)
-            .await
-            .map_err(|error| {
-                format!(
-                    "the plugin could not find the new note \"{stem}\" ({}).",
-                    error.code()
-                )
-            })?;
-        if found.rsplit('/').next() != Some(file.as_str()) {
-            return Err(format!(
-                "the new note \"{file}\" could not be told apart from \"{found}\"."
-            ));
-        }
-        Ok(found)
-    }
-
-    /// A property's value as `property:read` prints it, `None` when not set.
-    async fn property_value(
-        &self,
-        name: &str,
-        path: &str,
-        settings: &Settings,
-    ) -> Result<Option<String>, ToolError> {
-        let read = CliInvocation::new("property:read")
-            .parameter("name", name)
-            .parameter("path", path);
-        current_value(&self.read_text(&read, settings).await)
-    }
-
-    /// The `type=` to set a value back with, from the note's properties as
-    /// JSON (`property:read` prints a one-item list like text); and why it
-    /// cannot be set back, for values `property:set` cannot write.
-    async fn property_type(
-        &self,
-        name: &str,
-        path: &str,
-        value: Option<String>,
-        settings: &Settings,
-    ) -> (Option<String>, Option<String>, Option<String>) {
-        let listing = CliInvocation::new("properties")
-            .parameter("path", path)
-            .parameter("format", "json");
-        let typed = self
-            .read_text(&listing, settings)
-            .await
-            .ok()
-            .and_then(|text| serde_json::from_str::<Value>(&text).ok())
-            .and_then(|all| all.get(name).cloned());
-        let list = Some("list".to_string());
-        match typed {
-            Some(Value::Array(items)) => {
-                let awkward = items.iter().any(|item| {
-                    (!item.is_string() && !item.is_number())
-                        || item.as_str().is_some_and(|s| s.contains(','))
-                });
-                let refuse = awkward.then(|| {
-                    "a list item holds a comma or a nested value, which property:set cannot write back.".to_string()
-                });
-                (value.or(Some(String::new())), list, refuse)
-            }
-            Some(Value::Object(_)) => (
-                value,
-                None,
-                Some(
-                    "the property holds nested values, which property:set cannot write back."
-                        .into(),
-                ),
-            ),
-            Some(Value::Number(_)) => (value, Some("number".into()), None),
-            Some(Value::Bool(_)) => (value, Some("checkbox".into()), None),
-            // Present but empty: it prints nothing, like a property not set.
-            Some(Value::Null) => (value.or(Some(String::new())), None, None),
-            Some(Value::String(_)) => (value, None, None),
-            None => {
-                let looks_like_list = value.as_deref().is_some_and(|v| v.contains('\n'))
-                    || LIST_PROPERTIES.contains(&name);
-                (value, looks_like_list.then_some("list".into()), None)
-            }
-        }
-    }
-
-    async fn save_journal(&self, dropped: usize) {
-        let json = self.journal.borrow().to_json();
-        self.host().save_journal(&json, dropped).await;
-    }
-
-    fn journal_ref(&self, id: &str, conflict_hash: Option<String>) -> Option<JournalRef> {
-        let journal = self.journal.borrow();
-        let entry = journal.get(id)?;
-        Some(JournalRef {
-            entry: entry.id.clone(),
-            turn: entry.turn.clone(),
-            undoable: entry.undo.undoable(),
-            reason: entry.undo.reason().map(str::to_string),
-            conflict_hash,
-        })
-    }
-
     /// Replaces the journal with what `journal.json` held (at load); returns
     /// a line for the log for each part that could not be read.
     pub fn load_journal(&self, stored: &Value) -> Vec<String> {
@@ -712,49 +224,14 @@ impl<H: Host> Engine<H> {
             vault_name: entry.vault.clone().unwrap_or_default(),
             ..Settings::clone(&self.settings_snapshot())
         };
-        let done = |text: String, diff: NoteDiff| {
-            let mut result = ToolResult::success(text);
-            result.diff = Some(diff);
-            result
-        };
         match &entry.undo {
             UndoPlan::Text { before, after } => {
-                let now = self.note_for_undo(&path, &target).await?;
-                unchanged(after, &now, anyway)?;
-                match self.host().vault_process(&path, &now, before).await {
-                    Ok(VaultProcessed::Written) => Ok(done(
-                        format!(
-                            "Undone: {}. {target} holds again what it held before.",
-                            entry.summary
-                        ),
-                        NoteDiff::between(&now, before),
-                    )),
-                    // Typed into between the check and the write: ask again.
-                    Ok(VaultProcessed::Changed { now }) => Err(conflict(after, &now)),
-                    Err(failure) => Err(ToolError::VaultFailed {
-                        target,
-                        detail: failure.message,
-                    }
-                    .into()),
-                }
+                self.undo_text(entry, &path, &target, before, after, anyway)
+                    .await
             }
             UndoPlan::Created { content } => {
-                let now = self.note_for_undo(&path, &target).await?;
-                unchanged(content, &now, anyway)?;
-                self.host()
-                    .vault_trash(&path)
+                self.undo_created(entry, &path, &target, content, anyway)
                     .await
-                    .map_err(|failure| ToolError::VaultFailed {
-                        target: target.clone(),
-                        detail: failure.message,
-                    })?;
-                Ok(done(
-                    format!(
-                        "Undone: {}. The note was moved to the trash.",
-                        entry.summary
-                    ),
-                    NoteDiff::between(&now, ""),
-                ))
             }
             UndoPlan::Property {
                 name,
@@ -763,167 +240,292 @@ impl<H: Host> Engine<H> {
                 set_type,
                 note,
             } => {
-                let now = self.property_value(name, &path, &settings).await?;
-                unchanged(&shown(after), &shown(&now), anyway)?;
-                let diff = NoteDiff::between(&shown(&now), &shown(before));
-                // Untouched since: the exact earlier text, frontmatter order
-                // and all. Otherwise only the value goes back.
-                if let Some(texts) = note {
-                    if self.host().vault_read(&path).await.ok().as_ref() == Some(&texts.after)
-                        && self
-                            .host()
-                            .vault_process(&path, &texts.after, &texts.before)
-                            .await
-                            == Ok(VaultProcessed::Written)
-                    {
-                        return Ok(done(format!("Undone: {}.", entry.summary), diff));
-                    }
-                }
-                let change = match before {
-                    None => CliInvocation::new("property:remove")
-                        .parameter("name", name.as_str())
-                        .parameter("path", path.as_str()),
-                    Some(value) => {
-                        let value = match set_type.as_deref() {
-                            Some("list") if value.is_empty() => "[]".to_string(),
-                            Some("list") => value.lines().collect::<Vec<_>>().join(", "),
-                            _ => value.clone(),
-                        };
-                        let mut set = CliInvocation::new("property:set")
-                            .parameter("name", name.as_str())
-                            .parameter("value", value);
-                        if let Some(kind) = set_type {
-                            set = set.parameter("type", kind.as_str());
-                        }
-                        set.parameter("path", path.as_str())
-                    }
+                let property = Property {
+                    name,
+                    before,
+                    after,
+                    set_type: set_type.as_deref(),
+                    note: note.as_ref(),
                 };
-                self.read_text(&change, &settings).await?;
-                let back = self.property_value(name, &path, &settings).await?;
-                if back != *before {
-                    return Err(ToolError::WriteNotVerified {
-                        target,
-                        detail: format!(
-                            "the property reads {:?} afterwards, not {:?}",
-                            shown(&back),
-                            shown(before)
-                        ),
-                    }
-                    .into());
-                }
-                Ok(done(format!("Undone: {}.", entry.summary), diff))
+                self.undo_property(entry, &path, &target, property, &settings, anyway)
+                    .await
             }
             UndoPlan::Task {
                 line,
                 before,
                 after,
             } => {
-                let note = self.note_for_undo(&path, &target).await?;
-                let now = nth_line(&note, *line);
-                unchanged(after, &now, anyway)?;
-                let task = CliInvocation::new("task")
-                    .parameter("path", path.as_str())
-                    .parameter("line", line.to_string());
-                // A space and "x" have flags of their own; the CLI may trim a
-                // lone space.
-                let task = match before {
-                    ' ' => task.flag("todo"),
-                    'x' => task.flag("done"),
-                    other => task.parameter("status", other.to_string()),
-                };
-                self.read_text(&task, &settings).await?;
-                let back = self.note_for_undo(&path, &target).await?;
-                let back_line = nth_line(&back, *line);
-                if task_status(&back_line) != Some(*before) {
-                    return Err(ToolError::WriteNotVerified {
-                        target,
-                        detail: format!("line {line} reads {back_line:?} afterwards"),
-                    }
-                    .into());
-                }
-                Ok(done(
-                    format!("Undone: {}.", entry.summary),
-                    NoteDiff::between(&now, &back_line),
-                ))
+                self.undo_task(
+                    entry, &path, &target, *line, *before, after, &settings, anyway,
+                )
+                .await
             }
-            UndoPlan::Moved { moves, done } => {
-                // The newest `done` moves were put back by an undo that stopped.
-                let left = &moves[..moves.len() - (*done).min(moves.len())];
-                // Every note first: where it went, and its old place free.
-                for m in left {
-                    let (from, to) = (self.checked(entry, &m.from)?, self.checked(entry, &m.to)?);
-                    self.check_real_place(&from).await?;
-                    self.check_real_place(&to).await?;
-                    if self.host().vault_read(&to).await.is_err() {
-                        return Err(ToolError::UndoTargetMissing {
-                            target: format!("\"{to}\""),
-                        }
-                        .into());
-                    }
-                    if self.host().vault_read(&from).await.is_ok() {
-                        return Err(ToolError::NotUndoable {
-                            target: format!("\"{from}\""),
-                            reason: "another note is there now; move or rename it first.".into(),
-                        }
-                        .into());
-                    }
-                }
-                for (i, m) in left.iter().enumerate().rev() {
-                    if let Err(failure) = self.host().vault_move(&m.to, &m.from).await {
-                        let back = moves.len() - i - 1;
-                        return Err(self
-                            .stopped_half_way(entry, &m.to, failure, back, moves.len())
-                            .await);
-                    }
-                }
-                let back: Vec<String> = moves
-                    .iter()
-                    .map(|m| format!("{} → {}", m.to, m.from))
-                    .collect();
-                Ok(ToolResult::success(format!(
-                    "Undone: {}. Back: {}.",
-                    entry.summary,
-                    back.join("; ")
-                )))
-            }
-            UndoPlan::Deleted { notes, done } => {
-                // The first `done` were made again by an undo that stopped.
-                let left = notes.get(*done..).unwrap_or_default();
-                let mut made_again = Vec::new();
-                for note in left {
-                    let path = self.checked(entry, &note.path)?;
-                    // Made again only inside the vault, never through a link out of it.
-                    self.check_real_place(&path).await?;
-                    if self.host().vault_read(&path).await.is_ok() {
-                        return Err(ToolError::NotUndoable {
-                            target: format!("\"{path}\""),
-                            reason: "another note is there now; move or rename it first.".into(),
-                        }
-                        .into());
-                    }
-                    let bytes = note.original().ok_or_else(|| ToolError::NotUndoable {
-                        target: format!("\"{path}\""),
-                        reason: "the journal's copy of it is damaged.".into(),
-                    })?;
-                    made_again.push((path, bytes));
-                }
-                for (i, (path, bytes)) in made_again.iter().enumerate() {
-                    if let Err(failure) = self.host().vault_create(path, bytes).await {
-                        let back = done + i;
-                        return Err(self
-                            .stopped_half_way(entry, path, failure, back, notes.len())
-                            .await);
-                    }
-                }
-                let made: Vec<&str> = notes.iter().map(|n| n.path.as_str()).collect();
-                Ok(ToolResult::success(format!(
-                    "Undone: {}. Made again exactly as they were: {}.",
-                    entry.summary,
-                    made.join("; ")
-                )))
-            }
+            UndoPlan::Moved { moves, done } => self.undo_moved(entry, moves, *done).await,
+            UndoPlan::Deleted { notes, done } => self.undo_deleted(entry, notes, *done).await,
             UndoPlan::Never { .. } => unreachable!("refused above"),
         }
+    }
+
+    /// `UndoPlan::Text`: the text before, in one step, only while the note
+    /// holds what the change left.
+    async fn undo_text(
+        &self,
+        entry: &JournalEntry,
+        path: &str,
+        target: &str,
+        before: &str,
+        after: &str,
+        anyway: Option<&str>,
+    ) -> Result<ToolResult, Stop> {
+        let now = self.note_for_undo(path, target).await?;
+        unchanged(after, &now, anyway)?;
+        match self.host().vault_process(path, &now, before).await {
+            Ok(VaultProcessed::Written) => Ok(done(
+                format!(
+                    "Undone: {}. {target} holds again what it held before.",
+                    entry.summary
+                ),
+                NoteDiff::between(&now, before),
+            )),
+            // Typed into between the check and the write: ask again.
+            Ok(VaultProcessed::Changed { now }) => Err(conflict(after, &now)),
+            Err(failure) => Err(ToolError::VaultFailed {
+                target: target.to_string(),
+                detail: failure.message,
+            }
+            .into()),
+        }
+    }
+
+    /// `UndoPlan::Created`: the note the change made, to the trash while it
+    /// still holds what it was made with.
+    async fn undo_created(
+        &self,
+        entry: &JournalEntry,
+        path: &str,
+        target: &str,
+        content: &str,
+        anyway: Option<&str>,
+    ) -> Result<ToolResult, Stop> {
+        let now = self.note_for_undo(path, target).await?;
+        unchanged(content, &now, anyway)?;
+        self.host()
+            .vault_trash(path)
+            .await
+            .map_err(|failure| ToolError::VaultFailed {
+                target: target.to_string(),
+                detail: failure.message,
+            })?;
+        Ok(done(
+            format!(
+                "Undone: {}. The note was moved to the trash.",
+                entry.summary
+            ),
+            NoteDiff::between(&now, ""),
+        ))
+    }
+
+    /// `UndoPlan::Property`: the note's exact earlier text while it is
+    /// untouched since, else the value set back (or removed) by the CLI.
+    async fn undo_property(
+        &self,
+        entry: &JournalEntry,
+        path: &str,
+        target: &str,
+        property: Property<'_>,
+        settings: &Settings,
+        anyway: Option<&str>,
+    ) -> Result<ToolResult, Stop> {
+        let Property {
+            name,
+            before,
+            after,
+            set_type,
+            note,
+        } = property;
+        let now = self.property_value(name, path, settings).await?;
+        unchanged(&shown(after), &shown(&now), anyway)?;
+        let diff = NoteDiff::between(&shown(&now), &shown(before));
+        // Untouched since: the exact earlier text, frontmatter order
+        // and all. Otherwise only the value goes back.
+        if let Some(texts) = note {
+            if self.host().vault_read(path).await.ok().as_ref() == Some(&texts.after)
+                && self
+                    .host()
+                    .vault_process(path, &texts.after, &texts.before)
+                    .await
+                    == Ok(VaultProcessed::Written)
+            {
+                return Ok(done(format!("Undone: {}.", entry.summary), diff));
+            }
+        }
+        let change = match before {
+            None => CliInvocation::new("property:remove")
+                .parameter("name", name)
+                .parameter("path", path),
+            Some(value) => {
+                let value = match set_type {
+                    Some("list") if value.is_empty() => "[]".to_string(),
+                    Some("list") => value.lines().collect::<Vec<_>>().join(", "),
+                    _ => value.clone(),
+                };
+                let mut set = CliInvocation::new("property:set")
+                    .parameter("name", name)
+                    .parameter("value", value);
+                if let Some(kind) = set_type {
+                    set = set.parameter("type", kind);
+                }
+                set.parameter("path", path)
+            }
+        };
+        self.read_text(&change, settings).await?;
+        let back = self.property_value(name, path, settings).await?;
+        if back != *before {
+            return Err(ToolError::WriteNotVerified {
+                target: target.to_string(),
+                detail: format!(
+                    "the property reads {:?} afterwards, not {:?}",
+                    shown(&back),
+                    shown(before)
+                ),
+            }
+            .into());
+        }
+        Ok(done(format!("Undone: {}.", entry.summary), diff))
+    }
+
+    /// `UndoPlan::Task`: the status character set back by the CLI.
+    #[allow(clippy::too_many_arguments)]
+    async fn undo_task(
+        &self,
+        entry: &JournalEntry,
+        path: &str,
+        target: &str,
+        line: u32,
+        before: char,
+        after: &str,
+        settings: &Settings,
+        anyway: Option<&str>,
+    ) -> Result<ToolResult, Stop> {
+        let note = self.note_for_undo(path, target).await?;
+        let now = nth_line(&note, line);
+        unchanged(after, &now, anyway)?;
+        let task = CliInvocation::new("task")
+            .parameter("path", path)
+            .parameter("line", line.to_string());
+        // A space and "x" have flags of their own; the CLI may trim a
+        // lone space.
+        let task = match before {
+            ' ' => task.flag("todo"),
+            'x' => task.flag("done"),
+            other => task.parameter("status", other.to_string()),
+        };
+        self.read_text(&task, settings).await?;
+        let back = self.note_for_undo(path, target).await?;
+        let back_line = nth_line(&back, line);
+        if task_status(&back_line) != Some(before) {
+            return Err(ToolError::WriteNotVerified {
+                target: target.to_string(),
+                detail: format!("line {line} reads {back_line:?} afterwards"),
+            }
+            .into());
+        }
+        Ok(done(
+            format!("Undone: {}.", entry.summary),
+            NoteDiff::between(&now, &back_line),
+        ))
+    }
+
+    /// `UndoPlan::Moved`: every note moved back, newest first, once each is
+    /// still where it went and its old place is free.
+    async fn undo_moved(
+        &self,
+        entry: &JournalEntry,
+        moves: &[MovedNote],
+        done: usize,
+    ) -> Result<ToolResult, Stop> {
+        // The newest `done` moves were put back by an undo that stopped.
+        let left = &moves[..moves.len() - done.min(moves.len())];
+        // Every note first: where it went, and its old place free.
+        for m in left {
+            let (from, to) = (self.checked(entry, &m.from)?, self.checked(entry, &m.to)?);
+            self.check_real_place(&from).await?;
+            self.check_real_place(&to).await?;
+            if self.host().vault_read(&to).await.is_err() {
+                return Err(ToolError::UndoTargetMissing {
+                    target: format!("\"{to}\""),
+                }
+                .into());
+            }
+            if self.host().vault_read(&from).await.is_ok() {
+                return Err(ToolError::NotUndoable {
+                    target: format!("\"{from}\""),
+                    reason: "another note is there now; move or rename it first.".into(),
+                }
+                .into());
+            }
+        }
+        for (i, m) in left.iter().enumerate().rev() {
+            if let Err(failure) = self.host().vault_move(&m.to, &m.from).await {
+                let back = moves.len() - i - 1;
+                return Err(self
+                    .stopped_half_way(entry, &m.to, failure, back, moves.len())
+                    .await);
+            }
+        }
+        let back: Vec<String> = moves
+            .iter()
+            .map(|m| format!("{} → {}", m.to, m.from))
+            .collect();
+        Ok(ToolResult::success(format!(
+            "Undone: {}. Back: {}.",
+            entry.summary,
+            back.join("; ")
+        )))
+    }
+
+    /// `UndoPlan::Deleted`: every file made again exactly as it was, where
+    /// nothing else took its place.
+    async fn undo_deleted(
+        &self,
+        entry: &JournalEntry,
+        notes: &[DeletedNote],
+        done: usize,
+    ) -> Result<ToolResult, Stop> {
+        // The first `done` were made again by an undo that stopped.
+        let left = notes.get(done..).unwrap_or_default();
+        let mut made_again = Vec::new();
+        for note in left {
+            let path = self.checked(entry, &note.path)?;
+            // Made again only inside the vault, never through a link out of it.
+            self.check_real_place(&path).await?;
+            if self.host().vault_read(&path).await.is_ok() {
+                return Err(ToolError::NotUndoable {
+                    target: format!("\"{path}\""),
+                    reason: "another note is there now; move or rename it first.".into(),
+                }
+                .into());
+            }
+            let bytes = note.original().ok_or_else(|| ToolError::NotUndoable {
+                target: format!("\"{path}\""),
+                reason: "the journal's copy of it is damaged.".into(),
+            })?;
+            made_again.push((path, bytes));
+        }
+        for (i, (path, bytes)) in made_again.iter().enumerate() {
+            if let Err(failure) = self.host().vault_create(path, bytes).await {
+                let back = done + i;
+                return Err(self
+                    .stopped_half_way(entry, path, failure, back, notes.len())
+                    .await);
+            }
+        }
+        let made: Vec<&str> = notes.iter().map(|n| n.path.as_str()).collect();
+        Ok(ToolResult::success(format!(
+            "Undone: {}. Made again exactly as they were: {}.",
+            entry.summary,
+            made.join("; ")
+        )))
     }
 
     /// An undo of several notes failed at `path` after `back` of `total`
@@ -1001,16 +603,11 @@ fn conflict(written: &str, now: &str) -> Stop {
     }
 }
 
-fn shown(value: &Option<String>) -> String {
-    value.clone().unwrap_or_else(|| NOT_SET.into())
-}
-
-/// Line `n` (1 = first) without its line ending, or "" past the end.
-fn nth_line(text: &str, n: u32) -> String {
-    text.lines()
-        .nth((n as usize).saturating_sub(1))
-        .unwrap_or("")
-        .to_string()
+/// A done undo, with what it did to the note.
+fn done(text: String, diff: NoteDiff) -> ToolResult {
+    let mut result = ToolResult::success(text);
+    result.diff = Some(diff);
+    result
 }
 
 fn listed(items: &[&str]) -> String {
@@ -1018,33 +615,5 @@ fn listed(items: &[&str]) -> String {
         String::new()
     } else {
         format!(": {}", items.join("; "))
-    }
-}
-
-/// What a change did, in words, for the journal and the notices.
-fn summary(command: &str, target: &str, plan: &UndoPlan) -> String {
-    let note = format!("\"{target}\"");
-    match (command, plan) {
-        (_, UndoPlan::Never { .. }) if command == "bookmark" => format!("Changed {target}"),
-        ("append" | "daily:append", UndoPlan::Created { .. }) => {
-            format!("Created {note} with text")
-        }
-        ("append" | "daily:append", _) => format!("Added text to the end of {note}"),
-        ("prepend" | "daily:prepend", UndoPlan::Created { .. }) => {
-            format!("Created {note} with text")
-        }
-        ("prepend" | "daily:prepend", _) => format!("Added text to the start of {note}"),
-        ("edit", _) => format!("Edited {note}"),
-        ("create" | "base:create", _) => format!("Created {note}"),
-        ("property:set", UndoPlan::Property { name, .. }) => {
-            format!("Set property \"{name}\" of {note}")
-        }
-        ("property:remove", UndoPlan::Property { name, .. }) => {
-            format!("Removed property \"{name}\" from {note}")
-        }
-        ("task", UndoPlan::Task { line, .. }) => {
-            format!("Changed the task on line {line} of {note}")
-        }
-        _ => format!("Changed {note} ({command})"),
     }
 }

@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use super::note::{self, NoteFields};
-use super::query::Ranking;
+use super::ranking::Ranking;
 use super::text::{each_piece, folder_of, title_of, Analyzer, Language, Piece};
 use super::SearchError;
 use crate::base::vault_path::in_config_dir;

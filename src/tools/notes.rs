@@ -11,6 +11,8 @@ use super::{CommandArgs, CommandSpec, NoteView, Presented, ToolSpec, View};
 use crate::base::call::{Access, NoteLocator};
 use crate::base::vault_path::check_optional_folder;
 use crate::policy::scope::{Output, Reach};
+use crate::tools::Plan;
+use crate::tools::Presents;
 
 /// Files a listing shows when the model does not say, and at most.
 const DEFAULT_FILES: u32 = 200;
@@ -41,7 +43,13 @@ impl CommandArgs for MapArgs {
         Reach::note(NoteLocator::of(&self.file, &self.path))
     }
 
-    fn note_view(&self) -> Option<NoteView> {
+    fn plan(&self) -> Plan<'_> {
+        self.note_view().map_or_else(Plan::read, Plan::NoteView)
+    }
+}
+
+impl MapArgs {
+    pub fn note_view(&self) -> Option<NoteView> {
         Some(NoteView {
             locate: NoteLocator::of(&self.file, &self.path)?,
             view: View::Map,
@@ -71,7 +79,13 @@ impl CommandArgs for SectionArgs {
         Reach::note(NoteLocator::of(&self.file, &self.path))
     }
 
-    fn note_view(&self) -> Option<NoteView> {
+    fn plan(&self) -> Plan<'_> {
+        self.note_view().map_or_else(Plan::read, Plan::NoteView)
+    }
+}
+
+impl SectionArgs {
+    pub fn note_view(&self) -> Option<NoteView> {
         Some(NoteView {
             locate: NoteLocator::of(&self.file, &self.path)?,
             view: View::Section(self.heading.clone()),
@@ -107,7 +121,13 @@ impl CommandArgs for OpenArgs {
         Reach::note(NoteLocator::of(&self.file, &self.path))
     }
 
-    fn note_view(&self) -> Option<NoteView> {
+    fn plan(&self) -> Plan<'_> {
+        self.note_view().map_or_else(Plan::read, Plan::NoteView)
+    }
+}
+
+impl OpenArgs {
+    pub fn note_view(&self) -> Option<NoteView> {
         Some(NoteView {
             locate: NoteLocator::of(&self.file, &self.path)?,
             view: View::Open {
@@ -233,24 +253,6 @@ impl CommandArgs for FilesArgs {
         Reach::listing(self.folder.as_ref(), Output::lines_or_total(self.total))
     }
 
-    /// The CLI's list, filtered, counted and paged.
-    fn present(&self, output: &str) -> Option<Presented> {
-        if self.total {
-            return None;
-        }
-        let kept: Vec<&str> = output
-            .lines()
-            .filter(|line| !line.trim().is_empty() && self.keeps(line))
-            .collect();
-        if self.count_kept {
-            return Some(Presented {
-                text: format!("{}\n", kept.len()),
-                note: None,
-            });
-        }
-        Some(page_note(&kept, self.offset, self.limit, "files"))
-    }
-
     fn validate(&mut self) -> Result<(), String> {
         check_optional_folder("folder", &mut self.folder)?;
         // With `depth` or `name`, `total` counts what the core keeps, so the
@@ -286,6 +288,32 @@ impl CommandArgs for FilesArgs {
             }
         }
         Ok(())
+    }
+
+    fn plan(&self) -> Plan<'_> {
+        Plan::Read {
+            present: Some(self),
+        }
+    }
+}
+
+impl Presents for FilesArgs {
+    /// The CLI's list, filtered, counted and paged.
+    fn present(&self, output: &str) -> Option<Presented> {
+        if self.total {
+            return None;
+        }
+        let kept: Vec<&str> = output
+            .lines()
+            .filter(|line| !line.trim().is_empty() && self.keeps(line))
+            .collect();
+        if self.count_kept {
+            return Some(Presented {
+                text: format!("{}\n", kept.len()),
+                note: None,
+            });
+        }
+        Some(page_note(&kept, self.offset, self.limit, "files"))
     }
 }
 

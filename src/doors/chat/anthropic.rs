@@ -8,9 +8,11 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::conversation::{ChatMessage, ToolCallRecord, Usage};
-use super::provider::{ChatError, ModelReply, ModelRequest, StreamAssembler, StreamPiece};
 use super::sse::SseEvent;
 use crate::base::host::HttpRequest;
+use crate::doors::chat::model::{
+    ChatError, ModelReply, ModelRequest, StreamAssembler, StreamPiece,
+};
 use crate::settings::ProviderSettings;
 
 const API_VERSION: &str = "2023-06-01";
@@ -289,14 +291,14 @@ impl StreamAssembler for AnthropicStream {
             }
             "message_start" => {
                 let usage = parsed.message.as_ref().and_then(|m| m.get("usage"));
-                self.usage = usage.and_then(super::provider::read_usage);
+                self.usage = usage.and_then(super::model::read_usage);
             }
             "message_delta" => {
                 if let Some(reason) = parsed.delta.and_then(|d| d.stop_reason) {
                     self.stop_reason = Some(reason.into_owned());
                 }
                 // Counts here are totals so far: they replace, not add.
-                if let Some(delta) = parsed.usage.as_ref().and_then(super::provider::read_usage) {
+                if let Some(delta) = parsed.usage.as_ref().and_then(super::model::read_usage) {
                     let usage = self.usage.get_or_insert_with(Usage::default);
                     usage.output_tokens = delta.output_tokens;
                     if delta.input_tokens > 0 {

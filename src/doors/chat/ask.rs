@@ -3,10 +3,9 @@
 
 use crate::base::host::Host;
 use crate::doors::chat::conversation::Conversation;
+use crate::doors::chat::model::{ChatError, ModelReply, ModelRequest, StreamPiece};
 use crate::doors::chat::prompt::{attachments_given, model_messages, system_prompt};
-use crate::doors::chat::provider::{
-    build_request, status_error, ChatError, ModelReply, ModelRequest, StreamPiece,
-};
+use crate::doors::chat::provider::{build_request, status_error};
 use crate::doors::chat::{budget, model_tools, ChatDoor, ChatEvent, ChatEvents};
 use crate::settings::{ProviderKind, Settings};
 

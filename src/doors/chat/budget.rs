@@ -10,7 +10,7 @@
 use serde_json::{json, Map, Value};
 
 use super::conversation::ChatMessage;
-use super::provider::ModelTool;
+use crate::doors::chat::model::ModelTool;
 use crate::settings::{ProviderKind, ProviderSettings};
 use crate::tools::ToolSpec;
 

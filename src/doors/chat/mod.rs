@@ -10,6 +10,7 @@ mod ask;
 pub mod budget;
 pub mod conversation;
 pub mod events;
+pub mod model;
 pub mod openai;
 pub mod prompt;
 pub mod provider;
@@ -26,8 +27,9 @@ use std::rc::Rc;
 
 use crate::base::host::Host;
 use crate::doors::chat::conversation::{Attachment, ChatMessage, Conversation, PausedTurn};
+use crate::doors::chat::model::{ChatError, ModelTool};
 use crate::doors::chat::prompt::bound_attachments;
-use crate::doors::chat::provider::{connection_error, status_error, ChatError, ModelTool};
+use crate::doors::chat::provider::{connection_error, status_error};
 use crate::engine::{Engine, ToolDescriptor};
 
 pub use self::events::{ChatEvent, ChatEvents, ConnectionReport, Decision, TurnEnd};

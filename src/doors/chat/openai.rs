@@ -9,10 +9,12 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::conversation::{ChatMessage, ToolCallRecord, Usage};
-use super::provider::{ChatError, ModelReply, ModelRequest, StreamAssembler, StreamPiece};
 use super::sse::SseEvent;
 use super::think_tags::ThinkTags;
 use crate::base::host::HttpRequest;
+use crate::doors::chat::model::{
+    ChatError, ModelReply, ModelRequest, StreamAssembler, StreamPiece,
+};
 use crate::settings::ProviderSettings;
 
 fn headers(api_key: Option<String>) -> Vec<(String, String)> {
@@ -192,7 +194,7 @@ impl StreamAssembler for OpenAiStream {
                 detail: message.to_string(),
             });
         }
-        if let Some(usage) = chunk.usage.as_ref().and_then(super::provider::read_usage) {
+        if let Some(usage) = chunk.usage.as_ref().and_then(super::model::read_usage) {
             self.usage = Some(usage);
         }
         let mut pieces = Vec::new();

@@ -4,9 +4,8 @@
 
 use crate::base::host::Host;
 use crate::doors::chat::ask::{emit_piece, RoundError};
-use crate::doors::chat::provider::{
-    assembler, connection_error, parse_whole_reply, retry_wait_ms, ChatError, ModelReply,
-};
+use crate::doors::chat::model::{ChatError, ModelReply};
+use crate::doors::chat::provider::{assembler, connection_error, parse_whole_reply, retry_wait_ms};
 use crate::doors::chat::sse::SseParser;
 use crate::doors::chat::{ChatDoor, ChatEvent, ChatEvents};
 use crate::settings::{ProviderKind, Settings};

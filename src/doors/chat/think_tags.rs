@@ -6,7 +6,7 @@
 //! *starts* with the tag is split, so an answer that talks about `<think>`
 //! stays as written.
 
-use super::provider::StreamPiece;
+use crate::doors::chat::model::StreamPiece;
 
 const OPEN: &str = "<think>";
 const CLOSE: &str = "</think>";
