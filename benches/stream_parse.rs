@@ -4,7 +4,7 @@
 use std::time::Instant;
 
 use serde_json::json;
-use vault_agent::agent::provider::parse_stream;
+use vault_agent::doors::chat::provider::parse_stream;
 use vault_agent::settings::ProviderKind;
 
 /// About `target` bytes of a realistic stream: many small text deltas.

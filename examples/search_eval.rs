@@ -11,7 +11,7 @@
 
 use std::path::Path;
 
-use vault_agent::search::query::{Field, Ranking};
+use vault_agent::search::ranking::{Field, Ranking};
 use vault_agent::search::{Index, Language, SearchQuery};
 
 fn walk(root: &Path, dir: &Path, out: &mut Vec<(String, String)>) {

@@ -31,7 +31,7 @@ export type {
 	ToolResult,
 } from "./generated/api-types";
 
-/** Stable error codes (see README, "Errors"). */
+/** Stable error codes (see docs/errors.md). */
 export type ToolErrorCode =
 	| "cli_not_found"
 	| "app_not_running"

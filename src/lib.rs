@@ -3,39 +3,29 @@
 //! plain Rust, tested natively against a fake `Host`; only `wasm` (compiled for
 //! wasm32) touches wasm-bindgen.
 
-pub mod acp_files;
-pub mod agent;
+pub mod base;
 pub mod cli;
-pub mod confirm;
-pub mod core;
-pub mod error;
-pub mod host;
+pub mod doors;
+pub mod engine;
 pub mod hygiene;
-pub mod input;
-pub mod journal;
-pub mod mcp;
 pub mod notes;
-pub mod organise;
 pub mod policy;
-pub mod reads;
-pub mod result;
 pub mod search;
 pub mod settings;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
 pub mod tools;
+pub mod vault_agent;
 // The TypeScript types of the values crossing the wasm boundary, generated
 // from the Rust types (tests only: nothing of it reaches the wasm).
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod ts_types;
-pub mod undo;
-mod vault_edge;
-pub mod writes;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
 
-pub use crate::core::{ToolDescriptor, VaultAgentCore};
-pub use crate::error::ToolError;
-pub use crate::host::Host;
-pub use crate::result::ToolResult;
+pub use crate::base::error::ToolError;
+pub use crate::base::host::Host;
+pub use crate::base::result::ToolResult;
+pub use crate::engine::ToolDescriptor;
+pub use crate::vault_agent::VaultAgent;

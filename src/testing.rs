@@ -5,7 +5,7 @@ use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, VecDeque};
 use std::rc::Rc;
 
-use crate::host::{
+use crate::base::host::{
     FileStatus, Host, HttpFailure, HttpRequest, HttpResponseHead, Os, PlatformFacts,
     ProcessOutcome, ProcessRequest, VaultFailure, VaultProcessed,
 };
@@ -82,7 +82,7 @@ pub struct FakeHost {
     /// Every `sleep`, in milliseconds (the clock moves on by as much).
     pub slept: RefCell<Vec<u32>>,
     /// What `local_context` answers.
-    pub local: crate::host::LocalContext,
+    pub local: crate::base::host::LocalContext,
     /// The `Retry-After` header of the next scripted response.
     pub retry_after: RefCell<Option<String>>,
     /// What `links_update_on_move` answers.
@@ -165,7 +165,7 @@ impl FakeHost {
             routed_closed: RefCell::new(Vec::new()),
             slept: RefCell::new(Vec::new()),
             retry_after: RefCell::new(None),
-            local: crate::host::LocalContext::default(),
+            local: crate::base::host::LocalContext::default(),
             journal_saves: RefCell::new(Vec::new()),
             read_batches: RefCell::new(Vec::new()),
             cancelled_tags: RefCell::new(Vec::new()),
@@ -377,7 +377,7 @@ impl Host for FakeHost {
         self.http_closed.borrow_mut().push(id);
     }
 
-    fn local_context(&self) -> crate::host::LocalContext {
+    fn local_context(&self) -> crate::base::host::LocalContext {
         self.local.clone()
     }
 

@@ -28,11 +28,11 @@ fn declaration<T: TS + ?Sized>() -> String {
 }
 
 fn api_types() -> String {
-    use crate::confirm::PendingView;
-    use crate::core::{CommandDescriptor, ToolDescriptor};
-    use crate::notes::diff::{DiffHunk, DiffLine, LineKind, NoteDiff, Segment};
-    use crate::result::{ErrorInfo, JournalRef, ToolResult};
-    use crate::tools::{Access, Preview};
+    use crate::base::call::{Access, Preview};
+    use crate::base::card::PendingView;
+    use crate::base::diff::{DiffHunk, DiffLine, LineKind, NoteDiff, Segment};
+    use crate::base::result::{ErrorInfo, JournalRef, ToolResult};
+    use crate::engine::{CommandDescriptor, ToolDescriptor};
 
     [
         HEADER.to_string(),
@@ -55,29 +55,29 @@ fn api_types() -> String {
 }
 
 fn core_types() -> String {
-    use crate::agent::chat::{ChatEvent, ConnectionReport, TurnEnd};
-    use crate::agent::conversation::{
+    use crate::base::card::{ConfirmationCard, ConfirmationState};
+    use crate::base::host::{
+        FileStatus, HttpFailure, HttpRequest, Os, PlatformFacts, ProcessRequest, ProcessTree,
+    };
+    use crate::base::table::Table;
+    use crate::cli::client::CliStatus;
+    use crate::cli::discovery::{Candidate, CandidateSource, Discovery, Verdict};
+    use crate::doors::chat::conversation::{
         AgentChat, AnswerUsage, Attachment, ChatMessage, Conversation, OutsideDoor, PausedTurn,
         ToolCallRecord, Usage,
     };
-    use crate::agent::provider::ProviderPreset;
-    use crate::agent::stored::LoadedConversation;
-    use crate::agent::table::Table;
-    use crate::cli::client::CliStatus;
-    use crate::cli::discovery::{Candidate, CandidateSource, Discovery, Verdict};
-    use crate::confirm::{ConfirmationCard, ConfirmationState};
-    use crate::host::{
-        FileStatus, HttpFailure, HttpRequest, Os, PlatformFacts, ProcessRequest, ProcessTree,
-    };
-    use crate::journal::{EntryView, TurnChanges};
-    use crate::mcp::activity::StoredActivity;
-    use crate::mcp::setups::{ClientSetup, SetupFormat};
-    use crate::mcp::{ActivityEntry, ListenerLimits, McpExchange, McpReply};
+    use crate::doors::chat::stored::LoadedConversation;
+    use crate::doors::chat::{ChatEvent, ConnectionReport, TurnEnd};
+    use crate::doors::mcp::activity::StoredActivity;
+    use crate::doors::mcp::setups::{ClientSetup, SetupFormat};
+    use crate::doors::mcp::{ActivityEntry, ListenerLimits, McpExchange, McpReply};
+    use crate::engine::journal::{EntryView, TurnChanges};
     use crate::policy::agent_files::AgentFileWrite;
     use crate::policy::agent_questions::{
         AgentAnswer, AgentOption, AgentQuestion, AnsweredBecause,
     };
     use crate::policy::agent_session::AgentRefusal;
+    use crate::settings::presets::ProviderPreset;
     use crate::settings::{
         ChatSettings, McpSettings, ModelProfile, PermissionMode, ProfileSummary, ProviderKind,
         ProviderSettings, Settings,
@@ -249,17 +249,17 @@ fn generated_typescript_types_are_up_to_date() {
 /// The one public type written by hand: the stable error codes other
 /// plugins switch on (`ToolErrorCode` in plugin-shim/vault-agent-api.d.ts).
 /// It must list exactly the codes `ToolError::code` gives, plus the shim's
-/// own `internal_error` (plugin-shim/api.ts, a call that failed in JS), so a
+/// own `internal_error` (plugin-shim/doors/api.ts, a call that failed in JS), so a
 /// new error cannot reach the API unnamed.
 #[test]
 fn the_public_error_codes_are_toolerrors_codes() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let rust = std::fs::read_to_string(root.join("src/error.rs")).unwrap();
+    let rust = std::fs::read_to_string(root.join("src/base/error.rs")).unwrap();
     let body = rust
         .split("pub fn code(&self) -> &'static str {")
         .nth(1)
         .and_then(|rest| rest.split("\n    }\n").next())
-        .expect("ToolError::code in src/error.rs");
+        .expect("ToolError::code in src/base/error.rs");
     let in_rust: Vec<&str> = body
         .lines()
         .filter_map(|line| line.split("=> \"").nth(1))

@@ -3,15 +3,15 @@
 //! gate or say they are too large, and its process is ended with its group.
 
 use serde_json::{json, Value};
-use vault_agent::host::{Os, ProcessOutcome, ProcessTree};
+use vault_agent::base::host::{Os, ProcessOutcome, ProcessTree};
 use vault_agent::policy::agent_session::{AgentRequest, READ_MAX_BYTES};
 use vault_agent::settings::PermissionMode;
 use vault_agent::testing::{block_on, FakeHost};
-use vault_agent::VaultAgentCore;
+use vault_agent::VaultAgent;
 
 const DOOR: &str = "0123456789abcdef0123456789abcdef";
 
-fn core(settings: Value) -> VaultAgentCore<FakeHost> {
+fn core(settings: Value) -> VaultAgent<FakeHost> {
     let host = FakeHost::linux_with_cli("unused");
     for (path, text) in [
         (
@@ -27,18 +27,20 @@ fn core(settings: Value) -> VaultAgentCore<FakeHost> {
     ] {
         host.notes.borrow_mut().insert(path.to_string(), text);
     }
-    VaultAgentCore::new(host, &settings).0
+    VaultAgent::new(host, &settings).0
 }
 
 #[test]
 fn requests_are_served_while_a_turn_runs_and_refused_before_after_and_once_closed() {
     let core = core(json!({}));
-    let ask = |request| core.agent_request(DOOR, request, "Notes/a.md");
+    let ask = |request| core.acp.request(DOOR, request, "Notes/a.md");
     assert!(
         ask(AgentRequest::WriteTextFile).is_some(),
         "no door yet: refused"
     );
-    assert!(core.open_agent_door(DOOR, "Codex", PermissionMode::AskBeforeEdits));
+    assert!(core
+        .acp
+        .open_door(DOOR, "Codex", PermissionMode::AskBeforeEdits));
     let before = ask(AgentRequest::WriteTextFile).expect("refused before the first turn");
     assert_eq!(before.code, "outside_turn");
     assert!(
@@ -48,7 +50,7 @@ fn requests_are_served_while_a_turn_runs_and_refused_before_after_and_once_close
         "{}",
         before.notice
     );
-    core.agent_turn(DOOR, true);
+    core.acp.turn(DOOR, true);
     for request in [
         AgentRequest::ReadTextFile,
         AgentRequest::WriteTextFile,
@@ -57,9 +59,9 @@ fn requests_are_served_while_a_turn_runs_and_refused_before_after_and_once_close
         assert_eq!(ask(request), None, "{request:?} during the turn");
     }
     // Opened again at the next Send (the mode follows the chat's): the turn holds.
-    assert!(core.open_agent_door(DOOR, "Codex", PermissionMode::ReadOnly));
+    assert!(core.acp.open_door(DOOR, "Codex", PermissionMode::ReadOnly));
     assert_eq!(ask(AgentRequest::ReadTextFile), None);
-    core.agent_turn(DOOR, false);
+    core.acp.turn(DOOR, false);
     let after = ask(AgentRequest::RequestPermission).expect("refused after the turn");
     assert!(
         after
@@ -69,8 +71,8 @@ fn requests_are_served_while_a_turn_runs_and_refused_before_after_and_once_close
         after.message
     );
     assert!(after.message.contains("only while its turn runs"));
-    core.agent_turn(DOOR, true);
-    core.close_agent_door(DOOR);
+    core.acp.turn(DOOR, true);
+    core.acp.close_door(DOOR);
     let closed = ask(AgentRequest::ReadTextFile).expect("refused once closed");
     assert!(
         closed.message.contains("this session was closed"),
@@ -79,15 +81,17 @@ fn requests_are_served_while_a_turn_runs_and_refused_before_after_and_once_close
     );
     // Another door's turn is its own.
     let other = "f".repeat(32);
-    assert!(core.open_agent_door(&other, "Gemini", PermissionMode::AskEveryChange));
-    core.agent_turn(&other, true);
+    assert!(core
+        .acp
+        .open_door(&other, "Gemini", PermissionMode::AskEveryChange));
+    core.acp.turn(&other, true);
     assert!(ask(AgentRequest::ReadTextFile).is_some());
 }
 
 #[test]
 fn a_file_read_returns_the_whole_note_whatever_the_output_cap() {
     let core = core(json!({"outputCapBytes": 4096}));
-    let big = block_on(core.agent_read_file("Notes/Big.md", None, None, None));
+    let big = block_on(core.acp.read_file("Notes/Big.md", None, None, None));
     assert!(big.ok, "{}", big.text);
     assert_eq!(big.text, format!("# Big\n{}", "word ".repeat(200_000)));
     assert_eq!(big.truncated, None);
@@ -96,14 +100,14 @@ fn a_file_read_returns_the_whole_note_whatever_the_output_cap() {
         0,
         "read through the vault, not the CLI"
     );
-    let lines = block_on(core.agent_read_file("Notes/Small.md", None, Some(2), Some(1)));
+    let lines = block_on(core.acp.read_file("Notes/Small.md", None, Some(2), Some(1)));
     assert_eq!(lines.text, "line two");
 }
 
 #[test]
 fn a_note_over_the_limit_is_refused_whole_never_shortened() {
     let core = core(json!({}));
-    let huge = block_on(core.agent_read_file("Notes/Huge.md", None, None, None));
+    let huge = block_on(core.acp.read_file("Notes/Huge.md", None, None, None));
     assert!(!huge.ok);
     assert_eq!(huge.code(), Some("note_too_large"));
     assert!(
@@ -113,22 +117,25 @@ fn a_note_over_the_limit_is_refused_whole_never_shortened() {
     );
     assert!(!huge.text.contains("zzzz"), "none of its text");
     // Asking for one line of it does not get round the limit.
-    let line = block_on(core.agent_read_file("Notes/Huge.md", None, Some(1), Some(1)));
+    let line = block_on(core.acp.read_file("Notes/Huge.md", None, Some(1), Some(1)));
     assert_eq!(line.code(), Some("note_too_large"));
 }
 
 #[test]
 fn a_file_read_passes_the_read_gate_of_obsidian_notes() {
     let scoped = core(json!({"readFolders": ["Notes"]}));
-    let outside = block_on(scoped.agent_read_file("Private/Secret.md", None, None, None));
+    let outside = block_on(scoped.acp.read_file("Private/Secret.md", None, None, None));
     assert_eq!(outside.code(), Some("out_of_scope"), "{}", outside.text);
-    let config =
-        block_on(scoped.agent_read_file(".obsidian/plugins/x/data.json", None, None, None));
+    let config = block_on(
+        scoped
+            .acp
+            .read_file(".obsidian/plugins/x/data.json", None, None, None),
+    );
     assert_eq!(config.code(), Some("config_folder"), "{}", config.text);
     let off = core(json!({"tools": {"obsidianNotes": false}}));
-    let disabled = block_on(off.agent_read_file("Notes/Small.md", None, None, None));
+    let disabled = block_on(off.acp.read_file("Notes/Small.md", None, None, None));
     assert_eq!(disabled.code(), Some("tool_disabled"), "{}", disabled.text);
-    let missing = block_on(scoped.agent_read_file("Notes/Gone.md", None, None, None));
+    let missing = block_on(scoped.acp.read_file("Notes/Gone.md", None, None, None));
     assert_eq!(missing.code(), Some("note_not_found"), "{}", missing.text);
 }
 
@@ -140,7 +147,7 @@ fn the_agent_leads_a_process_group_on_posix_and_is_ended_by_taskkill_on_windows(
         (Os::Windows, ProcessTree::Taskkill),
     ] {
         let host = FakeHost::new(os, |_| ProcessOutcome::success(""));
-        let core = VaultAgentCore::new(host, &Value::Null).0;
-        assert_eq!(core.agent_process_tree(), tree, "{os:?}");
+        let core = VaultAgent::new(host, &Value::Null).0;
+        assert_eq!(core.acp.process_tree(), tree, "{os:?}");
     }
 }

@@ -5,11 +5,11 @@
 use std::cell::RefCell;
 
 use serde_json::{json, Value};
-use vault_agent::agent::chat::{ChatEvent, ChatEvents, Decision, TurnEnd};
-use vault_agent::agent::conversation::{ChatMessage, Conversation};
-use vault_agent::host::{HttpFailure, Os, ProcessOutcome};
+use vault_agent::base::host::{HttpFailure, Os, ProcessOutcome};
+use vault_agent::doors::chat::conversation::{ChatMessage, Conversation};
+use vault_agent::doors::chat::{ChatEvent, ChatEvents, Decision, TurnEnd};
 use vault_agent::testing::{block_on, FakeHost, ScriptedHttp};
-use vault_agent::VaultAgentCore;
+use vault_agent::VaultAgent;
 
 #[derive(Default)]
 struct Recorder(RefCell<Vec<ChatEvent>>);
@@ -84,7 +84,7 @@ fn ok(chunks: Vec<Vec<u8>>) -> ScriptedHttp {
 }
 
 /// A core over a fake CLI that records commands, with the given settings.
-fn agent(settings: Value) -> VaultAgentCore<FakeHost> {
+fn agent(settings: Value) -> VaultAgent<FakeHost> {
     let mut host = FakeHost::new(Os::Linux, |request| {
         ProcessOutcome::success(match request.args[0].as_str() {
             "tasks" => "- [ ] Review PR\n- [ ] Call Alice",
@@ -98,14 +98,14 @@ fn agent(settings: Value) -> VaultAgentCore<FakeHost> {
     host.add_executable("/usr/bin/obsidian");
     host.secrets
         .insert("anthropic-key".into(), "sk-ant-test".into());
-    VaultAgentCore::new(host, &settings).0
+    VaultAgent::new(host, &settings).0
 }
 
 fn conversation() -> Conversation {
     Conversation::new("c1".into(), 0.0)
 }
 
-fn request_body(core: &VaultAgentCore<FakeHost>, n: usize) -> Value {
+fn request_body(core: &VaultAgent<FakeHost>, n: usize) -> Value {
     serde_json::from_str(core.host().http_requests.borrow()[n].body.as_ref().unwrap()).unwrap()
 }
 
@@ -124,7 +124,10 @@ fn a_read_tool_then_an_answer() {
         .script_http(ok(openai_sse("You have 2 open tasks.", &[], 5)));
     let events = Recorder::default();
     let mut conv = conversation();
-    let end = block_on(core.chat_send(&mut conv, "What's open on my task list?", &events));
+    let end = block_on(
+        core.chat
+            .send(&mut conv, "What's open on my task list?", &events),
+    );
     assert_eq!(end, TurnEnd::Done);
     assert_eq!(events.text(), "Let me check. You have 2 open tasks.");
     assert_eq!(
@@ -161,7 +164,10 @@ fn the_request_offers_exactly_the_enabled_tools_with_their_schemas() {
         "chat": {"openai": {"contextWindow": 128000}}}),
     );
     core.host().script_http(ok(openai_sse("Hi.", &[], 1)));
-    block_on(core.chat_send(&mut conversation(), "hello", &Recorder::default()));
+    block_on(
+        core.chat
+            .send(&mut conversation(), "hello", &Recorder::default()),
+    );
     let body = request_body(&core, 0);
     let names: Vec<&str> = body["tools"]
         .as_array()
@@ -213,7 +219,10 @@ fn two_tool_calls_in_one_reply() {
     )));
     core.host().script_http(ok(openai_sse("Done.", &[], 1)));
     let mut conv = conversation();
-    let end = block_on(core.chat_send(&mut conv, "tasks and backlinks", &Recorder::default()));
+    let end = block_on(
+        core.chat
+            .send(&mut conv, "tasks and backlinks", &Recorder::default()),
+    );
     assert_eq!(end, TurnEnd::Done);
     let commands: Vec<String> = core
         .host()
@@ -245,8 +254,11 @@ fn a_write_while_writes_are_off_is_refused_and_the_model_is_told() {
     core.host()
         .script_http(ok(openai_sse("Vault changes are off.", &[], 1)));
     let events = Recorder::default();
-    let end =
-        block_on(core.chat_send(&mut conversation(), "add buy milk to today's note", &events));
+    let end = block_on(core.chat.send(
+        &mut conversation(),
+        "add buy milk to today's note",
+        &events,
+    ));
     assert_eq!(end, TurnEnd::Done);
     assert_eq!(core.host().process_count(), 0, "nothing ran");
     let body = request_body(&core, 1);
@@ -264,7 +276,7 @@ fn a_write_while_writes_are_off_is_refused_and_the_model_is_told() {
     assert!(content.contains("Settings → Vault Agent → Safety → Vault changes"));
 }
 
-fn property_set_turn(core: &VaultAgentCore<FakeHost>) -> (Conversation, String, String) {
+fn property_set_turn(core: &VaultAgent<FakeHost>) -> (Conversation, String, String) {
     core.host().script_http(ok(openai_sse(
         "",
         &[(
@@ -275,7 +287,7 @@ fn property_set_turn(core: &VaultAgentCore<FakeHost>) -> (Conversation, String, 
     )));
     let events = Recorder::default();
     let mut conv = conversation();
-    let end = block_on(core.chat_send(&mut conv, "mark Plan done", &events));
+    let end = block_on(core.chat.send(&mut conv, "mark Plan done", &events));
     assert_eq!(end, TurnEnd::AwaitingConfirmation);
     let card = events
         .0
@@ -307,7 +319,7 @@ fn a_confirmed_write_pauses_then_runs_on_approval() {
     core.host()
         .script_http(ok(openai_sse("Marked as done.", &[], 2)));
     let events = Recorder::default();
-    let end = block_on(core.chat_resolve(
+    let end = block_on(core.chat.resolve(
         &mut conv,
         &id,
         Decision::Approve { argv_hash: &hash },
@@ -342,7 +354,10 @@ fn a_rejected_write_runs_nothing_and_the_model_hears_it() {
     let (mut conv, id, _) = property_set_turn(&core);
     core.host()
         .script_http(ok(openai_sse("Okay, left as is.", &[], 1)));
-    let end = block_on(core.chat_resolve(&mut conv, &id, Decision::Reject, &Recorder::default()));
+    let end = block_on(
+        core.chat
+            .resolve(&mut conv, &id, Decision::Reject, &Recorder::default()),
+    );
     assert_eq!(end, TurnEnd::Done);
     assert!(!core
         .host()
@@ -384,7 +399,7 @@ fn malformed_arguments_go_back_to_the_model_which_corrects_them() {
     core.host()
         .script_http(ok(openai_sse("Here they are.", &[], 1)));
     let mut conv = conversation();
-    let end = block_on(core.chat_send(&mut conv, "tasks?", &Recorder::default()));
+    let end = block_on(core.chat.send(&mut conv, "tasks?", &Recorder::default()));
     assert_eq!(end, TurnEnd::Done);
     assert_eq!(
         core.host().process_count(),
@@ -420,7 +435,7 @@ fn an_unknown_tool_is_an_error_result_not_a_crash() {
         .script_http(ok(openai_sse("That tool does not exist.", &[], 1)));
     let mut conv = conversation();
     assert_eq!(
-        block_on(core.chat_send(&mut conv, "delete x", &Recorder::default())),
+        block_on(core.chat.send(&mut conv, "delete x", &Recorder::default())),
         TurnEnd::Done
     );
     let ChatMessage::Tool { content, .. } = &conv.messages[2] else {
@@ -443,7 +458,7 @@ fn stop_in_mid_stream_keeps_what_was_said() {
     });
     let events = Recorder::default();
     let mut conv = conversation();
-    let end = block_on(core.chat_send(&mut conv, "explain", &events));
+    let end = block_on(core.chat.send(&mut conv, "explain", &events));
     assert_eq!(end, TurnEnd::Stopped);
     let said = events.text();
     assert!(!said.is_empty());
@@ -498,7 +513,7 @@ fn server_errors_become_one_clear_message() {
             });
         }
         let events = Recorder::default();
-        let end = block_on(core.chat_send(&mut conversation(), "hi", &events));
+        let end = block_on(core.chat.send(&mut conversation(), "hi", &events));
         assert_eq!(end, TurnEnd::Failed);
         let (got, message) = events
             .0
@@ -518,7 +533,7 @@ fn server_errors_become_one_clear_message() {
         message: "connect ECONNREFUSED 127.0.0.1:11434".into(),
     }));
     let events = Recorder::default();
-    block_on(core.chat_send(&mut conversation(), "hi", &events));
+    block_on(core.chat.send(&mut conversation(), "hi", &events));
     assert!(events.0.borrow().iter().any(
         |e| matches!(e, ChatEvent::Error { message, .. } if message.contains("Is Ollama running?"))
     ));
@@ -537,7 +552,7 @@ fn the_tool_round_limit_ends_the_turn_with_a_message() {
     }
     let events = Recorder::default();
     let mut conv = conversation();
-    let end = block_on(core.chat_send(&mut conv, "loop", &events));
+    let end = block_on(core.chat.send(&mut conv, "loop", &events));
     assert_eq!(end, TurnEnd::RoundLimit);
     assert_eq!(core.host().http_requests.borrow().len(), 2);
     assert_eq!(core.host().process_count(), 2);
@@ -611,7 +626,7 @@ fn anthropic_round_trip_with_tool_use() {
     let events = Recorder::default();
     let mut conv = conversation();
     assert_eq!(
-        block_on(core.chat_send(&mut conv, "what links to Roadmap?", &events)),
+        block_on(core.chat.send(&mut conv, "what links to Roadmap?", &events)),
         TurnEnd::Done
     );
     assert_eq!(events.text(), "Looking. Roadmap has 2 backlinks.");
@@ -634,7 +649,7 @@ fn anthropic_without_a_key_says_where_to_add_it() {
     let core = agent(json!({"chat": {"provider": "anthropic"}}));
     let events = Recorder::default();
     assert_eq!(
-        block_on(core.chat_send(&mut conversation(), "hi", &events)),
+        block_on(core.chat.send(&mut conversation(), "hi", &events)),
         TurnEnd::Failed
     );
     assert!(events
@@ -672,7 +687,7 @@ fn a_reply_as_one_json_body_is_read_whole_for_both_providers() {
     let events = Recorder::default();
     let mut chat = conversation();
     assert_eq!(
-        block_on(core.chat_send(&mut chat, "open tasks?", &events)),
+        block_on(core.chat.send(&mut chat, "open tasks?", &events)),
         TurnEnd::Done
     );
     assert_eq!(events.text(), "You have 2 open tasks.");
@@ -699,7 +714,7 @@ fn a_reply_as_one_json_body_is_read_whole_for_both_providers() {
     ]));
     let events = Recorder::default();
     assert_eq!(
-        block_on(anthropic.chat_send(&mut conversation(), "tasks", &events)),
+        block_on(anthropic.chat.send(&mut conversation(), "tasks", &events)),
         TurnEnd::Done
     );
     assert_eq!(events.text(), "Checking.Done.");
@@ -712,7 +727,7 @@ fn an_empty_reply_is_an_error_and_is_never_stored() {
     let events = Recorder::default();
     let mut chat = conversation();
     assert_eq!(
-        block_on(core.chat_send(&mut chat, "hi", &events)),
+        block_on(core.chat.send(&mut chat, "hi", &events)),
         TurnEnd::Failed
     );
     assert_eq!(failure(&events).0, "empty_reply");
@@ -727,7 +742,7 @@ fn an_empty_reply_is_an_error_and_is_never_stored() {
     chat.messages
         .push(ChatMessage::assistant(String::new(), Vec::new()));
     core.host().script_http(ok(openai_sse("Hello.", &[], 1)));
-    block_on(core.chat_send(&mut chat, "again", &Recorder::default()));
+    block_on(core.chat.send(&mut chat, "again", &Recorder::default()));
     let sent = request_body(&core, 1);
     assert!(
         sent["messages"]
@@ -763,7 +778,7 @@ fn a_stall_a_cut_and_a_malformed_stream_each_end_with_a_clear_error_and_a_closed
         });
         let events = Recorder::default();
         assert_eq!(
-            block_on(core.chat_send(&mut conversation(), "hi", &events)),
+            block_on(core.chat.send(&mut conversation(), "hi", &events)),
             TurnEnd::Failed
         );
         let (code, message) = failure(&events);
@@ -776,7 +791,11 @@ fn a_stall_a_cut_and_a_malformed_stream_each_end_with_a_clear_error_and_a_closed
     }
     let stalled = agent(Value::Null);
     stalled.host().script_http(ok(openai_sse("x", &[], 1)));
-    block_on(stalled.chat_send(&mut conversation(), "hi", &Recorder::default()));
+    block_on(
+        stalled
+            .chat
+            .send(&mut conversation(), "hi", &Recorder::default()),
+    );
     assert_eq!(
         stalled.host().http_requests.borrow()[0].idle_timeout_ms,
         60_000,
@@ -790,7 +809,7 @@ fn a_stall_a_cut_and_a_malformed_stream_each_end_with_a_clear_error_and_a_closed
     ]));
     let events = Recorder::default();
     assert_eq!(
-        block_on(core.chat_send(&mut conversation(), "hi", &events)),
+        block_on(core.chat.send(&mut conversation(), "hi", &events)),
         TurnEnd::Failed
     );
     assert_eq!(failure(&events).0, "bad_stream");
@@ -811,7 +830,7 @@ fn a_base_url_without_v1_is_named_as_the_fix() {
     core.host()
         .script_http(ok(vec![br#"{"data":[{"id":"llama3.1"}]}"#.to_vec()]));
     let events = Recorder::default();
-    block_on(core.chat_send(&mut conversation(), "hi", &events));
+    block_on(core.chat.send(&mut conversation(), "hi", &events));
     let (code, message) = failure(&events);
     assert_eq!(code, "missing_v1", "{message}");
     assert!(
@@ -839,7 +858,7 @@ fn a_busy_server_is_asked_again_after_the_wait_it_names() {
     core.host().script_http(ok(openai_sse("Here.", &[], 1)));
     let events = Recorder::default();
     assert_eq!(
-        block_on(core.chat_send(&mut conversation(), "hi", &events)),
+        block_on(core.chat.send(&mut conversation(), "hi", &events)),
         TurnEnd::Done
     );
     assert_eq!(
@@ -874,13 +893,13 @@ fn retry_runs_the_failed_turn_again_without_a_second_message() {
     });
     let mut chat = conversation();
     assert_eq!(
-        block_on(core.chat_send(&mut chat, "hi", &Recorder::default())),
+        block_on(core.chat.send(&mut chat, "hi", &Recorder::default())),
         TurnEnd::Failed
     );
     core.host()
         .script_http(ok(openai_sse("Hello again.", &[], 2)));
     let events = Recorder::default();
-    assert_eq!(block_on(core.chat_retry(&mut chat, &events)), TurnEnd::Done);
+    assert_eq!(block_on(core.chat.retry(&mut chat, &events)), TurnEnd::Done);
     assert_eq!(events.text(), "Hello again.");
     let users = chat
         .messages
@@ -901,7 +920,7 @@ fn retry_runs_the_failed_turn_again_without_a_second_message() {
     // After an answer there is nothing to retry.
     let nothing = Recorder::default();
     assert_eq!(
-        block_on(core.chat_retry(&mut chat, &nothing)),
+        block_on(core.chat.retry(&mut chat, &nothing)),
         TurnEnd::Failed
     );
     assert_eq!(failure(&nothing).0, "nothing_to_retry");
@@ -922,7 +941,7 @@ fn a_tool_call_printed_as_text_runs_like_a_real_one_when_the_profile_takes_them(
         let events = Recorder::default();
         let mut chat = conversation();
         assert_eq!(
-            block_on(core.chat_send(&mut chat, "tasks?", &events)),
+            block_on(core.chat.send(&mut chat, "tasks?", &events)),
             TurnEnd::Done,
             "{printed}"
         );
@@ -947,14 +966,17 @@ fn a_tool_call_printed_as_text_runs_like_a_real_one_when_the_profile_takes_them(
 fn the_prompt_tells_the_local_time_and_the_open_note_the_agent_may_read() {
     let system = |settings: Value| {
         let mut host = FakeHost::new(Os::Linux, |_| ProcessOutcome::success("ok"));
-        host.local = vault_agent::host::LocalContext {
+        host.local = vault_agent::base::host::LocalContext {
             date_time: "Monday, 30 November 2026 at 15:25".into(),
             time_zone: "Europe/Berlin (UTC+01:00)".into(),
             open_note: Some("Private/Diary.md".into()),
         };
-        let core = VaultAgentCore::new(host, &settings).0;
+        let core = VaultAgent::new(host, &settings).0;
         core.host().script_http(ok(openai_sse("Hi.", &[], 1)));
-        block_on(core.chat_send(&mut conversation(), "hi", &Recorder::default()));
+        block_on(
+            core.chat
+                .send(&mut conversation(), "hi", &Recorder::default()),
+        );
         request_body(&core, 0)["messages"][0]["content"]
             .as_str()
             .unwrap()
@@ -993,7 +1015,7 @@ fn a_small_window_gets_compact_tools_and_never_more_than_it_holds() {
         core.host()
             .script_http(ok(openai_sse(&"A long answer. ".repeat(60), &[], 2)));
         assert_eq!(
-            block_on(core.chat_send(
+            block_on(core.chat.send(
                 &mut chat,
                 &format!("Question {n}: {}", "why? ".repeat(40)),
                 &Recorder::default()
@@ -1005,8 +1027,8 @@ fn a_small_window_gets_compact_tools_and_never_more_than_it_holds() {
     for request in requests.iter() {
         let body: Value = serde_json::from_str(request.body.as_ref().unwrap()).unwrap();
         // What is sent, estimated on the safe side, stays under the window.
-        let sent = vault_agent::agent::budget::estimate(&body["messages"].to_string())
-            + vault_agent::agent::budget::estimate(&body["tools"].to_string());
+        let sent = vault_agent::doors::chat::budget::estimate(&body["messages"].to_string())
+            + vault_agent::doors::chat::budget::estimate(&body["tools"].to_string());
         assert!(sent <= 4_096, "{sent} tokens sent to a 4 096-token model");
     }
     let last: Value =
@@ -1032,8 +1054,11 @@ fn a_small_window_gets_compact_tools_and_never_more_than_it_holds() {
     );
 }
 
-fn attached(path: &str, selection: Option<&str>) -> vault_agent::agent::conversation::Attachment {
-    vault_agent::agent::conversation::Attachment {
+fn attached(
+    path: &str,
+    selection: Option<&str>,
+) -> vault_agent::doors::chat::conversation::Attachment {
+    vault_agent::doors::chat::conversation::Attachment {
         path: path.into(),
         selection: selection.map(String::from),
     }
@@ -1044,11 +1069,14 @@ fn attached_notes_are_named_to_the_model_with_the_selection_bounded_and_marked()
     let run = |settings: Value, attachments: Option<Vec<_>>| {
         let mut host = FakeHost::new(Os::Linux, |_| ProcessOutcome::success("ok"));
         host.local.open_note = Some("Daily/Today.md".into());
-        let core = VaultAgentCore::new(host, &settings).0;
+        let core = VaultAgent::new(host, &settings).0;
         core.host().script_http(ok(openai_sse("Hi.", &[], 1)));
         let mut c = conversation();
         let events = Recorder::default();
-        block_on(core.chat_send_with(&mut c, "compare these", attachments, &events));
+        block_on(
+            core.chat
+                .send_with(&mut c, "compare these", attachments, &events),
+        );
         assert!(
             !core.host().http_requests.borrow().is_empty(),
             "{:?}",
@@ -1145,12 +1173,12 @@ fn a_conversation_stored_before_attachments_loads_and_keeps_its_format() {
 
 #[test]
 fn regenerate_drops_the_last_answer_and_answers_the_same_message_again() {
-    use vault_agent::agent::conversation::Rewind;
+    use vault_agent::doors::chat::conversation::Rewind;
     let core = agent(Value::Null);
     let mut c = conversation();
     core.host()
         .script_http(ok(openai_sse("First answer.", &[], 2)));
-    block_on(core.chat_send(&mut c, "one", &Recorder::default()));
+    block_on(core.chat.send(&mut c, "one", &Recorder::default()));
     core.host().script_http(ok(openai_sse(
         "Looking. ",
         &[("obsidianTasks", r#"{"command":"tasks","todo":true}"#)],
@@ -1158,7 +1186,7 @@ fn regenerate_drops_the_last_answer_and_answers_the_same_message_again() {
     )));
     core.host()
         .script_http(ok(openai_sse("Two tasks.", &[], 2)));
-    block_on(core.chat_send(&mut c, "two", &Recorder::default()));
+    block_on(core.chat.send(&mut c, "two", &Recorder::default()));
     assert_eq!(c.messages.len(), 6);
     let dropped_turn = c.turn_id();
     assert_eq!(c.rewind(Rewind::LastAnswer), Ok(None));
@@ -1172,7 +1200,7 @@ fn regenerate_drops_the_last_answer_and_answers_the_same_message_again() {
     core.host()
         .script_http(ok(openai_sse("Again: two tasks.", &[], 2)));
     let events = Recorder::default();
-    assert_eq!(block_on(core.chat_retry(&mut c, &events)), TurnEnd::Done);
+    assert_eq!(block_on(core.chat.retry(&mut c, &events)), TurnEnd::Done);
     assert_eq!(events.text(), "Again: two tasks.");
     let users = c
         .messages
@@ -1198,12 +1226,12 @@ fn regenerate_drops_the_last_answer_and_answers_the_same_message_again() {
 
 #[test]
 fn an_edit_drops_the_message_and_everything_after_it_and_keeps_its_attachments() {
-    use vault_agent::agent::conversation::Rewind;
+    use vault_agent::doors::chat::conversation::Rewind;
     let core = agent(Value::Null);
     let mut c = conversation();
     for (text, answer) in [("one", "A1."), ("two", "A2."), ("three", "A3.")] {
         core.host().script_http(ok(openai_sse(answer, &[], 1)));
-        block_on(core.chat_send_with(
+        block_on(core.chat.send_with(
             &mut c,
             text,
             Some(vec![attached(&format!("{text}.md"), None)]),
@@ -1229,13 +1257,16 @@ fn an_edit_drops_the_message_and_everything_after_it_and_keeps_its_attachments()
     let mut first = c.clone();
     first.rewind(Rewind::FromUserMessage(0)).unwrap();
     core.host().script_http(ok(openai_sse("B.", &[], 1)));
-    block_on(core.chat_send(&mut first, "edited first", &Recorder::default()));
+    block_on(
+        core.chat
+            .send(&mut first, "edited first", &Recorder::default()),
+    );
     assert_eq!(first.title, "edited first");
     c.rename("  My   chat ");
     assert_eq!((c.title.as_str(), c.renamed), ("My chat", true));
     c.rewind(Rewind::FromUserMessage(0)).unwrap();
     core.host().script_http(ok(openai_sse("C.", &[], 1)));
-    block_on(core.chat_send(&mut c, "other words", &Recorder::default()));
+    block_on(core.chat.send(&mut c, "other words", &Recorder::default()));
     assert_eq!(c.title, "My chat");
     c.rename("");
     assert_eq!((c.title.as_str(), c.renamed), ("other words", false));
@@ -1290,7 +1321,7 @@ fn usage_is_reported_per_answer_and_per_chat_only_when_the_server_says() {
     ])));
     let events = Recorder::default();
     assert_eq!(
-        block_on(core.chat_send(&mut chat, "tasks?", &events)),
+        block_on(core.chat.send(&mut chat, "tasks?", &events)),
         TurnEnd::Done
     );
     assert_eq!(
@@ -1312,7 +1343,7 @@ fn usage_is_reported_per_answer_and_per_chat_only_when_the_server_says() {
     // A reply as one JSON body reports it too; the chat adds up.
     core.host().script_http(ok(vec![json!({"choices": [{"message": {"content": "Hi."}, "finish_reason": "stop"}], "usage": {"prompt_tokens": 1500, "completion_tokens": 3}}).to_string().into_bytes()]));
     let events = Recorder::default();
-    block_on(core.chat_send(&mut chat, "hi", &events));
+    block_on(core.chat.send(&mut chat, "hi", &events));
     assert_eq!(
         usage_events(&events)[0].1,
         json!({"inputTokens": 4100, "outputTokens": 45})
@@ -1324,7 +1355,7 @@ fn usage_is_reported_per_answer_and_per_chat_only_when_the_server_says() {
     core.host()
         .script_http(ok(openai_sse("No usage here.", &[], 2)));
     let events = Recorder::default();
-    block_on(core.chat_send(&mut chat, "again", &events));
+    block_on(core.chat.send(&mut chat, "again", &events));
     assert!(usage_events(&events).is_empty(), "{:?}", events.kinds());
     assert!(matches!(
         chat.messages.last(),
@@ -1347,7 +1378,7 @@ fn a_400_that_names_stream_options_is_asked_again_without_and_remembered() {
     core.host().script_http(ok(openai_sse("Hello.", &[], 1)));
     let events = Recorder::default();
     assert_eq!(
-        block_on(core.chat_send(&mut chat, "hi", &events)),
+        block_on(core.chat.send(&mut chat, "hi", &events)),
         TurnEnd::Done
     );
     assert_eq!(events.text(), "Hello.");
@@ -1356,7 +1387,7 @@ fn a_400_that_names_stream_options_is_asked_again_without_and_remembered() {
     assert_eq!(*core.host().http_closed.borrow(), [1, 2]);
     // Remembered: the next turn does not ask with it again.
     core.host().script_http(ok(openai_sse("Again.", &[], 1)));
-    block_on(core.chat_send(&mut chat, "more", &Recorder::default()));
+    block_on(core.chat.send(&mut chat, "more", &Recorder::default()));
     assert_eq!(core.host().http_requests.borrow().len(), 3);
     assert!(request_body(&core, 2).get("stream_options").is_none());
     // Another 400 is an error as before, and is not retried.
@@ -1368,7 +1399,7 @@ fn a_400_that_names_stream_options_is_asked_again_without_and_remembered() {
     other.host().script_http(ok(openai_sse("never", &[], 1)));
     let events = Recorder::default();
     assert_eq!(
-        block_on(other.chat_send(&mut conversation(), "hi", &events)),
+        block_on(other.chat.send(&mut conversation(), "hi", &events)),
         TurnEnd::Failed
     );
     assert_eq!(failure(&events).0, "bad_request");
@@ -1389,7 +1420,7 @@ fn openai_reasoning_is_shown_apart_and_never_sent_back() {
         json!({"choices": [{"delta": {"content": "You have two."}}]}),
     ])));
     let events = Recorder::default();
-    block_on(core.chat_send(&mut chat, "tasks?", &events));
+    block_on(core.chat.send(&mut chat, "tasks?", &events));
     assert_eq!(reasoning(&events), "The user wants their tasks.Two found.");
     assert_eq!(events.text(), "You have two.");
     let Some(ChatMessage::Assistant {
@@ -1403,7 +1434,7 @@ fn openai_reasoning_is_shown_apart_and_never_sent_back() {
         ("You have two.", "Two found.")
     );
     core.host().script_http(ok(openai_sse("Ok.", &[], 1)));
-    block_on(core.chat_send(&mut chat, "thanks", &Recorder::default()));
+    block_on(core.chat.send(&mut chat, "thanks", &Recorder::default()));
     let sent = request_body(&core, 2).to_string();
     assert!(
         !sent.contains("The user wants") && !sent.contains("Two found."),
@@ -1425,7 +1456,7 @@ fn reasoning_printed_in_think_tags_is_shown_apart_and_never_sent_back() {
         3,
     )));
     let events = Recorder::default();
-    block_on(core.chat_send(&mut chat, "tasks?", &events));
+    block_on(core.chat.send(&mut chat, "tasks?", &events));
     assert_eq!(
         reasoning(&events),
         " The user wants tasks. {\"name\": \"obsidianTasks\", \"arguments\": {\"command\": \"tasks\"}} "
@@ -1444,7 +1475,7 @@ fn reasoning_printed_in_think_tags_is_shown_apart_and_never_sent_back() {
     assert_eq!(text, "You have none.");
     assert!(reasoning.contains("The user wants tasks."));
     core.host().script_http(ok(openai_sse("Ok.", &[], 1)));
-    block_on(core.chat_send(&mut chat, "thanks", &Recorder::default()));
+    block_on(core.chat.send(&mut chat, "thanks", &Recorder::default()));
     let sent = request_body(&core, 1).to_string();
     assert!(
         !sent.contains("The user wants") && !sent.contains("think>"),
@@ -1490,7 +1521,7 @@ fn anthropic_thinking_goes_back_unchanged_with_its_tool_use_and_is_never_answer_
     let mut chat = conversation();
     let events = Recorder::default();
     assert_eq!(
-        block_on(core.chat_send(&mut chat, "backlinks of Roadmap", &events)),
+        block_on(core.chat.send(&mut chat, "backlinks of Roadmap", &events)),
         TurnEnd::Done
     );
     let first = request_body(&core, 0);
@@ -1520,7 +1551,7 @@ fn anthropic_thinking_goes_back_unchanged_with_its_tool_use_and_is_never_answer_
     assert_eq!(chat.usage.output_tokens, 80);
     // A later turn does not send the old thinking again.
     core.host().script_http(ok(anthropic_sse("Ok.", &[], 1)));
-    block_on(core.chat_send(&mut chat, "thanks", &Recorder::default()));
+    block_on(core.chat.send(&mut chat, "thanks", &Recorder::default()));
     assert!(!request_body(&core, 2).to_string().contains(signature));
     // Off (the default): no thinking asked for, none sent back.
     let plain = agent(
@@ -1530,19 +1561,23 @@ fn anthropic_thinking_goes_back_unchanged_with_its_tool_use_and_is_never_answer_
         .host()
         .script_http(ok(anthropic_thinking_sse(signature)));
     plain.host().script_http(ok(anthropic_sse("Done.", &[], 1)));
-    block_on(plain.chat_send(&mut conversation(), "x", &Recorder::default()));
+    block_on(
+        plain
+            .chat
+            .send(&mut conversation(), "x", &Recorder::default()),
+    );
     assert!(request_body(&plain, 0).get("thinking").is_none());
     assert!(!request_body(&plain, 1).to_string().contains(signature));
 }
 
 /// One answer with usage, to read the window the turn was fitted to.
-fn window_of_a_turn(core: &VaultAgentCore<FakeHost>, chat: &mut Conversation) -> Value {
+fn window_of_a_turn(core: &VaultAgent<FakeHost>, chat: &mut Conversation) -> Value {
     core.host().script_http(ok(sse(&[
         json!({"choices": [{"delta": {"content": "Hi."}}]}),
         json!({"choices": [], "usage": {"prompt_tokens": 10, "completion_tokens": 2}}),
     ])));
     let events = Recorder::default();
-    assert_eq!(block_on(core.chat_send(chat, "hi", &events)), TurnEnd::Done);
+    assert_eq!(block_on(core.chat.send(chat, "hi", &events)), TurnEnd::Done);
     usage_events(&events)[0].0["contextWindow"].clone()
 }
 
@@ -1637,13 +1672,13 @@ fn the_window_comes_from_the_server_once_per_model_and_a_failed_probe_falls_back
 }
 
 /// Four turns of a question and a long answer; returns the requests' bodies.
-fn four_turns(core: &VaultAgentCore<FakeHost>) -> Vec<Value> {
+fn four_turns(core: &VaultAgent<FakeHost>) -> Vec<Value> {
     let mut chat = conversation();
     for n in 0..4 {
         core.host()
             .script_http(ok(openai_sse(&"A long answer. ".repeat(80), &[], 2)));
         let events = Recorder::default();
-        let end = block_on(core.chat_send(
+        let end = block_on(core.chat.send(
             &mut chat,
             &format!("Question {n}: {}", "why? ".repeat(40)),
             &events,
@@ -1667,8 +1702,8 @@ fn fitting_uses_the_detected_window() {
     );
     let detected = four_turns(&core);
     for body in &detected {
-        let sent = vault_agent::agent::budget::estimate(&body["messages"].to_string())
-            + vault_agent::agent::budget::estimate(&body["tools"].to_string());
+        let sent = vault_agent::doors::chat::budget::estimate(&body["messages"].to_string())
+            + vault_agent::doors::chat::budget::estimate(&body["tools"].to_string());
         assert!(sent <= 3_800, "{sent} tokens sent to a 3 800-token model");
     }
     let default = four_turns(&agent(Value::Null));
@@ -1682,12 +1717,12 @@ fn fitting_uses_the_detected_window() {
 }
 
 /// Presses Stop when a model round starts (while the window is asked for).
-struct StopOnRound<'a>(&'a VaultAgentCore<FakeHost>, Recorder);
+struct StopOnRound<'a>(&'a VaultAgent<FakeHost>, Recorder);
 
 impl ChatEvents for StopOnRound<'_> {
     fn emit(&self, event: ChatEvent) {
         if matches!(event, ChatEvent::ModelRound { .. }) {
-            self.0.chat_stop();
+            self.0.chat.stop();
         }
         self.1.emit(event);
     }
@@ -1703,7 +1738,7 @@ fn stop_while_the_window_is_asked_for_sends_nothing_and_asks_again_next_time() {
     let mut chat = conversation();
     let events = StopOnRound(&core, Recorder::default());
     assert_eq!(
-        block_on(core.chat_send(&mut chat, "hi", &events)),
+        block_on(core.chat.send(&mut chat, "hi", &events)),
         TurnEnd::Stopped
     );
     assert!(
@@ -1728,7 +1763,7 @@ fn reads_asked_together_run_at_once_and_answer_in_the_order_asked() {
     host.env.insert("PATH".into(), "/usr/bin".into());
     host.add_executable("/usr/bin/obsidian");
     host.yield_in_process = true;
-    let core = VaultAgentCore::new(host, &json!({"permissionMode": "askBeforeEdits"})).0;
+    let core = VaultAgent::new(host, &json!({"permissionMode": "askBeforeEdits"})).0;
     core.host().script_http(ok(openai_sse(
         "",
         &[
@@ -1746,7 +1781,7 @@ fn reads_asked_together_run_at_once_and_answer_in_the_order_asked() {
     core.host().script_http(ok(openai_sse("Done.", &[], 1)));
     let events = Recorder::default();
     let mut c = conversation();
-    let end = block_on(core.chat_send(&mut c, "look around", &events));
+    let end = block_on(core.chat.send(&mut c, "look around", &events));
     assert_eq!(end, TurnEnd::Done);
     let log = core.host().process_log.borrow().clone();
     // The three reads start before any of them ends.
@@ -1797,7 +1832,7 @@ fn the_compact_fixed_prompt_is_under_1800_tokens_with_every_tool_on_and_loses_no
     host.local.date_time = "Monday, 30 November 2026 at 15:25".into();
     host.local.time_zone = "Europe/Berlin (UTC+01:00)".into();
     host.local.open_note = Some("Projects/Quarterly planning.md".into());
-    let core = VaultAgentCore::new(host, &json!({"permissionMode": "allowAllChanges"})).0;
+    let core = VaultAgent::new(host, &json!({"permissionMode": "allowAllChanges"})).0;
     // A parameter the compact form leaves out is still accepted when sent.
     core.host().script_http(ok(openai_sse(
         "",
@@ -1807,7 +1842,10 @@ fn the_compact_fixed_prompt_is_under_1800_tokens_with_every_tool_on_and_loses_no
     core.host()
         .script_http(ok(openai_sse("None open.", &[], 2)));
     let mut chat = conversation();
-    block_on(core.chat_send(&mut chat, "open tasks?", &Recorder::default()));
+    block_on(
+        core.chat
+            .send(&mut chat, "open tasks?", &Recorder::default()),
+    );
     let body = request_body(&core, 0);
     let system = body["messages"][0]["content"].as_str().unwrap();
     let tools = body["tools"].to_string();

@@ -1,15 +1,15 @@
-//! `VaultAgentCore::call_tool` end to end against the fake host.
+//! `VaultAgent::call_tool` end to end against the fake host.
 
 use serde_json::{json, Value};
-use vault_agent::host::{Os, ProcessOutcome, SpawnFailure};
+use vault_agent::base::host::{Os, ProcessOutcome, SpawnFailure};
 use vault_agent::testing::{block_on, FakeHost};
-use vault_agent::{ToolResult, VaultAgentCore};
+use vault_agent::{ToolResult, VaultAgent};
 
-fn core_with(host: FakeHost, settings: Value) -> VaultAgentCore<FakeHost> {
-    VaultAgentCore::new(host, &settings).0
+fn core_with(host: FakeHost, settings: Value) -> VaultAgent<FakeHost> {
+    VaultAgent::new(host, &settings).0
 }
 
-fn call(core: &VaultAgentCore<FakeHost>, tool: &str, args: Value) -> ToolResult {
+fn call(core: &VaultAgent<FakeHost>, tool: &str, args: Value) -> ToolResult {
     block_on(core.call_tool(tool, &args))
 }
 

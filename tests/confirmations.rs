@@ -5,10 +5,10 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use serde_json::{json, Value};
-use vault_agent::confirm::ConfirmationState;
-use vault_agent::host::{Os, ProcessOutcome};
+use vault_agent::base::card::ConfirmationState;
+use vault_agent::base::host::{Os, ProcessOutcome};
 use vault_agent::testing::{block_on, FakeHost};
-use vault_agent::{ToolResult, VaultAgentCore};
+use vault_agent::{ToolResult, VaultAgent};
 
 /// A fake CLI over one note, `Plan.md`: its `status` and `tags` properties
 /// and its third line, a task; and over today's daily note, the bookmarks
@@ -35,7 +35,7 @@ fn value_of<'a>(args: &'a [String], key: &str) -> Option<&'a str> {
         .find_map(|a| a.strip_prefix(key)?.strip_prefix('='))
 }
 
-fn core_with_vault(settings: Value) -> (VaultAgentCore<FakeHost>, Rc<RefCell<Vault>>) {
+fn core_with_vault(settings: Value) -> (VaultAgent<FakeHost>, Rc<RefCell<Vault>>) {
     let vault = Rc::new(RefCell::new(Vault {
         status: Some("active".into()),
         tags: vec!["project".into(), "launch".into()],
@@ -115,17 +115,17 @@ fn core_with_vault(settings: Value) -> (VaultAgentCore<FakeHost>, Rc<RefCell<Vau
     } else {
         settings
     };
-    (VaultAgentCore::new(host, &settings).0, vault)
+    (VaultAgent::new(host, &settings).0, vault)
 }
 
-fn set_status(core: &VaultAgentCore<FakeHost>, value: &str) -> ToolResult {
+fn set_status(core: &VaultAgent<FakeHost>, value: &str) -> ToolResult {
     block_on(core.call_tool(
         "obsidianProperties",
         &json!({"command": "property:set", "name": "status", "value": value, "file": "Plan"}),
     ))
 }
 
-fn hash_of(core: &VaultAgentCore<FakeHost>, id: &str) -> String {
+fn hash_of(core: &VaultAgent<FakeHost>, id: &str) -> String {
     core.confirmation_card(id).unwrap().argv_hash
 }
 
@@ -370,7 +370,7 @@ fn an_addition_card_approved_after_switching_to_read_only_does_not_run() {
     assert!(!vault.borrow().daily.contains("Call Bob"));
 }
 
-fn append_to_daily(core: &VaultAgentCore<FakeHost>, content: &str) -> ToolResult {
+fn append_to_daily(core: &VaultAgent<FakeHost>, content: &str) -> ToolResult {
     block_on(core.call_tool(
         "obsidianDailyNote",
         &json!({"command": "daily:append", "content": content}),
@@ -648,7 +648,7 @@ fn a_stale_card_that_cannot_be_asked_again_says_why() {
         })
     });
     let notes = host.notes.clone();
-    let core = VaultAgentCore::new(host, &json!({"permissionMode": "askBeforeEdits"})).0;
+    let core = VaultAgent::new(host, &json!({"permissionMode": "askBeforeEdits"})).0;
     let card = |args: Value| {
         let view = block_on(core.call_tool(
             if args["command"] == "edit" {
@@ -710,7 +710,7 @@ fn a_vault_edit_or_a_move_is_approved_only_by_its_own_cards_hash() {
         })
     });
     let notes = host.notes.clone();
-    let core = VaultAgentCore::new(host, &json!({"permissionMode": "askBeforeEdits"})).0;
+    let core = VaultAgent::new(host, &json!({"permissionMode": "askBeforeEdits"})).0;
     let card = |tool: &str, args: Value| {
         let view = block_on(core.call_tool(tool, &args))
             .pending

@@ -1,7 +1,7 @@
 //! Binary discovery, per OS, with a fake file table and environment.
 
+use vault_agent::base::host::{Os, ProcessOutcome};
 use vault_agent::cli::discovery::{discover, CandidateSource, Verdict};
-use vault_agent::host::{Os, ProcessOutcome};
 use vault_agent::testing::{block_on, FakeHost};
 
 fn host(os: Os) -> FakeHost {
@@ -125,7 +125,7 @@ fn a_folder_is_not_a_binary() {
     let mut h = host(Os::Linux);
     h.files.insert(
         "/dir/obsidian".into(),
-        vault_agent::host::FileStatus {
+        vault_agent::base::host::FileStatus {
             exists: true,
             is_file: false,
             executable: true,

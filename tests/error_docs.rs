@@ -12,7 +12,7 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use vault_agent::agent::provider::ChatError;
+use vault_agent::doors::chat::model::ChatError;
 use vault_agent::settings::ModeSetting;
 use vault_agent::ToolError;
 
@@ -172,7 +172,10 @@ fn tool_samples() -> Vec<ToolError> {
         ToolError::UndoTargetMissing {
             target: s("\"Roadmap.md\""),
         },
-        ToolError::UndoNotFound { id: s("j-3") },
+        ToolError::UndoNotFound {
+            id: s("j-3"),
+            kept: 200,
+        },
         ToolError::NothingToUndo { scope: None },
     ]
 }
@@ -330,7 +333,7 @@ fn render() -> String {
     }
     out.push_str(
         "| `internal_error` | The public API could not reach a working core (the shim's own code, \
-         `plugin-shim/api.ts`): reload the plugin. | — |\n",
+         `plugin-shim/doors/api.ts`): reload the plugin. | — |\n",
     );
     out.push_str(
         "\n## Chat errors\n\n\

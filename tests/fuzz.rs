@@ -45,8 +45,12 @@ use proptest::test_runner::{
 use serde_json::{json, Map, Value};
 use unicode_normalization::UnicodeNormalization;
 
-use vault_agent::agent::provider::{assembler, parse_stream, ChatError, ModelReply, StreamPiece};
-use vault_agent::agent::sse::{SseEvent, SseParser};
+use vault_agent::base::host::{Os, ProcessOutcome, SpawnFailure};
+use vault_agent::base::input::{
+    max_depth, parse_bounded, parse_lenient, InputLimits, InputProblem, CONVERSATION, SETTINGS,
+    TOOL_ARGUMENTS,
+};
+use vault_agent::base::vault_path::{is_invisible, normalised, PathKind};
 use vault_agent::cli::argv::{
     check_size, escape_value, normalise_line_endings, ArgvError, CliInvocation, UI_ONLY_PARAMETERS,
 };
@@ -54,12 +58,9 @@ use vault_agent::cli::outcome::{
     classify, interpret, without_installer_lines, CliStatus, EmptyOutput, OutcomeContext,
     APP_NOT_RUNNING_MESSAGE,
 };
-use vault_agent::host::{Os, ProcessOutcome, SpawnFailure};
-use vault_agent::input::{
-    max_depth, parse_bounded, parse_lenient, InputLimits, InputProblem, CONVERSATION, SETTINGS,
-    TOOL_ARGUMENTS,
-};
-use vault_agent::policy::paths::{is_invisible, normalised, PathKind};
+use vault_agent::doors::chat::model::{ChatError, ModelReply, StreamPiece};
+use vault_agent::doors::chat::provider::{assembler, parse_stream};
+use vault_agent::doors::chat::sse::{SseEvent, SseParser};
 use vault_agent::settings::ProviderKind;
 use vault_agent::tools::{builtin_tools, is_excluded, ToolSpec, EXCLUDED_COMMANDS};
 use vault_agent::ToolError;
@@ -719,7 +720,7 @@ fn check_tool_call(tool: &ToolSpec, args: &Value) -> TestCaseResult {
     }
     let _ = call.access();
     let _ = call.args.write_target();
-    if let Some(probe) = call.args.probe() {
+    if let Some(probe) = call.args.plan().probe() {
         prop_assert!(!is_excluded(&probe.command), "probe runs {}", probe.command);
         let _ = probe.to_argv();
     }
@@ -1017,7 +1018,7 @@ fn fuzz_argv() {
 
 const KINDS: [PathKind; 3] = [PathKind::File, PathKind::Folder, PathKind::NoteName];
 
-/// Look-alikes of `.` `/` `\` `:` `~` (the list in `policy/paths.rs`'s docs).
+/// Look-alikes of `.` `/` `\` `:` `~` (the list in `base/vault_path.rs`'s docs).
 const LOOKALIKES: &[char] = &[
     '\u{FF0E}', '\u{FF0F}', '\u{FF3C}', '\u{FF1A}', '\u{FF5E}', '\u{2024}', '\u{2025}', '\u{FE52}',
     '\u{FE68}', '\u{2215}', '\u{2044}', '\u{29F8}', '\u{29F9}',
@@ -2033,7 +2034,7 @@ fn check_json(text: &str, limits: &InputLimits) -> TestCaseResult {
             }
         }
     }
-    let vault_agent::input::Lenient { value, repairs, .. } = parse_lenient(text, limits);
+    let vault_agent::base::input::Lenient { value, repairs, .. } = parse_lenient(text, limits);
     if !repairs.is_empty() && value != Value::Null {
         reached("json.repaired");
     }

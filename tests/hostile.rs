@@ -7,15 +7,15 @@
 use std::collections::BTreeSet;
 
 use serde_json::{json, Map, Value};
+use vault_agent::base::host::ProcessOutcome;
+use vault_agent::base::vault_path::{normalised, PathKind};
 use vault_agent::cli::argv::{escape_value, normalise_line_endings};
-use vault_agent::host::ProcessOutcome;
-use vault_agent::policy::paths::{normalised, PathKind};
 use vault_agent::testing::{block_on, FakeHost};
 use vault_agent::tools::builtin_tools;
-use vault_agent::VaultAgentCore;
+use vault_agent::VaultAgent;
 
 /// A core with writes allowed over a CLI that answers every call sensibly.
-fn core() -> VaultAgentCore<FakeHost> {
+fn core() -> VaultAgent<FakeHost> {
     let mut host = FakeHost::linux_with_cli("");
     host.respond_with(|request| {
         ProcessOutcome::success(match request.args[0].as_str() {
@@ -31,7 +31,7 @@ fn core() -> VaultAgentCore<FakeHost> {
     host.notes
         .borrow_mut()
         .insert("Plan.md".into(), "# Plan\nok\n".into());
-    VaultAgentCore::new(host, &json!({"permissionMode": "askBeforeEdits"})).0
+    VaultAgent::new(host, &json!({"permissionMode": "askBeforeEdits"})).0
 }
 
 /// Valid arguments for every command, the base each hostile value goes into.
@@ -472,7 +472,7 @@ fn as_normalised(tool: &str, command: &str, parameter: &str, value: &str) -> Str
     let sent = normalised(parameter, value, kind).expect("a value that ran was accepted");
     // A new note's path gets the `.md` the CLI would add (issue 26, item 7).
     if (tool, command, parameter) == ("obsidianEdit", "create", "path") {
-        return vault_agent::policy::paths::new_note_path(&sent);
+        return vault_agent::base::vault_path::new_note_path(&sent);
     }
     sent
 }
@@ -481,7 +481,7 @@ fn as_normalised(tool: &str, command: &str, parameter: &str, value: &str) -> Str
 /// confirmed write only runs its read-only probe until the user approves).
 fn command_argv(
     result: &vault_agent::ToolResult,
-    requests: &[vault_agent::host::ProcessRequest],
+    requests: &[vault_agent::base::host::ProcessRequest],
     command: &str,
 ) -> Vec<String> {
     if result.pending.is_some() {

@@ -7,10 +7,10 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{json, Value};
-use vault_agent::host::ProcessOutcome;
+use vault_agent::base::host::ProcessOutcome;
 use vault_agent::hygiene::READ_BATCH;
 use vault_agent::testing::{block_on, FakeHost};
-use vault_agent::VaultAgentCore;
+use vault_agent::VaultAgent;
 
 const PHRASES: &[&str] = &[
     "Quarterly budget review",
@@ -200,7 +200,7 @@ fn unresolved(notes: &BTreeMap<String, String>) -> String {
     lines.into_iter().collect::<Vec<_>>().join("\n")
 }
 
-fn core_over(notes: &BTreeMap<String, String>, settings: Value) -> VaultAgentCore<FakeHost> {
+fn core_over(notes: &BTreeMap<String, String>, settings: Value) -> VaultAgent<FakeHost> {
     let mut listing: Vec<String> = notes.keys().cloned().collect();
     listing.push("Attachments/diagram.png".into());
     listing.push(".obsidian/snippets/secret.md".into());
@@ -233,10 +233,10 @@ fn core_over(notes: &BTreeMap<String, String>, settings: Value) -> VaultAgentCor
         })
     });
     *host.notes.borrow_mut() = notes.clone().into_iter().collect();
-    VaultAgentCore::new(host, &settings).0
+    VaultAgent::new(host, &settings).0
 }
 
-fn run(core: &VaultAgentCore<FakeHost>, args: Value) -> vault_agent::ToolResult {
+fn run(core: &VaultAgent<FakeHost>, args: Value) -> vault_agent::ToolResult {
     block_on(core.call_tool("obsidianHygiene", &args))
 }
 

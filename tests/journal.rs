@@ -10,13 +10,13 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use serde_json::{json, Value};
-use vault_agent::agent::chat::{ChatEvent, ChatEvents};
-use vault_agent::agent::conversation::{ChatMessage, Conversation};
-use vault_agent::host::{Os, ProcessOutcome};
-use vault_agent::journal::MAX_ENTRIES;
+use vault_agent::base::host::{Os, ProcessOutcome};
+use vault_agent::doors::chat::conversation::{ChatMessage, Conversation};
+use vault_agent::doors::chat::{ChatEvent, ChatEvents};
+use vault_agent::engine::journal::MAX_ENTRIES;
 use vault_agent::testing::{block_on, FakeHost, ScriptedHttp};
 use vault_agent::tools::builtin_tools;
-use vault_agent::{ToolResult, VaultAgentCore};
+use vault_agent::{ToolResult, VaultAgent};
 
 type Notes = Rc<RefCell<HashMap<String, String>>>;
 
@@ -249,7 +249,7 @@ fn respond(notes: &mut HashMap<String, String>, args: &[String]) -> String {
 }
 
 /// A core with changes allowed over notes the CLI and the vault both see.
-fn core() -> (VaultAgentCore<FakeHost>, Notes) {
+fn core() -> (VaultAgent<FakeHost>, Notes) {
     let mut host = FakeHost::new(Os::Linux, |_| ProcessOutcome::success(""));
     host.env.insert("PATH".into(), "/usr/bin".into());
     host.add_executable("/usr/bin/obsidian");
@@ -263,22 +263,17 @@ fn core() -> (VaultAgentCore<FakeHost>, Notes) {
         ProcessOutcome::success(&respond(&mut state.borrow_mut(), &request.args))
     });
     (
-        VaultAgentCore::new(host, &json!({"allowVaultChanges": true})).0,
+        VaultAgent::new(host, &json!({"allowVaultChanges": true})).0,
         notes,
     )
 }
 
-fn call(core: &VaultAgentCore<FakeHost>, tool: &str, args: Value) -> ToolResult {
+fn call(core: &VaultAgent<FakeHost>, tool: &str, args: Value) -> ToolResult {
     call_in(core, tool, args, None)
 }
 
 /// A call, approved at once when it waits for a click.
-fn call_in(
-    core: &VaultAgentCore<FakeHost>,
-    tool: &str,
-    args: Value,
-    turn: Option<&str>,
-) -> ToolResult {
+fn call_in(core: &VaultAgent<FakeHost>, tool: &str, args: Value, turn: Option<&str>) -> ToolResult {
     let result = block_on(core.call_tool_in_turn(tool, &args, turn));
     let Some(pending) = &result.pending else {
         return result;
@@ -301,7 +296,7 @@ fn note(notes: &Notes, path: &str) -> Option<String> {
     notes.borrow().get(path).cloned()
 }
 
-fn undo(core: &VaultAgentCore<FakeHost>, id: &str) -> ToolResult {
+fn undo(core: &VaultAgent<FakeHost>, id: &str) -> ToolResult {
     block_on(core.undo(id, None))
 }
 
@@ -749,7 +744,7 @@ fn the_journal_survives_a_restart() {
     host.respond_with(move |request| {
         ProcessOutcome::success(&respond(&mut state.borrow_mut(), &request.args))
     });
-    let restarted = VaultAgentCore::new(host, &json!({})).0;
+    let restarted = VaultAgent::new(host, &json!({})).0;
     let repairs = restarted.load_journal(&serde_json::from_str(&saved).unwrap());
     assert!(repairs.is_empty(), "{repairs:?}");
     // Undo is the user's own click: it works with vault changes off.
@@ -861,7 +856,7 @@ fn every_write_command_leaves_a_journal_entry() {
         let spec = builtin_tools().into_iter().find(|t| t.id == tool).unwrap();
         let parsed = spec.parse_call(&args).unwrap();
         assert!(
-            parsed.args.undo_kind().is_some(),
+            parsed.args.plan().undo_kind().is_some(),
             "{args}: declares how it is undone"
         );
         let (core, notes) = core();
@@ -933,7 +928,10 @@ fn the_chat_journals_each_answers_changes_under_its_turn() {
             "",
         ));
         core.host().script_http(sse(&[], "Added."));
-        block_on(core.chat_send(&mut conversation, &format!("add {n}"), &Events::default()));
+        block_on(
+            core.chat
+                .send(&mut conversation, &format!("add {n}"), &Events::default()),
+        );
     }
     let turns: Vec<String> = conversation
         .messages

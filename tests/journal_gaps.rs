@@ -9,9 +9,9 @@ use std::cell::Cell;
 use std::rc::Rc;
 
 use serde_json::{json, Value};
-use vault_agent::host::{Os, ProcessOutcome};
+use vault_agent::base::host::{Os, ProcessOutcome};
 use vault_agent::testing::{block_on, FakeHost};
-use vault_agent::{ToolResult, VaultAgentCore};
+use vault_agent::{ToolResult, VaultAgent};
 
 const PLAN: &str = "Projects/Plan.md";
 const PLAN_TEXT: &str = "# Plan\n- [ ] Ship\n";
@@ -25,7 +25,7 @@ fn param<'a>(args: &'a [String], key: &str) -> Option<&'a str> {
 /// A core in Ask before edits over notes the fake CLI and vault share. While
 /// `reads_fail` is set, every CLI `read` finds the app gone (as when Obsidian
 /// quits between the write and the read-back).
-fn core() -> (VaultAgentCore<FakeHost>, Rc<Cell<bool>>) {
+fn core() -> (VaultAgent<FakeHost>, Rc<Cell<bool>>) {
     let mut host = FakeHost::new(Os::Linux, |_| ProcessOutcome::success(""));
     host.env.insert("PATH".into(), "/usr/bin".into());
     host.add_executable("/usr/bin/obsidian");
@@ -76,20 +76,20 @@ fn core() -> (VaultAgentCore<FakeHost>, Rc<Cell<bool>>) {
         ProcessOutcome::success(&out)
     });
     let settings = json!({"permissionMode": "askBeforeEdits"});
-    (VaultAgentCore::new(host, &settings).0, reads_fail)
+    (VaultAgent::new(host, &settings).0, reads_fail)
 }
 
-fn call(core: &VaultAgentCore<FakeHost>, tool: &str, args: Value) -> ToolResult {
+fn call(core: &VaultAgent<FakeHost>, tool: &str, args: Value) -> ToolResult {
     block_on(core.call_tool(tool, &args))
 }
 
-fn approve(core: &VaultAgentCore<FakeHost>, result: &ToolResult) -> ToolResult {
+fn approve(core: &VaultAgent<FakeHost>, result: &ToolResult) -> ToolResult {
     let id = &result.pending.as_ref().expect("a card").id;
     let hash = core.confirmation_card(id).unwrap().argv_hash;
     block_on(core.approve(id, &hash))
 }
 
-fn note(core: &VaultAgentCore<FakeHost>, path: &str) -> Option<String> {
+fn note(core: &VaultAgent<FakeHost>, path: &str) -> Option<String> {
     core.host().notes.borrow().get(path).cloned()
 }
 
@@ -180,14 +180,14 @@ fn an_approved_edit_whose_read_back_fails_is_journaled_and_undone() {
 const PNG: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0\0\0\x1f\x15\xc4\x89\0\0\0\nIDATx\x9cc\0\x01\0\0\x05\0\x01\r\n-\xb4\0\0\0\0IEND\xaeB`\x82";
 const LATIN1: &[u8] = b"# Caf\xe9\nCr\xe8me br\xfbl\xe9e\n";
 
-fn with_binary(core: &VaultAgentCore<FakeHost>, path: &str, bytes: &[u8]) {
+fn with_binary(core: &VaultAgent<FakeHost>, path: &str, bytes: &[u8]) {
     core.host()
         .binary
         .borrow_mut()
         .insert(path.into(), bytes.to_vec());
 }
 
-fn bytes(core: &VaultAgentCore<FakeHost>, path: &str) -> Option<Vec<u8>> {
+fn bytes(core: &VaultAgent<FakeHost>, path: &str) -> Option<Vec<u8>> {
     let host = core.host();
     let binary = host.binary.borrow().get(path).cloned();
     binary.or_else(|| note(core, path).map(String::into_bytes))
@@ -359,9 +359,9 @@ fn a_move_undo_that_stops_half_way_is_finished_by_the_next_undo() {
 
 /// The same core again, over the same notes, with the saved journal loaded.
 fn core_after_restart(
-    old: &VaultAgentCore<FakeHost>,
+    old: &VaultAgent<FakeHost>,
     journal: &str,
-) -> (VaultAgentCore<FakeHost>, Rc<Cell<bool>>) {
+) -> (VaultAgent<FakeHost>, Rc<Cell<bool>>) {
     let (core, reads) = core();
     let notes = old.host().notes.borrow().clone();
     *core.host().notes.borrow_mut() = notes;
@@ -370,14 +370,14 @@ fn core_after_restart(
     (core, reads)
 }
 
-fn link(core: &VaultAgentCore<FakeHost>, from: &str, to: &str) {
+fn link(core: &VaultAgent<FakeHost>, from: &str, to: &str) {
     core.host()
         .links
         .borrow_mut()
         .push((from.to_string(), to.to_string()));
 }
 
-fn cli_ran(core: &VaultAgentCore<FakeHost>, command: &str) -> bool {
+fn cli_ran(core: &VaultAgent<FakeHost>, command: &str) -> bool {
     core.host()
         .requests
         .borrow()

@@ -10,7 +10,7 @@ use std::cell::RefCell;
 
 use mcp_support::*;
 use serde_json::{json, Value};
-use vault_agent::mcp::McpExchange;
+use vault_agent::doors::mcp::McpExchange;
 use vault_agent::settings::PermissionMode;
 use vault_agent::testing::{block_on, join};
 use vault_agent::Host;
@@ -94,7 +94,7 @@ fn the_gate_refuses_before_anything_runs() {
     for (name, change, status) in cases {
         let mut e = exchange("POST", ping.clone(), None);
         change(&mut e);
-        let reply = block_on(core.mcp_handle(&e, &events));
+        let reply = block_on(core.mcp.handle(&e, &events));
         assert_eq!(reply.status, status, "{name}: {}", reply.body);
         let text = reply.body.to_lowercase();
         assert!(
@@ -109,7 +109,7 @@ fn the_gate_refuses_before_anything_runs() {
     let (open, _) = new_core_with(json!({}), None);
     let mut e = exchange("POST", ping.clone(), None);
     e.headers.insert("authorization".into(), "Bearer ".into());
-    assert_eq!(block_on(open.mcp_handle(&e, &events)).status, 401);
+    assert_eq!(block_on(open.mcp.handle(&e, &events)).status, 401);
     assert!(core.host().requests.borrow().is_empty(), "no process ran");
     assert!(events.activity.borrow().is_empty());
 }
@@ -124,7 +124,7 @@ fn initialize_negotiates_the_version_and_starts_a_session() {
         ("2025-03-26", "2025-03-26"),
         ("2099-01-01", "2025-11-25"),
     ] {
-        let reply = block_on(core.mcp_handle(
+        let reply = block_on(core.mcp.handle(
             &exchange(
                 "POST",
                 json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": asked, "capabilities": {}, "clientInfo": {"name": "x", "version": "1"}}}),
@@ -155,7 +155,7 @@ fn initialize_negotiates_the_version_and_starts_a_session() {
         fresh_id: Some("short".into()),
         ..Recorded::default()
     };
-    let reply = block_on(core.mcp_handle(
+    let reply = block_on(core.mcp.handle(
         &exchange(
             "POST",
             json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "x", "version": "1"}}}),
@@ -166,7 +166,7 @@ fn initialize_negotiates_the_version_and_starts_a_session() {
     assert_eq!(reply.status, 500, "{}", reply.body);
     assert!(header(&reply, "mcp-session-id").is_none());
     // Without a session, or with one that is over: refused, nothing runs.
-    let missing = block_on(core.mcp_handle(
+    let missing = block_on(core.mcp.handle(
         &exchange(
             "POST",
             json!({"jsonrpc": "2.0", "id": 2, "method": "ping"}),
@@ -175,7 +175,7 @@ fn initialize_negotiates_the_version_and_starts_a_session() {
         &events,
     ));
     assert_eq!(missing.status, 400);
-    let unknown = block_on(core.mcp_handle(
+    let unknown = block_on(core.mcp.handle(
         &exchange(
             "POST",
             json!({"jsonrpc": "2.0", "id": 2, "method": "ping"}),
@@ -184,9 +184,12 @@ fn initialize_negotiates_the_version_and_starts_a_session() {
         &events,
     ));
     assert_eq!(unknown.status, 404);
-    let end = block_on(core.mcp_handle(&exchange("DELETE", json!(null), Some(&session)), &events));
+    let end = block_on(
+        core.mcp
+            .handle(&exchange("DELETE", json!(null), Some(&session)), &events),
+    );
     assert_eq!(end.status, 200);
-    let after = block_on(core.mcp_handle(
+    let after = block_on(core.mcp.handle(
         &exchange(
             "POST",
             json!({"jsonrpc": "2.0", "id": 3, "method": "ping"}),
@@ -204,9 +207,9 @@ fn initialize_negotiates_the_version_and_starts_a_session() {
     );
     e.headers
         .insert("mcp-protocol-version".into(), "1999-01-01".into());
-    assert_eq!(block_on(core.mcp_handle(&e, &events)).status, 400);
+    assert_eq!(block_on(core.mcp.handle(&e, &events)).status, 400);
     // Notifications and responses are accepted without a body.
-    let note = block_on(core.mcp_handle(
+    let note = block_on(core.mcp.handle(
         &exchange(
             "POST",
             json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
@@ -401,7 +404,7 @@ fn a_change_waits_for_the_users_click_on_a_card_in_the_clients_name() {
             core.host().sleep(1000).await;
         }
     };
-    let (reply, ()) = join(core.mcp_handle(&call, &events), user);
+    let (reply, ()) = join(core.mcp.handle(&call, &events), user);
     let value = body(&reply);
     assert_eq!(value["result"]["isError"], json!(false), "{value}");
     assert!(clicked.borrow().as_ref().unwrap().ok);
@@ -442,7 +445,7 @@ fn an_unanswered_card_expires_and_a_cancelled_one_is_withdrawn() {
             Some(&session),
         )
     };
-    let expired = body(&block_on(core.mcp_handle(&set(1), &events)));
+    let expired = body(&block_on(core.mcp.handle(&set(1), &events)));
     assert!(
         expired["result"]["content"][0]["text"]
             .as_str()
@@ -464,9 +467,9 @@ fn an_unanswered_card_expires_and_a_cancelled_one_is_withdrawn() {
         while events.presented.borrow().len() < 2 {
             core.host().sleep(50).await;
         }
-        core.mcp_handle(&cancel, &events).await
+        core.mcp.handle(&cancel, &events).await
     };
-    let (reply, cancelled) = join(core.mcp_handle(&set(2), &events), client);
+    let (reply, cancelled) = join(core.mcp.handle(&set(2), &events), client);
     assert_eq!(cancelled.status, 202);
     // A cancelled request gets no response: its stream ends without one.
     assert_eq!(
@@ -513,7 +516,7 @@ fn a_client_that_leaves_stops_its_processes() {
         "{tags:?}"
     );
     // Nothing in flight now: abandoning an old exchange stops nothing.
-    core.mcp_abandon(1);
+    core.mcp.abandon(1);
     assert!(core.host().cancelled_tags.borrow().is_empty());
     // The chat's and the API's calls carry no tag.
     block_on(core.call_tool("obsidianNotes", &json!({"command": "read", "path": "a.md"})));
@@ -626,8 +629,12 @@ fn an_agent_door_runs_under_the_chats_mode_in_the_agents_name_until_it_closes() 
         json!({"permissionMode": "askEveryChange", "mcp": {"permissionMode": "readOnly"}}),
     );
     let door = "d00r".repeat(16);
-    assert!(!core.open_agent_door("short", "Codex", PermissionMode::AskEveryChange));
-    assert!(core.open_agent_door(&door, "Codex", PermissionMode::AskEveryChange));
+    assert!(!core
+        .acp
+        .open_door("short", "Codex", PermissionMode::AskEveryChange));
+    assert!(core
+        .acp
+        .open_door(&door, "Codex", PermissionMode::AskEveryChange));
     let events = Recorded::default();
     let with_door = |mut exchange: McpExchange| {
         exchange
@@ -642,7 +649,7 @@ fn an_agent_door_runs_under_the_chats_mode_in_the_agents_name_until_it_closes() 
             "clientInfo": {"name": "codex-acp", "version": "1.0"}}}),
         None,
     ));
-    let reply = block_on(core.mcp_handle(&init, &events));
+    let reply = block_on(core.mcp.handle(&init, &events));
     assert_eq!(reply.status, 200, "{}", reply.body);
     let session = header(&reply, "mcp-session-id").unwrap().to_string();
     // The server's own token may not use the door's session.
@@ -651,7 +658,7 @@ fn an_agent_door_runs_under_the_chats_mode_in_the_agents_name_until_it_closes() 
         json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
         Some(&session),
     );
-    assert_eq!(block_on(core.mcp_handle(&stolen, &events)).status, 404);
+    assert_eq!(block_on(core.mcp.handle(&stolen, &events)).status, 404);
     let call = with_door(exchange(
         "POST",
         json!({"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": {
@@ -672,7 +679,7 @@ fn an_agent_door_runs_under_the_chats_mode_in_the_agents_name_until_it_closes() 
             core.host().sleep(200).await;
         }
     };
-    let (reply, ()) = join(core.mcp_handle(&call, &events), user);
+    let (reply, ()) = join(core.mcp.handle(&call, &events), user);
     assert_eq!(
         body(&reply)["result"]["isError"],
         json!(false),
@@ -685,7 +692,7 @@ fn an_agent_door_runs_under_the_chats_mode_in_the_agents_name_until_it_closes() 
         "the write ran under the chat's mode"
     );
     // The chat went to Read only: the same session's next change is refused.
-    assert!(core.open_agent_door(&door, "Codex", PermissionMode::ReadOnly));
+    assert!(core.acp.open_door(&door, "Codex", PermissionMode::ReadOnly));
     let again = with_door(exchange(
         "POST",
         json!({"jsonrpc": "2.0", "id": 10, "method": "tools/call", "params": {
@@ -693,7 +700,7 @@ fn an_agent_door_runs_under_the_chats_mode_in_the_agents_name_until_it_closes() 
             "arguments": {"command": "property:set", "path": "Notes/Note 001.md", "name": "status", "value": "open"}}}),
         Some(&session),
     ));
-    let refused = body(&block_on(core.mcp_handle(&again, &events)));
+    let refused = body(&block_on(core.mcp.handle(&again, &events)));
     assert!(
         refused["result"]["content"][0]["text"]
             .as_str()
@@ -702,13 +709,13 @@ fn an_agent_door_runs_under_the_chats_mode_in_the_agents_name_until_it_closes() 
         "{refused}"
     );
     assert_eq!(writes.borrow().len(), 1);
-    core.close_agent_door(&door);
+    core.acp.close_door(&door);
     let after = with_door(exchange(
         "POST",
         json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}),
         Some(&session),
     ));
-    assert_eq!(block_on(core.mcp_handle(&after, &events)).status, 401);
+    assert_eq!(block_on(core.mcp.handle(&after, &events)).status, 401);
 }
 
 #[test]
@@ -731,29 +738,35 @@ fn an_agents_always_answers_live_on_its_door_follow_the_doors_mode_and_go_with_i
         })
         .collect(),
     };
-    let answered = |id: &str| match core.agent_question(&door, &question) {
+    let answered = |id: &str| match core.acp.question(&door, &question) {
         AgentAnswer::Answer { option_id, .. } => option_id == id,
         AgentAnswer::Ask | AgentAnswer::Cancel { .. } => false,
     };
-    assert!(core.open_agent_door(&door, "Codex", PermissionMode::AskEveryChange));
-    assert_eq!(core.agent_question(&door, &question), AgentAnswer::Ask);
-    core.agent_question_answered(&door, &question, "always");
+    assert!(core
+        .acp
+        .open_door(&door, "Codex", PermissionMode::AskEveryChange));
+    assert_eq!(core.acp.question(&door, &question), AgentAnswer::Ask);
+    core.acp.question_answered(&door, &question, "always");
     assert!(answered("always"));
     // Opened again at the next Send, in Read only: the mode changes, the
     // answers stay, and Read only outranks them.
-    assert!(core.open_agent_door(&door, "Codex", PermissionMode::ReadOnly));
+    assert!(core.acp.open_door(&door, "Codex", PermissionMode::ReadOnly));
     assert!(answered("no"));
-    assert!(core.open_agent_door(&door, "Codex", PermissionMode::AskBeforeEdits));
+    assert!(core
+        .acp
+        .open_door(&door, "Codex", PermissionMode::AskBeforeEdits));
     assert!(answered("always"));
-    core.close_agent_door(&door);
+    core.acp.close_door(&door);
     assert_eq!(
-        core.agent_question(&door, &question),
+        core.acp.question(&door, &question),
         AgentAnswer::Ask,
         "closed: nothing kept"
     );
-    assert!(core.open_agent_door(&door, "Codex", PermissionMode::AskEveryChange));
+    assert!(core
+        .acp
+        .open_door(&door, "Codex", PermissionMode::AskEveryChange));
     assert_eq!(
-        core.agent_question(&door, &question),
+        core.acp.question(&door, &question),
         AgentAnswer::Ask,
         "a door opened again with the same token starts without answers"
     );

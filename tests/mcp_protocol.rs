@@ -10,11 +10,13 @@ mod mcp_support;
 
 use mcp_support::*;
 use serde_json::{json, Value};
-use vault_agent::mcp::activity::MAX_ARGV_CHARS;
-use vault_agent::mcp::{McpExchange, MAX_SESSIONS_PER_TOKEN, SESSION_IDLE_MS, TIMED_OUT_GRACE_MS};
+use vault_agent::base::call::Access;
+use vault_agent::doors::mcp::activity::MAX_ARGV_CHARS;
+use vault_agent::doors::mcp::{
+    McpExchange, MAX_SESSIONS_PER_TOKEN, SESSION_IDLE_MS, TIMED_OUT_GRACE_MS,
+};
 use vault_agent::settings::PermissionMode;
 use vault_agent::testing::{block_on, join};
-use vault_agent::tools::Access;
 use vault_agent::Host;
 
 const DOOR: &str = "d00rd00rd00rd00rd00rd00rd00rd00rd00rd00rd00rd00rd00rd00rd00rd00r";
@@ -46,7 +48,7 @@ fn the_bearer_scheme_is_case_insensitive() {
         );
         init.headers
             .insert("authorization".into(), format!("{scheme} {TOKEN}"));
-        let reply = block_on(core.mcp_handle(&init, &events));
+        let reply = block_on(core.mcp.handle(&init, &events));
         assert_eq!(reply.status, 200, "{scheme}: {}", reply.body);
     }
 }
@@ -58,7 +60,7 @@ fn the_headers_decide_before_any_body_is_read() {
         let mut e = exchange("POST", json!(null), None);
         e.body = String::new();
         change(&mut e);
-        core.mcp_admit(&e).map(|reply| reply.status)
+        core.mcp.admit(&e).map(|reply| reply.status)
     };
     assert_eq!(head(&|_| {}), None, "a good head lets the body be read");
     assert_eq!(
@@ -96,7 +98,7 @@ fn the_headers_decide_before_any_body_is_read() {
 #[test]
 fn sessions_are_kept_per_token_and_end_when_idle() {
     let (core, _) = new_core(json!({}));
-    assert!(core.open_agent_door(DOOR, "Codex", PermissionMode::ReadOnly));
+    assert!(core.acp.open_door(DOOR, "Codex", PermissionMode::ReadOnly));
     let events = Recorded::default();
     let ids = std::cell::RefCell::new(0u32);
     let fresh = |core: &_, token: &str| {
@@ -116,13 +118,13 @@ fn sessions_are_kept_per_token_and_end_when_idle() {
         })
         .collect();
     assert_eq!(
-        block_on(core.mcp_handle(&ping(&mine, TOKEN), &events)).status,
+        block_on(core.mcp.handle(&ping(&mine, TOKEN), &events)).status,
         200,
         "another token's session is never evicted"
     );
     let alive: Vec<bool> = theirs
         .iter()
-        .map(|s| block_on(core.mcp_handle(&ping(s, DOOR), &events)).status == 200)
+        .map(|s| block_on(core.mcp.handle(&ping(s, DOOR), &events)).status == 200)
         .collect();
     assert_eq!(
         alive.iter().filter(|a| **a).count(),
@@ -137,10 +139,10 @@ fn sessions_are_kept_per_token_and_end_when_idle() {
     let mut end = exchange("DELETE", json!(null), Some(&mine));
     end.headers
         .insert("authorization".into(), format!("Bearer {DOOR}"));
-    assert_eq!(block_on(core.mcp_handle(&end, &events)).status, 404);
+    assert_eq!(block_on(core.mcp.handle(&end, &events)).status, 404);
     // Half an hour unused: the session is over.
     core.host().advance_ms(SESSION_IDLE_MS + 1.0);
-    let reply = block_on(core.mcp_handle(&ping(&mine, TOKEN), &events));
+    let reply = block_on(core.mcp.handle(&ping(&mine, TOKEN), &events));
     assert_eq!(reply.status, 404, "{}", reply.body);
     assert!(
         reply.body.contains("send `initialize` again"),
@@ -195,9 +197,9 @@ fn a_cancelled_request_gets_no_response_whatever_the_client_accepts() {
             while events.presented.borrow().is_empty() {
                 core.host().sleep(50).await;
             }
-            core.mcp_handle(&cancel, &events).await
+            core.mcp.handle(&cancel, &events).await
         };
-        let (reply, _) = join(core.mcp_handle(&set, &events), client);
+        let (reply, _) = join(core.mcp.handle(&set, &events), client);
         assert_eq!(reply.status, status, "{accept}");
         assert_eq!(reply.body, "", "{accept}: no JSON-RPC response");
         assert_eq!(header(&reply, "content-type"), content_type, "{accept}");
@@ -236,7 +238,7 @@ fn a_client_that_accepts_only_json_gets_no_stream() {
             core.host().sleep(200).await;
         }
     };
-    let (reply, approved) = join(core.mcp_handle(&set, &events), user);
+    let (reply, approved) = join(core.mcp.handle(&set, &events), user);
     assert!(approved.ok);
     assert!(
         events.notifications.borrow().is_empty(),
@@ -253,7 +255,7 @@ fn batches_are_taken_where_the_revision_has_them() {
     let batch = |session: &str, messages: Value| {
         let mut e = exchange("POST", json!(null), Some(session));
         e.body = messages.to_string();
-        block_on(core.mcp_handle(&e, &events))
+        block_on(core.mcp.handle(&e, &events))
     };
     let old = initialize_with(&core, &events, "2025-03-26", TOKEN);
     let reply = batch(
@@ -389,12 +391,12 @@ fn the_read_only_refusal_names_the_setting_of_the_door_it_came_through() {
     );
     assert!(!words.contains("Safety"), "not the chat's setting: {words}");
     // A coding agent in the chat runs under the chat's mode: its setting.
-    assert!(core.open_agent_door(DOOR, "Codex", PermissionMode::ReadOnly));
+    assert!(core.acp.open_door(DOOR, "Codex", PermissionMode::ReadOnly));
     let agent = initialize_with(&core, &events, "2025-11-25", DOOR);
     let mut set = call(2, "obsidianProperties", set_status("done"), &agent);
     set.headers
         .insert("authorization".into(), format!("Bearer {DOOR}"));
-    let reply = body(&block_on(core.mcp_handle(&set, &events)));
+    let reply = body(&block_on(core.mcp.handle(&set, &events)));
     assert!(
         text(&reply).contains("Settings → Vault Agent → Safety → Vault changes"),
         "{reply}"
@@ -404,11 +406,11 @@ fn the_read_only_refusal_names_the_setting_of_the_door_it_came_through() {
 /// A call that times out on the client's side while its card waits, then
 /// `then` (which may ask the same call again) alongside the call.
 fn timed_out_then<T>(
-    core: &vault_agent::VaultAgentCore<vault_agent::testing::FakeHost>,
+    core: &vault_agent::VaultAgent<vault_agent::testing::FakeHost>,
     events: &Recorded,
     session: &str,
     then: impl std::future::Future<Output = T>,
-) -> (vault_agent::mcp::McpReply, T) {
+) -> (vault_agent::doors::mcp::McpReply, T) {
     let original = call(1, "obsidianProperties", set_status("done"), session);
     let cancel = exchange(
         "POST",
@@ -420,10 +422,10 @@ fn timed_out_then<T>(
         while events.presented.borrow().is_empty() {
             core.host().sleep(50).await;
         }
-        assert_eq!(core.mcp_handle(&cancel, events).await.status, 202);
+        assert_eq!(core.mcp.handle(&cancel, events).await.status, 202);
         then.await
     };
-    join(core.mcp_handle(&original, events), client)
+    join(core.mcp.handle(&original, events), client)
 }
 
 #[test]
@@ -451,9 +453,9 @@ fn asked_again_after_its_timeout(disconnects: bool) {
     };
     let (original, (retried, approved)) = timed_out_then(&core, &events, &session, async {
         if disconnects {
-            core.mcp_abandon(1);
+            core.mcp.abandon(1);
         }
-        both(core.mcp_handle(&retry, &events), user).await
+        both(core.mcp.handle(&retry, &events), user).await
     });
     assert!(approved.ok, "{}", approved.text);
     assert_eq!(
@@ -531,7 +533,9 @@ fn another_token_never_takes_a_kept_card_over() {
         "permissionMode": "askEveryChange",
         "mcp": {"permissionMode": "askEveryChange"},
     }));
-    assert!(core.open_agent_door(DOOR, "Codex", PermissionMode::AskEveryChange));
+    assert!(core
+        .acp
+        .open_door(DOOR, "Codex", PermissionMode::AskEveryChange));
     let events = Recorded::default();
     let session = initialize(&core, &events);
     let agent = initialize_with(&core, &events, "2025-11-25", DOOR);
@@ -549,7 +553,7 @@ fn another_token_never_takes_a_kept_card_over() {
         &core,
         &events,
         &session,
-        both(core.mcp_handle(&same, &events), user),
+        both(core.mcp.handle(&same, &events), user),
     );
     let presented = events.presented.borrow();
     assert_ne!(presented[0], presented[1], "a card of its own");

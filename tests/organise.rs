@@ -8,9 +8,9 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use serde_json::{json, Value};
-use vault_agent::host::{Os, ProcessOutcome};
+use vault_agent::base::host::{Os, ProcessOutcome};
 use vault_agent::testing::{block_on, FakeHost};
-use vault_agent::{ToolResult, VaultAgentCore};
+use vault_agent::{ToolResult, VaultAgent};
 
 type Notes = Rc<RefCell<HashMap<String, String>>>;
 
@@ -22,7 +22,7 @@ fn param(args: &[String], key: &str) -> Option<String> {
 
 /// A vault of three notes; the fake CLI resolves names and counts backlinks
 /// (notes whose text holds `[[Name]]`).
-fn core(settings: Value) -> (VaultAgentCore<FakeHost>, Notes) {
+fn core(settings: Value) -> (VaultAgent<FakeHost>, Notes) {
     let mut host = FakeHost::new(Os::Linux, |_| ProcessOutcome::success(""));
     host.env.insert("PATH".into(), "/usr/bin".into());
     host.add_executable("/usr/bin/obsidian");
@@ -74,14 +74,14 @@ fn core(settings: Value) -> (VaultAgentCore<FakeHost>, Notes) {
         }
         _ => json!({"permissionMode": "askBeforeEdits"}),
     };
-    (VaultAgentCore::new(host, &settings).0, notes)
+    (VaultAgent::new(host, &settings).0, notes)
 }
 
-fn call(core: &VaultAgentCore<FakeHost>, args: Value) -> ToolResult {
+fn call(core: &VaultAgent<FakeHost>, args: Value) -> ToolResult {
     block_on(core.call_tool("obsidianOrganise", &args))
 }
 
-fn approve(core: &VaultAgentCore<FakeHost>, result: &ToolResult) -> ToolResult {
+fn approve(core: &VaultAgent<FakeHost>, result: &ToolResult) -> ToolResult {
     let pending = result
         .pending
         .as_ref()
@@ -165,7 +165,7 @@ fn the_card_warns_when_obsidian_will_not_update_links() {
     host.notes
         .borrow_mut()
         .insert("Inbox/Plan.md".into(), "# Plan\n".into());
-    let core = VaultAgentCore::new(host, &json!({"permissionMode": "askEveryChange"})).0;
+    let core = VaultAgent::new(host, &json!({"permissionMode": "askEveryChange"})).0;
     let card = call(
         &core,
         json!({"command": "move", "path": "Inbox/Plan.md", "to": "Archive"}),

@@ -1,27 +1,22 @@
 //! The policy matrix: every refusal has its code and starts no process.
 
 use serde_json::{json, Value};
-use vault_agent::host::{Os, ProcessOutcome};
+use vault_agent::base::host::{Os, ProcessOutcome};
 use vault_agent::testing::{block_on, FakeHost};
 use vault_agent::tools::{builtin_tools, EXCLUDED_COMMANDS};
-use vault_agent::{ToolResult, VaultAgentCore};
+use vault_agent::{ToolResult, VaultAgent};
 
-fn core(settings: Value) -> VaultAgentCore<FakeHost> {
-    VaultAgentCore::new(FakeHost::linux_with_cli("ok"), &settings).0
+fn core(settings: Value) -> VaultAgent<FakeHost> {
+    VaultAgent::new(FakeHost::linux_with_cli("ok"), &settings).0
 }
 
-fn call(core: &VaultAgentCore<FakeHost>, tool: &str, args: Value) -> ToolResult {
+fn call(core: &VaultAgent<FakeHost>, tool: &str, args: Value) -> ToolResult {
     block_on(core.call_tool(tool, &args))
 }
 
 /// Refused with `code`, and nothing ran (not even discovery).
 #[track_caller]
-fn assert_refused(
-    core: &VaultAgentCore<FakeHost>,
-    tool: &str,
-    args: Value,
-    code: &str,
-) -> ToolResult {
+fn assert_refused(core: &VaultAgent<FakeHost>, tool: &str, args: Value, code: &str) -> ToolResult {
     let result = call(core, tool, args.clone());
     assert!(!result.ok, "{tool} {args} should be refused");
     assert_eq!(result.code(), Some(code), "{tool} {args}: {}", result.text);
@@ -140,7 +135,7 @@ fn writes() -> Vec<(&'static str, Value, Outcome)> {
 /// A CLI whose reads answer like the real one, so every probe gives a
 /// preview, over two notes (`Plan.md`, which the CLI and the vault both see,
 /// and a new one `create` makes); other writes answer "ok".
-fn vault_core(settings: Value) -> VaultAgentCore<FakeHost> {
+fn vault_core(settings: Value) -> VaultAgent<FakeHost> {
     let mut host = FakeHost::linux_with_cli("ok");
     let notes = host.notes.clone();
     notes
@@ -189,7 +184,7 @@ fn vault_core(settings: Value) -> VaultAgentCore<FakeHost> {
         };
         ProcessOutcome::success(&answer)
     });
-    VaultAgentCore::new(host, &settings).0
+    VaultAgent::new(host, &settings).0
 }
 
 /// Runs `args` in a fresh core with `settings` and checks it ended as `expected`.
@@ -198,7 +193,7 @@ fn assert_outcome(settings: &Value, tool: &str, args: &Value, expected: Outcome)
     let core = vault_core(settings.clone());
     let notes_before = core.host().notes.borrow().clone();
     let label = format!("{settings} {tool} {args}");
-    let ran = |core: &VaultAgentCore<FakeHost>| -> Vec<Vec<String>> {
+    let ran = |core: &VaultAgent<FakeHost>| -> Vec<Vec<String>> {
         core.host()
             .requests
             .borrow()
@@ -268,7 +263,7 @@ fn the_permission_mode_matrix() {
 /// `policy::check`: `tests/node/text-calls.test.mjs` shows it through the chat.
 #[test]
 fn a_write_written_as_text_is_always_a_card() {
-    use vault_agent::tools::Access;
+    use vault_agent::base::call::Access;
     let tools = builtin_tools();
     let ids: Vec<&str> = tools.iter().map(|t| t.id).collect();
     for mode in ["readOnly", "askEveryChange", "askBeforeEdits"] {
@@ -278,9 +273,10 @@ fn a_write_written_as_text_is_always_a_card() {
             let spec = tools.iter().find(|t| t.id == tool).unwrap();
             let call = spec.parse_call(&args).unwrap();
             settings.written_as_text = false;
-            let native = vault_agent::policy::check(&call, &settings, ".obsidian");
+            let native = vault_agent::policy::check(&call.facts().unwrap(), &settings, ".obsidian");
             settings.written_as_text = true;
-            let as_text = vault_agent::policy::check(&call, &settings, ".obsidian");
+            let as_text =
+                vault_agent::policy::check(&call.facts().unwrap(), &settings, ".obsidian");
             match mode {
                 "readOnly" => assert!(as_text.is_err() && native.is_err(), "{tool} {args}"),
                 _ => assert_eq!(
@@ -303,7 +299,7 @@ fn a_write_written_as_text_is_always_a_card() {
             .parse_call(&json!({"command": "tasks", "todo": true}))
             .unwrap();
         assert_eq!(
-            vault_agent::policy::check(&call, &settings, ".obsidian").ok(),
+            vault_agent::policy::check(&call.facts().unwrap(), &settings, ".obsidian").ok(),
             Some(Access::Read),
             "{mode}: a read written as text is still a read"
         );
@@ -594,7 +590,7 @@ fn the_config_folder_is_never_a_write_target() {
     // A custom configuration folder, as `app.vault.configDir` names it.
     let mut host = FakeHost::linux_with_cli("ok");
     host.facts.config_dir = Some(".config-obsidian".into());
-    let custom = VaultAgentCore::new(host, &json!({"permissionMode": "askBeforeEdits"})).0;
+    let custom = VaultAgent::new(host, &json!({"permissionMode": "askBeforeEdits"})).0;
     assert_refused(
         &custom,
         "obsidianBookmarks",
@@ -684,7 +680,7 @@ fn folder_scopes_compare_names_as_the_platform_does() {
         let mut host = FakeHost::new(os, move |_| ProcessOutcome::success(listing));
         host.env.insert("PATH".into(), path.into());
         host.add_executable(program);
-        let core = VaultAgentCore::new(
+        let core = VaultAgent::new(
             host,
             &json!({"cliPath": program, "readFolders": ["Projects", "Caf\u{e9}"]}),
         )

@@ -11,11 +11,11 @@ use std::rc::Rc;
 
 use proptest::prelude::*;
 use serde_json::{json, Value};
+use vault_agent::base::call::Access;
+use vault_agent::base::host::{Os, ProcessOutcome};
 use vault_agent::cli::cache::{rule, CacheRule};
-use vault_agent::host::{Os, ProcessOutcome};
 use vault_agent::testing::{block_on, FakeHost};
-use vault_agent::tools::Access;
-use vault_agent::VaultAgentCore;
+use vault_agent::VaultAgent;
 
 type Notes = Rc<RefCell<BTreeMap<String, String>>>;
 
@@ -26,7 +26,7 @@ fn value<'a>(args: &'a [String], key: &str) -> Option<&'a str> {
 
 /// A CLI over `notes`: `read`, `files`, `create`, `tasks` (every `- [ ]`
 /// line), `daily:read` and a `read` of the open note.
-fn core(settings: Value) -> (VaultAgentCore<FakeHost>, Notes) {
+fn core(settings: Value) -> (VaultAgent<FakeHost>, Notes) {
     let notes: Notes = Rc::new(RefCell::new(BTreeMap::from([
         ("A.md".to_string(), "alpha\n- [ ] one".to_string()),
         ("B.md".to_string(), "beta".to_string()),
@@ -72,15 +72,15 @@ fn core(settings: Value) -> (VaultAgentCore<FakeHost>, Notes) {
     });
     host.env.insert("PATH".into(), "/usr/bin".into());
     host.add_executable("/usr/bin/obsidian");
-    let (core, _) = VaultAgentCore::new(host, &settings);
+    let (core, _) = VaultAgent::new(host, &settings);
     (core, notes)
 }
 
-fn runs(core: &VaultAgentCore<FakeHost>) -> usize {
+fn runs(core: &VaultAgent<FakeHost>) -> usize {
     core.host().requests.borrow().len()
 }
 
-fn read(core: &VaultAgentCore<FakeHost>, path: &str) -> String {
+fn read(core: &VaultAgent<FakeHost>, path: &str) -> String {
     let result =
         block_on(core.call_tool("obsidianNotes", &json!({"command": "read", "path": path})));
     assert!(result.ok, "{}", result.text);
@@ -154,7 +154,7 @@ fn what_depends_on_more_than_the_vault_always_runs() {
 #[test]
 fn every_change_and_the_age_limit_make_the_next_read_run() {
     let (core, notes) = core(json!({"permissionMode": "askBeforeEdits"}));
-    let files = |core: &VaultAgentCore<FakeHost>| {
+    let files = |core: &VaultAgent<FakeHost>| {
         block_on(core.call_tool("obsidianNotes", &json!({"command": "files"})))
             .text
             .trim_end()

@@ -4,8 +4,9 @@
 
 use proptest::prelude::*;
 use serde_json::json;
-use vault_agent::agent::provider::{assembler, ModelReply, StreamPiece};
-use vault_agent::agent::sse::SseParser;
+use vault_agent::doors::chat::model::{ModelReply, StreamPiece};
+use vault_agent::doors::chat::provider::assembler;
+use vault_agent::doors::chat::sse::SseParser;
 use vault_agent::settings::ProviderKind;
 
 fn parse(kind: ProviderKind, chunks: &[&[u8]]) -> (ModelReply, String) {

@@ -8,9 +8,9 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use serde_json::{json, Value};
-use vault_agent::host::{Os, ProcessOutcome};
+use vault_agent::base::host::{Os, ProcessOutcome};
 use vault_agent::testing::{block_on, FakeHost};
-use vault_agent::{ToolResult, VaultAgentCore};
+use vault_agent::{ToolResult, VaultAgent};
 
 type Notes = Rc<RefCell<HashMap<String, String>>>;
 
@@ -51,7 +51,7 @@ fn unescape(value: &str) -> String {
 }
 
 /// A core with changes allowed over notes the CLI and the vault both see.
-fn core(cli: Cli) -> (VaultAgentCore<FakeHost>, Notes) {
+fn core(cli: Cli) -> (VaultAgent<FakeHost>, Notes) {
     let mut host = FakeHost::new(Os::Linux, |_| ProcessOutcome::success(""));
     host.env.insert("PATH".into(), "/usr/bin".into());
     host.add_executable("/usr/bin/obsidian");
@@ -117,16 +117,16 @@ fn core(cli: Cli) -> (VaultAgentCore<FakeHost>, Notes) {
         ProcessOutcome::success(&out)
     });
     (
-        VaultAgentCore::new(host, &json!({"permissionMode": "askBeforeEdits"})).0,
+        VaultAgent::new(host, &json!({"permissionMode": "askBeforeEdits"})).0,
         notes,
     )
 }
 
-fn call(core: &VaultAgentCore<FakeHost>, args: Value) -> ToolResult {
+fn call(core: &VaultAgent<FakeHost>, args: Value) -> ToolResult {
     block_on(core.call_tool("obsidianEdit", &args))
 }
 
-fn commands(core: &VaultAgentCore<FakeHost>) -> Vec<String> {
+fn commands(core: &VaultAgent<FakeHost>) -> Vec<String> {
     core.host()
         .requests
         .borrow()
@@ -135,7 +135,7 @@ fn commands(core: &VaultAgentCore<FakeHost>) -> Vec<String> {
         .collect()
 }
 
-fn approve(core: &VaultAgentCore<FakeHost>, result: &ToolResult) -> ToolResult {
+fn approve(core: &VaultAgent<FakeHost>, result: &ToolResult) -> ToolResult {
     let id = &result.pending.as_ref().expect("a card").id;
     let hash = core.confirmation_card(id).unwrap().argv_hash;
     block_on(core.approve(id, &hash))

@@ -2,7 +2,7 @@
 // note open in Obsidian (with its selection, when there is one) follows the
 // active note until the user removes it; `[[` or `@` in the input suggests
 // notes with Obsidian's own suggest popover and attaches the chosen one. The
-// core decides what the model is told about them (src/agent/prompt.rs).
+// core decides what the model is told about them (src/doors/chat/prompt.rs).
 
 import { MarkdownView, setIcon, type App, type TFile } from "obsidian";
 import { TextareaSuggest } from "./textarea-suggest";

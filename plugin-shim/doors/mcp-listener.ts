@@ -5,7 +5,7 @@
 // what the core answers: JSON, or an event stream once the core sends a
 // notification (progress while a card waits). Who may ask, what runs, what
 // to answer and the bounds below (body size, timeouts, connections) are the
-// core's decisions (src/mcp/).
+// core's decisions (src/doors/mcp/).
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "http";
 import type { AddressInfo, Socket } from "net";

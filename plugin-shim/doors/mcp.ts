@@ -9,7 +9,7 @@ import type { CoreHandle, McpActivityEntry, McpClientSetup } from "../core/types
 import { registerCliCommands, type RegisterCliHandler } from "./cli-commands";
 import { McpListener, randomHex } from "./mcp-listener";
 
-/** The secret in Obsidian's secret storage that holds the bearer token (src/mcp/mod.rs). */
+/** The secret in Obsidian's secret storage that holds the bearer token (src/doors/mcp/mod.rs). */
 export const MCP_TOKEN_SECRET = "vault-agent-mcp-token";
 /** Entries kept in the activity file; the settings show the newest. */
 const ACTIVITY_KEPT = 500;

@@ -13,7 +13,7 @@
 // that is missing, unreadable or out of step with the files (a chat from an
 // older version, a file copied in) is rebuilt from the files.
 //
-// Every file is read through the core's checked loader (src/agent/stored.rs),
+// Every file is read through the core's checked loader (src/doors/chat/stored.rs),
 // as data.json is: a chat of the wrong shape is repaired or left out, said
 // once, and never stops the history or another chat from opening.
 

@@ -140,14 +140,14 @@ pub const MAX_WINDOWS_COMMAND_LINE_UNITS: usize = 32_767;
 
 /// Checks that the operating system will accept this command line; a value
 /// too long for it would otherwise fail with a bare E2BIG.
-pub fn check_size(program: &str, argv: &[String], os: crate::host::Os) -> Result<(), String> {
+pub fn check_size(program: &str, argv: &[String], os: crate::base::host::Os) -> Result<(), String> {
     let key_of = |element: &str| {
         element
             .split_once('=')
             .map_or(element, |(k, _)| k)
             .to_string()
     };
-    if os == crate::host::Os::Windows {
+    if os == crate::base::host::Os::Windows {
         // Each argument may gain quotes and escapes; count 3 extra units each.
         let units: usize = program.encode_utf16().count()
             + 2
@@ -304,7 +304,7 @@ mod tests {
 
     #[test]
     fn command_lines_the_system_would_refuse_are_caught_first() {
-        use crate::host::Os;
+        use crate::base::host::Os;
         let big = |n: usize| format!("content={}", "a".repeat(n));
         assert!(check_size(
             "/bin/obsidian",
@@ -347,7 +347,7 @@ mod tests {
     /// 32 767 units with every part quoted and the arguments spaced apart.
     #[test]
     fn each_size_limit_holds_to_the_byte() {
-        use crate::host::Os;
+        use crate::base::host::Os;
         let element = |key: &str, n: usize| format!("{key}={}", "a".repeat(n - key.len() - 1));
         for os in [Os::Linux, Os::Macos] {
             let at = element("content", 128 * 1024 - 1);

@@ -176,7 +176,7 @@ mod tests {
     fn failures_are_not_kept_and_the_bounds_hold() {
         let mut cache = ReadCache::default();
         let mut failed = run(&["read", "path=A.md"], "");
-        failed.output = Err(crate::error::ToolError::EmptyOutput);
+        failed.output = Err(crate::base::error::ToolError::EmptyOutput);
         cache.put(&failed, 0.0, 0);
         assert!(cache.is_empty());
         for i in 0..MAX_ENTRIES + 10 {

@@ -9,8 +9,8 @@ use super::argv::CliInvocation;
 use super::discovery::{discover, Discovery};
 use super::gate::ProcessGate;
 use super::outcome::{interpret, CliOutput, EmptyOutput, OutcomeContext};
-use crate::error::ToolError;
-use crate::host::{Host, ProcessRequest, ProcessTree};
+use crate::base::error::ToolError;
+use crate::base::host::{Host, ProcessRequest, ProcessTree};
 use crate::settings::Settings;
 
 /// How long a process gets between SIGTERM and SIGKILL. The host settles a

@@ -4,11 +4,8 @@
 
 use serde::Serialize;
 
-use crate::error::ToolError;
-use crate::host::{Host, Os, PlatformFacts};
-
-/// The setting the user types a CLI path into, as the settings tab names it.
-pub const PATH_SETTING: &str = "Settings → Vault Agent → Advanced → Path to the Obsidian CLI";
+use crate::base::error::{ToolError, PATH_SETTING};
+use crate::base::host::{Host, Os, PlatformFacts};
 
 /// Where a candidate path came from, in the order they are tried.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

@@ -1,8 +1,9 @@
 //! What a finished CLI process means. The real CLI prints its errors on stdout
 //! with exit code 0, so the exit code alone never decides success.
 
-use crate::error::ToolError;
-use crate::host::ProcessOutcome;
+use crate::base::error::ToolError;
+use crate::base::host::ProcessOutcome;
+use crate::base::text::human_bytes;
 
 /// Printed (on stderr, exit 1; older builds used stdout) when the CLI cannot
 /// reach the app. Recognised only as the whole output, never inside it.
@@ -332,18 +333,6 @@ fn utf8_boundary(bytes: &[u8]) -> usize {
         return if back >= needed { len } else { len - back };
     }
     len
-}
-
-pub fn human_bytes(bytes: u64) -> String {
-    const KIB: f64 = 1024.0;
-    let b = bytes as f64;
-    if b >= KIB * KIB {
-        format!("{:.1} MiB", b / (KIB * KIB))
-    } else if b >= KIB {
-        format!("{:.1} KiB", b / KIB)
-    } else {
-        format!("{bytes} bytes")
-    }
 }
 
 #[cfg(test)]

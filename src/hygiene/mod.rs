@@ -15,12 +15,11 @@
 //! A check that stopped at a bound says so (`truncated`). Only notes in the
 //! folders the agent may read are listed, read or shown.
 
-pub mod run;
 pub mod suggest;
 pub mod text;
 pub mod titles;
 
-use crate::tools::NoteLocator;
+use crate::base::call::NoteLocator;
 
 /// Notes asked of the vault in one host call.
 pub const READ_BATCH: usize = 200;

@@ -5,59 +5,12 @@
 //! layer compiles every algorithm and its inline refinement, which cost 135 KB
 //! of main.js. Built without its clock (wasm32 has none).
 
-use serde::{Deserialize, Serialize};
+use crate::base::diff::{DiffHunk, DiffLine, LineKind, NoteDiff, Segment};
 use similar::algorithms::{myers, Capture, Replace};
 use similar::{group_diff_ops, DiffOp};
 
 /// Lines of context around each change.
 pub const CONTEXT_LINES: usize = 3;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(test, derive(ts_rs::TS))]
-#[serde(rename_all = "camelCase")]
-pub enum LineKind {
-    Context,
-    Added,
-    Removed,
-}
-
-/// A piece of a line; `changed` pieces are the words that differ.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(test, derive(ts_rs::TS))]
-pub struct Segment {
-    pub text: String,
-    pub changed: bool,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(test, derive(ts_rs::TS))]
-#[serde(rename_all = "camelCase")]
-pub struct DiffLine {
-    pub kind: LineKind,
-    /// 1-based line numbers in the note before and after.
-    pub old_line: Option<usize>,
-    pub new_line: Option<usize>,
-    pub segments: Vec<Segment>,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(test, derive(ts_rs::TS))]
-#[serde(rename_all = "camelCase")]
-pub struct DiffHunk {
-    /// `@@ -a,b +c,d @@`
-    pub header: String,
-    pub lines: Vec<DiffLine>,
-}
-
-/// The change to one note.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(test, derive(ts_rs::TS))]
-#[serde(rename_all = "camelCase")]
-pub struct NoteDiff {
-    pub added: usize,
-    pub removed: usize,
-    pub hunks: Vec<DiffHunk>,
-}
 
 impl NoteDiff {
     /// The diff between two versions of a note.

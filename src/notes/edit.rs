@@ -3,7 +3,7 @@
 //! or says precisely why it cannot, with what would help the model retry.
 //! Line endings follow the note (CRLF stays CRLF).
 
-use super::headings::{find_section, frontmatter_end, lines, HeadingProblem, Section};
+use super::headings::{find_section, frontmatter_end, line_ending, lines, HeadingProblem, Section};
 
 /// One described change to a note's text.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -89,14 +89,6 @@ pub fn apply(note: &str, edit: &NoteEdit) -> Result<String, EditProblem> {
             let end = content_end(note, &section);
             Ok(splice(note, end, end, &block_of(text, eol)))
         }
-    }
-}
-
-/// `\r\n` when the note's first line ends so, else `\n`.
-pub fn line_ending(note: &str) -> &'static str {
-    match note.find('\n') {
-        Some(i) if i > 0 && note.as_bytes()[i - 1] == b'\r' => "\r\n",
-        _ => "\n",
     }
 }
 

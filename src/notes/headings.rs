@@ -312,6 +312,14 @@ fn is_rule(content: &str) -> bool {
             || compact.chars().all(|c| c == '_'))
 }
 
+/// `\r\n` when the note's first line ends so, else `\n`.
+pub fn line_ending(note: &str) -> &'static str {
+    match note.find('\n') {
+        Some(i) if i > 0 && note.as_bytes()[i - 1] == b'\r' => "\r\n",
+        _ => "\n",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

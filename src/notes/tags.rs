@@ -23,7 +23,7 @@ fn key(tag: &str) -> String {
 /// The note with `tag` added, or the note as it was when it already has it
 /// there.
 pub fn add_tag(note: &str, tag: &str, place: TagPlace) -> String {
-    let eol = super::edit::line_ending(note);
+    let eol = super::headings::line_ending(note);
     let tag = tag.trim().trim_start_matches('#');
     let mut out: Vec<String> = lines(note).iter().map(|l| l.to_string()).collect();
     let ends_with_eol = note.ends_with('\n');
@@ -61,7 +61,7 @@ pub fn add_tag(note: &str, tag: &str, place: TagPlace) -> String {
 /// The note without `tag`: from the frontmatter list and as `#tag` in the text
 /// (not in code, not `#tag/child`). A list left empty loses its key.
 pub fn remove_tag(note: &str, tag: &str) -> String {
-    let eol = super::edit::line_ending(note);
+    let eol = super::headings::line_ending(note);
     let mut out: Vec<String> = lines(note).iter().map(|l| l.to_string()).collect();
     let end = frontmatter_end(&lines(note));
     if end > 0 {

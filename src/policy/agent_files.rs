@@ -6,8 +6,8 @@
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use crate::host::Os;
-use crate::policy::paths::{new_note_path, normalised, PathKind};
+use crate::base::host::Os;
+use crate::base::vault_path::{new_note_path, normalised, PathKind};
 
 /// `path` (absolute, as ACP sends it) as a vault-relative path, checked like
 /// every path a tool takes; or why it is refused. `.` and `..` are resolved

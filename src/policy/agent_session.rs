@@ -9,8 +9,8 @@
 
 use serde::Serialize;
 
-use crate::cli::outcome::human_bytes;
-use crate::error::ToolError;
+use crate::base::error::ToolError;
+use crate::base::text::human_bytes;
 
 /// Characters (UTF-16 code units, as JavaScript counts them) of one answer's
 /// text the chat keeps, and as many of one turn's thoughts. An agent that

@@ -338,7 +338,7 @@ fn with_line_end(mut out: String, original: &str) -> String {
 mod tests {
     use super::*;
     use crate::policy::names::NameRule;
-    use crate::policy::scope::NO_FOLDER;
+    use crate::settings::NO_FOLDER;
 
     const ALLOWED: [&str; 1] = ["Projects"];
 

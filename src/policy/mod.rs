@@ -7,17 +7,35 @@ pub mod agent_questions;
 pub mod agent_session;
 pub mod filter;
 pub mod names;
-pub mod paths;
 pub mod scope;
 
-use crate::error::ToolError;
-use crate::policy::scope::Place;
+use crate::base::call::{Access, NoteLocator};
+use crate::base::error::ToolError;
+use crate::base::vault_path;
+use crate::policy::scope::{Place, Reach};
 use crate::settings::{PermissionMode, Settings};
-use crate::tools::{Access, NoteLocator, ToolCall};
 
 /// Parameters that name a place in the vault, by the CLI's own convention
 /// (`ref` is `path:line`).
 const PLACE_PARAMETERS: &[&str] = &["file", "path", "folder", "ref"];
+
+/// What the policy knows of a call: the facts its tool declares for these
+/// arguments (`tools::ToolCall::facts` gathers them). The policy decides
+/// from these alone, so a new tool needs no line here.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CallFacts<'a> {
+    pub tool: &'a str,
+    pub command: &'a str,
+    /// What the call does, given its arguments.
+    pub access: Access,
+    /// What a write changes, in words; `None` means the CLI would fall back
+    /// to the note open in Obsidian.
+    pub write_target: Option<String>,
+    /// Where it reaches in the vault.
+    pub reach: Reach,
+    /// The CLI's `key=value` parameters.
+    pub parameters: Vec<(String, String)>,
+}
 
 /// Checks a parsed call against the settings; returns what it does: run at
 /// once (`Read`, `DirectWrite`) or wait for a card (`ConfirmedWrite`).
@@ -36,11 +54,11 @@ const PLACE_PARAMETERS: &[&str] = &["file", "path", "folder", "ref"];
 /// - Every write must name its target: without `file`/`path`/`ref`/`daily`
 ///   the CLI would change the note the user happens to have open.
 pub fn check(
-    call: &ToolCall<'_>,
+    call: &CallFacts<'_>,
     settings: &Settings,
     config_dir: &str,
 ) -> Result<Access, ToolError> {
-    let access = call.access();
+    let access = call.access;
     check_config_dir(call, config_dir, access)?;
     if !access.is_write() {
         return Ok(access);
@@ -48,8 +66,8 @@ pub fn check(
     let effective = match settings.permission_mode {
         PermissionMode::ReadOnly => {
             return Err(ToolError::WritesDisabled {
-                tool: call.tool.id.to_string(),
-                command: call.command.name.to_string(),
+                tool: call.tool.to_string(),
+                command: call.command.to_string(),
                 mode: settings.permission_mode.label(),
                 lead: settings.mode_setting.lead(),
                 place: settings.mode_setting.place(),
@@ -59,9 +77,9 @@ pub fn check(
         PermissionMode::AskBeforeEdits if settings.written_as_text => Access::ConfirmedWrite,
         PermissionMode::AskBeforeEdits => access,
     };
-    if call.args.write_target().is_none() {
+    if call.write_target.is_none() {
         return Err(ToolError::MissingTarget {
-            command: call.command.name.to_string(),
+            command: call.command.to_string(),
             fix: "Name it with `file` (its name, like a wikilink) or `path` (the exact path from the vault root).".into(),
         });
     }
@@ -74,7 +92,7 @@ pub fn check(
 /// places (`file=` is a name the policy cannot place, but its text can
 /// already point into the folder).
 fn check_config_dir(
-    call: &ToolCall<'_>,
+    call: &CallFacts<'_>,
     config_dir: &str,
     access: Access,
 ) -> Result<(), ToolError> {
@@ -85,21 +103,21 @@ fn check_config_dir(
 
 /// Every place the command's `reach` declares.
 fn check_declared_places(
-    call: &ToolCall<'_>,
+    call: &CallFacts<'_>,
     config_dir: &str,
     verb: &'static str,
 ) -> Result<(), ToolError> {
-    for place in call.args.reach().places {
+    for place in &call.reach.places {
         let named = match place {
             Place::Note(NoteLocator::Path(p)) | Place::NewNote(Some(p)) | Place::Reference(p) => p,
             Place::Within(Some(f)) | Place::PickFrom(Some(f)) => f,
             _ => continue,
         };
-        if paths::in_config_dir(&named, config_dir) {
+        if vault_path::in_config_dir(named, config_dir) {
             return Err(ToolError::ConfigFolder {
-                command: call.command.name.to_string(),
+                command: call.command.to_string(),
                 verb,
-                key: named,
+                key: named.clone(),
                 config_dir: config_dir.to_string(),
             });
         }
@@ -109,15 +127,11 @@ fn check_declared_places(
 
 /// Every parameter that names a place (`file`, `path`, `folder`, `ref`).
 fn check_place_parameters(
-    call: &ToolCall<'_>,
+    call: &CallFacts<'_>,
     config_dir: &str,
     verb: &'static str,
 ) -> Result<(), ToolError> {
-    let arguments = call
-        .args
-        .cli_arguments()
-        .map_err(|p| ToolError::invalid(call.tool.id, p))?;
-    for (key, value) in &arguments.parameters {
+    for (key, value) in &call.parameters {
         if !PLACE_PARAMETERS.contains(&key.as_str()) {
             continue;
         }
@@ -128,9 +142,9 @@ fn check_place_parameters(
         } else {
             value.as_str()
         };
-        if paths::in_config_dir(place, config_dir) {
+        if vault_path::in_config_dir(place, config_dir) {
             return Err(ToolError::ConfigFolder {
-                command: call.command.name.to_string(),
+                command: call.command.to_string(),
                 verb,
                 key: key.clone(),
                 config_dir: config_dir.to_string(),
@@ -150,18 +164,19 @@ mod tests {
     use crate::tools::builtin_tools;
     use serde_json::{json, Value};
 
-    type Layer = fn(&ToolCall<'_>, &str, &'static str) -> Result<(), ToolError>;
+    type Layer = fn(&CallFacts<'_>, &str, &'static str) -> Result<(), ToolError>;
 
     fn config_check(layer: Layer, tool: &str, args: &Value) -> Result<(), ToolError> {
         let tools = builtin_tools();
         let spec = tools.iter().find(|t| t.id == tool).expect("tool exists");
         let call = spec.parse_call(args).expect("arguments parse");
-        let verb = if call.access().is_write() {
+        let facts = call.facts().expect("arguments send");
+        let verb = if facts.access.is_write() {
             "change"
         } else {
             "read"
         };
-        layer(&call, ".obsidian", verb)
+        layer(&facts, ".obsidian", verb)
     }
 
     fn refused(layer: Layer, tool: &str, args: Value, verb: &str) {
@@ -292,7 +307,8 @@ mod tests {
         let run = |tool: &str, args: Value| {
             let spec = tools.iter().find(|t| t.id == tool).unwrap();
             let call = spec.parse_call(&args).unwrap();
-            check_config_dir(&call, ".obsidian", call.access())
+            let facts = call.facts().unwrap();
+            check_config_dir(&facts, ".obsidian", facts.access)
         };
         for (tool, args, verb) in [
             (

@@ -6,8 +6,8 @@
 
 use std::borrow::Cow;
 
-use crate::host::Os;
-use crate::policy::paths;
+use crate::base::host::Os;
+use crate::base::vault_path;
 
 /// One platform's rule for comparing names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,7 +37,9 @@ impl NameRule {
             NameRule::Exact => Cow::Borrowed(path),
             NameRule::IgnoreCase => Cow::Owned(path.to_lowercase()),
             // Composed before and after lowering: lowering can decompose.
-            NameRule::IgnoreCaseAndForm => Cow::Owned(paths::nfc(&paths::nfc(path).to_lowercase())),
+            NameRule::IgnoreCaseAndForm => {
+                Cow::Owned(vault_path::nfc(&vault_path::nfc(path).to_lowercase()))
+            }
         }
     }
 }

@@ -10,16 +10,11 @@
 //! line by line ([`filter`]); a line that cannot be placed in an allowed folder
 //! is withheld, never shown.
 
-use crate::error::ToolError;
-use crate::host::Os;
+use crate::base::call::{Access, NoteLocator};
+use crate::base::error::ToolError;
+use crate::base::host::Os;
 use crate::policy::names::NameRule;
-use crate::settings::Settings;
-use crate::tools::{Access, NoteLocator};
-
-/// Stands in a folder list whose stored value was unusable: no path can lie
-/// inside it (paths never hold `:`), so a broken list reaches nothing rather
-/// than the whole vault.
-pub const NO_FOLDER: &str = "(no folder: fix this list)";
+use crate::settings::{Settings, NO_FOLDER};
 
 /// Where one call reaches, as its command declares it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -438,7 +433,7 @@ fn unreadable_fix(setting: &str) -> String {
 
 fn pick_another(scope: FolderScope<'_>) -> String {
     format!(
-        "Work with notes in {} instead, or ask the user to allow this folder in Settings → Vault Agent → Folders.",
+        "Work with notes in {} instead, or ask the user to allow this folder in Settings → Vault Agent → Safety.",
         scope.describe()
     )
 }

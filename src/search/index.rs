@@ -5,10 +5,10 @@
 use std::collections::HashMap;
 
 use super::note::{self, NoteFields};
-use super::query::Ranking;
+use super::ranking::Ranking;
 use super::text::{each_piece, folder_of, title_of, Analyzer, Language, Piece};
 use super::SearchError;
-use crate::policy::paths::in_config_dir;
+use crate::base::vault_path::in_config_dir;
 
 /// A chunk's own fields for one term: how often it is in the heading path
 /// and in the text (8 bytes).

@@ -26,7 +26,7 @@
 //! **BM25F** (Robertson & Zaragoza's field-weighted BM25): per chunk and
 //! term, the frequencies of the four fields are each normalised by the
 //! field's length, weighted, summed, and only then saturated
-//! (`k1` = [`query::K1`] = 1.2, the usual value). Fields and weights:
+//! (`k1` = [`ranking::K1`] = 1.2, the usual value). Fields and weights:
 //! name (title and aliases) 4, heading path 2.5, tags and property values
 //! (and the note's folders) 1.5, body 1. The name field's `b` is low (0.3):
 //! a long title is not less about its words; the body's is the usual 0.75.
@@ -79,6 +79,7 @@ pub mod index;
 pub mod note;
 pub mod passage;
 pub mod query;
+pub mod ranking;
 pub mod related;
 pub mod text;
 

@@ -5,11 +5,11 @@
 use serde::Serialize;
 use serde_json::Value;
 
+use super::normalise::fresh_profile_id;
 use super::{
-    fresh_profile_id, host_of, ChatSettings, ModelProfile, ProviderKind, ProviderSettings,
-    MAX_PROFILE_NAME_CHARS,
+    host_of, ChatSettings, ModelProfile, ProviderKind, ProviderSettings, MAX_PROFILE_NAME_CHARS,
 };
-use crate::agent::provider::PRESETS;
+use crate::settings::presets::PRESETS;
 
 /// One user action on the profiles (JSON: `{ "action": "add", ... }`).
 #[derive(Clone, Debug, PartialEq)]

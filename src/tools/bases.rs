@@ -6,16 +6,19 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::shared::{check_not_blank, check_note_target, describe_note, require_note_target};
-use super::{Access, CommandArgs, CommandSpec, Preview, ProbeResult, ToolSpec, UndoKind};
+use super::{CommandArgs, CommandSpec, ToolSpec, UndoKind};
+use crate::base::call::{Access, Preview, ProbeResult};
+use crate::base::error::ToolError;
+use crate::base::vault_path::check_note_name;
 use crate::cli::argv::CliInvocation;
-use crate::error::ToolError;
-use crate::policy::paths::check_note_name;
 use crate::policy::scope::{Output, Place, Reach, Render};
+use crate::tools::Previews;
+use crate::tools::{Card, CliWrite, Plan};
 
 /// A base as `file` (a name the CLI resolves) or `path` names it.
 fn base_place(file: &Option<String>, path: &Option<String>) -> Place {
     match (path, file) {
-        (Some(path), _) => Place::Note(super::NoteLocator::Path(path.clone())),
+        (Some(path), _) => Place::Note(crate::base::call::NoteLocator::Path(path.clone())),
         (None, Some(name)) => Place::BaseName(name.clone()),
         (None, None) => Place::OpenNote,
     }
@@ -149,13 +152,6 @@ impl CommandArgs for BaseCreateArgs {
         describe_note(&self.file, &self.path).map(|base| format!("a new item in base {base}"))
     }
 
-    /// Only a given `name`: a generated one ("Untitled", numbered) is no
-    /// title anyone chose, so a similar one is no sign of a duplicate.
-    fn new_note_title(&self) -> Option<String> {
-        let name = self.name.as_deref()?;
-        Some(crate::hygiene::text::title_of(name.trim()).to_string())
-    }
-
     /// The base decides the new note's folder, so it cannot be checked first.
     fn reach(&self) -> Reach {
         Reach {
@@ -164,9 +160,31 @@ impl CommandArgs for BaseCreateArgs {
         }
     }
 
+    fn plan(&self) -> Plan<'_> {
+        Plan::CliWrite(CliWrite {
+            undo: self.undo_kind().unwrap_or(UndoKind::UNKNOWN),
+            check: None,
+            new_note: self.new_note_title(),
+            card: self.probe().map(|probe| Card {
+                probe,
+                exact_note: None,
+                preview: self,
+            }),
+        })
+    }
+}
+
+impl BaseCreateArgs {
+    /// Only a given `name`: a generated one ("Untitled", numbered) is no
+    /// title anyone chose, so a similar one is no sign of a duplicate.
+    pub fn new_note_title(&self) -> Option<String> {
+        let name = self.name.as_deref()?;
+        Some(crate::hygiene::text::title_of(name.trim()).to_string())
+    }
+
     /// The base's views: the read shows the base exists and which view the
     /// item goes to.
-    fn probe(&self) -> Option<CliInvocation> {
+    pub fn probe(&self) -> Option<CliInvocation> {
         let mut probe = CliInvocation::new("base:views");
         if let Some(file) = &self.file {
             probe = probe.parameter("file", file.clone());
@@ -177,6 +195,22 @@ impl CommandArgs for BaseCreateArgs {
         Some(probe)
     }
 
+    pub fn undo_kind(&self) -> Option<UndoKind> {
+        // `base:create` prints only the file name; the CLI's default name
+        // is "Untitled".
+        Some(UndoKind::NewNote {
+            path: None,
+            lookup: Some(
+                self.name
+                    .as_deref()
+                    .map(|n| n.trim().trim_end_matches(".md").to_string())
+                    .unwrap_or_else(|| "Untitled".into()),
+            ),
+        })
+    }
+}
+
+impl Previews for BaseCreateArgs {
     fn preview(&self, current: &ProbeResult) -> Result<Preview, ToolError> {
         let base = describe_note(&self.file, &self.path).unwrap_or_default();
         let text = current.as_ref().map_err(Clone::clone)?;
@@ -216,20 +250,6 @@ impl CommandArgs for BaseCreateArgs {
             ),
             diff: None,
             warning: None,
-        })
-    }
-
-    fn undo_kind(&self) -> Option<UndoKind> {
-        // `base:create` prints only the file name; the CLI's default name
-        // is "Untitled".
-        Some(UndoKind::NewNote {
-            path: None,
-            lookup: Some(
-                self.name
-                    .as_deref()
-                    .map(|n| n.trim().trim_end_matches(".md").to_string())
-                    .unwrap_or_else(|| "Untitled".into()),
-            ),
         })
     }
 }

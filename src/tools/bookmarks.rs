@@ -5,11 +5,14 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use super::shared::{check_not_blank, TableFormat};
-use super::{Access, CommandArgs, CommandSpec, Preview, ProbeResult, ToolSpec, UndoKind};
+use super::{CommandArgs, CommandSpec, ToolSpec, UndoKind};
+use crate::base::call::{Access, Preview, ProbeResult};
+use crate::base::error::ToolError;
+use crate::base::vault_path::{check_vault_folder, check_vault_path};
 use crate::cli::argv::CliInvocation;
-use crate::error::ToolError;
-use crate::policy::paths::{check_vault_folder, check_vault_path};
 use crate::policy::scope::{LinePath, Output, Place, Reach, Render};
+use crate::tools::Previews;
+use crate::tools::{Card, CliWrite, Plan};
 
 /// Arguments of `bookmarks`.
 #[derive(Debug, Deserialize, Serialize, JsonSchema)]
@@ -124,11 +127,34 @@ impl CommandArgs for BookmarkArgs {
         Some(format!("the bookmarks (adds {})", self.what()))
     }
 
+    fn plan(&self) -> Plan<'_> {
+        Plan::CliWrite(CliWrite {
+            undo: self.undo_kind().unwrap_or(UndoKind::UNKNOWN),
+            check: None,
+            new_note: None,
+            card: self.probe().map(|probe| Card {
+                probe,
+                exact_note: None,
+                preview: self,
+            }),
+        })
+    }
+}
+
+impl BookmarkArgs {
     /// Every bookmark as JSON, to tell whether this one is already there.
-    fn probe(&self) -> Option<CliInvocation> {
+    pub fn probe(&self) -> Option<CliInvocation> {
         Some(CliInvocation::new("bookmarks").parameter("format", "json"))
     }
 
+    pub fn undo_kind(&self) -> Option<UndoKind> {
+        Some(UndoKind::Never {
+            reason: "The Obsidian CLI has no command that removes a bookmark; remove it in Obsidian's Bookmarks view.",
+        })
+    }
+}
+
+impl Previews for BookmarkArgs {
     fn preview(&self, current: &ProbeResult) -> Result<Preview, ToolError> {
         let text = current.as_ref().map_err(Clone::clone)?;
         let items = bookmark_items(text)?;
@@ -153,12 +179,6 @@ impl CommandArgs for BookmarkArgs {
             after: format!("Bookmarked: {}{title}", self.what()),
             diff: None,
             warning: None,
-        })
-    }
-
-    fn undo_kind(&self) -> Option<UndoKind> {
-        Some(UndoKind::Never {
-            reason: "The Obsidian CLI has no command that removes a bookmark; remove it in Obsidian's Bookmarks view.",
         })
     }
 }

@@ -6,12 +6,13 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::shared::check_not_blank;
-use super::{
-    Access, CommandArgs, CommandSpec, NoteLocator, Preview, ProbeResult, ToolSpec, UndoKind,
-};
+use super::{CommandArgs, CommandSpec, ToolSpec, UndoKind};
+use crate::base::call::{Access, NoteLocator, Preview, ProbeResult};
+use crate::base::error::ToolError;
 use crate::cli::argv::CliInvocation;
-use crate::error::ToolError;
 use crate::policy::scope::Reach;
+use crate::tools::Previews;
+use crate::tools::{Card, CliWrite, Plan};
 
 /// Arguments of `daily:read` (none).
 #[derive(Debug, Deserialize, Serialize, JsonSchema)]
@@ -172,20 +173,37 @@ impl<const AT_START: bool> CommandArgs for DailyAdd<AT_START> {
         Some(TARGET.into())
     }
 
-    fn probe(&self) -> Option<CliInvocation> {
+    fn plan(&self) -> Plan<'_> {
+        Plan::CliWrite(CliWrite {
+            undo: self.undo_kind().unwrap_or(UndoKind::UNKNOWN),
+            check: None,
+            new_note: None,
+            card: self.probe().map(|probe| Card {
+                probe,
+                exact_note: None,
+                preview: self,
+            }),
+        })
+    }
+}
+
+impl<const AT_START: bool> DailyAdd<AT_START> {
+    pub fn probe(&self) -> Option<CliInvocation> {
         daily_read()
     }
 
+    pub fn undo_kind(&self) -> Option<UndoKind> {
+        daily_undo()
+    }
+}
+
+impl<const AT_START: bool> Previews for DailyAdd<AT_START> {
     fn preview(&self, current: &ProbeResult) -> Result<Preview, ToolError> {
         if AT_START {
             prepend_preview(current, &self.content, self.inline)
         } else {
             append_preview(current, &self.content, self.inline)
         }
-    }
-
-    fn undo_kind(&self) -> Option<UndoKind> {
-        daily_undo()
     }
 }
 

@@ -11,17 +11,17 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::shared::{check_not_blank, check_note_target, describe_note, require_note_target};
-use super::{
-    Access, CommandArgs, CommandSpec, NoteEditRequest, NoteLocator, Preview, ProbeResult, ToolSpec,
-    UndoKind, WriteCheck,
-};
+use super::{CommandArgs, CommandSpec, NoteEditRequest, ToolSpec, UndoKind, WriteCheck};
+use crate::base::call::{Access, NoteLocator, Preview, ProbeResult};
+use crate::base::diff::NoteDiff;
+use crate::base::error::ToolError;
+use crate::base::vault_path::{check_note_name, check_vault_path, new_note_path};
 use crate::cli::argv::CliInvocation;
-use crate::error::ToolError;
-use crate::notes::diff::NoteDiff;
 use crate::notes::edit::{body_start, NoteEdit};
 use crate::notes::headings::lines;
-use crate::policy::paths::{check_note_name, check_vault_path, new_note_path};
 use crate::policy::scope::{Output, Place, Reach};
+use crate::tools::Previews;
+use crate::tools::{Card, CliWrite, Plan};
 
 /// Arguments of `create`.
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
@@ -98,12 +98,27 @@ impl CommandArgs for CreateArgs {
         Some(self.describe())
     }
 
-    fn new_note_title(&self) -> Option<String> {
+    fn plan(&self) -> Plan<'_> {
+        Plan::CliWrite(CliWrite {
+            undo: self.undo_kind().unwrap_or(UndoKind::UNKNOWN),
+            check: self.write_check(),
+            new_note: self.new_note_title(),
+            card: self.probe().map(|probe| Card {
+                probe,
+                exact_note: None,
+                preview: self,
+            }),
+        })
+    }
+}
+
+impl CreateArgs {
+    pub fn new_note_title(&self) -> Option<String> {
         let named = self.path.as_deref().or(self.name.as_deref())?;
         Some(crate::hygiene::text::title_of(named).to_string())
     }
 
-    fn write_check(&self) -> Option<WriteCheck> {
+    pub fn write_check(&self) -> Option<WriteCheck> {
         Some(WriteCheck::Create {
             exists: self.existing(),
             read: match (&self.path, &self.name) {
@@ -120,18 +135,20 @@ impl CommandArgs for CreateArgs {
         })
     }
 
-    fn probe(&self) -> Option<CliInvocation> {
+    pub fn probe(&self) -> Option<CliInvocation> {
         Some(self.existing())
     }
 
-    fn undo_kind(&self) -> Option<UndoKind> {
+    pub fn undo_kind(&self) -> Option<UndoKind> {
         // The CLI's `Created: <path>` names the note.
         Some(UndoKind::NewNote {
             path: self.path.clone(),
             lookup: None,
         })
     }
+}
 
+impl Previews for CreateArgs {
     fn preview(&self, current: &ProbeResult) -> Result<Preview, ToolError> {
         if current.is_ok() {
             return Err(note_exists(&self.describe()));
@@ -192,7 +209,7 @@ impl AddArgs {
     /// 1.12.7: `append` puts a line break before the text unless `inline`,
     /// even after a final newline; `prepend` puts one after it).
     fn added(&self, note: &str, at_start: bool) -> String {
-        let eol = crate::notes::edit::line_ending(note);
+        let eol = crate::notes::headings::line_ending(note);
         let content = self.content.replace("\r\n", "\n").replace('\n', eol);
         if at_start {
             let start = body_start(note);
@@ -243,10 +260,6 @@ impl<const AT_START: bool> CommandArgs for AddTo<AT_START> {
         check_not_blank("content", &self.0.content)
     }
 
-    fn exact_note(&self) -> Option<NoteLocator> {
-        self.0.locator()
-    }
-
     fn reach(&self) -> Reach {
         Reach::note(self.0.locator())
     }
@@ -255,11 +268,30 @@ impl<const AT_START: bool> CommandArgs for AddTo<AT_START> {
         describe_note(&self.0.file, &self.0.path)
     }
 
-    fn undo_kind(&self) -> Option<UndoKind> {
+    fn plan(&self) -> Plan<'_> {
+        Plan::CliWrite(CliWrite {
+            undo: self.undo_kind().unwrap_or(UndoKind::UNKNOWN),
+            check: self.write_check(),
+            new_note: None,
+            card: self.probe().map(|probe| Card {
+                probe,
+                exact_note: self.exact_note(),
+                preview: self,
+            }),
+        })
+    }
+}
+
+impl<const AT_START: bool> AddTo<AT_START> {
+    pub fn exact_note(&self) -> Option<NoteLocator> {
+        self.0.locator()
+    }
+
+    pub fn undo_kind(&self) -> Option<UndoKind> {
         self.0.locator().map(UndoKind::NoteText)
     }
 
-    fn write_check(&self) -> Option<WriteCheck> {
+    pub fn write_check(&self) -> Option<WriteCheck> {
         let (read, content) = (self.0.read(), self.0.content.clone());
         Some(if AT_START {
             WriteCheck::Prepend { read, content }
@@ -268,10 +300,12 @@ impl<const AT_START: bool> CommandArgs for AddTo<AT_START> {
         })
     }
 
-    fn probe(&self) -> Option<CliInvocation> {
+    pub fn probe(&self) -> Option<CliInvocation> {
         Some(self.0.read())
     }
+}
 
+impl<const AT_START: bool> Previews for AddTo<AT_START> {
     fn preview(&self, current: &ProbeResult) -> Result<Preview, ToolError> {
         self.0.preview_for(current, AT_START)
     }
@@ -351,11 +385,13 @@ impl CommandArgs for EditArgs {
         Reach::note(NoteLocator::of(&self.file, &self.path))
     }
 
-    fn undo_kind(&self) -> Option<UndoKind> {
-        NoteLocator::of(&self.file, &self.path).map(UndoKind::NoteText)
+    fn plan(&self) -> Plan<'_> {
+        self.note_edit().map_or_else(Plan::read, Plan::NoteEdit)
     }
+}
 
-    fn note_edit(&self) -> Option<NoteEditRequest> {
+impl EditArgs {
+    pub fn note_edit(&self) -> Option<NoteEditRequest> {
         let locate = match (&self.path, &self.file) {
             (Some(path), _) => NoteLocator::Path(path.clone()),
             (None, Some(file)) => NoteLocator::Name(file.clone()),

@@ -10,10 +10,12 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::shared::check_note_target;
-use super::{Access, CommandArgs, CommandSpec, NoteLocator, ToolSpec};
+use super::{CommandArgs, CommandSpec, ToolSpec};
+use crate::base::call::{Access, NoteLocator};
+use crate::base::vault_path::check_optional_folder;
 use crate::hygiene::{HygieneRequest, DEFAULT_COMPARISONS, DEFAULT_THRESHOLD, MAX_COMPARISONS};
-use crate::policy::paths::check_optional_folder;
 use crate::policy::scope::{Output, Place, Reach};
+use crate::tools::Plan;
 
 /// Entries a report shows by default, and at most.
 const DEFAULT_LIMIT: u32 = 50;
@@ -73,7 +75,13 @@ impl CommandArgs for DuplicatesArgs {
         Reach::listing(self.folder.as_ref(), Output::Computed)
     }
 
-    fn computed(&self) -> Option<HygieneRequest> {
+    fn plan(&self) -> Plan<'_> {
+        self.computed().map_or_else(Plan::read, Plan::Computed)
+    }
+}
+
+impl DuplicatesArgs {
+    pub fn computed(&self) -> Option<HygieneRequest> {
         Some(HygieneRequest::Duplicates {
             folder: self.folder.clone(),
             threshold: self.threshold.unwrap_or(DEFAULT_THRESHOLD),
@@ -105,7 +113,13 @@ impl CommandArgs for EmptyArgs {
         Reach::listing(self.folder.as_ref(), Output::Computed)
     }
 
-    fn computed(&self) -> Option<HygieneRequest> {
+    fn plan(&self) -> Plan<'_> {
+        self.computed().map_or_else(Plan::read, Plan::Computed)
+    }
+}
+
+impl EmptyArgs {
+    pub fn computed(&self) -> Option<HygieneRequest> {
         Some(HygieneRequest::Empty {
             folder: self.folder.clone(),
             limit: self.limit.unwrap_or(DEFAULT_LIMIT) as usize,
@@ -131,7 +145,13 @@ impl CommandArgs for MissingArgs {
         Reach::listing(None, Output::Computed)
     }
 
-    fn computed(&self) -> Option<HygieneRequest> {
+    fn plan(&self) -> Plan<'_> {
+        self.computed().map_or_else(Plan::read, Plan::Computed)
+    }
+}
+
+impl MissingArgs {
+    pub fn computed(&self) -> Option<HygieneRequest> {
         Some(HygieneRequest::Missing {
             limit: self.limit.unwrap_or(DEFAULT_LIMIT) as usize,
         })
@@ -197,7 +217,13 @@ impl CommandArgs for SuggestArgs {
         }
     }
 
-    fn computed(&self) -> Option<HygieneRequest> {
+    fn plan(&self) -> Plan<'_> {
+        self.computed().map_or_else(Plan::read, Plan::Computed)
+    }
+}
+
+impl SuggestArgs {
+    pub fn computed(&self) -> Option<HygieneRequest> {
         Some(HygieneRequest::Suggest {
             note: NoteLocator::of(&self.file, &self.path),
             topic: self.topic.clone(),

@@ -6,7 +6,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::shared::{check_note_target, TableFormat};
-use super::{Access, CommandArgs, CommandSpec, NoteLocator, ToolSpec};
+use super::{CommandArgs, CommandSpec, ToolSpec};
+use crate::base::call::{Access, NoteLocator};
 use crate::policy::scope::{LinePath, Output, Reach, Render};
 
 /// Arguments of `backlinks`.

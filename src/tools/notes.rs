@@ -7,9 +7,12 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::shared::{check_not_blank, check_note_target, glob_matches, page_note};
-use super::{Access, CommandArgs, CommandSpec, NoteLocator, NoteView, Presented, ToolSpec, View};
-use crate::policy::paths::check_optional_folder;
+use super::{CommandArgs, CommandSpec, NoteView, Presented, ToolSpec, View};
+use crate::base::call::{Access, NoteLocator};
+use crate::base::vault_path::check_optional_folder;
 use crate::policy::scope::{Output, Reach};
+use crate::tools::Plan;
+use crate::tools::Presents;
 
 /// Files a listing shows when the model does not say, and at most.
 const DEFAULT_FILES: u32 = 200;
@@ -40,7 +43,13 @@ impl CommandArgs for MapArgs {
         Reach::note(NoteLocator::of(&self.file, &self.path))
     }
 
-    fn note_view(&self) -> Option<NoteView> {
+    fn plan(&self) -> Plan<'_> {
+        self.note_view().map_or_else(Plan::read, Plan::NoteView)
+    }
+}
+
+impl MapArgs {
+    pub fn note_view(&self) -> Option<NoteView> {
         Some(NoteView {
             locate: NoteLocator::of(&self.file, &self.path)?,
             view: View::Map,
@@ -70,7 +79,13 @@ impl CommandArgs for SectionArgs {
         Reach::note(NoteLocator::of(&self.file, &self.path))
     }
 
-    fn note_view(&self) -> Option<NoteView> {
+    fn plan(&self) -> Plan<'_> {
+        self.note_view().map_or_else(Plan::read, Plan::NoteView)
+    }
+}
+
+impl SectionArgs {
+    pub fn note_view(&self) -> Option<NoteView> {
         Some(NoteView {
             locate: NoteLocator::of(&self.file, &self.path)?,
             view: View::Section(self.heading.clone()),
@@ -106,7 +121,13 @@ impl CommandArgs for OpenArgs {
         Reach::note(NoteLocator::of(&self.file, &self.path))
     }
 
-    fn note_view(&self) -> Option<NoteView> {
+    fn plan(&self) -> Plan<'_> {
+        self.note_view().map_or_else(Plan::read, Plan::NoteView)
+    }
+}
+
+impl OpenArgs {
+    pub fn note_view(&self) -> Option<NoteView> {
         Some(NoteView {
             locate: NoteLocator::of(&self.file, &self.path)?,
             view: View::Open {
@@ -232,24 +253,6 @@ impl CommandArgs for FilesArgs {
         Reach::listing(self.folder.as_ref(), Output::lines_or_total(self.total))
     }
 
-    /// The CLI's list, filtered, counted and paged.
-    fn present(&self, output: &str) -> Option<Presented> {
-        if self.total {
-            return None;
-        }
-        let kept: Vec<&str> = output
-            .lines()
-            .filter(|line| !line.trim().is_empty() && self.keeps(line))
-            .collect();
-        if self.count_kept {
-            return Some(Presented {
-                text: format!("{}\n", kept.len()),
-                note: None,
-            });
-        }
-        Some(page_note(&kept, self.offset, self.limit, "files"))
-    }
-
     fn validate(&mut self) -> Result<(), String> {
         check_optional_folder("folder", &mut self.folder)?;
         // With `depth` or `name`, `total` counts what the core keeps, so the
@@ -286,6 +289,32 @@ impl CommandArgs for FilesArgs {
         }
         Ok(())
     }
+
+    fn plan(&self) -> Plan<'_> {
+        Plan::Read {
+            present: Some(self),
+        }
+    }
+}
+
+impl Presents for FilesArgs {
+    /// The CLI's list, filtered, counted and paged.
+    fn present(&self, output: &str) -> Option<Presented> {
+        if self.total {
+            return None;
+        }
+        let kept: Vec<&str> = output
+            .lines()
+            .filter(|line| !line.trim().is_empty() && self.keeps(line))
+            .collect();
+        if self.count_kept {
+            return Some(Presented {
+                text: format!("{}\n", kept.len()),
+                note: None,
+            });
+        }
+        Some(page_note(&kept, self.offset, self.limit, "files"))
+    }
 }
 
 /// Arguments of `folders`.
@@ -313,7 +342,7 @@ pub fn tool() -> ToolSpec {
     ToolSpec {
         id: "obsidianNotes",
         display_name: "Notes (CLI)",
-        description: "Read a note's text, its outline of headings or its file info; list files and folders.",
+        description: "Read a note's text, a map of its sections or one section, its outline of headings or its file info; list files and folders; open a note in Obsidian.",
         guidance: "Use obsidianNotes to look inside the vault: `read` for a note's full text (the \
                    first thing to do before answering about a note); for a long note `map` first, \
                    then `section` with a heading path it shows; `outline` for its headings, \

@@ -11,9 +11,11 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::shared::{check_not_blank, check_note_target, describe_note};
-use super::{Access, CommandArgs, CommandSpec, NoteLocator, ToolSpec, UndoKind};
-use crate::policy::paths::{check_note_name, check_vault_folder, check_vault_path};
+use super::{CommandArgs, CommandSpec, ToolSpec};
+use crate::base::call::{Access, NoteLocator};
+use crate::base::vault_path::{check_note_name, check_vault_folder, check_vault_path};
 use crate::policy::scope::{Output, Place, Reach};
+use crate::tools::Plan;
 
 /// Notes one card may move or delete.
 pub const MAX_NOTES: usize = 50;
@@ -129,11 +131,13 @@ impl CommandArgs for MoveArgs {
         Some(describe_notes(&self.file, &self.path, &self.paths))
     }
 
-    fn undo_kind(&self) -> Option<UndoKind> {
-        Some(UndoKind::Organised)
+    fn plan(&self) -> Plan<'_> {
+        self.organise().map_or_else(Plan::read, Plan::Organise)
     }
+}
 
-    fn organise(&self) -> Option<OrganiseRequest> {
+impl MoveArgs {
+    pub fn organise(&self) -> Option<OrganiseRequest> {
         Some(OrganiseRequest {
             kind: OrganiseKind::Move,
             notes: notes_named(&self.file, &self.path, &self.paths),
@@ -176,11 +180,13 @@ impl CommandArgs for RenameArgs {
         describe_note(&self.file, &self.path)
     }
 
-    fn undo_kind(&self) -> Option<UndoKind> {
-        Some(UndoKind::Organised)
+    fn plan(&self) -> Plan<'_> {
+        self.organise().map_or_else(Plan::read, Plan::Organise)
     }
+}
 
-    fn organise(&self) -> Option<OrganiseRequest> {
+impl RenameArgs {
+    pub fn organise(&self) -> Option<OrganiseRequest> {
         Some(OrganiseRequest {
             kind: OrganiseKind::Rename,
             notes: notes_named(&self.file, &self.path, &[]),
@@ -215,11 +221,13 @@ impl CommandArgs for DeleteArgs {
         Some(describe_notes(&self.file, &self.path, &self.paths))
     }
 
-    fn undo_kind(&self) -> Option<UndoKind> {
-        Some(UndoKind::Organised)
+    fn plan(&self) -> Plan<'_> {
+        self.organise().map_or_else(Plan::read, Plan::Organise)
     }
+}
 
-    fn organise(&self) -> Option<OrganiseRequest> {
+impl DeleteArgs {
+    pub fn organise(&self) -> Option<OrganiseRequest> {
         Some(OrganiseRequest {
             kind: OrganiseKind::Delete,
             notes: notes_named(&self.file, &self.path, &self.paths),

@@ -6,12 +6,13 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::shared::{check_not_blank, check_note_target, describe_note, SortOrder};
-use super::{
-    Access, CommandArgs, CommandSpec, NoteLocator, Preview, ProbeResult, ToolSpec, UndoKind,
-};
+use super::{CommandArgs, CommandSpec, ToolSpec, UndoKind};
+use crate::base::call::{Access, NoteLocator, Preview, ProbeResult};
+use crate::base::error::ToolError;
 use crate::cli::argv::CliInvocation;
-use crate::error::ToolError;
 use crate::policy::scope::{Output, Place, Reach};
+use crate::tools::Previews;
+use crate::tools::{Card, CliWrite, Plan};
 
 /// `format=` of `properties`.
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema)]
@@ -169,17 +170,34 @@ impl CommandArgs for PropertyNameArgs {
         property_target(&self.name, &self.file, &self.path)
     }
 
-    fn probe(&self) -> Option<CliInvocation> {
+    fn plan(&self) -> Plan<'_> {
+        Plan::CliWrite(CliWrite {
+            undo: self.undo_kind().unwrap_or(UndoKind::UNKNOWN),
+            check: None,
+            new_note: None,
+            card: self.probe().map(|probe| Card {
+                probe,
+                exact_note: None,
+                preview: self,
+            }),
+        })
+    }
+}
+
+impl PropertyNameArgs {
+    pub fn probe(&self) -> Option<CliInvocation> {
         Some(read_probe(&self.name, &self.file, &self.path))
     }
 
-    fn undo_kind(&self) -> Option<UndoKind> {
+    pub fn undo_kind(&self) -> Option<UndoKind> {
         Some(UndoKind::Property {
             name: self.name.clone(),
             note: NoteLocator::of(&self.file, &self.path)?,
         })
     }
+}
 
+impl Previews for PropertyNameArgs {
     fn preview(&self, current: &ProbeResult) -> Result<Preview, ToolError> {
         let target = self.write_target().unwrap_or_default();
         match current_value(current)? {
@@ -211,17 +229,34 @@ impl CommandArgs for PropertySetArgs {
         property_target(&self.name, &self.file, &self.path)
     }
 
-    fn probe(&self) -> Option<CliInvocation> {
+    fn plan(&self) -> Plan<'_> {
+        Plan::CliWrite(CliWrite {
+            undo: self.undo_kind().unwrap_or(UndoKind::UNKNOWN),
+            check: None,
+            new_note: None,
+            card: self.probe().map(|probe| Card {
+                probe,
+                exact_note: None,
+                preview: self,
+            }),
+        })
+    }
+}
+
+impl PropertySetArgs {
+    pub fn probe(&self) -> Option<CliInvocation> {
         Some(read_probe(&self.name, &self.file, &self.path))
     }
 
-    fn undo_kind(&self) -> Option<UndoKind> {
+    pub fn undo_kind(&self) -> Option<UndoKind> {
         Some(UndoKind::Property {
             name: self.name.clone(),
             note: NoteLocator::of(&self.file, &self.path)?,
         })
     }
+}
 
+impl Previews for PropertySetArgs {
     fn preview(&self, current: &ProbeResult) -> Result<Preview, ToolError> {
         let before = current_value(current)?.unwrap_or_else(|| NOT_SET.into());
         let after = match self.kind {

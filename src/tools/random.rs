@@ -4,8 +4,9 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use super::{Access, CommandArgs, CommandSpec, ToolSpec};
-use crate::policy::paths::check_optional_folder;
+use super::{CommandArgs, CommandSpec, ToolSpec};
+use crate::base::call::Access;
+use crate::base::vault_path::check_optional_folder;
 use crate::policy::scope::{Output, Place, Reach};
 
 /// Arguments of `random:read`.

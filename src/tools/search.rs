@@ -5,9 +5,12 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::shared::check_not_blank;
-use super::{Access, CommandArgs, CommandSpec, Presented, ToolSpec};
-use crate::policy::paths::check_vault_folder;
+use super::{CommandArgs, CommandSpec, Presented, ToolSpec};
+use crate::base::call::Access;
+use crate::base::vault_path::check_vault_folder;
 use crate::policy::scope::{Output, Reach, Render};
+use crate::tools::Plan;
+use crate::tools::Presents;
 
 /// How many results a search returns when the model does not say.
 pub const DEFAULT_LIMIT: u32 = 20;
@@ -119,6 +122,14 @@ impl<const CONTEXT: bool> CommandArgs for SearchArgs<CONTEXT> {
         Ok(())
     }
 
+    fn plan(&self) -> Plan<'_> {
+        Plan::Read {
+            present: Some(self),
+        }
+    }
+}
+
+impl<const CONTEXT: bool> Presents for SearchArgs<CONTEXT> {
     /// One page: the results after `offset`, and what to send for the next.
     /// JSON stays JSON (its items are the page; nothing is added).
     fn present(&self, output: &str) -> Option<Presented> {

@@ -4,7 +4,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::policy::paths::{check_note_name, check_vault_path};
+use crate::base::vault_path::{check_note_name, check_vault_path};
 
 /// `format=json|tsv|csv`, for list commands that offer it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]

@@ -8,12 +8,13 @@ use serde_json::json;
 use super::shared::{
     check_not_blank, check_note_target, describe_note, require_note_target, SortOrder, TableFormat,
 };
-use super::{
-    Access, CommandArgs, CommandSpec, NoteEditRequest, NoteLocator, Presented, ToolSpec, UndoKind,
-};
+use super::{CommandArgs, CommandSpec, NoteEditRequest, Presented, ToolSpec};
+use crate::base::call::{Access, NoteLocator};
 use crate::notes::edit::NoteEdit;
 use crate::notes::tags::TagPlace;
 use crate::policy::scope::{Output, Reach};
+use crate::tools::Plan;
+use crate::tools::Presents;
 
 /// Arguments of `tags`.
 #[derive(Debug, Deserialize, Serialize, JsonSchema)]
@@ -106,11 +107,13 @@ impl CommandArgs for TagAddArgs {
         describe_note(&self.file, &self.path)
     }
 
-    fn undo_kind(&self) -> Option<UndoKind> {
-        NoteLocator::of(&self.file, &self.path).map(UndoKind::NoteText)
+    fn plan(&self) -> Plan<'_> {
+        self.note_edit().map_or_else(Plan::read, Plan::NoteEdit)
     }
+}
 
-    fn note_edit(&self) -> Option<NoteEditRequest> {
+impl TagAddArgs {
+    pub fn note_edit(&self) -> Option<NoteEditRequest> {
         let place = if self.inline {
             TagPlace::Inline
         } else {
@@ -140,11 +143,13 @@ impl CommandArgs for TagRemoveArgs {
         describe_note(&self.file, &self.path)
     }
 
-    fn undo_kind(&self) -> Option<UndoKind> {
-        NoteLocator::of(&self.file, &self.path).map(UndoKind::NoteText)
+    fn plan(&self) -> Plan<'_> {
+        self.note_edit().map_or_else(Plan::read, Plan::NoteEdit)
     }
+}
 
-    fn note_edit(&self) -> Option<NoteEditRequest> {
+impl TagRemoveArgs {
+    pub fn note_edit(&self) -> Option<NoteEditRequest> {
         Some(NoteEditRequest {
             locate: NoteLocator::of(&self.file, &self.path)?,
             edit: NoteEdit::RemoveTag {
@@ -161,6 +166,42 @@ impl TagsArgs {
 }
 
 impl CommandArgs for TagsArgs {
+    fn validate(&mut self) -> Result<(), String> {
+        check_note_target(&mut self.file, &mut self.path)?;
+        if self.trims() {
+            if self.total || matches!(self.format, Some(TableFormat::Json | TableFormat::Csv)) {
+                return Err("`minCount` and `limit` work on the tag list in the default format; leave out `total` and `format`".into());
+            }
+            if self.min_count == Some(0) || self.limit == Some(0) {
+                return Err("`minCount` and `limit` start at 1".into());
+            }
+            // Counting needs the counts.
+            self.counts = self.counts || self.min_count.is_some();
+        }
+        Ok(())
+    }
+
+    fn reach(&self) -> Reach {
+        match NoteLocator::of(&self.file, &self.path) {
+            // Tag names and counts over the vault cannot be split by folder.
+            None if self.all => Reach::listing(
+                None,
+                Output::Unplaceable {
+                    fix: "Ask for the tags of a note in the allowed folders (`file` or `path`), or use `tag` with `verbose` to see which notes use one tag.",
+                },
+            ),
+            note => Reach::note(note),
+        }
+    }
+
+    fn plan(&self) -> Plan<'_> {
+        Plan::Read {
+            present: Some(self),
+        }
+    }
+}
+
+impl Presents for TagsArgs {
     /// `#tag<TAB>count` lines, kept from `minCount` up and cut at `limit`.
     fn present(&self, output: &str) -> Option<Presented> {
         if !self.trims() {
@@ -190,34 +231,6 @@ impl CommandArgs for TagsArgs {
             )
         });
         Some(Presented { text, note })
-    }
-
-    fn validate(&mut self) -> Result<(), String> {
-        check_note_target(&mut self.file, &mut self.path)?;
-        if self.trims() {
-            if self.total || matches!(self.format, Some(TableFormat::Json | TableFormat::Csv)) {
-                return Err("`minCount` and `limit` work on the tag list in the default format; leave out `total` and `format`".into());
-            }
-            if self.min_count == Some(0) || self.limit == Some(0) {
-                return Err("`minCount` and `limit` start at 1".into());
-            }
-            // Counting needs the counts.
-            self.counts = self.counts || self.min_count.is_some();
-        }
-        Ok(())
-    }
-
-    fn reach(&self) -> Reach {
-        match NoteLocator::of(&self.file, &self.path) {
-            // Tag names and counts over the vault cannot be split by folder.
-            None if self.all => Reach::listing(
-                None,
-                Output::Unplaceable {
-                    fix: "Ask for the tags of a note in the allowed folders (`file` or `path`), or use `tag` with `verbose` to see which notes use one tag.",
-                },
-            ),
-            note => Reach::note(note),
-        }
     }
 }
 
@@ -256,7 +269,7 @@ pub fn tool() -> ToolSpec {
     ToolSpec {
         id: "obsidianTags",
         display_name: "Tags (CLI)",
-        description: "List tags in the vault or a note, or show how one tag is used.",
+        description: "List tags in the vault or a note, show how one tag is used, or add or remove a tag on a note.",
         guidance:
             "Use obsidianTags for tags: `tags all counts` for the vault's tags and how often \
                    each is used, `tags file=…` for one note's tags, `tag name=… verbose` for the \

@@ -6,13 +6,14 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::shared::{check_note_target, check_status_char, describe_note, TableFormat};
-use super::{
-    Access, CommandArgs, CommandSpec, NoteLocator, Preview, ProbeResult, ToolSpec, UndoKind,
-};
+use super::{CommandArgs, CommandSpec, ToolSpec, UndoKind};
+use crate::base::call::{Access, NoteLocator, Preview, ProbeResult};
+use crate::base::error::ToolError;
+use crate::base::vault_path::check_vault_path;
 use crate::cli::argv::CliInvocation;
-use crate::error::ToolError;
-use crate::policy::paths::check_vault_path;
 use crate::policy::scope::{Output, Place, Reach, Render};
+use crate::tools::Previews;
+use crate::tools::{Card, CliWrite, Plan};
 
 /// Arguments of `tasks`.
 #[derive(Debug, Deserialize, Serialize, JsonSchema)]
@@ -231,11 +232,30 @@ impl CommandArgs for TaskArgs {
         Some(self.describe())
     }
 
+    fn plan(&self) -> Plan<'_> {
+        // Without a change, `task` only shows the task (`effective_access`).
+        if self.change().is_none() {
+            return Plan::read();
+        }
+        Plan::CliWrite(CliWrite {
+            undo: self.undo_kind().unwrap_or(UndoKind::UNKNOWN),
+            check: None,
+            new_note: None,
+            card: self.probe().map(|probe| Card {
+                probe,
+                exact_note: None,
+                preview: self,
+            }),
+        })
+    }
+}
+
+impl TaskArgs {
     /// The note itself: `read` with the same `file`/`path` (the path of a
     /// `ref`), or `daily:read`. No capture shows what `task` prints, so the
     /// preview never depends on it; the whole note is also what the stale
     /// check compares.
-    fn probe(&self) -> Option<CliInvocation> {
+    pub fn probe(&self) -> Option<CliInvocation> {
         let read = CliInvocation::new("read");
         if let Some((path, _)) = self.reference.as_deref().and_then(split_reference) {
             return Some(read.parameter("path", path));
@@ -249,7 +269,7 @@ impl CommandArgs for TaskArgs {
         self.daily.then(|| CliInvocation::new("daily:read"))
     }
 
-    fn undo_kind(&self) -> Option<UndoKind> {
+    pub fn undo_kind(&self) -> Option<UndoKind> {
         self.change()?;
         let note = match self.reference.as_deref().and_then(split_reference) {
             Some((path, _)) => NoteLocator::Path(path.to_string()),
@@ -261,7 +281,9 @@ impl CommandArgs for TaskArgs {
             line: self.line_number()?,
         })
     }
+}
 
+impl Previews for TaskArgs {
     fn preview(&self, current: &ProbeResult) -> Result<Preview, ToolError> {
         let note = current.as_ref().map_err(Clone::clone)?;
         let change = self
@@ -482,32 +504,30 @@ mod tests {
             Access::ConfirmedWrite
         );
         // The probe reads the note itself, never `task`'s own output.
-        let probe = CommandArgs::probe(&change).unwrap().to_argv().unwrap();
+        let probe = TaskArgs::probe(&change).unwrap().to_argv().unwrap();
         assert_eq!(probe, ["daily:read"]);
         let note = "# Today\r\n\r\n- [ ] Ship\r\n- [x] Plan";
-        let preview = CommandArgs::preview(&change, &Ok(note.into())).unwrap();
+        let preview = TaskArgs::preview(&change, &Ok(note.into())).unwrap();
         assert_eq!(preview.before, "- [ ] Ship");
         assert_eq!(preview.after, "- [x] Ship");
         assert_eq!(preview.target, "the task on line 3 of today's daily note");
         let by_ref = task(json!({"ref": "Projects/Plan.md:2", "toggle": true})).unwrap();
         assert_eq!(
-            CommandArgs::probe(&by_ref).unwrap().to_argv().unwrap(),
+            TaskArgs::probe(&by_ref).unwrap().to_argv().unwrap(),
             ["read", "path=Projects/Plan.md"]
         );
         let by_file = task(json!({"file": "Plan", "line": 4, "status": "-"})).unwrap();
         assert_eq!(
-            CommandArgs::probe(&by_file).unwrap().to_argv().unwrap(),
+            TaskArgs::probe(&by_file).unwrap().to_argv().unwrap(),
             ["read", "file=Plan"]
         );
         assert_eq!(
-            CommandArgs::preview(&by_file, &Ok(note.into()))
-                .unwrap()
-                .after,
+            TaskArgs::preview(&by_file, &Ok(note.into())).unwrap().after,
             "- [-] Plan"
         );
         let by_path = task(json!({"path": "A/B.md", "line": 1, "done": true})).unwrap();
         assert_eq!(
-            CommandArgs::probe(&by_path).unwrap().to_argv().unwrap(),
+            TaskArgs::probe(&by_path).unwrap().to_argv().unwrap(),
             ["read", "path=A/B.md"]
         );
     }
@@ -515,12 +535,12 @@ mod tests {
     #[test]
     fn a_preview_that_cannot_be_built_is_an_error() {
         let past_the_end = task(json!({"file": "Plan", "line": 9, "done": true})).unwrap();
-        let err = CommandArgs::preview(&past_the_end, &Ok("- [ ] a\n- [ ] b".into())).unwrap_err();
+        let err = TaskArgs::preview(&past_the_end, &Ok("- [ ] a\n- [ ] b".into())).unwrap_err();
         assert!(err.to_string().contains("the note has 2 lines"), "{err}");
         let heading = task(json!({"file": "Plan", "line": 1, "done": true})).unwrap();
-        let err = CommandArgs::preview(&heading, &Ok("# Plan\n- [ ] a".into())).unwrap_err();
+        let err = TaskArgs::preview(&heading, &Ok("# Plan\n- [ ] a".into())).unwrap_err();
         assert!(err.to_string().contains("line 1 is not a task"), "{err}");
-        let empty = CommandArgs::preview(&heading, &Ok(String::new())).unwrap_err();
+        let empty = TaskArgs::preview(&heading, &Ok(String::new())).unwrap_err();
         assert!(
             empty.to_string().contains("the note has 0 lines"),
             "{empty}"
@@ -530,7 +550,7 @@ mod tests {
             hint: None,
         };
         assert_eq!(
-            CommandArgs::preview(&heading, &Err(missing.clone())).unwrap_err(),
+            TaskArgs::preview(&heading, &Err(missing.clone())).unwrap_err(),
             missing
         );
     }

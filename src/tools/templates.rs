@@ -5,7 +5,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::shared::check_not_blank;
-use super::{Access, CommandArgs, CommandSpec, ToolSpec};
+use super::{CommandArgs, CommandSpec, ToolSpec};
+use crate::base::call::Access;
 use crate::policy::scope::Reach;
 
 /// Arguments of `templates`.

@@ -4,15 +4,15 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
 use super::interop::{from_js, http_chunk, http_failure, process_outcome, to_js};
-use crate::host::{
+use crate::base::host::{
     FileStatus, Host, HttpFailure, HttpRequest, HttpResponseHead, PlatformFacts, ProcessOutcome,
     ProcessRequest, SpawnFailure, VaultFailure, VaultProcessed,
 };
-use crate::input::CONVERSATION;
+use crate::base::input::CONVERSATION;
 
 #[wasm_bindgen]
 extern "C" {
-    /// The shim's effect functions (see `plugin-shim/host.ts`).
+    /// The shim's effect functions (see `plugin-shim/host/node-host.ts`).
     pub type HostFunctions;
 
     #[wasm_bindgen(method, js_name = runProcess)]
@@ -145,7 +145,7 @@ impl Host for JsHost {
 
     async fn file_status(&self, path: &str) -> FileStatus {
         match JsFuture::from(self.functions.file_status(path)).await {
-            Ok(value) => from_js(&value, &crate::input::SETTINGS).unwrap_or_default(),
+            Ok(value) => from_js(&value, &crate::base::input::SETTINGS).unwrap_or_default(),
             Err(_) => FileStatus::default(),
         }
     }
@@ -170,7 +170,7 @@ impl Host for JsHost {
         if let Some(failure) = http_failure(&answer) {
             return Err(failure);
         }
-        from_js(&answer, &crate::input::SETTINGS).map_err(host_failure)
+        from_js(&answer, &crate::base::input::SETTINGS).map_err(host_failure)
     }
 
     async fn http_read(&self, id: u32) -> Result<Option<Vec<u8>>, HttpFailure> {
@@ -187,9 +187,13 @@ impl Host for JsHost {
         self.functions.http_close(id);
     }
 
-    fn local_context(&self) -> crate::host::LocalContext {
+    fn local_context(&self) -> crate::base::host::LocalContext {
         // Only for the prompt: anything unreadable is simply left out.
-        from_js(&self.functions.local_context(), &crate::input::SETTINGS).unwrap_or_default()
+        from_js(
+            &self.functions.local_context(),
+            &crate::base::input::SETTINGS,
+        )
+        .unwrap_or_default()
     }
 
     async fn sleep(&self, ms: u32) {
@@ -336,7 +340,7 @@ fn vault_error(answer: &wasm_bindgen::JsValue) -> Result<(), VaultFailure> {
         return Ok(());
     }
     Err(
-        from_js(&error, &crate::input::SETTINGS).unwrap_or(VaultFailure {
+        from_js(&error, &crate::base::input::SETTINGS).unwrap_or(VaultFailure {
             code: "host_error".into(),
             message: "unreadable error".into(),
         }),

@@ -5,8 +5,8 @@ use serde::Serialize;
 use serde_json::Value;
 use wasm_bindgen::{JsCast, JsError, JsValue};
 
-use crate::host::{HttpFailure, ProcessOutcome, SpawnFailure};
-use crate::input::{parse_bounded, parse_lenient, InputLimits, InputProblem, Lenient};
+use crate::base::host::{HttpFailure, ProcessOutcome, SpawnFailure};
+use crate::base::input::{parse_bounded, parse_lenient, InputLimits, InputProblem, Lenient};
 
 /// Core values become plain JS objects, through JSON text and the engine's
 /// `JSON.parse`: every boundary type then shares serde_json's serializer
@@ -161,7 +161,7 @@ pub fn http_failure(value: &JsValue) -> Option<HttpFailure> {
         return None;
     }
     Some(
-        from_js(&error, &crate::input::SETTINGS).unwrap_or(HttpFailure {
+        from_js(&error, &crate::base::input::SETTINGS).unwrap_or(HttpFailure {
             code: "HOST_ERROR".into(),
             message: "unreadable error".into(),
         }),

@@ -11,26 +11,26 @@ use wasm_bindgen_futures::future_to_promise;
 
 use self::host::{HostFunctions, JsHost};
 use self::interop::{from_js, into_error, lenient_from_js, short_text, to_js, value_from_js};
-use crate::agent::chat::{ChatEvent, ChatEvents, Decision};
-use crate::agent::conversation::{Attachment, Conversation, Rewind};
-use crate::agent::provider::PRESETS;
-use crate::core::VaultAgentCore;
-use crate::error::ToolError;
-use crate::host::PlatformFacts;
-use crate::input::{CONVERSATION, JOURNAL, MAX_TOOL_ID_CHARS, SETTINGS, TOOL_ARGUMENTS};
-use crate::result::ToolResult;
+use crate::base::error::ToolError;
+use crate::base::host::PlatformFacts;
+use crate::base::input::{CONVERSATION, JOURNAL, MAX_TOOL_ID_CHARS, SETTINGS, TOOL_ARGUMENTS};
+use crate::base::result::ToolResult;
+use crate::doors::chat::conversation::{Attachment, Conversation, Rewind};
+use crate::doors::chat::{ChatEvent, ChatEvents, Decision};
+use crate::settings::presets::PRESETS;
+use crate::vault_agent::VaultAgent as Core;
 
 /// An MCP exchange: the body (at most `mcp::MAX_BODY_BYTES`, checked again
 /// in the core) as one string, with room for JSON escapes and headers.
-const MCP_EXCHANGE: crate::input::InputLimits = crate::input::InputLimits {
+const MCP_EXCHANGE: crate::base::input::InputLimits = crate::base::input::InputLimits {
     max_depth: 8,
-    max_string_chars: 2 * crate::mcp::MAX_BODY_BYTES,
+    max_string_chars: 2 * crate::doors::mcp::MAX_BODY_BYTES,
     max_items: 200,
-    max_total_bytes: 5 * crate::mcp::MAX_BODY_BYTES,
+    max_total_bytes: 5 * crate::doors::mcp::MAX_BODY_BYTES,
 };
 
 /// The headers of an MCP exchange, before its body is read.
-const MCP_HEAD: crate::input::InputLimits = crate::input::InputLimits {
+const MCP_HEAD: crate::base::input::InputLimits = crate::base::input::InputLimits {
     max_depth: 8,
     max_string_chars: 64 * 1024,
     max_items: 200,
@@ -38,7 +38,7 @@ const MCP_HEAD: crate::input::InputLimits = crate::input::InputLimits {
 };
 
 /// A coding agent's permission question: a title and a handful of options.
-const AGENT_QUESTION: crate::input::InputLimits = crate::input::InputLimits {
+const AGENT_QUESTION: crate::base::input::InputLimits = crate::base::input::InputLimits {
     max_depth: 4,
     max_string_chars: 4096,
     max_items: 32,
@@ -51,7 +51,7 @@ const MAX_ID_CHARS: usize = 200;
 #[wasm_bindgen(start)]
 fn start() {
     console_error_panic_hook::set_once();
-    crate::policy::paths::use_engine_nfc(engine_nfc);
+    crate::base::vault_path::use_engine_nfc(engine_nfc);
 }
 
 /// `String.prototype.normalize("NFC")` of the JS engine.
@@ -62,7 +62,7 @@ fn engine_nfc(text: &str) -> String {
 /// The core as the shim sees it. Created once in `onload`.
 #[wasm_bindgen]
 pub struct VaultAgent {
-    core: Rc<VaultAgentCore<JsHost>>,
+    core: Rc<Core<JsHost>>,
     startup_repairs: Vec<String>,
 }
 
@@ -81,7 +81,7 @@ impl VaultAgent {
         // defaults, each with a line in the log.
         let stored = lenient_from_js(&stored_settings, &SETTINGS);
         let mut startup_repairs = stored.repairs.clone();
-        let (core, repairs) = VaultAgentCore::load(JsHost::new(host, facts), &stored);
+        let (core, repairs) = Core::load(JsHost::new(host, facts), &stored);
         startup_repairs.extend(repairs);
         Ok(VaultAgent {
             core: Rc::new(core),
@@ -132,10 +132,10 @@ impl VaultAgent {
     #[wasm_bindgen(js_name = mcpHandle)]
     pub fn mcp_handle(&self, exchange: JsValue, events: McpEventFunctions) -> js_sys::Promise {
         let core = self.core.clone();
-        let exchange: Result<crate::mcp::McpExchange, _> = from_js(&exchange, &MCP_EXCHANGE);
+        let exchange: Result<crate::doors::mcp::McpExchange, _> = from_js(&exchange, &MCP_EXCHANGE);
         future_to_promise(async move {
             let exchange = exchange.map_err(|e| JsValue::from(into_error(e)))?;
-            let reply = core.mcp_handle(&exchange, &events).await;
+            let reply = core.mcp.handle(&exchange, &events).await;
             to_js(&reply).map_err(JsValue::from)
         })
     }
@@ -144,9 +144,9 @@ impl VaultAgent {
     /// a body): null lets the listener read the body; otherwise the reply.
     #[wasm_bindgen(js_name = mcpAdmit)]
     pub fn mcp_admit(&self, head: JsValue) -> Result<JsValue, JsError> {
-        let head: crate::mcp::McpExchange =
+        let head: crate::doors::mcp::McpExchange =
             from_js(&head, &MCP_HEAD).map_err(|e| JsError::new(&e))?;
-        match self.core.mcp_admit(&head) {
+        match self.core.mcp.admit(&head) {
             Some(reply) => to_js(&reply),
             None => Ok(JsValue::NULL),
         }
@@ -155,33 +155,36 @@ impl VaultAgent {
     /// The bounds the MCP listener enforces (`McpListenerLimits`).
     #[wasm_bindgen(js_name = mcpListenerLimits)]
     pub fn mcp_listener_limits(&self) -> Result<JsValue, JsError> {
-        to_js(&crate::mcp::listener::limits())
+        to_js(&crate::doors::mcp::listener::limits())
     }
 
     /// The stored MCP activity log's text, checked and cut (`McpActivityRead`).
     #[wasm_bindgen(js_name = mcpActivityRead)]
     pub fn mcp_activity_read(&self, text: String) -> Result<JsValue, JsError> {
-        to_js(&crate::mcp::activity::read_stored(&text))
+        to_js(&crate::doors::mcp::activity::read_stored(&text))
     }
 
     /// Each MCP client's set-up for the server on `port` (`McpClientSetup[]`).
     #[wasm_bindgen(js_name = mcpClientSetups)]
     pub fn mcp_client_setups(&self, port: u32, token: Option<String>) -> Result<JsValue, JsError> {
-        to_js(&crate::mcp::setups::client_setups(port, token.as_deref()))
+        to_js(&crate::doors::mcp::setups::client_setups(
+            port,
+            token.as_deref(),
+        ))
     }
 
     /// An ACP agent's MCP token for one session (`mode` a stored mode name).
     #[wasm_bindgen(js_name = openAgentDoor)]
     pub fn open_agent_door(&self, token: String, name: String, mode: String) -> bool {
         match crate::settings::PermissionMode::from_key(&mode) {
-            Some(mode) => self.core.open_agent_door(&token, &name, mode),
+            Some(mode) => self.core.acp.open_door(&token, &name, mode),
             None => false,
         }
     }
 
     #[wasm_bindgen(js_name = closeAgentDoor)]
     pub fn close_agent_door(&self, token: String) {
-        self.core.close_agent_door(&token);
+        self.core.acp.close_door(&token);
     }
 
     /// A coding agent's own permission question (`AgentQuestion`): resolves
@@ -190,16 +193,14 @@ impl VaultAgent {
     pub fn agent_question(&self, token: String, question: JsValue) -> Result<JsValue, JsError> {
         let question: crate::policy::agent_questions::AgentQuestion =
             from_js(&question, &AGENT_QUESTION).map_err(|e| JsError::new(&e))?;
-        to_js(&self.core.agent_question(&token, &question))
+        to_js(&self.core.acp.question(&token, &question))
     }
 
     /// The vault path a coding agent's absolute file path names; throws
     /// with why, when it names none (outside the vault, not a note path).
     #[wasm_bindgen(js_name = agentFilePath)]
     pub fn agent_file_path(&self, path: String) -> Result<String, JsError> {
-        self.core
-            .agent_file_path(&path)
-            .map_err(|e| JsError::new(&e))
+        self.core.acp.file_path(&path).map_err(|e| JsError::new(&e))
     }
 
     /// Which write an agent's `fs/write_text_file` becomes: resolves to an
@@ -217,7 +218,8 @@ impl VaultAgent {
             let mode = crate::settings::PermissionMode::from_key(&mode);
             let plan = match mode {
                 Some(mode) => {
-                    core.agent_file_write(&path, &content, &requester, Some(mode))
+                    core.acp
+                        .file_write(&path, &content, &requester, Some(mode))
                         .await
                 }
                 None => crate::policy::agent_files::AgentFileWrite::Refused {
@@ -240,14 +242,15 @@ impl VaultAgent {
         let question: crate::policy::agent_questions::AgentQuestion =
             from_js(&question, &AGENT_QUESTION).map_err(|e| JsError::new(&e))?;
         self.core
-            .agent_question_answered(&token, &question, &option_id);
+            .acp
+            .question_answered(&token, &question, &option_id);
         Ok(())
     }
 
     /// A turn of the agent behind door `token` starts (`open`) or ends.
     #[wasm_bindgen(js_name = agentTurn)]
     pub fn agent_turn(&self, token: String, open: bool) {
-        self.core.agent_turn(&token, open);
+        self.core.acp.turn(&token, open);
     }
 
     /// Whether the agent's request (`method`, ACP's name) may be served now:
@@ -262,7 +265,7 @@ impl VaultAgent {
         let Some(request) = crate::policy::agent_session::AgentRequest::from_method(&method) else {
             return Err(JsError::new(&format!("{method} is not an agent request")));
         };
-        match self.core.agent_request(&token, request, &subject) {
+        match self.core.acp.request(&token, request, &subject) {
             Some(refusal) => to_js(&refusal),
             None => Ok(JsValue::NULL),
         }
@@ -282,7 +285,7 @@ impl VaultAgent {
         let core = self.core.clone();
         future_to_promise(async move {
             let cap = crate::settings::PermissionMode::from_key(&mode);
-            let result = core.agent_read_file(&path, cap, line, limit).await;
+            let result = core.acp.read_file(&path, cap, line, limit).await;
             to_js(&result).map_err(JsValue::from)
         })
     }
@@ -291,7 +294,7 @@ impl VaultAgent {
     /// (`ProcessTree`): its own process group on POSIX, taskkill on Windows.
     #[wasm_bindgen(js_name = agentProcessTree)]
     pub fn agent_process_tree(&self) -> Result<JsValue, JsError> {
-        to_js(&self.core.agent_process_tree())
+        to_js(&self.core.acp.process_tree())
     }
 
     /// Obsidian reported a change in the vault (a vault or metadata-cache
@@ -311,13 +314,13 @@ impl VaultAgent {
     /// The MCP client closed exchange `exchange` before its answer.
     #[wasm_bindgen(js_name = mcpAbandon)]
     pub fn mcp_abandon(&self, exchange: u32) {
-        self.core.mcp_abandon(exchange);
+        self.core.mcp.abandon(exchange);
     }
 
     /// The tools as MCP lists them (for the settings tab and `vault-agent:tools`).
     #[wasm_bindgen(js_name = mcpTools)]
     pub fn mcp_tools(&self) -> Result<JsValue, JsError> {
-        to_js(&self.core.mcp_tools())
+        to_js(&self.core.mcp.tools())
     }
 
     /// `callTool` for the plugin's CLI commands: `mode` (a stored mode
@@ -487,7 +490,7 @@ impl VaultAgent {
     /// A new, empty conversation.
     #[wasm_bindgen(js_name = newConversation)]
     pub fn new_conversation(&self) -> Result<JsValue, JsError> {
-        to_js(&self.core.new_conversation())
+        to_js(&self.core.chat.new_conversation())
     }
 
     /// A conversation file's text (`fileId` from its name) through the
@@ -495,8 +498,9 @@ impl VaultAgent {
     /// when the file holds no chat at all.
     #[wasm_bindgen(js_name = loadConversation)]
     pub fn load_conversation(&self, text: String, file_id: String) -> Result<JsValue, JsError> {
-        let value = crate::input::parse_bounded(&text, &CONVERSATION).map_err(into_error)?;
-        let loaded = crate::agent::stored::load(value, &file_id).map_err(|e| JsError::new(&e))?;
+        let value = crate::base::input::parse_bounded(&text, &CONVERSATION).map_err(into_error)?;
+        let loaded =
+            crate::doors::chat::stored::load(value, &file_id).map_err(|e| JsError::new(&e))?;
         to_js(&loaded)
     }
 
@@ -524,7 +528,8 @@ impl VaultAgent {
             let attachments = attachments.map_err(|e| JsValue::from(into_error(e)))?;
             let events = JsEvents(on_event);
             let end = core
-                .chat_send_with(&mut conversation, &text, attachments, &events)
+                .chat
+                .send_with(&mut conversation, &text, attachments, &events)
                 .await;
             turn_result(&conversation, end)
         })
@@ -572,7 +577,7 @@ impl VaultAgent {
         future_to_promise(async move {
             let mut conversation = conversation.map_err(|e| JsValue::from(into_error(e)))?;
             let events = JsEvents(on_event);
-            let end = core.chat_retry(&mut conversation, &events).await;
+            let end = core.chat.retry(&mut conversation, &events).await;
             turn_result(&conversation, end)
         })
     }
@@ -600,7 +605,8 @@ impl VaultAgent {
                 Decision::Reject
             };
             let end = core
-                .chat_resolve(&mut conversation, &confirmation_id, decision, &events)
+                .chat
+                .resolve(&mut conversation, &confirmation_id, decision, &events)
                 .await;
             turn_result(&conversation, end)
         })
@@ -621,7 +627,8 @@ impl VaultAgent {
             let mut conversation = conversation.map_err(|e| JsValue::from(into_error(e)))?;
             let events = JsEvents(on_event);
             let end = core
-                .chat_resolve(
+                .chat
+                .resolve(
                     &mut conversation,
                     &confirmation_id,
                     Decision::Answered,
@@ -635,16 +642,16 @@ impl VaultAgent {
     /// Stop was pressed (the shim also aborts the running request).
     #[wasm_bindgen(js_name = chatStop)]
     pub fn chat_stop(&self) {
-        self.core.chat_stop();
+        self.core.chat.stop();
     }
 
     /// Lists the active provider's models ("Test connection").
     #[wasm_bindgen(js_name = testConnection)]
     pub fn test_connection(&self) -> js_sys::Promise {
         let core = self.core.clone();
-        future_to_promise(
-            async move { to_js(&core.test_connection().await).map_err(JsValue::from) },
-        )
+        future_to_promise(async move {
+            to_js(&core.chat.test_connection().await).map_err(JsValue::from)
+        })
     }
 
     /// The model profiles as the settings tab and the chat header show them.
@@ -689,8 +696,9 @@ impl VaultAgent {
         } else {
             crate::settings::ProviderKind::OpenAi
         };
-        let reply = crate::agent::provider::parse_stream(kind, stream.chunks(chunk_size.max(1)))
-            .map_err(into_error)?;
+        let reply =
+            crate::doors::chat::provider::parse_stream(kind, stream.chunks(chunk_size.max(1)))
+                .map_err(into_error)?;
         Ok(reply.text.len())
     }
 
@@ -728,7 +736,7 @@ extern "C" {
     fn fresh_id(this: &McpEventFunctions) -> String;
 }
 
-impl crate::mcp::McpEvents for McpEventFunctions {
+impl crate::doors::mcp::McpEvents for McpEventFunctions {
     fn notify(&self, message: &serde_json::Value) {
         McpEventFunctions::notify(self, &message.to_string());
     }
@@ -738,7 +746,7 @@ impl crate::mcp::McpEvents for McpEventFunctions {
     fn withdraw_card(&self, id: &str) {
         McpEventFunctions::withdraw_card(self, id);
     }
-    fn activity(&self, entry: &crate::mcp::ActivityEntry) {
+    fn activity(&self, entry: &crate::doors::mcp::ActivityEntry) {
         if let Ok(value) = to_js(entry) {
             McpEventFunctions::activity(self, value);
         }
@@ -758,7 +766,7 @@ impl ChatEvents for JsEvents {
 
 fn turn_result(
     conversation: &Conversation,
-    end: crate::agent::chat::TurnEnd,
+    end: crate::doors::chat::TurnEnd,
 ) -> Result<JsValue, JsValue> {
     to_js(&serde_json::json!({ "conversation": conversation, "end": end })).map_err(JsValue::from)
 }

@@ -8,16 +8,16 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use serde_json::{json, Value};
-use vault_agent::host::{Os, ProcessOutcome};
-use vault_agent::mcp::{ActivityEntry, McpEvents, McpExchange, McpReply, MCP_TOKEN_SECRET};
+use vault_agent::base::host::{Os, ProcessOutcome};
+use vault_agent::doors::mcp::{ActivityEntry, McpEvents, McpExchange, McpReply, MCP_TOKEN_SECRET};
 use vault_agent::testing::{block_on, FakeHost};
-use vault_agent::VaultAgentCore;
+use vault_agent::VaultAgent;
 
 pub const TOKEN: &str = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
 pub const PORT: u32 = 27125;
 
 /// The core, and every write the fake CLI was asked to run.
-pub type Fixture = (VaultAgentCore<FakeHost>, Rc<RefCell<Vec<Vec<String>>>>);
+pub type Fixture = (VaultAgent<FakeHost>, Rc<RefCell<Vec<Vec<String>>>>);
 /// A name, a change to a good exchange, and the status it must get.
 pub type GateCase = (&'static str, Box<dyn Fn(&mut McpExchange)>, u16);
 
@@ -98,7 +98,7 @@ pub fn new_core_with(settings: Value, token: Option<&str>) -> Fixture {
         host.secrets.insert(MCP_TOKEN_SECRET.into(), token.into());
     }
     host.yield_on_sleep = true;
-    let (core, _) = VaultAgentCore::new(host, &settings);
+    let (core, _) = VaultAgent::new(host, &settings);
     (core, writes)
 }
 
@@ -139,13 +139,13 @@ pub fn header<'a>(reply: &'a McpReply, name: &str) -> Option<&'a str> {
 }
 
 /// Initializes as Claude Code and returns the session id.
-pub fn initialize(core: &VaultAgentCore<FakeHost>, events: &Recorded) -> String {
+pub fn initialize(core: &VaultAgent<FakeHost>, events: &Recorded) -> String {
     initialize_with(core, events, "2025-06-18", TOKEN)
 }
 
 /// Initializes under revision `version` with `token`; the session id.
 pub fn initialize_with(
-    core: &VaultAgentCore<FakeHost>,
+    core: &VaultAgent<FakeHost>,
     events: &Recorded,
     version: &str,
     token: &str,
@@ -161,7 +161,7 @@ pub fn initialize_with(
     );
     init.headers
         .insert("authorization".into(), format!("Bearer {token}"));
-    let reply = block_on(core.mcp_handle(&init, events));
+    let reply = block_on(core.mcp.handle(&init, events));
     assert_eq!(reply.status, 200, "{}", reply.body);
     header(&reply, "mcp-session-id")
         .expect("a session id")
@@ -169,13 +169,13 @@ pub fn initialize_with(
 }
 
 pub fn request(
-    core: &VaultAgentCore<FakeHost>,
+    core: &VaultAgent<FakeHost>,
     events: &Recorded,
     session: &str,
     method: &str,
     params: Value,
 ) -> Value {
-    let reply = block_on(core.mcp_handle(
+    let reply = block_on(core.mcp.handle(
         &exchange(
             "POST",
             json!({"jsonrpc": "2.0", "id": 7, "method": method, "params": params}),

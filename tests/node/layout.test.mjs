@@ -13,13 +13,13 @@ it("the layout table in ARCHITECTURE.md has one line for every file under src/ a
 
 it("names the file that has no line, the line whose file is gone, and a line said twice", () => {
 	const markdown = readFileSync(ARCHITECTURE, "utf8");
-	assert.deepEqual(problems(markdown, [...files(), "src/engine/plan.rs"]), ["src/engine/plan.rs has no line in ARCHITECTURE.md's layout table (add one, or run node scripts/layout.mjs --write)"]);
-	const [gone] = problems(markdown, files().filter((f) => f !== "src/core.rs"));
-	assert.match(gone, /^ARCHITECTURE\.md:\d+: names src\/core\.rs, which is not there/);
-	const twice = markdown.replace("<!-- layout:end -->", "| `src/lib.rs` | Again. |\n| `src/host.rs` | TODO |\n<!-- layout:end -->");
+	assert.deepEqual(problems(markdown, [...files(), "src/engine/plan_cache.rs"]), ["src/engine/plan_cache.rs has no line in ARCHITECTURE.md's layout table (add one, or run node scripts/layout.mjs --write)"]);
+	const [gone] = problems(markdown, files().filter((f) => f !== "src/engine/gate.rs"));
+	assert.match(gone, /^ARCHITECTURE\.md:\d+: names src\/engine\/gate\.rs, which is not there/);
+	const twice = markdown.replace("<!-- layout:end -->", "| `src/lib.rs` | Again. |\n| `src/base/host.rs` | TODO |\n<!-- layout:end -->");
 	assert.deepEqual(
 		problems(twice).map((p) => p.replace(/^ARCHITECTURE\.md:\d+: /, "")),
-		[`src/lib.rs has a row already (line ${markdown.split("\n").findIndex((l) => l.startsWith("| `src/lib.rs`")) + 1})`, "src/host.rs has a row already (line " + (markdown.split("\n").findIndex((l) => l.startsWith("| `src/host.rs`")) + 1) + ")", "src/host.rs needs a line saying what it holds"],
+		[`src/lib.rs has a row already (line ${markdown.split("\n").findIndex((l) => l.startsWith("| `src/lib.rs`")) + 1})`, "src/base/host.rs has a row already (line " + (markdown.split("\n").findIndex((l) => l.startsWith("| `src/base/host.rs`")) + 1) + ")", "src/base/host.rs needs a line saying what it holds"],
 	);
 	assert.throws(() => problems("| `src/lib.rs` | no markers |"), /no layout table/);
 });
@@ -27,12 +27,12 @@ it("names the file that has no line, the line whose file is gone, and a line sai
 it("--write keeps every description, carries one to a file moved under the same name, and starts a new row from the file's first comment", () => {
 	const markdown = readFileSync(ARCHITECTURE, "utf8");
 	const described = (md, path) => tableRows(md).rows.find((r) => r.path === path)?.text;
-	const moved = files().map((f) => (f === "src/confirm.rs" ? "src/engine/confirm.rs" : f));
-	const withoutHost = markdown.split("\n").filter((l) => !l.startsWith("| `src/host.rs`")).join("\n");
+	const moved = files().map((f) => (f === "src/engine/confirm.rs" ? "src/doors/confirm.rs" : f));
+	const withoutHost = markdown.split("\n").filter((l) => !l.startsWith("| `src/base/host.rs`")).join("\n");
 	const written = rewritten(withoutHost, moved);
-	assert.equal(described(written, "src/engine/confirm.rs"), described(markdown, "src/confirm.rs"));
-	assert.equal(described(written, "src/confirm.rs"), undefined);
-	assert.equal(described(written, "src/host.rs"), "The `Host` trait: every contact the core has with the outside world.");
+	assert.equal(described(written, "src/doors/confirm.rs"), described(markdown, "src/engine/confirm.rs"));
+	assert.equal(described(written, "src/engine/confirm.rs"), undefined);
+	assert.equal(described(written, "src/base/host.rs"), "The `Host` trait: every contact the core has with the outside world.");
 	assert.equal(described(written, "src/lib.rs"), described(markdown, "src/lib.rs"));
 	assert.deepEqual(problems(written, moved), []);
 	assert.equal(rewritten(written, moved), written, "a second --write changes nothing");

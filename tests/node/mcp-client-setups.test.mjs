@@ -1,5 +1,5 @@
 // The client set-ups of the BUILT main.js work as written: each is made by
-// the core (src/mcp/setups.rs), is what the settings tab shows and what the
+// the core (src/doors/mcp/setups.rs), is what the settings tab shows and what the
 // README shows (with `<token>` and the default port), parses as its
 // client's format (JSON, TOML, a shell command line), and connects to the
 // plugin's server the way its client reads it. Claude Desktop's is run as

@@ -15,8 +15,8 @@ import { clickButton, copySampleVault, emulator, loadPlugin, removeVault, root, 
 
 const PORT = 27125 + 41;
 const URL_ = `http://127.0.0.1:${PORT}/mcp`;
-// The listener's bounds as the core has them (src/mcp/listener.rs).
-const listener = readFileSync(join(root, "src/mcp/listener.rs"), "utf8");
+// The listener's bounds as the core has them (src/doors/mcp/listener.rs).
+const listener = readFileSync(join(root, "src/doors/mcp/listener.rs"), "utf8");
 const bound = (name) => Number(listener.match(new RegExp(`pub const ${name}: u32 = ([\\d_]+);`))?.[1].replaceAll("_", ""));
 const MAX_CONNECTIONS = bound("MAX_CONNECTIONS");
 const A_DOOR = "d00r".repeat(16);
@@ -119,7 +119,7 @@ describe("the MCP server under hostile local clients, through the built main.js"
 	});
 
 	it(`answers 503 to a connection over the cap of ${MAX_CONNECTIONS}, and keeps serving`, async () => {
-		assert.ok(MAX_CONNECTIONS > 0, "MAX_CONNECTIONS read from src/mcp/listener.rs");
+		assert.ok(MAX_CONNECTIONS > 0, "MAX_CONNECTIONS read from src/doors/mcp/listener.rs");
 		const held = Array.from({ length: MAX_CONNECTIONS }, socket);
 		await Promise.all(held.map((h) => h.opened));
 		await until(() => plugin.agents.listener.connections >= MAX_CONNECTIONS, "the connections counted");

@@ -267,14 +267,14 @@ describe("the MCP server through the built main.js", () => {
 describe("the MCP server's call slots", () => {
 	const port = PORT + 2;
 	const overlapCli = new URL("../support/overlap-cli.mjs", import.meta.url).pathname;
-	// The limits as the core has them (src/mcp/mod.rs), so the counts below follow the build.
-	const mod = readFileSync(join(root, "src/mcp/mod.rs"), "utf8");
+	// The limits as the core has them (src/doors/mcp/mod.rs), so the counts below follow the build.
+	const mod = readFileSync(join(root, "src/doors/mcp/mod.rs"), "utf8");
 	const limit = (name) => Number(mod.match(new RegExp(`pub const ${name}: usize = (\\d+);`))?.[1]);
 	const RUNNING = limit("MAX_RUNNING_CALLS");
 	const WAITING = limit("MAX_WAITING_CALLS");
 	// Each call in flight holds a connection: the extra ones stay under the
-	// listener's cap (src/mcp/listener.rs), with room for the client's own.
-	const CONNECTIONS = Number(readFileSync(join(root, "src/mcp/listener.rs"), "utf8").match(/pub const MAX_CONNECTIONS: u32 = (\d+);/)?.[1]);
+	// listener's cap (src/doors/mcp/listener.rs), with room for the client's own.
+	const CONNECTIONS = Number(readFileSync(join(root, "src/doors/mcp/listener.rs"), "utf8").match(/pub const MAX_CONNECTIONS: u32 = (\d+);/)?.[1]);
 	const EXTRA = Math.min(8, CONNECTIONS - RUNNING - WAITING - 4);
 
 	/** Runs the stand-in CLI logged as started, and the most that were between start and end at once. */
@@ -291,7 +291,7 @@ describe("the MCP server's call slots", () => {
 
 	it(`runs at most 8 calls at once, lets ${WAITING} wait, and answers the rest busy at once`, async () => {
 		assert.equal(RUNNING, 8, "the requirement: at most 8 calls run at once");
-		assert.ok(WAITING > 0, "MAX_WAITING_CALLS read from src/mcp/mod.rs");
+		assert.ok(WAITING > 0, "MAX_WAITING_CALLS read from src/doors/mcp/mod.rs");
 		assert.ok(EXTRA > 0, `room for busy answers under ${CONNECTIONS} connections`);
 		const vault = copySampleVault();
 		const log = join(vault, "..", "overlap.log");

@@ -5,9 +5,9 @@
 //! outside agent raised.
 
 use serde_json::{json, Value};
-use vault_agent::agent::chat::{ChatEvent, ChatEvents, TurnEnd};
-use vault_agent::agent::conversation::Conversation;
-use vault_agent::confirm::ConfirmationCard;
+use vault_agent::base::card::ConfirmationCard;
+use vault_agent::doors::chat::conversation::Conversation;
+use vault_agent::doors::chat::events::{ChatEvent, ChatEvents, TurnEnd};
 use vault_agent::settings::PermissionMode;
 use vault_agent::testing::{block_on, ScriptedHttp};
 use vault_agent::ToolResult;
@@ -251,7 +251,7 @@ fn a_call_written_as_text() {
     let cards = Cards::default();
     let mut chat = Conversation::new("c1".into(), 0.0);
     assert_eq!(
-        block_on(core.chat_send(&mut chat, "add the venue task", &cards)),
+        block_on(core.chat.send(&mut chat, "add the venue task", &cards)),
         TurnEnd::AwaitingConfirmation
     );
     let card = cards.0.borrow().first().cloned().expect("a card");

@@ -211,7 +211,10 @@ fn samples() -> Vec<ToolError> {
         UndoTargetMissing {
             target: s("\"Projects/Plan.md\""),
         },
-        UndoNotFound { id: s("j42") },
+        UndoNotFound {
+            id: s("j42"),
+            kept: 200,
+        },
         NothingToUndo { scope: None },
         NothingToUndo {
             scope: Some(s("in this answer")),

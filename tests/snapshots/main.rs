@@ -16,8 +16,8 @@ mod model;
 mod results;
 mod vault;
 
-use vault_agent::confirm::ConfirmationCard;
-use vault_agent::notes::diff::{LineKind, NoteDiff};
+use vault_agent::base::card::ConfirmationCard;
+use vault_agent::base::diff::{LineKind, NoteDiff};
 
 /// A card as the person reads it, field by field (the ids and hashes that
 /// only the approval uses are left out; the argv shows what runs).

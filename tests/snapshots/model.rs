@@ -4,8 +4,8 @@
 //! window and, compact, for a small one.
 
 use serde_json::{json, Value};
-use vault_agent::agent::chat::{ChatEvent, ChatEvents};
-use vault_agent::agent::conversation::Conversation;
+use vault_agent::doors::chat::conversation::Conversation;
+use vault_agent::doors::chat::events::{ChatEvent, ChatEvents};
 use vault_agent::testing::{block_on, ScriptedHttp};
 
 use crate::vault::{core, Core};
@@ -28,7 +28,7 @@ fn first_request(settings: Value) -> (Core, Value) {
         status: 200,
         chunks: vec![body.into_bytes()],
     });
-    block_on(core.chat_send(
+    block_on(core.chat.send(
         &mut Conversation::new("c1".into(), 0.0),
         "What is in my vault?",
         &Ignore,

@@ -6,7 +6,7 @@
 //! while a card waits, with what the model reads once the user answered.
 
 use serde_json::{json, Value};
-use vault_agent::agent::prompt::for_model;
+use vault_agent::doors::chat::prompt::for_model;
 use vault_agent::testing::block_on;
 use vault_agent::ToolResult;
 

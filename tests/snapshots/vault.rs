@@ -6,11 +6,11 @@
 use std::collections::{BTreeMap, HashMap};
 
 use serde_json::{json, Value};
-use vault_agent::host::{LocalContext, Os, ProcessOutcome};
+use vault_agent::base::host::{LocalContext, Os, ProcessOutcome};
 use vault_agent::testing::{block_on, FakeHost};
-use vault_agent::{ToolResult, VaultAgentCore};
+use vault_agent::{ToolResult, VaultAgent};
 
-pub type Core = VaultAgentCore<FakeHost>;
+pub type Core = VaultAgent<FakeHost>;
 
 pub const NOTES: &[(&str, &str)] = &[
     (
@@ -303,7 +303,7 @@ pub fn core(settings: Value) -> Core {
     settings
         .entry("permissionMode")
         .or_insert(json!("askEveryChange"));
-    VaultAgentCore::new(host, &Value::Object(settings)).0
+    VaultAgent::new(host, &Value::Object(settings)).0
 }
 
 pub fn call(core: &Core, tool: &str, args: Value) -> ToolResult {

@@ -1,0 +1,90 @@
+//! What a card shows, as data: the pending change the model and other
+//! plugins see, the card the plugin draws, and where a confirmation stands.
+//! The book that keeps confirmations and moves them along is
+//! `engine::confirm`.
+
+use serde::Serialize;
+
+use crate::base::call::Preview;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub enum ConfirmationState {
+    Proposed,
+    Approved,
+    Running,
+    Done,
+    Failed,
+    Rejected,
+    Expired,
+    Stale,
+}
+
+impl ConfirmationState {
+    /// The edges of the state machine; everything else is refused.
+    pub fn can_become(self, next: ConfirmationState) -> bool {
+        use ConfirmationState::*;
+        matches!(
+            (self, next),
+            (Proposed, Approved | Rejected | Expired)
+                | (Approved, Running | Stale)
+                | (Running, Done | Failed)
+        )
+    }
+
+    pub fn is_open(self) -> bool {
+        self == ConfirmationState::Proposed
+    }
+
+    pub(crate) fn words(self) -> &'static str {
+        use ConfirmationState::*;
+        match self {
+            Proposed => "waiting",
+            Approved => "approved",
+            Running => "running",
+            Done => "done",
+            Failed => "failed",
+            Rejected => "rejected",
+            Expired => "expired",
+            Stale => "stale",
+        }
+    }
+}
+
+/// What the model and other plugins see of a pending confirmation.
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, ts(rename = "PendingConfirmation"))]
+pub struct PendingView {
+    pub id: String,
+    pub summary: String,
+    pub preview: Preview,
+}
+
+/// What the plugin's confirmation card shows (and needs to approve).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct ConfirmationCard {
+    pub id: String,
+    pub tool_id: &'static str,
+    pub command: &'static str,
+    pub summary: String,
+    pub preview: Preview,
+    pub argv: Vec<String>,
+    pub argv_hash: String,
+    pub expires_ms: f64,
+    pub state: ConfirmationState,
+    /// The outside agent that asked ("Claude Code wants to change …").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
+    pub requester: Option<String>,
+    /// The model wrote this call as text, not as a tool call: it may be
+    /// echoing a call it read in a note (the card says so).
+    pub written_as_text: bool,
+    /// `cli` (the argv runs), `vault` (Obsidian writes the note in one
+    /// step, only if it is unchanged) or `files` (Obsidian's file manager
+    /// moves or trashes notes, only those still as the card showed them).
+    pub via: &'static str,
+}

@@ -1,0 +1,52 @@
+//! What a change does to a note, as data: the card shows it, the model reads
+//! it as unified text, the journal keeps it. How it is computed is
+//! `notes::diff`.
+
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub enum LineKind {
+    Context,
+    Added,
+    Removed,
+}
+
+/// A piece of a line; `changed` pieces are the words that differ.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct Segment {
+    pub text: String,
+    pub changed: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct DiffLine {
+    pub kind: LineKind,
+    /// 1-based line numbers in the note before and after.
+    pub old_line: Option<usize>,
+    pub new_line: Option<usize>,
+    pub segments: Vec<Segment>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct DiffHunk {
+    /// `@@ -a,b +c,d @@`
+    pub header: String,
+    pub lines: Vec<DiffLine>,
+}
+
+/// The change to one note.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct NoteDiff {
+    pub added: usize,
+    pub removed: usize,
+    pub hunks: Vec<DiffHunk>,
+}

@@ -1,0 +1,271 @@
+//! One model round: the window, the prompt and the tools fitted into it,
+//! the request, and what came back (a call written as text included).
+
+use crate::base::host::Host;
+use crate::doors::chat::conversation::Conversation;
+use crate::doors::chat::model::{ChatError, ModelReply, ModelRequest, StreamPiece};
+use crate::doors::chat::prompt::{attachments_given, model_messages, system_prompt};
+use crate::doors::chat::provider::{build_request, status_error};
+use crate::doors::chat::{budget, model_tools, ChatDoor, ChatEvent, ChatEvents};
+use crate::settings::{ProviderKind, Settings};
+
+impl<H: Host> ChatDoor<H> {
+    /// The window to plan for: the setting when the user gave one, else what
+    /// the server or the model's name tells (asked once per base URL and
+    /// model, and never failing the chat), else `budget::context_window`.
+    pub async fn context_window(
+        &self,
+        kind: ProviderKind,
+        provider: &crate::settings::ProviderSettings,
+        api_key: Option<&str>,
+    ) -> usize {
+        if provider.context_window > 0 {
+            return provider.context_window as usize;
+        }
+        let cached = self
+            .session
+            .windows
+            .borrow()
+            .iter()
+            .find(|(url, model, _)| *url == provider.base_url && *model == provider.model)
+            .map(|(_, _, found)| *found);
+        let found = match cached {
+            Some(found) => found,
+            None => {
+                let found = match super::window::known(kind, &provider.base_url, &provider.model) {
+                    Some(n) => Some(n),
+                    None => match (kind, super::window::server(&provider.base_url)) {
+                        (ProviderKind::OpenAi, Some(server)) => {
+                            self.probe_window(server, provider, api_key).await
+                        }
+                        _ => None,
+                    },
+                };
+                // A probe cut short by Stop told nothing: ask again next time.
+                if self.stop.requested() {
+                    return budget::context_window(kind, provider);
+                }
+                self.session.windows.borrow_mut().push((
+                    provider.base_url.clone(),
+                    provider.model.clone(),
+                    found,
+                ));
+                found
+            }
+        };
+        found.map_or_else(|| budget::context_window(kind, provider), |n| n as usize)
+    }
+
+    async fn probe_window(
+        &self,
+        server: super::window::Server,
+        provider: &crate::settings::ProviderSettings,
+        api_key: Option<&str>,
+    ) -> Option<u32> {
+        let request = super::window::probe(server, provider, api_key);
+        let head = self.engine.host().http_open(&request).await.ok()?;
+        // OpenRouter lists hundreds of models.
+        let body = self.read_body(head.id, 8 * 1024 * 1024).await;
+        if head.status != 200 {
+            return None;
+        }
+        super::window::read(server, &body, &provider.model)
+    }
+
+    /// One model round: request, stream, assemble. Returns the reply and the
+    /// window it was fitted to.
+    pub(super) async fn ask_model(
+        &self,
+        conversation: &Conversation,
+        settings: &Settings,
+        events: &dyn ChatEvents,
+    ) -> Result<(ModelReply, usize), RoundError> {
+        let chat = &settings.chat;
+        let provider = chat.active();
+        let api_key = self.api_key(settings).map_err(RoundError::Failed)?;
+        // One listing per round serves both the prompt and the tool list.
+        let descriptors = self.engine.list_tools();
+        // A small window gets the compact tools, and the guidance they carry.
+        let window = self
+            .context_window(chat.provider(), provider, api_key.as_deref())
+            .await;
+        if self.stop.requested() {
+            // Stop while the server was asked about its window.
+            return Err(RoundError::Stopped(String::new()));
+        }
+        let thinking_budget = match chat.provider() {
+            ProviderKind::Anthropic if chat.anthropic_thinking => chat.anthropic_thinking_budget,
+            _ => 0,
+        };
+        // Thinking is written into the answer's room.
+        let reserve = budget::answer_reserve(window) + thinking_budget as usize;
+        let compact = window <= budget::COMPACT_WINDOW;
+        let tools = if compact {
+            let enabled: Vec<&crate::tools::ToolSpec> = self
+                .engine
+                .tools()
+                .iter()
+                .filter(|t| settings.tool_enabled(t.id))
+                .collect();
+            budget::compact_tools(&enabled)
+        } else {
+            model_tools(&descriptors)
+        };
+        let local = self.engine.host().local_context();
+        let scope =
+            crate::policy::scope::FolderScope::read(settings, self.engine.host().platform().os());
+        // Chips, when the chat sent them, say which notes the user means.
+        let open_note = local
+            .open_note
+            .as_deref()
+            .filter(|path| scope.contains(path) && !attachments_given(&conversation.messages));
+        let messages = model_messages(&conversation.messages, &|path| scope.contains(path));
+        let mut system = system_prompt(
+            &descriptors,
+            self.engine.host().now_ms(),
+            &local,
+            open_note,
+            compact,
+        );
+        if provider.text_tool_calls {
+            system.push_str(super::text_calls::PROMPT_RULE);
+        }
+        let fixed = budget::estimate(&system)
+            + tools
+                .iter()
+                .map(|t| {
+                    budget::estimate(&t.name)
+                        + budget::estimate(&t.description)
+                        + budget::estimate(&t.input_schema.to_string())
+                })
+                .sum::<usize>();
+        let available = window.saturating_sub(reserve + fixed);
+        let fitted = budget::fit(&messages, available).map_err(|needed| {
+            RoundError::Failed(ChatError::ContextFull {
+                window,
+                needed: needed + fixed + reserve,
+            })
+        })?;
+        if fitted.shortened + fitted.dropped > 0 {
+            let count = |n: usize, one: &str, many: &str| match n {
+                1 => format!("1 {one}"),
+                n => format!("{n} {many}"),
+            };
+            let mut done = Vec::new();
+            if fitted.shortened > 0 {
+                done.push(format!(
+                    "{} shortened",
+                    count(
+                        fitted.shortened,
+                        "older tool result was",
+                        "older tool results were"
+                    )
+                ));
+            }
+            if fitted.dropped > 0 {
+                done.push(format!(
+                    "{} left out of what it reads",
+                    count(fitted.dropped, "older message was", "older messages were")
+                ));
+            }
+            events.emit(ChatEvent::Notice {
+                text: format!(
+                    "To fit the model's context ({window} tokens), {}.",
+                    done.join(" and ")
+                ),
+            });
+        }
+        let mut stream_usage = chat.provider() == ProviderKind::OpenAi
+            && !self
+                .session
+                .no_stream_usage
+                .borrow()
+                .contains(&provider.base_url);
+        let (request, head) = loop {
+            let request = build_request(
+                chat.provider(),
+                &ModelRequest {
+                    settings: provider,
+                    api_key: api_key.clone(),
+                    system: &system,
+                    messages: &fitted.messages,
+                    tools: &tools,
+                    timeout_ms: chat.model_timeout_ms,
+                    stream_usage,
+                    thinking_budget,
+                },
+            );
+            let head = self.open_model(&request, events).await?;
+            if head.status == 200 {
+                break (request, head);
+            }
+            let key_sent = request.headers.iter().any(|(name, _)| {
+                name.eq_ignore_ascii_case("authorization") || name.eq_ignore_ascii_case("x-api-key")
+            });
+            let body = self.read_error_body(head.id).await;
+            if head.status == 400
+                && stream_usage
+                && body.to_ascii_lowercase().contains("stream_options")
+            {
+                // Asked once more without it, and never again this session.
+                self.session
+                    .no_stream_usage
+                    .borrow_mut()
+                    .push(provider.base_url.clone());
+                stream_usage = false;
+                continue;
+            }
+            let error = status_error(head.status, &body, &provider.model, &request.url, key_sent);
+            return Err(RoundError::Failed(
+                self.explain_not_found(error, provider, chat.provider())
+                    .await,
+            ));
+        };
+        // Every way out of reading closes the response.
+        let read = self
+            .read_reply(&head, chat.provider(), &request, events)
+            .await;
+        self.engine.host().http_close(head.id);
+        let mut reply = read?;
+        if reply.tool_calls.is_empty() {
+            // Small models, or servers that drop tools, may write the call as text.
+            let offered: Vec<&str> = tools.iter().map(|t| t.name.as_str()).collect();
+            let results = super::text_calls::tool_results(&conversation.messages);
+            let id_prefix = format!("text_call_{}", conversation.messages.len());
+            match super::text_calls::read(
+                &reply.text,
+                &offered,
+                provider.text_tool_calls,
+                &results,
+                &id_prefix,
+            ) {
+                super::text_calls::Reading::Calls(calls) => {
+                    reply.text = String::new();
+                    reply.tool_calls = calls;
+                }
+                super::text_calls::Reading::Text { notice } => {
+                    if let Some(text) = notice {
+                        events.emit(ChatEvent::Notice { text: text.into() });
+                    }
+                }
+            }
+        }
+        if reply.text.trim().is_empty() && reply.tool_calls.is_empty() {
+            return Err(RoundError::Failed(ChatError::EmptyReply));
+        }
+        Ok((reply, window))
+    }
+}
+
+pub(super) enum RoundError {
+    /// Stopped by the user, with the text streamed so far.
+    Stopped(String),
+    Failed(ChatError),
+}
+
+pub(super) fn emit_piece(events: &dyn ChatEvents, piece: StreamPiece) {
+    events.emit(match piece {
+        StreamPiece::Text(text) => ChatEvent::TextDelta { text },
+        StreamPiece::Reasoning(text) => ChatEvent::ReasoningDelta { text },
+    });
+}

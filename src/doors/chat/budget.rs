@@ -1,0 +1,463 @@
+//! Fitting a conversation into the model's context window. Small local
+//! models have 4 096 tokens or so and servers cut silently, so the agent
+//! decides what goes: the fixed prompt (rules and tools) always, then the
+//! newest turns; older tool results are shortened first (with a marker the
+//! model can read), then older turns are left out, with one line saying what
+//! they were about. Tokens are estimated on the safe side (three ASCII
+//! characters or one other character per token), so an estimate is never
+//! below what a tokenizer would count for ordinary text.
+
+use serde_json::{json, Map, Value};
+
+use super::conversation::ChatMessage;
+use crate::doors::chat::model::ModelTool;
+use crate::settings::{ProviderKind, ProviderSettings};
+use crate::tools::ToolSpec;
+
+/// Tokens per message for roles and separators.
+const MESSAGE_OVERHEAD: usize = 8;
+/// What an older tool result keeps when it is shortened, in characters.
+const SHORTENED_CHARS: usize = 240;
+/// At or below this window the tools are offered in their compact form.
+pub const COMPACT_WINDOW: usize = 32_768;
+
+/// Tokens `text` may take, on the safe side.
+pub fn estimate(text: &str) -> usize {
+    let (ascii, other) = text.chars().fold((0usize, 0usize), |(a, o), c| {
+        if c.is_ascii() {
+            (a + 1, o)
+        } else {
+            (a, o + 1)
+        }
+    });
+    ascii.div_ceil(3) + other
+}
+
+/// The context window to plan for: the setting when the user gave one, else
+/// what the server is known to offer. Ollama's OpenAI-compatible API runs
+/// with its default context (4 096 tokens unless `OLLAMA_CONTEXT_LENGTH` is
+/// raised), whatever the model could do.
+pub fn context_window(kind: ProviderKind, provider: &ProviderSettings) -> usize {
+    if provider.context_window > 0 {
+        return provider.context_window as usize;
+    }
+    let url = provider.base_url.to_ascii_lowercase();
+    match kind {
+        ProviderKind::Anthropic => 200_000,
+        ProviderKind::OpenAi if url.contains("api.openai.com") => 128_000,
+        ProviderKind::OpenAi if url.contains(":11434") || url.contains("ollama") => 4_096,
+        ProviderKind::OpenAi => 8_192,
+    }
+}
+
+/// Tokens kept free for the answer.
+pub fn answer_reserve(window: usize) -> usize {
+    (window / 8).clamp(512, 4_096)
+}
+
+/// What fitting did to the conversation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Fitted {
+    pub messages: Vec<ChatMessage>,
+    /// Tool results shortened.
+    pub shortened: usize,
+    /// Messages left out.
+    pub dropped: usize,
+    /// The estimate of what is sent.
+    pub tokens: usize,
+}
+
+fn cost(message: &ChatMessage) -> usize {
+    MESSAGE_OVERHEAD
+        + match message {
+            ChatMessage::User { text, .. } => estimate(text),
+            ChatMessage::Assistant {
+                text,
+                tool_calls,
+                thinking,
+                ..
+            } => {
+                estimate(text)
+                    + thinking
+                        .iter()
+                        .map(|b| estimate(b["thinking"].as_str().unwrap_or_default()))
+                        .sum::<usize>()
+                    + tool_calls
+                        .iter()
+                        .map(|c| estimate(&c.name) + estimate(&c.arguments) + MESSAGE_OVERHEAD)
+                        .sum::<usize>()
+            }
+            ChatMessage::Tool { content, .. } => estimate(content),
+            ChatMessage::Notice { .. } => 0,
+        }
+}
+
+/// A tool result cut to its first characters, still one `<vault-data>`
+/// element, with a line the model can read.
+fn shortened(content: &str) -> Option<String> {
+    if content.chars().count() <= SHORTENED_CHARS * 2 {
+        return None;
+    }
+    let (open, body) = content.split_once('\n').unwrap_or(("", content));
+    let body = body.trim_end().trim_end_matches("</vault-data>");
+    let kept: String = body.chars().take(SHORTENED_CHARS).collect();
+    let left = body.chars().count().saturating_sub(SHORTENED_CHARS);
+    Some(format!(
+        "{open}\n{kept}…\n</vault-data>\n[Shortened to fit the model's context: {left} more characters were left out. Call the tool again if you need them.]"
+    ))
+}
+
+/// Where each turn starts (at a user message).
+fn turn_starts(messages: &[ChatMessage]) -> Vec<usize> {
+    let mut starts: Vec<usize> = messages
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| matches!(m, ChatMessage::User { .. }))
+        .map(|(i, _)| i)
+        .collect();
+    if starts.first() != Some(&0) {
+        starts.insert(0, 0);
+    }
+    starts
+}
+
+/// The conversation as it fits into `available` tokens, or the tokens the
+/// current turn alone needs when even shortened it does not fit. Costs are
+/// counted once and kept up to date, so a long chat costs one pass.
+pub fn fit(messages: &[ChatMessage], available: usize) -> Result<Fitted, usize> {
+    let mut kept: Vec<ChatMessage> = messages
+        .iter()
+        .filter(|m| !matches!(m, ChatMessage::Notice { .. }))
+        .cloned()
+        .collect();
+    let mut costs: Vec<usize> = kept.iter().map(cost).collect();
+    let mut sum: usize = costs.iter().sum();
+    let mut shortened_count = 0;
+    let mut dropped = 0;
+    let mut shorten =
+        |kept: &mut Vec<ChatMessage>, costs: &mut Vec<usize>, sum: &mut usize, i: usize| {
+            if let ChatMessage::Tool { content, .. } = &mut kept[i] {
+                if let Some(short) = shortened(content) {
+                    *content = short;
+                    let new = cost(&kept[i]);
+                    *sum = *sum - costs[i] + new;
+                    costs[i] = new;
+                    shortened_count += 1;
+                }
+            }
+        };
+    if sum <= available {
+        return Ok(Fitted {
+            tokens: sum,
+            messages: kept,
+            shortened: 0,
+            dropped: 0,
+        });
+    }
+    // 1. Older tool results, oldest first.
+    let current = *turn_starts(&kept).last().unwrap_or(&0);
+    for i in 0..current {
+        if sum <= available {
+            break;
+        }
+        shorten(&mut kept, &mut costs, &mut sum, i);
+    }
+    // 2. Older turns, oldest first, with one line about them.
+    let mut asked: Vec<String> = Vec::new();
+    let mut summary: Option<(ChatMessage, usize)> = None;
+    while sum + summary.as_ref().map_or(0, |(_, c)| *c) > available {
+        let starts = turn_starts(&kept);
+        if starts.len() < 2 {
+            break;
+        }
+        for (message, c) in kept.drain(0..starts[1]).zip(costs.drain(0..starts[1])) {
+            if let ChatMessage::User { text, .. } = message {
+                asked.push(text.chars().take(60).collect());
+            }
+            sum -= c;
+            dropped += 1;
+        }
+        let line = ChatMessage::User {
+            text: format!(
+                "[Earlier in this chat, left out to fit the model's context ({dropped} messages), the user asked: {}]",
+                asked
+                    .iter()
+                    .map(|a| format!("\"{a}\""))
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            ),
+            attachments: None,
+        };
+        let c = cost(&line);
+        summary = Some((line, c));
+    }
+    // 3. The current turn's own tool results, oldest first.
+    for i in 0..kept.len() {
+        if sum + summary.as_ref().map_or(0, |(_, c)| *c) <= available {
+            break;
+        }
+        shorten(&mut kept, &mut costs, &mut sum, i);
+    }
+    // The line about left-out turns goes in only where it fits.
+    if let Some((line, c)) = summary {
+        if sum + c <= available {
+            kept.insert(0, line);
+            sum += c;
+        }
+    }
+    if sum > available {
+        return Err(sum);
+    }
+    Ok(Fitted {
+        tokens: sum,
+        messages: kept,
+        shortened: shortened_count,
+        dropped,
+    })
+}
+
+/// Parameters the compact form leaves out: output shapes, extra columns and
+/// tuning knobs that a small model does not need (the defaults read well).
+/// The core still accepts them when a model sends them.
+const LEFT_OUT_WHEN_COMPACT: &[&str] = &[
+    "format",
+    "verbose",
+    "counts",
+    "sort",
+    "inline",
+    "case",
+    "resolve",
+    "maxComparisons",
+];
+
+/// The tools in a compact form for small context windows: one signature per
+/// command (`tasks(file|path,status?,todo?): brief`, `?` when optional,
+/// `file|path` for "name the note either way", choices as `a|b`) and a
+/// schema of parameter names, types and choices only. The core still checks
+/// every call strictly and says what to fix.
+pub fn compact_tools(specs: &[&ToolSpec]) -> Vec<ModelTool> {
+    specs
+        .iter()
+        .map(|tool| {
+            let mut properties = Map::new();
+            let mut lines = Vec::new();
+            for command in &tool.commands {
+                let schema = command.arguments_schema();
+                let required: Vec<&str> = schema["required"]
+                    .as_array()
+                    .map(|r| r.iter().filter_map(Value::as_str).collect())
+                    .unwrap_or_default();
+                let mut params = Vec::new();
+                if let Some(props) = schema["properties"].as_object() {
+                    for (name, prop) in props {
+                        if LEFT_OUT_WHEN_COMPACT.contains(&name.as_str()) {
+                            continue;
+                        }
+                        let choices = choices_of(prop);
+                        let optional = if required.contains(&name.as_str()) {
+                            ""
+                        } else {
+                            "?"
+                        };
+                        params.push(if choices.is_empty() {
+                            format!("{name}{optional}")
+                        } else {
+                            format!("{name}{optional}={}", choices.join("|"))
+                        });
+                        // Text is the default a model assumes: an empty schema
+                        // says "any" in two characters; other types are named.
+                        let entry = match (choices.is_empty(), type_of(prop)) {
+                            (false, _) => json!({ "enum": choices }),
+                            (true, "string") => json!({}),
+                            (true, other) => json!({ "type": other }),
+                        };
+                        properties.entry(name.clone()).or_insert(entry);
+                    }
+                }
+                let signature = format!("{}({})", command.name, params.join(","))
+                    .replace("file?,path?", "file|path");
+                let brief = command
+                    .brief
+                    .unwrap_or_else(|| first_clause(command.summary));
+                lines.push(if brief.is_empty() {
+                    signature
+                } else {
+                    format!("{signature}: {brief}")
+                });
+            }
+            let names: Vec<&str> = tool.commands.iter().map(|c| c.name).collect();
+            properties.insert("command".into(), json!({ "enum": names }));
+            ModelTool {
+                name: tool.id.to_string(),
+                description: lines.join("; "),
+                // No `required`: every call needs `command`, the description
+                // is all commands, and a call without one gets an error that
+                // lists them.
+                input_schema: json!({ "type": "object", "properties": properties }),
+            }
+        })
+        .collect()
+}
+
+/// A command's summary up to its first clause: the signature says the rest.
+fn first_clause(summary: &str) -> &str {
+    let cut = summary
+        .find([':', '(', ';'])
+        .map_or(summary, |i| &summary[..i]);
+    cut.trim_end_matches([' ', '.', ','])
+}
+
+/// The values a property allows, whether schemars wrote them as an `enum`
+/// or, for documented variants, as `oneOf` constants (inside the `anyOf`
+/// that an optional field adds).
+fn choices_of(prop: &Value) -> Vec<&str> {
+    if let Some(values) = prop["enum"].as_array() {
+        return values.iter().filter_map(Value::as_str).collect();
+    }
+    if let Some(constant) = prop["const"].as_str() {
+        return vec![constant];
+    }
+    ["anyOf", "oneOf"]
+        .iter()
+        .filter_map(|key| prop[key].as_array())
+        .flatten()
+        .flat_map(choices_of)
+        .collect()
+}
+
+/// A property's JSON type, without the `null` that optional fields carry.
+fn type_of(prop: &Value) -> &str {
+    match &prop["type"] {
+        Value::String(t) => t.as_str(),
+        Value::Array(types) => types
+            .iter()
+            .filter_map(Value::as_str)
+            .find(|t| *t != "null")
+            .unwrap_or("string"),
+        _ if prop.get("enum").is_some() => "string",
+        _ => "string",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn total(messages: &[ChatMessage]) -> usize {
+        messages.iter().map(cost).sum()
+    }
+    use crate::base::result::ToolResult;
+    use crate::doors::chat::conversation::ToolCallRecord;
+
+    fn tool_result(n: usize, size: usize) -> ChatMessage {
+        ChatMessage::Tool {
+            call_id: format!("c{n}"),
+            tool: "obsidianNotes".into(),
+            content: format!(
+                "<vault-data tool=\"obsidianNotes\" command=\"read\">\n{}\n</vault-data>",
+                "word ".repeat(size / 5)
+            ),
+            is_error: false,
+            result: Box::new(ToolResult::success("x")),
+            table: None,
+        }
+    }
+
+    /// A chat of `turns` turns, each a question, a call, a big result and an answer.
+    fn chat(turns: usize, result_size: usize) -> Vec<ChatMessage> {
+        let mut messages = Vec::new();
+        for n in 0..turns {
+            messages.push(ChatMessage::User {
+                text: format!("Question {n} about my notes"),
+                attachments: None,
+            });
+            messages.push(ChatMessage::assistant(
+                String::new(),
+                vec![ToolCallRecord {
+                    id: format!("c{n}"),
+                    name: "obsidianNotes".into(),
+                    arguments: r#"{"command":"read","file":"Plan"}"#.into(),
+                    as_text: false,
+                }],
+            ));
+            messages.push(tool_result(n, result_size));
+            messages.push(ChatMessage::assistant(
+                format!("Answer {n}: ").repeat(20),
+                Vec::new(),
+            ));
+        }
+        messages
+    }
+
+    #[test]
+    fn never_more_than_the_budget_for_small_and_large_windows() {
+        for window in [4_096usize, 8_192, 128_000] {
+            let available = window - answer_reserve(window) - 1_500;
+            for (turns, size) in [(1, 2_000), (5, 6_000), (30, 16_000), (200, 1_000)] {
+                let messages = chat(turns, size);
+                match fit(&messages, available) {
+                    Ok(fitted) => {
+                        assert!(
+                            fitted.tokens <= available,
+                            "{window} {turns}×{size}: {} > {available}",
+                            fitted.tokens
+                        );
+                        assert_eq!(fitted.tokens, total(&fitted.messages));
+                        // The question being answered is always there, whole.
+                        assert!(fitted.messages.iter().any(|m| matches!(m, ChatMessage::User { text, .. } if text == &format!("Question {} about my notes", turns - 1))));
+                        // Calls and results stay paired.
+                        let calls = fitted.messages.iter().filter(|m| matches!(m, ChatMessage::Assistant { tool_calls, .. } if !tool_calls.is_empty())).count();
+                        let results = fitted
+                            .messages
+                            .iter()
+                            .filter(|m| matches!(m, ChatMessage::Tool { .. }))
+                            .count();
+                        assert_eq!(calls, results);
+                    }
+                    Err(needed) => assert!(needed > available, "{window} {turns}×{size}"),
+                }
+            }
+        }
+        // A big window keeps everything.
+        let messages = chat(5, 2_000);
+        let fitted = fit(&messages, 100_000).unwrap();
+        assert_eq!((fitted.shortened, fitted.dropped), (0, 0));
+        assert_eq!(fitted.messages, messages);
+    }
+
+    #[test]
+    fn older_results_shorten_first_then_older_turns_go_with_a_line_about_them() {
+        let messages = chat(6, 4_000);
+        let all = total(&messages);
+        let fitted = fit(&messages, all - 400).unwrap();
+        assert!(fitted.shortened >= 1 && fitted.dropped == 0, "{fitted:?}");
+        let short = fitted.messages.iter().find_map(|m| match m {
+            ChatMessage::Tool { content, .. } if content.contains("[Shortened") => {
+                Some(content.clone())
+            }
+            _ => None,
+        });
+        let short = short.unwrap();
+        assert!(short.starts_with("<vault-data tool=\"obsidianNotes\" command=\"read\">\n"));
+        assert!(short.contains("</vault-data>\n[Shortened to fit the model's context:"));
+        let tight = fit(&messages, 1_000).unwrap();
+        assert!(tight.dropped > 0);
+        let ChatMessage::User { text, .. } = &tight.messages[0] else {
+            panic!()
+        };
+        assert!(
+            text.starts_with("[Earlier in this chat, left out to fit the model's context"),
+            "{text}"
+        );
+        assert!(text.contains("\"Question 0 about my notes\""), "{text}");
+        // A turn that cannot fit at all says how much it needs.
+        assert!(fit(&chat(1, 40_000), 100).is_err());
+    }
+
+    #[test]
+    fn estimates_stay_on_the_safe_side() {
+        assert_eq!(estimate("abcdef"), 2);
+        assert_eq!(estimate("日本語"), 3);
+        assert!(estimate(&"The quick brown fox. ".repeat(100)) >= 2100 / 4);
+    }
+}

@@ -1,0 +1,338 @@
+//! A conversation as the plugin stores it: the messages the model sees, plus
+//! what the UI shows for each tool call. Saved as JSON in the plugin's folder.
+
+use serde::{Deserialize, Serialize};
+
+use crate::base::result::ToolResult;
+use crate::base::table::Table;
+
+/// A tool call the model asked for.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct ToolCallRecord {
+    pub id: String,
+    pub name: String,
+    /// The arguments exactly as the model sent them (JSON text, maybe invalid).
+    pub arguments: String,
+    /// The model wrote the call as text (`agent::text_calls`) instead of
+    /// calling the tool: a change it asks for always waits for a card.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[cfg_attr(test, ts(as = "Option<bool>", optional))]
+    pub as_text: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(tag = "role", rename_all = "camelCase")]
+pub enum ChatMessage {
+    #[serde(rename_all = "camelCase")]
+    User {
+        text: String,
+        /// The notes the user attached in the chat (chips). `None` in
+        /// conversations stored before attachments existed and from doors
+        /// that have none (the API, the CLI): then the prompt names the note
+        /// open in Obsidian, as it always did.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(test, ts(optional))]
+        attachments: Option<Vec<Attachment>>,
+    },
+    #[serde(rename_all = "camelCase")]
+    Assistant {
+        text: String,
+        #[serde(default)]
+        tool_calls: Vec<ToolCallRecord>,
+        /// What the model thought before it answered: shown folded, never
+        /// sent back as answer text.
+        #[serde(default, skip_serializing_if = "String::is_empty")]
+        reasoning: String,
+        /// Anthropic thinking blocks exactly as they came (with their
+        /// signatures), sent back unchanged with the turn's `tool_use`.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        thinking: Vec<serde_json::Value>,
+        /// On the answer that ends a turn: the tokens the server reported.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(test, ts(optional))]
+        usage: Option<AnswerUsage>,
+    },
+    /// A tool's answer: `content` is what the model reads, `result` what the UI shows.
+    #[serde(rename_all = "camelCase")]
+    Tool {
+        call_id: String,
+        tool: String,
+        content: String,
+        is_error: bool,
+        result: Box<ToolResult>,
+        #[serde(default)]
+        table: Option<Table>,
+    },
+    /// Said by the plugin, not the model (round limit, stop); never sent to the model.
+    #[serde(rename_all = "camelCase")]
+    Notice { text: String },
+}
+
+/// A note the user attached to a message: its path, and the text selected
+/// in it when there was a selection.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct Attachment {
+    pub path: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
+    pub selection: Option<String>,
+}
+
+impl ChatMessage {
+    /// An answer with nothing but text and tool calls.
+    pub fn assistant(text: String, tool_calls: Vec<ToolCallRecord>) -> Self {
+        ChatMessage::Assistant {
+            text,
+            tool_calls,
+            reasoning: String::new(),
+            thinking: Vec::new(),
+            usage: None,
+        }
+    }
+}
+
+/// Tokens in (read by the model) and out (written by it), as the server
+/// reported them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct Usage {
+    #[cfg_attr(test, ts(type = "number"))]
+    pub input_tokens: u64,
+    #[cfg_attr(test, ts(type = "number"))]
+    pub output_tokens: u64,
+}
+
+impl Usage {
+    pub fn is_none(&self) -> bool {
+        *self == Usage::default()
+    }
+
+    pub fn add(&mut self, other: Usage) {
+        self.input_tokens += other.input_tokens;
+        self.output_tokens += other.output_tokens;
+    }
+}
+
+/// One answer's tokens (all the model rounds of its turn), and how full the
+/// context window was in its last round.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct AnswerUsage {
+    #[cfg_attr(test, ts(type = "number"))]
+    pub input_tokens: u64,
+    #[cfg_attr(test, ts(type = "number"))]
+    pub output_tokens: u64,
+    /// Tokens in and out of the last round: what the window held.
+    #[cfg_attr(test, ts(type = "number"))]
+    pub context_tokens: u64,
+    #[cfg_attr(test, ts(type = "number"))]
+    pub context_window: u64,
+}
+
+/// A turn paused on the user's decision about a change.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct PausedTurn {
+    pub confirmation_id: String,
+    /// The call waiting for the decision.
+    pub call: ToolCallRecord,
+    /// Calls of the same model reply that come after it.
+    pub remaining: Vec<ToolCallRecord>,
+    /// Tool rounds used so far in this turn.
+    pub rounds: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct Conversation {
+    pub id: String,
+    pub title: String,
+    pub created_ms: f64,
+    pub updated_ms: f64,
+    pub messages: Vec<ChatMessage>,
+    #[serde(default)]
+    pub paused: Option<PausedTurn>,
+    /// Set for a turn asked from outside the chat view (`vault-agent:ask`):
+    /// its tool calls run at most as permissive as `modeCap`, and a card
+    /// names who asked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
+    pub door: Option<OutsideDoor>,
+    /// The user gave the title (history → Rename): it no longer follows the
+    /// first message.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub renamed: bool,
+    /// How often the chat was rewound (Regenerate, Edit and resend): part of
+    /// later turn ids, so a new answer never shares "Undo this answer's
+    /// changes" with the dropped one it replaces.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub rewinds: u32,
+    /// Every token the server reported in this chat (left out while none
+    /// was, so a chat stored before usage keeps its format).
+    #[serde(default, skip_serializing_if = "Usage::is_none")]
+    pub usage: Usage,
+    /// The rounds of the turn in progress (kept across a confirmation).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
+    pub turn_usage: Option<Usage>,
+    /// A coding agent's chat (ACP): which agent and session, so picking the
+    /// agent again resumes it with `session/load`. Kept as the shim gave it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
+    pub agent: Option<AgentChat>,
+}
+
+/// The coding agent a chat belongs to (see `Conversation::agent`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct AgentChat {
+    /// The agent profile's id.
+    pub profile: String,
+    pub name: String,
+    /// The agent's session, once it made one.
+    pub session_id: Option<String>,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+/// Who asked for a headless turn, and the mode it may use at most.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct OutsideDoor {
+    pub name: String,
+    pub mode_cap: crate::settings::PermissionMode,
+}
+
+impl Conversation {
+    pub fn new(id: String, now_ms: f64) -> Self {
+        Conversation {
+            id,
+            title: "New chat".into(),
+            created_ms: now_ms,
+            updated_ms: now_ms,
+            messages: Vec::new(),
+            paused: None,
+            door: None,
+            renamed: false,
+            rewinds: 0,
+            usage: Usage::default(),
+            turn_usage: None,
+            agent: None,
+        }
+    }
+
+    /// The answer being given: this conversation and the number of the
+    /// user's message it answers ("chat-…#3"), so its changes can be undone
+    /// together.
+    pub fn turn_id(&self) -> String {
+        let asked = self
+            .messages
+            .iter()
+            .filter(|m| matches!(m, ChatMessage::User { .. }))
+            .count();
+        match self.rewinds {
+            0 => format!("{}#{asked}", self.id),
+            n => format!("{}#{asked}r{n}", self.id),
+        }
+    }
+
+    /// The title is the start of the first thing the user said, unless the
+    /// user renamed the chat.
+    pub fn retitle(&mut self) {
+        if self.renamed {
+            return;
+        }
+        if let Some(ChatMessage::User { text, .. }) = self
+            .messages
+            .iter()
+            .find(|m| matches!(m, ChatMessage::User { .. }))
+        {
+            let line = text.lines().next().unwrap_or("").trim();
+            let mut title: String = line.chars().take(60).collect();
+            if title.len() < line.len() {
+                title.push('…');
+            }
+            if !title.is_empty() {
+                self.title = title;
+            }
+        }
+    }
+}
+
+/// The longest title a rename keeps, in characters.
+pub const MAX_TITLE_CHARS: usize = 120;
+
+/// Where a conversation is rewound to before a turn runs again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rewind {
+    /// Regenerate: everything after the last user message goes; that message
+    /// is answered again.
+    LastAnswer,
+    /// Edit and resend: the user message with this number (0 = the first)
+    /// and everything after it go; the edited text is sent in its place.
+    FromUserMessage(usize),
+}
+
+impl Conversation {
+    /// The user's title (trimmed, one line, at most `MAX_TITLE_CHARS`); an
+    /// empty one gives the title back to the first message.
+    pub fn rename(&mut self, title: &str) {
+        let line = title.split_whitespace().collect::<Vec<_>>().join(" ");
+        let title: String = line.chars().take(MAX_TITLE_CHARS).collect();
+        if title.is_empty() {
+            self.renamed = false;
+            self.title = "New chat".into();
+            self.retitle();
+        } else {
+            self.renamed = true;
+            self.title = title;
+        }
+    }
+
+    /// Rewinds for a regenerate or an edit. Returns the user message that
+    /// was dropped (an edit resends its attachments with the new text), or
+    /// `Err` with what to tell the user when there is nothing to rewind to.
+    /// A change waiting for approval in the dropped part is dropped too.
+    pub fn rewind(&mut self, to: Rewind) -> Result<Option<ChatMessage>, &'static str> {
+        let users: Vec<usize> = self
+            .messages
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| matches!(m, ChatMessage::User { .. }))
+            .map(|(i, _)| i)
+            .collect();
+        match to {
+            Rewind::LastAnswer => {
+                let Some(&last) = users.last() else {
+                    return Err("There is no message to answer again.");
+                };
+                self.messages.truncate(last + 1);
+                self.paused = None;
+                self.rewinds += 1;
+                Ok(None)
+            }
+            Rewind::FromUserMessage(n) => {
+                let Some(&at) = users.get(n) else {
+                    return Err("That message is not in this chat any more.");
+                };
+                let dropped = self.messages.drain(at..).next();
+                self.paused = None;
+                self.rewinds += 1;
+                Ok(dropped)
+            }
+        }
+    }
+}

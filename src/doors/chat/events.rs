@@ -1,0 +1,98 @@
+//! What the chat door says to the view while a turn runs, and what it is
+//! told: the wire types of its dispatch (`mod.rs`, `turn.rs`).
+
+use serde::Serialize;
+
+use crate::base::card::ConfirmationCard;
+use crate::base::result::ToolResult;
+use crate::base::table::Table;
+use crate::doors::chat::conversation::{AnswerUsage, Usage};
+
+/// How a turn ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub enum TurnEnd {
+    /// The model answered without calling tools.
+    Done,
+    /// A change waits for the user's click; `resolve_confirmation` goes on.
+    AwaitingConfirmation,
+    /// The tool-round limit was reached.
+    RoundLimit,
+    /// The user pressed Stop.
+    Stopped,
+    /// The model server failed; the error event says what to fix.
+    Failed,
+}
+
+/// What the chat view is told while a turn runs.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(tag = "type", rename_all = "camelCase")]
+pub enum ChatEvent {
+    #[serde(rename_all = "camelCase")]
+    ModelRound { round: u32 },
+    #[serde(rename_all = "camelCase")]
+    TextDelta { text: String },
+    #[serde(rename_all = "camelCase")]
+    AssistantMessage { text: String },
+    /// The model's reasoning, streamed (shown folded above the answer).
+    #[serde(rename_all = "camelCase")]
+    ReasoningDelta { text: String },
+    /// What the answer cost, as the server reported it (never a guess).
+    #[serde(rename_all = "camelCase")]
+    Usage { usage: AnswerUsage, chat: Usage },
+    #[serde(rename_all = "camelCase")]
+    ToolStarted {
+        call_id: String,
+        tool: String,
+        display_name: String,
+        arguments: String,
+    },
+    #[serde(rename_all = "camelCase")]
+    ToolFinished {
+        call_id: String,
+        tool: String,
+        display_name: String,
+        result: Box<ToolResult>,
+        table: Option<Table>,
+    },
+    #[serde(rename_all = "camelCase")]
+    ConfirmationNeeded {
+        call_id: String,
+        card: Box<ConfirmationCard>,
+    },
+    #[serde(rename_all = "camelCase")]
+    Notice { text: String },
+    #[serde(rename_all = "camelCase")]
+    Error { code: String, message: String },
+    #[serde(rename_all = "camelCase")]
+    TurnEnded { end: TurnEnd },
+}
+
+/// The answer of "Test connection".
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct ConnectionReport {
+    pub ok: bool,
+    pub models: Vec<String>,
+    pub message: String,
+}
+
+/// Where events go (the chat view, through the shim; a list in tests).
+pub trait ChatEvents {
+    fn emit(&self, event: ChatEvent);
+}
+
+/// The user's answer to a paused turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Decision<'a> {
+    Approve {
+        argv_hash: &'a str,
+    },
+    Reject,
+    /// Answered already on the plugin's own card (a headless turn): take
+    /// that answer; one not given counts as a no.
+    Answered,
+}

@@ -1,0 +1,279 @@
+//! The in-app chat door: provider adapters (OpenAI-compatible, Anthropic),
+//! the stream parsers, the context budget, and the loop that runs the
+//! model's tool calls through the same registry, policy and confirmations as
+//! every other caller. `ChatDoor` holds what the chat keeps between turns
+//! (the Stop signal, what it learned about servers, the conversation count);
+//! conversations themselves travel with each call.
+
+pub mod anthropic;
+mod ask;
+pub mod budget;
+pub mod conversation;
+pub mod events;
+pub mod model;
+pub mod openai;
+pub mod prompt;
+pub mod provider;
+mod reply;
+pub mod sse;
+pub mod stored;
+pub mod text_calls;
+pub mod think_tags;
+mod turn;
+pub mod window;
+
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+
+use crate::base::host::Host;
+use crate::doors::chat::conversation::{Attachment, ChatMessage, Conversation, PausedTurn};
+use crate::doors::chat::model::{ChatError, ModelTool};
+use crate::doors::chat::prompt::bound_attachments;
+use crate::doors::chat::provider::{connection_error, status_error};
+use crate::engine::{Engine, ToolDescriptor};
+
+pub use self::events::{ChatEvent, ChatEvents, ConnectionReport, Decision, TurnEnd};
+
+/// The chat's door over the engine every door shares.
+pub struct ChatDoor<H: Host> {
+    pub(crate) engine: Rc<Engine<H>>,
+    /// Set by the chat's Stop button.
+    stop: StopSignal,
+    session: ChatSession,
+    conversations: Cell<u64>,
+}
+
+/// What the chat learned about servers in this session (a handful of
+/// entries: lists, which cost less code in wasm than hash maps).
+#[derive(Default)]
+pub struct ChatSession {
+    /// Base URLs whose server refused `stream_options`.
+    no_stream_usage: RefCell<Vec<String>>,
+    /// Windows found by base URL and model; `None`: the server did not say.
+    windows: RefCell<Vec<(String, String, Option<u32>)>>,
+}
+
+/// Set by Stop; checked between the steps of a turn.
+#[derive(Default)]
+pub struct StopSignal(Cell<bool>);
+
+impl StopSignal {
+    pub fn request(&self) {
+        self.0.set(true);
+    }
+    fn reset(&self) {
+        self.0.set(false);
+    }
+    fn requested(&self) -> bool {
+        self.0.get()
+    }
+}
+
+impl<H: Host> ChatDoor<H> {
+    pub fn new(engine: Rc<Engine<H>>) -> Self {
+        ChatDoor {
+            engine,
+            stop: StopSignal::default(),
+            session: ChatSession::default(),
+            conversations: Cell::new(0),
+        }
+    }
+
+    /// The user sent `text`: run a turn until the model is done, a change
+    /// needs the user's click, the round limit, Stop, or an error.
+    pub async fn send(
+        &self,
+        conversation: &mut Conversation,
+        text: &str,
+        events: &dyn ChatEvents,
+    ) -> TurnEnd {
+        self.send_with(conversation, text, None, events).await
+    }
+
+    /// `send` with the notes attached in the chat (the chips): `None`
+    /// from doors without chips, where the prompt names the note open in
+    /// Obsidian instead.
+    pub async fn send_with(
+        &self,
+        conversation: &mut Conversation,
+        text: &str,
+        attachments: Option<Vec<Attachment>>,
+        events: &dyn ChatEvents,
+    ) -> TurnEnd {
+        self.stop.reset();
+        if conversation.paused.take().is_some() {
+            // A new message answers nothing that was pending: drop it.
+            conversation.messages.push(ChatMessage::Notice {
+                text: "The change that was waiting for approval was dropped.".into(),
+            });
+        }
+        conversation.messages.push(ChatMessage::User {
+            text: text.to_string(),
+            attachments: attachments.map(bound_attachments),
+        });
+        conversation.turn_usage = None;
+        conversation.retitle();
+        let end = self.run_turn(conversation, Vec::new(), 0, events).await;
+        self.finish_turn(conversation, end, events)
+    }
+
+    /// Retry on a failed turn's banner: the turn runs again from the
+    /// conversation as it is (the user's message, or the tool results, are
+    /// already there), so nothing is said twice.
+    pub async fn retry(&self, conversation: &mut Conversation, events: &dyn ChatEvents) -> TurnEnd {
+        self.stop.reset();
+        let retryable = conversation.paused.is_none()
+            && matches!(
+                conversation.messages.last(),
+                Some(ChatMessage::User { .. } | ChatMessage::Tool { .. })
+            );
+        if !retryable {
+            events.emit(ChatEvent::Error {
+                code: "nothing_to_retry".into(),
+                message: "There is no failed answer to retry here; send a message instead.".into(),
+            });
+            return self.finish_turn(conversation, TurnEnd::Failed, events);
+        }
+        let end = self.run_turn(conversation, Vec::new(), 0, events).await;
+        self.finish_turn(conversation, end, events)
+    }
+
+    /// The user answered the confirmation card of a paused turn.
+    pub async fn resolve(
+        &self,
+        conversation: &mut Conversation,
+        confirmation_id: &str,
+        decision: Decision<'_>,
+        events: &dyn ChatEvents,
+    ) -> TurnEnd {
+        self.stop.reset();
+        let Some(paused) = conversation
+            .paused
+            .take()
+            .filter(|p| p.confirmation_id == confirmation_id)
+        else {
+            events.emit(ChatEvent::Error {
+                code: "confirmation_not_found".into(),
+                message: "This conversation is not waiting for that change any more.".into(),
+            });
+            return self.finish_turn(conversation, TurnEnd::Failed, events);
+        };
+        let result = match decision {
+            Decision::Approve { argv_hash } => {
+                self.engine.approve(confirmation_id, argv_hash).await
+            }
+            Decision::Reject => self.engine.reject(confirmation_id),
+            Decision::Answered => self
+                .engine
+                .confirmation_outcome(confirmation_id)
+                .unwrap_or_else(|| self.engine.reject(confirmation_id)),
+        };
+        if let Some(pending) = &result.pending {
+            // Stale: the target changed; the user is asked again.
+            if let Some(card) = self.engine.confirmation_card(&pending.id) {
+                self.report_tool(&paused.call, &result, events);
+                events.emit(ChatEvent::ConfirmationNeeded {
+                    call_id: paused.call.id.clone(),
+                    card: Box::new(card),
+                });
+                conversation.paused = Some(PausedTurn {
+                    confirmation_id: pending.id.clone(),
+                    ..paused
+                });
+                return self.finish_turn(conversation, TurnEnd::AwaitingConfirmation, events);
+            }
+        }
+        self.record_tool_result(conversation, &paused.call, result, events);
+        let end = self
+            .run_turn(conversation, paused.remaining, paused.rounds, events)
+            .await;
+        self.finish_turn(conversation, end, events)
+    }
+
+    /// A fresh conversation with an id no other one has.
+    pub fn new_conversation(&self) -> Conversation {
+        let now = self.engine.host().now_ms();
+        let n = self.conversations.get() + 1;
+        self.conversations.set(n);
+        Conversation::new(format!("chat-{}-{n}", now as u64), now)
+    }
+
+    /// Lists the active provider's models, which also proves the address
+    /// and the key work.
+    pub async fn test_connection(&self) -> ConnectionReport {
+        let settings = self.engine.settings_snapshot();
+        let chat = &settings.chat;
+        let failed = |error: ChatError| ConnectionReport {
+            ok: false,
+            models: Vec::new(),
+            message: self.shown_error(&error, &settings),
+        };
+        let api_key = match self.api_key(&settings) {
+            Ok(key) => key,
+            Err(error) => return failed(error),
+        };
+        let request = provider::models_request(chat.provider(), chat.active(), api_key);
+        let head = match self.engine.host().http_open(&request).await {
+            Ok(head) => head,
+            Err(failure) => return failed(connection_error(&request.url, &failure)),
+        };
+        let body = self.read_error_body(head.id).await;
+        if head.status != 200 {
+            let key_sent = request.headers.iter().any(|(name, _)| {
+                name.eq_ignore_ascii_case("authorization") || name.eq_ignore_ascii_case("x-api-key")
+            });
+            return failed(status_error(
+                head.status,
+                &body,
+                &chat.active().model,
+                &request.url,
+                key_sent,
+            ));
+        }
+        let models = provider::parse_models(&body);
+        let message = if models.is_empty() {
+            "Connected. The server did not list its models.".to_string()
+        } else {
+            format!("Connected. {} models available.", models.len())
+        };
+        ConnectionReport {
+            ok: true,
+            models,
+            message,
+        }
+    }
+
+    /// Stop: the running request is aborted by the shim; the loop ends at
+    /// its next step.
+    pub fn stop(&self) {
+        self.stop.request();
+    }
+
+    pub(super) fn finish_turn(
+        &self,
+        conversation: &mut Conversation,
+        end: TurnEnd,
+        events: &dyn ChatEvents,
+    ) -> TurnEnd {
+        conversation.updated_ms = self.engine.host().now_ms();
+        events.emit(ChatEvent::TurnEnded { end });
+        end
+    }
+
+    /// The tools the model may call: exactly the enabled ones.
+    pub fn model_tools(&self) -> Vec<ModelTool> {
+        model_tools(&self.engine.list_tools())
+    }
+}
+
+pub(super) fn model_tools(descriptors: &[ToolDescriptor]) -> Vec<ModelTool> {
+    descriptors
+        .iter()
+        .filter(|t| t.enabled)
+        .map(|t| ModelTool {
+            name: t.id.to_string(),
+            description: format!("{} {}", t.description, t.guidance),
+            input_schema: t.input_schema.clone(),
+        })
+        .collect()
+}

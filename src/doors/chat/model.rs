@@ -1,0 +1,155 @@
+//! What a model server is asked and answers, whatever its kind: the tools
+//! and messages to send, the pieces a stream is assembled into, the reply,
+//! and what a failed request means for the user. The adapters
+//! (`openai.rs`, `anthropic.rs`) speak it; `provider.rs` picks one.
+
+use serde::Serialize;
+use thiserror::Error;
+
+use super::conversation::{ChatMessage, ToolCallRecord, Usage};
+use super::sse::SseEvent;
+use crate::settings::ProviderSettings;
+
+/// A tool as the model is told about it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ModelTool {
+    pub name: String,
+    pub description: String,
+    pub input_schema: serde_json::Value,
+}
+
+/// Everything one request to the model needs.
+pub struct ModelRequest<'a> {
+    pub settings: &'a ProviderSettings,
+    pub api_key: Option<String>,
+    pub system: &'a str,
+    pub messages: &'a [ChatMessage],
+    pub tools: &'a [ModelTool],
+    pub timeout_ms: u32,
+    /// OpenAI-compatible: ask for the usage chunk (`stream_options`); off
+    /// for a server that rejected it.
+    pub stream_usage: bool,
+    /// Anthropic: extended thinking with this budget; 0 is off.
+    pub thinking_budget: u32,
+}
+
+/// What the stream has said so far, piece by piece.
+#[derive(Clone, Debug, PartialEq)]
+pub enum StreamPiece {
+    Text(String),
+    /// The model's reasoning (thinking), shown folded, never as answer text.
+    Reasoning(String),
+}
+
+/// A complete model reply.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ModelReply {
+    pub text: String,
+    pub tool_calls: Vec<ToolCallRecord>,
+    pub stop_reason: Option<String>,
+    pub reasoning: String,
+    /// Anthropic thinking blocks, unchanged, to send back with tool_use.
+    pub thinking: Vec<serde_json::Value>,
+    /// What the server said the round cost, if it said.
+    pub usage: Option<Usage>,
+}
+
+/// `usage` as OpenAI (`prompt_tokens`/`completion_tokens`) or Anthropic
+/// (`input_tokens`, cache reads and writes, `output_tokens`) report it.
+pub fn read_usage(usage: &serde_json::Value) -> Option<Usage> {
+    let n = |key: &str| usage.get(key).and_then(|v| v.as_u64());
+    let input = n("prompt_tokens").or_else(|| {
+        n("input_tokens").map(|i| {
+            i + n("cache_creation_input_tokens").unwrap_or(0)
+                + n("cache_read_input_tokens").unwrap_or(0)
+        })
+    });
+    let output = n("completion_tokens").or_else(|| n("output_tokens"));
+    (input.is_some() || output.is_some()).then(|| Usage {
+        input_tokens: input.unwrap_or(0),
+        output_tokens: output.unwrap_or(0),
+    })
+}
+
+/// Turns a provider's stream events into a reply.
+pub trait StreamAssembler {
+    fn on_event(&mut self, event: &SseEvent) -> Result<Vec<StreamPiece>, ChatError>;
+    /// What was held back until the stream ended (a lone `<` that could
+    /// have begun `<think>`), to stream before `finish`; the reply has it
+    /// either way.
+    fn flush(&mut self) -> Vec<StreamPiece> {
+        Vec::new()
+    }
+    fn finish(self: Box<Self>) -> ModelReply;
+    /// The reply so far, for a stream that was stopped or broke off.
+    fn partial_text(&self) -> String;
+}
+
+/// Why a chat turn could not go on, with what to do about it.
+#[derive(Clone, Debug, Error, PartialEq, Serialize)]
+#[serde(tag = "code", content = "message", rename_all = "snake_case")]
+pub enum ChatError {
+    #[error("Could not reach {url} ({detail}). {fix}")]
+    Connection {
+        url: String,
+        detail: String,
+        fix: String,
+    },
+    #[error("The model server refused the API key ({status}). Check the key in Settings → Vault Agent → Model.")]
+    Unauthorized { status: u16 },
+    #[error("The model server does not know model \"{model}\" (404). Check the model name in Settings → Vault Agent → Model (\"Test connection\" lists the models){hint}.")]
+    ModelNotFound { model: String, hint: String },
+    #[error("The model server is rate limiting or out of credit (429). Wait a moment and try again, or check your plan. {detail}")]
+    RateLimited { detail: String },
+    #[error("The model server failed ({status}): {detail}. Try again in a moment.")]
+    ServerError { status: u16, detail: String },
+    #[error("The model \"{model}\" cannot call tools, which Vault Agent needs. Choose a model with tool calling (for Ollama, e.g. llama3.1, qwen2.5 or mistral-nemo). {detail}")]
+    NoToolSupport { model: String, detail: String },
+    #[error("The model server rejected the request ({status}): {detail}. Check the provider, base URL and model in Settings → Vault Agent → Model (\"Test connection\" checks them), then send the message again.")]
+    BadRequest { status: u16, detail: String },
+    #[error("The model's answer could not be read: {detail}. Send the message again; if it repeats, the server at this base URL may not speak the provider's format: check the provider and base URL in Settings → Vault Agent → Model.")]
+    BadStream { detail: String },
+    #[error("No API key is set for {provider}. Add one in Settings → Vault Agent → Model.")]
+    MissingApiKey { provider: String },
+    #[error("The model server needs an API key ({status}) and none was sent. Add the key in Settings → Vault Agent → Model.")]
+    NoKeySent { status: u16 },
+    #[error("The model server has no {url} (404). Check the base URL in Settings → Vault Agent → Model: OpenAI-compatible servers usually end in /v1.")]
+    EndpointNotFound { url: String },
+    #[error("The model server has no {url} (404), but {base}/v1 answers. Add /v1 to the base URL in Settings → Vault Agent → Model: \"{base}/v1\".")]
+    MissingV1 { url: String, base: String },
+    #[error("This conversation needs about {needed} tokens, more than the model reads at once ({window}). Start a new chat, or raise the context window in Settings → Vault Agent → Model (for Ollama also start it with a larger OLLAMA_CONTEXT_LENGTH).")]
+    ContextFull { window: usize, needed: usize },
+    #[error("The model answered with nothing: no text and no tool call. Send the message again; if it repeats, start a new chat (a small model may have run out of context) or choose another model.")]
+    EmptyReply,
+    #[error("The model server sent nothing for {seconds} s in the middle of the answer, so the request was ended. Check that the server is still running (a local model may be out of memory), or raise the model timeout in Settings → Vault Agent → Model.")]
+    Stalled { seconds: u32 },
+    #[error("The model server closed the connection before the answer was complete ({detail}). Send the message again; if it repeats, the server may be out of memory or have hit its own time limit.")]
+    Cut { detail: String },
+}
+
+impl ChatError {
+    pub fn code(&self) -> &'static str {
+        match self {
+            ChatError::Connection { .. } => "connection",
+            ChatError::Unauthorized { .. } => "unauthorized",
+            ChatError::ModelNotFound { .. } => "model_not_found",
+            ChatError::RateLimited { .. } => "rate_limited",
+            ChatError::ServerError { .. } => "server_error",
+            ChatError::NoToolSupport { .. } => "no_tool_support",
+            ChatError::BadRequest { .. } => "bad_request",
+            ChatError::BadStream { .. } => "bad_stream",
+            ChatError::MissingApiKey { .. } | ChatError::NoKeySent { .. } => "missing_api_key",
+            ChatError::EndpointNotFound { .. } => "endpoint_not_found",
+            ChatError::MissingV1 { .. } => "missing_v1",
+            ChatError::EmptyReply => "empty_reply",
+            ChatError::ContextFull { .. } => "context_full",
+            ChatError::Stalled { .. } => "stalled",
+            ChatError::Cut { .. } => "cut",
+        }
+    }
+
+    /// Worth sending again as it was (the server was busy or went away).
+    pub fn retryable_status(status: u16) -> bool {
+        matches!(status, 429 | 503 | 529)
+    }
+}

@@ -1,0 +1,329 @@
+//! One turn of the chat: the tool calls the model asked for (reads side by
+//! side, a change waiting for its card), then model rounds, until the model
+//! answers without tools, a card waits, the round limit, Stop, or an error.
+
+use serde_json::Value;
+
+use crate::base::card::ConfirmationCard;
+use crate::base::error::ToolError;
+use crate::base::host::{join_all, Host};
+use crate::base::result::ToolResult;
+use crate::base::table;
+use crate::base::table::Table;
+use crate::doors::chat::ask::RoundError;
+use crate::doors::chat::conversation::{
+    AnswerUsage, ChatMessage, Conversation, PausedTurn, ToolCallRecord, Usage,
+};
+use crate::doors::chat::prompt::for_model;
+use crate::doors::chat::{ChatDoor, ChatEvent, ChatEvents, TurnEnd};
+
+impl<H: Host> ChatDoor<H> {
+    /// Runs queued tool calls, then model rounds, until the turn ends.
+    pub(super) async fn run_turn(
+        &self,
+        conversation: &mut Conversation,
+        mut queue: Vec<ToolCallRecord>,
+        mut rounds: u32,
+        events: &dyn ChatEvents,
+    ) -> TurnEnd {
+        loop {
+            while !queue.is_empty() {
+                let call = queue.remove(0);
+                if self.stop.requested() {
+                    let result = ToolResult::failure(
+                        &ToolError::invalid(&call.name, "not run: the user pressed Stop"),
+                        0.0,
+                    );
+                    self.record_tool_result(conversation, &call, result, events);
+                    continue;
+                }
+                // Reads the model asked for together run at once (the
+                // process cap still bounds them); their results keep the order asked.
+                if self.is_read_call(&call)
+                    && queue.first().is_some_and(|next| self.is_read_call(next))
+                {
+                    let mut batch = vec![call];
+                    while queue.first().is_some_and(|next| self.is_read_call(next)) {
+                        batch.push(queue.remove(0));
+                    }
+                    self.run_reads_at_once(conversation, &batch, events).await;
+                    continue;
+                }
+                if let Some(card) = self.run_tool_call(conversation, &call, events).await {
+                    events.emit(ChatEvent::ConfirmationNeeded {
+                        call_id: call.id.clone(),
+                        card: Box::new(card.clone()),
+                    });
+                    conversation.paused = Some(PausedTurn {
+                        confirmation_id: card.id,
+                        call,
+                        remaining: queue,
+                        rounds,
+                    });
+                    return TurnEnd::AwaitingConfirmation;
+                }
+            }
+            if self.stop.requested() {
+                return self.stopped(conversation, events);
+            }
+            let settings = self.engine.settings_snapshot();
+            if rounds >= settings.chat.max_tool_rounds && last_is_tool_result(conversation) {
+                let text = format!(
+                    "Stopped after {} tool rounds, the limit for one message (Settings → Vault Agent → Model). Send another message to let the agent go on.",
+                    settings.chat.max_tool_rounds
+                );
+                conversation
+                    .messages
+                    .push(ChatMessage::Notice { text: text.clone() });
+                events.emit(ChatEvent::Notice { text });
+                return TurnEnd::RoundLimit;
+            }
+            events.emit(ChatEvent::ModelRound { round: rounds + 1 });
+            let (reply, window) = match self.ask_model(conversation, &settings, events).await {
+                Ok(reply) => reply,
+                Err(RoundError::Stopped(partial)) => {
+                    if !partial.is_empty() {
+                        conversation
+                            .messages
+                            .push(ChatMessage::assistant(partial, Vec::new()));
+                    }
+                    return self.stopped(conversation, events);
+                }
+                Err(RoundError::Failed(error)) => {
+                    events.emit(ChatEvent::Error {
+                        code: error.code().into(),
+                        message: self.shown_error(&error, &self.engine.settings_snapshot()),
+                    });
+                    return TurnEnd::Failed;
+                }
+            };
+            events.emit(ChatEvent::AssistantMessage {
+                text: reply.text.clone(),
+            });
+            let mut usage = None;
+            if let Some(round) = reply.usage {
+                conversation.usage.add(round);
+                let turn = conversation.turn_usage.get_or_insert_with(Usage::default);
+                turn.add(round);
+                if reply.tool_calls.is_empty() {
+                    let answer = AnswerUsage {
+                        input_tokens: turn.input_tokens,
+                        output_tokens: turn.output_tokens,
+                        context_tokens: round.input_tokens + round.output_tokens,
+                        context_window: window as u64,
+                    };
+                    usage = Some(answer);
+                    events.emit(ChatEvent::Usage {
+                        usage: answer,
+                        chat: conversation.usage,
+                    });
+                }
+            }
+            conversation.messages.push(ChatMessage::Assistant {
+                text: reply.text.clone(),
+                tool_calls: reply.tool_calls.clone(),
+                reasoning: reply.reasoning,
+                thinking: reply.thinking,
+                usage,
+            });
+            if reply.tool_calls.is_empty() {
+                return TurnEnd::Done;
+            }
+            rounds += 1;
+            queue = reply.tool_calls;
+        }
+    }
+
+    pub(super) fn stopped(
+        &self,
+        conversation: &mut Conversation,
+        events: &dyn ChatEvents,
+    ) -> TurnEnd {
+        let text = "Stopped.".to_string();
+        conversation
+            .messages
+            .push(ChatMessage::Notice { text: text.clone() });
+        events.emit(ChatEvent::Notice { text });
+        TurnEnd::Stopped
+    }
+
+    /// A call that only reads (its command is a read): it may run alongside
+    /// the reads next to it. Anything not understood counts as a change.
+    fn is_read_call(&self, call: &ToolCallRecord) -> bool {
+        let Ok(Value::Object(args)) = serde_json::from_str::<Value>(&call.arguments) else {
+            return false;
+        };
+        let Some(command) = args.get("command").and_then(Value::as_str) else {
+            return false;
+        };
+        self.engine
+            .tools()
+            .iter()
+            .find(|tool| tool.id == call.name)
+            .and_then(|tool| tool.command(command))
+            .is_some_and(|spec| spec.access == crate::base::call::Access::Read)
+    }
+
+    /// Runs reads together; each result is recorded in the order asked.
+    async fn run_reads_at_once(
+        &self,
+        conversation: &mut Conversation,
+        batch: &[ToolCallRecord],
+        events: &dyn ChatEvents,
+    ) {
+        for call in batch {
+            self.announce_tool(call, events);
+        }
+        let turn = conversation.turn_id();
+        let door = conversation.door.clone();
+        let runs = batch
+            .iter()
+            .map(|call| self.tool_result(call, door.as_ref(), &turn));
+        let results = join_all(runs.collect()).await;
+        for (call, result) in batch.iter().zip(results) {
+            self.record_tool_result(conversation, call, result, events);
+        }
+    }
+
+    /// The result of one call, through the chat's door or an outside one.
+    async fn tool_result(
+        &self,
+        call: &ToolCallRecord,
+        door: Option<&super::conversation::OutsideDoor>,
+        turn: &str,
+    ) -> ToolResult {
+        match parse_arguments(&call.arguments) {
+            Ok(args) if call.as_text => {
+                let door = door.map(|d| (d.name.as_str(), d.mode_cap));
+                self.engine
+                    .call_tool_written_as_text(&call.name, &args, door, turn)
+                    .await
+            }
+            Ok(args) => match door {
+                None => {
+                    self.engine
+                        .call_tool_in_turn(&call.name, &args, Some(turn))
+                        .await
+                }
+                Some(door) => {
+                    self.engine
+                        .call_tool_through(
+                            &call.name,
+                            &args,
+                            &door.name,
+                            Some(door.mode_cap),
+                            Some(turn),
+                        )
+                        .await
+                }
+            },
+            Err(problem) => ToolResult::failure(&ToolError::invalid(&call.name, problem), 0.0),
+        }
+    }
+
+    /// Tells the view a tool call has started (its block appears).
+    fn announce_tool(&self, call: &ToolCallRecord, events: &dyn ChatEvents) {
+        events.emit(ChatEvent::ToolStarted {
+            call_id: call.id.clone(),
+            tool: call.name.clone(),
+            display_name: self.display_name(&call.name),
+            arguments: call.arguments.clone(),
+        });
+    }
+
+    /// Runs one tool call. Returns the card when it waits for the user.
+    async fn run_tool_call(
+        &self,
+        conversation: &mut Conversation,
+        call: &ToolCallRecord,
+        events: &dyn ChatEvents,
+    ) -> Option<ConfirmationCard> {
+        self.announce_tool(call, events);
+        let turn = conversation.turn_id();
+        let result = self
+            .tool_result(call, conversation.door.as_ref(), &turn)
+            .await;
+        if let Some(pending) = &result.pending {
+            self.report_tool(call, &result, events);
+            return self.engine.confirmation_card(&pending.id);
+        }
+        self.record_tool_result(conversation, call, result, events);
+        None
+    }
+
+    pub(super) fn report_tool(
+        &self,
+        call: &ToolCallRecord,
+        result: &ToolResult,
+        events: &dyn ChatEvents,
+    ) -> Option<Table> {
+        let format = serde_json::from_str::<Value>(&call.arguments)
+            .ok()
+            .and_then(|a| a.get("format").and_then(Value::as_str).map(String::from));
+        let table = if result.ok {
+            table::detect(&result.text, format.as_deref())
+        } else {
+            None
+        };
+        events.emit(ChatEvent::ToolFinished {
+            call_id: call.id.clone(),
+            tool: call.name.clone(),
+            display_name: self.display_name(&call.name),
+            result: Box::new(result.clone()),
+            table: table.clone(),
+        });
+        table
+    }
+
+    pub(super) fn record_tool_result(
+        &self,
+        conversation: &mut Conversation,
+        call: &ToolCallRecord,
+        result: ToolResult,
+        events: &dyn ChatEvents,
+    ) {
+        let table = self.report_tool(call, &result, events);
+        let settings = self.engine.settings_snapshot();
+        let command = serde_json::from_str::<Value>(&call.arguments)
+            .ok()
+            .and_then(|a| a.get("command").and_then(Value::as_str).map(String::from));
+        conversation.messages.push(ChatMessage::Tool {
+            call_id: call.id.clone(),
+            tool: call.name.clone(),
+            content: for_model(
+                &call.name,
+                command.as_deref(),
+                &result,
+                settings.chat.tool_result_cap_chars as usize,
+            ),
+            is_error: !result.ok,
+            result: Box::new(result),
+            table,
+        });
+    }
+
+    fn display_name(&self, tool_id: &str) -> String {
+        self.engine
+            .tools()
+            .iter()
+            .find(|t| t.id == tool_id)
+            .map(|t| t.display_name.to_string())
+            .unwrap_or_else(|| tool_id.to_string())
+    }
+}
+
+pub(super) fn last_is_tool_result(conversation: &Conversation) -> bool {
+    matches!(conversation.messages.last(), Some(ChatMessage::Tool { .. }))
+}
+
+/// The model's arguments, or what is wrong with them (sent back to it).
+pub(super) fn parse_arguments(raw: &str) -> Result<Value, String> {
+    if raw.trim().is_empty() {
+        return Ok(Value::Object(Default::default()));
+    }
+    match serde_json::from_str::<Value>(raw) {
+        Ok(value @ Value::Object(_)) => Ok(value),
+        Ok(other) => Err(format!("the arguments must be a JSON object, not {other}")),
+        Err(e) => Err(format!("the arguments are not valid JSON ({e}); send a JSON object like {{\"command\": \"…\"}}")),
+    }
+}

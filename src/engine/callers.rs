@@ -1,0 +1,123 @@
+//! The callers the engine knows by token: each coding agent session the chat
+//! runs gets a bearer token for the MCP server, under the chat's mode and
+//! with its cards in the agent's name. The ACP door opens and closes them;
+//! the MCP door admits by them. They live here so that neither door imports
+//! the other.
+
+use crate::base::host::Host;
+use crate::engine::Engine;
+use crate::settings::PermissionMode;
+
+/// Tokens shorter than this are not secrets: refused.
+pub const MIN_TOKEN_CHARS: usize = 32;
+
+/// One opened token.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Caller {
+    /// Unique for each opening: a token closed and opened again is another
+    /// caller, and nothing of the first (an MCP session, a kept card) is its.
+    pub id: u64,
+    pub token: String,
+    /// What its cards say ("Codex wants to change …").
+    pub name: String,
+    /// The mode its calls run under (the chat's, given at each Send).
+    pub mode: PermissionMode,
+}
+
+#[derive(Debug, Default)]
+pub struct Callers {
+    open: Vec<Caller>,
+    opened: u64,
+}
+
+impl Callers {
+    /// Opens `token`, or gives an open one its new name and mode; an empty
+    /// or short token is refused (false).
+    pub fn open(&mut self, token: &str, name: &str, mode: PermissionMode) -> bool {
+        if token.len() < MIN_TOKEN_CHARS {
+            return false;
+        }
+        match self.open.iter_mut().find(|c| c.token == token) {
+            Some(open) => {
+                open.name = name.to_string();
+                open.mode = mode;
+            }
+            None => {
+                self.opened += 1;
+                self.open.push(Caller {
+                    id: self.opened,
+                    token: token.to_string(),
+                    name: name.to_string(),
+                    mode,
+                });
+            }
+        }
+        true
+    }
+
+    /// The token stops working at once.
+    pub fn close(&mut self, token: &str) {
+        self.open.retain(|c| c.token != token);
+    }
+
+    pub fn by_token(&self, token: &str) -> Option<&Caller> {
+        self.open.iter().find(|c| c.token == token)
+    }
+
+    pub fn by_id(&self, id: u64) -> Option<&Caller> {
+        self.open.iter().find(|c| c.id == id)
+    }
+
+    /// Every open caller, oldest first.
+    pub fn all(&self) -> &[Caller] {
+        &self.open
+    }
+}
+
+impl<H: Host> Engine<H> {
+    /// Lets a coding agent reach the MCP server with `token` (see `Callers::open`).
+    pub(crate) fn open_caller(&self, token: &str, name: &str, mode: PermissionMode) -> bool {
+        self.callers.borrow_mut().open(token, name, mode)
+    }
+
+    pub(crate) fn close_caller(&self, token: &str) {
+        self.callers.borrow_mut().close(token);
+    }
+
+    pub(crate) fn caller(&self, token: &str) -> Option<Caller> {
+        self.callers.borrow().by_token(token).cloned()
+    }
+
+    pub(crate) fn caller_by_id(&self, id: u64) -> Option<Caller> {
+        self.callers.borrow().by_id(id).cloned()
+    }
+
+    pub(crate) fn open_callers(&self) -> Vec<Caller> {
+        self.callers.borrow().all().to_vec()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TOKEN: &str = "0123456789abcdef0123456789abcdef";
+
+    #[test]
+    fn a_token_opened_again_after_closing_is_another_caller() {
+        let mut callers = Callers::default();
+        assert!(!callers.open("short", "Codex", PermissionMode::ReadOnly));
+        assert!(callers.open(TOKEN, "Codex", PermissionMode::ReadOnly));
+        let first = callers.by_token(TOKEN).unwrap().id;
+        assert!(callers.open(TOKEN, "Codex", PermissionMode::AskEveryChange));
+        assert_eq!(callers.by_token(TOKEN).unwrap().id, first, "same opening");
+        assert_eq!(
+            callers.by_id(first).unwrap().mode,
+            PermissionMode::AskEveryChange
+        );
+        callers.close(TOKEN);
+        assert!(callers.by_id(first).is_none());
+        assert!(callers.open(TOKEN, "Codex", PermissionMode::ReadOnly));
+        assert_ne!(callers.by_token(TOKEN).unwrap().id, first);
+    }
+}

@@ -1,0 +1,103 @@
+//! The vault's edge on disk: Obsidian follows symbolic links inside a
+//! vault, so a path that reads as a note of the vault can lead anywhere.
+//! Before any write (the CLI's, the vault's, an undo's) the real path of the
+//! target, or of its nearest folder that exists, must lie inside the vault's
+//! real folder and outside its configuration folder; otherwise the write is
+//! refused as `path_outside_vault`. Reads follow the read scope as for any
+//! other note.
+
+use crate::base::call::NoteLocator;
+use crate::base::error::ToolError;
+use crate::base::host::{Host, Os};
+use crate::base::vault_path::{in_config_dir, inside_real_folder};
+use crate::engine::record::Before;
+use crate::engine::Engine;
+use crate::policy::scope::Place;
+use crate::tools::ToolCall;
+
+impl<H: Host> Engine<H> {
+    /// Every place a write names by path, checked on disk. A note named by
+    /// name (or today's) is checked once its path is known: when its text is
+    /// read before the change (`check_captured_place`), by the edit and
+    /// organise steps, and by undo.
+    pub(crate) async fn check_write_places(&self, call: &ToolCall<'_>) -> Result<(), ToolError> {
+        for place in call.args.reach().places {
+            let path = match place {
+                Place::Note(NoteLocator::Path(path)) | Place::NewNote(Some(path)) => path,
+                Place::Within(Some(folder)) => folder,
+                _ => continue,
+            };
+            self.check_real_place(&path).await?;
+        }
+        Ok(())
+    }
+
+    /// The note a CLI write is about to change, as its capture found it.
+    pub(crate) async fn check_captured_place(&self, before: &Before) -> Result<(), ToolError> {
+        match before.path() {
+            Some(path) => self.check_real_place(path).await,
+            None => Ok(()),
+        }
+    }
+
+    /// Refuses `path` (vault-relative) when its real place on disk, or that
+    /// of its nearest existing folder, is outside the vault or in its
+    /// configuration folder.
+    pub(crate) async fn check_real_place(&self, path: &str) -> Result<(), ToolError> {
+        let facts = self.host().platform();
+        // Without a folder on disk there is no link to follow.
+        let Some(vault) = facts.vault_path.clone() else {
+            return Ok(());
+        };
+        let windows = facts.os() == Os::Windows;
+        let refused = |detail: &str| ToolError::PathOutsideVault {
+            target: format!("\"{}\"", path.trim_end_matches('/')),
+            detail: detail.to_string(),
+        };
+        let root = self.host().real_path(&vault).await.map_err(|_| {
+            refused("cannot be checked: the vault's own folder could not be resolved")
+        })?;
+        let mut place = path.trim_end_matches('/').to_string();
+        loop {
+            let absolute = if place.is_empty() {
+                vault.clone()
+            } else {
+                let separator = if windows { "\\" } else { "/" };
+                format!(
+                    "{}{separator}{}",
+                    vault.trim_end_matches(['/', '\\']),
+                    place.replace('/', separator)
+                )
+            };
+            match self.host().real_path(&absolute).await {
+                Ok(real) => {
+                    let Some(inside) = inside_real_folder(&root, &real, windows) else {
+                        return Err(refused(
+                            "leads through a symbolic link to a place outside the vault",
+                        ));
+                    };
+                    if in_config_dir(&inside, facts.config_dir()) {
+                        return Err(refused(if in_config_dir(path, facts.config_dir()) {
+                            "lies in the vault's configuration folder"
+                        } else {
+                            "leads through a symbolic link into the vault's configuration folder"
+                        }));
+                    }
+                    return Ok(());
+                }
+                Err(failure) if failure.code == "not_found" && !place.is_empty() => {
+                    // Made by the write: what counts is the folder it goes in.
+                    place = place
+                        .rsplit_once('/')
+                        .map_or(String::new(), |(folder, _)| folder.to_string());
+                }
+                Err(failure) => {
+                    return Err(refused(&format!(
+                        "cannot be checked on disk ({})",
+                        failure.message
+                    )))
+                }
+            }
+        }
+    }
+}

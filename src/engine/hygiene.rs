@@ -1,0 +1,437 @@
+//! The hygiene checks as the core runs them: the CLI's listings, the notes'
+//! text in batches through the host, the folder scopes applied to every
+//! input before anything is computed, and the report the model reads.
+
+use std::collections::BTreeMap;
+
+use crate::base::error::ToolError;
+use crate::base::host::Host;
+use crate::base::result::ToolResult;
+use crate::base::vault_path::in_config_dir;
+use crate::cli::argv::CliInvocation;
+use crate::engine::Engine;
+use crate::hygiene::suggest::{suggest, Subject};
+use crate::hygiene::text::{body, title_of};
+use crate::hygiene::titles::{find_duplicates, matching_titles, SimilarPair};
+use crate::hygiene::{HygieneRequest, MAX_NOTES, MAX_NOTE_BYTES, MAX_READ_BYTES, READ_BATCH};
+use crate::policy::filter::is_empty_answer;
+use crate::policy::scope::FolderScope;
+use crate::settings::Settings;
+
+/// Notes listed by the CLI, limited to the read scope.
+pub(crate) struct Listed {
+    pub paths: Vec<String>,
+    /// Listed notes outside the folders the agent may read.
+    pub withheld: usize,
+    /// More notes than [`MAX_NOTES`] were listed; the rest were left out.
+    pub truncated: bool,
+}
+
+/// Notes read through the vault.
+pub(crate) struct Read {
+    pub notes: Vec<(String, String)>,
+    /// Notes that could not be read (gone, or longer than [`MAX_NOTE_BYTES`]).
+    pub unread: Vec<String>,
+    /// [`MAX_READ_BYTES`] was reached; the remaining notes were not read.
+    pub truncated: bool,
+}
+
+impl<H: Host> Engine<H> {
+    /// Runs one hygiene check to its report.
+    pub(crate) async fn run_hygiene(
+        &self,
+        request: &HygieneRequest,
+        settings: &Settings,
+    ) -> Result<ToolResult, ToolError> {
+        match request {
+            HygieneRequest::Duplicates {
+                folder,
+                threshold,
+                budget,
+                limit,
+            } => {
+                let listed = self.list_notes(folder.as_deref(), settings).await?;
+                let found = find_duplicates(&listed.paths, *threshold, *budget);
+                let mut text = format!(
+                    "Duplicate titles among {} notes{}. Source: titles from the CLI's `files ext=md` listing; no note was read.\n",
+                    listed.paths.len(),
+                    in_folder(folder)
+                );
+                text.push_str(&format!(
+                    "\nSame title after ignoring case, accents and punctuation: {} group{}\n",
+                    found.exact.len(),
+                    plural(found.exact.len())
+                ));
+                for group in found.exact.iter().take(*limit) {
+                    text.push_str(&format!(
+                        "- \"{}\": {}\n",
+                        title_of(&group[0]),
+                        group.join(" | ")
+                    ));
+                }
+                more(&mut text, found.exact.len(), *limit);
+                text.push_str(&format!(
+                    "\nSimilar titles (normalized Levenshtein similarity at least {threshold:.2}; titles that differ only in digits, like dated notes, are not counted): {} pair{}\n",
+                    found.similar.len(),
+                    plural(found.similar.len())
+                ));
+                for pair in found.similar.iter().take(*limit) {
+                    text.push_str(&format!("- {:.2}: {} ~ {}\n", pair.score, pair.a, pair.b));
+                }
+                more(&mut text, found.similar.len(), *limit);
+                text.push_str(&format!(
+                    "\nCompared {} pairs of {} distinct titles (budget {budget}).",
+                    found.comparisons, found.titles
+                ));
+                if found.truncated {
+                    text.push_str(" truncated: the budget ran out before every likely pair was compared, so more similar titles may exist; give a larger `maxComparisons` or a `folder`.");
+                }
+                Ok(finish(text, found.truncated || listed.truncated, &listed))
+            }
+            HygieneRequest::Empty { folder, limit } => {
+                let listed = self.list_notes(folder.as_deref(), settings).await?;
+                let read = self.read_notes(&listed.paths).await;
+                let mut no_text = Vec::new();
+                let mut only_properties = Vec::new();
+                for (path, note) in &read.notes {
+                    if note.trim().is_empty() {
+                        no_text.push(path.as_str());
+                    } else if body(note).trim().is_empty() {
+                        only_properties.push(path.as_str());
+                    }
+                }
+                let found = no_text.len() + only_properties.len();
+                let mut text = format!(
+                    "Empty notes among {} notes{}: {found}. Source: the CLI's `files ext=md` listing, then each note's text through Obsidian's vault (cachedRead, {} notes a batch).\n",
+                    listed.paths.len(),
+                    in_folder(folder),
+                    READ_BATCH
+                );
+                let mut shown = 0;
+                for (label, list) in [
+                    ("no text at all", &no_text),
+                    ("only properties, no text", &only_properties),
+                ] {
+                    if list.is_empty() {
+                        continue;
+                    }
+                    text.push_str(&format!("\n{} ({}):\n", capitalised(label), list.len()));
+                    for path in list.iter().take(limit.saturating_sub(shown)) {
+                        text.push_str(&format!("- {path}\n"));
+                        shown += 1;
+                    }
+                }
+                more(&mut text, found, *limit);
+                unread_and_cut(&mut text, &read);
+                Ok(finish(text, read.truncated || listed.truncated, &listed))
+            }
+            HygieneRequest::Missing { limit } => self.missing_links(*limit, settings).await,
+            HygieneRequest::Suggest {
+                note,
+                topic,
+                folder,
+                limit,
+            } => {
+                let listed = self.list_notes(folder.as_deref(), settings).await?;
+                let (subject_path, subject_text) = match note {
+                    Some(locate) => {
+                        let path = self.resolve_note(locate, settings).await?;
+                        let text = self.read_exact(&path).await?;
+                        (Some(path), text)
+                    }
+                    None => (None, String::new()),
+                };
+                let candidates: Vec<String> = listed
+                    .paths
+                    .iter()
+                    .filter(|p| Some(*p) != subject_path.as_ref())
+                    .cloned()
+                    .collect();
+                let read = self.read_notes(&candidates).await;
+                let subject = match (&subject_path, topic) {
+                    (Some(path), _) => Subject::Note {
+                        path,
+                        text: &subject_text,
+                    },
+                    (None, Some(topic)) => Subject::Topic(topic),
+                    (None, None) => {
+                        return Err(ToolError::invalid(
+                            "obsidianHygiene",
+                            "suggest: give `path` or `file` (a note) or `topic` (words)",
+                        ))
+                    }
+                };
+                let found = suggest(&subject, &read.notes, *limit);
+                let about = match &subject {
+                    Subject::Note { path, .. } => format!("notes that could link to \"{path}\""),
+                    Subject::Topic(topic) => format!("notes about \"{topic}\""),
+                };
+                let mut text = format!(
+                    "Backlink suggestions: {about}, from {} notes{}: {} (at most {limit}). Ranked by the title mentioned in the text, shared tags, links to the same notes and rare shared words (CJK by character bigrams and trigrams); notes that already link to it are left out. Source: the CLI's `files ext=md` listing, then each note's text through Obsidian's vault (cachedRead).\n",
+                    read.notes.len(),
+                    in_folder(folder),
+                    found.len()
+                );
+                for (rank, s) in found.iter().enumerate() {
+                    text.push_str(&format!(
+                        "{}. {} (score {}): {}\n",
+                        rank + 1,
+                        s.path,
+                        s.score,
+                        s.why.join("; ")
+                    ));
+                }
+                unread_and_cut(&mut text, &read);
+                Ok(finish(text, read.truncated || listed.truncated, &listed))
+            }
+        }
+    }
+
+    /// `unresolved verbose`, grouped by the missing note, sources limited to
+    /// the read scope.
+    async fn missing_links(
+        &self,
+        limit: usize,
+        settings: &Settings,
+    ) -> Result<ToolResult, ToolError> {
+        let output = self
+            .read_text(&CliInvocation::new("unresolved").flag("verbose"), settings)
+            .await?;
+        let scope = FolderScope::read(settings, self.host().platform().os());
+        let config_dir = self.host().platform().config_dir().to_string();
+        let mut links: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        let mut withheld = 0;
+        let lines = match is_empty_answer("unresolved", &output) {
+            true => "",
+            false => output.as_str(),
+        };
+        for line in lines.lines().filter(|l| !l.trim().is_empty()) {
+            // `link<TAB>source`, nothing trimmed: a folder may be named
+            // ` Projects`. While reading is limited, a second tab leaves open
+            // where the link ends and the path begins (either may hold one),
+            // so that line is withheld.
+            let source = match line.split('\t').collect::<Vec<_>>()[..] {
+                [link, source] => Some((link, source)),
+                _ if scope.is_whole_vault() => line.split_once('\t'),
+                _ => None,
+            };
+            let Some((link, source)) = source.filter(|(_, s)| scope.contains(s)) else {
+                withheld += 1;
+                continue;
+            };
+            if in_config_dir(source, &config_dir) {
+                withheld += 1;
+                continue;
+            }
+            let sources = links.entry(link.trim().to_string()).or_default();
+            if !sources.iter().any(|s| s == source) {
+                sources.push(source.to_string());
+            }
+        }
+        let mut ranked: Vec<(String, Vec<String>)> = links.into_iter().collect();
+        ranked.sort_by(|a, b| {
+            b.1.len()
+                .cmp(&a.1.len())
+                .then_with(|| a.0.to_lowercase().cmp(&b.0.to_lowercase()))
+        });
+        let mut text = format!(
+            "Links to missing notes: {} missing note{}, linked {} times in all. Source: the CLI's `unresolved verbose` (`link<TAB>source`); no note was read.\n",
+            ranked.len(),
+            plural(ranked.len()),
+            ranked.iter().map(|(_, s)| s.len()).sum::<usize>()
+        );
+        for (link, sources) in ranked.iter().take(limit) {
+            let shown: Vec<&str> = sources.iter().take(10).map(String::as_str).collect();
+            let rest = sources.len().saturating_sub(shown.len());
+            text.push_str(&format!(
+                "- [[{link}]] ← {}{} ({} note{})\n",
+                shown.join(", "),
+                if rest > 0 {
+                    format!(" and {rest} more")
+                } else {
+                    String::new()
+                },
+                sources.len(),
+                plural(sources.len())
+            ));
+        }
+        more(&mut text, ranked.len(), limit);
+        let mut result = ToolResult::success(text.trim_end().to_string());
+        if withheld > 0 {
+            result.withheld = Some(withheld);
+        }
+        Ok(result)
+    }
+
+    /// The Markdown notes the CLI lists (in `folder`, or the whole vault),
+    /// only those the agent may read.
+    pub(crate) async fn list_notes(
+        &self,
+        folder: Option<&str>,
+        settings: &Settings,
+    ) -> Result<Listed, ToolError> {
+        let mut listing = CliInvocation::new("files");
+        if let Some(folder) = folder {
+            listing = listing.parameter("folder", folder);
+        }
+        let output = self
+            .read_text(&listing.parameter("ext", "md"), settings)
+            .await?;
+        let scope = FolderScope::read(settings, self.host().platform().os());
+        let config_dir = self.host().platform().config_dir().to_string();
+        let mut listed = Listed {
+            paths: Vec::new(),
+            withheld: 0,
+            truncated: false,
+        };
+        for path in output.lines() {
+            // The whole line, untrimmed: ` Projects/x.md` is not in `Projects`.
+            if !path.ends_with(".md") {
+                continue;
+            }
+            if !scope.contains(path) || in_config_dir(path, &config_dir) {
+                listed.withheld += 1;
+                continue;
+            }
+            if listed.paths.len() == MAX_NOTES {
+                listed.truncated = true;
+                break;
+            }
+            listed.paths.push(path.to_string());
+        }
+        Ok(listed)
+    }
+
+    /// The notes' text through the vault, [`READ_BATCH`] at a time, until
+    /// [`MAX_READ_BYTES`].
+    pub(crate) async fn read_notes(&self, paths: &[String]) -> Read {
+        let mut read = Read {
+            notes: Vec::with_capacity(paths.len()),
+            unread: Vec::new(),
+            truncated: false,
+        };
+        let mut bytes = 0usize;
+        for batch in paths.chunks(READ_BATCH) {
+            if bytes >= MAX_READ_BYTES {
+                read.truncated = true;
+                break;
+            }
+            let texts = self.host().vault_read_many(batch, MAX_NOTE_BYTES).await;
+            for (i, path) in batch.iter().enumerate() {
+                match texts.get(i).cloned().flatten() {
+                    Some(text) if text.len() <= MAX_NOTE_BYTES => {
+                        bytes += text.len();
+                        read.notes.push((path.clone(), text));
+                    }
+                    _ => read.unread.push(path.clone()),
+                }
+            }
+        }
+        read
+    }
+
+    /// Notes whose title is the same as or very similar to the new note's:
+    /// the check before `create`. Never an error: a listing that fails
+    /// leaves no warning.
+    pub(crate) async fn similar_titles(
+        &self,
+        title: &str,
+        settings: &Settings,
+    ) -> Vec<SimilarPair> {
+        match self.list_notes(None, settings).await {
+            Ok(listed) => {
+                matching_titles(title, &listed.paths, crate::hygiene::DEFAULT_THRESHOLD, 3)
+            }
+            Err(_) => Vec::new(),
+        }
+    }
+}
+
+/// The warning a `create` carries when such notes exist.
+pub fn similar_title_warning(found: &[SimilarPair]) -> Option<String> {
+    let first = found.first()?;
+    let kind = if first.score >= 1.0 {
+        "the same"
+    } else {
+        "a very similar"
+    };
+    let list: Vec<String> = found.iter().map(|p| format!("\"{}\"", p.b)).collect();
+    Some(format!(
+        "A note with {kind} title exists: {}. Consider adding to it (obsidianEdit `append`) instead of a new note; ask the user which they want.",
+        list.join(", ")
+    ))
+}
+
+fn finish(text: String, truncated: bool, listed: &Listed) -> ToolResult {
+    let mut text = text.trim_end().to_string();
+    if listed.truncated {
+        text.push_str(&format!(
+            "\ntruncated: only the first {MAX_NOTES} listed notes were checked; give a `folder`."
+        ));
+    }
+    let mut result = ToolResult::success(text);
+    if truncated {
+        result.truncated = Some(true);
+    }
+    if listed.withheld > 0 {
+        result.withheld = Some(listed.withheld);
+    }
+    result
+}
+
+fn unread_and_cut(text: &mut String, read: &Read) {
+    if !read.unread.is_empty() {
+        text.push_str(&format!(
+            "\n{} note{} could not be read (gone, or longer than {} MiB) and {} not counted: {}\n",
+            read.unread.len(),
+            plural(read.unread.len()),
+            MAX_NOTE_BYTES / (1024 * 1024),
+            if read.unread.len() == 1 { "is" } else { "are" },
+            read.unread
+                .iter()
+                .take(5)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    if read.truncated {
+        text.push_str(&format!(
+            "\ntruncated: reading stopped after {} MiB of note text; {} notes were read. Give a `folder` to check the rest.\n",
+            MAX_READ_BYTES / (1024 * 1024),
+            read.notes.len()
+        ));
+    }
+}
+
+fn in_folder(folder: &Option<String>) -> String {
+    folder
+        .as_ref()
+        .map(|f| format!(" in \"{f}\""))
+        .unwrap_or_default()
+}
+
+fn more(text: &mut String, total: usize, limit: usize) {
+    if total > limit {
+        text.push_str(&format!(
+            "… and {} more (raise `limit` to see them).\n",
+            total - limit
+        ));
+    }
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}

@@ -1,0 +1,166 @@
+//! The chat's settings: the model profiles and the server each talks to.
+
+use serde::Serialize;
+
+use super::{
+    DEFAULT_MAX_TOOL_ROUNDS, DEFAULT_MODEL_TIMEOUT_MS, DEFAULT_THINKING_BUDGET,
+    DEFAULT_TOOL_RESULT_CAP_CHARS,
+};
+
+/// Which kind of model server the chat talks to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub enum ProviderKind {
+    /// OpenAI Chat Completions and the servers that speak it (Ollama, LM Studio, OpenRouter…).
+    OpenAi,
+    Anthropic,
+}
+
+/// One model server: where it is, which model, and the name of the secret
+/// that holds its API key (the key itself lives in Obsidian's secret storage).
+/// A provider-specific setting is one more field here and one more line in
+/// `Reader::provider`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct ProviderSettings {
+    pub base_url: String,
+    pub model: String,
+    pub api_key_secret: String,
+    /// Tokens the model can read at once; 0: what the server is known to
+    /// offer (`agent::budget::context_window`).
+    pub context_window: u32,
+    /// A reply that is nothing but a tool call written as text runs as one
+    /// (`agent::text_calls`), for models and servers without tool calling.
+    /// Off unless the user turns it on: every preset calls tools natively,
+    /// and text in a note could otherwise pose as a call.
+    pub text_tool_calls: bool,
+}
+
+impl ProviderSettings {
+    /// Where a new profile of this kind starts.
+    pub fn defaults(kind: ProviderKind) -> ProviderSettings {
+        match kind {
+            ProviderKind::OpenAi => ProviderSettings {
+                base_url: "http://localhost:11434/v1".into(),
+                model: "llama3.1".into(),
+                api_key_secret: String::new(),
+                context_window: 0,
+                text_tool_calls: false,
+            },
+            ProviderKind::Anthropic => ProviderSettings {
+                base_url: "https://api.anthropic.com".into(),
+                model: "claude-sonnet-4-5".into(),
+                api_key_secret: String::new(),
+                context_window: 0,
+                text_tool_calls: false,
+            },
+        }
+    }
+}
+
+/// A saved model setup the user switches between (settings tab, chat header).
+/// Stored flat: `{ id, name, provider, baseUrl, model, apiKeySecret, contextWindow,
+/// textToolCalls }`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct ModelProfile {
+    /// Stable, lowercase letters, digits and dashes; never shown.
+    pub id: String,
+    pub name: String,
+    pub provider: ProviderKind,
+    #[serde(flatten)]
+    pub server: ProviderSettings,
+}
+
+impl ModelProfile {
+    /// The first profile of a fresh install: Ollama on this computer.
+    pub fn first() -> ModelProfile {
+        let server = ProviderSettings::defaults(ProviderKind::OpenAi);
+        ModelProfile {
+            id: "profile-1".into(),
+            name: profile_name(ProviderKind::OpenAi, &server),
+            provider: ProviderKind::OpenAi,
+            server,
+        }
+    }
+
+    /// The preset whose server this profile uses, if any (the settings tab
+    /// shows it as the provider in use).
+    pub fn preset(&self) -> Option<&'static crate::settings::presets::ProviderPreset> {
+        crate::settings::presets::preset_for(self.provider, &self.server.base_url)
+    }
+}
+
+/// A name for a profile nobody named: its preset's, or its server's host.
+pub fn profile_name(kind: ProviderKind, server: &ProviderSettings) -> String {
+    match crate::settings::presets::preset_for(kind, &server.base_url) {
+        Some(preset) => preset.label.to_string(),
+        None => host_of(&server.base_url).to_string(),
+    }
+}
+
+/// `localhost:11434` of `http://localhost:11434/v1`.
+pub fn host_of(url: &str) -> &str {
+    let rest = url.split_once("://").map_or(url, |(_, rest)| rest);
+    rest.split('/').next().unwrap_or(rest)
+}
+
+/// The chat agent's settings: the saved model profiles, the one in use, and
+/// limits that hold for every profile.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct ChatSettings {
+    /// The `id` of the profile the chat uses.
+    pub active_profile: String,
+    /// Never empty once normalised.
+    pub profiles: Vec<ModelProfile>,
+    pub max_tool_rounds: u32,
+    pub tool_result_cap_chars: u32,
+    pub model_timeout_ms: u32,
+    /// Anthropic extended thinking, and the tokens it may think with.
+    pub anthropic_thinking: bool,
+    pub anthropic_thinking_budget: u32,
+}
+
+impl Default for ChatSettings {
+    fn default() -> Self {
+        let first = ModelProfile::first();
+        ChatSettings {
+            active_profile: first.id.clone(),
+            profiles: vec![first],
+            max_tool_rounds: DEFAULT_MAX_TOOL_ROUNDS,
+            tool_result_cap_chars: DEFAULT_TOOL_RESULT_CAP_CHARS,
+            model_timeout_ms: DEFAULT_MODEL_TIMEOUT_MS,
+            anthropic_thinking: false,
+            anthropic_thinking_budget: DEFAULT_THINKING_BUDGET,
+        }
+    }
+}
+
+static FALLBACK_PROFILE: std::sync::LazyLock<ModelProfile> =
+    std::sync::LazyLock::new(ModelProfile::first);
+
+impl ChatSettings {
+    /// The profile in use: the one `active_profile` names, else the first.
+    pub fn profile(&self) -> &ModelProfile {
+        self.profiles
+            .iter()
+            .find(|p| p.id == self.active_profile)
+            .or_else(|| self.profiles.first())
+            .unwrap_or(&FALLBACK_PROFILE)
+    }
+
+    /// The server of the profile in use.
+    pub fn active(&self) -> &ProviderSettings {
+        &self.profile().server
+    }
+
+    /// The kind of server the profile in use talks to.
+    pub fn provider(&self) -> ProviderKind {
+        self.profile().provider
+    }
+}

@@ -1,0 +1,172 @@
+//! The plugin's settings and how a stored `data.json` becomes safe settings.
+//!
+//! `data.json` may come from an older version, be edited by hand, or be
+//! corrupted: every field is read on its own, wrong types fall back to the
+//! default, numbers are clamped into range and unknown keys are dropped. The
+//! notes say what was repaired, so the shim can log it.
+
+mod chat;
+mod modes;
+mod normalise;
+pub mod presets;
+mod profiles;
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+use serde_json::Value;
+
+pub use self::chat::{
+    host_of, profile_name, ChatSettings, ModelProfile, ProviderKind, ProviderSettings,
+};
+pub use self::modes::{ModeSetting, PermissionMode};
+pub use self::normalise::{normalise, normalise_loaded};
+pub use self::profiles::{ProfileEdit, ProfileSummary};
+
+/// Stands in a folder list whose stored value was unusable: no path can lie
+/// inside it (paths never hold `:`), so a broken list reaches nothing rather
+/// than the whole vault.
+pub const NO_FOLDER: &str = "(no folder: fix this list)";
+
+pub const DEFAULT_TIMEOUT_MS: u32 = 15_000;
+pub const TIMEOUT_RANGE_MS: (u32, u32) = (1_000, 120_000);
+pub const DEFAULT_OUTPUT_CAP_BYTES: u32 = 1024 * 1024;
+pub const OUTPUT_CAP_RANGE_BYTES: (u32, u32) = (4 * 1024, 16 * 1024 * 1024);
+/// CLI processes at once; more calls wait in order.
+pub const DEFAULT_MAX_PROCESSES: u32 = 4;
+pub const MAX_PROCESSES_RANGE: (u32, u32) = (1, 16);
+pub const DEFAULT_CONFIRMATION_EXPIRY_MS: u32 = 5 * 60 * 1000;
+pub const CONFIRMATION_EXPIRY_RANGE_MS: (u32, u32) = (10_000, 60 * 60 * 1000);
+pub const DEFAULT_MAX_TOOL_ROUNDS: u32 = 10;
+pub const MAX_TOOL_ROUNDS_RANGE: (u32, u32) = (1, 50);
+pub const DEFAULT_TOOL_RESULT_CAP_CHARS: u32 = 16_000;
+pub const TOOL_RESULT_CAP_RANGE_CHARS: (u32, u32) = (1_000, 200_000);
+pub const DEFAULT_MODEL_TIMEOUT_MS: u32 = 60_000;
+pub const MODEL_TIMEOUT_RANGE_MS: (u32, u32) = (5_000, 600_000);
+/// Longer profile names are cut.
+pub const MAX_PROFILE_NAME_CHARS: usize = 80;
+/// Tokens; 0 means "as the server is known to offer".
+pub const CONTEXT_WINDOW_RANGE: (u32, u32) = (0, 2_000_000);
+pub const DEFAULT_READ_CACHE_SECONDS: u32 = 60;
+/// 0 turns the read cache off.
+pub const READ_CACHE_RANGE_SECONDS: (u32, u32) = (0, 3_600);
+pub const DEFAULT_MCP_PORT: u32 = 27_125;
+/// Ports a plugin may listen on without privileges.
+pub const MCP_PORT_RANGE: (u32, u32) = (1_024, 65_535);
+/// Anthropic's smallest thinking budget is 1 024 tokens.
+pub const THINKING_BUDGET_RANGE: (u32, u32) = (1_024, 64_000);
+pub const DEFAULT_THINKING_BUDGET: u32 = 4_096;
+
+/// Everything the user can set. The model can never change any of it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, ts(rename = "VaultAgentSettings"))]
+#[serde(rename_all = "camelCase")]
+pub struct Settings {
+    /// Path to the CLI binary; empty means "discover it".
+    pub cli_path: String,
+    /// `vault=<name>` for every call; empty means the vault that is open.
+    pub vault_name: String,
+    pub timeout_ms: u32,
+    pub output_cap_bytes: u32,
+    /// CLI processes at once.
+    pub max_processes: u32,
+    /// "Vault changes": Read only until the user picks another mode.
+    pub permission_mode: PermissionMode,
+    pub confirmation_expiry_ms: u32,
+    /// How long a read's answer may be reused when nothing changed (0: never).
+    pub read_cache_seconds: u32,
+    /// Folders the agent may read (paths from the vault root, normalised);
+    /// empty means the whole vault.
+    pub read_folders: Vec<String>,
+    /// Folders the agent may change, once the mode allows changes; empty
+    /// means the whole vault. A change also needs its place to be readable.
+    pub write_folders: Vec<String>,
+    /// Per-tool switches by tool id; a tool not listed is enabled.
+    pub tools: BTreeMap<String, bool>,
+    pub chat: ChatSettings,
+    /// The MCP server for agents outside Obsidian (off until the user turns it on).
+    pub mcp: McpSettings,
+    /// Set for one call by the door it came through (never stored): tags the
+    /// call's CLI processes so a cancelled MCP request stops exactly those.
+    #[serde(skip)]
+    pub process_tag: Option<String>,
+    /// Set for one call by the chat when the model wrote the call as text
+    /// (never stored): a change it asks for always waits for a card.
+    #[serde(skip)]
+    pub written_as_text: bool,
+    /// Set for one call by the door it came through (never stored): where
+    /// the user sets the mode this call runs under, which a refusal names.
+    #[serde(skip)]
+    #[cfg_attr(test, ts(skip))]
+    pub mode_setting: ModeSetting,
+}
+
+/// The MCP server's own switches: its permission mode is separate from the
+/// chat's, and Read only until the user picks another.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct McpSettings {
+    pub enabled: bool,
+    pub port: u32,
+    pub permission_mode: PermissionMode,
+}
+
+impl Default for McpSettings {
+    fn default() -> Self {
+        McpSettings {
+            enabled: false,
+            port: DEFAULT_MCP_PORT,
+            permission_mode: PermissionMode::ReadOnly,
+        }
+    }
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            cli_path: String::new(),
+            vault_name: String::new(),
+            timeout_ms: DEFAULT_TIMEOUT_MS,
+            output_cap_bytes: DEFAULT_OUTPUT_CAP_BYTES,
+            max_processes: DEFAULT_MAX_PROCESSES,
+            permission_mode: PermissionMode::ReadOnly,
+            confirmation_expiry_ms: DEFAULT_CONFIRMATION_EXPIRY_MS,
+            read_cache_seconds: DEFAULT_READ_CACHE_SECONDS,
+            read_folders: Vec::new(),
+            write_folders: Vec::new(),
+            tools: BTreeMap::new(),
+            chat: ChatSettings::default(),
+            mcp: McpSettings::default(),
+            process_tag: None,
+            written_as_text: false,
+            mode_setting: ModeSetting::Chat,
+        }
+    }
+}
+
+impl Settings {
+    pub fn tool_enabled(&self, tool_id: &str) -> bool {
+        self.tools.get(tool_id).copied().unwrap_or(true)
+    }
+
+    pub fn vault(&self) -> Option<&str> {
+        let name = self.vault_name.trim();
+        (!name.is_empty()).then_some(name)
+    }
+
+    pub fn to_json(&self) -> Value {
+        serde_json::to_value(self).expect("settings serialize to JSON")
+    }
+}
+
+/// Settings read from stored data, with what had to be repaired.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NormalisedSettings {
+    pub settings: Settings,
+    pub repairs: Vec<String>,
+}
+
+#[cfg(test)]
+mod tests;
