@@ -341,7 +341,7 @@ describe("folder scopes, for every command of every tool", () => {
 			if (expectation.kind === "refused") {
 				assert.equal(result.ok, false);
 				assert.equal(result.error?.code, "out_of_scope", result.text);
-				assert.match(result.text, /Settings → Vault Agent → Folders\)\. Nothing ran\./);
+				assert.match(result.text, /Settings → Vault Agent → Safety\)\. Nothing ran\./);
 				assert.deepEqual(readLog(log).map((entry) => entry.argv[1]), expectation.lookups, "only the lookup of a path ran");
 				assert.equal(fingerprint(vault), before, "nothing in the vault changed");
 				return;
