@@ -274,6 +274,18 @@ fn a_write_while_writes_are_off_is_refused_and_the_model_is_told() {
         "{content}"
     );
     assert!(content.contains("Settings → Vault Agent → Safety → Vault changes"));
+    // The core tells the chat that the user has to act (its banner).
+    let error = events
+        .0
+        .borrow()
+        .iter()
+        .find_map(|e| match e {
+            ChatEvent::ToolFinished { result, .. } => result.error.clone(),
+            _ => None,
+        })
+        .expect("the tool's error");
+    assert_eq!(error.code, "writes_disabled");
+    assert!(error.user_fix, "only the user can turn vault changes on");
 }
 
 fn property_set_turn(core: &VaultAgent<FakeHost>) -> (Conversation, String, String) {
@@ -520,12 +532,13 @@ fn server_errors_become_one_clear_message() {
             .borrow()
             .iter()
             .find_map(|e| match e {
-                ChatEvent::Error { code, message } => Some((code.clone(), message.clone())),
+                ChatEvent::Error { code, message, .. } => Some((code.clone(), message.clone())),
                 _ => None,
             })
             .unwrap();
         assert_eq!(got, code);
         assert!(message.contains(fragment), "{status}: {message}");
+        assert!(retryable(&events), "{status}: the banner offers Retry");
     }
     let core = agent(Value::Null);
     core.host().script_http(ScriptedHttp::Failure(HttpFailure {
@@ -667,7 +680,20 @@ fn failure(events: &Recorder) -> (String, String) {
         .borrow()
         .iter()
         .find_map(|e| match e {
-            ChatEvent::Error { code, message } => Some((code.clone(), message.clone())),
+            ChatEvent::Error { code, message, .. } => Some((code.clone(), message.clone())),
+            _ => None,
+        })
+        .expect("an error event")
+}
+
+/// Whether the core said the failed turn's banner may offer Retry.
+fn retryable(events: &Recorder) -> bool {
+    events
+        .0
+        .borrow()
+        .iter()
+        .find_map(|e| match e {
+            ChatEvent::Error { retryable, .. } => Some(*retryable),
             _ => None,
         })
         .expect("an error event")
@@ -924,6 +950,10 @@ fn retry_runs_the_failed_turn_again_without_a_second_message() {
         TurnEnd::Failed
     );
     assert_eq!(failure(&nothing).0, "nothing_to_retry");
+    assert!(
+        !retryable(&nothing),
+        "no Retry when there is nothing to retry"
+    );
 }
 
 #[test]
