@@ -258,7 +258,7 @@ impl VaultAgent {
                 }
                 None => crate::policy::agent_files::AgentFileWrite::Refused {
                     code: "invalid_arguments".into(),
-                    message: "use readOnly, askEveryChange or askBeforeEdits".into(),
+                    message: format!("use {}", crate::settings::PermissionMode::keys_listed()),
                 },
             };
             to_js(&plan).map_err(JsValue::from)
@@ -378,7 +378,10 @@ impl VaultAgent {
                 Some(None) => {
                     let error = ToolError::invalid(
                         "mode",
-                        "use readOnly, askEveryChange or askBeforeEdits (never more than the chat allows)",
+                        format!(
+                            "use {} (never more than the chat allows)",
+                            crate::settings::PermissionMode::keys_listed()
+                        ),
                     );
                     return to_js(&ToolResult::failure(&error, 0.0)).map_err(JsValue::from);
                 }
