@@ -446,7 +446,7 @@ mod tests {
         let mut folder = "Projects/".to_string();
         check_vault_folder("folder", &mut folder).unwrap();
         assert_eq!(folder, "Projects");
-        // Found by `tests/fuzz.rs` (paths): the space before the slash was
+        // Found by `tests/fuzz/` (paths): the space before the slash was
         // kept, so "a /" became "a ", untrimmed and not idempotent.
         for input in ["a /", " a / ", "a\u{3000}/"] {
             assert_eq!(

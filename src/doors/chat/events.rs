@@ -65,7 +65,12 @@ pub enum ChatEvent {
     #[serde(rename_all = "camelCase")]
     Notice { text: String },
     #[serde(rename_all = "camelCase")]
-    Error { code: String, message: String },
+    Error {
+        code: String,
+        message: String,
+        /// Whether the banner offers Retry (the turn can run again as it is).
+        retryable: bool,
+    },
     #[serde(rename_all = "camelCase")]
     TurnEnded { end: TurnEnd },
 }

@@ -131,6 +131,7 @@ impl<H: Host> ChatDoor<H> {
             events.emit(ChatEvent::Error {
                 code: "nothing_to_retry".into(),
                 message: "There is no failed answer to retry here; send a message instead.".into(),
+                retryable: false,
             });
             return self.finish_turn(conversation, TurnEnd::Failed, events);
         }
@@ -155,6 +156,7 @@ impl<H: Host> ChatDoor<H> {
             events.emit(ChatEvent::Error {
                 code: "confirmation_not_found".into(),
                 message: "This conversation is not waiting for that change any more.".into(),
+                retryable: false,
             });
             return self.finish_turn(conversation, TurnEnd::Failed, events);
         };
