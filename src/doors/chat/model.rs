@@ -25,7 +25,14 @@ pub struct ModelRequest<'a> {
     pub system: &'a str,
     pub messages: &'a [ChatMessage],
     pub tools: &'a [ModelTool],
+    /// The wait for the first token (the headers, then the first byte of
+    /// the body: a CPU model reads the whole prompt first).
+    pub first_token_timeout_ms: u32,
+    /// The silence allowed between two pieces of the answer.
     pub timeout_ms: u32,
+    /// The most tokens the answer may take (the room kept for it in the
+    /// window), sent as the server's answer limit.
+    pub answer_tokens: u32,
     /// OpenAI-compatible: ask for the usage chunk (`stream_options`); off
     /// for a server that rejected it.
     pub stream_usage: bool,
@@ -99,12 +106,17 @@ pub enum ChatError {
     Unauthorized { status: u16 },
     #[error("The model server does not know model \"{model}\" (404). Check the model name in Settings → Vault Agent → Model (\"Test connection\" lists the models){hint}.")]
     ModelNotFound { model: String, hint: String },
-    #[error("The model server is rate limiting or out of credit (429). Wait a moment and try again, or check your plan. {detail}")]
+    #[error("The model server is rate limiting or out of credit (429: {detail}). Wait a moment and try again, or check your plan.")]
     RateLimited { detail: String },
     #[error("The model server failed ({status}): {detail}. Try again in a moment.")]
     ServerError { status: u16, detail: String },
     #[error("The model \"{model}\" cannot call tools, which Vault Agent needs. Choose a model with tool calling (for Ollama, e.g. llama3.1, qwen2.5 or mistral-nemo). {detail}")]
     NoToolSupport { model: String, detail: String },
+    // The fix first: a banner is cut at 300 characters.
+    #[error("The conversation does not fit the model server's context. Raise the server's context size (llama.cpp -c, OLLAMA_CONTEXT_LENGTH, LM Studio's context length, vLLM --max-model-len) or lower the context window in Settings → Vault Agent → Model. Server ({status}): {detail}")]
+    ContextOverflow { status: u16, detail: String },
+    #[error("The model server stopped the answer with an error: {detail}. Send the message again; if it repeats, the server's own log says why (a local model may be out of memory).")]
+    StreamError { detail: String },
     #[error("The model server rejected the request ({status}): {detail}. Check the provider, base URL and model in Settings → Vault Agent → Model (\"Test connection\" checks them), then send the message again.")]
     BadRequest { status: u16, detail: String },
     #[error("The model's answer could not be read: {detail}. Send the message again; if it repeats, the server at this base URL may not speak the provider's format: check the provider and base URL in Settings → Vault Agent → Model.")]
@@ -121,7 +133,9 @@ pub enum ChatError {
     ContextFull { window: usize, needed: usize },
     #[error("The model answered with nothing: no text and no tool call. Send the message again; if it repeats, start a new chat (a small model may have run out of context) or choose another model.")]
     EmptyReply,
-    #[error("The model server sent nothing for {seconds} s in the middle of the answer, so the request was ended. Check that the server is still running (a local model may be out of memory), or raise the model timeout in Settings → Vault Agent → Model.")]
+    #[error("The model server accepted the request but sent no answer within {seconds} s. A model on a CPU may still be reading the prompt: raise \"Wait for the first token\" in Settings → Vault Agent → Model, or use a smaller model; check that the server is still running.")]
+    NoFirstToken { seconds: u32 },
+    #[error("The model server sent nothing for {seconds} s in the middle of the answer, so the request was ended. Check that the server is still running (a local model may be out of memory), or raise \"Wait between tokens\" in Settings → Vault Agent → Model.")]
     Stalled { seconds: u32 },
     #[error("The model server closed the connection before the answer was complete ({detail}). Send the message again; if it repeats, the server may be out of memory or have hit its own time limit.")]
     Cut { detail: String },
@@ -136,6 +150,8 @@ impl ChatError {
             ChatError::RateLimited { .. } => "rate_limited",
             ChatError::ServerError { .. } => "server_error",
             ChatError::NoToolSupport { .. } => "no_tool_support",
+            ChatError::ContextOverflow { .. } => "context_overflow",
+            ChatError::StreamError { .. } => "stream_error",
             ChatError::BadRequest { .. } => "bad_request",
             ChatError::BadStream { .. } => "bad_stream",
             ChatError::MissingApiKey { .. } | ChatError::NoKeySent { .. } => "missing_api_key",
@@ -143,6 +159,7 @@ impl ChatError {
             ChatError::MissingV1 { .. } => "missing_v1",
             ChatError::EmptyReply => "empty_reply",
             ChatError::ContextFull { .. } => "context_full",
+            ChatError::NoFirstToken { .. } => "no_first_token",
             ChatError::Stalled { .. } => "stalled",
             ChatError::Cut { .. } => "cut",
         }
