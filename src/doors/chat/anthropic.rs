@@ -321,7 +321,7 @@ impl StreamAssembler for AnthropicStream {
                         detail: message.to_string(),
                     }
                 } else {
-                    super::provider::stream_error(message)
+                    super::model::stream_error(message)
                 });
             }
             // content_block_stop, message_stop, ping

@@ -78,6 +78,53 @@ pub fn read_usage(usage: &serde_json::Value) -> Option<Usage> {
     })
 }
 
+/// Whether a server's error says the request is longer than its context,
+/// in the words of the common servers: llama.cpp ("exceeds the available
+/// context size"), Ollama and vLLM / OpenAI ("maximum context length",
+/// `context_length_exceeded`), LM Studio ("context length of only …",
+/// "context overflow"), Anthropic ("prompt is too long").
+pub fn is_context_overflow(text: &str) -> bool {
+    let lower = text.to_ascii_lowercase();
+    [
+        "exceeds the available context size",
+        "exceed_context_size",
+        "maximum context length",
+        "context_length_exceeded",
+        "context length exceeded",
+        "exceeds the context length",
+        "greater than the context length",
+        "context length of only",
+        "context overflow",
+        "overflows the context",
+        "prompt is too long",
+        "input is too long",
+        "too many tokens in the prompt",
+    ]
+    .iter()
+    .any(|words| lower.contains(words))
+}
+
+/// An error a server sent inside a 200 stream (or a 200 JSON body), with
+/// the advice that fits what it says.
+pub fn stream_error(message: &str) -> ChatError {
+    // One line, short: the banner hides credentials in what it shows.
+    let line = message.lines().map(str::trim).find(|l| !l.is_empty());
+    let detail: String = line.unwrap_or("").chars().take(200).collect();
+    let detail = if detail.is_empty() {
+        "no details".to_string()
+    } else {
+        detail
+    };
+    if is_context_overflow(message) {
+        ChatError::ContextOverflow {
+            status: 200,
+            detail,
+        }
+    } else {
+        ChatError::StreamError { detail }
+    }
+}
+
 /// Turns a provider's stream events into a reply.
 pub trait StreamAssembler {
     fn on_event(&mut self, event: &SseEvent) -> Result<Vec<StreamPiece>, ChatError>;

@@ -210,7 +210,7 @@ impl StreamAssembler for OpenAiStream {
                 Some(code) => format!("{message} ({code})"),
                 None => message,
             };
-            return Err(super::provider::stream_error(&said));
+            return Err(super::model::stream_error(&said));
         }
         if let Some(usage) = chunk.usage.as_ref().and_then(super::model::read_usage) {
             self.usage = Some(usage);

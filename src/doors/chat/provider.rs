@@ -2,7 +2,11 @@
 //! reply or a stream read into one reply, the models it lists, and what a
 //! failed request means for the user (`model.rs` holds what they share).
 
-use super::model::{read_usage, ChatError, ModelReply, ModelRequest, StreamAssembler};
+#[cfg(test)]
+use super::model::stream_error;
+use super::model::{
+    is_context_overflow, read_usage, ChatError, ModelReply, ModelRequest, StreamAssembler,
+};
 use super::{anthropic, openai};
 use crate::base::host::{HttpFailure, HttpRequest};
 use crate::settings::{ProviderKind, ProviderSettings};
@@ -286,51 +290,6 @@ pub fn status_error(status: u16, body: &str, model: &str, url: &str, key_sent: b
             detail,
         },
         _ => ChatError::BadRequest { status, detail },
-    }
-}
-
-/// Whether a server's error says the request is longer than its context,
-/// in the words of the common servers: llama.cpp ("exceeds the available
-/// context size"), Ollama and vLLM / OpenAI ("maximum context length",
-/// `context_length_exceeded`), LM Studio ("context length of only …",
-/// "context overflow"), Anthropic ("prompt is too long").
-pub fn is_context_overflow(text: &str) -> bool {
-    let lower = text.to_ascii_lowercase();
-    [
-        "exceeds the available context size",
-        "exceed_context_size",
-        "maximum context length",
-        "context_length_exceeded",
-        "context length exceeded",
-        "exceeds the context length",
-        "greater than the context length",
-        "context length of only",
-        "context overflow",
-        "overflows the context",
-        "prompt is too long",
-        "input is too long",
-        "too many tokens in the prompt",
-    ]
-    .iter()
-    .any(|words| lower.contains(words))
-}
-
-/// An error a server sent inside a 200 stream (or a 200 JSON body), with
-/// the advice that fits what it says.
-pub fn stream_error(message: &str) -> ChatError {
-    let detail = scrub_server_text(message, &[]);
-    let detail = if detail.is_empty() {
-        "no details".to_string()
-    } else {
-        detail
-    };
-    if is_context_overflow(message) {
-        ChatError::ContextOverflow {
-            status: 200,
-            detail,
-        }
-    } else {
-        ChatError::StreamError { detail }
     }
 }
 
