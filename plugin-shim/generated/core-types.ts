@@ -99,7 +99,15 @@ activeProfile: string,
 /**
  * Never empty once normalised.
  */
-profiles: Array<ModelProfile>, maxToolRounds: number, toolResultCapChars: number, modelTimeoutMs: number, 
+profiles: Array<ModelProfile>, maxToolRounds: number, toolResultCapChars: number, 
+/**
+ * The silence allowed between two pieces of an answer once it started.
+ */
+modelTimeoutMs: number, 
+/**
+ * The wait for the answer's first token (headers and first byte).
+ */
+firstTokenTimeoutMs: number, 
 /**
  * Anthropic extended thinking, and the tokens it may think with.
  */
@@ -542,6 +550,12 @@ export type HttpRequestSpec = { method: string, url: string, headers: Array<[str
  * Until the response starts (the stream itself may run longer).
  */
 timeoutMs: number, 
+/**
+ * Once the headers came: the longest wait for the first piece of the
+ * body (0: `idle_timeout_ms`). A model on a CPU sends its headers, then
+ * nothing while it reads the prompt.
+ */
+firstByteTimeoutMs: number, 
 /**
  * Once it has started: the longest silence between two pieces of the
  * body before the host ends it with `STALLED` (0: no limit).

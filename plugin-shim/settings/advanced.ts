@@ -76,7 +76,18 @@ export class AdvancedSection {
 				),
 				numberRow(this.ctx, "Tool rounds per message", "The agent stops after this many rounds of tool calls for one message.", "maxToolRounds"),
 				numberRow(this.ctx, "Tool result size (characters)", "Longer tool output is cut before it goes to the model, with a note saying so.", "toolResultCapChars"),
-				numberRow(this.ctx, "Model timeout (seconds)", "How long to wait for the server to start answering.", "modelTimeoutSeconds"),
+				numberRow(
+					this.ctx,
+					"Wait for the first token (seconds)",
+					"How long the model server may take before its answer starts (5 to 3600). A model on a CPU reads the whole prompt first, which can take minutes.",
+					"firstTokenTimeoutSeconds",
+				),
+				numberRow(
+					this.ctx,
+					"Wait between tokens (seconds)",
+					"How long an answer that has started may go silent before it is ended as stalled (5 to 600).",
+					"modelTimeoutSeconds",
+				),
 			],
 		};
 	}

@@ -195,6 +195,26 @@ fn a_stall_a_cut_and_a_malformed_stream_each_end_with_a_clear_error_and_a_closed
         60_000,
         "the model timeout is the idle limit"
     );
+    assert_eq!(
+        stalled.host().http_requests.borrow()[0].first_byte_timeout_ms,
+        300_000,
+        "the first token has its own, longer wait"
+    );
+
+    // Headers, then nothing: the server never began, it did not stall.
+    let silent = agent(json!({"chat": {"firstTokenTimeoutMs": 120_000}}));
+    silent.host().script_http(ScriptedHttp::BrokenAfter {
+        chunks: Vec::new(),
+        failure: HttpFailure {
+            code: "STALLED".into(),
+            message: "Nothing arrived for 120 s.".into(),
+        },
+    });
+    let events = Recorder::default();
+    block_on(silent.chat.send(&mut conversation(), "hi", &events));
+    let (code, message) = failure(&events);
+    assert_eq!(code, "no_first_token", "{message}");
+    assert!(message.contains("within 120 s"), "{message}");
 
     let core = agent(Value::Null);
     core.host().script_http(ok(vec![

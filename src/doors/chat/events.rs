@@ -17,7 +17,8 @@ pub enum TurnEnd {
     Done,
     /// A change waits for the user's click; `resolve_confirmation` goes on.
     AwaitingConfirmation,
-    /// The tool-round limit was reached.
+    /// The tool-round limit was reached, or the model asked again for a
+    /// call that had failed twice (a notice says which).
     RoundLimit,
     /// The user pressed Stop.
     Stopped,

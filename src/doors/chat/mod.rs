@@ -14,6 +14,7 @@ pub mod model;
 pub mod openai;
 pub mod prompt;
 pub mod provider;
+pub mod repeats;
 mod reply;
 pub mod sse;
 pub mod stored;
@@ -236,7 +237,10 @@ impl<H: Host> ChatDoor<H> {
         let message = if models.is_empty() {
             "Connected. The server did not list its models.".to_string()
         } else {
-            format!("Connected. {} models available.", models.len())
+            match models.len() {
+                1 => "Connected. 1 model available.".to_string(),
+                n => format!("Connected. {n} models available."),
+            }
         };
         ConnectionReport {
             ok: true,
