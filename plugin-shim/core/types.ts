@@ -62,6 +62,19 @@ export interface HttpOpened {
 
 export type HttpChunk = { chunk: Uint8Array } | { done: true } | { error: HttpFailure };
 
+/** The ranked search's index (`src/engine/search.rs`). */
+export interface SearchStatus {
+	phase: "idle" | "building" | "ready";
+	read: number;
+	total: number;
+	notes: number;
+	unread: number;
+	/** The status bar's line; empty when there is nothing to say. */
+	label: string;
+}
+
+export type SearchVaultEvent = { kind: "create" | "modify" | "delete"; path: string } | { kind: "rename"; path: string; oldPath: string };
+
 /** The effects the core may ask for (implemented in host/). */
 export interface HostFunctions {
 	runProcess(request: ProcessRequest): Promise<ProcessOutcome>;
@@ -83,6 +96,8 @@ export interface HostFunctions {
 	 * longer than `maxBytes`.
 	 */
 	vaultReadMany(paths: string[], maxBytes: number): Promise<Array<string | null>>;
+	/** Every Markdown note (`app.vault.getMarkdownFiles()`) and Settings → Files and links → Excluded files. */
+	vaultNotes(): { paths: string[]; excluded: string[] };
 	vaultProcess(
 		path: string,
 		expected: string,
@@ -185,6 +200,11 @@ export interface CoreHandle {
 	forgetReads(): void;
 	/** [answers kept now, answers given from the cache so far]. */
 	readCacheStats(): Float64Array | number[];
+	/** Builds the ranked search's index from the vault's notes; `onProgress` after each batch. */
+	searchBuild(onProgress: (status: SearchStatus) => void): Promise<SearchStatus>;
+	/** A vault event for the index; resolves once the index holds it. */
+	searchEvent(event: SearchVaultEvent): Promise<void>;
+	searchStatus(): SearchStatus;
 	/** The headers alone decide first: null lets the listener read the body and call `mcpHandle`. */
 	mcpAdmit(head: McpExchange): McpReply | null;
 	mcpHandle(exchange: McpExchange, events: McpEventFunctions): Promise<McpReply>;

@@ -3,6 +3,7 @@
 
 mod host;
 mod interop;
+mod search;
 
 use std::rc::Rc;
 
