@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Long fuzz run (see FUZZING.md): every target of tests/fuzz.rs, in release,
+# Long fuzz run (see FUZZING.md): every target of tests/fuzz/, in release,
 # one after another, for SECONDS in total (default 300), then the number of
 # cases each target ran. A failure stops the run with the minimal input,
 # which is also saved as tests/fuzz-corpus/<target>/found-<hash>.<ext>.
@@ -18,10 +18,10 @@ if ! [[ "$total" =~ ^[0-9]+$ ]] || [ "$total" -lt 6 ]; then
 	echo "usage: scripts/fuzz.sh [seconds]   (a whole number, at least 6; default 300)" >&2
 	exit 2
 fi
-targets="$(grep -c '^fn fuzz_' tests/fuzz.rs)"
+targets="$(cat tests/fuzz/*.rs | grep -c '^fn fuzz_')"
 per_target="$(awk -v t="$total" -v n="$targets" 'BEGIN { printf "%.1f", t / n }')"
 
-echo "==> building tests/fuzz.rs in release (not counted in the time)"
+echo "==> building tests/fuzz/ in release (not counted in the time)"
 cargo test --release --test fuzz --no-run
 
 log="$(mktemp "${TMPDIR:-/tmp}/vault-agent-fuzz.XXXXXX")"

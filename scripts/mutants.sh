@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Mutation run (see FUZZING.md, "Mutation testing"): cargo-mutants changes the
 # code that decides what a call may do and what the user approves
-# (src/policy/, src/cli/argv.rs, src/engine/confirm.rs) one small edit at a time and
-# checks that some test fails for each. Not part of the test command: it
-# builds and tests the crate once per mutant (hours on 2 cores).
+# (src/policy/, src/base/vault_path.rs, src/cli/argv.rs, src/engine/confirm.rs)
+# one small edit at a time and checks that some test fails for each. Not
+# part of the test command: it builds and tests the crate once per mutant
+# (hours on 2 cores).
 #
 #   scripts/mutants.sh [cargo-mutants options]
 #
-# e.g. `scripts/mutants.sh --file src/engine/confirm.rs` (one file), `--iterate`
+# e.g. `scripts/mutants.sh -F '^src/engine/confirm\.rs'` (one file: `--file`
+# adds to the configuration's globs instead of narrowing them), `--iterate`
 # (only the mutants that were not caught last time), `-j 2` (two at a time,
 # on a machine with cores to spare). Which files and which test targets, and
 # the mutants that are skipped as equivalent (each with its reason), are in

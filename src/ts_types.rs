@@ -16,6 +16,8 @@ const API_TYPES: &str = "plugin-shim/generated/api-types.ts";
 const CORE_TYPES: &str = "plugin-shim/generated/core-types.ts";
 /// Limits the shim applies, defined once in Rust.
 const LIMITS: &str = "plugin-shim/generated/limits.ts";
+/// Names and words the shim uses, defined once in Rust.
+const CONSTANTS: &str = "plugin-shim/generated/constants.ts";
 
 const HEADER: &str = "\
 // Generated from the Rust types by src/ts_types.rs (ts-rs); do not edit.
@@ -72,6 +74,7 @@ fn core_types() -> String {
     use crate::doors::mcp::setups::{ClientSetup, SetupFormat};
     use crate::doors::mcp::{ActivityEntry, ListenerLimits, McpExchange, McpReply};
     use crate::engine::journal::{EntryView, TurnChanges};
+    use crate::engine::search::{Phase, SearchStatus, VaultEvent};
     use crate::policy::agent_files::AgentFileWrite;
     use crate::policy::agent_questions::{
         AgentAnswer, AgentOption, AgentQuestion, AnsweredBecause,
@@ -114,6 +117,9 @@ fn core_types() -> String {
         declaration::<ChatEvent>(),
         declaration::<TurnEnd>(),
         declaration::<CliStatus>(),
+        declaration::<SearchStatus>(),
+        declaration::<Phase>(),
+        declaration::<VaultEvent>(),
         declaration::<Discovery>(),
         declaration::<Candidate>(),
         declaration::<CandidateSource>(),
@@ -152,10 +158,50 @@ fn text(value: &str) -> String {
     serde_json::to_string(value).unwrap()
 }
 
+/// A `[min, max]` range, as a TypeScript tuple.
+fn range((min, max): (u32, u32)) -> String {
+    format!("[{min}, {max}] as const")
+}
+
 fn limits() -> String {
     use crate::policy::agent_session as acp;
+    use crate::settings as s;
     [
         HEADER.to_string(),
+        "\n// Settings the tab names a range for: src/settings/mod.rs (normalise clamps to them).\n"
+            .to_string(),
+        constant(
+            "A CLI call's timeout (ms).",
+            "TIMEOUT_RANGE_MS",
+            range(s::TIMEOUT_RANGE_MS),
+        ),
+        constant(
+            "CLI processes at once.",
+            "MAX_PROCESSES_RANGE",
+            range(s::MAX_PROCESSES_RANGE),
+        ),
+        constant(
+            "How long a read is reused (seconds; 0 turns it off).",
+            "READ_CACHE_RANGE_SECONDS",
+            range(s::READ_CACHE_RANGE_SECONDS),
+        ),
+        constant(
+            "Claude's thinking budget (tokens).",
+            "THINKING_BUDGET_RANGE",
+            range(s::THINKING_BUDGET_RANGE),
+        ),
+        constant(
+            "The MCP server's port when none is set.",
+            "DEFAULT_MCP_PORT",
+            s::DEFAULT_MCP_PORT,
+        ),
+        "\n// The MCP server's activity log: src/doors/mcp/activity.rs.\n".to_string(),
+        constant(
+            "Entries the activity log keeps; the oldest go first.",
+            "MCP_ACTIVITY_KEPT",
+            crate::doors::mcp::activity::KEPT_ENTRIES,
+        ),
+        "\n".to_string(),
         "// Coding agents (ACP): src/policy/agent_session.rs.\n".to_string(),
         constant(
             "Characters (UTF-16 units) of one answer, and of one turn's thoughts, the chat keeps.",
@@ -206,6 +252,54 @@ fn limits() -> String {
     .concat()
 }
 
+fn constants() -> String {
+    use crate::settings::PermissionMode;
+    let modes: Vec<String> = PermissionMode::ALL
+        .iter()
+        .map(|mode| format!("\t{},\n", mode_text(*mode)))
+        .collect();
+    [
+        HEADER.to_string(),
+        "import type { PermissionMode } from \"./core-types\";\n".to_string(),
+        "\n// The permission modes: src/settings/modes.rs.\n".to_string(),
+        "\n/** A permission mode and the words the settings tab and the chat header use for it. */\n\
+         export interface PermissionModeText {\n\tmode: PermissionMode;\n\tlabel: string;\n\tdescription: string;\n}\n"
+            .to_string(),
+        format!(
+            "\n/** In the order the dropdowns offer them, the safest first. */\n\
+             export const PERMISSION_MODES: readonly PermissionModeText[] = [\n{}];\n",
+            modes.concat()
+        ),
+        format!(
+            "\n/** The mode the core reads an unknown or missing mode as. */\n\
+             export const DEFAULT_PERMISSION_MODE: PermissionModeText = {};\n",
+            mode_text(PermissionMode::default())
+        ),
+        constant(
+            "The stored spellings, as a message lists them.",
+            "PERMISSION_MODE_KEYS_LISTED",
+            text(&PermissionMode::keys_listed()),
+        ),
+        "\n// The MCP server: src/doors/mcp/mod.rs.\n".to_string(),
+        constant(
+            "The secret in Obsidian's secret storage that holds the bearer token.",
+            "MCP_TOKEN_SECRET",
+            text(crate::doors::mcp::MCP_TOKEN_SECRET),
+        ),
+    ]
+    .concat()
+}
+
+/// One mode as a TypeScript object literal.
+fn mode_text(mode: crate::settings::PermissionMode) -> String {
+    format!(
+        "{{ mode: {}, label: {}, description: {} }}",
+        text(mode.key()),
+        text(mode.label()),
+        text(mode.description())
+    )
+}
+
 /// Writes `fresh` to `relative` when asked to, else says whether it is stale.
 fn check_or_write(relative: &str, fresh: &str) -> Option<String> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(relative);
@@ -235,6 +329,7 @@ fn generated_typescript_types_are_up_to_date() {
         (API_TYPES, api_types()),
         (CORE_TYPES, core_types()),
         (LIMITS, limits()),
+        (CONSTANTS, constants()),
     ]
     .iter()
     .filter_map(|(file, fresh)| check_or_write(file, fresh))

@@ -119,6 +119,10 @@ fn refusals_happen_before_any_process_starts() {
         assert!(!result.ok);
         assert_eq!(result.code(), Some(code), "{tool} {args}: {}", result.text);
         assert!(
+            !result.error.as_ref().unwrap().user_fix,
+            "the model, not the user, fixes its call: {tool} {args}"
+        );
+        assert!(
             result.text.contains(mention),
             "{tool} {args}: {}",
             result.text

@@ -276,7 +276,15 @@ fn chat_samples() -> Vec<ChatError> {
             window: 4_096,
             needed: 5_200,
         },
+        ChatError::ContextOverflow {
+            status: 400,
+            detail: s("the request exceeds the available context size, try increasing it"),
+        },
+        ChatError::StreamError {
+            detail: s("model runner has unexpectedly stopped"),
+        },
         ChatError::EmptyReply,
+        ChatError::NoFirstToken { seconds: 300 },
         ChatError::Stalled { seconds: 60 },
         ChatError::Cut {
             detail: s("socket hang up"),
@@ -299,8 +307,11 @@ fn chat_when(error: &ChatError) -> &'static str {
         ChatError::BadRequest { .. } => "The server rejected the request (another 4xx).",
         ChatError::BadStream { .. } => "The answer could not be read as the provider's format.",
         ChatError::ContextFull { .. } => "The turn does not fit the context window even shortened.",
+        ChatError::ContextOverflow { .. } => "The server says the request is longer than its context (llama.cpp, Ollama, LM Studio, vLLM, OpenAI and Anthropic words are recognised), in an error status or inside the stream.",
+        ChatError::StreamError { .. } => "The server answered 200, then sent an error inside the stream (or as its JSON body).",
         ChatError::EmptyReply => "No text and no tool call (never stored, never sent back).",
-        ChatError::Stalled { .. } => "Nothing arrived for the model timeout in the middle of an answer; the request and its socket are ended.",
+        ChatError::NoFirstToken { .. } => "The headers came, then nothing for the first-token wait (a model on a CPU still reading the prompt, or a server that hangs).",
+        ChatError::Stalled { .. } => "Nothing arrived for the wait between tokens in the middle of an answer; the request and its socket are ended.",
         ChatError::Cut { .. } => "The server closed the connection mid-answer.",
     }
 }
@@ -438,9 +449,12 @@ fn chat_variant(error: &ChatError) -> usize {
         ChatError::EmptyReply => 13,
         ChatError::Stalled { .. } => 14,
         ChatError::Cut { .. } => 15,
+        ChatError::ContextOverflow { .. } => 16,
+        ChatError::StreamError { .. } => 17,
+        ChatError::NoFirstToken { .. } => 18,
     }
 }
-const CHAT_VARIANTS: usize = 16;
+const CHAT_VARIANTS: usize = 19;
 
 #[test]
 fn every_chat_error_is_documented() {

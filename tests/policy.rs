@@ -720,3 +720,31 @@ fn folder_scopes_compare_names_as_the_platform_does() {
         )
     );
 }
+
+/// Found by the mutation run: only a command whose answer is filtered as
+/// JSON asks the CLI for `format=json`; a listing filtered line by line gets
+/// the CLI's plain lines, which its filter reads.
+#[test]
+fn only_answers_filtered_as_json_ask_the_cli_for_json() {
+    let runs = |tool: &str, args: Value| {
+        let core = core(json!({"readFolders": ["Projects"]}));
+        let result = call(&core, tool, args.clone());
+        assert!(result.ok, "{tool} {args}: {}", result.text);
+        let requests = core.host().requests.borrow();
+        let command = args["command"].as_str().unwrap().to_string();
+        let run = requests
+            .iter()
+            .find(|r| r.args.contains(&command))
+            .unwrap_or_else(|| panic!("{command} did not run"));
+        run.args.iter().any(|a| a == "format=json")
+    };
+    assert!(!runs("obsidianNotes", json!({"command": "files"})));
+    assert!(!runs(
+        "obsidianNotes",
+        json!({"command": "files", "folder": "Projects"})
+    ));
+    assert!(runs(
+        "obsidianSearch",
+        json!({"command": "search", "query": "launch"})
+    ));
+}

@@ -15,7 +15,7 @@ import { renderEmptyState } from "./empty-state";
 import { HistoryPanel } from "./history";
 import { ProfileSwitcher } from "./profile-switcher";
 import { SlashCommandSuggest } from "./slash-commands";
-import { Transcript, USER_FIXES } from "./transcript";
+import { Transcript } from "./transcript";
 import type { ChatSurface, ChatTurn } from "./turn";
 import { AgentTurn } from "./turn-agent";
 import { ModelTurn } from "./turn-model";
@@ -364,7 +364,7 @@ export class ChatPanel implements ChatSurface {
 		const result = await core.callTool(toolId, args);
 		this.transcript.finishToolBlock(id, result, null);
 		block.setAttr("open", "");
-		if (result.error && USER_FIXES.has(result.error.code)) this.showBanner(result.error.message);
+		if (result.error?.userFix) this.showBanner(result.error.message);
 		this.transcript.scrollToEnd();
 		return result;
 	}

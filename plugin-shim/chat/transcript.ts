@@ -14,8 +14,6 @@ import { renderTable, renderToolText } from "./big-output";
 import { StreamRenderer } from "./stream-render";
 import { renderUserMessage } from "./user-message";
 
-/** Tool errors the user (not the model) has to act on: shown as a banner too. */
-export const USER_FIXES = new Set(["writes_disabled", "cli_not_found", "app_not_running", "vault_not_found", "tool_disabled"]);
 
 export interface TranscriptHost {
 	app: App;
@@ -169,7 +167,8 @@ export class Transcript {
 				break;
 			case "toolFinished":
 				this.finishToolBlock(event.callId, event.result, event.table);
-				if (event.result.error && USER_FIXES.has(event.result.error.code)) this.host.showBanner(event.result.error.message);
+				// The core says which errors the user (not the model) has to act on.
+				if (event.result.error?.userFix) this.host.showBanner(event.result.error.message);
 				break;
 			case "confirmationNeeded":
 				this.card(event.callId, event.card);
@@ -187,7 +186,7 @@ export class Transcript {
 				this.stream = null;
 				this.streamEl?.remove();
 				this.streamEl = null;
-				this.host.showBanner(event.message, event.code !== "nothing_to_retry" && event.code !== "confirmation_not_found");
+				this.host.showBanner(event.message, event.retryable);
 				break;
 			case "turnEnded":
 				break;

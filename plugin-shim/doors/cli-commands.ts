@@ -5,6 +5,7 @@
 import type { ConfirmationCoordinator } from "../cards/confirmations";
 import type { ChatMessage, CoreHandle, TurnResult } from "../core/types";
 import type { ToolResult } from "../vault-agent-api";
+import { PERMISSION_MODE_KEYS_LISTED, PERMISSION_MODES } from "../generated/constants";
 
 /** `Plugin.registerCliHandler`, as this Obsidian has it. */
 export type RegisterCliHandler = (
@@ -14,7 +15,8 @@ export type RegisterCliHandler = (
 	handler: (params: Record<string, string>) => string | Promise<string>,
 ) => void;
 
-const PERMISSION_MODES = ["readOnly", "askEveryChange", "askBeforeEdits"];
+const MODE_KEYS: readonly string[] = PERMISSION_MODES.map((m) => m.mode);
+const MODE_FLAG = `${PERMISSION_MODE_KEYS_LISTED}; never more than the chat allows.`;
 
 /** Registers the three commands with `register`. */
 export function registerCliCommands(core: CoreHandle, confirmations: ConfirmationCoordinator, register: RegisterCliHandler): void {
@@ -35,7 +37,7 @@ class CliCommands {
 			{
 				tool: { value: "<id>", description: "The tool, e.g. obsidianNotes (see vault-agent:tools).", required: true },
 				args: { value: "<json>", description: 'The arguments as JSON, e.g. {"command":"read","file":"Welcome"}.' },
-				mode: { value: "<mode>", description: "readOnly, askEveryChange or askBeforeEdits; never more than the chat allows." },
+				mode: { value: "<mode>", description: MODE_FLAG },
 			},
 			(params) => this.cliCall(params),
 		);
@@ -44,7 +46,7 @@ class CliCommands {
 			"Ask Vault Agent's chat model one question and print its answer.",
 			{
 				prompt: { value: "<text>", description: "What to ask.", required: true },
-				mode: { value: "<mode>", description: "readOnly, askEveryChange or askBeforeEdits; never more than the chat allows." },
+				mode: { value: "<mode>", description: MODE_FLAG },
 			},
 			(params) => this.cliAsk(params),
 		);
@@ -83,7 +85,7 @@ class CliCommands {
 		const onEvent = (event: { type: string; code?: string; message?: string }) => {
 			if (event.type === "error") errors.push(`Error: ${event.code}: ${event.message}`);
 		};
-		let turn: TurnResult = await core.chatSend(conversation, prompt, onEvent);
+		let turn: TurnResult = await core.chatSend(conversation, prompt, onEvent, undefined);
 		while (turn.end === "awaitingConfirmation" && turn.conversation.paused) {
 			const id = turn.conversation.paused.confirmationId;
 			await this.waitForCard(id);
@@ -105,8 +107,8 @@ class CliCommands {
 /** A `mode=` flag, checked; `null` when none was given. */
 function checkedMode(mode: string | undefined): string | null | Error {
 	if (mode === undefined) return null;
-	if (PERMISSION_MODES.includes(mode)) return mode;
-	return new Error(`Error: invalid_arguments: mode must be one of ${PERMISSION_MODES.join(", ")} (never more than the chat allows).`);
+	if (MODE_KEYS.includes(mode)) return mode;
+	return new Error(`Error: invalid_arguments: mode must be one of ${MODE_KEYS.join(", ")} (never more than the chat allows).`);
 }
 
 /** A result as the CLI prints it: the text, or `Error: <code>: <message>`. */

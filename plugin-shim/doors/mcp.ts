@@ -7,12 +7,9 @@ import { Notice, type App, type DataAdapter } from "obsidian";
 import type { ConfirmationCoordinator } from "../cards/confirmations";
 import type { CoreHandle, McpActivityEntry, McpClientSetup } from "../core/types";
 import { registerCliCommands, type RegisterCliHandler } from "./cli-commands";
+import { MCP_TOKEN_SECRET } from "../generated/constants";
+import { MCP_ACTIVITY_KEPT as ACTIVITY_KEPT } from "../generated/limits";
 import { McpListener, randomHex } from "./mcp-listener";
-
-/** The secret in Obsidian's secret storage that holds the bearer token (src/doors/mcp/mod.rs). */
-export const MCP_TOKEN_SECRET = "vault-agent-mcp-token";
-/** Entries kept in the activity file; the settings show the newest. */
-const ACTIVITY_KEPT = 500;
 
 export interface AgentDoorsHost {
 	app: App;

@@ -48,7 +48,12 @@ withheld?: number, durationMs: number, };
 /**
  * A stable error code and a message that says what to do next.
  */
-export type ErrorInfo = { code: string, message: string, };
+export type ErrorInfo = { code: string, message: string, 
+/**
+ * True when the user, not the model, has to act (a setting, the app,
+ * the CLI): the chat shows the message as a banner too.
+ */
+userFix?: boolean, };
 
 /**
  * A result's link to its entry in the undo journal.

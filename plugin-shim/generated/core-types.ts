@@ -99,7 +99,15 @@ activeProfile: string,
 /**
  * Never empty once normalised.
  */
-profiles: Array<ModelProfile>, maxToolRounds: number, toolResultCapChars: number, modelTimeoutMs: number, 
+profiles: Array<ModelProfile>, maxToolRounds: number, toolResultCapChars: number, 
+/**
+ * The silence allowed between two pieces of an answer once it started.
+ */
+modelTimeoutMs: number, 
+/**
+ * The wait for the answer's first token (headers and first byte).
+ */
+firstTokenTimeoutMs: number, 
 /**
  * Anthropic extended thinking, and the tokens it may think with.
  */
@@ -328,7 +336,11 @@ contextTokens: number, contextWindow: number, };
 /**
  * What the chat view is told while a turn runs.
  */
-export type ChatEvent = { "type": "modelRound", round: number, } | { "type": "textDelta", text: string, } | { "type": "assistantMessage", text: string, } | { "type": "reasoningDelta", text: string, } | { "type": "usage", usage: AnswerUsage, chat: Usage, } | { "type": "toolStarted", callId: string, tool: string, displayName: string, arguments: string, } | { "type": "toolFinished", callId: string, tool: string, displayName: string, result: ToolResult, table: Table | null, } | { "type": "confirmationNeeded", callId: string, card: ConfirmationCard, } | { "type": "notice", text: string, } | { "type": "error", code: string, message: string, } | { "type": "turnEnded", end: TurnEnd, };
+export type ChatEvent = { "type": "modelRound", round: number, } | { "type": "textDelta", text: string, } | { "type": "assistantMessage", text: string, } | { "type": "reasoningDelta", text: string, } | { "type": "usage", usage: AnswerUsage, chat: Usage, } | { "type": "toolStarted", callId: string, tool: string, displayName: string, arguments: string, } | { "type": "toolFinished", callId: string, tool: string, displayName: string, result: ToolResult, table: Table | null, } | { "type": "confirmationNeeded", callId: string, card: ConfirmationCard, } | { "type": "notice", text: string, } | { "type": "error", code: string, message: string, 
+/**
+ * Whether the banner offers Retry (the turn can run again as it is).
+ */
+retryable: boolean, } | { "type": "turnEnded", end: TurnEnd, };
 
 /**
  * How a turn ended.
@@ -347,6 +359,37 @@ version: string | null,
  * Why the version could not be read.
  */
 versionError: string | null, };
+
+/**
+ * The index's state, for the status bar and the tests.
+ */
+export type SearchStatus = { phase: SearchPhase, 
+/**
+ * Notes read so far in this build, of `total`.
+ */
+read: number, total: number, 
+/**
+ * Notes the index holds.
+ */
+notes: number, 
+/**
+ * Notes that could not be read (gone, or over 1 MiB).
+ */
+unread: number, 
+/**
+ * The status bar's line (empty when there is nothing to say).
+ */
+label: string, };
+
+/**
+ * Where the index stands.
+ */
+export type SearchPhase = "idle" | "building" | "ready";
+
+/**
+ * A change Obsidian reported (`app.vault.on`).
+ */
+export type SearchVaultEvent = { "kind": "create", path: string, } | { "kind": "modify", path: string, } | { "kind": "delete", path: string, } | { "kind": "rename", path: string, oldPath: string, };
 
 /**
  * The result of a discovery run.
@@ -538,6 +581,12 @@ export type HttpRequestSpec = { method: string, url: string, headers: Array<[str
  * Until the response starts (the stream itself may run longer).
  */
 timeoutMs: number, 
+/**
+ * Once the headers came: the longest wait for the first piece of the
+ * body (0: `idle_timeout_ms`). A model on a CPU sends its headers, then
+ * nothing while it reads the prompt.
+ */
+firstByteTimeoutMs: number, 
 /**
  * Once it has started: the longest silence between two pieces of the
  * body before the host ends it with `STALLED` (0: no limit).

@@ -1,5 +1,28 @@
 // Generated from the Rust types by src/ts_types.rs (ts-rs); do not edit.
 // Update: VAULT_AGENT_WRITE_TYPES=1 cargo test --release --lib ts_types
+
+// Settings the tab names a range for: src/settings/mod.rs (normalise clamps to them).
+
+/** A CLI call's timeout (ms). */
+export const TIMEOUT_RANGE_MS = [1000, 120000] as const;
+
+/** CLI processes at once. */
+export const MAX_PROCESSES_RANGE = [1, 16] as const;
+
+/** How long a read is reused (seconds; 0 turns it off). */
+export const READ_CACHE_RANGE_SECONDS = [0, 3600] as const;
+
+/** Claude's thinking budget (tokens). */
+export const THINKING_BUDGET_RANGE = [1024, 64000] as const;
+
+/** The MCP server's port when none is set. */
+export const DEFAULT_MCP_PORT = 27125;
+
+// The MCP server's activity log: src/doors/mcp/activity.rs.
+
+/** Entries the activity log keeps; the oldest go first. */
+export const MCP_ACTIVITY_KEPT = 500;
+
 // Coding agents (ACP): src/policy/agent_session.rs.
 
 /** Characters (UTF-16 units) of one answer, and of one turn's thoughts, the chat keeps. */

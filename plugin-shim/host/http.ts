@@ -53,18 +53,23 @@ export function httpOpen(spec: HttpRequestSpec): Promise<HttpOpened | { error: H
 				open.idle = null;
 			};
 			// A stream that stops sending is ended, and its socket with it.
+			// Until the first piece the wait is the first token's (a model on
+			// a CPU reads the prompt after sending its headers).
+			let started = false;
 			const armIdle = () => {
 				stopIdle();
-				if (!spec.idleTimeoutMs) return;
+				const wait = !started && spec.firstByteTimeoutMs ? spec.firstByteTimeoutMs : spec.idleTimeoutMs;
+				if (!wait) return;
 				open.idle = window.setTimeout(() => {
-					open.error ??= { code: "STALLED", message: `Nothing arrived for ${Math.round(spec.idleTimeoutMs / 1000)} s.` };
+					open.error ??= { code: "STALLED", message: `Nothing arrived for ${Math.round(wait / 1000)} s.` };
 					request.destroy();
 					wake();
-				}, spec.idleTimeoutMs);
+				}, wait);
 			};
 			responses.set(id, open);
 			armIdle();
 			response.on("data", (chunk: Buffer) => {
+				started = true;
 				open.chunks.push(chunk);
 				armIdle();
 				wake();

@@ -5,6 +5,7 @@
 import type { Setting } from "obsidian";
 import type { CliStatus } from "../core/types";
 import type { SettingsContext } from "./settings-context";
+import { MAX_PROCESSES_RANGE, READ_CACHE_RANGE_SECONDS, TIMEOUT_RANGE_MS } from "../generated/limits";
 import { commitOnChange, numberRow, type Section } from "./section";
 
 export class AdvancedSection {
@@ -62,20 +63,31 @@ export class AdvancedSection {
 						);
 					},
 				},
-				numberRow(this.ctx, "Timeout (seconds)", "How long one CLI call may take before it is stopped (1 to 120).", "timeoutSeconds", cli),
+				numberRow(this.ctx, "Timeout (seconds)", `How long one CLI call may take before it is stopped (${TIMEOUT_RANGE_MS[0] / 1000} to ${TIMEOUT_RANGE_MS[1] / 1000}).`, "timeoutSeconds", cli),
 				numberRow(this.ctx, "Output cap (KiB)", "Longer output is cut, with a note saying how much was left out.", "outputCapKib", cli),
-				numberRow(this.ctx, "CLI processes at once", "More calls wait their turn, in order (1 to 16).", "maxProcesses", cli),
+				numberRow(this.ctx, "CLI processes at once", `More calls wait their turn, in order (${MAX_PROCESSES_RANGE[0]} to ${MAX_PROCESSES_RANGE[1]}).`, "maxProcesses", cli),
 				numberRow(this.ctx, "Confirmation expiry (minutes)", "A change that waits longer than this for your approval is dropped.", "confirmationExpiryMinutes"),
 				numberRow(
 					this.ctx,
 					"Reuse reads for (seconds)",
-					"A read the agent repeats while nothing in the vault changed is answered without running the CLI again, for up to this long (0 to 3600; 0 turns it off). Any change Obsidian sees clears it.",
+					`A read the agent repeats while nothing in the vault changed is answered without running the CLI again, for up to this long (${READ_CACHE_RANGE_SECONDS[0]} to ${READ_CACHE_RANGE_SECONDS[1]}; 0 turns it off). Any change Obsidian sees clears it.`,
 					"readCacheSeconds",
 					["cache"],
 				),
 				numberRow(this.ctx, "Tool rounds per message", "The agent stops after this many rounds of tool calls for one message.", "maxToolRounds"),
 				numberRow(this.ctx, "Tool result size (characters)", "Longer tool output is cut before it goes to the model, with a note saying so.", "toolResultCapChars"),
-				numberRow(this.ctx, "Model timeout (seconds)", "How long to wait for the server to start answering.", "modelTimeoutSeconds"),
+				numberRow(
+					this.ctx,
+					"Wait for the first token (seconds)",
+					"How long the model server may take before its answer starts (5 to 3600). A model on a CPU reads the whole prompt first, which can take minutes.",
+					"firstTokenTimeoutSeconds",
+				),
+				numberRow(
+					this.ctx,
+					"Wait between tokens (seconds)",
+					"How long an answer that has started may go silent before it is ended as stalled (5 to 600).",
+					"modelTimeoutSeconds",
+				),
 			],
 		};
 	}

@@ -4,6 +4,7 @@
 
 import { Notice } from "obsidian";
 import type { McpSettings } from "../core/types";
+import { DEFAULT_MCP_PORT } from "../generated/limits";
 import type { SettingsContext } from "./settings-context";
 import { asPermissionMode, PERMISSION_MODES } from "./permission-modes";
 import type { Row, Section } from "./section";
@@ -44,7 +45,7 @@ export function agentsSection(ctx: SettingsContext, redraw: () => void): Section
 		},
 		{
 			name: "Port",
-			desc: "The server listens on 127.0.0.1 at this port (default 27125).",
+			desc: `The server listens on 127.0.0.1 at this port (default ${DEFAULT_MCP_PORT}).`,
 			aliases,
 			render: (setting) => {
 				setting.addText((text) => {

@@ -6,6 +6,7 @@ import { type DropdownComponent, Notice, SecretComponent, type Setting } from "o
 import type { ModelProfile, ProfileEdit } from "../core/types";
 import { activeProfile, withActiveProfile } from "./active-profile";
 import type { SettingsContext } from "./settings-context";
+import { THINKING_BUDGET_RANGE } from "../generated/limits";
 import { commitOnChange, numberRow, type Row, type Section } from "./section";
 
 export function modelSection(ctx: SettingsContext, redraw: () => void): Section {
@@ -163,7 +164,7 @@ export function modelSection(ctx: SettingsContext, redraw: () => void): Section 
 					);
 				},
 			},
-			numberRow(ctx, "Thinking budget (tokens)", "The most tokens Claude may think with per reply (1024 to 64000).", "anthropicThinkingBudget", ["reasoning", "thinking"]),
+			numberRow(ctx, "Thinking budget (tokens)", `The most tokens Claude may think with per reply (${THINKING_BUDGET_RANGE[0]} to ${THINKING_BUDGET_RANGE[1]}).`, "anthropicThinkingBudget", ["reasoning", "thinking"]),
 		);
 	}
 	return { heading: "Model", cls: "vault-agent-model-settings", rows };

@@ -51,6 +51,10 @@ const NUMBERS = {
 		shown: (s) => s.chat.modelTimeoutMs / 1000,
 		stored: (v, s) => ({ chat: { ...s.chat, modelTimeoutMs: Math.round(v * 1000) } }),
 	},
+	firstTokenTimeoutSeconds: {
+		shown: (s) => s.chat.firstTokenTimeoutMs / 1000,
+		stored: (v, s) => ({ chat: { ...s.chat, firstTokenTimeoutMs: Math.round(v * 1000) } }),
+	},
 	anthropicThinkingBudget: {
 		shown: (s) => s.chat.anthropicThinkingBudget,
 		stored: (v, s) => ({ chat: { ...s.chat, anthropicThinkingBudget: Math.round(v) } }),

@@ -196,6 +196,19 @@ pub enum ToolError {
 }
 
 impl ToolError {
+    /// Whether only the user can fix this (a setting, the app, the CLI), so
+    /// the chat shows it to them and not only to the model.
+    pub fn user_fix(&self) -> bool {
+        matches!(
+            self,
+            ToolError::WritesDisabled { .. }
+                | ToolError::CliNotFound { .. }
+                | ToolError::AppNotRunning { .. }
+                | ToolError::VaultNotFound { .. }
+                | ToolError::ToolDisabled { .. }
+        )
+    }
+
     /// The stable, machine-readable code of this error.
     pub fn code(&self) -> &'static str {
         match self {

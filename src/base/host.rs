@@ -160,6 +160,11 @@ pub struct HttpRequest {
     pub body: Option<String>,
     /// Until the response starts (the stream itself may run longer).
     pub timeout_ms: u32,
+    /// Once the headers came: the longest wait for the first piece of the
+    /// body (0: `idle_timeout_ms`). A model on a CPU sends its headers, then
+    /// nothing while it reads the prompt.
+    #[serde(default)]
+    pub first_byte_timeout_ms: u32,
     /// Once it has started: the longest silence between two pieces of the
     /// body before the host ends it with `STALLED` (0: no limit).
     #[serde(default)]

@@ -12,6 +12,14 @@ use crate::base::error::ToolError;
 pub struct ErrorInfo {
     pub code: String,
     pub message: String,
+    /// True when the user, not the model, has to act (a setting, the app,
+    /// the CLI): the chat shows the message as a banner too.
+    #[serde(
+        rename = "userFix",
+        default,
+        skip_serializing_if = "std::ops::Not::not"
+    )]
+    pub user_fix: bool,
 }
 
 /// The outcome of one tool call.
@@ -93,6 +101,7 @@ impl ToolResult {
             error: Some(ErrorInfo {
                 code: error.code().to_string(),
                 message,
+                user_fix: error.user_fix(),
             }),
             program: None,
             argv: None,

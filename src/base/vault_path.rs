@@ -136,7 +136,8 @@ fn native_nfc(text: &str) -> String {
 
 #[cfg(target_arch = "wasm32")]
 fn native_nfc(text: &str) -> String {
-    // Only reached if the wasm start did not register the engine's NFC.
+    // Only reached if the wasm start did not register the engine's NFC. Not
+    // built natively, so the mutation run skips it (.cargo/mutants.toml).
     text.to_string()
 }
 
@@ -445,7 +446,7 @@ mod tests {
         let mut folder = "Projects/".to_string();
         check_vault_folder("folder", &mut folder).unwrap();
         assert_eq!(folder, "Projects");
-        // Found by `tests/fuzz.rs` (paths): the space before the slash was
+        // Found by `tests/fuzz/` (paths): the space before the slash was
         // kept, so "a /" became "a ", untrimmed and not idempotent.
         for input in ["a /", " a / ", "a\u{3000}/"] {
             assert_eq!(
@@ -515,5 +516,42 @@ mod tests {
         }
         assert!(in_config_dir("CONFIG~1/a.md", ".config-x"));
         assert!(in_config_dir("My config./a.md", "My config"));
+        // Found by the mutation run: the short name's stem leaves out the
+        // long name's spaces and inner dots, so a config folder renamed to
+        // one with a space or a dot is reached by its short name too.
+        assert!(in_config_dir("MYCONF~1/a.md", "My config"));
+        assert!(in_config_dir("MYCONF~1/a.md", ".my.conf.d"));
+        assert!(!in_config_dir("MYCONG~1/a.md", "My config"));
+    }
+
+    /// Found by the mutation run: `/` alone is the file system's root, not
+    /// an empty folder name, and the message says so.
+    #[test]
+    fn a_lone_slash_is_refused_as_an_absolute_path() {
+        for kind in [PathKind::Folder, PathKind::File, PathKind::NoteName] {
+            let err = normalised("folder", "/", kind).unwrap_err();
+            assert!(err.contains("not an absolute path"), "{kind:?}: {err}");
+        }
+    }
+
+    /// Found by the mutation run: once the wasm start registers the JS
+    /// engine's NFC, a non-ASCII value goes through it. This is the only test that registers one; it composes as the
+    /// crate does, so the other tests in this binary see the same results.
+    #[test]
+    fn a_registered_engine_nfc_is_the_one_used() {
+        use std::sync::atomic::{AtomicBool, Ordering};
+        static CALLED: AtomicBool = AtomicBool::new(false);
+        fn recording_nfc(text: &str) -> String {
+            use unicode_normalization::UnicodeNormalization;
+            CALLED.store(true, Ordering::SeqCst);
+            text.nfc().collect()
+        }
+        use_engine_nfc(recording_nfc);
+        assert_eq!(nfc("Plan.md"), "Plan.md");
+        assert_eq!(nfc("Cafe\u{301}.md"), "Caf\u{e9}.md");
+        assert!(
+            CALLED.load(Ordering::SeqCst),
+            "the registered NFC was not used"
+        );
     }
 }

@@ -575,7 +575,7 @@ mod tests {
         assert!(out.text.contains("showing the first 3 bytes of 2.0 MiB"));
     }
 
-    /// Found by `tests/fuzz.rs` (outcome): when the kept part of a cut output
+    /// Found by `tests/fuzz/` (outcome): when the kept part of a cut output
     /// was blank, the call was reported as printing nothing (or as the silent
     /// success text), and the notice that output was left out was lost.
     #[test]

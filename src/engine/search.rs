@@ -23,6 +23,8 @@ use crate::settings::Settings;
 
 /// Where the index stands.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, ts(rename = "SearchPhase"))]
 #[serde(rename_all = "camelCase")]
 pub enum Phase {
     /// Not built yet (before layout ready); the first search builds it.
@@ -34,6 +36,7 @@ pub enum Phase {
 
 /// The index's state, for the status bar and the tests.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct SearchStatus {
     pub phase: Phase,
@@ -50,6 +53,8 @@ pub struct SearchStatus {
 
 /// A change Obsidian reported (`app.vault.on`).
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, ts(rename = "SearchVaultEvent"))]
 #[serde(rename_all = "camelCase", tag = "kind")]
 pub enum VaultEvent {
     Create {

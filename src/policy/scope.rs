@@ -274,6 +274,8 @@ impl<'a> FolderScope<'a> {
 
 /// True when `path` is `folder` or lies under it.
 fn inside(path: &str, folder: &str) -> bool {
+    // `>=` would change nothing (an equivalent mutant, skipped in
+    // .cargo/mutants.toml): of equal length, `starts_with` is `==`.
     path == folder
         || (path.len() > folder.len()
             && path.starts_with(folder)
@@ -688,5 +690,92 @@ mod tests {
             Ok(ScopeCheck::Allowed(None))
         );
         assert!(verdict(&note("Ideas/A.md"), Access::DirectWrite, &write_only).is_err());
+    }
+
+    /// Found by the mutation run: a place that cannot be checked (the open
+    /// note, a new note in a folder the CLI picks) is refused against the
+    /// list the call needs, and the refusal names that list.
+    #[test]
+    fn a_place_that_cannot_be_checked_names_the_list_the_call_needs() {
+        let both = settings(&["Projects", "People"], &["Projects/Drafts"]);
+        let open = reach(vec![Place::OpenNote], Output::FromPlaces);
+        let read = verdict(&open, Access::Read, &both).unwrap_err();
+        assert!(
+            read.contains("cannot read the note open in Obsidian")
+                && read.contains("may read only in \"Projects\", \"People\""),
+            "{read}"
+        );
+        let change = verdict(&open, Access::ConfirmedWrite, &both).unwrap_err();
+        assert!(
+            change.contains("cannot change the note open in Obsidian")
+                && change.contains("may change only in \"Projects/Drafts\""),
+            "{change}"
+        );
+        // Only the read list set: a write is refused as a read.
+        let read_only = settings(&["Projects"], &[]);
+        let write = verdict(&open, Access::DirectWrite, &read_only).unwrap_err();
+        assert!(write.contains("cannot read the note open"), "{write}");
+        let new = reach(vec![Place::NewNote(None)], Output::NoNoteText);
+        let change = verdict(&new, Access::DirectWrite, &both).unwrap_err();
+        assert!(
+            change.contains("cannot change a new note in a folder Obsidian chooses")
+                && change.contains("may change only in \"Projects/Drafts\"")
+                && change.contains("a `path` inside \"Projects/Drafts\""),
+            "{change}"
+        );
+        let read = verdict(&new, Access::DirectWrite, &read_only).unwrap_err();
+        assert!(
+            read.contains("cannot read a new note in a folder Obsidian chooses")
+                && read.contains("a `path` inside \"Projects\""),
+            "{read}"
+        );
+    }
+
+    /// Found by the mutation run: once a name is replaced by its path, the
+    /// refusal still says the model's name for that very note, never where
+    /// it lies, and never the name of another note looked up in the call.
+    #[test]
+    fn a_refusal_after_a_lookup_names_the_note_by_its_own_name() {
+        let s = settings(&["Projects"], &[]);
+        let pinned = reach(
+            vec![Place::Note(NoteLocator::Path("Private/Secret.md".into()))],
+            Output::FromPlaces,
+        );
+        let looked_up = Resolved {
+            notes: vec![
+                (NoteLocator::Name("Plan".into()), "Projects/Plan.md".into()),
+                (NoteLocator::Daily, "Private/Secret.md".into()),
+                (
+                    NoteLocator::Name("Secret".into()),
+                    "Private/Secret.md".into(),
+                ),
+            ],
+        };
+        let refused = check("read", &pinned, Access::Read, &s, Os::Linux, &looked_up)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            refused.contains("cannot read the note \"Secret\""),
+            "{refused}"
+        );
+        assert!(
+            !refused.contains("Private"),
+            "where it lies stays unsaid: {refused}"
+        );
+        // A path the model gave itself is named as given.
+        let given = check(
+            "read",
+            &pinned,
+            Access::Read,
+            &s,
+            Os::Linux,
+            &Resolved::default(),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            given.contains("cannot read \"Private/Secret.md\""),
+            "{given}"
+        );
     }
 }

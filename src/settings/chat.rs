@@ -3,8 +3,8 @@
 use serde::Serialize;
 
 use super::{
-    DEFAULT_MAX_TOOL_ROUNDS, DEFAULT_MODEL_TIMEOUT_MS, DEFAULT_THINKING_BUDGET,
-    DEFAULT_TOOL_RESULT_CAP_CHARS,
+    DEFAULT_FIRST_TOKEN_TIMEOUT_MS, DEFAULT_MAX_TOOL_ROUNDS, DEFAULT_MODEL_TIMEOUT_MS,
+    DEFAULT_THINKING_BUDGET, DEFAULT_TOOL_RESULT_CAP_CHARS,
 };
 
 /// Which kind of model server the chat talks to.
@@ -120,7 +120,10 @@ pub struct ChatSettings {
     pub profiles: Vec<ModelProfile>,
     pub max_tool_rounds: u32,
     pub tool_result_cap_chars: u32,
+    /// The silence allowed between two pieces of an answer once it started.
     pub model_timeout_ms: u32,
+    /// The wait for the answer's first token (headers and first byte).
+    pub first_token_timeout_ms: u32,
     /// Anthropic extended thinking, and the tokens it may think with.
     pub anthropic_thinking: bool,
     pub anthropic_thinking_budget: u32,
@@ -135,6 +138,7 @@ impl Default for ChatSettings {
             max_tool_rounds: DEFAULT_MAX_TOOL_ROUNDS,
             tool_result_cap_chars: DEFAULT_TOOL_RESULT_CAP_CHARS,
             model_timeout_ms: DEFAULT_MODEL_TIMEOUT_MS,
+            first_token_timeout_ms: DEFAULT_FIRST_TOKEN_TIMEOUT_MS,
             anthropic_thinking: false,
             anthropic_thinking_budget: DEFAULT_THINKING_BUDGET,
         }

@@ -41,7 +41,12 @@ pub const DEFAULT_MAX_TOOL_ROUNDS: u32 = 10;
 pub const MAX_TOOL_ROUNDS_RANGE: (u32, u32) = (1, 50);
 pub const DEFAULT_TOOL_RESULT_CAP_CHARS: u32 = 16_000;
 pub const TOOL_RESULT_CAP_RANGE_CHARS: (u32, u32) = (1_000, 200_000);
+/// The silence allowed between two pieces of an answer.
 pub const DEFAULT_MODEL_TIMEOUT_MS: u32 = 60_000;
+/// The wait for an answer's first token: a model on a CPU reads the whole
+/// prompt first (several thousand tokens at tens a second).
+pub const DEFAULT_FIRST_TOKEN_TIMEOUT_MS: u32 = 300_000;
+pub const FIRST_TOKEN_TIMEOUT_RANGE_MS: (u32, u32) = (5_000, 3_600_000);
 pub const MODEL_TIMEOUT_RANGE_MS: (u32, u32) = (5_000, 600_000);
 /// Longer profile names are cut.
 pub const MAX_PROFILE_NAME_CHARS: usize = 80;

@@ -37,6 +37,32 @@ impl PermissionMode {
         }
     }
 
+    /// What the mode lets the agent do, as the settings tab explains it.
+    pub fn description(self) -> &'static str {
+        match self {
+            PermissionMode::ReadOnly => {
+                "The agent reads your vault; every change is refused before anything runs."
+            }
+            PermissionMode::AskEveryChange => {
+                "Every change waits for your approval on a card that shows it, additions included."
+            }
+            PermissionMode::AskBeforeEdits => {
+                "Additions run at once (new notes, text added to a note, new base items, bookmarks); changes to what is already there (edits, properties, tasks) wait for your approval on a card."
+            }
+        }
+    }
+
+    /// The stored spellings as a message lists them:
+    /// `readOnly, askEveryChange or askBeforeEdits`.
+    pub fn keys_listed() -> String {
+        let keys: Vec<&str> = Self::ALL.iter().map(|mode| mode.key()).collect();
+        match keys.split_last() {
+            Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+            None => String::new(),
+        }
+    }
+
+    /// In the order the dropdowns offer them, the safest first.
     pub const ALL: [PermissionMode; 3] = [
         PermissionMode::ReadOnly,
         PermissionMode::AskEveryChange,

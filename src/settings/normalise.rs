@@ -175,6 +175,11 @@ impl Reader<'_> {
                     defaults.model_timeout_ms,
                     MODEL_TIMEOUT_RANGE_MS,
                 ),
+                first_token_timeout_ms: r.number(
+                    "firstTokenTimeoutMs",
+                    defaults.first_token_timeout_ms,
+                    FIRST_TOKEN_TIMEOUT_RANGE_MS,
+                ),
                 anthropic_thinking: r.boolean("anthropicThinking", false),
                 anthropic_thinking_budget: r.number(
                     "anthropicThinkingBudget",

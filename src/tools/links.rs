@@ -158,3 +158,93 @@ pub fn tool() -> ToolSpec {
         example: json!({"command": "backlinks", "file": "Roadmap", "counts": true}),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::policy::scope::Place;
+
+    fn reach(args: serde_json::Value) -> Reach {
+        let spec = tool();
+        let call = spec.parse_call(&args).unwrap();
+        call.facts().unwrap().reach
+    }
+
+    #[test]
+    fn backlinks_are_asked_as_json_so_the_notes_can_be_filtered_by_folder() {
+        let spec = tool();
+        let call = spec
+            .parse_call(&json!({"command": "backlinks", "file": "Roadmap", "counts": true}))
+            .unwrap();
+        let argv = call.invocation(None).unwrap().to_argv().unwrap();
+        assert_eq!(argv[0], "backlinks");
+        assert!(argv.contains(&"file=Roadmap".to_string()), "{argv:?}");
+        assert!(argv.contains(&"counts".to_string()), "{argv:?}");
+        let named = call.facts().unwrap().reach;
+        assert_eq!(
+            named.places,
+            [Place::Note(NoteLocator::Name("Roadmap".into()))]
+        );
+        assert_eq!(
+            named.output,
+            Output::json(Some("file"), Render::BacklinkTable)
+        );
+        // CSV cannot be split by folder; a count would include every folder.
+        let csv = reach(json!({"command": "backlinks", "file": "Roadmap", "format": "csv"}));
+        assert!(matches!(csv.output, Output::Unplaceable { .. }));
+        let total = reach(json!({"command": "backlinks", "file": "Roadmap", "total": true}));
+        assert_eq!(total.output, Output::TOTAL);
+    }
+
+    #[test]
+    fn outgoing_links_are_filtered_and_graph_lists_cover_the_whole_vault() {
+        assert_eq!(
+            reach(json!({"command": "links", "path": "Projects/Plan.md"})).output,
+            Output::Links
+        );
+        for command in ["orphans", "deadends"] {
+            let listed = reach(json!({"command": command}));
+            assert_eq!(listed.places, [Place::Within(None)]);
+            assert_eq!(listed.output, Output::PATHS);
+            assert_eq!(
+                reach(json!({"command": command, "total": true})).output,
+                Output::TOTAL
+            );
+        }
+    }
+
+    #[test]
+    fn unresolved_links_can_be_filtered_only_when_each_names_its_note() {
+        let verbose = reach(json!({"command": "unresolved", "verbose": true}));
+        assert_eq!(
+            verbose.output,
+            Output::Lines {
+                path: LinePath::Last,
+                subpath: false
+            }
+        );
+        for unplaceable in [
+            json!({"command": "unresolved"}),
+            json!({"command": "unresolved", "verbose": true, "format": "json"}),
+        ] {
+            assert!(
+                matches!(
+                    reach(unplaceable.clone()).output,
+                    Output::Unplaceable { .. }
+                ),
+                "{unplaceable}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_note_is_named_by_file_or_path_not_both() {
+        let spec = tool();
+        assert!(spec
+            .parse_call(&json!({"command": "backlinks", "file": "A", "path": "A.md"}))
+            .is_err());
+        assert!(spec
+            .parse_call(&json!({"command": "links", "path": "../outside.md"}))
+            .is_err());
+    }
+}

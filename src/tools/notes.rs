@@ -390,3 +390,84 @@ pub fn tool() -> ToolSpec {
         example: json!({"command": "read", "file": "Welcome"}),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::policy::scope::Place;
+
+    #[test]
+    fn a_read_of_a_named_note_reaches_that_note_and_without_one_the_open_note() {
+        let spec = tool();
+        let named = spec
+            .parse_call(&json!({"command": "read", "file": "Plan"}))
+            .unwrap();
+        assert_eq!(
+            named.invocation(None).unwrap().to_argv().unwrap(),
+            ["read", "file=Plan"]
+        );
+        assert_eq!(
+            named.facts().unwrap().reach.places,
+            [Place::Note(NoteLocator::Name("Plan".into()))]
+        );
+        let open = spec.parse_call(&json!({"command": "read"})).unwrap();
+        assert_eq!(open.facts().unwrap().reach.places, [Place::OpenNote]);
+    }
+
+    #[test]
+    fn map_section_and_open_are_answered_by_the_core_from_one_named_note() {
+        let spec = tool();
+        let plan = |args: serde_json::Value| {
+            let call = spec.parse_call(&args).unwrap();
+            match call.args.plan() {
+                Plan::NoteView(view) => Some(view),
+                _ => None,
+            }
+        };
+        assert_eq!(
+            plan(json!({"command": "map", "path": "Projects/Plan.md"})),
+            Some(NoteView {
+                locate: NoteLocator::Path("Projects/Plan.md".into()),
+                view: View::Map
+            })
+        );
+        assert_eq!(
+            plan(json!({"command": "section", "file": "Plan", "heading": "Plan::Risks"}))
+                .map(|v| v.view),
+            Some(View::Section("Plan::Risks".into()))
+        );
+        assert_eq!(
+            plan(json!({"command": "open", "file": "Plan", "heading": "Risks"})).map(|v| v.view),
+            Some(View::Open {
+                heading: Some("Risks".into())
+            })
+        );
+        // These need a note: the open one is not guessed.
+        for bad in [
+            json!({"command": "map"}),
+            json!({"command": "section", "file": "Plan", "heading": " "}),
+            json!({"command": "open", "file": "Plan", "heading": "#Risks"}),
+        ] {
+            assert!(spec.parse_call(&bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn files_are_listed_within_a_folder_and_their_bounds_are_checked() {
+        let spec = tool();
+        let call = spec
+            .parse_call(&json!({"command": "files", "folder": "Projects"}))
+            .unwrap();
+        let reach = call.facts().unwrap().reach;
+        assert_eq!(reach.places, [Place::Within(Some("Projects".into()))]);
+        assert_eq!(reach.output, Output::PATHS);
+        for bad in [
+            json!({"command": "files", "depth": 0}),
+            json!({"command": "files", "limit": 0}),
+            json!({"command": "files", "name": "a/b"}),
+            json!({"command": "files", "ext": ".md"}),
+        ] {
+            assert!(spec.parse_call(&bad).is_err(), "{bad}");
+        }
+    }
+}

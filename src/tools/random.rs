@@ -49,3 +49,36 @@ pub fn tool() -> ToolSpec {
         example: json!({"folder": "Ideas"}),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::policy::scope::Place;
+
+    #[test]
+    fn a_random_note_is_picked_from_the_folder_and_its_path_checked_again() {
+        let spec = tool();
+        let call = spec.parse_call(&json!({"folder": "Ideas/"})).unwrap();
+        let argv = call.invocation(None).unwrap().to_argv().unwrap();
+        assert_eq!(argv, ["random:read", "folder=Ideas"]);
+        let reach = call.facts().unwrap().reach;
+        // The whole note is printed: the folder must be readable, not filtered.
+        assert_eq!(reach.places, [Place::PickFrom(Some("Ideas".into()))]);
+        assert_eq!(reach.output, Output::FirstLinePath);
+        // No folder: anywhere in the vault, checked the same way.
+        let any = spec.parse_call(&json!({})).unwrap();
+        assert_eq!(any.facts().unwrap().reach.places, [Place::PickFrom(None)]);
+    }
+
+    #[test]
+    fn a_folder_outside_the_vault_or_an_unknown_field_is_refused() {
+        let spec = tool();
+        for bad in [
+            json!({"folder": "../Private"}),
+            json!({"folder": "/etc"}),
+            json!({"folder": "Ideas", "count": 3}),
+        ] {
+            assert!(spec.parse_call(&bad).is_err(), "{bad}");
+        }
+    }
+}

@@ -76,3 +76,42 @@ pub fn tool() -> ToolSpec {
         example: json!({"command": "templates"}),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn templates_are_listed_and_read_without_reaching_any_note() {
+        let spec = tool();
+        let list = spec.parse_call(&json!({"command": "templates"})).unwrap();
+        assert_eq!(
+            list.invocation(None).unwrap().to_argv().unwrap(),
+            ["templates"]
+        );
+        let read = spec
+            .parse_call(&json!({"command": "template:read", "name": "Daily", "title": "Tuesday", "resolve": true}))
+            .unwrap();
+        assert_eq!(
+            read.invocation(None).unwrap().to_argv().unwrap(),
+            ["template:read", "name=Daily", "title=Tuesday", "resolve"]
+        );
+        // The folder scopes leave the Templates plugin's folder open.
+        for call in [list, read] {
+            assert_eq!(call.facts().unwrap().reach, Reach::no_notes());
+            assert_eq!(call.access(), Access::Read);
+        }
+    }
+
+    #[test]
+    fn a_template_needs_a_name() {
+        let spec = tool();
+        for bad in [
+            json!({"command": "template:read"}),
+            json!({"command": "template:read", "name": "  "}),
+            json!({"command": "template:write", "name": "Daily"}),
+        ] {
+            assert!(spec.parse_call(&bad).is_err(), "{bad}");
+        }
+    }
+}

@@ -13,6 +13,7 @@ use crate::base::input::CONVERSATION;
 #[wasm_bindgen]
 extern "C" {
     /// The shim's effect functions (see `plugin-shim/host/node-host.ts`).
+    #[wasm_bindgen(typescript_type = "HostFunctions")]
     pub type HostFunctions;
 
     #[wasm_bindgen(method, js_name = runProcess)]

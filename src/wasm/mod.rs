@@ -46,6 +46,26 @@ const AGENT_QUESTION: crate::base::input::InputLimits = crate::base::input::Inpu
     max_total_bytes: 64 * 1024,
 };
 
+/// What the class's TypeScript signatures (`unchecked_param_type`,
+/// `unchecked_return_type` below) name, for wasm-bindgen's generated
+/// `build/wasm/vault_agent.d.ts`: the types generated from Rust and the JS
+/// side's own shapes. The shim's `CoreHandle` is that class, so tsc checks
+/// every call against these signatures.
+#[wasm_bindgen(typescript_custom_section)]
+const TS_TYPES: &str = r#"
+import type { ToolDescriptor, ToolResult } from "../../plugin-shim/generated/api-types";
+import type {
+    AgentAnswer, AgentFileWrite, AgentQuestion, AgentRefusal, Attachment, ChatEvent, ChatMessage,
+    ChatSettings, CliStatus, ConfirmationCard, ConnectionReport, Conversation, JournalEntryView,
+    LoadedConversation, McpActivityRead, McpClientSetup, McpExchange, McpListenerLimits, McpReply,
+    PlatformFacts, ProcessTree, ProfileSummary, ProviderPreset, SearchStatus, SearchVaultEvent,
+    TurnChanges, VaultAgentSettings,
+} from "../../plugin-shim/generated/core-types";
+import type {
+    HostFunctions, McpEventFunctions, McpTool, ProfileEdit, TurnResult,
+} from "../../plugin-shim/core/host-types";
+"#;
+
 /// Ids and hashes are short; anything longer is not one of ours.
 const MAX_ID_CHARS: usize = 200;
 
@@ -74,8 +94,8 @@ impl VaultAgent {
     #[wasm_bindgen(constructor)]
     pub fn new(
         host: HostFunctions,
-        platform: JsValue,
-        stored_settings: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "PlatformFacts")] platform: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "unknown")] stored_settings: JsValue,
     ) -> Result<VaultAgent, JsError> {
         let facts: PlatformFacts = from_js(&platform, &CONVERSATION).map_err(into_error)?;
         // Loading never fails on what data.json holds: unreadable parts become
@@ -91,20 +111,24 @@ impl VaultAgent {
     }
 
     /// What had to be repaired in the stored settings at load.
-    #[wasm_bindgen(js_name = startupRepairs)]
+    #[wasm_bindgen(js_name = startupRepairs, unchecked_return_type = "string[]")]
     pub fn startup_repairs(&self) -> Vec<String> {
         self.startup_repairs.clone()
     }
 
-    #[wasm_bindgen(js_name = listTools)]
+    #[wasm_bindgen(js_name = listTools, unchecked_return_type = "ToolDescriptor[]")]
     pub fn list_tools(&self) -> Result<JsValue, JsError> {
         to_js(&self.core.list_tools())
     }
 
     /// Resolves to a `ToolResult` whatever the caller passed: arguments that
     /// are not bounded plain data become an `invalid_arguments` result.
-    #[wasm_bindgen(js_name = callTool)]
-    pub fn call_tool(&self, tool_id: JsValue, args: JsValue) -> js_sys::Promise {
+    #[wasm_bindgen(js_name = callTool, unchecked_return_type = "Promise<ToolResult>")]
+    pub fn call_tool(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "unknown")] tool_id: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "unknown")] args: JsValue,
+    ) -> js_sys::Promise {
         let core = self.core.clone();
         let tool_id = short_text(&tool_id, MAX_TOOL_ID_CHARS);
         let args = value_from_js(&args, &TOOL_ARGUMENTS);
@@ -130,8 +154,12 @@ impl VaultAgent {
     /// Answers one exchange of the MCP endpoint: resolves to `{ status,
     /// headers, body }`. The body arrives as text and is parsed (bounded)
     /// in the core.
-    #[wasm_bindgen(js_name = mcpHandle)]
-    pub fn mcp_handle(&self, exchange: JsValue, events: McpEventFunctions) -> js_sys::Promise {
+    #[wasm_bindgen(js_name = mcpHandle, unchecked_return_type = "Promise<McpReply>")]
+    pub fn mcp_handle(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "McpExchange")] exchange: JsValue,
+        events: McpEventFunctions,
+    ) -> js_sys::Promise {
         let core = self.core.clone();
         let exchange: Result<crate::doors::mcp::McpExchange, _> = from_js(&exchange, &MCP_EXCHANGE);
         future_to_promise(async move {
@@ -143,8 +171,11 @@ impl VaultAgent {
 
     /// Decides an MCP exchange from its headers alone (`McpExchange` without
     /// a body): null lets the listener read the body; otherwise the reply.
-    #[wasm_bindgen(js_name = mcpAdmit)]
-    pub fn mcp_admit(&self, head: JsValue) -> Result<JsValue, JsError> {
+    #[wasm_bindgen(js_name = mcpAdmit, unchecked_return_type = "McpReply | null")]
+    pub fn mcp_admit(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "McpExchange")] head: JsValue,
+    ) -> Result<JsValue, JsError> {
         let head: crate::doors::mcp::McpExchange =
             from_js(&head, &MCP_HEAD).map_err(|e| JsError::new(&e))?;
         match self.core.mcp.admit(&head) {
@@ -154,19 +185,19 @@ impl VaultAgent {
     }
 
     /// The bounds the MCP listener enforces (`McpListenerLimits`).
-    #[wasm_bindgen(js_name = mcpListenerLimits)]
+    #[wasm_bindgen(js_name = mcpListenerLimits, unchecked_return_type = "McpListenerLimits")]
     pub fn mcp_listener_limits(&self) -> Result<JsValue, JsError> {
         to_js(&crate::doors::mcp::listener::limits())
     }
 
     /// The stored MCP activity log's text, checked and cut (`McpActivityRead`).
-    #[wasm_bindgen(js_name = mcpActivityRead)]
+    #[wasm_bindgen(js_name = mcpActivityRead, unchecked_return_type = "McpActivityRead")]
     pub fn mcp_activity_read(&self, text: String) -> Result<JsValue, JsError> {
         to_js(&crate::doors::mcp::activity::read_stored(&text))
     }
 
     /// Each MCP client's set-up for the server on `port` (`McpClientSetup[]`).
-    #[wasm_bindgen(js_name = mcpClientSetups)]
+    #[wasm_bindgen(js_name = mcpClientSetups, unchecked_return_type = "McpClientSetup[]")]
     pub fn mcp_client_setups(&self, port: u32, token: Option<String>) -> Result<JsValue, JsError> {
         to_js(&crate::doors::mcp::setups::client_setups(
             port,
@@ -190,8 +221,12 @@ impl VaultAgent {
 
     /// A coding agent's own permission question (`AgentQuestion`): resolves
     /// to an `AgentAnswer`, asking the user or answering at once.
-    #[wasm_bindgen(js_name = agentQuestion)]
-    pub fn agent_question(&self, token: String, question: JsValue) -> Result<JsValue, JsError> {
+    #[wasm_bindgen(js_name = agentQuestion, unchecked_return_type = "AgentAnswer")]
+    pub fn agent_question(
+        &self,
+        token: String,
+        #[wasm_bindgen(unchecked_param_type = "AgentQuestion")] question: JsValue,
+    ) -> Result<JsValue, JsError> {
         let question: crate::policy::agent_questions::AgentQuestion =
             from_js(&question, &AGENT_QUESTION).map_err(|e| JsError::new(&e))?;
         to_js(&self.core.acp.question(&token, &question))
@@ -206,7 +241,7 @@ impl VaultAgent {
 
     /// Which write an agent's `fs/write_text_file` becomes: resolves to an
     /// `AgentFileWrite` (a call to run, nothing to do, or a refusal).
-    #[wasm_bindgen(js_name = agentFileWrite)]
+    #[wasm_bindgen(js_name = agentFileWrite, unchecked_return_type = "Promise<AgentFileWrite>")]
     pub fn agent_file_write(
         &self,
         path: String,
@@ -225,7 +260,7 @@ impl VaultAgent {
                 }
                 None => crate::policy::agent_files::AgentFileWrite::Refused {
                     code: "invalid_arguments".into(),
-                    message: "use readOnly, askEveryChange or askBeforeEdits".into(),
+                    message: format!("use {}", crate::settings::PermissionMode::keys_listed()),
                 },
             };
             to_js(&plan).map_err(JsValue::from)
@@ -237,7 +272,7 @@ impl VaultAgent {
     pub fn agent_question_answered(
         &self,
         token: String,
-        question: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "AgentQuestion")] question: JsValue,
         option_id: String,
     ) -> Result<(), JsError> {
         let question: crate::policy::agent_questions::AgentQuestion =
@@ -256,7 +291,7 @@ impl VaultAgent {
 
     /// Whether the agent's request (`method`, ACP's name) may be served now:
     /// `null`, or an `AgentRefusal` (the agent's error and the user's notice).
-    #[wasm_bindgen(js_name = agentRequest)]
+    #[wasm_bindgen(js_name = agentRequest, unchecked_return_type = "AgentRefusal | null")]
     pub fn agent_request(
         &self,
         token: String,
@@ -275,7 +310,7 @@ impl VaultAgent {
     /// A coding agent's `fs/read_text_file` of the vault path `path`
     /// (`line`, `limit` as ACP gives them): resolves to a `ToolResult` whose
     /// text is the note's whole text, or why it was refused.
-    #[wasm_bindgen(js_name = agentReadFile)]
+    #[wasm_bindgen(js_name = agentReadFile, unchecked_return_type = "Promise<ToolResult>")]
     pub fn agent_read_file(
         &self,
         path: String,
@@ -293,7 +328,7 @@ impl VaultAgent {
 
     /// How a coding agent's process is ended with everything it started
     /// (`ProcessTree`): its own process group on POSIX, taskkill on Windows.
-    #[wasm_bindgen(js_name = agentProcessTree)]
+    #[wasm_bindgen(js_name = agentProcessTree, unchecked_return_type = "ProcessTree")]
     pub fn agent_process_tree(&self) -> Result<JsValue, JsError> {
         to_js(&self.core.acp.process_tree())
     }
@@ -319,18 +354,18 @@ impl VaultAgent {
     }
 
     /// The tools as MCP lists them (for the settings tab and `vault-agent:tools`).
-    #[wasm_bindgen(js_name = mcpTools)]
+    #[wasm_bindgen(js_name = mcpTools, unchecked_return_type = "McpTool[]")]
     pub fn mcp_tools(&self) -> Result<JsValue, JsError> {
         to_js(&self.core.mcp.tools())
     }
 
     /// `callTool` for the plugin's CLI commands: `mode` (a stored mode
     /// name, or null) narrows the chat's mode; a card names `requester`.
-    #[wasm_bindgen(js_name = callToolThrough)]
+    #[wasm_bindgen(js_name = callToolThrough, unchecked_return_type = "Promise<ToolResult>")]
     pub fn call_tool_through(
         &self,
-        tool_id: JsValue,
-        args: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "unknown")] tool_id: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "unknown")] args: JsValue,
         requester: String,
         mode: Option<String>,
     ) -> js_sys::Promise {
@@ -345,7 +380,10 @@ impl VaultAgent {
                 Some(None) => {
                     let error = ToolError::invalid(
                         "mode",
-                        "use readOnly, askEveryChange or askBeforeEdits (never more than the chat allows)",
+                        format!(
+                            "use {} (never more than the chat allows)",
+                            crate::settings::PermissionMode::keys_listed()
+                        ),
                     );
                     return to_js(&ToolResult::failure(&error, 0.0)).map_err(JsValue::from);
                 }
@@ -373,14 +411,21 @@ impl VaultAgent {
         })
     }
 
+    #[wasm_bindgen(unchecked_return_type = "VaultAgentSettings")]
     pub fn settings(&self) -> Result<JsValue, JsError> {
         to_js(&self.core.settings().to_json())
     }
 
     /// Normalises and applies settings from the settings tab; returns
     /// `{ settings, repairs }` so the tab shows (and saves) what is in effect.
-    #[wasm_bindgen(js_name = setSettings)]
-    pub fn set_settings(&self, stored: JsValue) -> Result<JsValue, JsError> {
+    #[wasm_bindgen(
+        js_name = setSettings,
+        unchecked_return_type = "{ settings: VaultAgentSettings; repairs: string[] }"
+    )]
+    pub fn set_settings(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "unknown")] stored: JsValue,
+    ) -> Result<JsValue, JsError> {
         let stored = lenient_from_js(&stored, &SETTINGS);
         let mut repairs = stored.repairs.clone();
         let normalised = self.core.set_loaded_settings(&stored);
@@ -394,7 +439,12 @@ impl VaultAgent {
     /// The user clicked Approve on the card whose command line hashes to
     /// `argvHash`. Only the plugin's own UI calls this; it is not in the
     /// public API.
-    pub fn approve(&self, id: JsValue, argv_hash: JsValue) -> js_sys::Promise {
+    #[wasm_bindgen(unchecked_return_type = "Promise<ToolResult>")]
+    pub fn approve(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] argv_hash: JsValue,
+    ) -> js_sys::Promise {
         let core = self.core.clone();
         let id = id_text(&id);
         let argv_hash = short_text(&argv_hash, MAX_ID_CHARS).unwrap_or_default();
@@ -404,31 +454,44 @@ impl VaultAgent {
     }
 
     /// The user clicked Reject; returns what to tell the model.
-    pub fn reject(&self, id: JsValue) -> Result<JsValue, JsError> {
+    #[wasm_bindgen(unchecked_return_type = "ToolResult")]
+    pub fn reject(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
+    ) -> Result<JsValue, JsError> {
         to_js(&self.core.reject(&id_text(&id)))
     }
 
     /// What the confirmation card for `id` shows, or null.
-    #[wasm_bindgen(js_name = confirmationCard)]
-    pub fn confirmation_card(&self, id: JsValue) -> Result<JsValue, JsError> {
+    #[wasm_bindgen(js_name = confirmationCard, unchecked_return_type = "ConfirmationCard | null")]
+    pub fn confirmation_card(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
+    ) -> Result<JsValue, JsError> {
         to_js(&self.core.confirmation_card(&id_text(&id)))
     }
 
     /// The answer of a confirmation that is over, or null while it waits.
-    #[wasm_bindgen(js_name = confirmationOutcome)]
-    pub fn confirmation_outcome(&self, id: JsValue) -> Result<JsValue, JsError> {
+    #[wasm_bindgen(js_name = confirmationOutcome, unchecked_return_type = "ToolResult | null")]
+    pub fn confirmation_outcome(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
+    ) -> Result<JsValue, JsError> {
         to_js(&self.core.confirmation_outcome(&id_text(&id)))
     }
 
     /// Confirmations waiting for the user.
-    #[wasm_bindgen(js_name = openConfirmations)]
+    #[wasm_bindgen(js_name = openConfirmations, unchecked_return_type = "ConfirmationCard[]")]
     pub fn open_confirmations(&self) -> Result<JsValue, JsError> {
         to_js(&self.core.open_confirmations())
     }
 
     /// The expiry result once a confirmation has expired, else null.
-    #[wasm_bindgen(js_name = expiredResult)]
-    pub fn expired_result(&self, id: JsValue) -> Result<JsValue, JsError> {
+    #[wasm_bindgen(js_name = expiredResult, unchecked_return_type = "ToolResult | null")]
+    pub fn expired_result(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
+    ) -> Result<JsValue, JsError> {
         to_js(&self.core.expired_result(&id_text(&id)))
     }
 
@@ -436,7 +499,10 @@ impl VaultAgent {
     /// shim; null when there is none or it was not JSON). Never fails:
     /// returns a line for the log for each part that could not be read.
     #[wasm_bindgen(js_name = loadJournal)]
-    pub fn load_journal(&self, stored: JsValue) -> Vec<String> {
+    pub fn load_journal(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "unknown")] stored: JsValue,
+    ) -> Vec<String> {
         let stored = lenient_from_js(&stored, &JOURNAL);
         let mut repairs = stored.repairs;
         repairs.extend(self.core.load_journal(&stored.value));
@@ -446,7 +512,12 @@ impl VaultAgent {
     /// The user clicked Undo (or chose "Undo anyway" with the conflict's
     /// hash). Only the plugin's own UI calls this; it is not in the public
     /// API, and no tool reaches it.
-    pub fn undo(&self, id: JsValue, anyway: JsValue) -> js_sys::Promise {
+    #[wasm_bindgen(unchecked_return_type = "Promise<ToolResult>")]
+    pub fn undo(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string | null")] anyway: JsValue,
+    ) -> js_sys::Promise {
         let core = self.core.clone();
         let id = id_text(&id);
         let anyway = short_text(&anyway, MAX_ID_CHARS);
@@ -456,29 +527,38 @@ impl VaultAgent {
     }
 
     /// "Undo the agent's last change".
-    #[wasm_bindgen(js_name = undoLast)]
+    #[wasm_bindgen(js_name = undoLast, unchecked_return_type = "Promise<ToolResult>")]
     pub fn undo_last(&self) -> js_sys::Promise {
         let core = self.core.clone();
         future_to_promise(async move { to_js(&core.undo_last().await).map_err(JsValue::from) })
     }
 
     /// "Undo this answer's changes".
-    #[wasm_bindgen(js_name = undoTurn)]
-    pub fn undo_turn(&self, turn: JsValue) -> js_sys::Promise {
+    #[wasm_bindgen(js_name = undoTurn, unchecked_return_type = "Promise<ToolResult>")]
+    pub fn undo_turn(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] turn: JsValue,
+    ) -> js_sys::Promise {
         let core = self.core.clone();
         let turn = id_text(&turn);
         future_to_promise(async move { to_js(&core.undo_turn(&turn).await).map_err(JsValue::from) })
     }
 
     /// What the UI shows of a journal entry, or null once it was dropped.
-    #[wasm_bindgen(js_name = journalEntry)]
-    pub fn journal_entry(&self, id: JsValue) -> Result<JsValue, JsError> {
+    #[wasm_bindgen(js_name = journalEntry, unchecked_return_type = "JournalEntryView | null")]
+    pub fn journal_entry(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
+    ) -> Result<JsValue, JsError> {
         to_js(&self.core.journal_entry(&id_text(&id)))
     }
 
     /// `{ total, undoable }` of a chat answer's changes.
-    #[wasm_bindgen(js_name = turnChanges)]
-    pub fn turn_changes(&self, turn: JsValue) -> Result<JsValue, JsError> {
+    #[wasm_bindgen(js_name = turnChanges, unchecked_return_type = "TurnChanges")]
+    pub fn turn_changes(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] turn: JsValue,
+    ) -> Result<JsValue, JsError> {
         to_js(&self.core.turn_changes(&id_text(&turn)))
     }
 
@@ -489,7 +569,7 @@ impl VaultAgent {
     }
 
     /// A new, empty conversation.
-    #[wasm_bindgen(js_name = newConversation)]
+    #[wasm_bindgen(js_name = newConversation, unchecked_return_type = "Conversation")]
     pub fn new_conversation(&self) -> Result<JsValue, JsError> {
         to_js(&self.core.chat.new_conversation())
     }
@@ -497,7 +577,7 @@ impl VaultAgent {
     /// A conversation file's text (`fileId` from its name) through the
     /// checked loader: `{ conversation, repairs? }`; throws with the reason
     /// when the file holds no chat at all.
-    #[wasm_bindgen(js_name = loadConversation)]
+    #[wasm_bindgen(js_name = loadConversation, unchecked_return_type = "LoadedConversation")]
     pub fn load_conversation(&self, text: String, file_id: String) -> Result<JsValue, JsError> {
         let value = crate::base::input::parse_bounded(&text, &CONVERSATION).map_err(into_error)?;
         let loaded =
@@ -508,13 +588,14 @@ impl VaultAgent {
     /// Sends the user's message and runs the turn. `onEvent` gets every
     /// event; resolves to `{ conversation, end }`. `attachments` (optional):
     /// the chat's chips, `[{ path, selection? }]`.
-    #[wasm_bindgen(js_name = chatSend)]
+    #[wasm_bindgen(js_name = chatSend, unchecked_return_type = "Promise<TurnResult>")]
     pub fn chat_send(
         &self,
-        conversation: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "Conversation")] conversation: JsValue,
         text: String,
+        #[wasm_bindgen(unchecked_param_type = "(event: ChatEvent) => void")]
         on_event: js_sys::Function,
-        attachments: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "Attachment[] | undefined")] attachments: JsValue,
     ) -> js_sys::Promise {
         let core = self.core.clone();
         let conversation: Result<Conversation, _> = from_js(&conversation, &CONVERSATION);
@@ -540,10 +621,13 @@ impl VaultAgent {
     /// Regenerate (the last answer goes), or the number of the user message
     /// an edit replaces (it and all after it go). Returns
     /// `{ conversation, dropped }` (`dropped`: the replaced user message).
-    #[wasm_bindgen(js_name = rewindConversation)]
+    #[wasm_bindgen(
+        js_name = rewindConversation,
+        unchecked_return_type = "{ conversation: Conversation; dropped: ChatMessage | null }"
+    )]
     pub fn rewind_conversation(
         &self,
-        conversation: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "Conversation")] conversation: JsValue,
         user_index: Option<u32>,
     ) -> Result<JsValue, JsError> {
         let mut conversation: Conversation =
@@ -558,10 +642,10 @@ impl VaultAgent {
 
     /// The user renamed a chat (an empty title gives it back to the first
     /// message); returns the conversation to save.
-    #[wasm_bindgen(js_name = renameConversation)]
+    #[wasm_bindgen(js_name = renameConversation, unchecked_return_type = "Conversation")]
     pub fn rename_conversation(
         &self,
-        conversation: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "Conversation")] conversation: JsValue,
         title: String,
     ) -> Result<JsValue, JsError> {
         let mut conversation: Conversation =
@@ -571,8 +655,13 @@ impl VaultAgent {
     }
 
     /// Runs a failed turn again (the banner's Retry); resolves like `chatSend`.
-    #[wasm_bindgen(js_name = chatRetry)]
-    pub fn chat_retry(&self, conversation: JsValue, on_event: js_sys::Function) -> js_sys::Promise {
+    #[wasm_bindgen(js_name = chatRetry, unchecked_return_type = "Promise<TurnResult>")]
+    pub fn chat_retry(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "Conversation")] conversation: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "(event: ChatEvent) => void")]
+        on_event: js_sys::Function,
+    ) -> js_sys::Promise {
         let core = self.core.clone();
         let conversation: Result<Conversation, _> = from_js(&conversation, &CONVERSATION);
         future_to_promise(async move {
@@ -584,13 +673,14 @@ impl VaultAgent {
     }
 
     /// The user's answer on a card in the chat; resolves like `chatSend`.
-    #[wasm_bindgen(js_name = chatResolve)]
+    #[wasm_bindgen(js_name = chatResolve, unchecked_return_type = "Promise<TurnResult>")]
     pub fn chat_resolve(
         &self,
-        conversation: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "Conversation")] conversation: JsValue,
         confirmation_id: String,
         approve: bool,
         argv_hash: String,
+        #[wasm_bindgen(unchecked_param_type = "(event: ChatEvent) => void")]
         on_event: js_sys::Function,
     ) -> js_sys::Promise {
         let core = self.core.clone();
@@ -615,11 +705,12 @@ impl VaultAgent {
 
     /// A headless turn (`vault-agent:ask`) goes on after its card was
     /// answered on the plugin's own card; resolves like `chatSend`.
-    #[wasm_bindgen(js_name = chatContinue)]
+    #[wasm_bindgen(js_name = chatContinue, unchecked_return_type = "Promise<TurnResult>")]
     pub fn chat_continue(
         &self,
-        conversation: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "Conversation")] conversation: JsValue,
         confirmation_id: String,
+        #[wasm_bindgen(unchecked_param_type = "(event: ChatEvent) => void")]
         on_event: js_sys::Function,
     ) -> js_sys::Promise {
         let core = self.core.clone();
@@ -647,7 +738,7 @@ impl VaultAgent {
     }
 
     /// Lists the active provider's models ("Test connection").
-    #[wasm_bindgen(js_name = testConnection)]
+    #[wasm_bindgen(js_name = testConnection, unchecked_return_type = "Promise<ConnectionReport>")]
     pub fn test_connection(&self) -> js_sys::Promise {
         let core = self.core.clone();
         future_to_promise(async move {
@@ -656,7 +747,7 @@ impl VaultAgent {
     }
 
     /// The model profiles as the settings tab and the chat header show them.
-    #[wasm_bindgen(js_name = modelProfiles)]
+    #[wasm_bindgen(js_name = modelProfiles, unchecked_return_type = "ProfileSummary[]")]
     pub fn model_profiles(&self) -> Result<JsValue, JsError> {
         to_js(&self.core.settings().chat.summaries())
     }
@@ -664,8 +755,11 @@ impl VaultAgent {
     /// The chat settings after a profile edit (`{ action, ... }`), not yet
     /// applied: the shim saves them through `setSettings`. Throws with the
     /// reason when the edit cannot be done.
-    #[wasm_bindgen(js_name = editModelProfiles)]
-    pub fn edit_model_profiles(&self, edit: JsValue) -> Result<JsValue, JsError> {
+    #[wasm_bindgen(js_name = editModelProfiles, unchecked_return_type = "ChatSettings")]
+    pub fn edit_model_profiles(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "ProfileEdit")] edit: JsValue,
+    ) -> Result<JsValue, JsError> {
         let edit = value_from_js(&edit, &SETTINGS).map_err(into_error)?;
         let edit = crate::settings::ProfileEdit::from_json(&edit).map_err(into_error)?;
         let chat = self
@@ -678,7 +772,7 @@ impl VaultAgent {
     }
 
     /// Provider presets for the settings tab.
-    #[wasm_bindgen(js_name = providerPresets)]
+    #[wasm_bindgen(js_name = providerPresets, unchecked_return_type = "ProviderPreset[]")]
     pub fn provider_presets(&self) -> Result<JsValue, JsError> {
         to_js(PRESETS)
     }
@@ -704,7 +798,7 @@ impl VaultAgent {
     }
 
     /// Looks for the CLI again and asks it for its version.
-    #[wasm_bindgen(js_name = cliStatus)]
+    #[wasm_bindgen(js_name = cliStatus, unchecked_return_type = "Promise<CliStatus>")]
     pub fn cli_status(&self) -> js_sys::Promise {
         let core = self.core.clone();
         future_to_promise(async move { to_js(&core.cli_status().await).map_err(JsValue::from) })
@@ -722,6 +816,7 @@ struct JsEvents(js_sys::Function);
 /// The shim's callbacks for one MCP exchange (see `McpEvents`).
 #[wasm_bindgen]
 extern "C" {
+    #[wasm_bindgen(typescript_type = "McpEventFunctions")]
     pub type McpEventFunctions;
 
     /// A JSON-RPC notification (JSON text) for this exchange's event stream.

@@ -14,8 +14,12 @@ impl VaultAgent {
     /// Builds the index from the vault's notes; `onProgress` gets the
     /// status (`{ phase, read, total, notes, unread, label }`) after each
     /// batch. Resolves to the final status.
-    #[wasm_bindgen(js_name = searchBuild)]
-    pub fn search_build(&self, on_progress: js_sys::Function) -> js_sys::Promise {
+    #[wasm_bindgen(js_name = searchBuild, unchecked_return_type = "Promise<SearchStatus>")]
+    pub fn search_build(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "(status: SearchStatus) => void")]
+        on_progress: js_sys::Function,
+    ) -> js_sys::Promise {
         let core = self.core.clone();
         future_to_promise(async move {
             let progress = |status: &crate::engine::search::SearchStatus| {
@@ -30,8 +34,11 @@ impl VaultAgent {
 
     /// One vault event (`{ kind: "create" | "modify" | "delete" | "rename",
     /// path, oldPath? }`); resolves when the index holds it.
-    #[wasm_bindgen(js_name = searchEvent)]
-    pub fn search_event(&self, event: JsValue) -> js_sys::Promise {
+    #[wasm_bindgen(js_name = searchEvent, unchecked_return_type = "Promise<void>")]
+    pub fn search_event(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "SearchVaultEvent")] event: JsValue,
+    ) -> js_sys::Promise {
         let core = self.core.clone();
         let event: Result<VaultEvent, _> = from_js(&event, &CONVERSATION);
         future_to_promise(async move {
@@ -41,7 +48,7 @@ impl VaultAgent {
         })
     }
 
-    #[wasm_bindgen(js_name = searchStatus)]
+    #[wasm_bindgen(js_name = searchStatus, unchecked_return_type = "SearchStatus")]
     pub fn search_status(&self) -> Result<JsValue, JsError> {
         to_js(&self.core.search_status())
     }

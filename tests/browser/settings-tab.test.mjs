@@ -40,7 +40,7 @@ describe("settings tab in Chromium", () => {
 		const names = await tab.locator(".setting-item .setting-item-name").allTextContents();
 		const at = (name) => names.indexOf(name);
 		assert.ok(at("Advanced") < at("Path to the Obsidian CLI") && at("Path to the Obsidian CLI") < at("Timeout (seconds)"), names.join(", "));
-		assert.ok(at("Tools") < at("Advanced") && at("Advanced") < at("Model timeout (seconds)"), names.join(", "));
+		assert.ok(at("Tools") < at("Advanced") && at("Advanced") < at("Wait for the first token (seconds)") && at("Wait for the first token (seconds)") < at("Wait between tokens (seconds)"), names.join(", "));
 		assert.ok(at("Safety") < at("Folders the agent may read") && at("Folders the agent may change") < at("Tools"), names.join(", "));
 	});
 
@@ -234,7 +234,8 @@ describe("settings tab in Chromium", () => {
 				"Reuse reads for (seconds)",
 				"Tool rounds per message",
 				"Tool result size (characters)",
-				"Model timeout (seconds)",
+				"Wait for the first token (seconds)",
+				"Wait between tokens (seconds)",
 			],
 		};
 		const groups = await page.evaluate(() => {

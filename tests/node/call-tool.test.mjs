@@ -30,6 +30,16 @@ describe("api.callTool against the CLI emulator", () => {
 		assert.equal(entries[0].cwd, vault, "the vault folder is the working directory");
 	});
 
+	// The core gets NFC from the JS engine's normalize, registered by the wasm
+	// start (base/vault_path.rs); without it a decomposed name from the model
+	// would reach the CLI as it came, and name another file on Linux.
+	it("passes a decomposed path to the CLI composed (NFC), by the JS engine", async () => {
+		const log = useEmulator(vault);
+		const result = await api.callTool("obsidianNotes", { command: "read", path: "Ideas/Cafe\u0301.md" });
+		assert.deepEqual(result.argv, ["read", "path=Ideas/Caf\u00e9.md"], result.text);
+		assert.deepEqual(readLog(log).at(-1).argv, ["read", "path=Ideas/Caf\u00e9.md"]);
+	});
+
 	it("puts the configured vault first", async () => {
 		const log = useEmulator(vault);
 		await plugin.updateSettings({ vaultName: "Sample Vault" });

@@ -101,7 +101,9 @@ for (const provider of ["openAi", "anthropic"]) {
 			const { end, events } = await turn("add buy milk to today's note");
 			assert.equal(end, "done");
 			assert.deepEqual(readLog(log), [], "nothing ran");
-			assert.equal(events.find((e) => e.type === "toolFinished").result.error.code, "writes_disabled");
+			const refused = events.find((e) => e.type === "toolFinished").result.error;
+			assert.equal(refused.code, "writes_disabled");
+			assert.equal(refused.userFix, true, "the core says the user must act, so the chat shows a banner");
 			const second = server.requests[before + 1];
 			assert.match(JSON.stringify(second.body.messages), /<vault-data tool=\\"obsidianDailyNote\\" command=\\"daily:append\\" error=\\"writes_disabled\\">/);
 		});
@@ -190,6 +192,7 @@ for (const provider of ["openAi", "anthropic"]) {
 				assert.equal(end, "failed");
 				const error = events.find((e) => e.type === "error");
 				assert.equal(error.code, code);
+				assert.equal(error.retryable, true, "the core lets the banner offer Retry");
 				assert.match(error.message, fragment);
 				assert.ok(!error.message.includes("sk-ant-test") && !error.message.includes("more"), error.message);
 			});

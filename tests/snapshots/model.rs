@@ -106,3 +106,15 @@ fn compact_system_prompt_with_the_open_note_out_of_scope() {
     let (_, sent) = first_request(json!({"readFolders": ["Inbox"]}));
     insta::assert_snapshot!(system_prompt(&sent));
 }
+
+/// What the model reads when it repeats a call: the line added to the
+/// second failure, and the refusals of a third try and of a change made again.
+#[test]
+fn repeated_calls() {
+    use vault_agent::doors::chat::repeats::{refusal, Repeat, SECOND_FAILURE};
+    insta::assert_snapshot!(format!(
+        "second failure:{SECOND_FAILURE}\n\nfailed twice: {}\n\nchange done: {}",
+        refusal(Repeat::FailedTwice),
+        refusal(Repeat::ChangeDone)
+    ));
+}

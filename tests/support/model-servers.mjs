@@ -77,7 +77,8 @@ function splitText(text) {
  * body), `{ stream, hangAfter: n }` (send n chunks, then go silent until the
  * client gives up) or `{ stream, cutAfter: n }` (send n chunks, then drop the
  * connection); a stream may set its own `chunkSize` and `delayMs` (a slow
- * answer). Every request is kept in `requests` with its parsed JSON
+ * answer), and `firstDelayMs`: the headers at once, then silence that long
+ * before the first chunk (llama.cpp on a CPU reading the prompt). Every request is kept in `requests` with its parsed JSON
  * body; `openSockets()` counts connections still open.
  *
  * The side endpoints the agent asks for the context window answer 404
@@ -85,8 +86,10 @@ function splitText(text) {
  * LM Studio's `GET …/api/v0/models`, `models` for the `GET …/models`
  * listing (OpenRouter's carries `context_length`; `modelsDelayMs` makes it slow). `rejectStreamOptions`
  * answers a request with `stream_options` 400, as some servers do.
+ * `requireKey` guards the `…/models` listing: 401 unless the request
+ * carries `Authorization: Bearer <requireKey>`.
  */
-export async function startModelServer({ chunkSize = 7, delayMs = 0, show = null, lmStudioModels = null, models = null, modelsDelayMs = 0, rejectStreamOptions = false } = {}) {
+export async function startModelServer({ chunkSize = 7, delayMs = 0, show = null, lmStudioModels = null, models = null, modelsDelayMs = 0, rejectStreamOptions = false, requireKey = null } = {}) {
 	const queue = [];
 	const requests = [];
 	const hanging = new Set();
@@ -111,6 +114,7 @@ export async function startModelServer({ chunkSize = 7, delayMs = 0, show = null
 			if (req.url.endsWith("/api/show")) return answer(show ? 200 : 404, show ?? { error: "404 page not found" });
 			if (req.url.endsWith("/api/v0/models")) return answer(lmStudioModels ? 200 : 404, lmStudioModels ?? { error: "not found" });
 			if (req.method === "GET" && req.url.endsWith("/models")) {
+				if (requireKey && req.headers.authorization !== `Bearer ${requireKey}`) return answer(401, { error: { message: "Invalid API key" } });
 				const list = models ?? { data: [{ id: "test-model" }, { id: "other-model" }] };
 				if (modelsDelayMs > 0) return void setTimeout(() => answer(200, list), modelsDelayMs);
 				return answer(200, list);
@@ -143,6 +147,11 @@ export async function startModelServer({ chunkSize = 7, delayMs = 0, show = null
 			const bytes = Buffer.from(reply.stream, "utf8");
 			const size = reply.chunkSize ?? chunkSize;
 			const pause = reply.delayMs ?? delayMs;
+			if (reply.firstDelayMs) {
+				res.flushHeaders();
+				await new Promise((resolve) => setTimeout(resolve, reply.firstDelayMs));
+				if (res.destroyed) return;
+			}
 			let sent = 0;
 			for (let at = 0; at < bytes.length; at += size) {
 				if (reply.cutAfter !== undefined && sent >= reply.cutAfter) {
@@ -150,6 +159,8 @@ export async function startModelServer({ chunkSize = 7, delayMs = 0, show = null
 					return;
 				}
 				if (reply.hangAfter !== undefined && sent >= reply.hangAfter) {
+					// Headers go out even when nothing else does (hangAfter: 0).
+					res.flushHeaders();
 					hanging.add(res);
 					res.on("close", () => hanging.delete(res));
 					return; // never ends: only the client's Stop ends it

@@ -268,7 +268,7 @@ export class AgentSession {
 				onEvent({ type: "turnEnded", end: "failed" });
 				return "crashed";
 			}
-			onEvent({ type: "error", code: "agent_error", message: `${this.profile.name}: ${error instanceof Error ? error.message : String(error)}` });
+			onEvent({ type: "error", code: "agent_error", retryable: true, message: `${this.profile.name}: ${error instanceof Error ? error.message : String(error)}` });
 			onEvent({ type: "turnEnded", end: "failed" });
 			return "failed";
 		} finally {

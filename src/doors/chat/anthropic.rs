@@ -117,7 +117,8 @@ pub fn messages_request(request: &ModelRequest) -> HttpRequest {
         url: format!("{}/v1/messages", request.settings.base_url),
         headers: headers(request.api_key.clone()),
         body: Some(body.to_string()),
-        timeout_ms: request.timeout_ms,
+        timeout_ms: request.first_token_timeout_ms,
+        first_byte_timeout_ms: request.first_token_timeout_ms,
         idle_timeout_ms: request.timeout_ms,
     }
 }
@@ -129,6 +130,7 @@ pub fn models_request(settings: &ProviderSettings, api_key: Option<String>) -> H
         headers: headers(api_key),
         body: None,
         timeout_ms: 15_000,
+        first_byte_timeout_ms: 0,
         idle_timeout_ms: 15_000,
     }
 }
@@ -319,10 +321,7 @@ impl StreamAssembler for AnthropicStream {
                         detail: message.to_string(),
                     }
                 } else {
-                    ChatError::BadRequest {
-                        status: 400,
-                        detail: message.to_string(),
-                    }
+                    super::model::stream_error(message)
                 });
             }
             // content_block_stop, message_stop, ping

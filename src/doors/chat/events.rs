@@ -17,7 +17,8 @@ pub enum TurnEnd {
     Done,
     /// A change waits for the user's click; `resolve_confirmation` goes on.
     AwaitingConfirmation,
-    /// The tool-round limit was reached.
+    /// The tool-round limit was reached, or the model asked again for a
+    /// call that had failed twice (a notice says which).
     RoundLimit,
     /// The user pressed Stop.
     Stopped,
@@ -65,7 +66,12 @@ pub enum ChatEvent {
     #[serde(rename_all = "camelCase")]
     Notice { text: String },
     #[serde(rename_all = "camelCase")]
-    Error { code: String, message: String },
+    Error {
+        code: String,
+        message: String,
+        /// Whether the banner offers Retry (the turn can run again as it is).
+        retryable: bool,
+    },
     #[serde(rename_all = "camelCase")]
     TurnEnded { end: TurnEnd },
 }

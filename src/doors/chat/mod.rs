@@ -14,6 +14,7 @@ pub mod model;
 pub mod openai;
 pub mod prompt;
 pub mod provider;
+pub mod repeats;
 mod reply;
 pub mod sse;
 pub mod stored;
@@ -131,6 +132,7 @@ impl<H: Host> ChatDoor<H> {
             events.emit(ChatEvent::Error {
                 code: "nothing_to_retry".into(),
                 message: "There is no failed answer to retry here; send a message instead.".into(),
+                retryable: false,
             });
             return self.finish_turn(conversation, TurnEnd::Failed, events);
         }
@@ -155,6 +157,7 @@ impl<H: Host> ChatDoor<H> {
             events.emit(ChatEvent::Error {
                 code: "confirmation_not_found".into(),
                 message: "This conversation is not waiting for that change any more.".into(),
+                retryable: false,
             });
             return self.finish_turn(conversation, TurnEnd::Failed, events);
         };
@@ -234,7 +237,10 @@ impl<H: Host> ChatDoor<H> {
         let message = if models.is_empty() {
             "Connected. The server did not list its models.".to_string()
         } else {
-            format!("Connected. {} models available.", models.len())
+            match models.len() {
+                1 => "Connected. 1 model available.".to_string(),
+                n => format!("Connected. {n} models available."),
+            }
         };
         ConnectionReport {
             ok: true,

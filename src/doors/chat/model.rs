@@ -25,7 +25,14 @@ pub struct ModelRequest<'a> {
     pub system: &'a str,
     pub messages: &'a [ChatMessage],
     pub tools: &'a [ModelTool],
+    /// The wait for the first token (the headers, then the first byte of
+    /// the body: a CPU model reads the whole prompt first).
+    pub first_token_timeout_ms: u32,
+    /// The silence allowed between two pieces of the answer.
     pub timeout_ms: u32,
+    /// The most tokens the answer may take (the room kept for it in the
+    /// window), sent as the server's answer limit.
+    pub answer_tokens: u32,
     /// OpenAI-compatible: ask for the usage chunk (`stream_options`); off
     /// for a server that rejected it.
     pub stream_usage: bool,
@@ -71,6 +78,53 @@ pub fn read_usage(usage: &serde_json::Value) -> Option<Usage> {
     })
 }
 
+/// Whether a server's error says the request is longer than its context,
+/// in the words of the common servers: llama.cpp ("exceeds the available
+/// context size"), Ollama and vLLM / OpenAI ("maximum context length",
+/// `context_length_exceeded`), LM Studio ("context length of only …",
+/// "context overflow"), Anthropic ("prompt is too long").
+pub fn is_context_overflow(text: &str) -> bool {
+    let lower = text.to_ascii_lowercase();
+    [
+        "exceeds the available context size",
+        "exceed_context_size",
+        "maximum context length",
+        "context_length_exceeded",
+        "context length exceeded",
+        "exceeds the context length",
+        "greater than the context length",
+        "context length of only",
+        "context overflow",
+        "overflows the context",
+        "prompt is too long",
+        "input is too long",
+        "too many tokens in the prompt",
+    ]
+    .iter()
+    .any(|words| lower.contains(words))
+}
+
+/// An error a server sent inside a 200 stream (or a 200 JSON body), with
+/// the advice that fits what it says.
+pub fn stream_error(message: &str) -> ChatError {
+    // One line, short: the banner hides credentials in what it shows.
+    let line = message.lines().map(str::trim).find(|l| !l.is_empty());
+    let detail: String = line.unwrap_or("").chars().take(200).collect();
+    let detail = if detail.is_empty() {
+        "no details".to_string()
+    } else {
+        detail
+    };
+    if is_context_overflow(message) {
+        ChatError::ContextOverflow {
+            status: 200,
+            detail,
+        }
+    } else {
+        ChatError::StreamError { detail }
+    }
+}
+
 /// Turns a provider's stream events into a reply.
 pub trait StreamAssembler {
     fn on_event(&mut self, event: &SseEvent) -> Result<Vec<StreamPiece>, ChatError>;
@@ -99,12 +153,17 @@ pub enum ChatError {
     Unauthorized { status: u16 },
     #[error("The model server does not know model \"{model}\" (404). Check the model name in Settings → Vault Agent → Model (\"Test connection\" lists the models){hint}.")]
     ModelNotFound { model: String, hint: String },
-    #[error("The model server is rate limiting or out of credit (429). Wait a moment and try again, or check your plan. {detail}")]
+    #[error("The model server is rate limiting or out of credit (429: {detail}). Wait a moment and try again, or check your plan.")]
     RateLimited { detail: String },
     #[error("The model server failed ({status}): {detail}. Try again in a moment.")]
     ServerError { status: u16, detail: String },
     #[error("The model \"{model}\" cannot call tools, which Vault Agent needs. Choose a model with tool calling (for Ollama, e.g. llama3.1, qwen2.5 or mistral-nemo). {detail}")]
     NoToolSupport { model: String, detail: String },
+    // The fix first: a banner is cut at 300 characters.
+    #[error("The conversation does not fit the model server's context. Raise the server's context size (llama.cpp -c, OLLAMA_CONTEXT_LENGTH, LM Studio's context length, vLLM --max-model-len) or lower the context window in Settings → Vault Agent → Model. Server ({status}): {detail}")]
+    ContextOverflow { status: u16, detail: String },
+    #[error("The model server stopped the answer with an error: {detail}. Send the message again; if it repeats, the server's own log says why (a local model may be out of memory).")]
+    StreamError { detail: String },
     #[error("The model server rejected the request ({status}): {detail}. Check the provider, base URL and model in Settings → Vault Agent → Model (\"Test connection\" checks them), then send the message again.")]
     BadRequest { status: u16, detail: String },
     #[error("The model's answer could not be read: {detail}. Send the message again; if it repeats, the server at this base URL may not speak the provider's format: check the provider and base URL in Settings → Vault Agent → Model.")]
@@ -121,7 +180,9 @@ pub enum ChatError {
     ContextFull { window: usize, needed: usize },
     #[error("The model answered with nothing: no text and no tool call. Send the message again; if it repeats, start a new chat (a small model may have run out of context) or choose another model.")]
     EmptyReply,
-    #[error("The model server sent nothing for {seconds} s in the middle of the answer, so the request was ended. Check that the server is still running (a local model may be out of memory), or raise the model timeout in Settings → Vault Agent → Model.")]
+    #[error("The model server accepted the request but sent no answer within {seconds} s. A model on a CPU may still be reading the prompt: raise \"Wait for the first token\" in Settings → Vault Agent → Model, or use a smaller model; check that the server is still running.")]
+    NoFirstToken { seconds: u32 },
+    #[error("The model server sent nothing for {seconds} s in the middle of the answer, so the request was ended. Check that the server is still running (a local model may be out of memory), or raise \"Wait between tokens\" in Settings → Vault Agent → Model.")]
     Stalled { seconds: u32 },
     #[error("The model server closed the connection before the answer was complete ({detail}). Send the message again; if it repeats, the server may be out of memory or have hit its own time limit.")]
     Cut { detail: String },
@@ -136,6 +197,8 @@ impl ChatError {
             ChatError::RateLimited { .. } => "rate_limited",
             ChatError::ServerError { .. } => "server_error",
             ChatError::NoToolSupport { .. } => "no_tool_support",
+            ChatError::ContextOverflow { .. } => "context_overflow",
+            ChatError::StreamError { .. } => "stream_error",
             ChatError::BadRequest { .. } => "bad_request",
             ChatError::BadStream { .. } => "bad_stream",
             ChatError::MissingApiKey { .. } | ChatError::NoKeySent { .. } => "missing_api_key",
@@ -143,6 +206,7 @@ impl ChatError {
             ChatError::MissingV1 { .. } => "missing_v1",
             ChatError::EmptyReply => "empty_reply",
             ChatError::ContextFull { .. } => "context_full",
+            ChatError::NoFirstToken { .. } => "no_first_token",
             ChatError::Stalled { .. } => "stalled",
             ChatError::Cut { .. } => "cut",
         }

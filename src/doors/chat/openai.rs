@@ -67,6 +67,17 @@ pub fn chat_request(request: &ModelRequest) -> HttpRequest {
         "messages": messages,
         "stream": true,
     });
+    if request.answer_tokens > 0 {
+        // Without a limit a small model may write until its context is
+        // full. OpenAI's own API wants the newer name (its reasoning models
+        // refuse `max_tokens`); the servers that copy it know the older one.
+        let field = if request.settings.base_url.contains("api.openai.com") {
+            "max_completion_tokens"
+        } else {
+            "max_tokens"
+        };
+        body[field] = json!(request.answer_tokens);
+    }
     if request.stream_usage {
         // The last chunk then carries `usage` (servers that reject this are
         // asked again without it, see `chat::ask_model`).
@@ -80,7 +91,8 @@ pub fn chat_request(request: &ModelRequest) -> HttpRequest {
         url: format!("{}/chat/completions", request.settings.base_url),
         headers: headers(request.api_key.clone()),
         body: Some(body.to_string()),
-        timeout_ms: request.timeout_ms,
+        timeout_ms: request.first_token_timeout_ms,
+        first_byte_timeout_ms: request.first_token_timeout_ms,
         idle_timeout_ms: request.timeout_ms,
     }
 }
@@ -92,6 +104,7 @@ pub fn models_request(settings: &ProviderSettings, api_key: Option<String>) -> H
         headers: headers(api_key),
         body: None,
         timeout_ms: 15_000,
+        first_byte_timeout_ms: 0,
         idle_timeout_ms: 15_000,
     }
 }
@@ -188,11 +201,16 @@ impl StreamAssembler for OpenAiStream {
             let message = error
                 .get("message")
                 .and_then(Value::as_str)
-                .unwrap_or("unknown error");
-            return Err(ChatError::ServerError {
-                status: 200,
-                detail: message.to_string(),
-            });
+                .map(str::to_string)
+                .or_else(|| error.as_str().map(str::to_string))
+                .unwrap_or_else(|| error.to_string());
+            // The code (`context_length_exceeded`) tells as much as the words.
+            let code = error.get("code").or_else(|| error.get("type"));
+            let said = match code.and_then(Value::as_str) {
+                Some(code) => format!("{message} ({code})"),
+                None => message,
+            };
+            return Err(super::model::stream_error(&said));
         }
         if let Some(usage) = chunk.usage.as_ref().and_then(super::model::read_usage) {
             self.usage = Some(usage);
@@ -340,6 +358,42 @@ mod tests {
                 (answer, reasoning)
             );
         }
+    }
+
+    #[test]
+    fn the_answer_limit_is_sent_under_the_name_the_server_knows() {
+        let request = |base_url: &str| {
+            let settings = ProviderSettings {
+                base_url: base_url.into(),
+                ..ProviderSettings::defaults(crate::settings::ProviderKind::OpenAi)
+            };
+            let http = chat_request(&ModelRequest {
+                settings: &settings,
+                api_key: None,
+                system: "s",
+                messages: &[],
+                tools: &[],
+                first_token_timeout_ms: 300_000,
+                timeout_ms: 60_000,
+                answer_tokens: 1024,
+                stream_usage: false,
+                thinking_budget: 0,
+            });
+            let body: Value = serde_json::from_str(http.body.as_deref().unwrap()).unwrap();
+            (
+                body,
+                http.timeout_ms,
+                http.first_byte_timeout_ms,
+                http.idle_timeout_ms,
+            )
+        };
+        let (local, until_headers, first, between) = request("http://localhost:8080/v1");
+        assert_eq!(local["max_tokens"], 1024);
+        // The first token's wait covers the headers and the first byte.
+        assert_eq!((until_headers, first, between), (300_000, 300_000, 60_000));
+        let (openai, ..) = request("https://api.openai.com/v1");
+        assert_eq!(openai["max_completion_tokens"], 1024);
+        assert!(openai.get("max_tokens").is_none(), "{openai}");
     }
 
     #[test]

@@ -146,9 +146,9 @@ pub fn model_messages(
     messages: &[ChatMessage],
     readable: &dyn Fn(&str) -> bool,
 ) -> Vec<ChatMessage> {
-    messages
-        .iter()
-        .map(|message| match message {
+    let mut out: Vec<ChatMessage> = Vec::with_capacity(messages.len());
+    for message in messages {
+        let message = match message {
             ChatMessage::User {
                 text,
                 attachments: Some(attachments),
@@ -156,9 +156,27 @@ pub fn model_messages(
                 text: with_attachments(text, attachments, readable),
                 attachments: None,
             },
+            // Never sent: they would only part two user messages.
+            ChatMessage::Notice { .. } => continue,
             other => other.clone(),
-        })
-        .collect()
+        };
+        // A message whose turn failed is followed by the next one: strict
+        // chat templates refuse two user messages in a row, so they become
+        // one (the same text sent again counts once).
+        if let (
+            Some(ChatMessage::User { text: earlier, .. }),
+            ChatMessage::User { text: later, .. },
+        ) = (out.last_mut(), &message)
+        {
+            if !earlier.trim_end().ends_with(later.trim()) {
+                earlier.push_str("\n\n");
+                earlier.push_str(later);
+            }
+            continue;
+        }
+        out.push(message);
+    }
+    out
 }
 
 /// Whether the newest user message carries the chat's attachment list: then
@@ -367,6 +385,31 @@ mod tests {
             assert!(!lower.contains("<\tvault-data"), "{text}");
         }
         assert_eq!(defuse_tags("a < b <vaults> <x>"), "a < b <vaults> <x>");
+    }
+
+    #[test]
+    fn a_failed_turns_message_and_the_next_are_sent_as_one() {
+        let user = |text: &str| ChatMessage::User {
+            text: text.into(),
+            attachments: None,
+        };
+        let messages = [
+            user("summarise my notes"),
+            ChatMessage::Notice {
+                text: "Stopped.".into(),
+            },
+            user("just the titles"),
+            user("just the titles"),
+        ];
+        let sent = model_messages(&messages, &|_| true);
+        assert_eq!(sent, [user("summarise my notes\n\njust the titles")]);
+        // Messages that alternate are left as they are.
+        let answered = [
+            user("a"),
+            ChatMessage::assistant("b".into(), Vec::new()),
+            user("c"),
+        ];
+        assert_eq!(model_messages(&answered, &|_| true), answered);
     }
 
     #[test]

@@ -2,7 +2,11 @@
 //! reply or a stream read into one reply, the models it lists, and what a
 //! failed request means for the user (`model.rs` holds what they share).
 
-use super::model::{read_usage, ChatError, ModelReply, ModelRequest, StreamAssembler};
+#[cfg(test)]
+use super::model::stream_error;
+use super::model::{
+    is_context_overflow, read_usage, ChatError, ModelReply, ModelRequest, StreamAssembler,
+};
 use super::{anthropic, openai};
 use crate::base::host::{HttpFailure, HttpRequest};
 use crate::settings::{ProviderKind, ProviderSettings};
@@ -20,9 +24,14 @@ pub fn parse_whole_reply(kind: ProviderKind, body: &str) -> Result<ModelReply, C
     let value: serde_json::Value = serde_json::from_str(body)
         .map_err(|e| bad(format!("one JSON body that does not parse ({e})")))?;
     if let Some(error) = value.get("error").filter(|e| !e.is_null()) {
-        return Err(ChatError::ServerError {
-            status: 200,
-            detail: server_message(&error.to_string()),
+        let message = server_message(&value.to_string());
+        return Err(if is_context_overflow(&error.to_string()) {
+            ChatError::ContextOverflow {
+                status: 200,
+                detail: message,
+            }
+        } else {
+            ChatError::StreamError { detail: message }
         });
     }
     let as_text = |v: &serde_json::Value| match v {
@@ -217,7 +226,7 @@ pub fn connection_error(url: &str, failure: &HttpFailure) -> ChatError {
         "ECONNREFUSED" if url.contains(":1234") => "Is LM Studio's server running? Start it in LM Studio (Developer → Start server), or check the base URL.",
         "ECONNREFUSED" if local => "Is the model server running? Start it, or check the base URL.",
         "ENOTFOUND" | "EAI_AGAIN" => "Check the base URL and your internet connection.",
-        "ETIMEDOUT" | "TIMEOUT" => "The server did not answer in time; check that it is running, or raise the model timeout in Settings → Vault Agent → Model.",
+        "ETIMEDOUT" | "TIMEOUT" => "The server did not answer in time; check that it is running, or raise \"Wait for the first token\" in Settings → Vault Agent → Model (a model on a CPU reads the prompt before it answers).",
         _ => "Check the base URL in Settings → Vault Agent → Model.",
     };
     ChatError::Connection {
@@ -253,6 +262,9 @@ pub fn status_error(status: u16, body: &str, model: &str, url: &str, key_sent: b
         || lower.contains("tools is not supported")
         || lower.contains("tool use is not supported")
         || (lower.contains("tool") && lower.contains("not support"));
+    if matches!(status, 400 | 413 | 422 | 500..) && is_context_overflow(body) {
+        return ChatError::ContextOverflow { status, detail };
+    }
     match status {
         401 | 403 if !key_sent => ChatError::NoKeySent { status },
         401 | 403 => ChatError::Unauthorized { status },
@@ -474,7 +486,15 @@ mod tests {
                 window: 4096,
                 needed: 9000,
             },
+            ChatError::ContextOverflow {
+                status: 400,
+                detail: text("exceeds the available context size"),
+            },
+            ChatError::StreamError {
+                detail: text("boom"),
+            },
             ChatError::EmptyReply,
+            ChatError::NoFirstToken { seconds: 300 },
             ChatError::Stalled { seconds: 60 },
             ChatError::Cut {
                 detail: text("socket hang up"),
@@ -495,6 +515,9 @@ mod tests {
                 | ChatError::EndpointNotFound { .. }
                 | ChatError::MissingV1 { .. }
                 | ChatError::ContextFull { .. }
+                | ChatError::ContextOverflow { .. }
+                | ChatError::StreamError { .. }
+                | ChatError::NoFirstToken { .. }
                 | ChatError::EmptyReply
                 | ChatError::Stalled { .. }
                 | ChatError::Cut { .. } => {}
@@ -622,6 +645,104 @@ mod tests {
             false,
         );
         assert_eq!(e.code(), "bad_request");
+    }
+
+    /// Each common server's words for a request longer than its context,
+    /// as they answer it (status, body): the fix is the context, never
+    /// "check the provider" nor "try again".
+    #[test]
+    fn context_overflows_in_each_servers_words_say_to_raise_the_context() {
+        let cases = [
+            // llama.cpp's server
+            (
+                400,
+                r#"{"error":{"code":400,"message":"the request exceeds the available context size, try increasing it","type":"exceed_context_size_error","n_prompt_tokens":9000,"n_ctx":8192}}"#,
+            ),
+            // Ollama
+            (
+                400,
+                r#"{"error":{"message":"input length exceeds maximum context length","type":"invalid_request_error"}}"#,
+            ),
+            (500, r#"{"error":"context length exceeded"}"#),
+            // LM Studio
+            (
+                400,
+                r#"{"error":"Trying to keep the first 9120 tokens when context the overflows. However, the model is loaded with context length of only 4096 tokens, which is not enough. Try to load the model with a larger context length, or provide a shorter input"}"#,
+            ),
+            // vLLM and OpenAI
+            (
+                400,
+                r#"{"object":"error","message":"This model's maximum context length is 4096 tokens. However, you requested 5000 tokens (4000 in the messages, 1000 in the completion).","type":"BadRequestError","code":400}"#,
+            ),
+            (
+                400,
+                r#"{"error":{"message":"Your input exceeds the context window of this model.","type":"invalid_request_error","param":"input","code":"context_length_exceeded"}}"#,
+            ),
+            // Anthropic
+            (
+                400,
+                r#"{"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: 210000 tokens > 200000 maximum"}}"#,
+            ),
+        ];
+        for (status, body) in cases {
+            let e = status_error(
+                status,
+                body,
+                "m",
+                "http://localhost:8080/v1/chat/completions",
+                false,
+            );
+            assert_eq!(e.code(), "context_overflow", "{body}: {e}");
+            let text = e.to_string();
+            assert!(text.contains("context window in Settings"), "{text}");
+            assert!(
+                !text.contains("Check the provider") && !text.contains("Try again"),
+                "{text}"
+            );
+        }
+        // Other refusals stay what they were.
+        let e = status_error(
+            400,
+            r#"{"error":{"message":"unknown field"}}"#,
+            "m",
+            "u",
+            false,
+        );
+        assert_eq!(e.code(), "bad_request");
+    }
+
+    #[test]
+    fn an_error_inside_a_stream_says_what_the_server_said() {
+        let e = stream_error("model runner has unexpectedly stopped");
+        assert_eq!(e.code(), "stream_error");
+        assert!(
+            e.to_string()
+                .contains("model runner has unexpectedly stopped"),
+            "{e}"
+        );
+        assert!(!e.to_string().contains("(200)"), "{e}");
+        let e = stream_error("the request exceeds the available context size, try increasing it");
+        assert_eq!(e.code(), "context_overflow");
+        let whole = parse_whole_reply(
+            ProviderKind::OpenAi,
+            r#"{"error":{"message":"This model's maximum context length is 2048 tokens"}}"#,
+        )
+        .unwrap_err();
+        assert_eq!(whole.code(), "context_overflow", "{whole}");
+    }
+
+    #[test]
+    fn a_rate_limit_reads_as_one_sentence() {
+        let e = status_error(
+            429,
+            r#"{"error":{"message":"rate limit exceeded"}}"#,
+            "m",
+            "u",
+            true,
+        );
+        let text = e.to_string();
+        assert!(text.contains("(429: rate limit exceeded)"), "{text}");
+        assert!(!text.contains("plan. rate"), "{text}");
     }
 
     #[test]

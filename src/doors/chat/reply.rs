@@ -27,6 +27,24 @@ fn brief(body: &str) -> String {
     }
 }
 
+/// The wait for the first byte of the body (the silence between pieces
+/// when none is set).
+fn first_wait(request: &crate::base::host::HttpRequest) -> u32 {
+    if request.first_byte_timeout_ms > 0 {
+        request.first_byte_timeout_ms
+    } else {
+        request.idle_timeout_ms
+    }
+}
+
+/// The listing's headers, the key among them, as the chat's requests send it.
+fn probe_headers(
+    provider: &crate::settings::ProviderSettings,
+    api_key: Option<String>,
+) -> Vec<(String, String)> {
+    crate::doors::chat::openai::models_request(provider, api_key).headers
+}
+
 impl<H: Host> ChatDoor<H> {
     /// Opens the model request, waiting and asking again while the server
     /// is busy (429, 503, 529).
@@ -95,6 +113,13 @@ impl<H: Host> ChatDoor<H> {
                         return Err(RoundError::Stopped(stream.partial_text()));
                     }
                     return Err(RoundError::Failed(match failure.code.as_str() {
+                        // Nothing at all yet: the server is still reading
+                        // the prompt (a CPU model), not stalled mid-answer.
+                        "STALLED" if raw.is_empty() && seen_events == 0 => {
+                            ChatError::NoFirstToken {
+                                seconds: first_wait(request).div_ceil(1000),
+                            }
+                        }
                         "STALLED" => ChatError::Stalled {
                             seconds: request.idle_timeout_ms.div_ceil(1000),
                         },
@@ -165,9 +190,17 @@ impl<H: Host> ChatDoor<H> {
         let probe = crate::base::host::HttpRequest {
             method: "GET".into(),
             url: format!("{base}/v1/models"),
-            headers: Vec::new(),
+            // A server that guards its models with the key answers 401
+            // without it, and the advice would be lost.
+            headers: probe_headers(
+                provider,
+                self.api_key(&self.engine.settings_snapshot())
+                    .ok()
+                    .flatten(),
+            ),
             body: None,
             timeout_ms: 5_000,
+            first_byte_timeout_ms: 0,
             idle_timeout_ms: 5_000,
         };
         match self.engine.host().http_open(&probe).await {

@@ -167,7 +167,7 @@ mod tests {
         );
     }
 
-    /// Found by `tests/fuzz.rs` (streams): an empty chunk between `\r` and
+    /// Found by `tests/fuzz/` (streams): an empty chunk between `\r` and
     /// `\n` used to forget the `\r`, so the `\n` ended an extra, blank line
     /// and dispatched the event early.
     #[test]

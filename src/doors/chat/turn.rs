@@ -15,6 +15,7 @@ use crate::doors::chat::conversation::{
     AnswerUsage, ChatMessage, Conversation, PausedTurn, ToolCallRecord, Usage,
 };
 use crate::doors::chat::prompt::for_model;
+use crate::doors::chat::repeats::{self, Repeat};
 use crate::doors::chat::{ChatDoor, ChatEvent, ChatEvents, TurnEnd};
 
 impl<H: Host> ChatDoor<H> {
@@ -27,6 +28,9 @@ impl<H: Host> ChatDoor<H> {
         events: &dyn ChatEvents,
     ) -> TurnEnd {
         loop {
+            // A call asked again after failing twice ends the turn once the
+            // round's results are in.
+            let mut repeated_failure: Option<String> = None;
             while !queue.is_empty() {
                 let call = queue.remove(0);
                 if self.stop.requested() {
@@ -37,13 +41,27 @@ impl<H: Host> ChatDoor<H> {
                     self.record_tool_result(conversation, &call, result, events);
                     continue;
                 }
+                let repeat = self.repeat_of(conversation, &call);
+                if repeat != Repeat::Fresh {
+                    let result = ToolResult::failure(
+                        &ToolError::invalid(&call.name, repeats::refusal(repeat)),
+                        0.0,
+                    );
+                    self.announce_tool(&call, events);
+                    self.record_tool_result(conversation, &call, result, events);
+                    if repeat == Repeat::FailedTwice {
+                        repeated_failure.get_or_insert(self.display_name(&call.name));
+                    }
+                    continue;
+                }
                 // Reads the model asked for together run at once (the
                 // process cap still bounds them); their results keep the order asked.
-                if self.is_read_call(&call)
-                    && queue.first().is_some_and(|next| self.is_read_call(next))
-                {
+                let joins = |next: &ToolCallRecord| {
+                    self.is_read_call(next) && self.repeat_of(conversation, next) == Repeat::Fresh
+                };
+                if self.is_read_call(&call) && queue.first().is_some_and(joins) {
                     let mut batch = vec![call];
-                    while queue.first().is_some_and(|next| self.is_read_call(next)) {
+                    while queue.first().is_some_and(joins) {
                         batch.push(queue.remove(0));
                     }
                     self.run_reads_at_once(conversation, &batch, events).await;
@@ -65,6 +83,16 @@ impl<H: Host> ChatDoor<H> {
             }
             if self.stop.requested() {
                 return self.stopped(conversation, events);
+            }
+            if let Some(tool) = repeated_failure {
+                let text = format!(
+                    "Stopped: the model asked again for a {tool} call that had already failed twice with the same arguments. Send another message to let the agent try another way (or rephrase what you want)."
+                );
+                conversation
+                    .messages
+                    .push(ChatMessage::Notice { text: text.clone() });
+                events.emit(ChatEvent::Notice { text });
+                return TurnEnd::RoundLimit;
             }
             let settings = self.engine.settings_snapshot();
             if rounds >= settings.chat.max_tool_rounds && last_is_tool_result(conversation) {
@@ -93,6 +121,7 @@ impl<H: Host> ChatDoor<H> {
                     events.emit(ChatEvent::Error {
                         code: error.code().into(),
                         message: self.shown_error(&error, &self.engine.settings_snapshot()),
+                        retryable: true,
                     });
                     return TurnEnd::Failed;
                 }
@@ -145,6 +174,11 @@ impl<H: Host> ChatDoor<H> {
             .push(ChatMessage::Notice { text: text.clone() });
         events.emit(ChatEvent::Notice { text });
         TurnEnd::Stopped
+    }
+
+    /// Whether the turn so far lets `call` run (`repeats`).
+    fn repeat_of(&self, conversation: &Conversation, call: &ToolCallRecord) -> Repeat {
+        repeats::check(&conversation.messages, call, !self.is_read_call(call))
     }
 
     /// A call that only reads (its command is a read): it may run alongside
@@ -287,15 +321,23 @@ impl<H: Host> ChatDoor<H> {
         let command = serde_json::from_str::<Value>(&call.arguments)
             .ok()
             .and_then(|a| a.get("command").and_then(Value::as_str).map(String::from));
+        let mut content = for_model(
+            &call.name,
+            command.as_deref(),
+            &result,
+            settings.chat.tool_result_cap_chars as usize,
+        );
+        if !result.ok
+            && repeats::outcomes(&conversation.messages, call).0 + 1 == repeats::FAILURES_ALLOWED
+        {
+            // The second failure: the model is told to change course
+            // before the call is refused.
+            content.push_str(repeats::SECOND_FAILURE);
+        }
         conversation.messages.push(ChatMessage::Tool {
             call_id: call.id.clone(),
             tool: call.name.clone(),
-            content: for_model(
-                &call.name,
-                command.as_deref(),
-                &result,
-                settings.chat.tool_result_cap_chars as usize,
-            ),
+            content,
             is_error: !result.ok,
             result: Box::new(result),
             table,

@@ -95,6 +95,7 @@ pub fn probe(server: Server, provider: &ProviderSettings, api_key: Option<&str>)
         headers,
         body,
         timeout_ms: PROBE_TIMEOUT_MS,
+        first_byte_timeout_ms: 0,
         idle_timeout_ms: PROBE_TIMEOUT_MS,
     }
 }

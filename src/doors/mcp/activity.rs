@@ -10,6 +10,9 @@ use serde_json::Value;
 
 use crate::base::input::InputLimits;
 
+/// Entries the log keeps (the shim drops the oldest past it); the settings
+/// show the newest.
+pub const KEPT_ENTRIES: usize = 500;
 /// Characters of a call's arguments one entry keeps.
 pub const MAX_ARGV_CHARS: usize = 1024;
 /// Characters of the client's name, its version, the tool and the code.

@@ -371,7 +371,10 @@ impl<H: Host> McpDoor<H> {
     ) {
         let now = self.engine.host().now_ms();
         let entry = ActivityEntry {
-            time_ms: now,
+            // Whole milliseconds: the log is read back by serde_json, whose
+            // parse of a 17-digit number may differ in the last bit, so a
+            // fractional time could change on reload.
+            time_ms: now.round(),
             client: session.client_name.clone(),
             client_version: session.client_version.clone(),
             tool: tool.to_string(),

@@ -1,0 +1,114 @@
+// The JS side's own shapes at the wasm boundary: what the host functions
+// hand back (built in JS, read by hand in src/wasm/host.rs), the callbacks the
+// core calls, the profile edits (parsed by hand in src/settings/profiles.rs)
+// and a turn's result. The wasm class's generated signatures
+// (build/wasm/vault_agent.d.ts) name them, so this file imports nothing of it.
+
+import type {
+	Conversation,
+	FileStatus,
+	HttpFailure,
+	HttpRequestSpec,
+	McpActivityEntry,
+	ProcessRequest,
+	TurnEnd,
+} from "../generated/core-types";
+
+export interface ProcessOutcome {
+	spawnFailure?: { code: string; message: string } | null;
+	exitCode?: number | null;
+	signal?: string | null;
+	timedOut?: boolean;
+	outputOverflow?: boolean;
+	stdout?: Uint8Array;
+	stderr?: Uint8Array;
+	stdoutTotalBytes?: number;
+	stderrTotalBytes?: number;
+}
+
+export interface HttpOpened {
+	id: number;
+	status: number;
+	contentType?: string;
+	retryAfter?: string;
+}
+
+export type HttpChunk = { chunk: Uint8Array } | { done: true } | { error: HttpFailure };
+
+/** The effects the core may ask for (implemented in host/). */
+export interface HostFunctions {
+	runProcess(request: ProcessRequest): Promise<ProcessOutcome>;
+	/** Stops the processes of the MCP call `tag` (it was cancelled). */
+	cancelProcesses(tag: string): void;
+	fileStatus(path: string): Promise<FileStatus>;
+	env(name: string): string | undefined;
+	now(): number;
+	httpOpen(request: HttpRequestSpec): Promise<HttpOpened | { error: HttpFailure }>;
+	httpRead(id: number): Promise<HttpChunk>;
+	httpClose(id: number): void;
+	/** Resolves after `ms` milliseconds (a retry's backoff). */
+	sleep(ms: number): Promise<void>;
+	secret(name: string): string | undefined;
+	vaultRead(path: string): Promise<{ content: string } | { error: { code: string; message: string } }>;
+	/**
+	 * Many notes at once through `app.vault.cachedRead` (the hygiene checks):
+	 * one entry per path, in order, `null` for a note that cannot be read or is
+	 * longer than `maxBytes`.
+	 */
+	vaultReadMany(paths: string[], maxBytes: number): Promise<Array<string | null>>;
+	/** Every Markdown note (`app.vault.getMarkdownFiles()`) and Settings → Files and links → Excluded files. */
+	vaultNotes(): { paths: string[]; excluded: string[] };
+	vaultProcess(
+		path: string,
+		expected: string,
+		replacement: string,
+	): Promise<{ status: "written" } | { status: "changed"; now: string } | { error: { code: string; message: string } }>;
+	/** Moves the note to the trash the user chose (`app.fileManager.trashFile`). */
+	vaultTrash(path: string): Promise<{ status: "trashed" } | { error: { code: string; message: string } }>;
+	/** Moves or renames a note (`app.fileManager.renameFile`, which updates links as the user's setting says). */
+	vaultMove(from: string, to: string): Promise<{ status: "moved" } | { error: { code: string; message: string } }>;
+	/** A file's exact bytes (`app.vault.readBinary`); `too_large` past `maxBytes`. */
+	vaultReadBytes(path: string, maxBytes: number): Promise<{ bytes: Uint8Array } | { error: { code: string; message: string } }>;
+	/** Makes a file holding exactly these bytes (`app.vault.createBinary`); fails if one is there. */
+	vaultCreate(path: string, bytes: Uint8Array): Promise<{ status: "created" } | { error: { code: string; message: string } }>;
+	/** The real path of an absolute path, every symbolic link followed (`fs.realpath`); `not_found` when nothing is there. */
+	realPath(path: string): Promise<{ path: string } | { error: { code: string; message: string } }>;
+	/** Settings → Files and links → Automatically update internal links, if it can be read. */
+	linksUpdateOnMove(): boolean | undefined;
+	/** The user's local date and time, time zone and open note, for the system prompt. */
+	localContext(): { dateTime: string; timeZone: string; openNote?: string };
+	/** Shows the note in the current tab, at `heading` if given (`app.workspace.openLinkText`). */
+	openNote(path: string, heading: string | undefined): Promise<{ status: "opened" } | { error: { code: string; message: string } }>;
+	/** Stores the undo journal; `dropped` oldest entries were let go. Never rejects. */
+	saveJournal(json: string, dropped: number): Promise<void>;
+}
+
+/** What the core asks of the listener while an exchange runs. */
+export interface McpEventFunctions {
+	notify(message: string): void;
+	presentCard(id: string): void;
+	withdrawCard(id: string): void;
+	activity(entry: McpActivityEntry): void;
+	/** A random id, asked for only when the exchange starts a session. */
+	freshId(): string;
+}
+
+/** A user's action on the profiles; the core decides its result. */
+export type ProfileEdit =
+	| { action: "add"; preset: string }
+	| { action: "duplicate"; id: string }
+	| { action: "rename"; id: string; name: string }
+	| { action: "delete"; id: string }
+	| { action: "select"; id: string };
+
+export interface TurnResult {
+	conversation: Conversation;
+	end: TurnEnd;
+}
+
+/** A tool as MCP lists it (`mcpTools`). */
+export interface McpTool {
+	name: string;
+	title: string;
+	description: string;
+}

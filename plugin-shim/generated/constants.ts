@@ -1,0 +1,30 @@
+// Generated from the Rust types by src/ts_types.rs (ts-rs); do not edit.
+// Update: VAULT_AGENT_WRITE_TYPES=1 cargo test --release --lib ts_types
+import type { PermissionMode } from "./core-types";
+
+// The permission modes: src/settings/modes.rs.
+
+/** A permission mode and the words the settings tab and the chat header use for it. */
+export interface PermissionModeText {
+	mode: PermissionMode;
+	label: string;
+	description: string;
+}
+
+/** In the order the dropdowns offer them, the safest first. */
+export const PERMISSION_MODES: readonly PermissionModeText[] = [
+	{ mode: "readOnly", label: "Read only", description: "The agent reads your vault; every change is refused before anything runs." },
+	{ mode: "askEveryChange", label: "Ask before every change", description: "Every change waits for your approval on a card that shows it, additions included." },
+	{ mode: "askBeforeEdits", label: "Ask before edits", description: "Additions run at once (new notes, text added to a note, new base items, bookmarks); changes to what is already there (edits, properties, tasks) wait for your approval on a card." },
+];
+
+/** The mode the core reads an unknown or missing mode as. */
+export const DEFAULT_PERMISSION_MODE: PermissionModeText = { mode: "readOnly", label: "Read only", description: "The agent reads your vault; every change is refused before anything runs." };
+
+/** The stored spellings, as a message lists them. */
+export const PERMISSION_MODE_KEYS_LISTED = "readOnly, askEveryChange or askBeforeEdits";
+
+// The MCP server: src/doors/mcp/mod.rs.
+
+/** The secret in Obsidian's secret storage that holds the bearer token. */
+export const MCP_TOKEN_SECRET = "vault-agent-mcp-token";
