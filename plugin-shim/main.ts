@@ -19,6 +19,7 @@ import type { AgentRunner } from "./doors/acp/runner";
 import { createPublicApi } from "./doors/api";
 import type { AgentDoors } from "./doors/mcp";
 import type { ConversationStore } from "./host/conversation-store";
+import type { SearchIndexHandle } from "./host/search-index";
 import type { SettingsContext } from "./settings/settings-context";
 import { VaultAgentSettingTab } from "./settings/tab";
 import type { ToolResult, VaultAgentApi } from "./vault-agent-api";
@@ -45,6 +46,8 @@ export default class VaultAgentPlugin extends Plugin {
 	/** data.json as onload read it, for the core's start. */
 	private stored: unknown = null;
 	private unloaded = false;
+	/** The ranked search's index (built in the core after the start). */
+	searchIndex: SearchIndexHandle | null = null;
 
 	/**
 	 * Only registers and reads the settings: every plugin's onload delays
@@ -145,6 +148,7 @@ export default class VaultAgentPlugin extends Plugin {
 			{ UndoController },
 			{ AgentDoors },
 			{ AgentRunner },
+			{ startSearchIndex },
 		] = await Promise.all([
 			import("./host/node-host"),
 			import("./core/load"),
@@ -155,6 +159,7 @@ export default class VaultAgentPlugin extends Plugin {
 			import("./cards/undo"),
 			import("./doors/mcp"),
 			import("./doors/acp/runner"),
+			import("./host/search-index"),
 		]);
 		const adapter = this.app.vault.adapter;
 		const vaultPath = adapter instanceof FileSystemAdapter ? adapter.getBasePath() : null;
@@ -185,6 +190,8 @@ export default class VaultAgentPlugin extends Plugin {
 		this.confirmations = confirmations;
 		this.conversations = new ConversationStore(adapter, pluginDir, core);
 		this.undo = new UndoController(this.app, core, () => this.refreshUndo());
+		// Not awaited: the index builds in the background, a batch at a time.
+		this.searchIndex = startSearchIndex(this, core);
 		const agents = new AgentDoors({
 			app: this.app,
 			core,

@@ -91,6 +91,8 @@ pub struct FakeHost {
     pub opened: Rc<RefCell<Vec<OpenedNote>>>,
     /// Every journal the core saved, with how many entries it dropped.
     pub journal_saves: RefCell<Vec<(String, usize)>>,
+    /// Settings → Files and links → Excluded files, as `vault_notes` reports them.
+    pub excluded: RefCell<Vec<String>>,
     /// The size of every batch `vault_read_many` was asked for.
     pub read_batches: RefCell<Vec<usize>>,
     /// Every tag `cancel_processes` was asked to stop.
@@ -140,6 +142,7 @@ impl FakeHost {
             secrets: HashMap::new(),
             notes: Rc::new(RefCell::new(HashMap::new())),
             before_process: RefCell::new(None),
+            excluded: RefCell::new(Vec::new()),
             binary: Rc::new(RefCell::new(HashMap::new())),
             refuse_writes_to: RefCell::new(Vec::new()),
             links: RefCell::new(Vec::new()),
@@ -414,6 +417,21 @@ impl Host for FakeHost {
             .iter()
             .map(|path| notes.get(path).filter(|t| t.len() <= max_bytes).cloned())
             .collect()
+    }
+
+    fn vault_notes(&self) -> crate::base::host::VaultNotes {
+        let mut paths: Vec<String> = self
+            .notes
+            .borrow()
+            .keys()
+            .filter(|p| p.ends_with(".md"))
+            .cloned()
+            .collect();
+        paths.sort();
+        crate::base::host::VaultNotes {
+            paths,
+            excluded: self.excluded.borrow().clone(),
+        }
     }
 
     async fn vault_process(

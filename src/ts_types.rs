@@ -74,6 +74,7 @@ fn core_types() -> String {
     use crate::doors::mcp::setups::{ClientSetup, SetupFormat};
     use crate::doors::mcp::{ActivityEntry, ListenerLimits, McpExchange, McpReply};
     use crate::engine::journal::{EntryView, TurnChanges};
+    use crate::engine::search::{Phase, SearchStatus, VaultEvent};
     use crate::policy::agent_files::AgentFileWrite;
     use crate::policy::agent_questions::{
         AgentAnswer, AgentOption, AgentQuestion, AnsweredBecause,
@@ -116,6 +117,9 @@ fn core_types() -> String {
         declaration::<ChatEvent>(),
         declaration::<TurnEnd>(),
         declaration::<CliStatus>(),
+        declaration::<SearchStatus>(),
+        declaration::<Phase>(),
+        declaration::<VaultEvent>(),
         declaration::<Discovery>(),
         declaration::<Candidate>(),
         declaration::<CandidateSource>(),

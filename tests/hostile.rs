@@ -42,6 +42,7 @@ fn base_arguments(tool: &str, command: &str) -> Value {
         }
         ("obsidianNotes", "section") => json!({"file": "Welcome", "heading": "Start"}),
         ("obsidianNotes", "files" | "folders") => json!({"folder": "Projects"}),
+        ("obsidianSearch", "find") => json!({"query": "launch"}),
         ("obsidianSearch", _) => json!({"query": "launch", "path": "Projects"}),
         ("obsidianDailyNote", "daily:append" | "daily:prepend") => json!({"content": "- [ ] x"}),
         ("obsidianDailyNote", _) => json!({}),
@@ -314,9 +315,13 @@ fn hostile_strings_run_literally_or_are_refused_by_name() {
                 .as_object()
                 .map(|p| p.keys().cloned().collect())
                 .unwrap_or_default();
-            if NOTE_EDITS.contains(&(tool.id, command.name)) || tool.id == "obsidianHygiene" {
+            if NOTE_EDITS.contains(&(tool.id, command.name))
+                || tool.id == "obsidianHygiene"
+                || (tool.id, command.name) == ("obsidianSearch", "find")
+            {
                 // Their values never become the command's argv: see
-                // edit_values_never_reach_the_cli, hygiene_values_reach_only_listings.
+                // edit_values_never_reach_the_cli, hygiene_values_reach_only_listings,
+                // find_values_never_reach_the_cli.
                 continue;
             }
             if matches!(command.name, "map" | "section" | "open") {
@@ -576,6 +581,41 @@ fn undeclared_parameters_and_smuggled_commands_never_reach_argv() {
             }
         }
     }
+}
+
+/// `find` is answered from the core's index: a hostile query or cursor is
+/// searched for or refused by name, and no process runs.
+#[test]
+fn find_values_never_reach_the_cli() {
+    let (mut searched, mut refused) = (0, 0);
+    for parameter in ["query", "cursor"] {
+        for value in hostile_values() {
+            let core = core();
+            core.host().notes.borrow_mut().insert(
+                "Plan.md".into(),
+                "# Plan\n\nThe launch is in March.\n".into(),
+            );
+            let mut args = json!({"command": "find", "query": "launch"});
+            args[parameter] = json!(value);
+            let result = block_on(core.call_tool("obsidianSearch", &args));
+            if result.ok {
+                searched += 1;
+            } else {
+                assert_eq!(
+                    result.code(),
+                    Some("invalid_arguments"),
+                    "{parameter}={value:?}: {}",
+                    result.text
+                );
+                refused += 1;
+            }
+            assert_eq!(core.host().process_count(), 0, "{parameter}={value:?}");
+        }
+    }
+    assert!(
+        searched > 0 && refused > 0,
+        "{searched} searched, {refused} refused"
+    );
 }
 
 /// `edit` is computed in the core and written through the vault: hostile

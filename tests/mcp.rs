@@ -771,3 +771,50 @@ fn an_agents_always_answers_live_on_its_door_follow_the_doors_mode_and_go_with_i
         "a door opened again with the same token starts without answers"
     );
 }
+
+#[test]
+fn the_ranked_search_is_listed_and_keeps_to_the_read_folders() {
+    let (core, _) = new_core(json!({"readFolders": ["Notes"]}));
+    {
+        let mut notes = core.host().notes.borrow_mut();
+        notes.insert(
+            "Notes/Garden.md".into(),
+            "# Garden\n\nThe tomatoes need water every morning.\n".into(),
+        );
+        notes.insert(
+            "Private/Secret.md".into(),
+            "# Secret\n\nThe tomatoes are buried under the oak.\n".into(),
+        );
+    }
+    let events = Recorded::default();
+    let session = initialize(&core, &events);
+    let listed = request(&core, &events, &session, "tools/list", json!({}));
+    let search = listed["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "obsidianSearch")
+        .unwrap()
+        .clone();
+    assert!(
+        search["inputSchema"].to_string().contains("\"find\""),
+        "{search}"
+    );
+    let found = request(
+        &core,
+        &events,
+        &session,
+        "tools/call",
+        json!({"name": "obsidianSearch", "arguments": {"command": "find", "query": "where are the tomatoes"}}),
+    );
+    assert_eq!(found["result"]["isError"], json!(false), "{found}");
+    let text = found["result"]["content"].to_string();
+    assert!(text.contains("Notes/Garden.md"), "{text}");
+    assert!(text.contains("need water every morning"), "{text}");
+    assert!(!text.contains("Private") && !text.contains("oak"), "{text}");
+    assert!(
+        text.contains("[Withheld: 1 more entries"),
+        "the secret note is counted, never shown: {text}"
+    );
+    assert_eq!(core.host().process_count(), 0, "no CLI process");
+}

@@ -56,6 +56,8 @@ export interface HostFunctions {
 	 * longer than `maxBytes`.
 	 */
 	vaultReadMany(paths: string[], maxBytes: number): Promise<Array<string | null>>;
+	/** Every Markdown note (`app.vault.getMarkdownFiles()`) and Settings → Files and links → Excluded files. */
+	vaultNotes(): { paths: string[]; excluded: string[] };
 	vaultProcess(
 		path: string,
 		expected: string,

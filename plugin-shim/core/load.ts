@@ -7,7 +7,7 @@ import { brotliDecompress } from "zlib";
 import init, { VaultAgent } from "../../build/wasm/vault_agent.js";
 import packedWasm from "../../build/wasm/vault_agent_bg.wasm.br";
 import type { CoreHandle, HostFunctions, PlatformFacts } from "./types";
-import { z85Decode } from "./z85";
+import { base122Decode } from "./base122";
 
 let ready: Promise<unknown> | null = null;
 
@@ -18,7 +18,7 @@ let ready: Promise<unknown> | null = null;
  * child_process too) has Node's zlib, which unpacks it off the main thread.
  */
 async function wasmModule(): Promise<WebAssembly.Module> {
-	const compressed = z85Decode(packedWasm.z85, packedWasm.bytes);
+	const compressed = base122Decode(packedWasm.text, packedWasm.bytes);
 	const wasm = await new Promise<Buffer<ArrayBuffer>>((resolve, reject) =>
 		brotliDecompress(compressed, (error, result) => (error ? reject(error) : resolve(result))),
 	);

@@ -4,9 +4,9 @@ declare module "*.wasm" {
 	export default bytes;
 }
 
-// The core's module, Brotli-compressed at build time and inlined as Z85 text
-// (esbuild.config.mjs; decoded by z85.ts).
+// The core's module, Brotli-compressed at build time and inlined as base-122
+// text (esbuild.config.mjs; decoded by base122.ts).
 declare module "*.wasm.br" {
-	const packed: { z85: string; bytes: number };
+	const packed: { text: string; bytes: number };
 	export default packed;
 }

@@ -361,6 +361,37 @@ version: string | null,
 versionError: string | null, };
 
 /**
+ * The index's state, for the status bar and the tests.
+ */
+export type SearchStatus = { phase: SearchPhase, 
+/**
+ * Notes read so far in this build, of `total`.
+ */
+read: number, total: number, 
+/**
+ * Notes the index holds.
+ */
+notes: number, 
+/**
+ * Notes that could not be read (gone, or over 1 MiB).
+ */
+unread: number, 
+/**
+ * The status bar's line (empty when there is nothing to say).
+ */
+label: string, };
+
+/**
+ * Where the index stands.
+ */
+export type SearchPhase = "idle" | "building" | "ready";
+
+/**
+ * A change Obsidian reported (`app.vault.on`).
+ */
+export type SearchVaultEvent = { "kind": "create", path: string, } | { "kind": "modify", path: string, } | { "kind": "delete", path: string, } | { "kind": "rename", path: string, oldPath: string, };
+
+/**
  * The result of a discovery run.
  */
 export type Discovery = { binary: string | null, candidates: Array<DiscoveryCandidate>, 

@@ -7,7 +7,7 @@
 import { type App, TFile } from "obsidian";
 import type { HostFunctions } from "../core/types";
 
-type VaultFunctions = Pick<HostFunctions, "vaultRead" | "vaultReadMany" | "vaultReadBytes" | "vaultProcess" | "vaultTrash" | "vaultMove" | "vaultCreate" | "linksUpdateOnMove" | "openNote" | "localContext">;
+type VaultFunctions = Pick<HostFunctions, "vaultRead" | "vaultReadMany" | "vaultNotes" | "vaultReadBytes" | "vaultProcess" | "vaultTrash" | "vaultMove" | "vaultCreate" | "linksUpdateOnMove" | "openNote" | "localContext">;
 
 let dateTimeFormat: Intl.DateTimeFormat | null = null;
 
@@ -72,6 +72,13 @@ export function vaultFunctions(app: App): VaultFunctions {
 					}
 				}),
 			),
+		// The ranked search's index: every note, and the user's "Excluded files"
+		// (the core decides what they leave out).
+		vaultNotes: () => {
+			const filters = (app.vault as unknown as VaultConfig).getConfig?.("userIgnoreFilters");
+			const excluded = Array.isArray(filters) ? filters.filter((f): f is string => typeof f === "string") : [];
+			return { paths: app.vault.getMarkdownFiles().map((file) => file.path), excluded };
+		},
 		vaultReadBytes: async (path, maxBytes) => {
 			const file = noteAt(app, path);
 			if (!(file instanceof TFile)) return file;

@@ -208,6 +208,17 @@ pub struct VaultFailure {
     pub message: String,
 }
 
+/// The vault's Markdown notes as Obsidian lists them
+/// (`app.vault.getMarkdownFiles()`), and the user's Settings → Files and
+/// links → Excluded files (`userIgnoreFilters`), for the ranked search's index.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase", default)]
+pub struct VaultNotes {
+    pub paths: Vec<String>,
+    pub excluded: Vec<String>,
+}
+
 /// What `vault_process` did.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", tag = "status")]
@@ -256,6 +267,8 @@ pub trait Host {
     /// CLI process per note. One answer per path, in order: `None` for a note
     /// that cannot be read or is longer than `max_bytes` (UTF-8).
     async fn vault_read_many(&self, paths: &[String], max_bytes: usize) -> Vec<Option<String>>;
+    /// Every Markdown note the vault holds, and the user's excluded files.
+    fn vault_notes(&self) -> VaultNotes;
     /// Replaces the note's text with `replacement` only if it is exactly
     /// `expected`, in one step (`app.vault.process`): the stale check and the
     /// write cannot be separated by a keystroke or a sync.

@@ -16,6 +16,7 @@ pub mod organise;
 pub mod reads;
 mod record;
 mod run;
+pub mod search;
 pub mod undo;
 pub mod writes;
 
@@ -92,6 +93,8 @@ pub struct Engine<H: Host> {
     pub(crate) callers: RefCell<callers::Callers>,
     /// Answers of reads kept while nothing changed (`cli::cache`).
     read_cache: RefCell<crate::cli::cache::ReadCache>,
+    /// The ranked search's index (`search.rs`).
+    pub(crate) search: RefCell<search::SearchState>,
 }
 
 impl<H: Host> Engine<H> {
@@ -111,6 +114,7 @@ impl<H: Host> Engine<H> {
             journal: RefCell::new(Journal::default()),
             callers: RefCell::default(),
             read_cache: RefCell::new(crate::cli::cache::ReadCache::default()),
+            search: RefCell::default(),
         };
         (core, repairs)
     }

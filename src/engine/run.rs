@@ -44,6 +44,8 @@ impl<H: Host> Engine<H> {
             // Computed from the CLI's listings and the notes' text, each
             // limited to the read scope before anything is computed.
             Plan::Computed(request) => self.run_hygiene(&request, &settings).await,
+            // The core's index; every hit limited to the read scope first.
+            Plan::Search(request) => self.run_search(&request, &settings).await,
             Plan::NoteEdit(request) => {
                 self.propose_note_edit(&call, args, request, &settings, turn)
                     .await

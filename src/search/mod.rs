@@ -104,6 +104,29 @@ pub enum SearchError {
     BadPath(String),
 }
 
+/// A ranked search as a tool call asks it (owned, for the plan).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchRequest {
+    pub query: String,
+    pub limit: usize,
+    pub cursor: Option<String>,
+    /// Characters of each passage.
+    pub budget: usize,
+}
+
+/// True when `path` is left out by one of Obsidian's "Excluded files"
+/// filters: a plain filter matches the paths it begins (`Archive/`,
+/// `Drafts/old`), as Obsidian matches it. A `/regex/` filter is not
+/// followed (the plugin carries no regular-expression engine): the note
+/// stays indexed, and the folder scopes remain what keeps a note from the
+/// agent.
+pub fn is_excluded(path: &str, filters: &[String]) -> bool {
+    filters.iter().any(|filter| {
+        let regex = filter.len() > 1 && filter.starts_with('/') && filter.ends_with('/');
+        !filter.is_empty() && !regex && path.starts_with(filter.as_str())
+    })
+}
+
 /// A page of passages, as the reader gets it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Page {

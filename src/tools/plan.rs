@@ -9,6 +9,7 @@ use crate::base::error::ToolError;
 use crate::cli::argv::CliInvocation;
 use crate::hygiene::HygieneRequest;
 use crate::notes::edit::NoteEdit;
+use crate::search::SearchRequest;
 use crate::tools::organise::OrganiseRequest;
 
 /// What one call does, as the engine runs it. Made once per call and
@@ -33,6 +34,9 @@ pub enum Plan<'a> {
     /// the CLI's listings and the notes' text (`engine::hygiene`). A read:
     /// the command's own argv never runs.
     Computed(HygieneRequest),
+    /// The ranked search over the core's index (`engine::search`), every
+    /// hit limited to the read scope. A read: no argv runs.
+    Search(SearchRequest),
 }
 
 /// A read whose answer the core trims (filters and pages the CLI does not
@@ -91,7 +95,7 @@ impl<'a> Plan<'a> {
             Plan::CliWrite(write) => Some(write.undo.clone()),
             Plan::NoteEdit(edit) => Some(UndoKind::NoteText(edit.locate.clone())),
             Plan::Organise(_) => Some(UndoKind::Organised),
-            Plan::Read { .. } | Plan::NoteView(_) | Plan::Computed(_) => None,
+            Plan::Read { .. } | Plan::NoteView(_) | Plan::Computed(_) | Plan::Search(_) => None,
         }
     }
 

@@ -9,6 +9,7 @@ use super::{CommandArgs, CommandSpec, Presented, ToolSpec};
 use crate::base::call::Access;
 use crate::base::vault_path::check_vault_folder;
 use crate::policy::scope::{Output, Reach, Render};
+use crate::search::SearchRequest;
 use crate::tools::Plan;
 use crate::tools::Presents;
 
@@ -174,16 +175,85 @@ impl<const CONTEXT: bool> Presents for SearchArgs<CONTEXT> {
     }
 }
 
+fn default_find_limit() -> u32 {
+    crate::search::query::DEFAULT_LIMIT as u32
+}
+
+/// Arguments of `find`: the ranked search over the core's index.
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FindArgs {
+    /// A question or a few words, in the user's own words (e.g. "how do I keep my notes in sync between devices").
+    pub query: String,
+    /// At most this many notes on one page (default 8, at most 50).
+    #[serde(default = "default_find_limit")]
+    #[schemars(range(min = 1, max = 50))]
+    pub limit: u32,
+    /// The `cursor` a previous page gave, with the same query, for the next page.
+    pub cursor: Option<String>,
+    /// Characters of each passage (default 600, 80 to 4000).
+    #[schemars(range(min = 80, max = 4000))]
+    pub budget: Option<u32>,
+}
+
+impl CommandArgs for FindArgs {
+    /// The whole vault as an index: every hit is limited to the read scope
+    /// before it is ranked (`engine::search`).
+    fn reach(&self) -> Reach {
+        Reach::listing(None, Output::Computed)
+    }
+
+    fn validate(&mut self) -> Result<(), String> {
+        use crate::search::passage::{MAX_BUDGET, MIN_BUDGET};
+        use crate::search::query::MAX_LIMIT as MAX_FIND;
+        check_not_blank("query", &self.query)?;
+        if !(1..=MAX_FIND as u32).contains(&self.limit) {
+            return Err(format!(
+                "`limit` must be between 1 and {MAX_FIND}; got {}. Use `cursor` for the next page",
+                self.limit
+            ));
+        }
+        if let Some(budget) = self.budget {
+            if !(MIN_BUDGET as u32..=MAX_BUDGET as u32).contains(&budget) {
+                return Err(format!(
+                    "`budget` must be between {MIN_BUDGET} and {MAX_BUDGET} characters; got {budget}"
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn plan(&self) -> Plan<'_> {
+        Plan::Search(SearchRequest {
+            query: self.query.clone(),
+            limit: self.limit as usize,
+            cursor: self.cursor.clone(),
+            budget: self
+                .budget
+                .map_or(crate::search::DEFAULT_BUDGET, |b| b as usize),
+        })
+    }
+}
+
 pub fn tool() -> ToolSpec {
     ToolSpec {
         id: "obsidianSearch",
         display_name: "Search (CLI)",
         description: "Search the vault's notes for text with Obsidian's search.",
-        guidance: "Use obsidianSearch to find which notes mention something: `search` lists the \
-                   matching notes, `search:context` also shows each matching line. Then read a \
-                   note with obsidianNotes `read`. For tasks use obsidianTasks (not search); for \
-                   tags use obsidianTags; for links use obsidianLinks.",
+        guidance: "For a question about what the notes say (\"what did I write about X?\"), use \
+                   obsidianSearch `find` first, with the user's own words: it ranks the notes' \
+                   sections and returns the passages that answer, each with its note and heading \
+                   (read more with obsidianNotes `section`, path and heading as given). Use \
+                   `search` or `search:context` (Obsidian's search: every word must appear) for an \
+                   exact phrase, a name or Obsidian's search syntax (`tag:`, `path:`). For tasks \
+                   use obsidianTasks; for tags obsidianTags; for links obsidianLinks.",
         commands: vec![
+            CommandSpec::new::<FindArgs>(
+                "find",
+                Access::Read,
+                "Ranked search in natural language: the best passages, with their note and heading.",
+            )
+            .brief("best passages"),
             CommandSpec::new::<SearchArgs<false>>(
                 "search",
                 Access::Read,
@@ -197,6 +267,6 @@ pub fn tool() -> ToolSpec {
             )
             .brief("matching lines"),
         ],
-        example: json!({"command": "search:context", "query": "launch"}),
+        example: json!({"command": "find", "query": "when is the launch planned"}),
     }
 }

@@ -67,6 +67,10 @@ extern "C" {
         max_bytes: f64,
     ) -> js_sys::Promise;
 
+    /// `{ paths, excluded }`: the Markdown notes and the excluded files.
+    #[wasm_bindgen(method, js_name = vaultNotes)]
+    fn vault_notes(this: &HostFunctions) -> JsValue;
+
     /// Resolves to `{ status: "written" }`, `{ status: "changed", now }` or `{ error }`.
     #[wasm_bindgen(method, js_name = vaultProcess)]
     fn vault_process(
@@ -314,6 +318,16 @@ impl Host for JsHost {
                 code: "host_error".into(),
                 message: "the real path was not given".into(),
             })
+    }
+
+    fn vault_notes(&self) -> crate::base::host::VaultNotes {
+        // Unreadable: nothing is indexed (the search then finds nothing
+        // rather than guessing).
+        from_js(
+            &self.functions.vault_notes(),
+            &crate::base::input::CONVERSATION,
+        )
+        .unwrap_or_default()
     }
 
     fn links_update_on_move(&self) -> Option<bool> {

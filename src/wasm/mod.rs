@@ -3,6 +3,7 @@
 
 mod host;
 mod interop;
+mod search;
 
 use std::rc::Rc;
 
@@ -57,7 +58,8 @@ import type {
     AgentAnswer, AgentFileWrite, AgentQuestion, AgentRefusal, Attachment, ChatEvent, ChatMessage,
     ChatSettings, CliStatus, ConfirmationCard, ConnectionReport, Conversation, JournalEntryView,
     LoadedConversation, McpActivityRead, McpClientSetup, McpExchange, McpListenerLimits, McpReply,
-    PlatformFacts, ProcessTree, ProfileSummary, ProviderPreset, TurnChanges, VaultAgentSettings,
+    PlatformFacts, ProcessTree, ProfileSummary, ProviderPreset, SearchStatus, SearchVaultEvent,
+    TurnChanges, VaultAgentSettings,
 } from "../../plugin-shim/generated/core-types";
 import type {
     HostFunctions, McpEventFunctions, McpTool, ProfileEdit, TurnResult,

@@ -21,6 +21,8 @@ const cases = [
 	["obsidianNotes", { command: "file", file: "Welcome" }, ["file", "file=Welcome"], (r) => assert.match(r.text, /extension\s+md/)],
 	["obsidianNotes", { command: "files", folder: "Projects", ext: "md", total: true }, ["files", "folder=Projects", "ext=md", "total"], (r) => assert.equal(r.text, "3")],
 	["obsidianNotes", { command: "folders" }, ["folders"], (r) => assert.match(r.text, /Projects/)],
+	// Answered from the core's index of the notes read through Obsidian's vault.
+	["obsidianSearch", { command: "find", query: "launch timeline" }, "core", (r) => assert.match(r.text, /^Ranked search for "launch timeline": \d+ notes? match; 1-\d+ below, best first\.\n\n1\. Projects\/Launch plan\.md heading "Launch plan::Timeline"/)],
 	["obsidianSearch", { command: "search", query: "launch" }, ["search", "query=launch", "limit=20"], (r) => assert.match(r.text, /\.md/)],
 	["obsidianSearch", { command: "search:context", query: "Alice", limit: 5, case: true }, ["search:context", "query=Alice", "limit=5", "case"], (r) => assert.match(r.text, /:\d+: .*Alice/)],
 	["obsidianDailyNote", { command: "daily:read" }, ["daily:read"], (r) => assert.match(r.text, /2026-03-03/)],

@@ -242,6 +242,14 @@ const cases = [
 		assert.match(readFileSync(join(vault, "Projects/Launch plan.md"), "utf8"), /^owner: Dana$/m);
 	})],
 	["obsidianEdit", { command: "edit", file: "Alice", find: "launch", with: "landing" }, refused("file")],
+	// The core's index: every hit and every statistic limited to the read scope.
+	["obsidianSearch", { command: "find", query: "launch ideas brainstorm", limit: 50 }, allowed((r) => {
+		const found = [...r.text.matchAll(/^\d+\. (.+?\.md) /gm)].map((m) => m[1]);
+		assert.ok(found.length > 0, r.text);
+		for (const path of found) assert.ok(inside(path), path);
+		assert.doesNotMatch(r.text, /Ideas\//);
+		withheld(r);
+	})],
 	// Computed from inputs limited to the read scope before anything is computed.
 	["obsidianHygiene", { command: "duplicates" }, allowed((r) => {
 		assert.match(r.text, /^Duplicate titles among \d+ notes/);
@@ -315,8 +323,8 @@ describe("folder scopes, for every command of every tool", () => {
 			const key = `${tool} ${args.command ?? ""}`;
 			seen.set(key, new Set([...(seen.get(key) ?? []), expectation.kind]));
 		}
-		// Commands that name no place: nothing to refuse.
-		const placeless = new Set(["obsidianDailyNote daily:path", "obsidianTemplates templates", "obsidianTemplates template:read", "obsidianHygiene missing"]);
+		// Commands that name no place: nothing to refuse (find limits its hits instead).
+		const placeless = new Set(["obsidianDailyNote daily:path", "obsidianTemplates templates", "obsidianTemplates template:read", "obsidianHygiene missing", "obsidianSearch find"]);
 		for (const tool of (await plugin.api.listTools())) {
 			for (const command of tool.commands) {
 				const key = tool.commands.length === 1 ? `${tool.id} ` : `${tool.id} ${command}`;

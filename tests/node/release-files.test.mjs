@@ -14,7 +14,7 @@ import { fileURLToPath } from "node:url";
 import { after, describe, it } from "node:test";
 import { brotliDecompressSync } from "node:zlib";
 import { RELEASE_FILES, writeRelease } from "../../scripts/release-files.mjs";
-import { z85Encode } from "../../scripts/z85.mjs";
+import { base122Encode } from "../../scripts/base122.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const bump = join(root, "scripts/version-bump.mjs");
@@ -88,9 +88,9 @@ describe("main.js's first line", () => {
 	it("carries the SHA-256 of build/wasm/vault_agent_bg.wasm, the wasm that was compressed into it", () => {
 		const wasm = readFileSync(join(root, "build/wasm/vault_agent_bg.wasm"));
 		assert.equal(fields?.[3], createHash("sha256").update(wasm).digest("hex"));
-		// main.js carries the .br (as Z85 text), which unpacks to exactly that wasm.
+		// main.js carries the .br (as base-122 text), which unpacks to exactly that wasm.
 		const compressed = readFileSync(join(root, "build/wasm/vault_agent_bg.wasm.br"));
-		assert.ok(readFileSync(join(root, "main.js"), "utf8").includes(`"${z85Encode(compressed)}"`), "main.js lacks the .br's bytes");
+		assert.ok(readFileSync(join(root, "main.js"), "utf8").includes(`"${base122Encode(compressed)}"`), "main.js lacks the .br's bytes");
 		assert.ok(brotliDecompressSync(compressed).equals(wasm));
 	});
 });

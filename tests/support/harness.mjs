@@ -182,6 +182,21 @@ function useDiskVault(obsidian, app, folder) {
 	};
 	vault.read = async (file) => readFileSync(onDisk(file.path), "utf8");
 	vault.cachedRead = vault.read;
+	// Obsidian lists the vault's files without its hidden folders (the
+	// configuration folder, .trash).
+	vault.getMarkdownFiles = () => {
+		const found = [];
+		const walk = (relative) => {
+			for (const entry of readdirSync(onDisk(relative), { withFileTypes: true })) {
+				if (entry.name.startsWith(".")) continue;
+				const path = relative ? `${relative}/${entry.name}` : entry.name;
+				if (entry.isDirectory()) walk(path);
+				else if (entry.name.endsWith(".md")) found.push(obsidian.TFile.create__(vault, path));
+			}
+		};
+		walk("");
+		return found;
+	};
 	vault.process = async (file, fn) => {
 		vault.beforeProcess__?.(onDisk(file.path));
 		const data = readFileSync(onDisk(file.path), "utf8");

@@ -1,0 +1,354 @@
+//! The ranked search as the engine keeps it: the index built from the
+//! notes' text through Obsidian's vault (batched, yielding between batches),
+//! kept current from the vault's events, and asked by `obsidianSearch find`
+//! with every hit limited to the read scope.
+//!
+//! Built at every start, not persisted: reading the notes through
+//! `cachedRead` is most of the cost, and a stored index would have to be
+//! checked against every note's text anyway (BENCHMARKS.md, "Ranked search
+//! in the plugin").
+
+use std::collections::HashSet;
+
+use serde::{Deserialize, Serialize};
+
+use super::Engine;
+use crate::base::error::ToolError;
+use crate::base::host::Host;
+use crate::base::result::ToolResult;
+use crate::hygiene::{MAX_NOTE_BYTES, READ_BATCH};
+use crate::policy::scope::FolderScope;
+use crate::search::{is_excluded, Index, Language, Passage, Ranked, SearchQuery, SearchRequest};
+use crate::settings::Settings;
+
+/// Where the index stands.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, ts(rename = "SearchPhase"))]
+#[serde(rename_all = "camelCase")]
+pub enum Phase {
+    /// Not built yet (before layout ready); the first search builds it.
+    #[default]
+    Idle,
+    Building,
+    Ready,
+}
+
+/// The index's state, for the status bar and the tests.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct SearchStatus {
+    pub phase: Phase,
+    /// Notes read so far in this build, of `total`.
+    pub read: usize,
+    pub total: usize,
+    /// Notes the index holds.
+    pub notes: usize,
+    /// Notes that could not be read (gone, or over 1 MiB).
+    pub unread: usize,
+    /// The status bar's line (empty when there is nothing to say).
+    pub label: String,
+}
+
+/// A change Obsidian reported (`app.vault.on`).
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, ts(rename = "SearchVaultEvent"))]
+#[serde(rename_all = "camelCase", tag = "kind")]
+pub enum VaultEvent {
+    Create {
+        path: String,
+    },
+    Modify {
+        path: String,
+    },
+    Delete {
+        path: String,
+    },
+    Rename {
+        path: String,
+        #[serde(rename = "oldPath")]
+        old_path: String,
+    },
+}
+
+#[derive(Default)]
+pub(crate) struct SearchState {
+    index: Option<Index>,
+    phase: Phase,
+    read: usize,
+    total: usize,
+    unread: usize,
+    excluded: Vec<String>,
+    /// Paths an event changed while a build runs: the build leaves them to
+    /// the event (its own read may be older).
+    touched: HashSet<String>,
+}
+
+impl SearchState {
+    fn status(&self) -> SearchStatus {
+        let notes = self.index.as_ref().map_or(0, |i| i.stats().notes);
+        let label = match self.phase {
+            Phase::Building => format!(
+                "Vault Agent: indexing notes {} of {}",
+                self.read, self.total
+            ),
+            _ => String::new(),
+        };
+        SearchStatus {
+            phase: self.phase,
+            read: self.read,
+            total: self.total,
+            notes,
+            unread: self.unread,
+            label,
+        }
+    }
+}
+
+/// True when the index should hold `path`: a Markdown note outside the
+/// configuration folder and the user's excluded files.
+fn indexable(index: &Index, excluded: &[String], path: &str) -> bool {
+    path.ends_with(".md") && index.check_path(path).is_ok() && !is_excluded(path, excluded)
+}
+
+impl<H: Host> Engine<H> {
+    pub fn search_status(&self) -> SearchStatus {
+        self.search.borrow().status()
+    }
+
+    /// Builds the index from every note Obsidian lists, [`READ_BATCH`] at a
+    /// time, giving the app its turn between batches; `progress` hears
+    /// after each. A build already running is left to finish.
+    pub async fn build_search_index(&self, progress: &dyn Fn(&SearchStatus)) -> SearchStatus {
+        if self.search.borrow().phase == Phase::Building {
+            return self.search_status();
+        }
+        let listing = self.host().vault_notes();
+        let index = Index::new(self.host().platform().config_dir(), Language::English);
+        let paths: Vec<String> = {
+            let mut state = self.search.borrow_mut();
+            state.excluded = listing.excluded;
+            let paths: Vec<String> = listing
+                .paths
+                .into_iter()
+                .filter(|p| indexable(&index, &state.excluded, p))
+                .collect();
+            state.index = Some(index);
+            state.phase = Phase::Building;
+            state.read = 0;
+            state.unread = 0;
+            state.total = paths.len();
+            state.touched.clear();
+            paths
+        };
+        progress(&self.search_status());
+        for batch in paths.chunks(READ_BATCH) {
+            let texts = self.host().vault_read_many(batch, MAX_NOTE_BYTES).await;
+            {
+                let mut state = self.search.borrow_mut();
+                let state = &mut *state;
+                let index = state.index.as_mut().expect("made above");
+                for (path, text) in batch.iter().zip(texts) {
+                    if state.touched.contains(path) {
+                        continue;
+                    }
+                    match text {
+                        Some(text) => {
+                            let _ = index.upsert(path, &text);
+                        }
+                        None => state.unread += 1,
+                    }
+                }
+                state.read += batch.len();
+            }
+            progress(&self.search_status());
+            // A macrotask, so the app draws and handles input between batches.
+            self.host().sleep(0).await;
+        }
+        let mut state = self.search.borrow_mut();
+        if let Some(index) = state.index.as_mut() {
+            index.shrink();
+        }
+        state.phase = Phase::Ready;
+        state.touched.clear();
+        let status = state.status();
+        drop(state);
+        progress(&status);
+        status
+    }
+
+    /// Keeps the index current: a created or modified note is read and
+    /// indexed alone, a rename moves its entries, a deletion drops them.
+    pub async fn search_vault_event(&self, event: &VaultEvent) {
+        if self.search.borrow().index.is_none() {
+            return;
+        }
+        let (path, old) = match event {
+            VaultEvent::Create { path } | VaultEvent::Modify { path } => (path, None),
+            VaultEvent::Delete { path } => {
+                let mut state = self.search.borrow_mut();
+                state.touched.insert(path.clone());
+                if let Some(index) = state.index.as_mut() {
+                    index.remove(path);
+                }
+                return;
+            }
+            VaultEvent::Rename { path, old_path } => (path, Some(old_path)),
+        };
+        let read = {
+            let mut state = self.search.borrow_mut();
+            let state = &mut *state;
+            state.touched.insert(path.clone());
+            let index = state.index.as_mut().expect("checked above");
+            let wanted = indexable(index, &state.excluded, path);
+            if let Some(old) = old {
+                state.touched.insert(old.clone());
+                let moved = wanted && index.rename(old, path).unwrap_or(false);
+                if !wanted {
+                    index.remove(old);
+                }
+                !moved && wanted
+            } else {
+                if !wanted {
+                    index.remove(path);
+                }
+                wanted
+            }
+        };
+        if !read {
+            return;
+        }
+        let text = self
+            .host()
+            .vault_read_many(std::slice::from_ref(path), MAX_NOTE_BYTES)
+            .await
+            .pop()
+            .flatten();
+        let mut state = self.search.borrow_mut();
+        if let Some(index) = state.index.as_mut() {
+            match text {
+                Some(text) => {
+                    let _ = index.upsert(path, &text);
+                }
+                None => {
+                    index.remove(path);
+                }
+            }
+        }
+    }
+
+    /// `obsidianSearch find`: the best passages among the notes the agent
+    /// may read. The index is built first if it never was.
+    pub(crate) async fn run_search(
+        &self,
+        request: &SearchRequest,
+        settings: &Settings,
+    ) -> Result<ToolResult, ToolError> {
+        if self.search.borrow().phase == Phase::Idle {
+            self.build_search_index(&|_| {}).await;
+        }
+        let scope = FolderScope::read(settings, self.host().platform().os());
+        let query = SearchQuery {
+            text: &request.query,
+            limit: request.limit,
+            cursor: request.cursor.as_deref(),
+        };
+        let (ranked, building) = {
+            let state = self.search.borrow();
+            let index = state.index.as_ref().expect("built above");
+            let ranked = index
+                .search(&query, &|path| scope.contains(path))
+                .map_err(|e| ToolError::invalid("obsidianSearch", e.to_string()))?;
+            let building = (state.phase == Phase::Building).then(|| (state.read, state.total));
+            (ranked, building)
+        };
+        let paths: Vec<String> = ranked.hits.iter().map(|h| h.path.clone()).collect();
+        let texts = self.host().vault_read_many(&paths, MAX_NOTE_BYTES).await;
+        let mut passages = Vec::new();
+        let mut changed = Vec::new();
+        {
+            let state = self.search.borrow();
+            let index = state.index.as_ref().expect("built above");
+            for (hit, text) in ranked.hits.iter().zip(&texts) {
+                let Some(text) = text else { continue };
+                let passage = index.passage(&ranked, hit, text, request.budget);
+                if passage.changed {
+                    changed.push((hit.path.clone(), text.clone()));
+                }
+                passages.push(passage);
+            }
+        }
+        // A note that changed without an event reaching us: indexed again now.
+        if !changed.is_empty() {
+            let mut state = self.search.borrow_mut();
+            if let Some(index) = state.index.as_mut() {
+                for (path, text) in &changed {
+                    let _ = index.upsert(path, text);
+                }
+            }
+        }
+        let mut text = page(&request.query, &ranked, &passages);
+        if let Some((read, total)) = building {
+            text.push_str(&format!(
+                "[The index is still being built: {read} of {total} notes read so far, so a note may be missing; search again shortly.]\n"
+            ));
+        }
+        let mut result = ToolResult::success(text);
+        if ranked.withheld > 0 {
+            result.withheld = Some(ranked.withheld);
+        }
+        Ok(result)
+    }
+}
+
+/// The page the reader gets: one entry per note, best first, each with its
+/// heading path as the section reader takes it, the score, the words that
+/// matched and the passage; then what follows.
+fn page(query: &str, ranked: &Ranked, passages: &[Passage]) -> String {
+    if ranked.total == 0 {
+        return format!(
+            "No note matches \"{query}\". Try other words the notes would use, or obsidianSearch `search` for an exact phrase.\n"
+        );
+    }
+    let first = ranked.total - ranked.more - ranked.hits.len() + 1;
+    let mut text = format!(
+        "Ranked search for \"{query}\": {} note{} match; {}-{} below, best first.\n",
+        ranked.total,
+        if ranked.total == 1 { "" } else { "s" },
+        first,
+        first + ranked.hits.len() - 1,
+    );
+    for (i, passage) in passages.iter().enumerate() {
+        let heading = if passage.heading.is_empty() {
+            "(before the first heading)".to_string()
+        } else {
+            format!("heading \"{}\"", passage.heading)
+        };
+        text.push_str(&format!(
+            "\n{}. {} {heading}, line {} (score {:.2}; matched: {})\n",
+            first + i,
+            passage.path,
+            passage.line,
+            passage.score,
+            passage.matched.join(", "),
+        ));
+        if !passage.also.is_empty() {
+            text.push_str(&format!("   Also matched: {}\n", passage.also.join("; ")));
+        }
+        for line in passage.text.lines() {
+            text.push_str("   ");
+            text.push_str(line);
+            text.push('\n');
+        }
+    }
+    if let (Some(next), true) = (&ranked.next, ranked.more > 0) {
+        text.push_str(&format!(
+            "\n[{} more note{}: send cursor=\"{next}\" with the same query for the next page.]\n",
+            ranked.more,
+            if ranked.more == 1 { "" } else { "s" },
+        ));
+    }
+    text
+}

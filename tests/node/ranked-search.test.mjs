@@ -1,0 +1,233 @@
+// The ranked search (`obsidianSearch find`) through the built main.js: the
+// index the core builds at layout ready from the notes read through
+// Obsidian's vault, kept current by the vault's events, limited to the read
+// scope in every result and count, never holding the configuration folder.
+import assert from "node:assert/strict";
+import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { copySampleVault, loadPlugin, removeVault } from "../support/harness.mjs";
+
+const find = (plugin, args) => plugin.core.callTool("obsidianSearch", { command: "find", ...args });
+
+/** The notes a page names, in order. */
+const paths = (text) => [...text.matchAll(/^\d+\. (.+?\.md) /gm)].map((m) => m[1]);
+
+describe("ranked search on the sample vault", () => {
+	let vault;
+	let plugin;
+	let app;
+	before(async () => {
+		vault = copySampleVault();
+		// In the configuration folder: never indexed, never counted.
+		writeFileSync(join(vault, ".obsidian/zebracorn.md"), "# Zebracorn\n\nThe zebracorn secret.\n");
+		// Larger than the CLI's reading limit (64 KiB): indexed in parts.
+		const filler = Array.from({ length: 4000 }, (_, i) => `Line ${i} of the almanac about weather and tides.`).join("\n");
+		writeFileSync(join(vault, "Ideas/Almanac.md"), `# Almanac\n\n${filler}\n\n## Appendix\n\nThe quokka festival closes the year.\n`);
+		({ plugin, app } = await loadPlugin(vault));
+		await plugin.searchIndex.settled();
+	});
+	after(() => removeVault(vault));
+
+	it("answers a question with passages: note, heading path, matched words, score", async () => {
+		const result = await find(plugin, { query: "when is the public launch" });
+		assert.equal(result.ok, true, result.text);
+		assert.equal(paths(result.text)[0], "Projects/Launch plan.md", result.text);
+		assert.match(result.text, /^1\. Projects\/Launch plan\.md heading "Launch plan(::\w+)?", line \d+ \(score \d+\.\d\d; matched: [a-z, ]*launch/m);
+		assert.match(result.text, /^ {3}The public launch of Vault Agent/m, "the passage itself");
+		assert.equal(result.withheld, undefined);
+		// The heading path is the one the section reader takes.
+		const [, path, heading] = result.text.match(/^1\. (.+?\.md) heading "([^"]+)"/m);
+		const section = await plugin.core.callTool("obsidianNotes", { command: "section", path, heading });
+		assert.equal(section.ok, true, section.text);
+	});
+
+	it("pages with a cursor, and refuses one made for another query", async () => {
+		const first = await find(plugin, { query: "notes plan project", limit: 2 });
+		assert.equal(first.ok, true, first.text);
+		const cursor = first.text.match(/send cursor="([^"]+)"/)?.[1];
+		assert.ok(cursor, first.text);
+		assert.match(first.text, /\[\d+ more notes?: send cursor=/);
+		const second = await find(plugin, { query: "notes plan project", limit: 2, cursor });
+		assert.equal(second.ok, true, second.text);
+		assert.match(second.text, /^3\. /m, second.text);
+		const overlap = paths(second.text).filter((p) => paths(first.text).includes(p));
+		assert.deepEqual(overlap, [], "no note twice");
+		const wrong = await find(plugin, { query: "weather report", cursor });
+		assert.equal(wrong.ok, false);
+		assert.match(wrong.text, /was not made by this search/);
+	});
+
+	it("finds a word at the end of a note larger than the reading limit, under its heading", async () => {
+		const result = await find(plugin, { query: "quokka festival" });
+		assert.equal(result.ok, true, result.text);
+		assert.match(result.text, /^1\. Ideas\/Almanac\.md heading "Almanac::Appendix"/m, result.text);
+		assert.match(result.text, /quokka festival closes the year/);
+	});
+
+	it("never holds the configuration folder", async () => {
+		const result = await find(plugin, { query: "zebracorn secret" });
+		assert.equal(result.ok, true, result.text);
+		assert.match(result.text, /^No note matches/);
+		assert.equal(result.withheld, undefined, "not even counted");
+	});
+
+	it("shows nothing outside the read folders, and only counts it", async () => {
+		await plugin.updateSettings({ readFolders: ["Projects"] });
+		try {
+			for (const query of ["Alice", "launch", "kickoff meeting", "quokka festival", "roadmap"]) {
+				const result = await find(plugin, { query, limit: 50 });
+				assert.equal(result.ok, true, result.text);
+				for (const path of paths(result.text)) assert.ok(path.startsWith("Projects/"), `${query}: ${path}`);
+				assert.doesNotMatch(result.text, /People\/|Meetings\/|Welcome|Almanac|closes the year/, query);
+			}
+			const outside = await find(plugin, { query: "quokka festival" });
+			assert.match(outside.text, /^No note matches/);
+			assert.equal(outside.withheld, 1, "the almanac is counted, not shown");
+		} finally {
+			await plugin.updateSettings({ readFolders: [] });
+		}
+	});
+
+	it("follows Obsidian's Excluded files", async () => {
+		app.vault.config__.userIgnoreFilters = ["Ideas/"];
+		try {
+			await plugin.core.searchBuild(() => {});
+			const result = await find(plugin, { query: "quokka festival" });
+			assert.match(result.text, /^No note matches/, result.text);
+		} finally {
+			app.vault.config__.userIgnoreFilters = [];
+			await plugin.core.searchBuild(() => {});
+		}
+	});
+
+	it("shows its progress in the status bar while it builds, and nothing once built", async () => {
+		const labels = [];
+		const status = await plugin.core.searchBuild((s) => labels.push(s.label));
+		assert.equal(status.phase, "ready");
+		assert.ok(labels.some((l) => /^Vault Agent: indexing notes \d+ of \d+$/.test(l)), labels.join(" | "));
+		const bar = plugin.app.workspace.statusBarEl__.querySelector(".vault-agent-search-status");
+		assert.ok(bar, "a status-bar item");
+		assert.equal(bar.textContent, "");
+	});
+});
+
+/** A small deterministic generator (mulberry32). */
+function random(seed) {
+	let a = seed;
+	return () => {
+		a = (a + 0x6d2b79f5) | 0;
+		let t = Math.imul(a ^ (a >>> 15), 1 | a);
+		t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+	};
+}
+
+const WORDS = ["harbour", "lantern", "orchard", "meadow", "glacier", "compass", "ember", "violet", "thunder", "saffron", "pebble", "quartz", "willow", "falcon", "marble", "cinder"];
+
+describe("the index stays exact through creates, edits, renames and deletes", () => {
+	let vault;
+	let plugin;
+	let app;
+	let obsidian;
+	before(async () => {
+		vault = copySampleVault();
+		({ plugin, app, obsidian } = await loadPlugin(vault));
+		await plugin.searchIndex.settled();
+	});
+	after(() => removeVault(vault));
+
+	const file = (path) => obsidian.TFile.create__(app.vault, path);
+	const answers = async (withScope) => {
+		const out = [];
+		for (const word of [...WORDS, "harbour lantern", "meadow glacier ember", "launch"]) {
+			const result = await find(plugin, { query: word, limit: 50 });
+			assert.equal(result.ok, true, result.text);
+			if (withScope) {
+				for (const path of paths(result.text)) assert.ok(path.startsWith("Notes/A/"), `${word}: ${path}`);
+			}
+			out.push([word, result.text.replace(/cursor="[^"]+"/g, "cursor"), result.withheld ?? 0]);
+		}
+		return out;
+	};
+
+	it("answers after 120 random changes exactly as an index built afresh", async () => {
+		const next = random(22);
+		const pick = (list) => list[Math.floor(next() * list.length)];
+		const text = () => {
+			const lines = [`# ${pick(WORDS)} ${pick(WORDS)}`, ""];
+			for (let i = 0; i < 2 + Math.floor(next() * 4); i++) lines.push(Array.from({ length: 4 + Math.floor(next() * 8) }, () => pick(WORDS)).join(" "), "");
+			if (next() < 0.5) lines.push(`## ${pick(WORDS)}`, "", Array.from({ length: 6 }, () => pick(WORDS)).join(" "));
+			return lines.join("\n");
+		};
+		const live = [];
+		const folders = ["Notes/A", "Notes/B", "Notes/A/Deep"];
+		for (const folder of folders) mkdirSync(join(vault, folder), { recursive: true });
+		let made = 0;
+		for (let step = 0; step < 120; step++) {
+			const roll = next();
+			if (live.length < 4 || roll < 0.3) {
+				const path = `${pick(folders)}/Note ${made++} ${pick(WORDS)}.md`;
+				writeFileSync(join(vault, path), text());
+				live.push(path);
+				app.vault.trigger("create", file(path));
+			} else if (roll < 0.6) {
+				const path = pick(live);
+				writeFileSync(join(vault, path), text());
+				app.vault.trigger("modify", file(path));
+			} else if (roll < 0.8) {
+				const from = pick(live);
+				// Now and then into the configuration folder, which the index never holds.
+				const to = next() < 0.1 ? `.obsidian/Moved ${made++}.md` : `${pick(folders)}/Renamed ${made++} ${pick(WORDS)}.md`;
+				mkdirSync(dirname(join(vault, to)), { recursive: true });
+				renameSync(join(vault, from), join(vault, to));
+				live.splice(live.indexOf(from), 1);
+				if (!to.startsWith(".obsidian/")) live.push(to);
+				app.vault.trigger("rename", file(to), from);
+			} else {
+				const path = pick(live);
+				rmSync(join(vault, path));
+				live.splice(live.indexOf(path), 1);
+				app.vault.trigger("delete", file(path));
+			}
+		}
+		await plugin.searchIndex.settled();
+		assert.equal(plugin.core.searchStatus().notes, app.vault.getMarkdownFiles().length);
+		const incremental = await answers(false);
+		await plugin.updateSettings({ readFolders: ["Notes/A"] });
+		const scopedIncremental = await answers(true);
+		await plugin.updateSettings({ readFolders: [] });
+		assert.ok(incremental.some(([, t]) => /^1\. Notes\//m.test(t)), "the changes are found");
+
+		await plugin.core.searchBuild(() => {});
+		assert.deepEqual(await answers(false), incremental);
+		await plugin.updateSettings({ readFolders: ["Notes/A"] });
+		assert.deepEqual(await answers(true), scopedIncremental);
+		assert.ok(scopedIncremental.some(([, , withheld]) => withheld > 0), "notes outside the scope were counted");
+		await plugin.updateSettings({ readFolders: [] });
+	});
+});
+
+describe("ranked search on an empty vault", () => {
+	let vault;
+	let plugin;
+	before(async () => {
+		vault = copySampleVault();
+		for (const entry of ["Archive", "Attachments", "Canvas", "Daily", "Databases", "Ideas", "Meetings", "People", "Projects", "Templates", "Reading List.md", "Welcome.md"]) {
+			rmSync(join(vault, entry), { recursive: true, force: true });
+		}
+		({ plugin } = await loadPlugin(vault));
+		await plugin.searchIndex.settled();
+	});
+	after(() => removeVault(vault));
+
+	it("answers that nothing matches, and refuses a query without words", async () => {
+		assert.equal(plugin.core.searchStatus().notes, 0);
+		const result = await find(plugin, { query: "lighthouse keeper" });
+		assert.equal(result.ok, true, result.text);
+		assert.match(result.text, /^No note matches "lighthouse keeper"/);
+		const empty = await find(plugin, { query: "the how" });
+		assert.equal(empty.ok, false);
+		assert.match(empty.text, /no words to search for/);
+	});
+});
