@@ -42,8 +42,8 @@ pub fn rule(command: &str) -> Option<CacheRule> {
         "open" => Never("it shows the note in Obsidian, an action"),
         "template:read" => Never("`resolve` fills in today's date and time"),
         "base:query" => Never("a base's formulas may use today() or now()"),
-        // Answered from the notes' text by the core, not by one CLI read.
-        "map" | "section" | "duplicates" | "empty" | "missing" | "suggest" => {
+        // Answered from the notes' text (or the search index) by the core, not by one CLI read.
+        "map" | "section" | "duplicates" | "empty" | "missing" | "suggest" | "find" => {
             Never("computed by the core, not one CLI call")
         }
         _ => return None,
