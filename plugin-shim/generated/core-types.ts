@@ -111,12 +111,17 @@ firstTokenTimeoutMs: number,
 /**
  * Anthropic extended thinking, and the tokens it may think with.
  */
-anthropicThinking: boolean, anthropicThinkingBudget: number, };
+anthropicThinking: boolean, anthropicThinkingBudget: number, 
+/**
+ * A note whose text the model is given in every chat as the user's
+ * standing instructions (`doors::chat::instructions`); empty: none.
+ */
+instructionsNote: string, };
 
 /**
  * A saved model setup the user switches between (settings tab, chat header).
  * Stored flat: `{ id, name, provider, baseUrl, model, apiKeySecret, contextWindow,
- * textToolCalls }`.
+ * textToolCalls, instructions }`.
  */
 export type ModelProfile = { 
 /**
@@ -134,7 +139,13 @@ contextWindow: number,
  * Off unless the user turns it on: every preset calls tools natively,
  * and text in a note could otherwise pose as a call.
  */
-textToolCalls: boolean, };
+textToolCalls: boolean, 
+/**
+ * The profile's own standing instructions (a small model may need
+ * other words than a large one), after the instructions note's; at
+ * most `doors::chat::instructions::MAX_PROFILE_CHARS` characters.
+ */
+instructions: string, };
 
 /**
  * One model server: where it is, which model, and the name of the secret
@@ -154,7 +165,13 @@ contextWindow: number,
  * Off unless the user turns it on: every preset calls tools natively,
  * and text in a note could otherwise pose as a call.
  */
-textToolCalls: boolean, };
+textToolCalls: boolean, 
+/**
+ * The profile's own standing instructions (a small model may need
+ * other words than a large one), after the instructions note's; at
+ * most `doors::chat::instructions::MAX_PROFILE_CHARS` characters.
+ */
+instructions: string, };
 
 /**
  * Which kind of model server the chat talks to.

@@ -186,6 +186,7 @@ impl Reader<'_> {
                     DEFAULT_THINKING_BUDGET,
                     THINKING_BUDGET_RANGE,
                 ),
+                instructions_note: r.note_path("instructionsNote"),
             }
         })
     }
@@ -353,6 +354,73 @@ impl Reader<'_> {
             context_window: self.number("contextWindow", 0, CONTEXT_WINDOW_RANGE),
             // Absent in a data.json from before the switch: off.
             text_tool_calls: self.boolean("textToolCalls", defaults.text_tool_calls),
+            instructions: self.lines(
+                "instructions",
+                crate::doors::chat::instructions::MAX_PROFILE_CHARS,
+            ),
+        }
+    }
+
+    /// A note's path from the vault root, or empty (none); a value that
+    /// cannot name a note is cleared and the repair says why.
+    fn note_path(&mut self, key: &str) -> String {
+        let value = self.string(key, "");
+        if value.is_empty() {
+            return value;
+        }
+        match crate::base::vault_path::normalised(
+            key,
+            &value,
+            crate::base::vault_path::PathKind::File,
+        ) {
+            Ok(path) if path.to_lowercase().ends_with(".md") => path,
+            Ok(path) => {
+                self.repairs.push(format!(
+                    "`{key}` {path:?} is not a note (a path ending in .md); cleared"
+                ));
+                String::new()
+            }
+            Err(why) => {
+                self.repairs.push(format!("{why}; cleared"));
+                String::new()
+            }
+        }
+    }
+
+    /// Text that may run over several lines (tabs and line breaks kept,
+    /// other control characters refused), at most `max` characters.
+    fn lines(&mut self, key: &str, max: usize) -> String {
+        match self.object.get(key) {
+            None | Some(Value::Null) => String::new(),
+            Some(Value::String(s))
+                if s.chars()
+                    .any(|c| c.is_control() && !matches!(c, '\n' | '\t' | '\r')) =>
+            {
+                self.repairs
+                    .push(format!("`{key}` contained control characters; cleared"));
+                String::new()
+            }
+            Some(Value::String(s)) => {
+                let text = s.trim().replace("\r\n", "\n");
+                if text.chars().count() > max {
+                    self.repairs
+                        .push(format!("`{key}` was longer than {max} characters; cut"));
+                    return text
+                        .chars()
+                        .take(max)
+                        .collect::<String>()
+                        .trim_end()
+                        .to_string();
+                }
+                text
+            }
+            Some(other) => {
+                self.repairs.push(format!(
+                    "`{key}` was {}, not text; cleared",
+                    type_name(other)
+                ));
+                String::new()
+            }
         }
     }
 

@@ -10,6 +10,7 @@ mod ask;
 pub mod budget;
 pub mod conversation;
 pub mod events;
+pub mod instructions;
 pub mod model;
 pub mod openai;
 pub mod prompt;
