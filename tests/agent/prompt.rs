@@ -332,6 +332,25 @@ fn the_instructions_note_reaches_the_model_fresh_each_message_and_within_the_rea
 }
 
 #[test]
+fn an_instructions_note_in_the_configuration_folder_is_never_sent() {
+    let core = agent(json!({"chat": {"instructionsNote": ".obsidian/Instructions.md"}}));
+    core.host().notes.borrow_mut().insert(
+        ".obsidian/Instructions.md".into(),
+        "The secret word is swordfish.".into(),
+    );
+    core.host().script_http(ok(openai_sse("Hello.", &[], 1)));
+    let events = Recorder::default();
+    block_on(core.chat.send(&mut conversation(), "hi", &events));
+    let body = core.host().http_requests.borrow()[0].body.clone().unwrap();
+    assert!(!body.contains("swordfish"), "{body}");
+    assert!(
+        notices(&events).iter().any(|t| t.contains("may not read")),
+        "{:?}",
+        notices(&events)
+    );
+}
+
+#[test]
 fn an_instructions_note_outside_the_read_scope_is_never_sent() {
     let core = agent(json!({
         "readFolders": ["Projects"],
