@@ -79,7 +79,11 @@ tools: { [key in string]?: boolean }, chat: ChatSettings,
 /**
  * The MCP server for agents outside Obsidian (off until the user turns it on).
  */
-mcp: McpSettings, };
+mcp: McpSettings, 
+/**
+ * The coding agents (ACP): the user's changes and the one picked.
+ */
+acpAgents: CodingAgentSettings, };
 
 /**
  * What the agent may do to the vault. Only the user changes it (the settings
@@ -185,6 +189,28 @@ export type ProviderKind = "openAi" | "anthropic";
 export type McpSettings = { enabled: boolean, port: number, permissionMode: PermissionMode, };
 
 /**
+ * One agent as the shim starts and shows it: the built-in with the user's changes.
+ */
+export type AgentProfile = { 
+/**
+ * `agent:<id>` in the chat's model picker.
+ */
+id: string, name: string, command: string, args: Array<string>, 
+/**
+ * Environment names → secret names in Obsidian's secret storage (API keys).
+ */
+envSecrets: Record<string, string>, 
+/**
+ * What to run to install it, shown when the command is not found.
+ */
+install: string, };
+
+/**
+ * The coding agents' settings as stored: the one the chat picked, and each changed agent's fields.
+ */
+export type CodingAgentSettings = { selected?: string } & { [id: string]: { command?: string; args?: string[]; envSecrets?: Record<string, string> } | string | undefined };
+
+/**
  * What the settings tab's switcher and the chat header show of a profile.
  */
 export type ProfileSummary = { id: string, name: string, provider: ProviderKind, 
@@ -280,6 +306,11 @@ profile: string, name: string,
  * The agent's session, once it made one.
  */
 sessionId: string | null, };
+
+/**
+ * One answer of a coding agent's turn (`Conversation::keep_agent_turn`).
+ */
+export type AgentAnswerText = { text: string, reasoning: string, };
 
 export type ChatMessage = { "role": "user", text: string, 
 /**

@@ -83,6 +83,7 @@ pub fn normalise(stored: &Value, known_tools: &[&str]) -> NormalisedSettings {
             // Its own mode: an MCP section never inherits the chat's.
             permission_mode: r.permission_mode(),
         }),
+        coding_agents: super::agents::read(object.get("acpAgents"), &mut repairs),
         process_tag: None,
         written_as_text: false,
         mode_setting: ModeSetting::Chat,
@@ -103,6 +104,7 @@ pub fn normalise(stored: &Value, known_tools: &[&str]) -> NormalisedSettings {
         "tools",
         "chat",
         "mcp",
+        "acpAgents",
     ];
     for key in object.keys() {
         if !known_keys.contains(&key.as_str()) && !is_foreign_section(key) {
@@ -115,8 +117,8 @@ pub fn normalise(stored: &Value, known_tools: &[&str]) -> NormalisedSettings {
 /// Keys of `data.json` that belong to other parts of the plugin (kept as they are
 /// by the shim, not settings of the tool system).
 fn is_foreign_section(key: &str) -> bool {
-    // `acpAgents`: the coding agents' commands (plugin-shim/acp/profiles.ts).
-    matches!(key, "lastConversation" | "acpAgents")
+    // `lastConversation`: the chat the view opens with (plugin-shim/main.ts).
+    matches!(key, "lastConversation")
 }
 
 struct Reader<'a> {

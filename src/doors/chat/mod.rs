@@ -194,6 +194,18 @@ impl<H: Host> ChatDoor<H> {
         self.finish_turn(conversation, end, events)
     }
 
+    /// A coding agent's turn kept in `conversation`, as of now (see
+    /// `Conversation::keep_agent_turn`): one conversation type for both engines.
+    pub fn keep_agent_turn(
+        &self,
+        conversation: &mut Conversation,
+        text: &str,
+        answers: Vec<conversation::AgentAnswerText>,
+        agent: conversation::AgentChat,
+    ) {
+        conversation.keep_agent_turn(text, answers, agent, self.engine.host().now_ms());
+    }
+
     /// A fresh conversation with an id no other one has.
     pub fn new_conversation(&self) -> Conversation {
         let now = self.engine.host().now_ms();
