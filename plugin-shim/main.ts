@@ -14,7 +14,7 @@ import type { ConfirmationCoordinator } from "./cards/confirmations";
 import type { UndoController } from "./cards/undo";
 import type { ChatContext } from "./chat/chat-context";
 import { CHAT_VIEW_TYPE, ChatView } from "./chat/view";
-import type { Conversation, CoreHandle, ProfileEdit, VaultAgentSettings } from "./core/types";
+import type { CodingAgentEdit, Conversation, CoreHandle, ProfileEdit, VaultAgentSettings } from "./core/types";
 import type { AgentRunner } from "./doors/acp/runner";
 import { createPublicApi } from "./doors/api";
 import type { AgentDoors } from "./doors/mcp";
@@ -208,7 +208,6 @@ export default class VaultAgentPlugin extends Plugin {
 			confirmations,
 			vaultPath,
 			secret: (name) => this.app.secretStorage.getSecret(name),
-			stored: () => this.storedExtras.acpAgents,
 			pluginVersion: this.manifest.version,
 			onActivity: (entry) => agents.recordActivity(entry),
 		});
@@ -346,28 +345,22 @@ export default class VaultAgentPlugin extends Plugin {
 
 	/** The user's change to a coding agent's profile (command, arguments, key names). */
 	async saveAgentProfile(id: string, change: { command?: string; args?: string[]; envSecrets?: Record<string, string> }): Promise<void> {
-		const stored = this.storedExtras.acpAgents;
-		const all = stored && typeof stored === "object" ? { ...(stored as Record<string, unknown>) } : {};
-		const before = all[id] && typeof all[id] === "object" ? (all[id] as Record<string, unknown>) : {};
-		all[id] = { ...before, ...change };
-		this.storedExtras = { ...this.storedExtras, acpAgents: all };
-		await this.saveData(this.storedExtras);
+		await this.editCodingAgents({ action: "change", id, ...change });
 	}
 
 	/** The coding agent the chat's picker has chosen (`agent:<id>`), or null for the model profiles. */
 	selectedAgent(): string | null {
-		const stored = this.storedExtras.acpAgents;
-		const selected = stored && typeof stored === "object" ? (stored as Record<string, unknown>).selected : null;
-		return typeof selected === "string" ? selected : null;
+		return this.core?.settings().acpAgents.selected ?? null;
 	}
 
 	async selectAgent(value: string | null): Promise<void> {
-		const stored = this.storedExtras.acpAgents;
-		const all = stored && typeof stored === "object" ? { ...(stored as Record<string, unknown>) } : {};
-		if (value) all.selected = value;
-		else delete all.selected;
-		this.storedExtras = { ...this.storedExtras, acpAgents: all };
-		await this.saveData(this.storedExtras);
+		await this.editCodingAgents({ action: "select", value });
+	}
+
+	private async editCodingAgents(edit: CodingAgentEdit): Promise<void> {
+		const core = this.core;
+		if (!core) throw new Error("Vault Agent is not loaded.");
+		await this.updateSettings({ acpAgents: core.editCodingAgents(edit) });
 	}
 
 	/**

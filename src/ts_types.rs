@@ -24,6 +24,15 @@ const HEADER: &str = "\
 // Update: VAULT_AGENT_WRITE_TYPES=1 cargo test --release --lib ts_types
 ";
 
+/// `acpAgents` in data.json, serialised by hand (`settings::agents`) in the
+/// shape it always had. The shim does not build it: `editCodingAgents` does.
+const CODING_AGENT_SETTINGS: &str = "
+/**
+ * The coding agents' settings as stored: the one the chat picked, and each changed agent's fields.
+ */
+export type CodingAgentSettings = { selected?: string } & { [id: string]: { command?: string; args?: string[]; envSecrets?: Record<string, string> } | string | undefined };
+";
+
 /// One `export type` with its doc comment.
 fn declaration<T: TS + ?Sized>() -> String {
     format!("\n{}export {}\n", T::docs().unwrap_or_default(), T::decl())
@@ -65,8 +74,8 @@ fn core_types() -> String {
     use crate::cli::client::CliStatus;
     use crate::cli::discovery::{Candidate, CandidateSource, Discovery, Verdict};
     use crate::doors::chat::conversation::{
-        AgentChat, AnswerUsage, Attachment, ChatMessage, Conversation, OutsideDoor, PausedTurn,
-        ToolCallRecord, Usage,
+        AgentAnswerText, AgentChat, AnswerUsage, Attachment, ChatMessage, Conversation,
+        OutsideDoor, PausedTurn, ToolCallRecord, Usage,
     };
     use crate::doors::chat::stored::LoadedConversation;
     use crate::doors::chat::{ChatEvent, ConnectionReport, TurnEnd};
@@ -80,6 +89,7 @@ fn core_types() -> String {
         AgentAnswer, AgentOption, AgentQuestion, AnsweredBecause,
     };
     use crate::policy::agent_session::AgentRefusal;
+    use crate::settings::agents::CodingAgentProfile;
     use crate::settings::presets::ProviderPreset;
     use crate::settings::{
         ChatSettings, McpSettings, ModelProfile, PermissionMode, ProfileSummary, ProviderKind,
@@ -100,6 +110,8 @@ fn core_types() -> String {
         declaration::<ProviderSettings>(),
         declaration::<ProviderKind>(),
         declaration::<McpSettings>(),
+        declaration::<CodingAgentProfile>(),
+        CODING_AGENT_SETTINGS.to_string(),
         declaration::<ProfileSummary>(),
         declaration::<ProviderPreset>(),
         declaration::<ConnectionReport>(),
@@ -108,6 +120,7 @@ fn core_types() -> String {
         declaration::<PausedTurn>(),
         declaration::<OutsideDoor>(),
         declaration::<AgentChat>(),
+        declaration::<AgentAnswerText>(),
         declaration::<ChatMessage>(),
         declaration::<ToolCallRecord>(),
         declaration::<Attachment>(),
@@ -279,6 +292,12 @@ fn constants() -> String {
             "The stored spellings, as a message lists them.",
             "PERMISSION_MODE_KEYS_LISTED",
             text(&PermissionMode::keys_listed()),
+        ),
+        "\n// The coding agents: src/settings/agents.rs.\n".to_string(),
+        constant(
+            "The chat picker's value for a coding agent is this prefix and its id.",
+            "AGENT_PREFIX",
+            text(crate::settings::agents::AGENT_PREFIX),
         ),
         "\n// The MCP server: src/doors/mcp/mod.rs.\n".to_string(),
         constant(

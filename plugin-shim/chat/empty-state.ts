@@ -1,5 +1,6 @@
 // What a new chat shows: what the agent can do, how it is set up (the model,
-// the mode, whether the CLI was found) and prompts to try.
+// the mode, the user's standing instructions, whether the CLI was found)
+// and prompts to try.
 
 import type { CoreHandle } from "../core/types";
 import { activeProfile } from "../settings/active-profile";
@@ -16,6 +17,9 @@ export function renderEmptyState(parent: HTMLElement, core: CoreHandle, pick: (p
 	const facts = empty.createEl("ul", { cls: "vault-agent-empty-facts" });
 	facts.createEl("li", { text: `Model: ${activeProfile(settings.chat)?.model || "none set"}` });
 	facts.createEl("li", { text: `Vault changes: ${permissionModeText(settings.permissionMode).label}` });
+	const profile = activeProfile(settings.chat);
+	const instructions = [settings.chat.instructionsNote, profile?.instructions ? "this profile's own" : ""].filter((part) => part !== "");
+	facts.createEl("li", { cls: "vault-agent-empty-instructions", text: `Your instructions: ${instructions.length > 0 ? instructions.join(" and ") : "none (add a note in Settings → Vault Agent → Model)"}` });
 	const cli = facts.createEl("li", { text: "Command line interface: looking for it…" });
 	void core.cliStatus().then((status) => {
 		cli.setText(status.discovery.binary ? `Command line interface: found (${status.discovery.binary})` : "Command line interface: not found. Turn it on in Obsidian's general settings.");

@@ -5,6 +5,7 @@
 // commands, a crash). ACP cannot rewind an agent's history.
 
 import type { DropdownComponent } from "obsidian";
+import type { AgentAnswerText } from "../core/types";
 import type { AgentProfile } from "../doors/acp/profiles";
 import type { AgentEvent } from "../doors/acp/events";
 import type { AgentSession } from "../doors/acp/session";
@@ -45,11 +46,12 @@ export class AgentTurn implements ChatTurn {
 		const runner = chat.ctx.codingAgents;
 		const profile = runner?.profileFor(chat.ctx.selectedAgent());
 		const conversation = chat.conversation;
-		if (!runner || !profile || !conversation) return;
+		const core = chat.ctx.core;
+		if (!runner || !profile || !conversation || !core) return;
 		chat.setRunning(true);
 		chat.banner.hide();
 		chat.drawRegenerate();
-		const messages = [...conversation.messages, { role: "user" as const, text }];
+		const answers: AgentAnswerText[] = [];
 		let reasoning = "";
 		try {
 			await this.starting;
@@ -62,16 +64,11 @@ export class AgentTurn implements ChatTurn {
 			const session = this.session;
 			await session.prompt(text, (event) => {
 				if (event.type === "reasoningDelta") reasoning += event.text;
-				if (event.type === "assistantMessage") messages.push({ role: "assistant", text: event.text, toolCalls: [], ...(reasoning ? { reasoning } : {}) });
+				if (event.type === "assistantMessage") answers.push({ text: event.text, reasoning });
 				this.event(event);
 			});
-			await chat.keep({
-				...conversation,
-				title: conversation.renamed || conversation.title ? conversation.title : text.slice(0, 60),
-				updatedMs: Date.now(),
-				messages,
-				agent: { profile: profile.id, name: session.facts?.name ?? profile.name, sessionId: session.sessionId },
-			});
+			const agent = { profile: profile.id, name: session.facts?.name ?? profile.name, sessionId: session.sessionId };
+			await chat.keep(core.keepAgentTurn(conversation, text, answers, agent));
 		} catch (error) {
 			chat.showBanner(error instanceof Error ? error.message : String(error));
 		} finally {

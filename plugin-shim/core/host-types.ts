@@ -101,6 +101,11 @@ export type ProfileEdit =
 	| { action: "delete"; id: string }
 	| { action: "select"; id: string };
 
+/** A user's change to the coding agents; the core decides its result (src/settings/agents.rs). */
+export type CodingAgentEdit =
+	| { action: "select"; value: string | null }
+	| { action: "change"; id: string; command?: string; args?: string[]; envSecrets?: Record<string, string> };
+
 export interface TurnResult {
 	conversation: Conversation;
 	end: TurnEnd;

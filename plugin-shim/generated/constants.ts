@@ -24,6 +24,11 @@ export const DEFAULT_PERMISSION_MODE: PermissionModeText = { mode: "readOnly", l
 /** The stored spellings, as a message lists them. */
 export const PERMISSION_MODE_KEYS_LISTED = "readOnly, askEveryChange or askBeforeEdits";
 
+// The coding agents: src/settings/agents.rs.
+
+/** The chat picker's value for a coding agent is this prefix and its id. */
+export const AGENT_PREFIX = "agent:";
+
 // The MCP server: src/doors/mcp/mod.rs.
 
 /** The secret in Obsidian's secret storage that holds the bearer token. */

@@ -79,7 +79,11 @@ tools: { [key in string]?: boolean }, chat: ChatSettings,
 /**
  * The MCP server for agents outside Obsidian (off until the user turns it on).
  */
-mcp: McpSettings, };
+mcp: McpSettings, 
+/**
+ * The coding agents (ACP): the user's changes and the one picked.
+ */
+acpAgents: CodingAgentSettings, };
 
 /**
  * What the agent may do to the vault. Only the user changes it (the settings
@@ -111,12 +115,17 @@ firstTokenTimeoutMs: number,
 /**
  * Anthropic extended thinking, and the tokens it may think with.
  */
-anthropicThinking: boolean, anthropicThinkingBudget: number, };
+anthropicThinking: boolean, anthropicThinkingBudget: number, 
+/**
+ * A note whose text the model is given in every chat as the user's
+ * standing instructions (`doors::chat::instructions`); empty: none.
+ */
+instructionsNote: string, };
 
 /**
  * A saved model setup the user switches between (settings tab, chat header).
  * Stored flat: `{ id, name, provider, baseUrl, model, apiKeySecret, contextWindow,
- * textToolCalls }`.
+ * textToolCalls, instructions }`.
  */
 export type ModelProfile = { 
 /**
@@ -134,7 +143,13 @@ contextWindow: number,
  * Off unless the user turns it on: every preset calls tools natively,
  * and text in a note could otherwise pose as a call.
  */
-textToolCalls: boolean, };
+textToolCalls: boolean, 
+/**
+ * The profile's own standing instructions (a small model may need
+ * other words than a large one), after the instructions note's; at
+ * most `doors::chat::instructions::MAX_PROFILE_CHARS` characters.
+ */
+instructions: string, };
 
 /**
  * One model server: where it is, which model, and the name of the secret
@@ -154,7 +169,13 @@ contextWindow: number,
  * Off unless the user turns it on: every preset calls tools natively,
  * and text in a note could otherwise pose as a call.
  */
-textToolCalls: boolean, };
+textToolCalls: boolean, 
+/**
+ * The profile's own standing instructions (a small model may need
+ * other words than a large one), after the instructions note's; at
+ * most `doors::chat::instructions::MAX_PROFILE_CHARS` characters.
+ */
+instructions: string, };
 
 /**
  * Which kind of model server the chat talks to.
@@ -166,6 +187,28 @@ export type ProviderKind = "openAi" | "anthropic";
  * chat's, and Read only until the user picks another.
  */
 export type McpSettings = { enabled: boolean, port: number, permissionMode: PermissionMode, };
+
+/**
+ * One agent as the shim starts and shows it: the built-in with the user's changes.
+ */
+export type AgentProfile = { 
+/**
+ * `agent:<id>` in the chat's model picker.
+ */
+id: string, name: string, command: string, args: Array<string>, 
+/**
+ * Environment names → secret names in Obsidian's secret storage (API keys).
+ */
+envSecrets: Record<string, string>, 
+/**
+ * What to run to install it, shown when the command is not found.
+ */
+install: string, };
+
+/**
+ * The coding agents' settings as stored: the one the chat picked, and each changed agent's fields.
+ */
+export type CodingAgentSettings = { selected?: string } & { [id: string]: { command?: string; args?: string[]; envSecrets?: Record<string, string> } | string | undefined };
 
 /**
  * What the settings tab's switcher and the chat header show of a profile.
@@ -263,6 +306,11 @@ profile: string, name: string,
  * The agent's session, once it made one.
  */
 sessionId: string | null, };
+
+/**
+ * One answer of a coding agent's turn (`Conversation::keep_agent_turn`).
+ */
+export type AgentAnswerText = { text: string, reasoning: string, };
 
 export type ChatMessage = { "role": "user", text: string, 
 /**

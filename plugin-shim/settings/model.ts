@@ -135,6 +135,18 @@ export function modelSection(ctx: SettingsContext, redraw: () => void): Section 
 			"contextWindow",
 		),
 		{
+			name: "Instructions for this profile",
+			desc: "Given to the model of this profile in every chat, after the instructions note's (a small model may need plainer words than a large one). At most 2000 characters.",
+			aliases: ["system prompt", "custom instructions"],
+			render: (setting) => {
+				setting.settingEl.addClass("vault-agent-profile-instructions");
+				setting.addTextArea((area) => {
+					area.setPlaceholder("Answer in short sentences.");
+					commitOnChange(area, profile.instructions, async (instructions) => (await saveProfile(ctx, { instructions }))?.instructions ?? instructions);
+				});
+			},
+		},
+		{
 			name: "Tool calls written as text",
 			desc: "Only for a model or server that cannot call tools: a reply that is nothing but a tool call, written as JSON (bare, in a code block or in <tool_call> tags), then runs as one. Leave it off for servers that call tools themselves, as every provider listed above does. A call a tool's answer also held (text in a note) never runs, and a change asked for this way always waits for your approval.",
 			aliases: ["text-form tool calls", "tool_call", "JSON tool calls"],
@@ -148,6 +160,21 @@ export function modelSection(ctx: SettingsContext, redraw: () => void): Section 
 			},
 		},
 	);
+	rows.push({
+		name: "Instructions note",
+		desc: "A note whose text the model is given in every chat as your standing instructions (which folders hold what, how to write), read again when it changes. It must be in a folder the agent may read; the first 4000 characters are used. Empty: none.",
+		aliases: ["standing instructions", "custom instructions", "AGENTS.md", "system prompt"],
+		render: (setting) => {
+			setting.settingEl.addClass("vault-agent-instructions-note");
+			setting.addText((text) => {
+				text.setPlaceholder("Vault Agent/Instructions.md");
+				commitOnChange(text, settings.chat.instructionsNote, async (instructionsNote) => {
+					const current = ctx.core?.settings().chat ?? settings.chat;
+					return (await ctx.updateSettings({ chat: { ...current, instructionsNote } })).chat.instructionsNote;
+				});
+			});
+		},
+	});
 	if (profile.provider === "anthropic") {
 		rows.push(
 			{

@@ -36,6 +36,10 @@ pub struct ProviderSettings {
     /// Off unless the user turns it on: every preset calls tools natively,
     /// and text in a note could otherwise pose as a call.
     pub text_tool_calls: bool,
+    /// The profile's own standing instructions (a small model may need
+    /// other words than a large one), after the instructions note's; at
+    /// most `doors::chat::instructions::MAX_PROFILE_CHARS` characters.
+    pub instructions: String,
 }
 
 impl ProviderSettings {
@@ -48,6 +52,7 @@ impl ProviderSettings {
                 api_key_secret: String::new(),
                 context_window: 0,
                 text_tool_calls: false,
+                instructions: String::new(),
             },
             ProviderKind::Anthropic => ProviderSettings {
                 base_url: "https://api.anthropic.com".into(),
@@ -55,6 +60,7 @@ impl ProviderSettings {
                 api_key_secret: String::new(),
                 context_window: 0,
                 text_tool_calls: false,
+                instructions: String::new(),
             },
         }
     }
@@ -62,7 +68,7 @@ impl ProviderSettings {
 
 /// A saved model setup the user switches between (settings tab, chat header).
 /// Stored flat: `{ id, name, provider, baseUrl, model, apiKeySecret, contextWindow,
-/// textToolCalls }`.
+/// textToolCalls, instructions }`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
@@ -127,6 +133,9 @@ pub struct ChatSettings {
     /// Anthropic extended thinking, and the tokens it may think with.
     pub anthropic_thinking: bool,
     pub anthropic_thinking_budget: u32,
+    /// A note whose text the model is given in every chat as the user's
+    /// standing instructions (`doors::chat::instructions`); empty: none.
+    pub instructions_note: String,
 }
 
 impl Default for ChatSettings {
@@ -141,6 +150,7 @@ impl Default for ChatSettings {
             first_token_timeout_ms: DEFAULT_FIRST_TOKEN_TIMEOUT_MS,
             anthropic_thinking: false,
             anthropic_thinking_budget: DEFAULT_THINKING_BUDGET,
+            instructions_note: String::new(),
         }
     }
 }

@@ -5,6 +5,7 @@
 //! default, numbers are clamped into range and unknown keys are dropped. The
 //! notes say what was repaired, so the shim can log it.
 
+pub mod agents;
 mod chat;
 mod modes;
 mod normalise;
@@ -92,6 +93,10 @@ pub struct Settings {
     pub chat: ChatSettings,
     /// The MCP server for agents outside Obsidian (off until the user turns it on).
     pub mcp: McpSettings,
+    /// The coding agents (ACP): the user's changes and the one picked.
+    #[serde(rename = "acpAgents")]
+    #[cfg_attr(test, ts(type = "CodingAgentSettings"))]
+    pub coding_agents: agents::CodingAgents,
     /// Set for one call by the door it came through (never stored): tags the
     /// call's CLI processes so a cancelled MCP request stops exactly those.
     #[serde(skip)]
@@ -144,6 +149,7 @@ impl Default for Settings {
             tools: BTreeMap::new(),
             chat: ChatSettings::default(),
             mcp: McpSettings::default(),
+            coding_agents: agents::CodingAgents::default(),
             process_tag: None,
             written_as_text: false,
             mode_setting: ModeSetting::Chat,

@@ -83,6 +83,7 @@ pub fn normalise(stored: &Value, known_tools: &[&str]) -> NormalisedSettings {
             // Its own mode: an MCP section never inherits the chat's.
             permission_mode: r.permission_mode(),
         }),
+        coding_agents: super::agents::read(object.get("acpAgents"), &mut repairs),
         process_tag: None,
         written_as_text: false,
         mode_setting: ModeSetting::Chat,
@@ -103,6 +104,7 @@ pub fn normalise(stored: &Value, known_tools: &[&str]) -> NormalisedSettings {
         "tools",
         "chat",
         "mcp",
+        "acpAgents",
     ];
     for key in object.keys() {
         if !known_keys.contains(&key.as_str()) && !is_foreign_section(key) {
@@ -115,8 +117,8 @@ pub fn normalise(stored: &Value, known_tools: &[&str]) -> NormalisedSettings {
 /// Keys of `data.json` that belong to other parts of the plugin (kept as they are
 /// by the shim, not settings of the tool system).
 fn is_foreign_section(key: &str) -> bool {
-    // `acpAgents`: the coding agents' commands (plugin-shim/acp/profiles.ts).
-    matches!(key, "lastConversation" | "acpAgents")
+    // `lastConversation`: the chat the view opens with (plugin-shim/main.ts).
+    matches!(key, "lastConversation")
 }
 
 struct Reader<'a> {
@@ -186,6 +188,7 @@ impl Reader<'_> {
                     DEFAULT_THINKING_BUDGET,
                     THINKING_BUDGET_RANGE,
                 ),
+                instructions_note: r.note_path("instructionsNote"),
             }
         })
     }
@@ -353,6 +356,73 @@ impl Reader<'_> {
             context_window: self.number("contextWindow", 0, CONTEXT_WINDOW_RANGE),
             // Absent in a data.json from before the switch: off.
             text_tool_calls: self.boolean("textToolCalls", defaults.text_tool_calls),
+            instructions: self.lines(
+                "instructions",
+                crate::doors::chat::instructions::MAX_PROFILE_CHARS,
+            ),
+        }
+    }
+
+    /// A note's path from the vault root, or empty (none); a value that
+    /// cannot name a note is cleared and the repair says why.
+    fn note_path(&mut self, key: &str) -> String {
+        let value = self.string(key, "");
+        if value.is_empty() {
+            return value;
+        }
+        match crate::base::vault_path::normalised(
+            key,
+            &value,
+            crate::base::vault_path::PathKind::File,
+        ) {
+            Ok(path) if path.to_lowercase().ends_with(".md") => path,
+            Ok(path) => {
+                self.repairs.push(format!(
+                    "`{key}` {path:?} is not a note (a path ending in .md); cleared"
+                ));
+                String::new()
+            }
+            Err(why) => {
+                self.repairs.push(format!("{why}; cleared"));
+                String::new()
+            }
+        }
+    }
+
+    /// Text that may run over several lines (tabs and line breaks kept,
+    /// other control characters refused), at most `max` characters.
+    fn lines(&mut self, key: &str, max: usize) -> String {
+        match self.object.get(key) {
+            None | Some(Value::Null) => String::new(),
+            Some(Value::String(s))
+                if s.chars()
+                    .any(|c| c.is_control() && !matches!(c, '\n' | '\t' | '\r')) =>
+            {
+                self.repairs
+                    .push(format!("`{key}` contained control characters; cleared"));
+                String::new()
+            }
+            Some(Value::String(s)) => {
+                let text = s.trim().replace("\r\n", "\n");
+                if text.chars().count() > max {
+                    self.repairs
+                        .push(format!("`{key}` was longer than {max} characters; cut"));
+                    return text
+                        .chars()
+                        .take(max)
+                        .collect::<String>()
+                        .trim_end()
+                        .to_string();
+                }
+                text
+            }
+            Some(other) => {
+                self.repairs.push(format!(
+                    "`{key}` was {}, not text; cleared",
+                    type_name(other)
+                ));
+                String::new()
+            }
         }
     }
 

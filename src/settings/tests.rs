@@ -281,6 +281,7 @@ fn an_old_single_server_becomes_one_profile_in_use() {
             context_window: 32768,
             // Not in a data.json from before the switch: off.
             text_tool_calls: false,
+            instructions: String::new(),
         }
     );
     assert_eq!(chat.active_profile, profile.id);
@@ -436,4 +437,62 @@ fn a_door_can_narrow_the_mode_but_never_widen_it() {
     ] {
         assert_eq!(mode.at_most(cap), expected, "{mode:?} capped at {cap:?}");
     }
+}
+
+#[test]
+fn the_instructions_note_is_a_note_path_or_nothing() {
+    let note = |value: Value| {
+        let n = normalise(&json!({"chat": {"instructionsNote": value}}), &[]);
+        (n.settings.chat.instructions_note, n.repairs)
+    };
+    assert_eq!(note(Value::Null), (String::new(), Vec::<String>::new()));
+    assert_eq!(
+        note(json!(" Vault Agent/Instructions.md ")).0,
+        "Vault Agent/Instructions.md"
+    );
+    for (wrong, why) in [
+        (json!("../Outside.md"), "instructionsNote"),
+        (json!("/etc/passwd.md"), "instructionsNote"),
+        (json!("Projects/Plan.canvas"), "is not a note"),
+        (json!(12), "not text"),
+    ] {
+        let (path, repairs) = note(wrong.clone());
+        assert_eq!(path, "", "{wrong} is cleared");
+        assert!(
+            repairs
+                .iter()
+                .any(|r| r.contains(why) && r.contains("chat")),
+            "{wrong}: {repairs:?}"
+        );
+    }
+}
+
+#[test]
+fn a_profiles_instructions_keep_their_lines_and_are_capped() {
+    let profile = |value: Value| {
+        let n = normalise(
+            &json!({"chat": {"profiles": [{"id": "a", "provider": "openAi", "instructions": value}]}}),
+            &[],
+        );
+        (
+            n.settings.chat.profile().server.instructions.clone(),
+            n.repairs,
+        )
+    };
+    assert_eq!(
+        profile(json!("  Answer briefly.\r\n\tUse metric units.  ")).0,
+        "Answer briefly.\n\tUse metric units."
+    );
+    let (long, repairs) = profile(json!("x".repeat(2_100)));
+    assert_eq!(long.chars().count(), 2_000);
+    assert!(
+        repairs.iter().any(|r| r.contains("longer than 2000")),
+        "{repairs:?}"
+    );
+    let (bell, repairs) = profile(json!("ding\u{7}"));
+    assert_eq!(bell, "");
+    assert!(
+        repairs.iter().any(|r| r.contains("control characters")),
+        "{repairs:?}"
+    );
 }

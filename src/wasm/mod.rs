@@ -55,14 +55,14 @@ const AGENT_QUESTION: crate::base::input::InputLimits = crate::base::input::Inpu
 const TS_TYPES: &str = r#"
 import type { ToolDescriptor, ToolResult } from "../../plugin-shim/generated/api-types";
 import type {
-    AgentAnswer, AgentFileWrite, AgentQuestion, AgentRefusal, Attachment, ChatEvent, ChatMessage,
-    ChatSettings, CliStatus, ConfirmationCard, ConnectionReport, Conversation, JournalEntryView,
+    AgentAnswer, AgentAnswerText, AgentChat, AgentFileWrite, AgentProfile, AgentQuestion, AgentRefusal, Attachment, ChatEvent, ChatMessage,
+    ChatSettings, CliStatus, CodingAgentSettings, ConfirmationCard, ConnectionReport, Conversation, JournalEntryView,
     LoadedConversation, McpActivityRead, McpClientSetup, McpExchange, McpListenerLimits, McpReply,
     PlatformFacts, ProcessTree, ProfileSummary, ProviderPreset, SearchStatus, SearchVaultEvent,
     TurnChanges, VaultAgentSettings,
 } from "../../plugin-shim/generated/core-types";
 import type {
-    HostFunctions, McpEventFunctions, McpTool, ProfileEdit, TurnResult,
+    CodingAgentEdit, HostFunctions, McpEventFunctions, McpTool, ProfileEdit, TurnResult,
 } from "../../plugin-shim/core/host-types";
 "#;
 
@@ -640,6 +640,26 @@ impl VaultAgent {
         to_js(&serde_json::json!({ "conversation": conversation, "dropped": dropped }))
     }
 
+    /// A coding agent's turn kept in the conversation (the user's message,
+    /// the agent's answers, its session, the title); returns it to save.
+    #[wasm_bindgen(js_name = keepAgentTurn, unchecked_return_type = "Conversation")]
+    pub fn keep_agent_turn(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "Conversation")] conversation: JsValue,
+        text: String,
+        #[wasm_bindgen(unchecked_param_type = "AgentAnswerText[]")] answers: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "AgentChat")] agent: JsValue,
+    ) -> Result<JsValue, JsError> {
+        let mut conversation: Conversation =
+            from_js(&conversation, &CONVERSATION).map_err(into_error)?;
+        let answers = from_js(&answers, &CONVERSATION).map_err(into_error)?;
+        let agent = from_js(&agent, &CONVERSATION).map_err(into_error)?;
+        self.core
+            .chat
+            .keep_agent_turn(&mut conversation, &text, answers, agent);
+        to_js(&conversation)
+    }
+
     /// The user renamed a chat (an empty title gives it back to the first
     /// message); returns the conversation to save.
     #[wasm_bindgen(js_name = renameConversation, unchecked_return_type = "Conversation")]
@@ -769,6 +789,30 @@ impl VaultAgent {
             .edited(&edit)
             .map_err(|reason| JsError::new(&reason))?;
         to_js(&chat)
+    }
+
+    /// The coding agents as the chat starts and the settings show them.
+    #[wasm_bindgen(js_name = codingAgents, unchecked_return_type = "AgentProfile[]")]
+    pub fn coding_agents(&self) -> Result<JsValue, JsError> {
+        to_js(&self.core.settings().coding_agents.profiles())
+    }
+
+    /// The coding agents' settings after the user's edit (`{ action:
+    /// "select", value }` or `{ action: "change", id, command?, args?,
+    /// envSecrets? }`), for `updateSettings`; refused with the reason.
+    #[wasm_bindgen(js_name = editCodingAgents, unchecked_return_type = "CodingAgentSettings")]
+    pub fn edit_coding_agents(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "CodingAgentEdit")] edit: JsValue,
+    ) -> Result<JsValue, JsError> {
+        let edit = value_from_js(&edit, &SETTINGS).map_err(into_error)?;
+        let agents = self
+            .core
+            .settings()
+            .coding_agents
+            .edited(&edit)
+            .map_err(|reason| JsError::new(&reason))?;
+        to_js(&agents)
     }
 
     /// Provider presets for the settings tab.

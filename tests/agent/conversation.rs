@@ -119,3 +119,48 @@ fn an_edit_drops_the_message_and_everything_after_it_and_keeps_its_attachments()
     assert_eq!((c.title.as_str(), c.renamed), ("other words", false));
     assert!(serde_json::to_value(&c).unwrap().get("renamed").is_none());
 }
+
+#[test]
+fn a_coding_agents_turn_is_kept_in_the_same_conversation_type_titled_by_the_core() {
+    use vault_agent::doors::chat::conversation::{AgentAnswerText, AgentChat};
+    let core = agent(Value::Null);
+    let mut chat = core.chat.new_conversation();
+    let agent_chat = || AgentChat {
+        profile: "custom".into(),
+        name: "Test agent".into(),
+        session_id: Some("s-1".into()),
+    };
+    let question = format!("Please tidy my project notes {}", "and more ".repeat(10));
+    core.chat.keep_agent_turn(
+        &mut chat,
+        &question,
+        vec![
+            AgentAnswerText {
+                text: "Looking.".into(),
+                reasoning: String::new(),
+            },
+            AgentAnswerText {
+                text: "Done.".into(),
+                reasoning: "Read three notes.".into(),
+            },
+        ],
+        agent_chat(),
+    );
+    assert_eq!(chat.messages.len(), 3);
+    assert!(matches!(&chat.messages[0], ChatMessage::User { text, .. } if *text == question));
+    assert!(
+        matches!(&chat.messages[2], ChatMessage::Assistant { text, reasoning, .. } if text == "Done." && reasoning == "Read three notes.")
+    );
+    assert_eq!(chat.agent, Some(agent_chat()));
+    // The chat's own rule: the first line, 60 characters, an ellipsis when cut.
+    assert_eq!(chat.title.chars().count(), 61, "{}", chat.title);
+    assert!(chat.title.starts_with("Please tidy my project notes") && chat.title.ends_with('…'));
+    assert!(chat.updated_ms >= chat.created_ms);
+
+    // A renamed chat keeps its name; a later turn does not retitle it.
+    chat.rename("Tidying");
+    core.chat
+        .keep_agent_turn(&mut chat, "next", Vec::new(), agent_chat());
+    assert_eq!(chat.title, "Tidying");
+    assert_eq!(chat.messages.len(), 4);
+}

@@ -260,3 +260,173 @@ fn the_compact_fixed_prompt_is_under_1800_tokens_with_every_tool_on_and_loses_no
         "{runs:?}"
     );
 }
+
+/// The notices of a turn, in order.
+fn notices(events: &Recorder) -> Vec<String> {
+    events
+        .0
+        .borrow()
+        .iter()
+        .filter_map(|e| match e {
+            ChatEvent::Notice { text } => Some(text.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn the_instructions_note_reaches_the_model_fresh_each_message_and_within_the_read_scope() {
+    let system = |core: &VaultAgent<FakeHost>, n: usize| {
+        request_body(core, n)["messages"][0]["content"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    let core = agent(json!({"chat": {
+        "instructionsNote": "Vault Agent/Instructions.md",
+        "profiles": [{"id": "small", "provider": "openAi", "instructions": "Use short sentences."}],
+    }}));
+    core.host().notes.borrow_mut().insert(
+        "Vault Agent/Instructions.md".into(),
+        "My projects live in Projects/. Write in British English.".into(),
+    );
+    let mut chat = conversation();
+    core.host().script_http(ok(openai_sse("Hello.", &[], 1)));
+    let events = Recorder::default();
+    block_on(core.chat.send(&mut chat, "hi", &events));
+    let first = system(&core, 0);
+    let rules = first.find("You are Vault Agent").unwrap();
+    let note = first.find("Write in British English.").expect(&first);
+    let profile = first.find("Use short sentences.").expect(&first);
+    assert!(rules < note && note < profile, "{first}");
+    assert!(first.contains("<user-instructions>"), "{first}");
+    assert!(notices(&events).is_empty(), "{:?}", notices(&events));
+
+    // Edited between two messages: the next request has the new text.
+    core.host().notes.borrow_mut().insert(
+        "Vault Agent/Instructions.md".into(),
+        "Write in American English.".into(),
+    );
+    core.host().script_http(ok(openai_sse("Hi again.", &[], 1)));
+    block_on(core.chat.send(&mut chat, "and now?", &Recorder::default()));
+    let second = system(&core, 1);
+    assert!(second.contains("Write in American English."), "{second}");
+    assert!(!second.contains("British"), "{second}");
+
+    // Deleted: the chat goes on without it and says so once.
+    core.host()
+        .notes
+        .borrow_mut()
+        .remove("Vault Agent/Instructions.md");
+    core.host().script_http(ok(openai_sse("Fine.", &[], 1)));
+    let events = Recorder::default();
+    block_on(core.chat.send(&mut chat, "still there?", &events));
+    assert!(!system(&core, 2).contains("<user-instructions>\nWrite"));
+    assert!(system(&core, 2).contains("Use short sentences."));
+    let told = notices(&events);
+    assert_eq!(told.len(), 1, "{told:?}");
+    assert!(
+        told[0].contains("Vault Agent/Instructions.md could not be read"),
+        "{told:?}"
+    );
+}
+
+#[test]
+fn an_instructions_note_in_the_configuration_folder_is_never_sent() {
+    let core = agent(json!({"chat": {"instructionsNote": ".obsidian/Instructions.md"}}));
+    core.host().notes.borrow_mut().insert(
+        ".obsidian/Instructions.md".into(),
+        "The secret word is swordfish.".into(),
+    );
+    core.host().script_http(ok(openai_sse("Hello.", &[], 1)));
+    let events = Recorder::default();
+    block_on(core.chat.send(&mut conversation(), "hi", &events));
+    let body = core.host().http_requests.borrow()[0].body.clone().unwrap();
+    assert!(!body.contains("swordfish"), "{body}");
+    assert!(
+        notices(&events).iter().any(|t| t.contains("may not read")),
+        "{:?}",
+        notices(&events)
+    );
+}
+
+#[test]
+fn an_instructions_note_outside_the_read_scope_is_never_sent() {
+    let core = agent(json!({
+        "readFolders": ["Projects"],
+        "chat": {"instructionsNote": "Private/Instructions.md"},
+    }));
+    core.host().notes.borrow_mut().insert(
+        "Private/Instructions.md".into(),
+        "The secret word is swordfish.".into(),
+    );
+    core.host().script_http(ok(openai_sse("Hello.", &[], 1)));
+    let events = Recorder::default();
+    block_on(core.chat.send(&mut conversation(), "hi", &events));
+    let body = core.host().http_requests.borrow()[0].body.clone().unwrap();
+    assert!(!body.contains("swordfish"), "{body}");
+    assert!(!body.contains("user-instructions"), "{body}");
+    let told = notices(&events);
+    assert!(
+        told.iter()
+            .any(|t| t.contains("in a folder the agent may not read") && t.contains("Safety")),
+        "{told:?}"
+    );
+}
+
+#[test]
+fn a_long_instructions_note_is_cut_counted_in_the_budget_and_the_user_told() {
+    let core = agent(json!({"chat": {"instructionsNote": "Long.md"}}));
+    core.host()
+        .notes
+        .borrow_mut()
+        .insert("Long.md".into(), "Be kind. ".repeat(1_000));
+    core.host().script_http(ok(openai_sse("Hello.", &[], 1)));
+    let events = Recorder::default();
+    block_on(core.chat.send(&mut conversation(), "hi", &events));
+    let system = request_body(&core, 0)["messages"][0]["content"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert_eq!(
+        system.matches("Be kind.").count(),
+        444,
+        "4 000 characters of it"
+    );
+    let told = notices(&events);
+    assert!(
+        told.iter()
+            .any(|t| t.contains("Long.md has 8999 characters") && t.contains("first 4000")),
+        "{told:?}"
+    );
+}
+
+#[test]
+fn the_instructions_count_in_the_context_budget() {
+    // A window too small for anything: the error says what the prompt needs.
+    let needed = |instructions: &str| {
+        let core = agent(json!({"chat": {
+            "instructionsNote": "I.md",
+            "profiles": [{"id": "a", "provider": "openAi", "contextWindow": 512}],
+        }}));
+        core.host()
+            .notes
+            .borrow_mut()
+            .insert("I.md".into(), instructions.into());
+        let events = Recorder::default();
+        block_on(core.chat.send(&mut conversation(), "hi", &events));
+        let (code, message) = failure(&events);
+        assert_eq!(code, "context_full", "{message}");
+        message
+            .split(|c: char| !c.is_ascii_digit())
+            .filter_map(|n| n.parse::<usize>().ok())
+            .max()
+            .unwrap()
+    };
+    let without = needed("");
+    let with = needed(&"Be kind. ".repeat(400));
+    assert!(
+        with >= without + 700,
+        "{without} tokens without, {with} with"
+    );
+}

@@ -1,4 +1,4 @@
-// The chat's coding agents: their profiles (data.json `acpAgents`), the one
+// The chat's coding agents: their profiles (the core's settings), the one
 // MCP listener they reach our tools on (loopback, a free port, a token per
 // session), the running sessions, and "Test". Nothing here imports the ACP
 // SDK: session.ts does, and is loaded (with the SDK and its schema library)
@@ -11,15 +11,13 @@ import { McpListener, randomHex } from "../mcp-listener";
 import type { AgentFacts } from "./events";
 import type { AgentSession } from "./session";
 import { AgentStartError } from "./start-error";
-import { AGENT_PREFIX, agentProfiles, type AgentProfile } from "./profiles";
+import { AGENT_PREFIX, type AgentProfile } from "./profiles";
 
 export interface AgentRunnerHost {
 	core: CoreHandle;
 	confirmations: ConfirmationCoordinator;
 	vaultPath: string | null;
 	secret(name: string): string | null;
-	/** What data.json holds under `acpAgents`. */
-	stored(): unknown;
 	pluginVersion: string;
 	onActivity(entry: McpActivityEntry): void;
 }
@@ -35,7 +33,7 @@ export class AgentRunner {
 	constructor(private readonly host: AgentRunnerHost) {}
 
 	profiles(): AgentProfile[] {
-		return agentProfiles(this.host.stored());
+		return this.host.core.codingAgents();
 	}
 
 	/** The profile a picker value (`agent:<id>`) names, or null for a model profile. */

@@ -2,7 +2,7 @@
 //! the request, and what came back (a call written as text included).
 
 use crate::base::host::Host;
-use crate::doors::chat::conversation::Conversation;
+use crate::doors::chat::conversation::{ChatMessage, Conversation};
 use crate::doors::chat::model::{ChatError, ModelReply, ModelRequest, StreamPiece};
 use crate::doors::chat::prompt::{attachments_given, model_messages, system_prompt};
 use crate::doors::chat::provider::{build_request, status_error};
@@ -129,6 +129,14 @@ impl<H: Host> ChatDoor<H> {
         );
         if provider.text_tool_calls {
             system.push_str(super::text_calls::PROMPT_RULE);
+        }
+        let standing = super::instructions::standing(self.engine.host(), settings).await;
+        system.push_str(&standing.section);
+        // Once a turn: its first round answers the user's message.
+        if let (Some(text), Some(ChatMessage::User { .. })) =
+            (standing.notice, conversation.messages.last())
+        {
+            events.emit(ChatEvent::Notice { text });
         }
         let fixed = budget::estimate(&system)
             + tools

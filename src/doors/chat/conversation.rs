@@ -191,6 +191,16 @@ pub struct Conversation {
     pub agent: Option<AgentChat>,
 }
 
+/// One answer of a coding agent's turn (`Conversation::keep_agent_turn`).
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct AgentAnswerText {
+    pub text: String,
+    #[serde(default)]
+    pub reasoning: String,
+}
+
 /// The coding agent a chat belongs to (see `Conversation::agent`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
@@ -247,6 +257,32 @@ impl Conversation {
             0 => format!("{}#{asked}", self.id),
             n => format!("{}#{asked}r{n}", self.id),
         }
+    }
+
+    /// A coding agent's turn, kept as the chat keeps its own: the user's
+    /// message, each answer the agent gave (with the reasoning shown so far),
+    /// the agent and its session, the title from the first message.
+    pub fn keep_agent_turn(
+        &mut self,
+        text: &str,
+        answers: Vec<AgentAnswerText>,
+        agent: AgentChat,
+        now_ms: f64,
+    ) {
+        self.messages.push(ChatMessage::User {
+            text: text.to_string(),
+            attachments: None,
+        });
+        for answer in answers {
+            let mut message = ChatMessage::assistant(answer.text, Vec::new());
+            if let ChatMessage::Assistant { reasoning, .. } = &mut message {
+                *reasoning = answer.reasoning;
+            }
+            self.messages.push(message);
+        }
+        self.agent = Some(agent);
+        self.updated_ms = now_ms;
+        self.retitle();
     }
 
     /// The title is the start of the first thing the user said, unless the

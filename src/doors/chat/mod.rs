@@ -10,6 +10,7 @@ mod ask;
 pub mod budget;
 pub mod conversation;
 pub mod events;
+pub mod instructions;
 pub mod model;
 pub mod openai;
 pub mod prompt;
@@ -191,6 +192,18 @@ impl<H: Host> ChatDoor<H> {
             .run_turn(conversation, paused.remaining, paused.rounds, events)
             .await;
         self.finish_turn(conversation, end, events)
+    }
+
+    /// A coding agent's turn kept in `conversation`, as of now (see
+    /// `Conversation::keep_agent_turn`): one conversation type for both engines.
+    pub fn keep_agent_turn(
+        &self,
+        conversation: &mut Conversation,
+        text: &str,
+        answers: Vec<conversation::AgentAnswerText>,
+        agent: conversation::AgentChat,
+    ) {
+        conversation.keep_agent_turn(text, answers, agent, self.engine.host().now_ms());
     }
 
     /// A fresh conversation with an id no other one has.
