@@ -38,7 +38,7 @@ pub struct ProviderSettings {
     pub text_tool_calls: bool,
     /// The profile's own standing instructions (a small model may need
     /// other words than a large one), after the instructions note's; at
-    /// most `doors::chat::instructions::MAX_PROFILE_CHARS` characters.
+    /// most `MAX_PROFILE_INSTRUCTIONS_CHARS` characters.
     pub instructions: String,
 }
 

@@ -49,6 +49,9 @@ pub const DEFAULT_MODEL_TIMEOUT_MS: u32 = 60_000;
 pub const DEFAULT_FIRST_TOKEN_TIMEOUT_MS: u32 = 300_000;
 pub const FIRST_TOKEN_TIMEOUT_RANGE_MS: (u32, u32) = (5_000, 3_600_000);
 pub const MODEL_TIMEOUT_RANGE_MS: (u32, u32) = (5_000, 600_000);
+/// The most characters of a profile's own standing instructions
+/// (`doors::chat::instructions`); longer text is cut when it is read.
+pub const MAX_PROFILE_INSTRUCTIONS_CHARS: usize = 2_000;
 /// Longer profile names are cut.
 pub const MAX_PROFILE_NAME_CHARS: usize = 80;
 /// Tokens; 0 means "as the server is known to offer".

@@ -356,10 +356,7 @@ impl Reader<'_> {
             context_window: self.number("contextWindow", 0, CONTEXT_WINDOW_RANGE),
             // Absent in a data.json from before the switch: off.
             text_tool_calls: self.boolean("textToolCalls", defaults.text_tool_calls),
-            instructions: self.lines(
-                "instructions",
-                crate::doors::chat::instructions::MAX_PROFILE_CHARS,
-            ),
+            instructions: self.lines("instructions", MAX_PROFILE_INSTRUCTIONS_CHARS),
         }
     }
 

@@ -7,13 +7,11 @@
 use crate::base::host::Host;
 use crate::base::vault_path::in_config_dir;
 use crate::policy::scope::FolderScope;
-use crate::settings::Settings;
+use crate::settings::{Settings, MAX_PROFILE_INSTRUCTIONS_CHARS};
 
 /// The most characters of the note the model is given (about 1 000 tokens:
 /// it is paid for in every request).
 pub const MAX_NOTE_CHARS: usize = 4_000;
-/// The most characters of a profile's own instructions (the settings keep no more).
-pub const MAX_PROFILE_CHARS: usize = 2_000;
 /// The note is not read past this size (`vault_read_many`'s bound).
 const MAX_NOTE_BYTES: usize = 256 * 1024;
 
@@ -80,7 +78,12 @@ pub fn compose(note: Option<(&str, &str)>, profile: &str) -> Standing {
     }
     let profile = profile.trim();
     if !profile.is_empty() {
-        parts.push(profile.chars().take(MAX_PROFILE_CHARS).collect());
+        parts.push(
+            profile
+                .chars()
+                .take(MAX_PROFILE_INSTRUCTIONS_CHARS)
+                .collect(),
+        );
     }
     if parts.is_empty() {
         return Standing {
