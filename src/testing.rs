@@ -53,6 +53,10 @@ pub struct FakeHost {
     pub http_script: RefCell<VecDeque<ScriptedHttp>>,
     /// Every HTTP request the core made.
     pub http_requests: RefCell<Vec<HttpRequest>>,
+    /// What `resolve_host` answers, by host name; a name not here has no address.
+    pub dns: RefCell<HashMap<String, Vec<String>>>,
+    /// Every name `resolve_host` was asked for.
+    pub resolved: RefCell<Vec<String>>,
     http_bodies: RefCell<HashMap<u32, ScriptedBody>>,
     pub secrets: HashMap<String, String>,
     /// Notes as the vault API sees them, by path (shared with a responder).
@@ -138,6 +142,11 @@ impl FakeHost {
             process_ms: 5.0,
             http_script: RefCell::new(VecDeque::new()),
             http_requests: RefCell::new(Vec::new()),
+            dns: RefCell::new(HashMap::from([(
+                "localhost".to_string(),
+                vec!["127.0.0.1".to_string()],
+            )])),
+            resolved: RefCell::new(Vec::new()),
             http_bodies: RefCell::new(HashMap::new()),
             secrets: HashMap::new(),
             notes: Rc::new(RefCell::new(HashMap::new())),
@@ -297,6 +306,18 @@ impl Host for FakeHost {
 
     fn now_ms(&self) -> f64 {
         self.clock_ms.get()
+    }
+
+    async fn resolve_host(&self, host: &str) -> Result<Vec<String>, HttpFailure> {
+        self.resolved.borrow_mut().push(host.to_string());
+        self.dns
+            .borrow()
+            .get(host)
+            .cloned()
+            .ok_or_else(|| HttpFailure {
+                code: "ENOTFOUND".into(),
+                message: format!("getaddrinfo ENOTFOUND {host}"),
+            })
     }
 
     async fn http_open(&self, request: &HttpRequest) -> Result<HttpResponseHead, HttpFailure> {

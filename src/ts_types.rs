@@ -83,6 +83,7 @@ fn core_types() -> String {
     use crate::doors::mcp::setups::{ClientSetup, SetupFormat};
     use crate::doors::mcp::{ActivityEntry, ListenerLimits, McpExchange, McpReply};
     use crate::engine::journal::{EntryView, TurnChanges};
+    use crate::engine::network::ConnectionEntry;
     use crate::engine::search::{Phase, SearchStatus, VaultEvent};
     use crate::policy::agent_files::AgentFileWrite;
     use crate::policy::agent_questions::{
@@ -130,6 +131,7 @@ fn core_types() -> String {
         declaration::<ChatEvent>(),
         declaration::<TurnEnd>(),
         declaration::<CliStatus>(),
+        declaration::<ConnectionEntry>(),
         declaration::<SearchStatus>(),
         declaration::<Phase>(),
         declaration::<VaultEvent>(),

@@ -29,6 +29,8 @@ export class ChatPanel implements ChatSurface {
 	private stopButton!: ButtonComponent;
 	private profileSwitcher!: ProfileSwitcher;
 	private modeEl!: HTMLElement;
+	/** Shown while Settings → Safety → Local only is on. */
+	private localOnlyEl!: HTMLElement;
 	private modeIcon!: HTMLElement;
 	private modeDropdown!: DropdownComponent;
 	private history!: HistoryPanel;
@@ -60,6 +62,8 @@ export class ChatPanel implements ChatSurface {
 		const header = root.createDiv({ cls: "vault-agent-chat-header" });
 		// The permission mode, where the user sees it while chatting. Only this
 		// dropdown (a user's click) and the settings tab change it.
+		this.localOnlyEl = header.createDiv({ cls: "vault-agent-local-only-badge", text: "Local only", attr: { title: "Vault Agent connects only to this computer and your private network (Settings → Safety)" } });
+		this.localOnlyEl.hide();
 		this.modeEl = header.createDiv({ cls: "vault-agent-mode" });
 		this.modeIcon = this.modeEl.createSpan({ cls: "vault-agent-mode-icon" });
 		this.modeDropdown = new DropdownComponent(this.modeEl);
@@ -180,6 +184,7 @@ export class ChatPanel implements ChatSurface {
 		const settings = this.ctx.core?.settings();
 		if (!settings || !this.opened) return;
 		this.showMode(settings.permissionMode);
+		this.localOnlyEl.toggle(settings.localOnly);
 		this.profileSwitcher.refresh();
 	}
 

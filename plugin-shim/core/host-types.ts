@@ -44,6 +44,8 @@ export interface HostFunctions {
 	env(name: string): string | undefined;
 	now(): number;
 	httpOpen(request: HttpRequestSpec): Promise<HttpOpened | { error: HttpFailure }>;
+	/** Every address a host name has (Node's `dns.lookup`, all of them), for Local only. */
+	resolveHost(host: string): Promise<{ addresses: string[] } | { error: HttpFailure }>;
 	httpRead(id: number): Promise<HttpChunk>;
 	httpClose(id: number): void;
 	/** Resolves after `ms` milliseconds (a retry's backoff). */

@@ -81,6 +81,11 @@ tools: { [key in string]?: boolean }, chat: ChatSettings,
  */
 mcp: McpSettings, 
 /**
+ * Safety → Local only: connections only to this computer and the
+ * private network (`policy::network`).
+ */
+localOnly: boolean, 
+/**
  * The coding agents (ACP): the user's changes and the one picked.
  */
 acpAgents: CodingAgentSettings, };
@@ -147,7 +152,7 @@ textToolCalls: boolean,
 /**
  * The profile's own standing instructions (a small model may need
  * other words than a large one), after the instructions note's; at
- * most `doors::chat::instructions::MAX_PROFILE_CHARS` characters.
+ * most `MAX_PROFILE_INSTRUCTIONS_CHARS` characters.
  */
 instructions: string, };
 
@@ -173,7 +178,7 @@ textToolCalls: boolean,
 /**
  * The profile's own standing instructions (a small model may need
  * other words than a large one), after the instructions note's; at
- * most `doors::chat::instructions::MAX_PROFILE_CHARS` characters.
+ * most `MAX_PROFILE_INSTRUCTIONS_CHARS` characters.
  */
 instructions: string, };
 
@@ -409,6 +414,31 @@ version: string | null,
 versionError: string | null, };
 
 /**
+ * One connection the plugin made or was refused.
+ */
+export type ConnectionEntry = { atMs: number, 
+/**
+ * `host:port` as the address names it.
+ */
+destination: string, 
+/**
+ * The address connected to, when Local only checked one.
+ */
+address: string | null, 
+/**
+ * What it was for ("chat answer", "model list" …).
+ */
+purpose: string, 
+/**
+ * Refused before a socket was opened (Local only).
+ */
+refused: boolean, 
+/**
+ * The refusal's or the failure's reason; empty when it connected.
+ */
+detail: string, };
+
+/**
  * The index's state, for the status bar and the tests.
  */
 export type SearchStatus = { phase: SearchPhase, 
@@ -639,7 +669,13 @@ firstByteTimeoutMs: number,
  * Once it has started: the longest silence between two pieces of the
  * body before the host ends it with `STALLED` (0: no limit).
  */
-idleTimeoutMs: number, };
+idleTimeoutMs: number, 
+/**
+ * The address to connect to instead of looking the host up again: the
+ * one Local only checked (`policy::network`). The URL's host still
+ * names the server (TLS, the Host header).
+ */
+connectAddress?: string | null, };
 
 /**
  * Why an HTTP exchange failed before or while the body arrived.

@@ -2,7 +2,9 @@
 // CORS, a real stream): the core opens a request and reads its body chunk by
 // chunk; Stop and unload end every request in flight.
 
+import { lookup as dnsLookup } from "dns";
 import { request as httpRequest, type ClientRequest, type IncomingMessage } from "http";
+import type { LookupFunction } from "net";
 import { request as httpsRequest } from "https";
 import type { HttpChunk, HttpFailure, HttpOpened, HttpRequestSpec } from "../core/types";
 
@@ -28,6 +30,28 @@ function failureOf(error: unknown): HttpFailure {
 	return { code, message: e.message ?? String(error) };
 }
 
+/**
+ * Connects to the address the core checked (Local only) instead of asking
+ * the resolver again, which could answer otherwise the second time.
+ */
+function pinnedLookup(address: string): LookupFunction {
+	const family = address.includes(":") ? 6 : 4;
+	return (_hostname, options, callback) => {
+		if (options.all) callback(null, [{ address, family }]);
+		else callback(null, address, family);
+	};
+}
+
+/** Every address `host` has, as the core's Local only check needs them. */
+export function resolveHost(host: string): Promise<{ addresses: string[] } | { error: HttpFailure }> {
+	return new Promise((resolve) => {
+		dnsLookup(host, { all: true }, (error, found) => {
+			if (error) resolve({ error: failureOf(error) });
+			else resolve({ addresses: found.map((entry) => entry.address) });
+		});
+	});
+}
+
 /** Node's http/https from the renderer: no CORS, and a real stream. */
 export function httpOpen(spec: HttpRequestSpec): Promise<HttpOpened | { error: HttpFailure }> {
 	return new Promise((resolve) => {
@@ -39,7 +63,8 @@ export function httpOpen(spec: HttpRequestSpec): Promise<HttpOpened | { error: H
 			return;
 		}
 		const send = url.protocol === "https:" ? httpsRequest : httpRequest;
-		const request = send(url, { method: spec.method, headers: Object.fromEntries(spec.headers) }, (response) => {
+		const options = { method: spec.method, headers: Object.fromEntries(spec.headers), ...(spec.connectAddress ? { lookup: pinnedLookup(spec.connectAddress) } : {}) };
+		const request = send(url, options, (response) => {
 			window.clearTimeout(timer);
 			const id = nextResponseId++;
 			const open: OpenResponse = { request, response, chunks: [], done: false, error: null, wake: null, idle: null };

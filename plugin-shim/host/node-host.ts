@@ -6,7 +6,7 @@
 import { constants as fsConstants, promises as fs } from "fs";
 import { homedir } from "os";
 import type { FileStatus, HostFunctions, PlatformFacts } from "../core/types";
-import { abortHttp, httpClose, httpOpen, httpRead } from "./http";
+import { abortHttp, httpClose, httpOpen, httpRead, resolveHost } from "./http";
 import { cancelProcesses, killProcesses, runProcess } from "./processes";
 
 export { abortHttp } from "./http";
@@ -58,6 +58,7 @@ export function createNodeHost(secret: (name: string) => string | null): Omit<Ho
 		env: (name) => process.env[name],
 		now: () => performance.timeOrigin + performance.now(),
 		httpOpen,
+		resolveHost,
 		httpRead,
 		sleep,
 		httpClose,

@@ -1,5 +1,6 @@
 // The settings tab's Safety section: the vault changes mode (what each
-// allows, in words) and the folders the agent may read and change.
+// allows, in words), the folders the agent may read and change, Local only
+// and the connections the plugin made since it started.
 
 import type { SettingsContext } from "./settings-context";
 import { asPermissionMode, PERMISSION_MODES } from "./permission-modes";
@@ -65,6 +66,41 @@ export function safetySection(ctx: SettingsContext): Section {
 				"One folder per line. Leave empty for every folder it may read. Changes still follow the vault changes mode above, and never reach Obsidian's configuration folder.",
 				"writeFolders",
 			),
+			{
+				name: "Local only",
+				desc: "While on, Vault Agent connects only to this computer and your private network (model servers such as Ollama or LM Studio), and refuses any other address before a connection is opened. Coding agents run as programs of their own: this switch cannot hold them to it.",
+				aliases: ["offline", "privacy", "no cloud", "private"],
+				render: (setting) => {
+					setting.settingEl.addClass("vault-agent-local-only");
+					setting.addToggle((toggle) =>
+						toggle.setValue(settings?.localOnly ?? false).onChange(async (localOnly) => {
+							toggle.setValue((await ctx.updateSettings({ localOnly })).localOnly);
+						}),
+					);
+				},
+			},
+			{
+				name: "Connections since start",
+				desc: "Every connection Vault Agent made or refused since it started: where to, what for, when.",
+				aliases: ["network", "connection log", "local only"],
+				render: (setting) => {
+					setting.settingEl.addClass("vault-agent-connection-log");
+					const list = setting.descEl.createEl("ul", { cls: "vault-agent-connections" });
+					const show = () => {
+						list.empty();
+						const entries = ctx.core?.connectionLog() ?? [];
+						if (entries.length === 0) list.createEl("li", { text: "None yet." });
+						for (const entry of [...entries].reverse()) {
+							const item = list.createEl("li", { cls: entry.refused ? "is-refused" : "" });
+							const when = new Date(entry.atMs).toLocaleTimeString();
+							const outcome = entry.refused ? "refused" : entry.detail ? `failed (${entry.detail})` : "connected";
+							item.setText(`${when} ${entry.destination}${entry.address ? ` (${entry.address})` : ""}, ${entry.purpose}: ${outcome}`);
+						}
+					};
+					show();
+					setting.addExtraButton((button) => button.setIcon("refresh-cw").setTooltip("Show the newest").onClick(show));
+				},
+			},
 		],
 	};
 }

@@ -169,6 +169,11 @@ pub struct HttpRequest {
     /// body before the host ends it with `STALLED` (0: no limit).
     #[serde(default)]
     pub idle_timeout_ms: u32,
+    /// The address to connect to instead of looking the host up again: the
+    /// one Local only checked (`policy::network`). The URL's host still
+    /// names the server (TLS, the Host header).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub connect_address: Option<String>,
 }
 
 /// An HTTP response whose body is read chunk by chunk with `http_read`.
@@ -247,8 +252,11 @@ pub trait Host {
     fn platform(&self) -> &PlatformFacts;
     /// Milliseconds since the Unix epoch.
     fn now_ms(&self) -> f64;
-    /// Sends a request; resolves when the response head arrives.
+    /// Sends a request; resolves when the response head arrives. Doors go
+    /// through `Engine::http_open`, which checks Local only and logs it.
     async fn http_open(&self, request: &HttpRequest) -> Result<HttpResponseHead, HttpFailure>;
+    /// Every address a host name has (`dns.lookup`, all of them), for Local only.
+    async fn resolve_host(&self, host: &str) -> Result<Vec<String>, HttpFailure>;
     /// The next piece of the body, `None` at its end.
     async fn http_read(&self, id: u32) -> Result<Option<Vec<u8>>, HttpFailure>;
     /// Drops a response the core no longer reads.

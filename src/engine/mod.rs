@@ -12,6 +12,7 @@ mod edge;
 mod gate;
 pub mod hygiene;
 pub mod journal;
+pub mod network;
 pub mod organise;
 pub mod reads;
 mod record;
@@ -95,6 +96,8 @@ pub struct Engine<H: Host> {
     read_cache: RefCell<crate::cli::cache::ReadCache>,
     /// The ranked search's index (`search.rs`).
     pub(crate) search: RefCell<search::SearchState>,
+    /// Every outbound connection since start (`network.rs`).
+    connections: RefCell<network::ConnectionLog>,
 }
 
 impl<H: Host> Engine<H> {
@@ -115,6 +118,7 @@ impl<H: Host> Engine<H> {
             callers: RefCell::default(),
             read_cache: RefCell::new(crate::cli::cache::ReadCache::default()),
             search: RefCell::default(),
+            connections: RefCell::default(),
         };
         (core, repairs)
     }

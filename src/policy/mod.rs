@@ -7,6 +7,7 @@ pub mod agent_questions;
 pub mod agent_session;
 pub mod filter;
 pub mod names;
+pub mod network;
 pub mod scope;
 
 use crate::base::call::{Access, NoteLocator};

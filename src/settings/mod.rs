@@ -96,6 +96,9 @@ pub struct Settings {
     pub chat: ChatSettings,
     /// The MCP server for agents outside Obsidian (off until the user turns it on).
     pub mcp: McpSettings,
+    /// Safety → Local only: connections only to this computer and the
+    /// private network (`policy::network`).
+    pub local_only: bool,
     /// The coding agents (ACP): the user's changes and the one picked.
     #[serde(rename = "acpAgents")]
     #[cfg_attr(test, ts(type = "CodingAgentSettings"))]
@@ -152,6 +155,7 @@ impl Default for Settings {
             tools: BTreeMap::new(),
             chat: ChatSettings::default(),
             mcp: McpSettings::default(),
+            local_only: false,
             coding_agents: agents::CodingAgents::default(),
             process_tag: None,
             written_as_text: false,

@@ -83,6 +83,7 @@ pub fn normalise(stored: &Value, known_tools: &[&str]) -> NormalisedSettings {
             // Its own mode: an MCP section never inherits the chat's.
             permission_mode: r.permission_mode(),
         }),
+        local_only: reader.boolean("localOnly", false),
         coding_agents: super::agents::read(object.get("acpAgents"), &mut repairs),
         process_tag: None,
         written_as_text: false,
@@ -104,6 +105,7 @@ pub fn normalise(stored: &Value, known_tools: &[&str]) -> NormalisedSettings {
         "tools",
         "chat",
         "mcp",
+        "localOnly",
         "acpAgents",
     ];
     for key in object.keys() {

@@ -36,6 +36,10 @@ extern "C" {
     #[wasm_bindgen(method, js_name = httpOpen)]
     fn http_open(this: &HostFunctions, request: JsValue) -> js_sys::Promise;
 
+    /// Resolves to `{ addresses: string[] }` or `{ error: { code, message } }`.
+    #[wasm_bindgen(method, js_name = resolveHost)]
+    fn resolve_host(this: &HostFunctions, host: &str) -> js_sys::Promise;
+
     /// Resolves to `{ chunk: Uint8Array }`, `{ done: true }` or `{ error }`.
     #[wasm_bindgen(method, js_name = httpRead)]
     fn http_read(this: &HostFunctions, id: u32) -> js_sys::Promise;
@@ -165,6 +169,21 @@ impl Host for JsHost {
 
     fn now_ms(&self) -> f64 {
         self.functions.now()
+    }
+
+    async fn resolve_host(&self, host: &str) -> Result<Vec<String>, HttpFailure> {
+        let answer = JsFuture::from(self.functions.resolve_host(host))
+            .await
+            .map_err(|e| host_failure(e.as_string().unwrap_or_else(|| format!("{e:?}"))))?;
+        if let Some(failure) = http_failure(&answer) {
+            return Err(failure);
+        }
+        let addresses = js_sys::Reflect::get(&answer, &"addresses".into())
+            .ok()
+            .filter(|a| a.is_array())
+            .map(|a| js_sys::Array::from(&a))
+            .ok_or_else(|| host_failure("resolveHost gave no addresses".into()))?;
+        Ok(addresses.iter().filter_map(|a| a.as_string()).collect())
     }
 
     async fn http_open(&self, request: &HttpRequest) -> Result<HttpResponseHead, HttpFailure> {

@@ -56,7 +56,7 @@ const TS_TYPES: &str = r#"
 import type { ToolDescriptor, ToolResult } from "../../plugin-shim/generated/api-types";
 import type {
     AgentAnswer, AgentAnswerText, AgentChat, AgentFileWrite, AgentProfile, AgentQuestion, AgentRefusal, Attachment, ChatEvent, ChatMessage,
-    ChatSettings, CliStatus, CodingAgentSettings, ConfirmationCard, ConnectionReport, Conversation, JournalEntryView,
+    ChatSettings, CliStatus, CodingAgentSettings, ConfirmationCard, ConnectionEntry, ConnectionReport, Conversation, JournalEntryView,
     LoadedConversation, McpActivityRead, McpClientSetup, McpExchange, McpListenerLimits, McpReply,
     PlatformFacts, ProcessTree, ProfileSummary, ProviderPreset, SearchStatus, SearchVaultEvent,
     TurnChanges, VaultAgentSettings,
@@ -789,6 +789,12 @@ impl VaultAgent {
             .edited(&edit)
             .map_err(|reason| JsError::new(&reason))?;
         to_js(&chat)
+    }
+
+    /// Every outbound connection since start, oldest first (Settings → Safety).
+    #[wasm_bindgen(js_name = connectionLog, unchecked_return_type = "ConnectionEntry[]")]
+    pub fn connection_log(&self) -> Result<JsValue, JsError> {
+        to_js(&self.core.engine.connection_log())
     }
 
     /// The coding agents as the chat starts and the settings show them.

@@ -15,6 +15,7 @@ use vault_agent::VaultAgent;
 
 mod conversation;
 mod failures;
+mod local_only;
 mod prompt;
 mod providers;
 mod tools;

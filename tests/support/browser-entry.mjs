@@ -522,7 +522,19 @@ const zlib = {
 // ---------------------------------------------------------------------------
 // window.require, as the plugin sees it in Electron
 
-const modules = { obsidian, child_process: { execFile, spawn }, fs, os, http, https, zlib };
+// ---------------------------------------------------------------------------
+// dns.lookup(host, { all: true }, callback), as Local only asks it: Node's resolver
+
+const dns = {
+	lookup(host, _options, callback) {
+		window.__vaultAgentDnsLookup(host).then((answer) => {
+			if (answer.error) callback(Object.assign(new Error(answer.error.message), { code: answer.error.code }));
+			else callback(null, answer.addresses.map((address) => ({ address, family: address.includes(":") ? 6 : 4 })));
+		});
+	},
+};
+
+const modules = { obsidian, child_process: { execFile, spawn }, fs, os, http, https, zlib, dns };
 
 window.require = (name) => {
 	const key = name.startsWith("node:") ? name.slice(5) : name;

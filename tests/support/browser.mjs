@@ -6,6 +6,7 @@
 // this Node process, which runs them for real. Helpers only: tests/browser/ holds the
 // tests (node --test runs every file there).
 
+import { lookup as dnsLookupAllRaw } from "node:dns/promises";
 import { execFile as nodeExecFile, spawn as nodeSpawn } from "node:child_process";
 import { constants as fsConstants, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { access, lstat, realpath, stat } from "node:fs/promises";
@@ -421,6 +422,13 @@ export async function startBrowserPlugin({ data = null, env = {}, theme = "dark"
 		await page.exposeFunction("__vaultAgentHttpOpen", (id, spec, body) => bridge.httpOpen(id, spec, body));
 		await page.exposeFunction("__vaultAgentHttpRead", (id) => bridge.httpRead(id));
 		await page.exposeFunction("__vaultAgentHttpAbort", (id) => bridge.httpAbort(id));
+		// dns.lookup(host, { all: true }), for Local only: Node's own resolver.
+		await page.exposeFunction("__vaultAgentDnsLookup", (host) =>
+			dnsLookupAllRaw(host, { all: true }).then(
+				(found) => ({ addresses: found.map((entry) => entry.address) }),
+				(error) => ({ error: { code: error.code ?? "ERROR", message: error.message } }),
+			),
+		);
 		// zlib.brotliDecompress, which unpacks the plugin's core (bytes as base64 both ways).
 		await page.exposeFunction("__vaultAgentBrotliDecompress", (base64) => brotliDecompressSync(Buffer.from(base64, "base64")).toString("base64"));
 		// The vault as Obsidian's own API sees it (the plugin's edits go through

@@ -120,6 +120,7 @@ pub fn messages_request(request: &ModelRequest) -> HttpRequest {
         timeout_ms: request.first_token_timeout_ms,
         first_byte_timeout_ms: request.first_token_timeout_ms,
         idle_timeout_ms: request.timeout_ms,
+        connect_address: None,
     }
 }
 
@@ -132,6 +133,7 @@ pub fn models_request(settings: &ProviderSettings, api_key: Option<String>) -> H
         timeout_ms: 15_000,
         first_byte_timeout_ms: 0,
         idle_timeout_ms: 15_000,
+        connect_address: None,
     }
 }
 

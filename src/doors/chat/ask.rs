@@ -63,7 +63,11 @@ impl<H: Host> ChatDoor<H> {
         api_key: Option<&str>,
     ) -> Option<u32> {
         let request = super::window::probe(server, provider, api_key);
-        let head = self.engine.host().http_open(&request).await.ok()?;
+        let head = self
+            .engine
+            .http_open(&request, "model's context window")
+            .await
+            .ok()?;
         // OpenRouter lists hundreds of models.
         let body = self.read_body(head.id, 8 * 1024 * 1024).await;
         if head.status != 200 {

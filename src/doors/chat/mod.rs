@@ -229,7 +229,11 @@ impl<H: Host> ChatDoor<H> {
             Err(error) => return failed(error),
         };
         let request = provider::models_request(chat.provider(), chat.active(), api_key);
-        let head = match self.engine.host().http_open(&request).await {
+        let head = match self
+            .engine
+            .http_open(&request, "model list (Test connection)")
+            .await
+        {
             Ok(head) => head,
             Err(failure) => return failed(connection_error(&request.url, &failure)),
         };

@@ -143,6 +143,9 @@ pub trait StreamAssembler {
 #[derive(Clone, Debug, Error, PartialEq, Serialize)]
 #[serde(tag = "code", content = "message", rename_all = "snake_case")]
 pub enum ChatError {
+    /// Settings → Safety → Local only refused the destination; nothing was sent.
+    #[error("{message}")]
+    LocalOnly { message: String },
     #[error("Could not reach {url} ({detail}). {fix}")]
     Connection {
         url: String,
@@ -192,6 +195,7 @@ impl ChatError {
     pub fn code(&self) -> &'static str {
         match self {
             ChatError::Connection { .. } => "connection",
+            ChatError::LocalOnly { .. } => "local_only",
             ChatError::Unauthorized { .. } => "unauthorized",
             ChatError::ModelNotFound { .. } => "model_not_found",
             ChatError::RateLimited { .. } => "rate_limited",

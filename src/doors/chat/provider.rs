@@ -220,6 +220,11 @@ pub fn parse_models(body: &str) -> Vec<String> {
 
 /// A connection that failed before any answer.
 pub fn connection_error(url: &str, failure: &HttpFailure) -> ChatError {
+    if failure.code == "LOCAL_ONLY" {
+        return ChatError::LocalOnly {
+            message: failure.message.clone(),
+        };
+    }
     let local = url.contains("localhost") || url.contains("127.0.0.1");
     let fix = match failure.code.as_str() {
         "ECONNREFUSED" if url.contains(":11434") => "Is Ollama running? Start it (`ollama serve`), or check the base URL.",
@@ -499,10 +504,19 @@ mod tests {
             ChatError::Cut {
                 detail: text("socket hang up"),
             },
+            connection_error(
+                "https://api.openai.com/v1",
+                &HttpFailure {
+                    code: "LOCAL_ONLY".into(),
+                    message: crate::policy::network::local_address("api.openai.com", &[])
+                        .unwrap_err(),
+                },
+            ),
         ];
         for error in &all {
             match error {
-                ChatError::Connection { .. }
+                ChatError::LocalOnly { .. }
+                | ChatError::Connection { .. }
                 | ChatError::Unauthorized { .. }
                 | ChatError::ModelNotFound { .. }
                 | ChatError::RateLimited { .. }

@@ -55,7 +55,7 @@ impl<H: Host> ChatDoor<H> {
     ) -> Result<crate::base::host::HttpResponseHead, RoundError> {
         let mut attempt = 0;
         loop {
-            let head = match self.engine.host().http_open(request).await {
+            let head = match self.engine.http_open(request, "chat answer").await {
                 Ok(head) => head,
                 Err(failure) if failure.code == "ABORTED" => {
                     return Err(RoundError::Stopped(String::new()))
@@ -202,8 +202,9 @@ impl<H: Host> ChatDoor<H> {
             timeout_ms: 5_000,
             first_byte_timeout_ms: 0,
             idle_timeout_ms: 5_000,
+            connect_address: None,
         };
-        match self.engine.host().http_open(&probe).await {
+        match self.engine.http_open(&probe, "base URL check (/v1)").await {
             Ok(head) => {
                 self.engine.host().http_close(head.id);
                 if head.status == 200 {
