@@ -280,15 +280,7 @@ fn a_busy_server_is_asked_again_after_the_wait_it_names() {
         [2000, 2000],
         "Retry-After, then the second backoff step"
     );
-    let notices: Vec<String> = events
-        .0
-        .borrow()
-        .iter()
-        .filter_map(|e| match e {
-            ChatEvent::Notice { text } => Some(text.clone()),
-            _ => None,
-        })
-        .collect();
+    let notices = notices(&events);
     assert!(
         notices[0].starts_with(
             "The model server is busy (429: slow down); trying again in 2 s (1 of 3)."

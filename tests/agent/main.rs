@@ -221,6 +221,19 @@ fn usage_events(events: &Recorder) -> Vec<(Value, Value)> {
         .collect()
 }
 
+/// The notices of a turn, in order.
+fn notices(events: &Recorder) -> Vec<String> {
+    events
+        .0
+        .borrow()
+        .iter()
+        .filter_map(|e| match e {
+            ChatEvent::Notice { text } => Some(text.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
 fn reasoning(events: &Recorder) -> String {
     events
         .0

@@ -261,19 +261,6 @@ fn the_compact_fixed_prompt_is_under_1800_tokens_with_every_tool_on_and_loses_no
     );
 }
 
-/// The notices of a turn, in order.
-fn notices(events: &Recorder) -> Vec<String> {
-    events
-        .0
-        .borrow()
-        .iter()
-        .filter_map(|e| match e {
-            ChatEvent::Notice { text } => Some(text.clone()),
-            _ => None,
-        })
-        .collect()
-}
-
 #[test]
 fn the_instructions_note_reaches_the_model_fresh_each_message_and_within_the_read_scope() {
     let system = |core: &VaultAgent<FakeHost>, n: usize| {
@@ -332,46 +319,35 @@ fn the_instructions_note_reaches_the_model_fresh_each_message_and_within_the_rea
 }
 
 #[test]
-fn an_instructions_note_in_the_configuration_folder_is_never_sent() {
-    let core = agent(json!({"chat": {"instructionsNote": ".obsidian/Instructions.md"}}));
-    core.host().notes.borrow_mut().insert(
-        ".obsidian/Instructions.md".into(),
-        "The secret word is swordfish.".into(),
-    );
-    core.host().script_http(ok(openai_sse("Hello.", &[], 1)));
-    let events = Recorder::default();
-    block_on(core.chat.send(&mut conversation(), "hi", &events));
-    let body = core.host().http_requests.borrow()[0].body.clone().unwrap();
-    assert!(!body.contains("swordfish"), "{body}");
-    assert!(
-        notices(&events).iter().any(|t| t.contains("may not read")),
-        "{:?}",
-        notices(&events)
-    );
-}
-
-#[test]
-fn an_instructions_note_outside_the_read_scope_is_never_sent() {
-    let core = agent(json!({
-        "readFolders": ["Projects"],
-        "chat": {"instructionsNote": "Private/Instructions.md"},
-    }));
-    core.host().notes.borrow_mut().insert(
-        "Private/Instructions.md".into(),
-        "The secret word is swordfish.".into(),
-    );
-    core.host().script_http(ok(openai_sse("Hello.", &[], 1)));
-    let events = Recorder::default();
-    block_on(core.chat.send(&mut conversation(), "hi", &events));
-    let body = core.host().http_requests.borrow()[0].body.clone().unwrap();
-    assert!(!body.contains("swordfish"), "{body}");
-    assert!(!body.contains("user-instructions"), "{body}");
-    let told = notices(&events);
-    assert!(
-        told.iter()
-            .any(|t| t.contains("in a folder the agent may not read") && t.contains("Safety")),
-        "{told:?}"
-    );
+fn an_instructions_note_outside_the_read_scope_or_in_the_configuration_folder_is_never_sent() {
+    for (settings, path) in [
+        (
+            json!({"readFolders": ["Projects"], "chat": {"instructionsNote": "Private/Instructions.md"}}),
+            "Private/Instructions.md",
+        ),
+        (
+            json!({"chat": {"instructionsNote": ".obsidian/Instructions.md"}}),
+            ".obsidian/Instructions.md",
+        ),
+    ] {
+        let core = agent(settings);
+        core.host()
+            .notes
+            .borrow_mut()
+            .insert(path.into(), "The secret word is swordfish.".into());
+        core.host().script_http(ok(openai_sse("Hello.", &[], 1)));
+        let events = Recorder::default();
+        block_on(core.chat.send(&mut conversation(), "hi", &events));
+        let body = core.host().http_requests.borrow()[0].body.clone().unwrap();
+        assert!(!body.contains("swordfish"), "{path}: {body}");
+        assert!(!body.contains("user-instructions"), "{path}: {body}");
+        let told = notices(&events);
+        assert!(
+            told.iter()
+                .any(|t| t.contains("in a folder the agent may not read") && t.contains("Safety")),
+            "{path}: {told:?}"
+        );
+    }
 }
 
 #[test]
