@@ -238,6 +238,10 @@ fn chat_samples() -> Vec<ChatError> {
             detail: s("ECONNREFUSED"),
             fix: s("Is Ollama running? Start it (`ollama serve`), or check the base URL."),
         },
+        ChatError::PromptTooLarge {
+            window: 2048,
+            needed: 2600,
+        },
         ChatError::LocalOnly {
             message: s("Refused by Settings → Vault Agent → Safety → Local only: api.openai.com is 162.159.140.245, which is not on this computer or its private network. Point the profile at a local server, or turn Local only off."),
         },
@@ -316,6 +320,7 @@ fn chat_when(error: &ChatError) -> &'static str {
         ChatError::NoFirstToken { .. } => "The headers came, then nothing for the first-token wait (a model on a CPU still reading the prompt, or a server that hangs).",
         ChatError::Stalled { .. } => "Nothing arrived for the wait between tokens in the middle of an answer; the request and its socket are ended.",
         ChatError::Cut { .. } => "The server closed the connection mid-answer.",
+        ChatError::PromptTooLarge { .. } => "The window cannot hold even Vault Agent's fixed prompt, the tool descriptions and the room kept for the answer, whatever the conversation: a new chat cannot help.",
         ChatError::LocalOnly { .. } => "Settings → Safety → Local only is on and the server's address (or one of the addresses its name has) is not on this computer or the private network; nothing was sent.",
     }
 }
@@ -457,9 +462,10 @@ fn chat_variant(error: &ChatError) -> usize {
         ChatError::StreamError { .. } => 17,
         ChatError::NoFirstToken { .. } => 18,
         ChatError::LocalOnly { .. } => 19,
+        ChatError::PromptTooLarge { .. } => 20,
     }
 }
-const CHAT_VARIANTS: usize = 20;
+const CHAT_VARIANTS: usize = 21;
 
 #[test]
 fn every_chat_error_is_documented() {

@@ -34,6 +34,10 @@ fn a_public_server_is_refused_before_anything_is_sent() {
         core.host().http_requests.borrow().is_empty(),
         "nothing was sent"
     );
+    assert!(
+        !retryable(&events),
+        "Retry cannot help while Local only refuses"
+    );
     let log = core.engine.connection_log();
     assert!(!log.is_empty());
     assert!(

@@ -178,3 +178,44 @@ fn stop_while_the_window_is_asked_for_sends_nothing_and_asks_again_next_time() {
     assert_eq!(window_of_a_turn(&core, &mut chat), 16_384);
     assert_eq!(core.host().routed_requests.borrow().len(), 2);
 }
+
+#[test]
+fn a_window_too_small_for_the_prompt_says_what_can_help_and_a_new_chat_is_not_it() {
+    let small = |window: u32| {
+        agent(json!({"chat": {"profiles": [
+            {"id": "a", "provider": "openAi", "contextWindow": window}
+        ]}}))
+    };
+    // The fixed prompt and the compact tools alone do not fit 512 tokens.
+    let core = small(512);
+    let events = Recorder::default();
+    assert_eq!(
+        block_on(core.chat.send(&mut conversation(), "hi", &events)),
+        TurnEnd::Failed
+    );
+    let (code, message) = failure(&events);
+    assert_eq!(code, "prompt_too_large", "{message}");
+    assert!(!message.to_lowercase().contains("new chat"), "{message}");
+    assert!(
+        message.contains("Settings → Vault Agent → Tools"),
+        "{message}"
+    );
+    assert!(
+        core.host().http_requests.borrow().is_empty(),
+        "nothing was sent"
+    );
+    assert!(
+        !retryable(&events),
+        "Retry cannot help before the setting changes"
+    );
+    // A window that holds the prompt but not the message: the conversation is the problem.
+    let core = small(4096);
+    let events = Recorder::default();
+    block_on(core.chat.send(
+        &mut conversation(),
+        &"a very long question ".repeat(2_000),
+        &events,
+    ));
+    assert_eq!(failure(&events).0, "context_full");
+    assert!(retryable(&events));
+}

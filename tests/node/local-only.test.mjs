@@ -84,6 +84,7 @@ describe("Local only (the built main.js, real sockets)", () => {
 		assert.equal(error.code, "local_only", error.message);
 		assert.match(error.message, /models\.example\.com is 93\.184\.215\.14/);
 		assert.match(error.message, /Settings → Vault Agent → Safety → Local only/);
+		assert.equal(error.retryable, false, "Retry cannot help while the setting refuses");
 		assert.equal(connects, before, "no connection was tried");
 		assert.equal(server.requests.length, requests, "the listener standing in saw nothing");
 		const log = plugin.core.connectionLog();

@@ -151,7 +151,13 @@ impl<H: Host> ChatDoor<H> {
                         + budget::estimate(&t.input_schema.to_string())
                 })
                 .sum::<usize>();
-        let available = window.saturating_sub(reserve + fixed);
+        if fixed + reserve >= window {
+            return Err(RoundError::Failed(ChatError::PromptTooLarge {
+                window,
+                needed: fixed + reserve,
+            }));
+        }
+        let available = window - (reserve + fixed);
         let fitted = budget::fit(&messages, available).map_err(|needed| {
             RoundError::Failed(ChatError::ContextFull {
                 window,

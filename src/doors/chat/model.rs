@@ -143,6 +143,10 @@ pub trait StreamAssembler {
 #[derive(Clone, Debug, Error, PartialEq, Serialize)]
 #[serde(tag = "code", content = "message", rename_all = "snake_case")]
 pub enum ChatError {
+    /// The fixed prompt and the tools alone leave no room for any message:
+    /// a new chat cannot help, only a larger window or fewer tools.
+    #[error("Raise the context window (Settings → Vault Agent → Model, and the server's own), or turn off tools you do not need (Settings → Vault Agent → Tools): the instructions and tools alone need about {needed} tokens with the answer's room, more than the model reads at once ({window}).")]
+    PromptTooLarge { window: usize, needed: usize },
     /// Settings → Safety → Local only refused the destination; nothing was sent.
     #[error("{message}")]
     LocalOnly { message: String },
@@ -192,10 +196,20 @@ pub enum ChatError {
 }
 
 impl ChatError {
+    /// Whether Retry could help without the user changing a setting first:
+    /// not when the settings themselves refuse the request.
+    pub fn worth_retrying(&self) -> bool {
+        !matches!(
+            self,
+            ChatError::LocalOnly { .. } | ChatError::PromptTooLarge { .. }
+        )
+    }
+
     pub fn code(&self) -> &'static str {
         match self {
             ChatError::Connection { .. } => "connection",
             ChatError::LocalOnly { .. } => "local_only",
+            ChatError::PromptTooLarge { .. } => "prompt_too_large",
             ChatError::Unauthorized { .. } => "unauthorized",
             ChatError::ModelNotFound { .. } => "model_not_found",
             ChatError::RateLimited { .. } => "rate_limited",

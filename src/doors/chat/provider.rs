@@ -504,6 +504,10 @@ mod tests {
             ChatError::Cut {
                 detail: text("socket hang up"),
             },
+            ChatError::PromptTooLarge {
+                window: 2048,
+                needed: 2600,
+            },
             connection_error(
                 "https://api.openai.com/v1",
                 &HttpFailure {
@@ -516,6 +520,7 @@ mod tests {
         for error in &all {
             match error {
                 ChatError::LocalOnly { .. }
+                | ChatError::PromptTooLarge { .. }
                 | ChatError::Connection { .. }
                 | ChatError::Unauthorized { .. }
                 | ChatError::ModelNotFound { .. }

@@ -121,7 +121,7 @@ impl<H: Host> ChatDoor<H> {
                     events.emit(ChatEvent::Error {
                         code: error.code().into(),
                         message: self.shown_error(&error, &self.engine.settings_snapshot()),
-                        retryable: true,
+                        retryable: error.worth_retrying(),
                     });
                     return TurnEnd::Failed;
                 }
