@@ -118,8 +118,11 @@ impl CommandSpec {
 }
 
 fn parse_args<A: CommandArgs>(value: Value) -> Result<Box<dyn ParsedArgs>, String> {
-    let mut args: A =
-        serde_json::from_value(value.clone()).map_err(|e| name_the_field::<A>(&value, e))?;
+    let mut args: A = serde_json::from_value(value.clone()).map_err(|error| {
+        name_the_field(&value, error, &|without| {
+            serde_json::from_value::<A>(without).err()
+        })
+    })?;
     args.validate()?;
     Ok(Box::new(args))
 }
@@ -127,17 +130,23 @@ fn parse_args<A: CommandArgs>(value: Value) -> Result<Box<dyn ParsedArgs>, Strin
 /// serde names the field for unknown and missing fields, not for a value of
 /// the wrong type. Find it by leaving fields out one at a time: the one whose
 /// absence changes the error is the culprit. (This replaced
-/// serde_path_to_error, which cost a fifth of the wasm module.)
-fn name_the_field<A: CommandArgs>(value: &Value, error: serde_json::Error) -> String {
+/// serde_path_to_error, which cost a fifth of the wasm module.) Not generic:
+/// `reparse` is the one part that knows the argument type, so the wasm holds
+/// one copy of this search instead of one per command.
+fn name_the_field(
+    value: &Value,
+    error: serde_json::Error,
+    reparse: &dyn Fn(Value) -> Option<serde_json::Error>,
+) -> String {
     let message = error.to_string();
     let type_error = message.starts_with("invalid type") || message.starts_with("invalid value");
     if let (true, Value::Object(fields)) = (type_error, value) {
         for key in fields.keys() {
             let mut without = fields.clone();
             without.remove(key);
-            let changed = match serde_json::from_value::<A>(Value::Object(without)) {
-                Ok(_) => true,
-                Err(other) => other.to_string() != message,
+            let changed = match reparse(Value::Object(without)) {
+                None => true,
+                Some(other) => other.to_string() != message,
             };
             if changed {
                 return format!("`{key}`: {message}");

@@ -1,5 +1,8 @@
 //! Every conversion between JS values and core types, in one place.
 
+use std::future::Future;
+use std::pin::Pin;
+
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
@@ -8,11 +11,34 @@ use wasm_bindgen::{JsCast, JsError, JsValue};
 use crate::base::host::{HttpFailure, ProcessOutcome, SpawnFailure};
 use crate::base::input::{parse_bounded, parse_lenient, InputLimits, InputProblem, Lenient};
 
+/// A core future as a JS promise. Boxed first, so wasm-bindgen's promise
+/// machinery exists once in the module instead of once per future type
+/// (about 1.5 KB each, for each async method of the class).
+pub fn promise(
+    future: impl Future<Output = Result<JsValue, JsValue>> + 'static,
+) -> js_sys::Promise {
+    boxed_promise(Box::pin(future))
+}
+
+#[inline(never)]
+fn boxed_promise(
+    future: Pin<Box<dyn Future<Output = Result<JsValue, JsValue>>>>,
+) -> js_sys::Promise {
+    wasm_bindgen_futures::future_to_promise(future)
+}
+
 /// Core values become plain JS objects, through JSON text and the engine's
 /// `JSON.parse`: every boundary type then shares serde_json's serializer
 /// (which the core has anyway) instead of a second one per type.
 pub fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsError> {
-    let text = serde_json::to_string(value).map_err(into_error)?;
+    json_to_js(serde_json::to_string(value))
+}
+
+/// The part of `to_js` that does not depend on the type, kept out of its
+/// copies (one per boundary type).
+#[inline(never)]
+fn json_to_js(text: serde_json::Result<String>) -> Result<JsValue, JsError> {
+    let text = text.map_err(into_error)?;
     js_sys::JSON::parse(&text).map_err(|error| JsError::new(&js_error_text(&error)))
 }
 

@@ -8,10 +8,11 @@ mod search;
 use std::rc::Rc;
 
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::future_to_promise;
 
 use self::host::{HostFunctions, JsHost};
-use self::interop::{from_js, into_error, lenient_from_js, short_text, to_js, value_from_js};
+use self::interop::{
+    from_js, into_error, lenient_from_js, promise, short_text, to_js, value_from_js,
+};
 use crate::base::error::ToolError;
 use crate::base::host::PlatformFacts;
 use crate::base::input::{CONVERSATION, JOURNAL, MAX_TOOL_ID_CHARS, SETTINGS, TOOL_ARGUMENTS};
@@ -132,7 +133,7 @@ impl VaultAgent {
         let core = self.core.clone();
         let tool_id = short_text(&tool_id, MAX_TOOL_ID_CHARS);
         let args = value_from_js(&args, &TOOL_ARGUMENTS);
-        future_to_promise(async move {
+        promise(async move {
             let result = match (tool_id, args) {
                 (None, _) => ToolResult::failure(
                     &ToolError::invalid(
@@ -162,7 +163,7 @@ impl VaultAgent {
     ) -> js_sys::Promise {
         let core = self.core.clone();
         let exchange: Result<crate::doors::mcp::McpExchange, _> = from_js(&exchange, &MCP_EXCHANGE);
-        future_to_promise(async move {
+        promise(async move {
             let exchange = exchange.map_err(|e| JsValue::from(into_error(e)))?;
             let reply = core.mcp.handle(&exchange, &events).await;
             to_js(&reply).map_err(JsValue::from)
@@ -250,7 +251,7 @@ impl VaultAgent {
         mode: String,
     ) -> js_sys::Promise {
         let core = self.core.clone();
-        future_to_promise(async move {
+        promise(async move {
             let mode = crate::settings::PermissionMode::from_key(&mode);
             let plan = match mode {
                 Some(mode) => {
@@ -319,7 +320,7 @@ impl VaultAgent {
         limit: Option<u32>,
     ) -> js_sys::Promise {
         let core = self.core.clone();
-        future_to_promise(async move {
+        promise(async move {
             let cap = crate::settings::PermissionMode::from_key(&mode);
             let result = core.acp.read_file(&path, cap, line, limit).await;
             to_js(&result).map_err(JsValue::from)
@@ -372,7 +373,7 @@ impl VaultAgent {
         let core = self.core.clone();
         let tool_id = short_text(&tool_id, MAX_TOOL_ID_CHARS);
         let args = value_from_js(&args, &TOOL_ARGUMENTS);
-        future_to_promise(async move {
+        promise(async move {
             let cap = match mode
                 .as_deref()
                 .map(crate::settings::PermissionMode::from_key)
@@ -448,9 +449,7 @@ impl VaultAgent {
         let core = self.core.clone();
         let id = id_text(&id);
         let argv_hash = short_text(&argv_hash, MAX_ID_CHARS).unwrap_or_default();
-        future_to_promise(async move {
-            to_js(&core.approve(&id, &argv_hash).await).map_err(JsValue::from)
-        })
+        promise(async move { to_js(&core.approve(&id, &argv_hash).await).map_err(JsValue::from) })
     }
 
     /// The user clicked Reject; returns what to tell the model.
@@ -521,16 +520,16 @@ impl VaultAgent {
         let core = self.core.clone();
         let id = id_text(&id);
         let anyway = short_text(&anyway, MAX_ID_CHARS);
-        future_to_promise(async move {
-            to_js(&core.undo(&id, anyway.as_deref()).await).map_err(JsValue::from)
-        })
+        promise(
+            async move { to_js(&core.undo(&id, anyway.as_deref()).await).map_err(JsValue::from) },
+        )
     }
 
     /// "Undo the agent's last change".
     #[wasm_bindgen(js_name = undoLast, unchecked_return_type = "Promise<ToolResult>")]
     pub fn undo_last(&self) -> js_sys::Promise {
         let core = self.core.clone();
-        future_to_promise(async move { to_js(&core.undo_last().await).map_err(JsValue::from) })
+        promise(async move { to_js(&core.undo_last().await).map_err(JsValue::from) })
     }
 
     /// "Undo this answer's changes".
@@ -541,7 +540,7 @@ impl VaultAgent {
     ) -> js_sys::Promise {
         let core = self.core.clone();
         let turn = id_text(&turn);
-        future_to_promise(async move { to_js(&core.undo_turn(&turn).await).map_err(JsValue::from) })
+        promise(async move { to_js(&core.undo_turn(&turn).await).map_err(JsValue::from) })
     }
 
     /// What the UI shows of a journal entry, or null once it was dropped.
@@ -605,7 +604,7 @@ impl VaultAgent {
             } else {
                 from_js(&attachments, &CONVERSATION).map(Some)
             };
-        future_to_promise(async move {
+        promise(async move {
             let mut conversation = conversation.map_err(|e| JsValue::from(into_error(e)))?;
             let attachments = attachments.map_err(|e| JsValue::from(into_error(e)))?;
             let events = JsEvents(on_event);
@@ -684,7 +683,7 @@ impl VaultAgent {
     ) -> js_sys::Promise {
         let core = self.core.clone();
         let conversation: Result<Conversation, _> = from_js(&conversation, &CONVERSATION);
-        future_to_promise(async move {
+        promise(async move {
             let mut conversation = conversation.map_err(|e| JsValue::from(into_error(e)))?;
             let events = JsEvents(on_event);
             let end = core.chat.retry(&mut conversation, &events).await;
@@ -705,7 +704,7 @@ impl VaultAgent {
     ) -> js_sys::Promise {
         let core = self.core.clone();
         let conversation: Result<Conversation, _> = from_js(&conversation, &CONVERSATION);
-        future_to_promise(async move {
+        promise(async move {
             let mut conversation = conversation.map_err(|e| JsValue::from(into_error(e)))?;
             let events = JsEvents(on_event);
             let decision = if approve {
@@ -735,7 +734,7 @@ impl VaultAgent {
     ) -> js_sys::Promise {
         let core = self.core.clone();
         let conversation: Result<Conversation, _> = from_js(&conversation, &CONVERSATION);
-        future_to_promise(async move {
+        promise(async move {
             let mut conversation = conversation.map_err(|e| JsValue::from(into_error(e)))?;
             let events = JsEvents(on_event);
             let end = core
@@ -761,9 +760,7 @@ impl VaultAgent {
     #[wasm_bindgen(js_name = testConnection, unchecked_return_type = "Promise<ConnectionReport>")]
     pub fn test_connection(&self) -> js_sys::Promise {
         let core = self.core.clone();
-        future_to_promise(async move {
-            to_js(&core.chat.test_connection().await).map_err(JsValue::from)
-        })
+        promise(async move { to_js(&core.chat.test_connection().await).map_err(JsValue::from) })
     }
 
     /// The model profiles as the settings tab and the chat header show them.
@@ -851,7 +848,7 @@ impl VaultAgent {
     #[wasm_bindgen(js_name = cliStatus, unchecked_return_type = "Promise<CliStatus>")]
     pub fn cli_status(&self) -> js_sys::Promise {
         let core = self.core.clone();
-        future_to_promise(async move { to_js(&core.cli_status().await).map_err(JsValue::from) })
+        promise(async move { to_js(&core.cli_status().await).map_err(JsValue::from) })
     }
 }
 

@@ -2,9 +2,8 @@
 //! ready, the vault's events, the status bar's line. Translation only.
 
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::future_to_promise;
 
-use super::interop::{from_js, into_error, to_js};
+use super::interop::{from_js, into_error, promise, to_js};
 use super::VaultAgent;
 use crate::base::input::CONVERSATION;
 use crate::engine::search::VaultEvent;
@@ -21,7 +20,7 @@ impl VaultAgent {
         on_progress: js_sys::Function,
     ) -> js_sys::Promise {
         let core = self.core.clone();
-        future_to_promise(async move {
+        promise(async move {
             let progress = |status: &crate::engine::search::SearchStatus| {
                 if let Ok(value) = to_js(status) {
                     let _ = on_progress.call1(&JsValue::NULL, &value);
@@ -41,7 +40,7 @@ impl VaultAgent {
     ) -> js_sys::Promise {
         let core = self.core.clone();
         let event: Result<VaultEvent, _> = from_js(&event, &CONVERSATION);
-        future_to_promise(async move {
+        promise(async move {
             let event = event.map_err(|e| JsValue::from(into_error(e)))?;
             core.search_vault_event(&event).await;
             Ok(JsValue::UNDEFINED)
