@@ -6,6 +6,7 @@ import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { builtinModules } from "node:module";
 import { base122Encode } from "./scripts/base122.mjs";
+import { withoutZodJsonSchema } from "./scripts/zod-json-schema.mjs";
 
 const production = process.argv[2] === "production";
 
@@ -84,7 +85,7 @@ const result = await esbuild.build({
 	minify: production,
 	// The core's module is inlined Brotli-compressed (see plugin-shim/core/load.ts).
 	loader: { ".wasm": "binary" },
-	plugins: [inlineCompressedWasm],
+	plugins: [inlineCompressedWasm, withoutZodJsonSchema],
 	banner: { js: buildBanner() },
 	outfile: "main.js",
 	write: false,

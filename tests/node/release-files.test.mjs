@@ -15,6 +15,7 @@ import { after, describe, it } from "node:test";
 import { brotliDecompressSync } from "node:zlib";
 import { RELEASE_FILES, writeRelease } from "../../scripts/release-files.mjs";
 import { base122Encode } from "../../scripts/base122.mjs";
+import { LEFT_OUT, standIn } from "../../scripts/zod-json-schema.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const bump = join(root, "scripts/version-bump.mjs");
@@ -92,6 +93,30 @@ describe("main.js's first line", () => {
 		const compressed = readFileSync(join(root, "build/wasm/vault_agent_bg.wasm.br"));
 		assert.ok(readFileSync(join(root, "main.js"), "utf8").includes(`"${base122Encode(compressed)}"`), "main.js lacks the .br's bytes");
 		assert.ok(brotliDecompressSync(compressed).equals(wasm));
+	});
+});
+
+describe("main.js without zod's JSON Schema generation (scripts/zod-json-schema.mjs)", () => {
+	it("carries the stand-ins, not zod's generator", () => {
+		const bundle = readFileSync(join(root, "main.js"), "utf8");
+		assert.ok(bundle.includes(LEFT_OUT), "the stand-in modules are missing");
+		// The draft URL appears only in zod's to-json-schema.js.
+		assert.ok(!bundle.includes("json-schema.org/draft/2020-12/schema"), "zod's to-json-schema.js is bundled again");
+	});
+	for (const name of ["to-json-schema", "json-schema-processors", "json-schema-generator"]) {
+		it(`gives zod's ${name}.js's exports, each throwing`, async () => {
+			const path = join(root, "node_modules/zod/v4/core", `${name}.js`);
+			const real = Object.keys(await import(path)).sort();
+			const dir = mkdtempSync(join(tmpdir(), "vault-agent-zod-"));
+			temporary.push(dir);
+			writeFileSync(join(dir, "stand-in.mjs"), standIn(readFileSync(path, "utf8"), path));
+			const stand = await import(join(dir, "stand-in.mjs"));
+			assert.deepEqual(Object.keys(stand).sort(), real);
+			for (const key of real) assert.throws(() => stand[key](), { message: LEFT_OUT });
+		});
+	}
+	it("stops the build on an export it cannot read", () => {
+		assert.throws(() => standIn("export function a() {}\nexport default 1;\n", "zod.js"), /cannot read the exports of zod\.js/);
 	});
 });
 
