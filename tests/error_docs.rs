@@ -245,7 +245,10 @@ fn chat_samples() -> Vec<ChatError> {
         ChatError::LocalOnly {
             message: s("Refused by Settings → Vault Agent → Safety → Local only: api.openai.com is 162.159.140.245, which is not on this computer or its private network. Point the profile at a local server, or turn Local only off."),
         },
-        ChatError::Unauthorized { status: 401 },
+        ChatError::Unauthorized {
+            status: 401,
+            detail: "invalid x-api-key".into(),
+        },
         ChatError::MissingApiKey {
             provider: s("OpenAI"),
         },

@@ -85,23 +85,24 @@ export function modelSection(ctx: SettingsContext, redraw: () => void): Section 
 			},
 		},
 	];
-	if (profile.provider === "openAi") {
-		rows.push({
-			name: "Server address",
-			desc: "The OpenAI-compatible base address, ending in /v1.",
-			aliases: ["base URL"],
-			render: (setting) => {
-				setting.addText((text) =>
-					commitOnChange(text, profile.baseUrl, async (baseUrl) => {
-						const kept = (await saveProfile(ctx, { baseUrl }))?.baseUrl ?? baseUrl;
-						// The provider shown follows the address.
-						redraw();
-						return kept;
-					}),
-				);
-			},
-		});
-	}
+	rows.push({
+		name: "Server address",
+		desc:
+			profile.provider === "anthropic"
+				? "Anthropic's address, without /v1 (https://api.anthropic.com). Change it only for a gateway or proxy that speaks Anthropic's Messages API."
+				: "The OpenAI-compatible base address, ending in /v1.",
+		aliases: ["base URL"],
+		render: (setting) => {
+			setting.addText((text) =>
+				commitOnChange(text, profile.baseUrl, async (baseUrl) => {
+					const kept = (await saveProfile(ctx, { baseUrl }))?.baseUrl ?? baseUrl;
+					// The provider shown follows the address.
+					redraw();
+					return kept;
+				}),
+			);
+		},
+	});
 	rows.push(
 		{
 			name: "Model name",
@@ -125,7 +126,7 @@ export function modelSection(ctx: SettingsContext, redraw: () => void): Section 
 		},
 		{
 			name: "Test connection",
-			desc: "Lists the models the server of this profile offers.",
+			desc: "Lists the models the server of this profile offers. At an Anthropic address that lists none, sends a one-token message instead.",
 			render: (setting) => testConnection(ctx, redraw, setting),
 		},
 		numberRow(

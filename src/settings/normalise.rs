@@ -315,7 +315,25 @@ impl Reader<'_> {
 
     fn profile(&mut self) -> ModelProfile {
         let provider = self.provider_kind();
-        let server = self.provider(&ProviderSettings::defaults(provider));
+        let mut server = self.provider(&ProviderSettings::defaults(provider));
+        // Anthropic's paths start with /v1 (`/v1/messages`), which the
+        // requests add: an address pasted with it would ask for /v1/v1/….
+        let v1 = server.base_url.len().saturating_sub(3);
+        if provider == ProviderKind::Anthropic
+            && server.base_url.is_char_boundary(v1)
+            && server.base_url[v1..].eq_ignore_ascii_case("/v1")
+        {
+            let kept = server.base_url[..v1].trim_end_matches('/').to_string();
+            // `http://v1` is a host named v1, not a path.
+            let has_host = kept.find("://").is_some_and(|at| kept.len() > at + 3);
+            if has_host {
+                self.repairs.push(format!(
+                "`baseUrl` {:?} ends in /v1, which Vault Agent adds for Anthropic; using {kept:?}",
+                server.base_url
+            ));
+                server.base_url = kept;
+            }
+        }
         let mut name: String = self
             .string("name", "")
             .chars()

@@ -496,3 +496,32 @@ fn a_profiles_instructions_keep_their_lines_and_are_capped() {
         "{repairs:?}"
     );
 }
+
+#[test]
+fn an_anthropic_address_pasted_with_v1_loses_it_and_the_repair_is_said() {
+    let profile = |base_url: &str| {
+        json!({"chat": {"profiles": [{"id": "a", "name": "Gateway", "provider": "anthropic",
+            "baseUrl": base_url, "model": "claude-test", "apiKeySecret": "k"}], "activeProfile": "a"}})
+    };
+    let got = normalise(&profile("https://gateway.example/anthropic/v1/"), TOOLS);
+    assert_eq!(
+        got.settings.chat.active().base_url,
+        "https://gateway.example/anthropic"
+    );
+    assert!(
+        got.repairs.iter().any(|r| r.contains("ends in /v1")),
+        "{:?}",
+        got.repairs
+    );
+    // A host named v1 is not a path; an OpenAI-compatible address keeps its /v1.
+    let got = normalise(&profile("http://v1"), TOOLS);
+    assert_eq!(got.settings.chat.active().base_url, "http://v1");
+    let openai = json!({"chat": {"profiles": [{"id": "o", "name": "Local", "provider": "openAi",
+        "baseUrl": "http://localhost:8080/v1", "model": "m"}], "activeProfile": "o"}});
+    let got = normalise(&openai, TOOLS);
+    assert_eq!(
+        got.settings.chat.active().base_url,
+        "http://localhost:8080/v1"
+    );
+    assert!(got.repairs.is_empty(), "{:?}", got.repairs);
+}

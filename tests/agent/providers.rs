@@ -350,3 +350,82 @@ fn anthropic_thinking_goes_back_unchanged_with_its_tool_use_and_is_never_answer_
     assert!(request_body(&plain, 0).get("thinking").is_none());
     assert!(!request_body(&plain, 1).to_string().contains(signature));
 }
+
+/// A llama.cpp without `--jinja`, or a template without tool support, drops
+/// the tools and says nothing; the usage it reports gives it away.
+#[test]
+fn a_server_that_reads_less_than_the_tools_is_said_to_ignore_them_once_per_model() {
+    let answer = |prompt_tokens: u64| {
+        ok(sse(&[
+            json!({"choices": [{"delta": {"content": "Hi."}}]}),
+            json!({"choices": [], "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": 2}}),
+        ]))
+    };
+    let said = |events: &Recorder| {
+        notices(events)
+            .into_iter()
+            .filter(|n| n.contains("seems to ignore the tools"))
+            .collect::<Vec<_>>()
+    };
+    let core = agent(json!({"chat": {"openai": {"contextWindow": 65536}}}));
+    let mut chat = conversation();
+    core.host().script_http(answer(60));
+    let events = Recorder::default();
+    assert_eq!(
+        block_on(core.chat.send(&mut chat, "hi", &events)),
+        TurnEnd::Done
+    );
+    let notice = said(&events);
+    assert_eq!(notice.len(), 1, "{:?}", notices(&events));
+    assert!(
+        notice[0].contains("reports reading 60 tokens"),
+        "{notice:?}"
+    );
+    assert!(notice[0].contains("--jinja"), "{notice:?}");
+    // Once per server and model.
+    core.host().script_http(answer(60));
+    let events = Recorder::default();
+    block_on(core.chat.send(&mut chat, "again", &events));
+    assert!(said(&events).is_empty(), "{:?}", notices(&events));
+    // A server that reads the tools says nothing of the kind.
+    let core = agent(json!({"chat": {"openai": {"contextWindow": 65536}}}));
+    core.host().script_http(answer(9000));
+    let events = Recorder::default();
+    block_on(core.chat.send(&mut conversation(), "hi", &events));
+    assert!(said(&events).is_empty(), "{:?}", notices(&events));
+    // Anthropic leaves cached tokens out of `input_tokens`: not judged.
+    let anthropic = agent(
+        json!({"chat": {"provider": "anthropic", "anthropic": {"model": "claude-test", "apiKeySecret": "anthropic-key"}}}),
+    );
+    let stream = [
+        json!({"type": "message_start", "message": {"id": "m", "role": "assistant", "content": [], "usage": {"input_tokens": 12, "output_tokens": 1}}}),
+        json!({"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}}),
+        json!({"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "Hi."}}),
+        json!({"type": "content_block_stop", "index": 0}),
+        json!({"type": "message_delta", "delta": {"stop_reason": "end_turn"}, "usage": {"output_tokens": 2}}),
+        json!({"type": "message_stop"}),
+    ];
+    let body: String = stream
+        .iter()
+        .map(|event| {
+            format!(
+                "event: {}\ndata: {event}\n\n",
+                event["type"].as_str().unwrap()
+            )
+        })
+        .collect();
+    anthropic.host().script_http(ok(vec![body.into_bytes()]));
+    let events = Recorder::default();
+    assert_eq!(
+        block_on(anthropic.chat.send(&mut conversation(), "hi", &events)),
+        TurnEnd::Done
+    );
+    assert_eq!(usage_events(&events)[0].0["inputTokens"], 12);
+    assert!(said(&events).is_empty(), "{:?}", notices(&events));
+    // A small window's compact tools are judged too (Ollama's default 4 096).
+    let small = agent(Value::Null);
+    small.host().script_http(answer(60));
+    let events = Recorder::default();
+    block_on(small.chat.send(&mut conversation(), "hi", &events));
+    assert_eq!(said(&events).len(), 1, "{:?}", notices(&events));
+}

@@ -116,6 +116,55 @@ describe("the chat against model servers as they really behave (real HTTP)", () 
 		assert.equal(report.message, "Connected. 1 model available.");
 	});
 
+	describe("Anthropic at an address of its own (a gateway)", () => {
+		async function gateway(modelsAnswer) {
+			const server = await startModelServer({ modelsAnswer });
+			servers.push(server);
+			const vault = copySampleVault();
+			vaults.push(vault);
+			const chat = { provider: "anthropic", anthropic: { baseUrl: server.url, model: "claude-test", apiKeySecret: "gateway-key" } };
+			const { plugin } = await loadPlugin(vault, { data: { cliPath: emulator, chat } });
+			plugin.app.secretStorage.setSecret("gateway-key", "sk-gw-0123456789");
+			return { server, plugin };
+		}
+
+		it("Test connection asks with a one-token message when the address does not list models", async () => {
+			const { server, plugin } = await gateway({ status: 404, json: { error: { message: "Not Found" } } });
+			server.script({ whole: { id: "msg_1", type: "message", role: "assistant", content: [{ type: "text", text: "p" }], stop_reason: "max_tokens" } });
+			const report = await plugin.core.testConnection();
+			assert.equal(report.ok, true, report.message);
+			assert.match(report.message, /a one-token message to "claude-test" was answered/);
+			assert.match(report.message, /does not list its models \(404 on \/v1\/models\)/);
+			const ping = server.requests.at(-1);
+			assert.equal(ping.url, "/v1/messages");
+			assert.equal(ping.headers["x-api-key"], "sk-gw-0123456789");
+			assert.equal(ping.body.max_tokens, 1);
+		});
+
+		it("a refused key shows the server's reason, from the listing and the message alike", async () => {
+			const refusal = { type: "error", error: { type: "authentication_error", message: "key not allowed in region eu-2" } };
+			const { server, plugin } = await gateway({ status: 401, json: refusal });
+			server.script({ status: 401, json: refusal });
+			const report = await plugin.core.testConnection();
+			assert.equal(report.ok, false);
+			assert.match(report.message, /refused the API key \(401\)\. Check the key in Settings → Vault Agent → Model\. Server: key not allowed in region eu-2/);
+			server.script({ status: 401, json: refusal });
+			const { error } = await turn(plugin, "hi");
+			assert.equal(error.code, "unauthorized");
+			assert.match(error.message, /Server: key not allowed in region eu-2/);
+		});
+
+		it("its address can be changed, and one pasted with /v1 is kept without it", async () => {
+			const { plugin } = await gateway(null);
+			const chat = plugin.core.settings().chat;
+			const profiles = chat.profiles.map((p) => (p.id === chat.activeProfile ? { ...p, baseUrl: "https://gateway.example/anthropic/v1" } : p));
+			const saved = await plugin.updateSettings({ chat: { ...chat, profiles } });
+			const active = saved.chat.profiles.find((p) => p.id === saved.chat.activeProfile);
+			assert.equal(active.provider, "anthropic");
+			assert.equal(active.baseUrl, "https://gateway.example/anthropic");
+		});
+	});
+
 	it("a rate limit reads as one sentence with the server's words", async () => {
 		const { server, plugin } = await setup();
 		for (let i = 0; i < 4; i++) server.script({ status: 429, headers: { "retry-after": "0" }, json: { error: { message: "rate limit exceeded" } } });

@@ -87,9 +87,11 @@ function splitText(text) {
  * listing (OpenRouter's carries `context_length`; `modelsDelayMs` makes it slow). `rejectStreamOptions`
  * answers a request with `stream_options` 400, as some servers do.
  * `requireKey` guards the `…/models` listing: 401 unless the request
- * carries `Authorization: Bearer <requireKey>`.
+ * carries `Authorization: Bearer <requireKey>`. `modelsAnswer` (`{ status,
+ * json }`) replaces the listing, as a gateway that passes only messages
+ * answers it.
  */
-export async function startModelServer({ chunkSize = 7, delayMs = 0, show = null, lmStudioModels = null, models = null, modelsDelayMs = 0, rejectStreamOptions = false, requireKey = null } = {}) {
+export async function startModelServer({ chunkSize = 7, delayMs = 0, show = null, lmStudioModels = null, models = null, modelsDelayMs = 0, rejectStreamOptions = false, requireKey = null, modelsAnswer = null } = {}) {
 	const queue = [];
 	const requests = [];
 	const hanging = new Set();
@@ -114,6 +116,7 @@ export async function startModelServer({ chunkSize = 7, delayMs = 0, show = null
 			if (req.url.endsWith("/api/show")) return answer(show ? 200 : 404, show ?? { error: "404 page not found" });
 			if (req.url.endsWith("/api/v0/models")) return answer(lmStudioModels ? 200 : 404, lmStudioModels ?? { error: "not found" });
 			if (req.method === "GET" && req.url.endsWith("/models")) {
+				if (modelsAnswer) return answer(modelsAnswer.status, modelsAnswer.json);
 				if (requireKey && req.headers.authorization !== `Bearer ${requireKey}`) return answer(401, { error: { message: "Invalid API key" } });
 				const list = models ?? { data: [{ id: "test-model" }, { id: "other-model" }] };
 				if (modelsDelayMs > 0) return void setTimeout(() => answer(200, list), modelsDelayMs);

@@ -137,6 +137,27 @@ pub fn models_request(settings: &ProviderSettings, api_key: Option<String>) -> H
     }
 }
 
+/// A one-token message: Test connection's proof that the address, the key
+/// and the model work at an address that does not list its models (a
+/// gateway in front of Anthropic's API often answers only `/v1/messages`).
+pub fn ping_request(settings: &ProviderSettings, api_key: Option<String>) -> HttpRequest {
+    let body = json!({
+        "model": settings.model,
+        "max_tokens": 1,
+        "messages": [{"role": "user", "content": "ping"}],
+    });
+    HttpRequest {
+        method: "POST".into(),
+        url: format!("{}/v1/messages", settings.base_url),
+        headers: headers(api_key),
+        body: Some(body.to_string()),
+        timeout_ms: 30_000,
+        first_byte_timeout_ms: 0,
+        idle_timeout_ms: 30_000,
+        connect_address: None,
+    }
+}
+
 enum Block {
     Text,
     Thinking {

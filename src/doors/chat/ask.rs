@@ -142,15 +142,15 @@ impl<H: Host> ChatDoor<H> {
         {
             events.emit(ChatEvent::Notice { text });
         }
-        let fixed = budget::estimate(&system)
-            + tools
-                .iter()
-                .map(|t| {
-                    budget::estimate(&t.name)
-                        + budget::estimate(&t.description)
-                        + budget::estimate(&t.input_schema.to_string())
-                })
-                .sum::<usize>();
+        let tools_tokens = tools
+            .iter()
+            .map(|t| {
+                budget::estimate(&t.name)
+                    + budget::estimate(&t.description)
+                    + budget::estimate(&t.input_schema.to_string())
+            })
+            .sum::<usize>();
+        let fixed = budget::estimate(&system) + tools_tokens;
         if fixed + reserve >= window {
             return Err(RoundError::Failed(ChatError::PromptTooLarge {
                 window,
@@ -247,6 +247,19 @@ impl<H: Host> ChatDoor<H> {
             .await;
         self.engine.host().http_close(head.id);
         let mut reply = read?;
+        if chat.provider() == ProviderKind::OpenAi
+            && reply
+                .usage
+                .is_some_and(|u| budget::tools_seem_dropped(u.input_tokens, tools_tokens))
+            && self.session.first_dropped_tools_notice(provider)
+        {
+            let reported = reply.usage.map_or(0, |u| u.input_tokens);
+            events.emit(ChatEvent::Notice {
+                text: format!(
+                    "This model seems to ignore the tools: its server reports reading {reported} tokens, less than the tools alone take (about {tools_tokens}), so it cannot look into the vault. Serve it with a chat template that supports tools (llama.cpp: start it with --jinja) or pick a model with tool calling; a server whose context is smaller than the window setting cuts the prompt the same way."
+                ),
+            });
+        }
         if reply.tool_calls.is_empty() {
             // Small models, or servers that drop tools, may write the call as text.
             let offered: Vec<&str> = tools.iter().map(|t| t.name.as_str()).collect();

@@ -50,6 +50,18 @@ pub fn context_window(kind: ProviderKind, provider: &ProviderSettings) -> usize 
     }
 }
 
+/// Whether a server seems to have dropped the tools it was sent (a chat
+/// template without tool support does so silently): it reports reading fewer
+/// tokens than half of what the tools alone take by `estimate`, which is
+/// never far below the real count. Too few tools to tell apart from noise
+/// (under `MIN_TOOLS_TO_CHECK` tokens) are not judged.
+pub fn tools_seem_dropped(reported_input: u64, tools_tokens: usize) -> bool {
+    tools_tokens >= MIN_TOOLS_TO_CHECK && (reported_input as usize).saturating_mul(2) < tools_tokens
+}
+
+/// Below this the tools are too small a part of a request to judge by.
+pub const MIN_TOOLS_TO_CHECK: usize = 400;
+
 /// Tokens kept free for the answer.
 pub fn answer_reserve(window: usize) -> usize {
     (window / 8).clamp(512, 4_096)

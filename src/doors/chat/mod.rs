@@ -53,6 +53,21 @@ pub struct ChatSession {
     no_stream_usage: RefCell<Vec<String>>,
     /// Windows found by base URL and model; `None`: the server did not say.
     windows: RefCell<Vec<(String, String, Option<u32>)>>,
+    /// Base URLs and models already said to ignore the tools.
+    dropped_tools: RefCell<Vec<(String, String)>>,
+}
+
+impl ChatSession {
+    /// True the first time this session for the server and model.
+    fn first_dropped_tools_notice(&self, provider: &crate::settings::ProviderSettings) -> bool {
+        let key = (provider.base_url.clone(), provider.model.clone());
+        let mut said = self.dropped_tools.borrow_mut();
+        if said.contains(&key) {
+            return false;
+        }
+        said.push(key);
+        true
+    }
 }
 
 /// Set by Stop; checked between the steps of a turn.
@@ -228,7 +243,7 @@ impl<H: Host> ChatDoor<H> {
             Ok(key) => key,
             Err(error) => return failed(error),
         };
-        let request = provider::models_request(chat.provider(), chat.active(), api_key);
+        let request = provider::models_request(chat.provider(), chat.active(), api_key.clone());
         let head = match self
             .engine
             .http_open(&request, "model list (Test connection)")
@@ -242,13 +257,33 @@ impl<H: Host> ChatDoor<H> {
             let key_sent = request.headers.iter().any(|(name, _)| {
                 name.eq_ignore_ascii_case("authorization") || name.eq_ignore_ascii_case("x-api-key")
             });
-            return failed(status_error(
+            let listing = status_error(
                 head.status,
                 &body,
                 &chat.active().model,
                 &request.url,
                 key_sent,
-            ));
+            );
+            // An Anthropic address that refuses or lacks the listing may
+            // still answer messages, as the chat would find: ask it that.
+            if chat.provider() == crate::settings::ProviderKind::Anthropic
+                && key_sent
+                && matches!(head.status, 401 | 403 | 404 | 405)
+            {
+                return match self.ping(chat.active(), api_key).await {
+                    Ok(()) => ConnectionReport {
+                        ok: true,
+                        models: Vec::new(),
+                        message: format!(
+                            "Connected: a one-token message to \"{}\" was answered. This address does not list its models ({} on /v1/models).",
+                            chat.active().model,
+                            head.status
+                        ),
+                    },
+                    Err(error) => failed(error),
+                };
+            }
+            return failed(listing);
         }
         let models = provider::parse_models(&body);
         let message = if models.is_empty() {
@@ -264,6 +299,31 @@ impl<H: Host> ChatDoor<H> {
             models,
             message,
         }
+    }
+
+    /// Test connection's one-token message (`anthropic::ping_request`).
+    async fn ping(
+        &self,
+        provider: &crate::settings::ProviderSettings,
+        api_key: Option<String>,
+    ) -> Result<(), ChatError> {
+        let request = anthropic::ping_request(provider, api_key);
+        let head = self
+            .engine
+            .http_open(&request, "one-token message (Test connection)")
+            .await
+            .map_err(|failure| connection_error(&request.url, &failure))?;
+        let body = self.read_error_body(head.id).await;
+        if head.status == 200 {
+            return Ok(());
+        }
+        Err(status_error(
+            head.status,
+            &body,
+            &provider.model,
+            &request.url,
+            true,
+        ))
     }
 
     /// Stop: the running request is aborted by the shim; the loop ends at

@@ -156,8 +156,10 @@ pub enum ChatError {
         detail: String,
         fix: String,
     },
-    #[error("The model server refused the API key ({status}). Check the key in Settings → Vault Agent → Model.")]
-    Unauthorized { status: u16 },
+    /// `detail`: the server's own words (a gateway may refuse for a reason
+    /// other than the key: a plan, a region, a header it wants).
+    #[error("The model server refused the API key ({status}). Check the key in Settings → Vault Agent → Model. Server: {detail}")]
+    Unauthorized { status: u16, detail: String },
     #[error("The model server does not know model \"{model}\" (404). Check the model name in Settings → Vault Agent → Model (\"Test connection\" lists the models){hint}.")]
     ModelNotFound { model: String, hint: String },
     #[error("The model server is rate limiting or out of credit (429: {detail}). Wait a moment and try again, or check your plan.")]

@@ -272,7 +272,7 @@ pub fn status_error(status: u16, body: &str, model: &str, url: &str, key_sent: b
     }
     match status {
         401 | 403 if !key_sent => ChatError::NoKeySent { status },
-        401 | 403 => ChatError::Unauthorized { status },
+        401 | 403 => ChatError::Unauthorized { status, detail },
         404 if !unknown_model => ChatError::EndpointNotFound {
             url: url.to_string(),
         },
@@ -453,7 +453,10 @@ mod tests {
                     message: String::new(),
                 },
             ),
-            ChatError::Unauthorized { status: 401 },
+            ChatError::Unauthorized {
+                status: 401,
+                detail: text("invalid x-api-key"),
+            },
             ChatError::ModelNotFound {
                 model: text("m"),
                 hint: String::new(),
@@ -621,6 +624,8 @@ mod tests {
         );
         assert_eq!(e.code(), "unauthorized");
         assert!(e.to_string().contains("Settings → Vault Agent → Model"));
+        // The server's reason is kept: a gateway may refuse for another one.
+        assert!(e.to_string().ends_with("Server: bad key"), "{e}");
         let e = status_error(401, "{}", "m", "u", false);
         assert_eq!(e.code(), "missing_api_key");
         assert!(e.to_string().contains("none was sent"), "{e}");
