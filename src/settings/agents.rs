@@ -151,10 +151,15 @@ impl CodingAgents {
                 next.selected = match edit.get("value") {
                     None | Some(Value::Null) => None,
                     Some(value) => Some(selected(value).ok_or_else(|| {
+                        // The values as a select takes them, prefix and all.
+                        let values: Vec<String> = ids()
+                            .iter()
+                            .map(|id| format!("{AGENT_PREFIX}{id}"))
+                            .collect();
                         format!(
                             "{} is not a coding agent; pick one of {}",
                             value,
-                            ids().join(", ")
+                            values.join(", ")
                         )
                     })?),
                 };
@@ -422,8 +427,11 @@ mod tests {
             .edited(&json!({"action": "change", "id": "codex", "command": "a\u{0}b"}))
             .unwrap_err()
             .contains("nothing was changed"));
-        assert!(agents
+        let refused = agents
             .edited(&json!({"action": "select", "value": "agent:other"}))
-            .is_err());
+            .unwrap_err();
+        // It names the values a select takes, not the bare ids.
+        assert!(refused.contains("pick one of agent:"), "{refused}");
+        assert!(!refused.contains(", gemini"), "{refused}");
     }
 }
