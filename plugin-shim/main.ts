@@ -13,6 +13,7 @@ import { FileSystemAdapter, Notice, Platform, Plugin } from "obsidian";
 import type { ConfirmationCoordinator } from "./cards/confirmations";
 import type { UndoController } from "./cards/undo";
 import type { ChatContext } from "./chat/chat-context";
+import { type PromptCommands, registerEditorActions } from "./chat/editor-actions";
 import { CHAT_VIEW_TYPE, ChatView } from "./chat/view";
 import type { CodingAgentEdit, Conversation, CoreHandle, ProfileEdit, VaultAgentSettings } from "./core/types";
 import type { AgentRunner } from "./doors/acp/runner";
@@ -46,6 +47,8 @@ export default class VaultAgentPlugin extends Plugin {
 	/** data.json as onload read it, for the core's start. */
 	private stored: unknown = null;
 	private unloaded = false;
+	/** The palette commands of the saved prompts the settings chose. */
+	private promptCommands: PromptCommands | null = null;
 	/** The ranked search's index (built in the core after the start). */
 	searchIndex: SearchIndexHandle | null = null;
 
@@ -119,7 +122,17 @@ export default class VaultAgentPlugin extends Plugin {
 				await this.undo?.undoLastTurn();
 			},
 		});
+		this.promptCommands = registerEditorActions(this, {
+			openChat: () => this.openChat(),
+			savedPrompts: async () => (await (await this.started())?.savedPrompts())?.prompts ?? [],
+		});
 		this.app.workspace.onLayoutReady(() => void this.started());
+	}
+
+	/** The saved prompts' palette commands, as the settings and the prompts folder hold them now. */
+	private async syncPromptCommands(): Promise<void> {
+		const core = this.core;
+		if (core) this.promptCommands?.sync((await core.savedPrompts()).prompts, core.settings().chat.promptCommands);
 	}
 
 	/**
@@ -218,6 +231,7 @@ export default class VaultAgentPlugin extends Plugin {
 			await Promise.all([agents.dispose(), codingAgents.dispose()]);
 			return null;
 		}
+		void this.syncPromptCommands();
 		return core;
 	}
 
@@ -330,6 +344,7 @@ export default class VaultAgentPlugin extends Plugin {
 		this.storedExtras = { ...extras, ...settings };
 		await this.saveData(this.storedExtras);
 		if (patch.mcp) await this.agents?.apply();
+		if (patch.chat) void this.syncPromptCommands();
 		for (const leaf of this.app.workspace.getLeavesOfType(CHAT_VIEW_TYPE)) {
 			if (leaf.view instanceof ChatView) leaf.view.refreshHeader();
 		}

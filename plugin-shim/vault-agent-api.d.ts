@@ -52,6 +52,7 @@ export type ToolErrorCode =
 	| "heading_not_found"
 	| "heading_ambiguous"
 	| "nothing_to_change"
+	| "selection_changed"
 	| "too_large_for_cli"
 	| "write_not_verified"
 	| "vault_failed"

@@ -77,6 +77,8 @@ fn core_types() -> String {
         AgentAnswerText, AgentChat, AnswerUsage, Attachment, ChatMessage, Conversation,
         OutsideDoor, PausedTurn, ToolCallRecord, Usage,
     };
+    use crate::doors::chat::saved_prompts::{PromptValues, SavedPrompt, SavedPrompts};
+    use crate::doors::chat::selection::SelectionRequest;
     use crate::doors::chat::stored::LoadedConversation;
     use crate::doors::chat::{ChatEvent, ConnectionReport, TurnEnd};
     use crate::doors::mcp::activity::StoredActivity;
@@ -120,6 +122,10 @@ fn core_types() -> String {
         declaration::<LoadedConversation>(),
         declaration::<PausedTurn>(),
         declaration::<OutsideDoor>(),
+        declaration::<SavedPrompts>(),
+        declaration::<SavedPrompt>(),
+        declaration::<PromptValues>(),
+        declaration::<SelectionRequest>(),
         declaration::<AgentChat>(),
         declaration::<AgentAnswerText>(),
         declaration::<ChatMessage>(),

@@ -118,6 +118,9 @@ fn tool_samples() -> Vec<ToolError> {
         ToolError::NothingToChange {
             target: s("\"Roadmap.md\""),
         },
+        ToolError::SelectionChanged {
+            target: s("\"Roadmap.md\""),
+        },
         ToolError::TooLargeForCli {
             detail: s("one argument may hold at most 131 072 bytes on Linux"),
         },
@@ -208,6 +211,7 @@ fn tool_when(error: &ToolError) -> &'static str {
         ToolError::HeadingNotFound { .. } => "A heading path names no heading of the note; the message lists the headings there are.",
         ToolError::HeadingAmbiguous { .. } => "A heading name matches several headings; the message lists them with their parents.",
         ToolError::NothingToChange { .. } => "The change would leave the note (or the tag, or the place of a note) as it is.",
+        ToolError::SelectionChanged { .. } => "A rewrite of the editor's selection: the note changed between the selection and the model's answer.",
         ToolError::TooLargeForCli { .. } => "The text does not fit one command line (128 KiB an argument on Linux, 32 767 characters for a whole Windows command line).",
         ToolError::WriteNotVerified { .. } => "A CLI write ran, but reading the note back did not show the change.",
         ToolError::VaultFailed { .. } => "Obsidian's vault could not read or write the note.",

@@ -5,12 +5,13 @@
 // live in the core (and, for a coding agent, in the agent).
 
 import { ButtonComponent, DropdownComponent, type ItemView, setIcon } from "obsidian";
-import type { Attachment, Conversation, PermissionMode } from "../core/types";
+import type { Attachment, Conversation, PermissionMode, PromptValues, SelectionRequest } from "../core/types";
 import { asPermissionMode, PERMISSION_MODES, permissionModeText } from "../settings/permission-modes";
 import type { ToolResult } from "../vault-agent-api";
 import { AttachmentBar, NoteSuggest } from "./attachments";
 import { Banner } from "./banner";
 import type { ChatContext } from "./chat-context";
+import { promptValues } from "./editor-actions";
 import { renderEmptyState } from "./empty-state";
 import { HistoryPanel } from "./history";
 import { ProfileSwitcher } from "./profile-switcher";
@@ -129,13 +130,21 @@ export class ChatPanel implements ChatSurface {
 			attr: { rows: "3", placeholder: "Ask about your vault… ([[ or @ attaches a note)" },
 		});
 		this.suggest = new NoteSuggest(app, this.inputEl, (file) => this.attachments.attach(file));
-		this.slashSuggest = new SlashCommandSuggest(app, this.inputEl);
+		this.slashSuggest = new SlashCommandSuggest(
+			app,
+			this.inputEl,
+			() => this.ctx.core?.savedPrompts().then((listed) => listed.prompts),
+			(prompt) => void this.runPrompt(prompt.path, promptValues(app)),
+		);
 		this.model = new ModelTurn(this);
 		this.agent = new AgentTurn(this, { modeDropdown: agentModeDropdown, configEl: agentConfigEl, slashSuggest: this.slashSuggest });
 		// The open note's chip follows the active note (and its selection).
 		this.view.registerEvent(app.workspace.on("active-leaf-change", () => this.attachments.followActiveNote()));
 		this.view.registerEvent(app.workspace.on("file-open", () => this.attachments.followActiveNote()));
-		this.view.registerDomEvent(this.inputEl, "focus", () => this.attachments.followActiveNote());
+		this.view.registerDomEvent(this.inputEl, "focus", () => {
+			this.attachments.followActiveNote();
+			void this.slashSuggest.refresh();
+		});
 		this.view.registerDomEvent(this.inputEl, "keydown", (event: KeyboardEvent) => {
 			// Enter in an open suggest list picks from it; it does not send.
 			if (event.key === "Enter" && !event.shiftKey && !event.isComposing && !event.defaultPrevented && !this.suggest.isOpen && !this.slashSuggest.isOpen) {
@@ -162,6 +171,7 @@ export class ChatPanel implements ChatSurface {
 		// A view restored with the workspace opens before the core has started.
 		await this.ctx.started();
 		this.opened = true;
+		await this.slashSuggest.refresh();
 		this.refreshHeader();
 		this.attachments.followActiveNote();
 		const last = this.ctx.lastConversationId();
@@ -294,6 +304,31 @@ export class ChatPanel implements ChatSurface {
 		this.renderUser(text, attachments);
 		this.transcript.scrollToEnd();
 		await turn.send(text, attachments);
+	}
+
+	/** "Ask about the selection": the message box, with the note's selection as its chip. */
+	askAbout(): void {
+		this.attachments.followActiveNote();
+		this.inputEl.focus();
+	}
+
+	/** A saved prompt, filled in by the core from `values`, sent with the chips. */
+	async runPrompt(path: string, values: PromptValues): Promise<void> {
+		if (!this.modelAnswers()) return;
+		this.inputEl.value = "";
+		await this.model.runPrompt(path, values, this.attachments.take());
+	}
+
+	async rewrite(request: SelectionRequest, instruction: string): Promise<void> {
+		if (this.modelAnswers()) await this.model.rewrite(request, instruction);
+	}
+
+	/** Saved prompts and rewrites are our model's (the core fills them in), not a coding agent's. */
+	private modelAnswers(): boolean {
+		if (!this.ctx.core || this.running || !this.conversation) return false;
+		if (!this.agent.profile() && !this.conversation.agent) return true;
+		this.showBanner("Saved prompts and rewrites are answered by a model profile, not a coding agent: pick a profile in the header (in a new chat).");
+		return false;
 	}
 
 	/** The picker moved to or from a coding agent: the running one ends. */

@@ -1,9 +1,10 @@
-// A coding agent's slash commands, offered in the chat's input: typing `/` at
-// the start of a message opens Obsidian's suggest popover with the commands
-// the agent reported (ACP `available_commands_update`), filtered by what
-// follows the slash; picking one puts `/name ` in the input.
+// What `/` at the start of a message offers: a coding agent's own slash
+// commands (ACP `available_commands_update`) and the user's saved prompts
+// (src/doors/chat/saved_prompts.rs), each marked as which it is. Picking an
+// agent's command puts `/name ` in the input; picking a saved prompt runs it.
 
 import type { App } from "obsidian";
+import type { SavedPrompt } from "../core/types";
 import { TextareaSuggest } from "./textarea-suggest";
 
 export interface SlashCommand {
@@ -11,42 +12,67 @@ export interface SlashCommand {
 	description: string;
 }
 
+type Offer = { kind: "command"; command: SlashCommand } | { kind: "prompt"; prompt: SavedPrompt };
+
 /** The `/query` being typed at the start of the message, or null. */
 export function slashQuery(text: string, caret: number): string | null {
 	const match = /^\/(\S*)$/.exec(text.slice(0, caret));
 	return match?.[1] ?? null;
 }
 
-export class SlashCommandSuggest extends TextareaSuggest<SlashCommand> {
+export class SlashCommandSuggest extends TextareaSuggest<Offer> {
 	/** What the running agent offers; empty when none runs. */
 	commands: SlashCommand[] = [];
+	/** The saved prompts, as last listed. */
+	prompts: SavedPrompt[] = [];
 
-	constructor(app: App, textarea: HTMLTextAreaElement) {
+	constructor(
+		app: App,
+		textarea: HTMLTextAreaElement,
+		private readonly listPrompts: () => Promise<SavedPrompt[]> | undefined,
+		private readonly runPrompt: (prompt: SavedPrompt) => void,
+	) {
 		super(app, textarea, 30);
 	}
 
-	protected getSuggestions(): SlashCommand[] {
+	/** Lists the saved prompts again (the folder's notes may have changed). */
+	async refresh(): Promise<void> {
+		this.prompts = (await this.listPrompts()) ?? this.prompts;
+	}
+
+	protected getSuggestions(): Offer[] {
 		const query = slashQuery(this.textarea.value, this.textarea.selectionStart);
 		if (query === null) return [];
 		const wanted = query.toLowerCase();
+		const offers: [string, Offer][] = [
+			...this.commands.map((command): [string, Offer] => [command.name.toLowerCase(), { kind: "command", command }]),
+			...this.prompts.map((prompt): [string, Offer] => [prompt.name.toLowerCase(), { kind: "prompt", prompt }]),
+		];
 		// Names that start with the query first, then those that contain it.
-		const starts = this.commands.filter((c) => c.name.toLowerCase().startsWith(wanted));
-		const contains = this.commands.filter((c) => !c.name.toLowerCase().startsWith(wanted) && c.name.toLowerCase().includes(wanted));
-		return [...starts, ...contains];
+		const starts = offers.filter(([name]) => name.startsWith(wanted));
+		const contains = offers.filter(([name]) => !name.startsWith(wanted) && name.includes(wanted));
+		return [...starts, ...contains].map(([, offer]) => offer);
 	}
 
-	renderSuggestion(command: SlashCommand, el: HTMLElement): void {
-		el.addClass("vault-agent-suggestion", "vault-agent-slash-command");
-		el.createDiv({ cls: "suggestion-title", text: `/${command.name}` });
-		if (command.description) el.createDiv({ cls: "suggestion-note", text: command.description });
+	renderSuggestion(offer: Offer, el: HTMLElement): void {
+		const prompt = offer.kind === "prompt" ? offer.prompt : null;
+		el.addClass("vault-agent-suggestion", prompt ? "vault-agent-saved-prompt" : "vault-agent-slash-command");
+		const title = el.createDiv({ cls: "suggestion-title", text: offer.kind === "prompt" ? offer.prompt.name : `/${offer.command.name}` });
+		title.createSpan({ cls: "vault-agent-offer-kind", text: prompt ? "Saved prompt" : "Agent command" });
+		const note = offer.kind === "prompt" ? (offer.prompt.problem ?? offer.prompt.description) : offer.command.description;
+		if (note) el.createDiv({ cls: `suggestion-note${prompt?.problem ? " vault-agent-prompt-problem" : ""}`, text: note });
 	}
 
-	selectSuggestion(command: SlashCommand): void {
+	selectSuggestion(offer: Offer): void {
+		this.close();
+		if (offer.kind === "prompt") {
+			this.runPrompt(offer.prompt);
+			return;
+		}
 		const rest = this.textarea.value.slice(this.textarea.selectionStart).replace(/^\S*/, "").trimStart();
-		const head = `/${command.name} `;
+		const head = `/${offer.command.name} `;
 		this.textarea.value = `${head}${rest}`;
 		this.textarea.setSelectionRange(head.length, head.length);
 		this.textarea.focus();
-		this.close();
 	}
 }

@@ -189,6 +189,7 @@ export class Transcript {
 				this.host.showBanner(event.message, event.retryable);
 				break;
 			case "turnEnded":
+			case "userMessage": // drawn by the turn, with its edit button
 				break;
 		}
 		this.scrollToEnd();

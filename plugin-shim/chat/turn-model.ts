@@ -3,7 +3,7 @@
 // history can be rewound: edit and resend, Regenerate, Retry.
 
 import type { CardActions } from "../cards/confirmation-card";
-import type { Attachment, ChatEvent, ChatMessage, ConfirmationCard, Conversation, TurnResult } from "../core/types";
+import type { Attachment, ChatEvent, ChatMessage, ConfirmationCard, Conversation, PromptValues, SelectionRequest, TurnResult } from "../core/types";
 import type { ToolResult } from "../vault-agent-api";
 import type { ChatSurface, ChatTurn } from "./turn";
 
@@ -16,7 +16,27 @@ export class ModelTurn implements ChatTurn {
 	async send(text: string, attachments: Attachment[] | undefined): Promise<void> {
 		const core = this.chat.ctx.core;
 		if (!core || !this.chat.conversation) return;
-		await this.run((onEvent) => core.chatSend(this.chat.conversation!, text, onEvent, attachments));
+		await this.run((onEvent) => core.chatSend(this.chat.conversation!, text, onEvent, attachments, undefined));
+	}
+
+	/** A saved prompt, filled in by the core: the message it made is drawn when the core says it. */
+	async runPrompt(path: string, values: PromptValues, attachments: Attachment[] | undefined): Promise<void> {
+		const core = this.chat.ctx.core;
+		const conversation = this.chat.conversation;
+		if (core && conversation) await this.run((onEvent) => core.chatSend(conversation, "", onEvent, attachments, { prompt: path, values }), (event) => this.drawUser(event));
+	}
+
+	/** The editor's selection rewritten: the answer comes back as the edit's card. */
+	async rewrite(request: SelectionRequest, instruction: string): Promise<void> {
+		const core = this.chat.ctx.core;
+		const conversation = this.chat.conversation;
+		if (core && conversation) await this.run((onEvent) => core.chatSend(conversation, "", onEvent, undefined, { rewrite: request, instruction }), (event) => this.drawUser(event));
+	}
+
+	private drawUser(event: ChatEvent): void {
+		if (event.type !== "userMessage") return;
+		this.chat.transcript.removeEmptyState();
+		this.chat.renderUser(event.text, event.attachments ?? undefined);
 	}
 
 	stop(): boolean {
@@ -46,7 +66,7 @@ export class ModelTurn implements ChatTurn {
 		const attachments = rewound.dropped?.role === "user" ? rewound.dropped.attachments : undefined;
 		chat.renderUser(text, attachments);
 		chat.transcript.scrollToEnd();
-		await this.run((onEvent) => core.chatSend(rewound.conversation, text, onEvent, attachments));
+		await this.run((onEvent) => core.chatSend(rewound.conversation, text, onEvent, attachments, undefined));
 	}
 
 	/** Regenerate: the last answer goes and the last message is answered again. */

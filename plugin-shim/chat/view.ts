@@ -4,6 +4,7 @@
 // so evaluating main.js and onload do not pay for it.
 
 import { ItemView, type WorkspaceLeaf } from "obsidian";
+import type { PromptValues, SelectionRequest } from "../core/types";
 import type { ToolResult } from "../vault-agent-api";
 import type { ChatContext } from "./chat-context";
 import type { ChatPanel } from "./panel";
@@ -64,6 +65,19 @@ export class ChatView extends ItemView {
 	/** A hygiene report from the command palette, as an open tool block. */
 	async showReport(toolId: string, args: Record<string, unknown>): Promise<ToolResult | null> {
 		return (await this.panel?.showReport(toolId, args)) ?? null;
+	}
+
+	/** The editor's actions (editor-actions.ts), answered in this chat. */
+	askAbout(): void {
+		this.panel?.askAbout();
+	}
+
+	async rewrite(request: SelectionRequest, instruction: string): Promise<void> {
+		await this.panel?.rewrite(request, instruction);
+	}
+
+	async runPrompt(path: string, values: PromptValues): Promise<void> {
+		await this.panel?.runPrompt(path, values);
 	}
 
 	refreshHeader(): void {

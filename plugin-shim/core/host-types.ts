@@ -1,7 +1,7 @@
 // The JS side's own shapes at the wasm boundary: what the host functions
 // hand back (built in JS, read by hand in src/wasm/host.rs), the callbacks the
-// core calls, the profile edits (parsed by hand in src/settings/profiles.rs)
-// and a turn's result. The wasm class's generated signatures
+// core calls, the profile edits (parsed by hand in src/settings/profiles.rs),
+// a message the core makes (ChatStart) and a turn's result. The wasm class's generated signatures
 // (build/wasm/vault_agent.d.ts) name them, so this file imports nothing of it.
 
 import type {
@@ -11,6 +11,8 @@ import type {
 	HttpRequestSpec,
 	McpActivityEntry,
 	ProcessRequest,
+	PromptValues,
+	SelectionRequest,
 	TurnEnd,
 } from "../generated/core-types";
 
@@ -102,6 +104,9 @@ export type ProfileEdit =
 	| { action: "rename"; id: string; name: string }
 	| { action: "delete"; id: string }
 	| { action: "select"; id: string };
+
+/** A message the core makes (chatSend's last argument, read by hand in src/doors/chat/mod.rs): a saved prompt filled in, or a rewrite of the editor's selection. */
+export type ChatStart = { prompt: string; values: PromptValues } | { rewrite: SelectionRequest; instruction: string };
 
 /** A user's change to the coding agents; the core decides its result (src/settings/agents.rs). */
 export type CodingAgentEdit =

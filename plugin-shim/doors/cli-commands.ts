@@ -85,7 +85,7 @@ class CliCommands {
 		const onEvent = (event: { type: string; code?: string; message?: string }) => {
 			if (event.type === "error") errors.push(`Error: ${event.code}: ${event.message}`);
 		};
-		let turn: TurnResult = await core.chatSend(conversation, prompt, onEvent, undefined);
+		let turn: TurnResult = await core.chatSend(conversation, prompt, onEvent, undefined, undefined);
 		while (turn.end === "awaitingConfirmation" && turn.conversation.paused) {
 			const id = turn.conversation.paused.confirmationId;
 			await this.waitForCard(id);

@@ -125,7 +125,16 @@ anthropicThinking: boolean, anthropicThinkingBudget: number,
  * A note whose text the model is given in every chat as the user's
  * standing instructions (`doors::chat::instructions`); empty: none.
  */
-instructionsNote: string, };
+instructionsNote: string, 
+/**
+ * A folder whose notes are the user's saved prompts
+ * (`doors::chat::saved_prompts`); empty: none.
+ */
+promptsFolder: string, 
+/**
+ * Saved prompts (their paths) that get a command in the palette.
+ */
+promptCommands: Array<string>, };
 
 /**
  * A saved model setup the user switches between (settings tab, chat header).
@@ -269,7 +278,13 @@ turnUsage?: Usage,
  * A coding agent's chat (ACP): which agent and session, so picking the
  * agent again resumes it with `session/load`. Kept as the shim gave it.
  */
-agent?: AgentChat, };
+agent?: AgentChat, 
+/**
+ * How the turn in progress was started beyond the user's words (a saved
+ * prompt, a rewrite of a selection: a `TurnSetup`, kept as plain JSON);
+ * set by every message, kept across a card.
+ */
+setup?: JsonValue, };
 
 /**
  * A conversation as loaded, and what had to be repaired (empty for a good
@@ -298,6 +313,69 @@ rounds: number, };
  * Who asked for a headless turn, and the mode it may use at most.
  */
 export type OutsideDoor = { name: string, modeCap: PermissionMode, };
+
+/**
+ * The prompts of the folder, or why there are none to show.
+ */
+export type SavedPrompts = { prompts: Array<SavedPrompt>, notice?: string, };
+
+/**
+ * One saved prompt as the `/` menu and the settings list it.
+ */
+export type SavedPrompt = { path: string, 
+/**
+ * The note's name, which the menu shows.
+ */
+name: string, description: string, 
+/**
+ * The model profile it runs with (its id), if it names one.
+ */
+profile?: string, 
+/**
+ * The mode it narrows the chat's to, if it names one.
+ */
+mode?: PermissionMode, 
+/**
+ * What is wrong with the note and how to fix it; such a prompt is not run.
+ */
+problem?: string, };
+
+/**
+ * What the variables are filled with, as the shim found them at send
+ * (read by hand: a value that is not text counts as not given).
+ */
+export type PromptValues = { 
+/**
+ * The editor's selection.
+ */
+selection?: string, 
+/**
+ * The active note's path.
+ */
+note?: string, 
+/**
+ * Today in the user's time zone, YYYY-MM-DD.
+ */
+date: string, };
+
+/**
+ * The editor's selection as the shim found it (read by hand, leniently:
+ * anything missing makes a selection `locate` refuses).
+ */
+export type SelectionRequest = { 
+/**
+ * The note's path.
+ */
+path: string, 
+/**
+ * The note's whole text when the user selected (`editor.getValue()`).
+ */
+text: string, 
+/**
+ * The selection's start and end in `text`, in UTF-16 code units
+ * (`editor.posToOffset`).
+ */
+from: number, to: number, };
 
 /**
  * The coding agent a chat belongs to (see `Conversation::agent`).
@@ -389,7 +467,7 @@ contextTokens: number, contextWindow: number, };
 /**
  * What the chat view is told while a turn runs.
  */
-export type ChatEvent = { "type": "modelRound", round: number, } | { "type": "textDelta", text: string, } | { "type": "assistantMessage", text: string, } | { "type": "reasoningDelta", text: string, } | { "type": "usage", usage: AnswerUsage, chat: Usage, } | { "type": "toolStarted", callId: string, tool: string, displayName: string, arguments: string, } | { "type": "toolFinished", callId: string, tool: string, displayName: string, result: ToolResult, table: Table | null, } | { "type": "confirmationNeeded", callId: string, card: ConfirmationCard, } | { "type": "notice", text: string, } | { "type": "error", code: string, message: string, 
+export type ChatEvent = { "type": "userMessage", text: string, attachments: Array<Attachment> | null, } | { "type": "modelRound", round: number, } | { "type": "textDelta", text: string, } | { "type": "assistantMessage", text: string, } | { "type": "reasoningDelta", text: string, } | { "type": "usage", usage: AnswerUsage, chat: Usage, } | { "type": "toolStarted", callId: string, tool: string, displayName: string, arguments: string, } | { "type": "toolFinished", callId: string, tool: string, displayName: string, result: ToolResult, table: Table | null, } | { "type": "confirmationNeeded", callId: string, card: ConfirmationCard, } | { "type": "notice", text: string, } | { "type": "error", code: string, message: string, 
 /**
  * Whether the banner offers Retry (the turn can run again as it is).
  */

@@ -176,6 +176,38 @@ export function modelSection(ctx: SettingsContext, redraw: () => void): Section 
 			});
 		},
 	});
+	rows.push(
+		{
+			name: "Prompts folder",
+			desc: "Each note in this folder is a saved prompt, offered when you type / at the start of a message. The note's text is the prompt; {{selection}}, {{note}} and {{date}} are filled in when it is sent. Optional properties: description, profile (a profile's name) and mode (a mode it narrows the chat's to). Empty: none.",
+			aliases: ["prompt library", "saved prompts", "templates"],
+			render: (setting) => {
+				setting.settingEl.addClass("vault-agent-prompts-folder");
+				setting.addText((text) => {
+					text.setPlaceholder("Prompts");
+					commitOnChange(text, settings.chat.promptsFolder, async (promptsFolder) => {
+						const current = ctx.core?.settings().chat ?? settings.chat;
+						return (await ctx.updateSettings({ chat: { ...current, promptsFolder } })).chat.promptsFolder;
+					});
+				});
+			},
+		},
+		{
+			name: "Saved prompts in the palette",
+			desc: "Saved prompts that get a command of their own (their paths, one a line, e.g. Vault Agent/Prompts/Summarise.md); give them hotkeys in Settings → Hotkeys.",
+			aliases: ["prompt commands", "command palette"],
+			render: (setting) => {
+				setting.settingEl.addClass("vault-agent-prompt-commands");
+				setting.addTextArea((area) => {
+					commitOnChange(area, settings.chat.promptCommands.join("\n"), async (lines) => {
+						const current = ctx.core?.settings().chat ?? settings.chat;
+						const promptCommands = lines.split("\n").map((line) => line.trim()).filter(Boolean);
+						return (await ctx.updateSettings({ chat: { ...current, promptCommands } })).chat.promptCommands.join("\n");
+					});
+				});
+			},
+		},
+	);
 	if (profile.provider === "anthropic") {
 		rows.push(
 			{

@@ -118,6 +118,9 @@ pub enum ToolError {
         candidates: Vec<String>,
     },
 
+    #[error("{target} changed after you selected the text, so the rewrite was not proposed: the selection may no longer be the text you meant. Select the text again and ask for the rewrite again.")]
+    SelectionChanged { target: String },
+
     #[error("This edit would leave {target} exactly as it is, so there is nothing to approve.")]
     NothingToChange { target: String },
 
@@ -237,6 +240,7 @@ impl ToolError {
             ToolError::HeadingNotFound { .. } => "heading_not_found",
             ToolError::HeadingAmbiguous { .. } => "heading_ambiguous",
             ToolError::NothingToChange { .. } => "nothing_to_change",
+            ToolError::SelectionChanged { .. } => "selection_changed",
             ToolError::TooLargeForCli { .. } => "too_large_for_cli",
             ToolError::WriteNotVerified { .. } => "write_not_verified",
             ToolError::VaultFailed { .. } => "vault_failed",

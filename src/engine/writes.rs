@@ -430,9 +430,10 @@ fn edit_error(problem: EditProblem, target: &str, edit: &NoteEdit) -> ToolError 
         NoteEdit::ReplaceSection { heading, .. }
         | NoteEdit::InsertAfterHeading { heading, .. }
         | NoteEdit::AppendToSection { heading, .. } => heading.clone(),
-        NoteEdit::Replace { .. } | NoteEdit::AddTag { .. } | NoteEdit::RemoveTag { .. } => {
-            String::new()
-        }
+        NoteEdit::Replace { .. }
+        | NoteEdit::AddTag { .. }
+        | NoteEdit::RemoveTag { .. }
+        | NoteEdit::Range { .. } => String::new(),
     };
     match problem {
         EditProblem::FindNotFound { near } => ToolError::FindNotFound {
@@ -444,6 +445,9 @@ fn edit_error(problem: EditProblem, target: &str, edit: &NoteEdit) -> ToolError 
             lines,
         },
         EditProblem::EmptyFind => ToolError::invalid("obsidianEdit", "`find` is empty"),
+        EditProblem::SelectionChanged => ToolError::SelectionChanged {
+            target: target.to_string(),
+        },
         EditProblem::Heading(problem) => {
             crate::engine::reads::heading_error(problem, target, &heading)
         }

@@ -3,6 +3,8 @@
 //! or says precisely why it cannot, with what would help the model retry.
 //! Line endings follow the note (CRLF stays CRLF).
 
+use sha2::Digest;
+
 use super::headings::{find_section, frontmatter_end, line_ending, lines, HeadingProblem, Section};
 
 /// One described change to a note's text.
@@ -27,6 +29,16 @@ pub enum NoteEdit {
     },
     /// A tag, from the list and from the text.
     RemoveTag { tag: String },
+    /// Exactly the bytes `start..end` (the user's selection, `was`) become
+    /// `with`, only while the whole note is still the text it was when the
+    /// user selected it (its SHA-256, `note_sha256`).
+    Range {
+        start: usize,
+        end: usize,
+        was: String,
+        with: String,
+        note_sha256: String,
+    },
 }
 
 /// Why an edit cannot be made; nothing is changed in any of these cases.
@@ -44,6 +56,8 @@ pub enum EditProblem {
     Heading(HeadingProblem),
     /// `find` is empty.
     EmptyFind,
+    /// The note is no longer the text the user selected from (`Range`).
+    SelectionChanged,
 }
 
 /// The note after `edit`.
@@ -52,6 +66,24 @@ pub fn apply(note: &str, edit: &NoteEdit) -> Result<String, EditProblem> {
     match edit {
         NoteEdit::AddTag { tag, place } => Ok(super::tags::add_tag(note, tag, *place)),
         NoteEdit::RemoveTag { tag } => Ok(super::tags::remove_tag(note, tag)),
+        NoteEdit::Range {
+            start,
+            end,
+            was,
+            with,
+            note_sha256,
+        } => {
+            let hash: String = sha2::Sha256::digest(note.as_bytes())
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect();
+            match note.get(*start..*end) {
+                Some(text) if text == was && hash == *note_sha256 => {
+                    Ok(format!("{}{with}{}", &note[..*start], &note[*end..]))
+                }
+                _ => Err(EditProblem::SelectionChanged),
+            }
+        }
         NoteEdit::Replace { find, with, all } => {
             if find.is_empty() {
                 return Err(EditProblem::EmptyFind);
@@ -184,6 +216,54 @@ mod tests {
             with: with.into(),
             all,
         }
+    }
+
+    #[test]
+    fn a_range_edit_changes_only_the_selected_bytes_of_the_selected_text() {
+        let hash = |t: &str| -> String {
+            sha2::Sha256::digest(t.as_bytes())
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect()
+        };
+        // The second "Late vendor", not the first: offsets decide, not a search.
+        let start = NOTE.rfind("Late vendor").unwrap();
+        let range = |note_sha256: String| NoteEdit::Range {
+            start,
+            end: start + "Late vendor".len(),
+            was: "Late vendor".into(),
+            with: "Vendor on time".into(),
+            note_sha256,
+        };
+        let after = apply(NOTE, &range(hash(NOTE))).unwrap();
+        assert_eq!(
+            after,
+            format!("{}Vendor on time{}", &NOTE[..start], &NOTE[start + 11..])
+        );
+        assert_eq!(after.matches("Late vendor").count(), 1);
+        // Any change to the note since the selection refuses it, even one elsewhere.
+        let typed = NOTE.replace("Ship", "Ship it");
+        assert_eq!(
+            apply(&typed, &range(hash(NOTE))),
+            Err(EditProblem::SelectionChanged)
+        );
+        // Offsets that do not hold the selected text (or split a character) refuse too.
+        let moved = NoteEdit::Range {
+            start: 1,
+            end: 12,
+            was: "Late vendor".into(),
+            with: "x".into(),
+            note_sha256: hash(NOTE),
+        };
+        assert_eq!(apply(NOTE, &moved), Err(EditProblem::SelectionChanged));
+        let split = NoteEdit::Range {
+            start: 1,
+            end: 2,
+            was: "é".into(),
+            with: "e".into(),
+            note_sha256: hash("éa"),
+        };
+        assert_eq!(apply("éa", &split), Err(EditProblem::SelectionChanged));
     }
 
     #[test]

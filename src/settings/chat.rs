@@ -136,6 +136,11 @@ pub struct ChatSettings {
     /// A note whose text the model is given in every chat as the user's
     /// standing instructions (`doors::chat::instructions`); empty: none.
     pub instructions_note: String,
+    /// A folder whose notes are the user's saved prompts
+    /// (`doors::chat::saved_prompts`); empty: none.
+    pub prompts_folder: String,
+    /// Saved prompts (their paths) that get a command in the palette.
+    pub prompt_commands: Vec<String>,
 }
 
 impl Default for ChatSettings {
@@ -151,6 +156,8 @@ impl Default for ChatSettings {
             anthropic_thinking: false,
             anthropic_thinking_budget: DEFAULT_THINKING_BUDGET,
             instructions_note: String::new(),
+            prompts_folder: String::new(),
+            prompt_commands: Vec::new(),
         }
     }
 }

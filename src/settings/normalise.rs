@@ -191,6 +191,8 @@ impl Reader<'_> {
                     THINKING_BUDGET_RANGE,
                 ),
                 instructions_note: r.note_path("instructionsNote"),
+                prompts_folder: r.folder("promptsFolder"),
+                prompt_commands: r.note_paths("promptCommands"),
             }
         })
     }
@@ -404,6 +406,48 @@ impl Reader<'_> {
                 String::new()
             }
         }
+    }
+
+    /// One folder from the vault root, or empty (none); a value that cannot
+    /// name a folder is cleared and the repair says why.
+    fn folder(&mut self, key: &str) -> String {
+        let value = self.string(key, "");
+        if value.is_empty() {
+            return value;
+        }
+        crate::base::vault_path::normalised(key, &value, crate::base::vault_path::PathKind::Folder)
+            .unwrap_or_else(|why| {
+                self.repairs.push(format!("{why}; cleared"));
+                String::new()
+            })
+    }
+
+    /// A list of notes' paths (at most 50); an entry that is not one is dropped and said.
+    fn note_paths(&mut self, key: &str) -> Vec<String> {
+        let items = match self.object.get(key) {
+            None | Some(Value::Null) => return Vec::new(),
+            Some(Value::Array(items)) => items.clone(),
+            Some(other) => {
+                self.repairs.push(format!(
+                    "`{key}` was {}, not a list of notes; cleared",
+                    type_name(other)
+                ));
+                return Vec::new();
+            }
+        };
+        let mut paths: Vec<String> = Vec::new();
+        for item in items.into_iter().take(50) {
+            let object = Map::from_iter([(key.to_string(), item)]);
+            let path = Reader {
+                object: &object,
+                repairs: self.repairs,
+            }
+            .note_path(key);
+            if !path.is_empty() && !paths.contains(&path) {
+                paths.push(path);
+            }
+        }
+        paths
     }
 
     /// Text that may run over several lines (tabs and line breaks kept,

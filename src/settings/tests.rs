@@ -525,3 +525,35 @@ fn an_anthropic_address_pasted_with_v1_loses_it_and_the_repair_is_said() {
     );
     assert!(got.repairs.is_empty(), "{:?}", got.repairs);
 }
+
+#[test]
+fn the_prompts_folder_and_its_palette_commands_are_paths_or_nothing() {
+    let chat = |value: Value| {
+        let n = normalise(&json!({ "chat": value }), &[]);
+        (
+            n.settings.chat.prompts_folder,
+            n.settings.chat.prompt_commands,
+            n.repairs,
+        )
+    };
+    // A data.json from before them: none.
+    assert_eq!(chat(json!({})), (String::new(), Vec::new(), Vec::new()));
+    let (folder, commands, repairs) = chat(json!({
+        "promptsFolder": " Vault Agent/Prompts/ ",
+        "promptCommands": ["Vault Agent/Prompts/Summarise.md", "Vault Agent/Prompts/Summarise.md", "../Out.md", "Plan.canvas", 7]
+    }));
+    assert_eq!(folder, "Vault Agent/Prompts");
+    assert_eq!(
+        commands,
+        vec!["Vault Agent/Prompts/Summarise.md".to_string()]
+    );
+    assert_eq!(repairs.len(), 3, "{repairs:?}");
+    let (folder, commands, repairs) =
+        chat(json!({"promptsFolder": "../Elsewhere", "promptCommands": "Summarise.md"}));
+    assert_eq!((folder.as_str(), commands.len()), ("", 0));
+    assert!(
+        repairs.iter().any(|r| r.contains("promptsFolder"))
+            && repairs.iter().any(|r| r.contains("not a list of notes")),
+        "{repairs:?}"
+    );
+}

@@ -344,6 +344,24 @@ pub struct EditArgs {
     pub content: Option<String>,
     /// replace (default): the section's body, subsections included; start: right after the heading; end: at the end of the section.
     pub position: Option<SectionPosition>,
+    /// Not offered to the model: where the user's selection in the editor
+    /// lies, which a rewrite replaces (`doors::chat::selection`): `find` is
+    /// replaced exactly at these UTF-8 byte offsets, and only while the
+    /// note's whole text has the SHA-256 it had when selected (`noteSha256`).
+    #[schemars(skip)]
+    #[serde(
+        default,
+        rename = "rangeStart",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub range_start: Option<usize>,
+    #[schemars(skip)]
+    #[serde(
+        default,
+        rename = "noteSha256",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub note_sha256: Option<String>,
 }
 
 impl CommandArgs for EditArgs {
@@ -360,13 +378,18 @@ impl CommandArgs for EditArgs {
                 if self.content.is_some() || self.position.is_some() {
                     return Err("`content` and `position` go with `heading`, not with `find`".into());
                 }
+                if self.range_start.is_some() != self.note_sha256.is_some()
+                    || (self.range_start.is_some() && self.all)
+                {
+                    return Err("`rangeStart` goes with `noteSha256`, without `all`".into());
+                }
             }
             (None, Some(heading)) => {
                 check_not_blank("heading", heading)?;
                 if self.content.is_none() {
                     return Err("`content` is missing: the Markdown for the section".into());
                 }
-                if self.with.is_some() || self.all {
+                if self.with.is_some() || self.all || self.range_start.is_some() {
                     return Err("`with` and `all` go with `find`, not with `heading`".into());
                 }
             }
@@ -398,6 +421,16 @@ impl EditArgs {
             (None, None) => return None,
         };
         let edit = match (&self.find, &self.heading) {
+            (Some(find), _) if self.range_start.is_some() => {
+                let start = self.range_start?;
+                NoteEdit::Range {
+                    start,
+                    end: start.checked_add(find.len())?,
+                    was: find.clone(),
+                    with: self.with.clone().unwrap_or_default(),
+                    note_sha256: self.note_sha256.clone()?,
+                }
+            }
             (Some(find), _) => NoteEdit::Replace {
                 find: find.clone(),
                 with: self.with.clone().unwrap_or_default(),

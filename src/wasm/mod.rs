@@ -59,11 +59,11 @@ import type {
     AgentAnswer, AgentAnswerText, AgentChat, AgentFileWrite, AgentProfile, AgentQuestion, AgentRefusal, Attachment, ChatEvent, ChatMessage,
     ChatSettings, CliStatus, CodingAgentSettings, ConfirmationCard, ConnectionEntry, ConnectionReport, Conversation, JournalEntryView,
     LoadedConversation, McpActivityRead, McpClientSetup, McpExchange, McpListenerLimits, McpReply,
-    PlatformFacts, ProcessTree, ProfileSummary, ProviderPreset, SearchStatus, SearchVaultEvent,
+    PlatformFacts, ProcessTree, ProfileSummary, ProviderPreset, SavedPrompts, SearchStatus, SearchVaultEvent,
     TurnChanges, VaultAgentSettings,
 } from "../../plugin-shim/generated/core-types";
 import type {
-    CodingAgentEdit, HostFunctions, McpEventFunctions, McpTool, ProfileEdit, TurnResult,
+    ChatStart, CodingAgentEdit, HostFunctions, McpEventFunctions, McpTool, ProfileEdit, TurnResult,
 } from "../../plugin-shim/core/host-types";
 "#;
 
@@ -595,6 +595,7 @@ impl VaultAgent {
         #[wasm_bindgen(unchecked_param_type = "(event: ChatEvent) => void")]
         on_event: js_sys::Function,
         #[wasm_bindgen(unchecked_param_type = "Attachment[] | undefined")] attachments: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "ChatStart | undefined")] start: JsValue,
     ) -> js_sys::Promise {
         let core = self.core.clone();
         let conversation: Result<Conversation, _> = from_js(&conversation, &CONVERSATION);
@@ -604,15 +605,30 @@ impl VaultAgent {
             } else {
                 from_js(&attachments, &CONVERSATION).map(Some)
             };
+        let start = value_from_js(&start, &CONVERSATION);
         promise(async move {
             let mut conversation = conversation.map_err(|e| JsValue::from(into_error(e)))?;
             let attachments = attachments.map_err(|e| JsValue::from(into_error(e)))?;
+            let start = start.map_err(|e| JsValue::from(into_error(e)))?;
             let events = JsEvents(on_event);
             let end = core
                 .chat
-                .send_with(&mut conversation, &text, attachments, &events)
+                .send_started(&mut conversation, &text, attachments, &start, &events)
                 .await;
             turn_result(&conversation, end)
+        })
+    }
+
+    /// The saved prompts of the prompts folder, each with what is wrong
+    /// with it (if anything).
+    #[wasm_bindgen(js_name = savedPrompts, unchecked_return_type = "Promise<SavedPrompts>")]
+    pub fn saved_prompts(&self) -> js_sys::Promise {
+        let core = self.core.clone();
+        promise(async move {
+            let settings = core.engine.settings_snapshot();
+            let listed =
+                crate::doors::chat::saved_prompts::list(core.engine.host(), &settings).await;
+            to_js(&listed).map_err(JsValue::from)
         })
     }
 

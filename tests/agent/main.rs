@@ -18,6 +18,7 @@ mod failures;
 mod local_only;
 mod prompt;
 mod providers;
+mod saved_prompts;
 mod tools;
 mod window;
 

@@ -86,7 +86,7 @@ describe("a data.json from before model profiles", () => {
 		await plugin.updateSettings({ permissionMode: "askEveryChange" });
 		const saved = await plugin.loadData();
 		assert.equal(saved.lastConversation, "c-older");
-		assert.deepEqual(Object.keys(saved.chat).sort(), ["activeProfile", "anthropicThinking", "anthropicThinkingBudget", "firstTokenTimeoutMs", "instructionsNote", "maxToolRounds", "modelTimeoutMs", "profiles", "toolResultCapChars"]);
+		assert.deepEqual(Object.keys(saved.chat).sort(), ["activeProfile", "anthropicThinking", "anthropicThinkingBudget", "firstTokenTimeoutMs", "instructionsNote", "maxToolRounds", "modelTimeoutMs", "profiles", "promptCommands", "promptsFolder", "toolResultCapChars"]);
 		assert.deepEqual(saved.chat.profiles, plugin.core.settings().chat.profiles);
 		assert.ok(saved.chat.profiles.every((p) => p.textToolCalls === false), "saved as off");
 		// Loaded again, the saved file gives the same settings, repaired nowhere.

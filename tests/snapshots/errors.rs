@@ -150,6 +150,9 @@ fn samples() -> Vec<ToolError> {
         NothingToChange {
             target: s("\"Projects/Plan.md\""),
         },
+        SelectionChanged {
+            target: s("\"Projects/Plan.md\""),
+        },
         TooLargeForCli {
             detail: s("one argument of 140 KB, more than Linux's 128 KiB"),
         },

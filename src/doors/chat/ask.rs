@@ -104,7 +104,13 @@ impl<H: Host> ChatDoor<H> {
         // Thinking is written into the answer's room.
         let reserve = budget::answer_reserve(window) + thinking_budget as usize;
         let compact = window <= budget::COMPACT_WINDOW;
-        let tools = if compact {
+        let rewriting = super::conversation::TurnSetup::of(conversation)
+            .rewrite
+            .is_some();
+        let tools = if rewriting {
+            // The answer is the new text itself; nothing else may happen.
+            Vec::new()
+        } else if compact {
             let enabled: Vec<&crate::tools::ToolSpec> = self
                 .engine
                 .tools()
@@ -131,8 +137,11 @@ impl<H: Host> ChatDoor<H> {
             open_note,
             compact,
         );
-        if provider.text_tool_calls {
+        if provider.text_tool_calls && !rewriting {
             system.push_str(super::text_calls::PROMPT_RULE);
+        }
+        if rewriting {
+            system.push_str(super::selection::REWRITE_RULE);
         }
         let standing = super::instructions::standing(self.engine.host(), settings).await;
         system.push_str(&standing.section);

@@ -189,6 +189,86 @@ pub struct Conversation {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(test, ts(optional))]
     pub agent: Option<AgentChat>,
+    /// How the turn in progress was started beyond the user's words (a saved
+    /// prompt, a rewrite of a selection: a `TurnSetup`, kept as plain JSON);
+    /// set by every message, kept across a card.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
+    pub setup: Option<serde_json::Value>,
+}
+
+/// A turn started from a saved prompt or the editor's selection. Read by hand
+/// from the conversation (derives would cost main.js more than this): a value
+/// the core did not write reads as no set-up, and none of it can widen what a
+/// turn may do (a mode only narrows, a rewrite is a card like every edit).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TurnSetup {
+    /// The saved prompt's name, for the cards it raises.
+    pub prompt: String,
+    /// The prompt's mode: its tool calls run at most as permissive as this.
+    pub mode_cap: Option<crate::settings::PermissionMode>,
+    /// The prompt's model profile (its id), used for this turn only.
+    pub profile: Option<String>,
+    /// The selection the answer replaces: the turn's one model round gets no
+    /// tools, and its answer becomes an edit of exactly that range.
+    pub rewrite: Option<Rewrite>,
+}
+
+/// The selection a rewrite replaces (`doors::chat::selection`): UTF-8 byte
+/// offsets in the note, and the SHA-256 of its whole text when selected.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rewrite {
+    pub path: String,
+    pub selection: String,
+    pub start: usize,
+    pub end: usize,
+    pub note_sha256: String,
+}
+
+impl TurnSetup {
+    pub fn to_value(&self) -> serde_json::Value {
+        let mut value = serde_json::json!({ "prompt": self.prompt });
+        if let Some(mode) = self.mode_cap {
+            value["modeCap"] = mode.key().into();
+        }
+        if let Some(profile) = &self.profile {
+            value["profile"] = profile.as_str().into();
+        }
+        if let Some(r) = &self.rewrite {
+            value["rewrite"] = serde_json::json!({
+                "path": r.path, "selection": r.selection, "start": r.start, "end": r.end, "noteSha256": r.note_sha256,
+            });
+        }
+        value
+    }
+
+    /// The set-up `conversation` holds (none when it holds none).
+    pub fn of(conversation: &Conversation) -> TurnSetup {
+        use serde_json::Value;
+        let Some(value) = &conversation.setup else {
+            return TurnSetup::default();
+        };
+        let text = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).map(str::to_string);
+        let offset = |v: &Value, key: &str| v.get(key).and_then(Value::as_u64).map(|n| n as usize);
+        TurnSetup {
+            prompt: text(value, "prompt").unwrap_or_default(),
+            mode_cap: text(value, "modeCap").and_then(|key| {
+                crate::settings::PermissionMode::ALL
+                    .into_iter()
+                    .find(|m| m.key() == key)
+            }),
+            profile: text(value, "profile"),
+            rewrite: value.get("rewrite").and_then(|r| {
+                Some(Rewrite {
+                    path: text(r, "path")?,
+                    selection: text(r, "selection")?,
+                    start: offset(r, "start")?,
+                    end: offset(r, "end")?,
+                    note_sha256: text(r, "noteSha256")?,
+                })
+            }),
+        }
+    }
 }
 
 /// One answer of a coding agent's turn (`Conversation::keep_agent_turn`).
@@ -241,6 +321,7 @@ impl Conversation {
             usage: Usage::default(),
             turn_usage: None,
             agent: None,
+            setup: None,
         }
     }
 

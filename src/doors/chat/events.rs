@@ -31,6 +31,13 @@ pub enum TurnEnd {
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(tag = "type", rename_all = "camelCase")]
 pub enum ChatEvent {
+    /// The user's message the core made (a saved prompt filled in, a
+    /// rewrite's request), for the view to show before the answer.
+    #[serde(rename_all = "camelCase")]
+    UserMessage {
+        text: String,
+        attachments: Option<Vec<crate::doors::chat::conversation::Attachment>>,
+    },
     #[serde(rename_all = "camelCase")]
     ModelRound { round: u32 },
     #[serde(rename_all = "camelCase")]

@@ -17,6 +17,8 @@ pub mod prompt;
 pub mod provider;
 pub mod repeats;
 mod reply;
+pub mod saved_prompts;
+pub mod selection;
 pub mod sse;
 pub mod stored;
 pub mod text_calls;
@@ -27,8 +29,12 @@ pub mod window;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
+use serde_json::Value;
+
 use crate::base::host::Host;
-use crate::doors::chat::conversation::{Attachment, ChatMessage, Conversation, PausedTurn};
+use crate::doors::chat::conversation::{
+    Attachment, ChatMessage, Conversation, PausedTurn, TurnSetup,
+};
 use crate::doors::chat::model::{ChatError, ModelTool};
 use crate::doors::chat::prompt::bound_attachments;
 use crate::doors::chat::provider::{connection_error, status_error};
@@ -117,7 +123,49 @@ impl<H: Host> ChatDoor<H> {
         attachments: Option<Vec<Attachment>>,
         events: &dyn ChatEvents,
     ) -> TurnEnd {
+        self.send_started(conversation, text, attachments, &Value::Null, events)
+            .await
+    }
+
+    /// `send_with`, or a message the core makes from `start` (`chatSend`'s
+    /// last argument; `null` for none): `{ prompt, values }` sends the saved
+    /// prompt at that path filled in (under its profile, at most its mode),
+    /// `{ rewrite, instruction }` asks for a rewrite of the editor's
+    /// selection whose answer becomes a card editing exactly that range. The
+    /// view is told the message first; one that cannot be made ends the turn
+    /// with the reason, and nothing is added to the conversation.
+    pub async fn send_started(
+        &self,
+        conversation: &mut Conversation,
+        text: &str,
+        attachments: Option<Vec<Attachment>>,
+        start: &Value,
+        events: &dyn ChatEvents,
+    ) -> TurnEnd {
+        let (text, attachments, setup) = if start.is_null() {
+            (text.to_string(), attachments, None)
+        } else {
+            match self.started(start, attachments).await {
+                Ok(made) => {
+                    events.emit(ChatEvent::UserMessage {
+                        text: made.0.clone(),
+                        attachments: made.1.clone().map(bound_attachments),
+                    });
+                    made
+                }
+                Err(message) => {
+                    events.emit(ChatEvent::Error {
+                        code: "not_sent".into(),
+                        message,
+                        retryable: false,
+                    });
+                    return self.finish_turn(conversation, TurnEnd::Failed, events);
+                }
+            }
+        };
+        let text = text.as_str();
         self.stop.reset();
+        conversation.setup = setup.map(|s| s.to_value());
         if conversation.paused.take().is_some() {
             // A new message answers nothing that was pending: drop it.
             conversation.messages.push(ChatMessage::Notice {
@@ -132,6 +180,64 @@ impl<H: Host> ChatDoor<H> {
         conversation.retitle();
         let end = self.run_turn(conversation, Vec::new(), 0, events).await;
         self.finish_turn(conversation, end, events)
+    }
+
+    /// The message `start` asks for, with its attachments and set-up.
+    async fn started(
+        &self,
+        start: &Value,
+        attachments: Option<Vec<Attachment>>,
+    ) -> Result<(String, Option<Vec<Attachment>>, Option<TurnSetup>), String> {
+        if let Some(path) = start.get("prompt").and_then(Value::as_str) {
+            let mut values = saved_prompts::PromptValues::from_value(start.get("values"));
+            if values.date.is_empty() {
+                values.date = self.engine.host().local_context().date_time;
+            }
+            let settings = self.engine.settings_snapshot();
+            let listed = saved_prompts::list(self.engine.host(), &settings).await;
+            let Some(prompt) = listed.prompts.into_iter().find(|p| p.path == path) else {
+                return Err(listed.notice.unwrap_or_else(|| format!(
+                    "There is no saved prompt {path} in your prompts folder (Settings → Vault Agent → Model); it may have been moved or renamed."
+                )));
+            };
+            let text = saved_prompts::fill(&prompt, &values)?;
+            let setup = TurnSetup {
+                prompt: prompt.name,
+                mode_cap: prompt.mode,
+                profile: prompt.profile,
+                rewrite: None,
+            };
+            return Ok((text, attachments, Some(setup)));
+        }
+        let request = start
+            .get("rewrite")
+            .map(selection::SelectionRequest::from_value)
+            .ok_or("Nothing to send: `start` names neither a saved prompt nor a selection.")?;
+        let instruction = start
+            .get("instruction")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .trim();
+        let rewrite = selection::locate(&request)?;
+        if instruction.is_empty() {
+            return Err(
+                "Say how to rewrite the selection (e.g. \"shorter\", \"in British English\")."
+                    .into(),
+            );
+        }
+        let attachments = vec![Attachment {
+            path: rewrite.path.clone(),
+            selection: Some(rewrite.selection.clone()),
+        }];
+        let setup = TurnSetup {
+            rewrite: Some(rewrite),
+            ..TurnSetup::default()
+        };
+        Ok((
+            format!("Rewrite the selection: {instruction}"),
+            Some(attachments),
+            Some(setup),
+        ))
     }
 
     /// Retry on a failed turn's banner: the turn runs again from the

@@ -84,6 +84,11 @@ impl<H: Host> ChatDoor<H> {
             if self.stop.requested() {
                 return self.stopped(conversation, events);
             }
+            let setup = super::conversation::TurnSetup::of(conversation);
+            if setup.rewrite.is_some() && last_is_tool_result(conversation) {
+                // The rewrite's edit was answered: the turn has done its one job.
+                return TurnEnd::Done;
+            }
             if let Some(tool) = repeated_failure {
                 let text = format!(
                     "Stopped: the model asked again for a {tool} call that had already failed twice with the same arguments. Send another message to let the agent try another way (or rephrase what you want)."
@@ -94,7 +99,14 @@ impl<H: Host> ChatDoor<H> {
                 events.emit(ChatEvent::Notice { text });
                 return TurnEnd::RoundLimit;
             }
-            let settings = self.engine.settings_snapshot();
+            let mut settings = self.engine.settings_snapshot();
+            if let Some(profile) = setup
+                .profile
+                .filter(|id| settings.chat.profiles.iter().any(|p| p.id == *id))
+            {
+                // A saved prompt's profile answers this turn only.
+                std::rc::Rc::make_mut(&mut settings).chat.active_profile = profile;
+            }
             if rounds >= settings.chat.max_tool_rounds && last_is_tool_result(conversation) {
                 let text = format!(
                     "Stopped after {} tool rounds, the limit for one message (Settings → Vault Agent → Model). Send another message to let the agent go on.",
@@ -120,7 +132,7 @@ impl<H: Host> ChatDoor<H> {
                 Err(RoundError::Failed(error)) => {
                     events.emit(ChatEvent::Error {
                         code: error.code().into(),
-                        message: self.shown_error(&error, &self.engine.settings_snapshot()),
+                        message: self.shown_error(&error, &settings),
                         retryable: error.worth_retrying(),
                     });
                     return TurnEnd::Failed;
@@ -148,18 +160,28 @@ impl<H: Host> ChatDoor<H> {
                     });
                 }
             }
+            let mut tool_calls = reply.tool_calls;
+            if let Some(rewrite) = &setup.rewrite {
+                // Offered no tools, the model's answer is the new text, and
+                // only it: the edit of the selection is the one call there is.
+                let id = format!("rewrite-{}", conversation.messages.len());
+                tool_calls = (!reply.text.trim().is_empty())
+                    .then(|| super::selection::edit_call(rewrite, &reply.text, id))
+                    .into_iter()
+                    .collect();
+            }
             conversation.messages.push(ChatMessage::Assistant {
                 text: reply.text.clone(),
-                tool_calls: reply.tool_calls.clone(),
+                tool_calls: tool_calls.clone(),
                 reasoning: reply.reasoning,
                 thinking: reply.thinking,
                 usage,
             });
-            if reply.tool_calls.is_empty() {
+            if tool_calls.is_empty() {
                 return TurnEnd::Done;
             }
             rounds += 1;
-            queue = reply.tool_calls;
+            queue = tool_calls;
         }
     }
 
@@ -209,7 +231,7 @@ impl<H: Host> ChatDoor<H> {
             self.announce_tool(call, events);
         }
         let turn = conversation.turn_id();
-        let door = conversation.door.clone();
+        let door = outside_door(conversation);
         let runs = batch
             .iter()
             .map(|call| self.tool_result(call, door.as_ref(), &turn));
@@ -274,9 +296,8 @@ impl<H: Host> ChatDoor<H> {
     ) -> Option<ConfirmationCard> {
         self.announce_tool(call, events);
         let turn = conversation.turn_id();
-        let result = self
-            .tool_result(call, conversation.door.as_ref(), &turn)
-            .await;
+        let door = outside_door(conversation);
+        let result = self.tool_result(call, door.as_ref(), &turn).await;
         if let Some(pending) = &result.pending {
             self.report_tool(call, &result, events);
             return self.engine.confirmation_card(&pending.id);
@@ -352,6 +373,18 @@ impl<H: Host> ChatDoor<H> {
             .map(|t| t.display_name.to_string())
             .unwrap_or_else(|| tool_id.to_string())
     }
+}
+
+/// Who the turn's calls come through: an outside door (`vault-agent:ask`),
+/// or a saved prompt that narrows the mode, whose cards name it.
+fn outside_door(conversation: &Conversation) -> Option<super::conversation::OutsideDoor> {
+    conversation.door.clone().or_else(|| {
+        let setup = super::conversation::TurnSetup::of(conversation);
+        Some(super::conversation::OutsideDoor {
+            name: format!("Saved prompt “{}”", setup.prompt),
+            mode_cap: setup.mode_cap?,
+        })
+    })
 }
 
 pub(super) fn last_is_tool_result(conversation: &Conversation) -> bool {
