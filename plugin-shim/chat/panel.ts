@@ -13,6 +13,7 @@ import { Banner } from "./banner";
 import type { ChatContext } from "./chat-context";
 import { renderEmptyState } from "./empty-state";
 import { HistoryPanel } from "./history";
+import { acceptImages, imageChips } from "./image-input";
 import { ProfileSwitcher } from "./profile-switcher";
 import { SlashCommandSuggest } from "./slash-commands";
 import { Transcript } from "./transcript";
@@ -113,6 +114,8 @@ export class ChatPanel implements ChatSurface {
 		});
 		this.banner = new Banner(root.createDiv({ cls: "vault-agent-banner" }));
 		const messagesEl = root.createDiv({ cls: "vault-agent-messages" });
+		const images = () => this.ctx.conversations?.images;
+		const chips = imageChips(images);
 		this.transcript = new Transcript(messagesEl, {
 			app,
 			owner: this.view,
@@ -121,13 +124,15 @@ export class ChatPanel implements ChatSurface {
 			undo: () => this.ctx.undo,
 			showBanner: (message, retry) => this.showBanner(message, retry),
 			modelCard: (callId, card) => this.model.cardActions(callId, card),
+			imageSrc: (a) => chips.src(a),
 		});
 		const composer = root.createDiv({ cls: "vault-agent-composer" });
-		this.attachments = new AttachmentBar(composer, app);
+		this.attachments = new AttachmentBar(composer, app, chips);
 		this.inputEl = composer.createEl("textarea", {
 			cls: "vault-agent-input",
-			attr: { rows: "3", placeholder: "Ask about your vault… ([[ or @ attaches a note)" },
+			attr: { rows: "3", placeholder: "Ask about your vault… ([[ or @ attaches a note or an image; paste or drop images)" },
 		});
+		acceptImages({ owner: this.view, target: composer, bar: this.attachments, images, chatId: () => this.conversation?.id ?? null, say: (message) => this.showBanner(message) });
 		this.suggest = new NoteSuggest(app, this.inputEl, (file) => this.attachments.attach(file));
 		this.slashSuggest = new SlashCommandSuggest(app, this.inputEl);
 		this.model = new ModelTurn(this);
@@ -291,9 +296,18 @@ export class ChatPanel implements ChatSurface {
 		this.transcript.removeEmptyState();
 		const turn = this.turn();
 		const attachments = turn.takesNotes ? this.attachments.take() : undefined;
-		this.renderUser(text, attachments);
+		const drawn = this.renderUser(text, attachments);
 		this.transcript.scrollToEnd();
+		const before = this.conversation.messages.length;
 		await turn.send(text, attachments);
+		// The core took nothing (a model that reads no images): the words and
+		// attachments go back to the input, and the banner says why.
+		if (attachments?.length && this.conversation?.messages.length === before && !this.inputEl.value) {
+			drawn.remove();
+			this.inputEl.value = text;
+			this.attachments.restore(attachments);
+			if (before === 0) this.renderEmptyState();
+		}
 	}
 
 	/** The picker moved to or from a coding agent: the running one ends. */
@@ -303,9 +317,9 @@ export class ChatPanel implements ChatSurface {
 	}
 
 	/** A user's message, with its edit button where the chat can be rewound. */
-	renderUser(text: string, attachments: Attachment[] | undefined): void {
+	renderUser(text: string, attachments: Attachment[] | undefined): HTMLElement {
 		// A coding agent keeps its own history, which ACP cannot rewind: no edit there.
-		this.transcript.user(text, attachments, this.rewinds() ? (index, edited) => void this.edit(index, edited) : null);
+		return this.transcript.user(text, attachments, this.rewinds() ? (index, edited) => void this.edit(index, edited) : null);
 	}
 
 	/** Edit and resend, unless the picker moved to a coding agent since the button was drawn. */

@@ -213,6 +213,15 @@ pub struct VaultFailure {
     pub message: String,
 }
 
+/// An image as the host hands it over for one model request: its MIME type
+/// and its bytes in base64.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ImageData {
+    pub mime: String,
+    pub base64: String,
+}
+
 /// The vault's Markdown notes as Obsidian lists them
 /// (`app.vault.getMarkdownFiles()`), and the user's Settings → Files and
 /// links → Excluded files (`userIgnoreFilters`), for the ranked search's index.
@@ -299,6 +308,18 @@ pub trait Host {
     /// is not UTF-8. Fails with `too_large` for a file over `max_bytes`.
     async fn vault_read_bytes(&self, path: &str, max_bytes: usize)
         -> Result<Vec<u8>, VaultFailure>;
+    /// An image for a model request, in base64: the vault file at `path`,
+    /// or (`pasted`) the file of that name in the plugin's image folder,
+    /// scaled down by the host where it can (a canvas) to at most `max_side`
+    /// pixels on its longest side and `max_bytes` bytes. Fails with
+    /// `too_large` when it cannot get it within them.
+    async fn image_data(
+        &self,
+        path: &str,
+        pasted: bool,
+        max_side: u32,
+        max_bytes: usize,
+    ) -> Result<ImageData, VaultFailure>;
     /// Makes a file at `path` holding exactly `bytes`
     /// (`app.vault.createBinary`); fails if one is there. Undoing a deletion.
     async fn vault_create(&self, path: &str, bytes: &[u8]) -> Result<(), VaultFailure>;
