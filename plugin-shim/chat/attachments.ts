@@ -67,6 +67,14 @@ export class AttachmentBar {
 		return true;
 	}
 
+	/** The images alone, for a coding agent (it reads notes itself); the notes' chips stay. */
+	takeImages(): Attachment[] {
+		const images = this.mentions.filter((m) => m.pasted || imageMime(m.path));
+		this.mentions = this.mentions.filter((m) => !images.includes(m));
+		this.render();
+		return images;
+	}
+
 	/** A message the core did not take: its attachments are back, to send again. */
 	restore(attachments: Attachment[]): void {
 		this.mentions = attachments.filter((a) => a.path !== this.openNote?.path);

@@ -7,6 +7,7 @@
 import type { Component } from "obsidian";
 import type { Attachment } from "../core/types";
 import type { ChatImages } from "../host/images";
+import { MAX_IMAGES_PER_MESSAGE } from "../generated/limits";
 import type { AttachmentBar, ImageChips } from "./attachments";
 
 /** The bar's view of the chat's images: thumbnails, and pasted files let go. */
@@ -36,7 +37,7 @@ export function acceptImages(options: {
 			if ("error" in saved) options.say(saved.error.message);
 			else if (!options.bar.add({ path: saved.name, pasted: true })) {
 				void images.remove(saved.name);
-				options.say("This message holds as many images as one message can carry; send it, then add more.");
+				options.say(`One message carries ${MAX_IMAGES_PER_MESSAGE} images at most.`);
 			}
 		}
 	};

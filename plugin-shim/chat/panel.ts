@@ -130,7 +130,7 @@ export class ChatPanel implements ChatSurface {
 		this.attachments = new AttachmentBar(composer, app, chips);
 		this.inputEl = composer.createEl("textarea", {
 			cls: "vault-agent-input",
-			attr: { rows: "3", placeholder: "Ask about your vault… ([[ or @ attaches a note or an image; paste or drop images)" },
+			attr: { rows: "3", placeholder: "Ask about your vault… ([[ or @ attaches a note or an image)" },
 		});
 		acceptImages({ owner: this.view, target: composer, bar: this.attachments, images, chatId: () => this.conversation?.id ?? null, say: (message) => this.showBanner(message) });
 		this.suggest = new NoteSuggest(app, this.inputEl, (file) => this.attachments.attach(file));
@@ -295,7 +295,7 @@ export class ChatPanel implements ChatSurface {
 		this.suggest.close();
 		this.transcript.removeEmptyState();
 		const turn = this.turn();
-		const attachments = turn.takesNotes ? this.attachments.take() : undefined;
+		const attachments = turn.takesNotes ? this.attachments.take() : this.attachments.takeImages();
 		const drawn = this.renderUser(text, attachments);
 		this.transcript.scrollToEnd();
 		const before = this.conversation.messages.length;

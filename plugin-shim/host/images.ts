@@ -31,65 +31,62 @@ export class ChatImages {
 		return this.app.vault.adapter;
 	}
 
-	/** A file name's prefix for a chat's images ("chat-1-"). */
-	private static prefix(chatId: string): string {
-		return `${chatId.replace(/[^\w-]/g, "_")}-`;
+	path(name: string): string {
+		return `${this.folder}/${name}`;
+	}
+
+	/** The files of chat `chatId`'s pasted images ("chat-1-….png"). */
+	private async of(chatId: string): Promise<string[]> {
+		const prefix = `${chatId.replace(/[^\w-]/g, "_")}-`;
+		if (!(await this.adapter.exists(this.folder))) await this.adapter.mkdir(this.folder);
+		return (await this.adapter.list(this.folder)).files.filter((f) => f.slice(this.folder.length + 1).startsWith(prefix));
 	}
 
 	/** Keeps a pasted or dropped image for chat `chatId`; its name, or why it was not kept. */
 	async save(chatId: string, blob: Blob): Promise<{ name: string } | Failure> {
 		const ext = IMAGE_TYPES.find(([, mime]) => mime === blob.type)?.[0];
-		if (!ext) return fail("not_an_image", `A ${blob.type || "file of unknown type"} cannot be sent as an image (PNG, JPEG, GIF or WebP can).`);
-		if (blob.size > MAX_PASTED_BYTES) return fail("too_large", `The image is ${mb(blob.size)}; the chat keeps images up to ${mb(MAX_PASTED_BYTES)}.`);
-		if (!(await this.adapter.exists(this.folder))) await this.adapter.mkdir(this.folder);
-		const prefix = ChatImages.prefix(chatId);
-		const kept = (await this.adapter.list(this.folder)).files.filter((f) => (f.split("/").pop() ?? "").startsWith(prefix));
-		if (kept.length >= MAX_PASTED_PER_CHAT) return fail("too_many", `This chat keeps ${MAX_PASTED_PER_CHAT} pasted images at most; start a new chat, or attach the image from the vault.`);
-		const name = `${prefix}${Date.now().toString(36)}${kept.length}.${ext}`;
+		if (!ext) return fail("Only PNG, JPEG, GIF and WebP images can be sent.");
+		if (blob.size > MAX_PASTED_BYTES) return fail(`The image is larger than ${mb(MAX_PASTED_BYTES)}.`);
+		const kept = (await this.of(chatId)).length;
+		if (kept >= MAX_PASTED_PER_CHAT) return fail(`A chat keeps ${MAX_PASTED_PER_CHAT} pasted images at most.`);
+		const name = `${chatId.replace(/[^\w-]/g, "_")}-${Date.now().toString(36)}${kept}.${ext}`;
 		await this.adapter.writeBinary(this.path(name), await blob.arrayBuffer());
 		return { name };
 	}
 
-	path(name: string): string {
-		return normalizePath(`${this.folder}/${name}`);
-	}
-
-	/** A pasted image's file, or every one of chat `chatId` (the chat was deleted). */
+	/** A pasted image's file (its chip was removed before sending). */
 	async remove(name: string): Promise<void> {
 		if (await this.adapter.exists(this.path(name))) await this.adapter.remove(this.path(name));
 	}
 
+	/** Every pasted image of chat `chatId` (the chat was deleted). */
 	async removeChat(chatId: string): Promise<void> {
-		if (!(await this.adapter.exists(this.folder))) return;
-		const prefix = ChatImages.prefix(chatId);
-		for (const file of (await this.adapter.list(this.folder)).files) if ((file.split("/").pop() ?? "").startsWith(prefix)) await this.adapter.remove(file);
+		for (const file of await this.of(chatId)) await this.adapter.remove(file);
+	}
+
+	private file(path: string): TFile | null {
+		const file = this.app.vault.getAbstractFileByPath(path);
+		return file instanceof TFile ? file : null;
 	}
 
 	/** Where a thumbnail's `<img>` loads the image from. */
 	src(path: string, pasted: boolean): string | null {
-		if (pasted) return this.adapter.getResourcePath(this.path(path));
-		const file = this.app.vault.getAbstractFileByPath(path);
-		return file instanceof TFile ? this.app.vault.getResourcePath(file) : null;
+		const file = pasted ? null : this.file(path);
+		return pasted ? this.adapter.getResourcePath(this.path(path)) : file && this.app.vault.getResourcePath(file);
 	}
 
 	/** The host function the core asks for an image's bytes in a request. */
 	readonly imageData: HostFunctions["imageData"] = async (path, pasted, maxSide, maxBytes) => {
-		const mime = imageMime(path);
-		if (!mime) return fail("not_an_image", `${path} is not an image`);
-		let bytes: ArrayBuffer;
 		try {
-			if (pasted) bytes = await this.adapter.readBinary(this.path(path));
-			else {
-				const file = this.app.vault.getAbstractFileByPath(path);
-				if (!(file instanceof TFile)) return fail("not_found", `there is no file ${path} in the vault any more`);
-				bytes = await this.app.vault.readBinary(file);
-			}
+			const file = pasted ? null : this.file(path);
+			if (!pasted && !file) return fail("its file is gone", "not_found");
+			const bytes = file ? await this.app.vault.readBinary(file) : await this.adapter.readBinary(this.path(path));
+			const fitted = await scaled(bytes, imageMime(path) ?? "", maxSide, maxBytes);
+			if (!fitted) return fail(`it is over ${mb(maxBytes)} and cannot be scaled down here`, "too_large");
+			return { mime: fitted.mime, base64: arrayBufferToBase64(fitted.bytes) };
 		} catch {
-			return fail("not_found", pasted ? "its file in the plugin's folder is gone" : `${path} could not be read`);
+			return fail("its file is gone or cannot be read", "not_found");
 		}
-		const fitted = await scaled(bytes, mime, maxSide, maxBytes);
-		if (!fitted) return fail("too_large", `it is ${mb(bytes.byteLength)}, more than the ${mb(maxBytes)} the provider takes, and could not be scaled down here`);
-		return { mime: fitted.mime, base64: arrayBufferToBase64(fitted.bytes) };
 	};
 }
 
@@ -99,26 +96,23 @@ export class ChatImages {
  * when it does not fit and there is no canvas (or it cannot be decoded).
  */
 async function scaled(bytes: ArrayBuffer, mime: string, maxSide: number, maxBytes: number): Promise<{ mime: string; bytes: ArrayBuffer } | null> {
-	const canDraw = typeof createImageBitmap === "function" && typeof activeDocument !== "undefined";
-	if (!canDraw) return bytes.byteLength <= maxBytes ? { mime, bytes } : null;
+	const fits = bytes.byteLength <= maxBytes ? { mime, bytes } : null;
 	let bitmap: ImageBitmap;
 	try {
 		bitmap = await createImageBitmap(new Blob([bytes], { type: mime }));
 	} catch {
-		return bytes.byteLength <= maxBytes ? { mime, bytes } : null;
+		// No canvas here (or an image it cannot decode): as it is, if it fits.
+		return fits;
 	}
 	const scale = Math.min(1, maxSide / Math.max(bitmap.width, bitmap.height));
-	if (scale === 1 && bytes.byteLength <= maxBytes) return { mime, bytes };
-	const canvas = activeDocument.createElement("canvas");
-	canvas.width = Math.max(1, Math.round(bitmap.width * scale));
-	canvas.height = Math.max(1, Math.round(bitmap.height * scale));
+	if (scale === 1 && fits) return fits;
+	const canvas = createEl("canvas", { attr: { width: Math.round(bitmap.width * scale) || 1, height: Math.round(bitmap.height * scale) || 1 } });
 	const context = canvas.getContext("2d");
 	if (!context) return null;
 	// JPEG has no transparency: what was transparent becomes white, not black.
 	context.fillStyle = "#fff";
 	context.fillRect(0, 0, canvas.width, canvas.height);
 	context.drawImage(bitmap, 0, 0, canvas.width, canvas.height);
-	bitmap.close();
 	for (const quality of [0.9, 0.75, 0.6, 0.45]) {
 		const blob = await new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, "image/jpeg", quality));
 		if (blob && blob.size <= maxBytes) return { mime: "image/jpeg", bytes: await blob.arrayBuffer() };
@@ -126,7 +120,7 @@ async function scaled(bytes: ArrayBuffer, mime: string, maxSide: number, maxByte
 	return null;
 }
 
-function fail(code: string, message: string): Failure {
+function fail(message: string, code = "refused"): Failure {
 	return { error: { code, message } };
 }
 

@@ -148,7 +148,7 @@ export function modelSection(ctx: SettingsContext, redraw: () => void): Section 
 		},
 		{
 			name: "Model accepts images",
-			desc: "Whether images you paste, drop or attach are sent to this profile's model. Ask the server: yes when Ollama reports the model sees images, or for a Claude model; otherwise a message with images is not sent and says so. Images are scaled down first (Anthropic: 1568 px and 3.75 MB; OpenAI-compatible servers: 2048 px and 20 MB), and each counts 1600 tokens of the context.",
+			desc: "Whether pasted, dropped and attached images are sent to this profile's model (Ask the server: when Ollama reports vision, or for Claude). They are scaled to 1568 px and 3.75 MB for Anthropic, 2048 px and 20 MB otherwise, and count 1600 tokens each.",
 			aliases: ["vision", "pictures", "screenshots"],
 			render: (setting) => {
 				setting.settingEl.addClass("vault-agent-model-images");

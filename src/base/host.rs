@@ -222,6 +222,28 @@ pub struct ImageData {
     pub base64: String,
 }
 
+/// How large an image may be sent: its longest side in pixels and its size
+/// in bytes (before base64). The host scales an image down to them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ImageLimits {
+    pub max_side: u32,
+    pub max_bytes: usize,
+}
+
+/// Anthropic scales anything over 1 568 pixels down itself and refuses an
+/// image over 5 MB of base64 (3.75 MB of bytes).
+pub const ANTHROPIC_IMAGE_LIMITS: ImageLimits = ImageLimits {
+    max_side: 1_568,
+    max_bytes: 3_750_000,
+};
+/// OpenAI scales to 2 048 pixels and takes up to 20 MB; Ollama and LM
+/// Studio take what OpenAI takes, and a smaller image costs them less time.
+pub const OPENAI_IMAGE_LIMITS: ImageLimits = ImageLimits {
+    max_side: 2_048,
+    max_bytes: 20 * 1024 * 1024,
+};
+
 /// The vault's Markdown notes as Obsidian lists them
 /// (`app.vault.getMarkdownFiles()`), and the user's Settings → Files and
 /// links → Excluded files (`userIgnoreFilters`), for the ranked search's index.

@@ -4,12 +4,15 @@
 // OpenAI-compatible `image_url` data URL, an Anthropic base64 `image`
 // block); a profile whose model takes no images is refused with the
 // message and nothing sent, the words and chips kept; a chat stored before
-// images still loads; deleting a chat removes its pasted images.
+// images still loads; deleting a chat removes its pasted images; a coding
+// agent (ACP) gets the image as ACP image content only where it advertises
+// `image` in its prompt capabilities.
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { copySampleVault, emulator, loadPlugin, removeVault, settle } from "../support/harness.mjs";
+import { copySampleVault, emulator, loadPlugin, removeVault, root, settle, useEmulator } from "../support/harness.mjs";
 import { anthropicStream, openaiStream, startModelServer } from "../support/model-servers.mjs";
 
 /** A 1×1 PNG and the first bytes of a JPEG: what matters is that they arrive unchanged. */
@@ -149,4 +152,42 @@ describe("images in the chat (the built main.js, real model servers on localhost
 		assert.deepEqual(readdirSync(imagesDir), ["chat-1-1-x0.png"]);
 		assert.ok(existsSync(join(vault, "Attachments", "photo.jpg")), "a vault image is the user's: never removed");
 	});
+
+	for (const advertised of [true, false]) {
+		it(advertised ? "gives a coding agent that advertises images the pasted PNG as ACP image content" : "refuses images for a coding agent that does not advertise them, and sends it nothing", async () => {
+			const vault = copySampleVault();
+			vaults.push(vault);
+			const log = join(tmpdir(), `acp-images-${process.pid}-${advertised}.log`);
+			rmSync(log, { force: true });
+			process.env.ACP_AGENT_LOG = log;
+			process.env.ACP_AGENT_IMAGES = advertised ? "1" : "0";
+			useEmulator(vault);
+			const { plugin } = await loadPlugin(vault, {
+				data: { cliPath: emulator, acpAgents: { custom: { command: process.execPath, args: [join(root, "tests/support/acp-agent.mjs")] }, selected: "agent:custom" } },
+			});
+			try {
+				const view = await plugin.openChat();
+				const input = view.inputEl;
+				await paste(view, input);
+				input.value = "look";
+				await view.send();
+				for (let i = 0; i < 100 && !/Echo: look|does not take images/.test(view.contentEl.textContent); i++) await settle(5);
+				const prompts = existsSync(log) ? readFileSync(log, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l)).filter((e) => e.method === "session/prompt") : [];
+				if (advertised) {
+					assert.equal(prompts.length, 1, view.contentEl.textContent);
+					assert.deepEqual(prompts[0].images, [{ type: "image", mimeType: "image/png", data: PNG.toString("base64") }]);
+					assert.equal(prompts[0].text, "look");
+				} else {
+					assert.deepEqual(prompts, [], "nothing reached the agent");
+					assert.match(view.contentEl.querySelector(".vault-agent-banner").textContent, /Scripted agent does not take images .*nothing was sent/);
+					assert.equal(input.value, "look", "the words are back in the input");
+				}
+			} finally {
+				delete process.env.ACP_AGENT_LOG;
+				delete process.env.ACP_AGENT_IMAGES;
+				await plugin.codingAgents.dispose();
+				plugin.unload();
+			}
+		});
+	}
 });

@@ -35,28 +35,13 @@ pub const MAX_PASTED_BYTES: usize = 10 * 1024 * 1024;
 /// The most pasted images one chat keeps in the plugin's folder.
 pub const MAX_PASTED_PER_CHAT: usize = 20;
 
-/// How large an image may be sent: its longest side in pixels and its size
-/// in bytes (before base64).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ImageLimits {
-    pub max_side: u32,
-    pub max_bytes: usize,
-}
+pub use crate::base::host::ImageLimits;
 
-/// Each provider's limits. Anthropic scales anything over 1 568 pixels down
-/// itself and refuses an image over 5 MB of base64 (3.75 MB of bytes);
-/// OpenAI scales to 2 048 pixels and takes up to 20 MB (Ollama and LM Studio
-/// take what OpenAI takes, and a smaller image costs them less time).
+/// Each provider's limits (`base::host`'s constants say why).
 pub fn limits(kind: ProviderKind) -> ImageLimits {
     match kind {
-        ProviderKind::Anthropic => ImageLimits {
-            max_side: 1_568,
-            max_bytes: 3_750_000,
-        },
-        ProviderKind::OpenAi => ImageLimits {
-            max_side: 2_048,
-            max_bytes: 20 * 1024 * 1024,
-        },
+        ProviderKind::Anthropic => crate::base::host::ANTHROPIC_IMAGE_LIMITS,
+        ProviderKind::OpenAi => crate::base::host::OPENAI_IMAGE_LIMITS,
     }
 }
 
