@@ -162,6 +162,7 @@ export default class VaultAgentPlugin extends Plugin {
 			{ AgentDoors },
 			{ AgentRunner },
 			{ startSearchIndex },
+			{ ChatImages },
 		] = await Promise.all([
 			import("./host/node-host"),
 			import("./core/load"),
@@ -173,16 +174,19 @@ export default class VaultAgentPlugin extends Plugin {
 			import("./doors/mcp"),
 			import("./doors/acp/runner"),
 			import("./host/search-index"),
+			import("./host/images"),
 		]);
 		const adapter = this.app.vault.adapter;
 		const vaultPath = adapter instanceof FileSystemAdapter ? adapter.getBasePath() : null;
 		const os = Platform.isMacOS ? "macos" : Platform.isWin ? "windows" : Platform.isLinux ? "linux" : "other";
 		const pluginDir = this.manifest.dir ?? `${this.app.vault.configDir}/plugins/${this.manifest.id}`;
 		const journal = new JournalStore(adapter, pluginDir);
+		const images = new ChatImages(this.app, pluginDir);
 		const host = {
 			...createNodeHost((name) => this.app.secretStorage.getSecret(name)),
 			...vaultFunctions(this.app),
 			saveJournal: (json: string, dropped: number) => journal.save(json, dropped),
+			imageData: images.imageData,
 		};
 		const facts = nodePlatformFacts(os, Platform.isDesktopApp, vaultPath, this.app.vault.configDir);
 		const core = await loadCore(host, facts, this.stored);
@@ -201,7 +205,7 @@ export default class VaultAgentPlugin extends Plugin {
 		const confirmations = new ConfirmationCoordinator(this.app, core);
 		this.register(() => confirmations.dispose());
 		this.confirmations = confirmations;
-		this.conversations = new ConversationStore(adapter, pluginDir, core);
+		this.conversations = new ConversationStore(adapter, pluginDir, core, images);
 		this.undo = new UndoController(this.app, core, () => this.refreshUndo());
 		// Not awaited: the index builds in the background, a batch at a time.
 		this.searchIndex = startSearchIndex(this, core);

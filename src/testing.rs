@@ -75,6 +75,9 @@ pub struct FakeHost {
     pub trash: Rc<RefCell<Vec<(String, String)>>>,
     /// Responses the core closed, by id.
     pub http_closed: RefCell<Vec<u32>>,
+    /// Every image the core asked for: (path, pasted, max side, max bytes).
+    /// A pasted one is read from `binary` under `chat-images/<name>`.
+    pub images_asked: RefCell<Vec<(String, bool, u32, usize)>>,
     /// Answers by URL ending, for every request to it, checked before the
     /// queue: the servers' side endpoints (the context window probes). By
     /// default they answer 404, as a server without them does.
@@ -159,6 +162,7 @@ impl FakeHost {
             opened: Rc::new(RefCell::new(Vec::new())),
             links_update: Some(true),
             http_closed: RefCell::new(Vec::new()),
+            images_asked: RefCell::new(Vec::new()),
             http_routes: RefCell::new(
                 ["/api/show", "/api/v0/models"]
                     .into_iter()
@@ -495,6 +499,31 @@ impl Host for FakeHost {
             });
         }
         Ok(bytes)
+    }
+
+    async fn image_data(
+        &self,
+        path: &str,
+        pasted: bool,
+        max_side: u32,
+        max_bytes: usize,
+    ) -> Result<crate::base::host::ImageData, VaultFailure> {
+        use base64::Engine;
+        self.images_asked
+            .borrow_mut()
+            .push((path.to_string(), pasted, max_side, max_bytes));
+        let key = match pasted {
+            true => format!("chat-images/{path}"),
+            false => path.to_string(),
+        };
+        // No canvas here: an image is sent as it is, or refused when too large.
+        let bytes = self.vault_read_bytes(&key, max_bytes).await?;
+        Ok(crate::base::host::ImageData {
+            mime: crate::doors::chat::images::mime_of(path)
+                .unwrap_or("application/octet-stream")
+                .into(),
+            base64: base64::engine::general_purpose::STANDARD.encode(bytes),
+        })
     }
 
     async fn vault_trash(&self, path: &str) -> Result<(), VaultFailure> {

@@ -269,6 +269,30 @@ fn limits() -> String {
             "AGENT_DRAW_INTERVAL_MS",
             acp::DRAW_INTERVAL_MS,
         ),
+        "\n// Images in the chat: src/doors/chat/images.rs.\n".to_string(),
+        constant(
+            "The image files a message carries: extension and MIME type.",
+            "IMAGE_TYPES",
+            format!(
+                "{} as const",
+                serde_json::to_string(&crate::doors::chat::images::IMAGE_TYPES).unwrap()
+            ),
+        ),
+        constant(
+            "Images one message carries.",
+            "MAX_IMAGES_PER_MESSAGE",
+            crate::doors::chat::images::MAX_IMAGES_PER_MESSAGE,
+        ),
+        constant(
+            "The largest image kept when pasted or dropped (bytes).",
+            "MAX_PASTED_BYTES",
+            crate::doors::chat::images::MAX_PASTED_BYTES,
+        ),
+        constant(
+            "Pasted images one chat keeps in the plugin's folder.",
+            "MAX_PASTED_PER_CHAT",
+            crate::doors::chat::images::MAX_PASTED_PER_CHAT,
+        ),
     ]
     .concat()
 }

@@ -249,6 +249,7 @@ fn chat_samples() -> Vec<ChatError> {
         ChatError::LocalOnly {
             message: s("Refused by Settings → Vault Agent → Safety → Local only: api.openai.com is 162.159.140.245, which is not on this computer or its private network. Point the profile at a local server, or turn Local only off."),
         },
+        ChatError::ImagesNotAccepted { model: s("llama3.1") },
         ChatError::Unauthorized {
             status: 401,
             detail: "invalid x-api-key".into(),
@@ -329,6 +330,7 @@ fn chat_when(error: &ChatError) -> &'static str {
         ChatError::Cut { .. } => "The server closed the connection mid-answer.",
         ChatError::PromptTooLarge { .. } => "The window cannot hold even Vault Agent's fixed prompt, the tool descriptions and the room kept for the answer, whatever the conversation: a new chat cannot help.",
         ChatError::LocalOnly { .. } => "Settings → Safety → Local only is on and the server's address (or one of the addresses its name has) is not on this computer or the private network; nothing was sent.",
+        ChatError::ImagesNotAccepted { .. } => "A message with images, and the profile's \"Model accepts images\" is No, or Ask the server and the server (Ollama) does not report vision or the model is not a Claude; checked before anything is sent.",
     }
 }
 
@@ -470,9 +472,10 @@ fn chat_variant(error: &ChatError) -> usize {
         ChatError::NoFirstToken { .. } => 18,
         ChatError::LocalOnly { .. } => 19,
         ChatError::PromptTooLarge { .. } => 20,
+        ChatError::ImagesNotAccepted { .. } => 21,
     }
 }
-const CHAT_VARIANTS: usize = 21;
+const CHAT_VARIANTS: usize = 22;
 
 #[test]
 fn every_chat_error_is_documented() {

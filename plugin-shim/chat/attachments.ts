@@ -1,12 +1,23 @@
 // Notes attached to the next message, as chips above the chat's input: the
 // note open in Obsidian (with its selection, when there is one) follows the
 // active note until the user removes it; `[[` or `@` in the input suggests
-// notes with Obsidian's own suggest popover and attaches the chosen one. The
+// notes and images with Obsidian's own suggest popover and attaches the
+// chosen one; pasted images join as chips with their thumbnail. The
 // core decides what the model is told about them (src/doors/chat/prompt.rs).
 
 import { MarkdownView, setIcon, type App, type TFile } from "obsidian";
 import { TextareaSuggest } from "./textarea-suggest";
 import type { Attachment } from "../core/types";
+import { MAX_IMAGES_PER_MESSAGE } from "../generated/limits";
+import { imageMime } from "../host/images";
+
+/** How the bar shows and lets go of images (chat/image-input.ts keeps the pasted ones). */
+export interface ImageChips {
+	/** Where a thumbnail loads from, or null. */
+	src(attachment: Attachment): string | null;
+	/** A pasted image's chip was removed before it was sent: its file goes. */
+	dropped(attachment: Attachment): void;
+}
 
 /** The selection as a chip shows it; the core bounds what the model reads. */
 const CHIP_SELECTION_CHARS = 40;
@@ -22,6 +33,7 @@ export class AttachmentBar {
 	constructor(
 		parent: HTMLElement,
 		private readonly app: App,
+		private readonly images?: ImageChips,
 	) {
 		this.el = parent.createDiv({ cls: "vault-agent-attachments" });
 	}
@@ -29,19 +41,43 @@ export class AttachmentBar {
 	/** Reads the active note and its selection again, and redraws. */
 	followActiveNote(): void {
 		const file = this.app.workspace.getActiveFile();
-		this.openNote = file && !this.openNoteRemoved ? { path: file.path, selection: this.selection() } : null;
+		// An image open in a tab is not attached by itself: it is sent only when chosen.
+		this.openNote = file && !this.openNoteRemoved && !imageMime(file.path) ? { path: file.path, selection: this.selection() } : null;
 		this.render();
 	}
 
-	/** Back to a fresh chat: the open note is attached again, mentions go. */
+	/** Back to a fresh chat: the open note is attached again, mentions go (pasted images with their files). */
 	reset(): void {
+		for (const m of this.mentions) if (m.pasted) this.images?.dropped(m);
 		this.mentions = [];
 		this.openNoteRemoved = false;
 		this.followActiveNote();
 	}
 
-	attach(file: TFile): void {
-		if (!this.mentions.some((m) => m.path === file.path)) this.mentions.push({ path: file.path });
+	attach(file: TFile): boolean {
+		return this.add({ path: file.path });
+	}
+
+	/** A note or an image; false when the message holds as many images as it can carry. */
+	add(attachment: Attachment): boolean {
+		const image = attachment.pasted || imageMime(attachment.path);
+		if (image && this.mentions.filter((m) => m.pasted || imageMime(m.path)).length >= MAX_IMAGES_PER_MESSAGE) return false;
+		if (!this.mentions.some((m) => m.path === attachment.path)) this.mentions.push(attachment);
+		this.render();
+		return true;
+	}
+
+	/** The images alone, for a coding agent (it reads notes itself); the notes' chips stay. */
+	takeImages(): Attachment[] {
+		const images = this.mentions.filter((m) => m.pasted || imageMime(m.path));
+		this.mentions = this.mentions.filter((m) => !images.includes(m));
+		this.render();
+		return images;
+	}
+
+	/** A message the core did not take: its attachments are back, to send again. */
+	restore(attachments: Attachment[]): void {
+		this.mentions = attachments.filter((a) => a.path !== this.openNote?.path);
 		this.render();
 	}
 
@@ -70,10 +106,12 @@ export class AttachmentBar {
 	}
 
 	private chip(attachment: Attachment, open: boolean): void {
-		const chip = this.el.createDiv({ cls: `vault-agent-chip${open ? " is-open-note" : ""}`, attr: { title: attachment.path } });
+		const chip = this.el.createDiv({ cls: `vault-agent-chip${open ? " is-open-note" : ""}`, attr: { title: attachment.pasted ? "Pasted image" : attachment.path } });
 		chip.dataset.path = attachment.path;
-		setIcon(chip.createSpan({ cls: "vault-agent-chip-icon" }), open ? "file-text" : "at-sign");
-		chip.createSpan({ cls: "vault-agent-chip-path", text: attachment.path.replace(/\.md$/, "") });
+		const src = attachment.pasted || imageMime(attachment.path) ? this.images?.src(attachment) : null;
+		if (src) chip.createEl("img", { cls: "vault-agent-chip-thumb", attr: { src, alt: "" } });
+		else setIcon(chip.createSpan({ cls: "vault-agent-chip-icon" }), open ? "file-text" : "at-sign");
+		chip.createSpan({ cls: "vault-agent-chip-path", text: attachment.pasted ? "Pasted image" : attachment.path.replace(/\.md$/, "") });
 		if (attachment.selection) {
 			const short = attachment.selection.replace(/\s+/g, " ").trim();
 			chip.createSpan({
@@ -87,7 +125,10 @@ export class AttachmentBar {
 			if (open) {
 				this.openNoteRemoved = true;
 				this.openNote = null;
-			} else this.mentions = this.mentions.filter((m) => m.path !== attachment.path);
+			} else {
+				this.mentions = this.mentions.filter((m) => m.path !== attachment.path);
+				if (attachment.pasted) this.images?.dropped(attachment);
+			}
 			this.render();
 		});
 	}
@@ -120,8 +161,8 @@ export class NoteSuggest extends TextareaSuggest<TFile> {
 		if (!mention) return [];
 		const query = mention.query.toLowerCase();
 		return this.app.vault
-			.getMarkdownFiles()
-			.filter((file) => file.path.toLowerCase().includes(query))
+			.getFiles()
+			.filter((file) => (file.extension === "md" || imageMime(file.name)) && file.path.toLowerCase().includes(query))
 			.sort((a, b) => rank(a, query) - rank(b, query) || a.path.localeCompare(b.path))
 			.slice(0, this.limit);
 	}
@@ -138,7 +179,7 @@ export class NoteSuggest extends TextareaSuggest<TFile> {
 		const caret = this.textarea.selectionStart;
 		const mention = mentionAt(text, caret);
 		if (mention) {
-			const link = `[[${file.basename}]]`;
+			const link = `[[${file.extension === "md" ? file.basename : file.name}]]`;
 			const rest = text.slice(caret).replace(/^\]\]/, "");
 			this.textarea.value = `${text.slice(0, mention.start)}${link}${rest}`;
 			const at = mention.start + link.length;

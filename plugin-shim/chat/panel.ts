@@ -14,6 +14,7 @@ import type { ChatContext } from "./chat-context";
 import { promptValues } from "./editor-actions";
 import { renderEmptyState } from "./empty-state";
 import { HistoryPanel } from "./history";
+import { acceptImages, imageChips } from "./image-input";
 import { ProfileSwitcher } from "./profile-switcher";
 import { SlashCommandSuggest } from "./slash-commands";
 import { Transcript } from "./transcript";
@@ -114,6 +115,8 @@ export class ChatPanel implements ChatSurface {
 		});
 		this.banner = new Banner(root.createDiv({ cls: "vault-agent-banner" }));
 		const messagesEl = root.createDiv({ cls: "vault-agent-messages" });
+		const images = () => this.ctx.conversations?.images;
+		const chips = imageChips(images);
 		this.transcript = new Transcript(messagesEl, {
 			app,
 			owner: this.view,
@@ -122,13 +125,15 @@ export class ChatPanel implements ChatSurface {
 			undo: () => this.ctx.undo,
 			showBanner: (message, retry) => this.showBanner(message, retry),
 			modelCard: (callId, card) => this.model.cardActions(callId, card),
+			imageSrc: (a) => chips.src(a),
 		});
 		const composer = root.createDiv({ cls: "vault-agent-composer" });
-		this.attachments = new AttachmentBar(composer, app);
+		this.attachments = new AttachmentBar(composer, app, chips);
 		this.inputEl = composer.createEl("textarea", {
 			cls: "vault-agent-input",
-			attr: { rows: "3", placeholder: "Ask about your vault… ([[ or @ attaches a note)" },
+			attr: { rows: "3", placeholder: "Ask about your vault… ([[ or @ attaches a note or an image)" },
 		});
+		acceptImages({ owner: this.view, target: composer, bar: this.attachments, images, chatId: () => this.conversation?.id ?? null, say: (message) => this.showBanner(message) });
 		this.suggest = new NoteSuggest(app, this.inputEl, (file) => this.attachments.attach(file));
 		this.slashSuggest = new SlashCommandSuggest(
 			app,
@@ -300,10 +305,19 @@ export class ChatPanel implements ChatSurface {
 		this.suggest.close();
 		this.transcript.removeEmptyState();
 		const turn = this.turn();
-		const attachments = turn.takesNotes ? this.attachments.take() : undefined;
-		this.renderUser(text, attachments);
+		const attachments = turn.takesNotes ? this.attachments.take() : this.attachments.takeImages();
+		const drawn = this.renderUser(text, attachments);
 		this.transcript.scrollToEnd();
+		const before = this.conversation.messages.length;
 		await turn.send(text, attachments);
+		// The core took nothing (a model that reads no images): the words and
+		// attachments go back to the input, and the banner says why.
+		if (attachments?.length && this.conversation?.messages.length === before && !this.inputEl.value) {
+			drawn.remove();
+			this.inputEl.value = text;
+			this.attachments.restore(attachments);
+			if (before === 0) this.renderEmptyState();
+		}
 	}
 
 	/** "Ask about the selection": the message box, with the note's selection as its chip. */
@@ -338,9 +352,9 @@ export class ChatPanel implements ChatSurface {
 	}
 
 	/** A user's message, with its edit button where the chat can be rewound. */
-	renderUser(text: string, attachments: Attachment[] | undefined): void {
+	renderUser(text: string, attachments: Attachment[] | undefined): HTMLElement {
 		// A coding agent keeps its own history, which ACP cannot rewind: no edit there.
-		this.transcript.user(text, attachments, this.rewinds() ? (index, edited) => void this.edit(index, edited) : null);
+		return this.transcript.user(text, attachments, this.rewinds() ? (index, edited) => void this.edit(index, edited) : null);
 	}
 
 	/** Edit and resend, unless the picker moved to a coding agent since the button was drawn. */

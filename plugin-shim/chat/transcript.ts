@@ -28,6 +28,8 @@ export interface TranscriptHost {
 	showBanner(message: string, retry?: boolean): void;
 	/** How a card of our model's turn is answered (in the chat, which goes on with the turn). */
 	modelCard(callId: string, card: ConfirmationCard): CardActions;
+	/** Where an attached image's thumbnail loads from, or null. */
+	imageSrc?(attachment: Attachment): string | null;
 }
 
 export class Transcript {
@@ -116,9 +118,9 @@ export class Transcript {
 	}
 
 	/** A user's message, numbered in order so its edit button knows which one it is; `edit` null: no edit button. */
-	user(text: string, attachments: Attachment[] | undefined, edit: ((index: number, text: string) => void) | null): void {
+	user(text: string, attachments: Attachment[] | undefined, edit: ((index: number, text: string) => void) | null): HTMLElement {
 		const index = this.el.querySelectorAll(".vault-agent-msg.is-user").length;
-		renderUserMessage(this.el, text, attachments, edit ? (edited) => edit(index, edited) : null);
+		return renderUserMessage(this.el, text, attachments, edit ? (edited) => edit(index, edited) : null, (a) => this.host.imageSrc?.(a) ?? null);
 	}
 
 	/** What a turn reports, as it happens. */

@@ -4,8 +4,9 @@
 // our model's, plus its own (plan, questions, settings, modes, slash
 // commands, a crash). ACP cannot rewind an agent's history.
 
+import type { ContentBlock } from "@agentclientprotocol/sdk";
 import type { DropdownComponent } from "obsidian";
-import type { AgentAnswerText } from "../core/types";
+import type { AgentAnswerText, Attachment } from "../core/types";
 import type { AgentProfile } from "../doors/acp/profiles";
 import type { AgentEvent } from "../doors/acp/events";
 import type { AgentSession } from "../doors/acp/session";
@@ -40,8 +41,8 @@ export class AgentTurn implements ChatTurn {
 		return this.chat.ctx.codingAgents?.profileFor(this.chat.ctx.selectedAgent()) ?? null;
 	}
 
-	/** One turn of the coding agent: started (or resumed) on first use, events on the one channel. */
-	async send(text: string): Promise<void> {
+	/** One turn of the coding agent: started (or resumed) on first use, events on the one channel; images as ACP image content where it takes them. */
+	async send(text: string, attachments: Attachment[] | undefined): Promise<void> {
 		const chat = this.chat;
 		const runner = chat.ctx.codingAgents;
 		const profile = runner?.profileFor(chat.ctx.selectedAgent());
@@ -62,11 +63,17 @@ export class AgentTurn implements ChatTurn {
 				this.showState();
 			}
 			const session = this.session;
-			await session.prompt(text, (event) => {
-				if (event.type === "reasoningDelta") reasoning += event.text;
-				if (event.type === "assistantMessage") answers.push({ text: event.text, reasoning });
-				this.event(event);
-			});
+			const images = await agentImages(chat, session.facts?.name ?? profile.name, session.facts?.promptImage ?? false, attachments ?? []);
+			if (typeof images === "string") return chat.showBanner(images);
+			await session.prompt(
+				text,
+				(event) => {
+					if (event.type === "reasoningDelta") reasoning += event.text;
+					if (event.type === "assistantMessage") answers.push({ text: event.text, reasoning });
+					this.event(event);
+				},
+				images,
+			);
 			const agent = { profile: profile.id, name: session.facts?.name ?? profile.name, sessionId: session.sessionId };
 			await chat.keep(core.keepAgentTurn(conversation, text, answers, agent));
 		} catch (error) {
@@ -134,7 +141,7 @@ export class AgentTurn implements ChatTurn {
 	private showSlashCommands(commands: Array<{ name: string; description: string }>): void {
 		this.controls.slashSuggest.commands = commands;
 		const name = this.session?.facts?.name ?? "the agent";
-		this.chat.input.setAttribute("placeholder", commands.length > 0 ? `Message ${name}… (/ for its commands)` : "Ask about your vault… ([[ or @ attaches a note)");
+		this.chat.input.setAttribute("placeholder", commands.length > 0 ? `Message ${name}… (/ for its commands)` : "Ask about your vault… ([[ or @ attaches a note or an image)");
 	}
 
 	private event(event: AgentEvent): void {
@@ -203,4 +210,20 @@ export class AgentTurn implements ChatTurn {
 			},
 		);
 	}
+}
+
+/** The images of a message as ACP image blocks, scaled to the core's limits, or why the agent gets none. */
+async function agentImages(chat: ChatSurface, agent: string, advertised: boolean, attachments: Attachment[]): Promise<ContentBlock[] | string> {
+	const core = chat.ctx.core;
+	const store = chat.ctx.conversations?.images;
+	if (attachments.length === 0 || !core || !store) return [];
+	const limits = core.agentImages(agent, advertised);
+	if ("refusal" in limits) return limits.refusal;
+	const blocks: ContentBlock[] = [];
+	for (const a of attachments) {
+		const image = await store.imageData(a.path, a.pasted ?? false, limits.maxSide, limits.maxBytes);
+		if ("error" in image) return `${a.pasted ? "A pasted image" : a.path} could not be sent: ${image.error.message}. Nothing was sent.`;
+		blocks.push({ type: "image", mimeType: image.mime, data: image.base64 });
+	}
+	return blocks;
 }

@@ -11,7 +11,7 @@ import type { Transcript } from "./transcript";
 export interface ChatTurn {
 	/** Whether the engine's history can be rewound (edit and resend, Regenerate). */
 	readonly rewinds: boolean;
-	/** Whether a message carries the attached notes (a coding agent reads the vault itself). */
+	/** Whether a message carries the attached notes (a coding agent reads the vault itself, and gets only the images). */
 	readonly takesNotes: boolean;
 	/** Answers `text` (already drawn) in the conversation on screen. */
 	send(text: string, attachments: Attachment[] | undefined): Promise<void>;

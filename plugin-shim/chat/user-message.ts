@@ -10,12 +10,18 @@ export function renderUserMessage(
 	text: string,
 	attachments: Attachment[] | undefined,
 	edit: ((text: string) => void) | null,
+	imageSrc: (attachment: Attachment) => string | null = () => null,
 ): HTMLElement {
 	const el = parent.createDiv({ cls: "vault-agent-msg is-user" });
 	const body = el.createDiv({ cls: "vault-agent-msg-text", text });
 	if (attachments?.length) {
 		const list = el.createDiv({ cls: "vault-agent-msg-attachments" });
-		for (const a of attachments) list.createSpan({ cls: "vault-agent-msg-attachment", text: a.path.replace(/\.md$/, ""), attr: { title: a.selection ? `${a.path} (with a selection)` : a.path } });
+		for (const a of attachments) {
+			// An image shows as its thumbnail (a file gone since shows its name).
+			const src = imageSrc(a);
+			if (src) list.createEl("img", { cls: "vault-agent-msg-image", attr: { src, alt: a.pasted ? "Pasted image" : a.path, title: a.pasted ? "Pasted image" : a.path } });
+			else list.createSpan({ cls: "vault-agent-msg-attachment", text: a.path.replace(/\.md$/, ""), attr: { title: a.selection ? `${a.path} (with a selection)` : a.path } });
+		}
 	}
 	if (!edit) return el;
 	const button = el.createEl("button", { cls: "vault-agent-edit clickable-icon", attr: { "aria-label": "Edit and resend" } });

@@ -73,6 +73,8 @@ export interface HostFunctions {
 	vaultMove(from: string, to: string): Promise<{ status: "moved" } | { error: { code: string; message: string } }>;
 	/** A file's exact bytes (`app.vault.readBinary`); `too_large` past `maxBytes`. */
 	vaultReadBytes(path: string, maxBytes: number): Promise<{ bytes: Uint8Array } | { error: { code: string; message: string } }>;
+	/** An image for a model request in base64 (a vault file, or a pasted one by name), scaled to the limits where a canvas exists. */
+	imageData(path: string, pasted: boolean, maxSide: number, maxBytes: number): Promise<{ mime: string; base64: string } | { error: { code: string; message: string } }>;
 	/** Makes a file holding exactly these bytes (`app.vault.createBinary`); fails if one is there. */
 	vaultCreate(path: string, bytes: Uint8Array): Promise<{ status: "created" } | { error: { code: string; message: string } }>;
 	/** The real path of an absolute path, every symbolic link followed (`fs.realpath`); `not_found` when nothing is there. */

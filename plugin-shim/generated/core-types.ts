@@ -139,7 +139,7 @@ promptCommands: Array<string>, };
 /**
  * A saved model setup the user switches between (settings tab, chat header).
  * Stored flat: `{ id, name, provider, baseUrl, model, apiKeySecret, contextWindow,
- * textToolCalls, instructions }`.
+ * textToolCalls, instructions, images }`.
  */
 export type ModelProfile = { 
 /**
@@ -163,7 +163,13 @@ textToolCalls: boolean,
  * other words than a large one), after the instructions note's; at
  * most `MAX_PROFILE_INSTRUCTIONS_CHARS` characters.
  */
-instructions: string, };
+instructions: string, 
+/**
+ * Whether the model reads images ("Model accepts images"): `None` asks
+ * the server where it tells (Ollama's capabilities; a Claude model),
+ * else no (`doors::chat::images::accepted`).
+ */
+images: boolean | null, };
 
 /**
  * One model server: where it is, which model, and the name of the secret
@@ -189,7 +195,13 @@ textToolCalls: boolean,
  * other words than a large one), after the instructions note's; at
  * most `MAX_PROFILE_INSTRUCTIONS_CHARS` characters.
  */
-instructions: string, };
+instructions: string, 
+/**
+ * Whether the model reads images ("Model accepts images"): `None` asks
+ * the server where it tells (Ollama's capabilities; a Claude model),
+ * else no (`doors::chat::images::accepted`).
+ */
+images: boolean | null, };
 
 /**
  * Which kind of model server the chat talks to.
@@ -433,10 +445,12 @@ arguments: string,
 asText?: boolean, };
 
 /**
- * A note the user attached to a message: its path, and the text selected
- * in it when there was a selection.
+ * A note or an image the user attached to a message: its path, and the
+ * text selected in it when there was a selection. An image is a vault file
+ * of an image type (`images::mime_of`), or one pasted into the chat:
+ * `pasted`, and `path` its file name in the plugin's image folder.
  */
-export type Attachment = { path: string, selection?: string, };
+export type Attachment = { path: string, selection?: string, pasted?: boolean, };
 
 export type Table = { 
 /**

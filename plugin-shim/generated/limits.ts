@@ -51,3 +51,17 @@ export const AGENT_TOOL_CALLS_MAX = 500;
 
 /** Streamed text reaches the chat at most this often (ms). */
 export const AGENT_DRAW_INTERVAL_MS = 16;
+
+// Images in the chat: src/doors/chat/images.rs.
+
+/** The image files a message carries: extension and MIME type. */
+export const IMAGE_TYPES = [["png","image/png"],["jpg","image/jpeg"],["jpeg","image/jpeg"],["gif","image/gif"],["webp","image/webp"]] as const;
+
+/** Images one message carries. */
+export const MAX_IMAGES_PER_MESSAGE = 5;
+
+/** The largest image kept when pasted or dropped (bytes). */
+export const MAX_PASTED_BYTES = 10485760;
+
+/** Pasted images one chat keeps in the plugin's folder. */
+export const MAX_PASTED_PER_CHAT = 20;

@@ -19,6 +19,7 @@
 
 import { normalizePath, type DataAdapter } from "obsidian";
 import type { Conversation, CoreHandle } from "../core/types";
+import type { ChatImages } from "./images";
 
 export interface ConversationSummary {
 	id: string;
@@ -50,6 +51,8 @@ export class ConversationStore {
 		private readonly adapter: DataAdapter,
 		pluginDir: string,
 		private readonly core: Pick<CoreHandle, "loadConversation">,
+		/** The chats' pasted images, which go with their chat. */
+		readonly images?: ChatImages,
 	) {
 		this.folder = normalizePath(`${pluginDir}/conversations`);
 		this.indexPath = normalizePath(`${this.folder}/${INDEX_FILE}`);
@@ -145,10 +148,11 @@ export class ConversationStore {
 		return text;
 	}
 
-	/** Removes this chat's file and its index entry; no other chat is touched. */
+	/** Removes this chat's file, its pasted images and its index entry; no other chat is touched. */
 	async remove(id: string): Promise<void> {
 		const path = this.file(id);
 		if (await this.adapter.exists(path)) await this.adapter.remove(path);
+		await this.images?.removeChat(id);
 		const index = await this.loadIndex();
 		index.delete(id);
 		this.texts.delete(id);

@@ -148,6 +148,22 @@ export function modelSection(ctx: SettingsContext, redraw: () => void): Section 
 			},
 		},
 		{
+			name: "Model accepts images",
+			desc: "Whether pasted, dropped and attached images are sent to this profile's model (Ask the server: when Ollama reports vision, or for Claude). They are scaled to 1568 px and 3.75 MB for Anthropic, 2048 px and 20 MB otherwise, and count 1600 tokens each.",
+			aliases: ["vision", "pictures", "screenshots"],
+			render: (setting) => {
+				setting.settingEl.addClass("vault-agent-model-images");
+				setting.addDropdown((dropdown) =>
+					dropdown
+						.addOptions({ auto: "Ask the server", yes: "Yes", no: "No" })
+						.setValue(profile.images === null ? "auto" : profile.images ? "yes" : "no")
+						.onChange(async (value) => {
+							await saveProfile(ctx, { images: value === "auto" ? null : value === "yes" });
+						}),
+				);
+			},
+		},
+		{
 			name: "Tool calls written as text",
 			desc: "Only for a model or server that cannot call tools: a reply that is nothing but a tool call, written as JSON (bare, in a code block or in <tool_call> tags), then runs as one. Leave it off for servers that call tools themselves, as every provider listed above does. A call a tool's answer also held (text in a note) never runs, and a change asked for this way always waits for your approval.",
 			aliases: ["text-form tool calls", "tool_call", "JSON tool calls"],

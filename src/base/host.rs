@@ -213,6 +213,37 @@ pub struct VaultFailure {
     pub message: String,
 }
 
+/// An image as the host hands it over for one model request: its MIME type
+/// and its bytes in base64.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ImageData {
+    pub mime: String,
+    pub base64: String,
+}
+
+/// How large an image may be sent: its longest side in pixels and its size
+/// in bytes (before base64). The host scales an image down to them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ImageLimits {
+    pub max_side: u32,
+    pub max_bytes: usize,
+}
+
+/// Anthropic scales anything over 1 568 pixels down itself and refuses an
+/// image over 5 MB of base64 (3.75 MB of bytes).
+pub const ANTHROPIC_IMAGE_LIMITS: ImageLimits = ImageLimits {
+    max_side: 1_568,
+    max_bytes: 3_750_000,
+};
+/// OpenAI scales to 2 048 pixels and takes up to 20 MB; Ollama and LM
+/// Studio take what OpenAI takes, and a smaller image costs them less time.
+pub const OPENAI_IMAGE_LIMITS: ImageLimits = ImageLimits {
+    max_side: 2_048,
+    max_bytes: 20 * 1024 * 1024,
+};
+
 /// The vault's Markdown notes as Obsidian lists them
 /// (`app.vault.getMarkdownFiles()`), and the user's Settings → Files and
 /// links → Excluded files (`userIgnoreFilters`), for the ranked search's index.
@@ -299,6 +330,18 @@ pub trait Host {
     /// is not UTF-8. Fails with `too_large` for a file over `max_bytes`.
     async fn vault_read_bytes(&self, path: &str, max_bytes: usize)
         -> Result<Vec<u8>, VaultFailure>;
+    /// An image for a model request, in base64: the vault file at `path`,
+    /// or (`pasted`) the file of that name in the plugin's image folder,
+    /// scaled down by the host where it can (a canvas) to at most `max_side`
+    /// pixels on its longest side and `max_bytes` bytes. Fails with
+    /// `too_large` when it cannot get it within them.
+    async fn image_data(
+        &self,
+        path: &str,
+        pasted: bool,
+        max_side: u32,
+        max_bytes: usize,
+    ) -> Result<ImageData, VaultFailure>;
     /// Makes a file at `path` holding exactly `bytes`
     /// (`app.vault.createBinary`); fails if one is there. Undoing a deletion.
     async fn vault_create(&self, path: &str, bytes: &[u8]) -> Result<(), VaultFailure>;

@@ -47,6 +47,19 @@ pub const TOOL_CALLS_MAX: usize = 500;
 /// one DOM change per chunk.
 pub const DRAW_INTERVAL_MS: u32 = 16;
 
+/// What the chat sends a coding agent images with: the limits to scale them
+/// to (Anthropic's, the strictest of the models agents run), or, when the
+/// agent did not advertise `image` in its `promptCapabilities`, why they are
+/// not sent (then nothing is: never a message without its images).
+pub fn images(agent: &str, advertised: bool) -> Result<crate::base::host::ImageLimits, String> {
+    match advertised {
+        true => Ok(crate::base::host::ANTHROPIC_IMAGE_LIMITS),
+        false => Err(format!(
+            "{agent} does not take images (it does not list them in its prompt capabilities), so nothing was sent. Remove the images, or pick a model profile whose model reads them."
+        )),
+    }
+}
+
 /// The largest note `fs/read_text_file` returns (bytes of UTF-8). Larger
 /// notes are refused (`note_too_large`), never shortened: an agent would
 /// take a cut text for the whole file and write it back so.
@@ -182,6 +195,20 @@ fn shown(subject: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_agent_gets_images_only_where_it_advertises_them() {
+        assert_eq!(
+            images("Claude Code", true),
+            Ok(crate::base::host::ANTHROPIC_IMAGE_LIMITS)
+        );
+        let refusal = images("Gemini CLI", false).unwrap_err();
+        assert!(
+            refusal.starts_with("Gemini CLI does not take images"),
+            "{refusal}"
+        );
+        assert!(refusal.contains("nothing was sent"), "{refusal}");
+    }
 
     #[test]
     fn requests_are_served_only_while_a_turn_runs_on_an_open_door() {

@@ -40,6 +40,10 @@ pub struct ProviderSettings {
     /// other words than a large one), after the instructions note's; at
     /// most `MAX_PROFILE_INSTRUCTIONS_CHARS` characters.
     pub instructions: String,
+    /// Whether the model reads images ("Model accepts images"): `None` asks
+    /// the server where it tells (Ollama's capabilities; a Claude model),
+    /// else no (`doors::chat::images::accepted`).
+    pub images: Option<bool>,
 }
 
 impl ProviderSettings {
@@ -53,6 +57,7 @@ impl ProviderSettings {
                 context_window: 0,
                 text_tool_calls: false,
                 instructions: String::new(),
+                images: None,
             },
             ProviderKind::Anthropic => ProviderSettings {
                 base_url: "https://api.anthropic.com".into(),
@@ -61,6 +66,7 @@ impl ProviderSettings {
                 context_window: 0,
                 text_tool_calls: false,
                 instructions: String::new(),
+                images: None,
             },
         }
     }
@@ -68,7 +74,7 @@ impl ProviderSettings {
 
 /// A saved model setup the user switches between (settings tab, chat header).
 /// Stored flat: `{ id, name, provider, baseUrl, model, apiKeySecret, contextWindow,
-/// textToolCalls, instructions }`.
+/// textToolCalls, instructions, images }`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]

@@ -379,6 +379,11 @@ impl Reader<'_> {
             // Absent in a data.json from before the switch: off.
             text_tool_calls: self.boolean("textToolCalls", defaults.text_tool_calls),
             instructions: self.lines("instructions", MAX_PROFILE_INSTRUCTIONS_CHARS),
+            // Absent or null: ask the server (`doors::chat::images::accepted`).
+            images: match self.object.get("images") {
+                Some(Value::Bool(_)) => Some(self.boolean("images", false)),
+                _ => None,
+            },
         }
     }
 

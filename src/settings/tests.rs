@@ -282,6 +282,7 @@ fn an_old_single_server_becomes_one_profile_in_use() {
             // Not in a data.json from before the switch: off.
             text_tool_calls: false,
             instructions: String::new(),
+            images: None,
         }
     );
     assert_eq!(chat.active_profile, profile.id);

@@ -96,6 +96,17 @@ extern "C" {
     #[wasm_bindgen(method, js_name = vaultReadBytes)]
     fn vault_read_bytes(this: &HostFunctions, path: &str, max_bytes: f64) -> js_sys::Promise;
 
+    /// Resolves to `{ mime, base64 }` or `{ error }` (`too_large` when it
+    /// cannot be had within the limits).
+    #[wasm_bindgen(method, js_name = imageData)]
+    fn image_data(
+        this: &HostFunctions,
+        path: &str,
+        pasted: bool,
+        max_side: u32,
+        max_bytes: f64,
+    ) -> js_sys::Promise;
+
     /// Resolves to `{ status: "created" }` or `{ error }`.
     #[wasm_bindgen(method, js_name = vaultCreate)]
     fn vault_create(this: &HostFunctions, path: &str, bytes: &[u8]) -> js_sys::Promise;
@@ -316,6 +327,38 @@ impl Host for JsHost {
             });
         }
         Ok(bytes.to_vec())
+    }
+
+    async fn image_data(
+        &self,
+        path: &str,
+        pasted: bool,
+        max_side: u32,
+        max_bytes: usize,
+    ) -> Result<crate::base::host::ImageData, VaultFailure> {
+        let answer =
+            JsFuture::from(
+                self.functions
+                    .image_data(path, pasted, max_side, max_bytes as f64),
+            )
+            .await
+            .map_err(|e| vault_failure(&e))?;
+        vault_error(&answer)?;
+        let field = |name: &str| {
+            js_sys::Reflect::get(&answer, &name.into())
+                .ok()
+                .and_then(|v| v.as_string())
+                .unwrap_or_default()
+        };
+        let (mime, base64) = (field("mime"), field("base64"));
+        // Bounded here too: never more than the provider takes.
+        if base64.is_empty() || base64.len() / 4 * 3 > max_bytes + 3 {
+            return Err(VaultFailure {
+                code: "too_large".into(),
+                message: format!("{path} is empty or larger than {max_bytes} bytes"),
+            });
+        }
+        Ok(crate::base::host::ImageData { mime, base64 })
     }
 
     async fn vault_create(&self, path: &str, bytes: &[u8]) -> Result<(), VaultFailure> {

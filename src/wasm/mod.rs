@@ -290,6 +290,19 @@ impl VaultAgent {
         self.core.acp.turn(&token, open);
     }
 
+    /// How images go to coding agent `agent`: `{ maxSide, maxBytes }`, or
+    /// `{ refusal }` when it did not advertise `image` (`advertised`).
+    #[wasm_bindgen(
+        js_name = agentImages,
+        unchecked_return_type = "{ maxSide: number; maxBytes: number } | { refusal: string }"
+    )]
+    pub fn agent_images(&self, agent: String, advertised: bool) -> Result<JsValue, JsError> {
+        match crate::policy::agent_session::images(&agent, advertised) {
+            Ok(limits) => to_js(&limits),
+            Err(refusal) => to_js(&serde_json::json!({ "refusal": refusal })),
+        }
+    }
+
     /// Whether the agent's request (`method`, ACP's name) may be served now:
     /// `null`, or an `AgentRefusal` (the agent's error and the user's notice).
     #[wasm_bindgen(js_name = agentRequest, unchecked_return_type = "AgentRefusal | null")]

@@ -15,6 +15,7 @@ use vault_agent::VaultAgent;
 
 mod conversation;
 mod failures;
+mod images;
 mod local_only;
 mod prompt;
 mod providers;
@@ -198,8 +199,8 @@ fn attached(
     selection: Option<&str>,
 ) -> vault_agent::doors::chat::conversation::Attachment {
     vault_agent::doors::chat::conversation::Attachment {
-        path: path.into(),
         selection: selection.map(String::from),
+        ..vault_agent::doors::chat::conversation::Attachment::note(path)
     }
 }
 

@@ -129,7 +129,7 @@ const app = acp
 		return {
 			protocolVersion: acp.PROTOCOL_VERSION,
 			agentInfo: { name: "scripted-acp-agent", title: "Scripted agent", version: "9.9.9" },
-			agentCapabilities: { loadSession: true, mcpCapabilities: { http: process.env.ACP_AGENT_NO_HTTP !== "1" }, promptCapabilities: {} },
+			agentCapabilities: { loadSession: true, mcpCapabilities: { http: process.env.ACP_AGENT_NO_HTTP !== "1" }, promptCapabilities: process.env.ACP_AGENT_IMAGES === "1" ? { image: true } : {} },
 		};
 	})
 	.onRequest("session/new", async ({ params, client }) => {
@@ -176,7 +176,7 @@ const app = acp
 		const session = sessions.get(sessionId);
 		session.cancelled = false;
 		const text = params.prompt.map((b) => b.text ?? "").join("");
-		log({ method: "session/prompt", text });
+		log({ method: "session/prompt", text, images: params.prompt.filter((b) => b.type === "image") });
 		const [word, ...rest] = text.split(" ");
 		switch (word) {
 			case "stream":

@@ -23,6 +23,9 @@ import {
 // Obsidian's DOM helpers (createDiv, addClass, empty...) on the page's prototypes.
 require("obsidian-test-mocks/setup").setup();
 const obsidian = createObsidianModule(require("obsidian-test-mocks/obsidian"));
+// The mocks' arrayBufferToBase64 uses Node's Buffer, which a page has not;
+// Obsidian's runs in the page, as this one does.
+obsidian.arrayBufferToBase64 = (buffer) => bytesToBase64(new Uint8Array(buffer));
 
 /** Facts from the Node side, put on window by an init script before this bundle runs. */
 const node = window.__vaultAgentNode;
@@ -614,6 +617,15 @@ async function loadPlugin({ manifest, data, vaultPath, theme }) {
 		isLinux: node.platform === "linux",
 	});
 	const adapter = obsidian.FileSystemAdapter.create__(vaultPath).asOriginalType__();
+	// Obsidian's resource URL is one the page can load (app://…); the double's
+	// adapter keeps its files in memory, so a blob: URL of the bytes it holds.
+	const resourceUrls = new Map();
+	adapter.getResourcePath = (path) => {
+		const bytes = adapter.binaryFiles?.get(path);
+		if (!bytes) return "";
+		if (!resourceUrls.has(path)) resourceUrls.set(path, URL.createObjectURL(new Blob([bytes])));
+		return resourceUrls.get(path);
+	};
 	const app = createApp(obsidian, { adapter, theme });
 	await useDiskVault(app);
 	const response = await fetch("/plugin/main.js");

@@ -231,6 +231,22 @@ function useDiskVault(obsidian, app, folder) {
 	vault.createFolder = async (path) => {
 		mkdirSync(onDisk(path), { recursive: true });
 	};
+	// Every file (notes, images, PDFs), without the hidden folders, as Obsidian lists them.
+	vault.getFiles = () => {
+		const found = [];
+		const walk = (relative) => {
+			for (const entry of readdirSync(onDisk(relative), { withFileTypes: true })) {
+				if (entry.name.startsWith(".")) continue;
+				const path = relative ? `${relative}/${entry.name}` : entry.name;
+				if (entry.isDirectory()) walk(path);
+				else found.push(obsidian.TFile.create__(vault, path));
+			}
+		};
+		walk("");
+		return found;
+	};
+	// Obsidian's resource URL for a file (what an <img> loads); no page loads it here.
+	vault.getResourcePath = (file) => `app://local/${encodeURI(onDisk(file.path))}`;
 	// Settings → Files and links, as a test sets it (`vault.config__`).
 	vault.config__ = {};
 	vault.getConfig = (key) => vault.config__[key];
@@ -254,6 +270,15 @@ function useDiskAdapter(adapter, folder) {
 		mkdirSync(onDisk(path), { recursive: true });
 	};
 	adapter.remove = async (path) => rmSync(onDisk(path));
+	adapter.readBinary = async (path) => {
+		const bytes = readFileSync(onDisk(path));
+		return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+	};
+	adapter.writeBinary = async (path, data) => {
+		mkdirSync(dirname(onDisk(path)), { recursive: true });
+		writeFileSync(onDisk(path), new Uint8Array(data));
+	};
+	adapter.getResourcePath = (path) => `app://local/${encodeURI(onDisk(path))}`;
 	adapter.list = async (path) => {
 		const entries = readdirSync(onDisk(path), { withFileTypes: true });
 		const named = (entry) => (path ? `${path}/${entry.name}` : entry.name);

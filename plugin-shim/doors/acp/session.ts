@@ -234,7 +234,7 @@ export class AgentSession {
 	}
 
 	/** One turn: resolves with the stop reason; the events arrive on `onEvent` meanwhile. */
-	async prompt(text: string, onEvent: (event: AgentEvent) => void): Promise<string> {
+	async prompt(text: string, onEvent: (event: AgentEvent) => void, images: acp.ContentBlock[] = []): Promise<string> {
 		const agent = this.connection?.agent;
 		if (!agent || !this.sessionId) throw new Error("The agent has no session.");
 		this.onEvent = onEvent;
@@ -253,7 +253,7 @@ export class AgentSession {
 			onEvent({ type: "notice", text: `${this.profile.name} runs without a terminal in Vault Agent: it reads and changes notes through the chat's tools and cards.` });
 		}
 		try {
-			const response = await this.untilExit(agent.request("session/prompt", { sessionId: this.sessionId, prompt: [{ type: "text", text }] }));
+			const response = await this.untilExit(agent.request("session/prompt", { sessionId: this.sessionId, prompt: [...images, { type: "text", text }] }));
 			this.endStream(stream);
 			onEvent({ type: "assistantMessage", text: stream.text });
 			onEvent({ type: "turnEnded", end: response.stopReason === "cancelled" ? "stopped" : "done" });

@@ -46,7 +46,13 @@ fn messages(history: &[ChatMessage], thinking_on: bool) -> Vec<Value> {
     };
     for (at, message) in history.iter().enumerate() {
         match message {
-            ChatMessage::User { text, .. } => push("user", json!({"type": "text", "text": text})),
+            ChatMessage::User { text, .. } => {
+                // Images first: Anthropic reads a question about them best after them.
+                for image in super::images::loaded(message) {
+                    push("user", super::images::anthropic_block(image));
+                }
+                push("user", json!({"type": "text", "text": text}))
+            }
             ChatMessage::Assistant {
                 text,
                 tool_calls,

@@ -2,7 +2,8 @@
 //! the request, and what came back (a call written as text included).
 
 use crate::base::host::Host;
-use crate::doors::chat::conversation::{ChatMessage, Conversation};
+use crate::doors::chat::conversation::{Attachment, ChatMessage, Conversation};
+use crate::doors::chat::images;
 use crate::doors::chat::model::{ChatError, ModelReply, ModelRequest, StreamPiece};
 use crate::doors::chat::prompt::{attachments_given, model_messages, system_prompt};
 use crate::doors::chat::provider::{build_request, status_error};
@@ -54,6 +55,69 @@ impl<H: Host> ChatDoor<H> {
             }
         };
         found.map_or_else(|| budget::context_window(kind, provider), |n| n as usize)
+    }
+
+    /// `Err` when `attachments` hold an image and the active profile's model
+    /// is not known to read images (`images::accepted`; Ollama is asked once
+    /// per base URL and model).
+    pub(super) async fn images_accepted(
+        &self,
+        attachments: Option<&[Attachment]>,
+    ) -> Result<(), ChatError> {
+        if !attachments.unwrap_or(&[]).iter().any(images::is_image) {
+            return Ok(());
+        }
+        let settings = self.engine.settings_snapshot();
+        let (kind, provider) = (settings.chat.provider(), settings.chat.active());
+        let mut reported = None;
+        if provider.images.is_none()
+            && kind == ProviderKind::OpenAi
+            && super::window::server(&provider.base_url) == Some(super::window::Server::Ollama)
+        {
+            let cached = self
+                .session
+                .vision
+                .borrow()
+                .iter()
+                .find(|(url, model, _)| *url == provider.base_url && *model == provider.model)
+                .map(|(_, _, said)| *said);
+            reported = match cached {
+                Some(said) => said,
+                None => {
+                    let api_key = self.api_key(&settings).ok().flatten();
+                    let request = super::window::probe(
+                        super::window::Server::Ollama,
+                        provider,
+                        api_key.as_deref(),
+                    );
+                    let said = match self
+                        .engine
+                        .http_open(&request, "model's capabilities")
+                        .await
+                    {
+                        Ok(head) => {
+                            let body = self.read_body(head.id, 1024 * 1024).await;
+                            (head.status == 200)
+                                .then(|| images::vision_reported(&body))
+                                .flatten()
+                        }
+                        Err(_) => None,
+                    };
+                    self.session.vision.borrow_mut().push((
+                        provider.base_url.clone(),
+                        provider.model.clone(),
+                        said,
+                    ));
+                    said
+                }
+            };
+        }
+        match images::accepted(provider.images, kind, &provider.model, reported) {
+            true => Ok(()),
+            false => Err(ChatError::ImagesNotAccepted {
+                model: provider.model.clone(),
+            }),
+        }
     }
 
     async fn probe_window(
@@ -208,6 +272,17 @@ impl<H: Host> ChatDoor<H> {
                 .no_stream_usage
                 .borrow()
                 .contains(&provider.base_url);
+        // The images' bytes, scaled to what the provider takes, for this round only.
+        let mut fitted = fitted;
+        for text in images::load(
+            self.engine.host(),
+            &mut fitted.messages,
+            images::limits(chat.provider()),
+        )
+        .await
+        {
+            events.emit(ChatEvent::Notice { text });
+        }
         let (request, head) = loop {
             let request = build_request(
                 chat.provider(),

@@ -82,7 +82,10 @@ pub struct Fitted {
 fn cost(message: &ChatMessage) -> usize {
     MESSAGE_OVERHEAD
         + match message {
-            ChatMessage::User { text, .. } => estimate(text),
+            ChatMessage::User { text, .. } => {
+                estimate(text)
+                    + super::images::of_message(message).count() * super::images::TOKENS_PER_IMAGE
+            }
             ChatMessage::Assistant {
                 text,
                 tool_calls,

@@ -71,8 +71,10 @@ pub enum ChatMessage {
     Notice { text: String },
 }
 
-/// A note the user attached to a message: its path, and the text selected
-/// in it when there was a selection.
+/// A note or an image the user attached to a message: its path, and the
+/// text selected in it when there was a selection. An image is a vault file
+/// of an image type (`images::mime_of`), or one pasted into the chat:
+/// `pasted`, and `path` its file name in the plugin's image folder.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
@@ -81,6 +83,26 @@ pub struct Attachment {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(test, ts(optional))]
     pub selection: Option<String>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[cfg_attr(test, ts(as = "Option<bool>", optional))]
+    pub pasted: bool,
+    /// The image's bytes for one model round (`images::load`): never stored,
+    /// never crossing to the shim.
+    #[serde(skip)]
+    #[cfg_attr(test, ts(skip))]
+    pub image: Option<crate::base::host::ImageData>,
+}
+
+impl Attachment {
+    /// A note attached by its path.
+    pub fn note(path: &str) -> Attachment {
+        Attachment {
+            path: path.to_string(),
+            selection: None,
+            pasted: false,
+            image: None,
+        }
+    }
 }
 
 impl ChatMessage {

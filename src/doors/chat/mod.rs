@@ -10,6 +10,7 @@ mod ask;
 pub mod budget;
 pub mod conversation;
 pub mod events;
+pub mod images;
 pub mod instructions;
 pub mod model;
 pub mod openai;
@@ -59,6 +60,8 @@ pub struct ChatSession {
     no_stream_usage: RefCell<Vec<String>>,
     /// Windows found by base URL and model; `None`: the server did not say.
     windows: RefCell<Vec<(String, String, Option<u32>)>>,
+    /// Whether Ollama reported vision, by base URL and model.
+    vision: RefCell<Vec<(String, String, Option<bool>)>>,
     /// Base URLs and models already said to ignore the tools.
     dropped_tools: RefCell<Vec<(String, String)>>,
 }
@@ -165,6 +168,17 @@ impl<H: Host> ChatDoor<H> {
         };
         let text = text.as_str();
         self.stop.reset();
+        let attachments = attachments.map(bound_attachments);
+        // Before anything is sent or kept: a model that does not read images
+        // is told so, never sent the message without them.
+        if let Err(error) = self.images_accepted(attachments.as_deref()).await {
+            events.emit(ChatEvent::Error {
+                code: error.code().into(),
+                message: self.shown_error(&error, &self.engine.settings_snapshot()),
+                retryable: false,
+            });
+            return self.finish_turn(conversation, TurnEnd::Failed, events);
+        }
         conversation.setup = setup.map(|s| s.to_value());
         if conversation.paused.take().is_some() {
             // A new message answers nothing that was pending: drop it.
@@ -174,7 +188,7 @@ impl<H: Host> ChatDoor<H> {
         }
         conversation.messages.push(ChatMessage::User {
             text: text.to_string(),
-            attachments: attachments.map(bound_attachments),
+            attachments,
         });
         conversation.turn_usage = None;
         conversation.retitle();
@@ -226,8 +240,8 @@ impl<H: Host> ChatDoor<H> {
             );
         }
         let attachments = vec![Attachment {
-            path: rewrite.path.clone(),
             selection: Some(rewrite.selection.clone()),
+            ..Attachment::note(&rewrite.path)
         }];
         let setup = TurnSetup {
             rewrite: Some(rewrite),

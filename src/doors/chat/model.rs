@@ -150,6 +150,10 @@ pub enum ChatError {
     /// Settings → Safety → Local only refused the destination; nothing was sent.
     #[error("{message}")]
     LocalOnly { message: String },
+    /// The message has images and the profile's model is not known to read
+    /// them: nothing was sent, and nothing is dropped silently.
+    #[error("The model \"{model}\" is not set to accept images, so nothing was sent. If it reads images, set \"Model accepts images\" to Yes in Settings → Vault Agent → Model; else remove the images or pick another profile.")]
+    ImagesNotAccepted { model: String },
     #[error("Could not reach {url} ({detail}). {fix}")]
     Connection {
         url: String,
@@ -203,7 +207,9 @@ impl ChatError {
     pub fn worth_retrying(&self) -> bool {
         !matches!(
             self,
-            ChatError::LocalOnly { .. } | ChatError::PromptTooLarge { .. }
+            ChatError::LocalOnly { .. }
+                | ChatError::PromptTooLarge { .. }
+                | ChatError::ImagesNotAccepted { .. }
         )
     }
 
@@ -212,6 +218,7 @@ impl ChatError {
             ChatError::Connection { .. } => "connection",
             ChatError::LocalOnly { .. } => "local_only",
             ChatError::PromptTooLarge { .. } => "prompt_too_large",
+            ChatError::ImagesNotAccepted { .. } => "images_not_accepted",
             ChatError::Unauthorized { .. } => "unauthorized",
             ChatError::ModelNotFound { .. } => "model_not_found",
             ChatError::RateLimited { .. } => "rate_limited",

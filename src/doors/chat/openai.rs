@@ -30,7 +30,12 @@ pub fn chat_request(request: &ModelRequest) -> HttpRequest {
     for message in request.messages {
         match message {
             ChatMessage::User { text, .. } => {
-                messages.push(json!({"role": "user", "content": text}))
+                let images = super::images::loaded(message);
+                let content = match images.is_empty() {
+                    true => json!(text),
+                    false => super::images::openai_content(text, &images),
+                };
+                messages.push(json!({"role": "user", "content": content}))
             }
             // An empty answer is never sent back (older chats may hold one).
             // Reasoning is never sent back (DeepSeek refuses it; it is not answer text).

@@ -4,6 +4,7 @@
 use crate::base::host::LocalContext;
 use crate::base::result::ToolResult;
 use crate::doors::chat::conversation::{Attachment, ChatMessage};
+use crate::doors::chat::images;
 use crate::engine::ToolDescriptor;
 
 /// Written for density: small models pay for every word of it on every turn.
@@ -61,18 +62,28 @@ pub const MAX_ATTACHMENTS: usize = 10;
 /// model.
 pub const MAX_SELECTION_CHARS: usize = 2_000;
 
-/// Attachments as a message keeps them: at most `MAX_ATTACHMENTS`, each path
-/// once, selections of at most `MAX_SELECTION_CHARS` (a longer one ends with
-/// `[…]`), empty selections dropped.
+/// Attachments as a message keeps them: at most `MAX_ATTACHMENTS` notes and
+/// `images::MAX_IMAGES_PER_MESSAGE` images, each path once, selections of at
+/// most `MAX_SELECTION_CHARS` (a longer one ends with `[…]`), empty
+/// selections dropped, a pasted image only under a plain file name.
 pub fn bound_attachments(attachments: Vec<Attachment>) -> Vec<Attachment> {
     let mut kept: Vec<Attachment> = Vec::new();
     for attachment in attachments {
-        if attachment.path.trim().is_empty() || kept.len() >= MAX_ATTACHMENTS {
+        let image = images::is_image(&attachment);
+        let max = match image {
+            true => images::MAX_IMAGES_PER_MESSAGE,
+            false => MAX_ATTACHMENTS,
+        };
+        let same_kind = kept.iter().filter(|k| images::is_image(k) == image).count();
+        if attachment.path.trim().is_empty()
+            || same_kind >= max
+            || (attachment.pasted && !images::pasted_name_ok(&attachment.path))
+        {
             continue;
         }
         let selection = attachment
             .selection
-            .filter(|s| !s.trim().is_empty())
+            .filter(|s| !s.trim().is_empty() && !image)
             .map(|s| {
                 let (head, cut) = cap(&s, MAX_SELECTION_CHARS);
                 if cut > 0 {
@@ -81,15 +92,19 @@ pub fn bound_attachments(attachments: Vec<Attachment>) -> Vec<Attachment> {
                     s
                 }
             });
-        match kept.iter_mut().find(|k| k.path == attachment.path) {
+        match kept
+            .iter_mut()
+            .find(|k| k.path == attachment.path && k.pasted == attachment.pasted)
+        {
             Some(same) => {
                 if same.selection.is_none() {
                     same.selection = selection;
                 }
             }
             None => kept.push(Attachment {
-                path: attachment.path,
                 selection,
+                image: None,
+                ..attachment
             }),
         }
     }
@@ -108,6 +123,7 @@ pub fn with_attachments(
 ) -> String {
     let (shown, hidden): (Vec<&Attachment>, Vec<&Attachment>) = attachments
         .iter()
+        .filter(|a| !images::is_image(a))
         .take(MAX_ATTACHMENTS)
         .partition(|a| readable(&a.path));
     if shown.is_empty() && hidden.is_empty() {
@@ -140,8 +156,9 @@ pub fn with_attachments(
     out
 }
 
-/// The messages as the model reads them: user messages with their
-/// attachments written out (`with_attachments`).
+/// The messages as the model reads them: user messages with their notes
+/// written out (`with_attachments`) and only their images left as
+/// attachments, those in folders the agent may not read left out and said.
 pub fn model_messages(
     messages: &[ChatMessage],
     readable: &dyn Fn(&str) -> bool,
@@ -152,10 +169,21 @@ pub fn model_messages(
             ChatMessage::User {
                 text,
                 attachments: Some(attachments),
-            } => ChatMessage::User {
-                text: with_attachments(text, attachments, readable),
-                attachments: None,
-            },
+            } => {
+                let (sent, withheld): (Vec<&Attachment>, Vec<&Attachment>) =
+                    images::of_message(message).partition(|a| a.pasted || readable(&a.path));
+                let mut text = with_attachments(text, attachments, readable);
+                if !withheld.is_empty() {
+                    text.push_str(&format!(
+                        "\n[{} attached image(s) in folders the agent may not read were not sent; do not guess what they show.]",
+                        withheld.len()
+                    ));
+                }
+                ChatMessage::User {
+                    text,
+                    attachments: (!sent.is_empty()).then(|| sent.into_iter().cloned().collect()),
+                }
+            }
             // Never sent: they would only part two user messages.
             ChatMessage::Notice { .. } => continue,
             other => other.clone(),
@@ -164,13 +192,27 @@ pub fn model_messages(
         // chat templates refuse two user messages in a row, so they become
         // one (the same text sent again counts once).
         if let (
-            Some(ChatMessage::User { text: earlier, .. }),
-            ChatMessage::User { text: later, .. },
+            Some(ChatMessage::User {
+                text: earlier,
+                attachments: earlier_images,
+            }),
+            ChatMessage::User {
+                text: later,
+                attachments: later_images,
+            },
         ) = (out.last_mut(), &message)
         {
             if !earlier.trim_end().ends_with(later.trim()) {
                 earlier.push_str("\n\n");
                 earlier.push_str(later);
+            }
+            if let Some(later_images) = later_images {
+                let images = earlier_images.get_or_insert_with(Vec::new);
+                for image in later_images {
+                    if !images.contains(image) {
+                        images.push(image.clone());
+                    }
+                }
             }
             continue;
         }

@@ -511,6 +511,9 @@ mod tests {
                 window: 2048,
                 needed: 2600,
             },
+            ChatError::ImagesNotAccepted {
+                model: text("llama3.1"),
+            },
             connection_error(
                 "https://api.openai.com/v1",
                 &HttpFailure {
@@ -524,6 +527,7 @@ mod tests {
             match error {
                 ChatError::LocalOnly { .. }
                 | ChatError::PromptTooLarge { .. }
+                | ChatError::ImagesNotAccepted { .. }
                 | ChatError::Connection { .. }
                 | ChatError::Unauthorized { .. }
                 | ChatError::ModelNotFound { .. }
