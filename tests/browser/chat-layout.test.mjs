@@ -98,7 +98,7 @@ describe("the chat view in a narrow sidebar, in Chromium", () => {
 	}
 
 	async function turnDone() {
-		await page.waitForFunction(() => !document.querySelector(".vault-agent-chat.is-running"), null, { timeout: 15_000 });
+		await page.waitForFunction(() => !document.querySelector(".vault-agent-chat.is-running"), null, { timeout: 60_000 });
 		await settled(page);
 	}
 
@@ -223,6 +223,30 @@ describe("the chat view in a narrow sidebar, in Chromium", () => {
 			const chat = plugin.core.settings().chat;
 			await plugin.updateSettings({ chat: { ...chat, profiles: chat.profiles.map((p) => ({ ...p, contextWindow: 0 })) } });
 		});
+	});
+
+	it("breaks a tool's command line between its arguments, not inside them", async () => {
+		await sidebar(page, 300);
+		server.script(
+			{ stream: openaiStream({ toolCalls: [["obsidianBases", { command: "base:query", file: "Projects", format: "csv", view: "Active projects by their owner and status" }]] }) },
+			{ stream: openaiStream({ text: "Queried." }) },
+		);
+		await send("query the projects base");
+		await turnDone();
+		await page.locator(".vault-agent-tool-call").last().evaluate((el) => (el.open = true));
+		const facts = await page.locator(".vault-agent-tool-command").last().evaluate((el) => ({
+			lines: Math.round(el.getBoundingClientRect().height / parseFloat(getComputedStyle(el).lineHeight)),
+			width: el.clientWidth,
+			words: [...el.querySelectorAll(".vault-agent-arg")].map((w) => ({ text: w.textContent, width: Math.round(w.getBoundingClientRect().width), pieces: w.getClientRects().length, lines: Math.round(w.getBoundingClientRect().height / parseFloat(getComputedStyle(w).lineHeight)) })),
+		}));
+		assert.ok(facts.words.length >= 4, JSON.stringify(facts));
+		assert.ok(facts.lines > 1, `the line wraps at 300 px: ${JSON.stringify(facts)}`);
+		// An argument without spaces that fits the width is never split (a quoted one may wrap at its own spaces).
+		const whole = facts.words.filter((w) => w.width < facts.width && !/\s/.test(w.text));
+		assert.ok(whole.length >= 3, JSON.stringify(facts));
+		for (const word of whole) assert.equal(word.lines, 1, `not broken inside: ${JSON.stringify(word)}`);
+		await page.locator(".vault-agent-tool-call").last().screenshot({ path: join(outputDir, "chat-tool-command-300.png") });
+		await sidebar(page, 320);
 	});
 
 	it("has a native header in tidy rows at 300 and 480 px with our model", async () => {
