@@ -366,8 +366,9 @@ fn render() -> String {
     );
     out.push_str(
         "\n## Chat errors\n\n\
-         A chat turn that cannot go on shows a banner with the fix and a **Retry** button, which runs \
-         the failed turn again without sending the message twice. A server's own error text is shown as \
+         A chat turn that cannot go on shows the error right after the message that failed, with the \
+         fix and, where trying again can help, a **Retry** button, which runs the failed turn again \
+         without sending the message twice. A server's own error text is shown as \
          one line of at most 300 characters, with the API key and anything shaped like a credential \
          replaced by `[hidden]`.\n\n\
          | Code | When | Example message |\n|---|---|---|\n",

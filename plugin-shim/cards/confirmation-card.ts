@@ -18,7 +18,12 @@ export interface CardActions {
 
 /** Shell-like quoting, only for showing the command line to a person. */
 export function commandLine(argv: string[]): string {
-	return ["obsidian", ...argv].map((arg) => (/^[\w:./=#@+-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, "'\\''")}'`)).join(" ");
+	return commandWords(argv).join(" ");
+}
+
+/** The command line's words, each quoted for a shell where it needs it. */
+export function commandWords(argv: string[]): string[] {
+	return ["obsidian", ...argv].map((arg) => (/^[\w:./=#@+-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, "'\\''")}'`));
 }
 
 /** A unified diff: counts, then hunks of lines with the changed words marked; long diffs fold. */

@@ -46,7 +46,9 @@ export function renderAgentConfig(parent: HTMLElement, options: AgentConfigOptio
 		dropdown.selectEl.addClass("vault-agent-agent-setting");
 		dropdown.selectEl.dataset.category = option.category;
 		dropdown.selectEl.setAttribute("aria-label", option.name);
-		dropdown.selectEl.setAttribute("title", option.description || option.name);
+		// What a narrow header cuts: the setting and its choice, then what it does.
+		const chosen = option.choices.find((c) => c.value === option.current)?.name ?? option.current;
+		dropdown.selectEl.setAttribute("title", `${option.name}: ${chosen}${option.description ? ` (${option.description})` : ""}`);
 		dropdown.onChange((value) => set(option.id, value));
 	}
 }

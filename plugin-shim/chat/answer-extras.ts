@@ -15,15 +15,20 @@ export function reasoningBlock(parent: HTMLElement, before: HTMLElement | null, 
 
 const count = (n: number) => n.toLocaleString("en-US");
 
-/** "2,600 in · 42 out · 18% of the 8,000-token context", plus the chat's totals when given. */
+/**
+ * The usage, in the answer's row: "2,600 in · 42 out · 18%" (of the
+ * context); the whole of it, with the chat's totals, in its tooltip.
+ */
 export function usageLine(parent: HTMLElement, usage: AnswerUsage, chat: Usage | null): HTMLElement {
 	const parts = [`${count(usage.inputTokens)} in`, `${count(usage.outputTokens)} out`];
+	const long = [...parts];
 	if (usage.contextWindow > 0) {
 		const share = Math.round((usage.contextTokens / usage.contextWindow) * 100);
-		parts.push(`${share}% of the ${count(usage.contextWindow)}-token context`);
+		parts.push(`${share}%`);
+		long.push(`${share}% of the ${count(usage.contextWindow)}-token context`);
 	}
-	if (chat) parts.push(`this chat ${count(chat.inputTokens)} in, ${count(chat.outputTokens)} out`);
-	const line = parent.createDiv({ cls: "vault-agent-usage", text: `Tokens: ${parts.join(" · ")}` });
-	line.setAttribute("aria-label", "As the model server reported them");
+	if (chat) long.push(`this chat ${count(chat.inputTokens)} in, ${count(chat.outputTokens)} out`);
+	const line = parent.createDiv({ cls: "vault-agent-usage", text: parts.join(" · ") });
+	line.setAttribute("aria-label", `Tokens: ${long.join(" · ")}, as the model server reported them`);
 	return line;
 }

@@ -4,7 +4,7 @@
 // sends the user's words and clicks to it; the loops and every decision
 // live in the core (and, for a coding agent, in the agent).
 
-import { ButtonComponent, DropdownComponent, type ItemView, setIcon } from "obsidian";
+import { ButtonComponent, DropdownComponent, ExtraButtonComponent, type ItemView, setIcon } from "obsidian";
 import type { Attachment, Conversation, PermissionMode, PromptValues, SelectionRequest } from "../core/types";
 import { asPermissionMode, PERMISSION_MODES, permissionModeText } from "../settings/permission-modes";
 import type { ToolResult } from "../vault-agent-api";
@@ -17,7 +17,7 @@ import { HistoryPanel } from "./history";
 import { acceptImages, imageChips } from "./image-input";
 import { ProfileSwitcher } from "./profile-switcher";
 import { SlashCommandSuggest } from "./slash-commands";
-import { Transcript } from "./transcript";
+import { iconButton, Transcript } from "./transcript";
 import type { ChatSurface, ChatTurn } from "./turn";
 import { AgentTurn } from "./turn-agent";
 import { ModelTurn } from "./turn-model";
@@ -61,7 +61,10 @@ export class ChatPanel implements ChatSurface {
 		const root = this.view.contentEl;
 		root.empty();
 		root.addClass("vault-agent-chat");
-		const header = root.createDiv({ cls: "vault-agent-chat-header" });
+		// Two rows at most: the mode, who answers and the icons; then a coding
+		// agent's own selects, in one compact row (hidden while empty).
+		const bar = root.createDiv({ cls: "vault-agent-chat-header" });
+		const header = bar.createDiv({ cls: "vault-agent-header-main" });
 		// The permission mode, where the user sees it while chatting. Only this
 		// dropdown (a user's click) and the settings tab change it.
 		this.localOnlyEl = header.createDiv({ cls: "vault-agent-local-only-badge", text: "Local only", attr: { title: "Vault Agent connects only to this computer and your private network (Settings → Safety)" } });
@@ -77,29 +80,22 @@ export class ChatPanel implements ChatSurface {
 			if (permissionMode) await this.ctx.updateSettings({ permissionMode });
 		});
 		this.profileSwitcher = new ProfileSwitcher(header, this.ctx, () => this.agentChanged());
+		const icons = header.createDiv({ cls: "vault-agent-header-icons" });
+		const icon = (name: string, tooltip: string, cls: string, run: () => void) =>
+			new ExtraButtonComponent(icons).setIcon(name).setTooltip(tooltip).onClick(run).extraSettingsEl.addClass(cls);
+		icon("plus", "New chat", "vault-agent-new-chat", () => this.newChat());
+		icon("history", "Chat history", "vault-agent-history-button", () => this.history.toggle());
+		icon("file-output", "Export to note", "vault-agent-export", () => {
+			if (this.conversation && this.conversation.messages.length > 0) void this.ctx.exportConversation(this.conversation);
+		});
+		const agentRow = bar.createDiv({ cls: "vault-agent-agent-row" });
 		// The modes a coding agent reports (e.g. Ask, Code), while one runs.
-		const agentModeDropdown = new DropdownComponent(header);
+		const agentModeDropdown = new DropdownComponent(agentRow);
 		agentModeDropdown.selectEl.addClass("vault-agent-agent-mode");
 		agentModeDropdown.selectEl.setAttribute("aria-label", "Agent mode");
 		agentModeDropdown.selectEl.hide();
 		agentModeDropdown.onChange((mode) => this.agent.setMode(mode));
-		const agentConfigEl = header.createDiv({ cls: "vault-agent-agent-config" });
-		new ButtonComponent(header)
-			.setIcon("file-output")
-			.setTooltip("Export to note")
-			.onClick(() => {
-				if (this.conversation && this.conversation.messages.length > 0) void this.ctx.exportConversation(this.conversation);
-			})
-			.buttonEl.addClass("vault-agent-export");
-		new ButtonComponent(header)
-			.setIcon("history")
-			.setTooltip("Chat history")
-			.onClick(() => this.history.toggle())
-			.buttonEl.addClass("vault-agent-history-button");
-		new ButtonComponent(header)
-			.setIcon("plus")
-			.setTooltip("New chat")
-			.onClick(() => this.newChat());
+		const agentConfigEl = agentRow.createDiv({ cls: "vault-agent-agent-config" });
 		this.history = new HistoryPanel(root, {
 			app,
 			store: () => this.ctx.conversations,
@@ -113,8 +109,8 @@ export class ChatPanel implements ChatSurface {
 				if (this.conversation?.id === id) this.newChat();
 			},
 		});
-		this.banner = new Banner(root.createDiv({ cls: "vault-agent-banner" }));
 		const messagesEl = root.createDiv({ cls: "vault-agent-messages" });
+		this.banner = new Banner(messagesEl);
 		const images = () => this.ctx.conversations?.images;
 		const chips = imageChips(images);
 		this.transcript = new Transcript(messagesEl, {
@@ -124,6 +120,7 @@ export class ChatPanel implements ChatSurface {
 			displayName: (toolId) => this.displayName(toolId),
 			undo: () => this.ctx.undo,
 			showBanner: (message, retry) => this.showBanner(message, retry),
+			continueTurn: () => void this.model.retry(),
 			modelCard: (callId, card) => this.model.cardActions(callId, card),
 			imageSrc: (a) => chips.src(a),
 		});
@@ -207,7 +204,8 @@ export class ChatPanel implements ChatSurface {
 		const text = permissionModeText(mode);
 		this.modeDropdown.setValue(text.mode);
 		this.modeEl.dataset.mode = text.mode;
-		this.modeEl.setAttribute("title", text.description);
+		// The label too: a narrow header cuts it.
+		this.modeEl.setAttribute("title", `${text.label}: ${text.description}`);
 		setIcon(this.modeIcon, text.mode === "readOnly" ? "lock" : text.mode === "askEveryChange" ? "shield-check" : "pencil");
 	}
 
@@ -259,10 +257,7 @@ export class ChatPanel implements ChatSurface {
 		}
 		await this.ctx.rememberConversation(id);
 		await this.redraw(conversation);
-		if (damage) {
-			this.transcript.notice(damage);
-			this.transcript.scrollToEnd();
-		}
+		if (damage) this.transcript.notice(damage);
 	}
 
 	/** Shows `conversation` from its first message. */
@@ -290,7 +285,8 @@ export class ChatPanel implements ChatSurface {
 			else this.transcript.notice("A change was waiting for approval when the chat was closed; it was not made. Ask again if you still want it.");
 		}
 		this.drawRegenerate();
-		this.transcript.scrollToEnd();
+		// A chat opens at its end (and stays there once the view is shown).
+		this.transcript.pinToEnd();
 	}
 
 	private displayName(toolId: string): string {
@@ -307,7 +303,7 @@ export class ChatPanel implements ChatSurface {
 		const turn = this.turn();
 		const attachments = turn.takesNotes ? this.attachments.take() : this.attachments.takeImages();
 		const drawn = this.renderUser(text, attachments);
-		this.transcript.scrollToEnd();
+		this.transcript.pinToEnd();
 		const before = this.conversation.messages.length;
 		await turn.send(text, attachments);
 		// The core took nothing (a model that reads no images): the words and
@@ -369,16 +365,19 @@ export class ChatPanel implements ChatSurface {
 		await this.model.editAndResend(index, text);
 	}
 
-	/** "Regenerate" after the last answer, when there is one to redo. */
+	/** "Regenerate" after the last answer, when there is one to redo: in the answer's row when the chat ends with it. */
 	drawRegenerate(): void {
 		const el = this.transcript.el;
-		el.querySelectorAll(".vault-agent-turn-actions").forEach((bar) => bar.remove());
+		el.querySelectorAll(".vault-agent-regenerate").forEach((button) => button.remove());
+		el.querySelectorAll(".vault-agent-answer-actions:empty").forEach((row) => row.remove());
 		const messages = this.conversation?.messages ?? [];
-		if (this.running || this.conversation?.paused || this.conversation?.agent || !messages.some((m) => m.role === "user") || messages.at(-1)?.role === "user") return;
-		const bar = el.createDiv({ cls: "vault-agent-turn-actions" });
-		const button = bar.createEl("button", { cls: "vault-agent-regenerate", attr: { "aria-label": "Regenerate the answer" } });
-		setIcon(button.createSpan(), "refresh-cw");
-		button.createSpan({ text: "Regenerate" });
+		const last = messages.at(-1);
+		if (this.running || this.conversation?.paused || this.conversation?.agent || !messages.some((m) => m.role === "user") || last?.role === "user") return;
+		const rows = el.querySelectorAll<HTMLElement>(".vault-agent-answer-actions");
+		const answered = last?.role === "assistant" && last.text.trim() !== "";
+		const row = (answered ? rows[rows.length - 1] : null) ?? el.createDiv({ cls: "vault-agent-answer-actions" });
+		const button = iconButton(row, "vault-agent-regenerate", "refresh-cw", "Regenerate the answer");
+		row.querySelector(".vault-agent-copy")?.after(button);
 		button.addEventListener("click", () => void this.model.regenerate());
 	}
 

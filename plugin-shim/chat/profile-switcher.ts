@@ -52,10 +52,11 @@ export class ProfileSwitcher {
 		const active = profiles.find((p) => p.active);
 		if (agent && this.ctx.codingAgents?.profileFor(agent)) {
 			this.dropdown.setValue(agent);
-			select.setAttribute("title", "A coding agent, with Vault Agent's tools");
+			select.setAttribute("title", `${select.selectedOptions[0]?.text ?? ""}: a coding agent, with Vault Agent's tools`);
 		} else if (active) {
 			this.dropdown.setValue(active.id);
-			select.setAttribute("title", active.detail);
+			// The full name, which a narrow sidebar cuts, then its model and server.
+			select.setAttribute("title", `${active.name} (${active.detail})`);
 		}
 	}
 }

@@ -5,7 +5,7 @@
 // they say.
 
 import { type App, type Component, Keymap, MarkdownRenderer, setIcon } from "obsidian";
-import { type CardActions, commandLine, renderConfirmationCard } from "../cards/confirmation-card";
+import { type CardActions, commandWords, renderConfirmationCard } from "../cards/confirmation-card";
 import type { UndoController } from "../cards/undo";
 import type { Attachment, ChatEvent, ChatMessage, ConfirmationCard, Table, Usage } from "../core/types";
 import type { ToolResult } from "../vault-agent-api";
@@ -24,8 +24,10 @@ export interface TranscriptHost {
 	/** A tool's name as the user reads it. */
 	displayName(toolId: string): string;
 	undo(): UndoController | null;
-	/** The banner above the messages; `retry` offers the failed turn again. */
+	/** An error at the end of the messages (beside what failed); `retry` offers the failed turn again. */
 	showBanner(message: string, retry?: boolean): void;
+	/** Continue after the round limit: the turn goes on from its tool results. */
+	continueTurn(): void;
 	/** How a card of our model's turn is answered (in the chat, which goes on with the turn). */
 	modelCard(callId: string, card: ConfirmationCard): CardActions;
 	/** Where an attached image's thumbnail loads from, or null. */
@@ -41,12 +43,46 @@ export class Transcript {
 	private readonly toolBlocks = new Map<string, HTMLElement>();
 	/** Answers that changed the vault since their "Undo this answer's changes" was drawn. */
 	private readonly changedTurns = new Set<string>();
+	/** The row under the answer of the round being streamed: Copy, then its usage. */
+	private answerRow: HTMLElement | null = null;
+	/** The one line that says a busy server is asked again; it goes when anything else comes. */
+	private retryingEl: HTMLElement | null = null;
+	/** The view follows the end while the user is there; scrolling up stops that, back at the end starts it. */
+	private pinned = true;
+	private lastTop = 0;
 
 	constructor(
 		readonly el: HTMLElement,
 		private readonly host: TranscriptHost,
 	) {
 		this.followLinks();
+		this.followEnd();
+	}
+
+	/**
+	 * Keeps the view at the end while it is pinned there: whatever is added or
+	 * drawn anew (a streamed render, the final render, Regenerate, the undo
+	 * bar) and a view that becomes visible or changes size scroll it down.
+	 * Only the user's scrolling up unpins it (content that shrinks or grows
+	 * moves scrollTop too, but never up while at the end).
+	 */
+	private followEnd(): void {
+		const el = this.el;
+		this.host.owner.registerDomEvent(el, "scroll", () => {
+			const top = el.scrollTop;
+			if (el.scrollHeight - top - el.clientHeight < 4) this.pinned = true;
+			else if (top < this.lastTop) this.pinned = false;
+			this.lastTop = top;
+		});
+		const follow = () => this.scrollToEnd();
+		const mutations = new MutationObserver(follow);
+		mutations.observe(el, { childList: true, subtree: true, characterData: true });
+		const resize = new ResizeObserver(follow);
+		resize.observe(el);
+		this.host.owner.register(() => {
+			mutations.disconnect();
+			resize.disconnect();
+		});
 	}
 
 	/** [[Links]] open their note on click and show Obsidian's page preview on hover. */
@@ -79,6 +115,9 @@ export class Transcript {
 	clear(): void {
 		this.el.empty();
 		this.toolBlocks.clear();
+		this.answerRow = null;
+		this.retryingEl = null;
+		this.pinned = true;
 	}
 
 	/** Nothing shown and no answer waiting for its undo bar (a chat drawn from its start). */
@@ -100,12 +139,13 @@ export class Transcript {
 		switch (message.role) {
 			case "assistant":
 				if (message.reasoning) reasoningBlock(this.el, null, message.reasoning);
+				this.answerRow = null;
 				if (message.text.trim()) {
 					const el = this.el.createDiv({ cls: "vault-agent-msg is-assistant" });
 					await this.renderMarkdown(el, message.text);
-					this.addCopyButton(el, message.text);
+					this.addAnswerRow(message.text);
 				}
-				if (message.usage) usageLine(this.el, message.usage, chatUsage);
+				if (message.usage) usageLine(this.answerRow ?? this.el.createDiv({ cls: "vault-agent-answer-actions" }), message.usage, chatUsage);
 				for (const call of message.toolCalls) this.toolBlock(call.id, this.host.displayName(call.name), call.arguments);
 				break;
 			case "tool":
@@ -119,15 +159,25 @@ export class Transcript {
 
 	/** A user's message, numbered in order so its edit button knows which one it is; `edit` null: no edit button. */
 	user(text: string, attachments: Attachment[] | undefined, edit: ((index: number, text: string) => void) | null): HTMLElement {
+		this.answerRow = null;
 		const index = this.el.querySelectorAll(".vault-agent-msg.is-user").length;
 		return renderUserMessage(this.el, text, attachments, edit ? (edited) => edit(index, edited) : null, (a) => this.host.imageSrc?.(a) ?? null);
 	}
 
 	/** What a turn reports, as it happens. */
 	event(event: ChatEvent): void {
+		// The answer came (or the error, or Stop): the busy server's line goes.
+		if (event.type !== "retrying") {
+			this.retryingEl?.remove();
+			this.retryingEl = null;
+		}
 		switch (event.type) {
 			case "modelRound":
 				this.removeEmptyState();
+				this.answerRow = null;
+				// The turn goes on: its message no longer failed, and an earlier Continue is spent.
+				this.lastUser()?.removeClass("is-failed");
+				this.el.querySelectorAll(".vault-agent-continue").forEach((button) => button.remove());
 				// A spinner until the first token arrives.
 				this.streamEl = this.el.createDiv({ cls: "vault-agent-msg is-assistant is-streaming is-waiting" });
 				this.reasoningEl = null;
@@ -137,7 +187,11 @@ export class Transcript {
 				this.reasoningEl.appendText(event.text);
 				break;
 			case "usage":
-				usageLine(this.el, event.usage, event.chat);
+				usageLine(this.answerRow ?? this.el.createDiv({ cls: "vault-agent-answer-actions" }), event.usage, event.chat);
+				break;
+			case "retrying":
+				// Folded into one line, beside the spinner: each try replaces the one before.
+				(this.retryingEl ??= (this.streamEl ?? this.el).createSpan({ cls: "vault-agent-retrying" })).setText(event.text);
 				break;
 			case "textDelta":
 				// After a notice mid-round (a retry, a shortened context) the bubble is drawn anew.
@@ -157,10 +211,8 @@ export class Transcript {
 						const text = event.text;
 						// The final render replaces the streamed one in one step.
 						const fresh = createDiv();
-						void this.renderMarkdown(fresh, text).then(() => {
-							el.replaceChildren(...Array.from(fresh.childNodes));
-							this.addCopyButton(el, text);
-						});
+						void this.renderMarkdown(fresh, text).then(() => el.replaceChildren(...Array.from(fresh.childNodes)));
+						this.addAnswerRow(text);
 					} else el.remove();
 				}
 				break;
@@ -176,25 +228,38 @@ export class Transcript {
 				this.card(event.callId, event.card);
 				break;
 			case "notice":
+			case "roundLimit": {
 				this.streamEl?.removeClass("is-streaming", "is-waiting");
 				// Stopped before the first word: no empty bubble stays.
 				if (this.streamEl && !this.stream?.written.trim()) this.streamEl.remove();
 				this.flushText();
 				this.streamEl = null;
-				this.notice(event.text);
+				const notice = this.notice(event.text);
+				// The core offers Continue after the round limit only.
+				if (event.type === "roundLimit") {
+					const button = notice.createEl("button", { cls: "vault-agent-continue", text: "Continue" });
+					button.addEventListener("click", () => this.host.continueTurn());
+				}
 				break;
+			}
 			case "error":
 				this.stream?.dispose();
 				this.stream = null;
 				this.streamEl?.remove();
 				this.streamEl = null;
+				// The message whose turn failed is marked; the error is drawn after it.
+				this.lastUser()?.addClass("is-failed");
 				this.host.showBanner(event.message, event.retryable);
 				break;
 			case "turnEnded":
 			case "userMessage": // drawn by the turn, with its edit button
 				break;
 		}
-		this.scrollToEnd();
+	}
+
+	private lastUser(): HTMLElement | null {
+		const users = this.el.querySelectorAll<HTMLElement>(".vault-agent-msg.is-user");
+		return users[users.length - 1] ?? null;
 	}
 
 	/** What has streamed is drawn now (Stop, the end of a turn); no render follows it. */
@@ -220,7 +285,7 @@ export class Transcript {
 		summary.createSpan({ cls: "vault-agent-tool-name", text: displayName });
 		summary.createSpan({ cls: "vault-agent-tool-status", text: "Running" });
 		summary.createSpan({ cls: "vault-agent-tool-duration" });
-		block.createEl("code", { cls: "vault-agent-tool-command", text: describeArguments(args) });
+		showWords(block.createEl("code", { cls: "vault-agent-tool-command" }), describeArguments(args));
 		block.createDiv({ cls: "vault-agent-tool-result" });
 		this.toolBlocks.set(callId, block);
 		return block;
@@ -234,7 +299,8 @@ export class Transcript {
 		block.toggleClass("is-pending", Boolean(result.pending));
 		block.querySelector(".vault-agent-tool-status")?.setText(status);
 		block.querySelector(".vault-agent-tool-duration")?.setText(`${Math.round(result.durationMs)} ms`);
-		if (result.argv) block.querySelector(".vault-agent-tool-command")?.setText(commandLine(result.argv));
+		const command = block.querySelector<HTMLElement>(".vault-agent-tool-command");
+		if (result.argv && command) showWords(command, commandWords(result.argv));
 		const body = block.querySelector(".vault-agent-tool-result");
 		if (!(body instanceof HTMLElement)) return;
 		body.empty();
@@ -269,36 +335,66 @@ export class Transcript {
 		renderConfirmationCard(holder, card, actions);
 	}
 
-	notice(text: string): void {
-		this.el.createDiv({ cls: "vault-agent-notice", text });
+	notice(text: string): HTMLElement {
+		return this.el.createDiv({ cls: "vault-agent-notice", text });
 	}
 
+	/** To the end, if the view is pinned there (the user has not scrolled up). */
 	scrollToEnd(): void {
-		this.el.scrollTop = this.el.scrollHeight;
+		if (this.pinned) this.el.scrollTop = this.el.scrollHeight;
+	}
+
+	/** To the end, pinned there again (the user sent a message, a chat opened). */
+	pinToEnd(): void {
+		this.pinned = true;
+		this.scrollToEnd();
 	}
 
 	private async renderMarkdown(el: HTMLElement, markdown: string): Promise<void> {
 		await MarkdownRenderer.render(this.host.app, markdown, el, "", this.host.owner);
 	}
 
-	/** The copy button under an answer: its Markdown, as written. */
-	private addCopyButton(el: HTMLElement, markdown: string): void {
-		const button = el.createEl("button", { cls: "vault-agent-copy clickable-icon", attr: { "aria-label": "Copy the answer" } });
-		setIcon(button, "copy");
+	/** A coding agent's context use: one line in the chat, the newest, in the row of the answer it came with. */
+	agentUsage(text: string): void {
+		this.el.querySelectorAll(".vault-agent-usage.is-agent").forEach((el) => el.remove());
+		(this.answerRow ?? this.el).createDiv({ cls: "vault-agent-usage is-agent", text });
+	}
+
+	/** The one row under an answer: Copy (its Markdown, as written), then Regenerate and the usage when they come. */
+	private addAnswerRow(markdown: string): void {
+		const loose = this.el.lastElementChild;
+		const row = (this.answerRow = this.el.createDiv({ cls: "vault-agent-answer-actions" }));
+		// A coding agent's usage that came while the answer streamed joins its row.
+		if (loose?.matches(".vault-agent-usage.is-agent")) row.appendChild(loose);
+		const button = iconButton(row, "vault-agent-copy", "copy", "Copy the answer");
 		button.addEventListener("click", () => {
 			void navigator.clipboard.writeText(markdown).then(() => setIcon(button, "check"));
 		});
 	}
 }
 
+/** A small icon button (Obsidian's clickable-icon) whose label is its tooltip. */
+export function iconButton(parent: HTMLElement, cls: string, icon: string, label: string): HTMLButtonElement {
+	const button = parent.createEl("button", { cls: `${cls} clickable-icon`, attr: { "aria-label": label } });
+	setIcon(button, icon);
+	return button;
+}
+
+/** A command line, one span a word, so a narrow view breaks it between words (styles.css), not inside them. */
+function showWords(el: HTMLElement, words: string[]): void {
+	el.empty();
+	words.forEach((word, i) => {
+		if (i > 0) el.appendText(" ");
+		el.createSpan({ cls: "vault-agent-arg", text: word });
+	});
+}
+
 /** The model's arguments, short: `command key=value …`. */
-function describeArguments(raw: string): string {
+function describeArguments(raw: string): string[] {
 	try {
 		const args = JSON.parse(raw) as Record<string, unknown>;
-		return Object.entries(args)
-			.map(([key, value]) => (key === "command" ? String(value) : value === true ? key : `${key}=${JSON.stringify(value)}`))
-			.join(" ");
+		return Object.entries(args).map(([key, value]) => (key === "command" ? String(value) : value === true ? key : `${key}=${JSON.stringify(value)}`));
 	} catch {
-		return raw;
+		return [raw];
 	}
 }

@@ -166,8 +166,7 @@ export class AgentTurn implements ChatTurn {
 				this.showCrash(name, event.stderr);
 				break;
 			case "agentUsage":
-				transcript.el.querySelectorAll(".vault-agent-usage.is-agent").forEach((el) => el.remove());
-				transcript.el.createDiv({ cls: "vault-agent-usage is-agent", text: `Context: ${event.used.toLocaleString("en-US")} of ${event.size.toLocaleString("en-US")} tokens` });
+				transcript.agentUsage(`Context: ${event.used.toLocaleString("en-US")} of ${event.size.toLocaleString("en-US")} tokens`);
 				break;
 			case "confirmationNeeded": {
 				// A write the agent asked for: our card, answered through the coordinator it waits on.

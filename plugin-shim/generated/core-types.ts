@@ -481,7 +481,7 @@ contextTokens: number, contextWindow: number, };
 /**
  * What the chat view is told while a turn runs.
  */
-export type ChatEvent = { "type": "userMessage", text: string, attachments: Array<Attachment> | null, } | { "type": "modelRound", round: number, } | { "type": "textDelta", text: string, } | { "type": "assistantMessage", text: string, } | { "type": "reasoningDelta", text: string, } | { "type": "usage", usage: AnswerUsage, chat: Usage, } | { "type": "toolStarted", callId: string, tool: string, displayName: string, arguments: string, } | { "type": "toolFinished", callId: string, tool: string, displayName: string, result: ToolResult, table: Table | null, } | { "type": "confirmationNeeded", callId: string, card: ConfirmationCard, } | { "type": "notice", text: string, } | { "type": "error", code: string, message: string, 
+export type ChatEvent = { "type": "userMessage", text: string, attachments: Array<Attachment> | null, } | { "type": "modelRound", round: number, } | { "type": "textDelta", text: string, } | { "type": "assistantMessage", text: string, } | { "type": "reasoningDelta", text: string, } | { "type": "usage", usage: AnswerUsage, chat: Usage, } | { "type": "toolStarted", callId: string, tool: string, displayName: string, arguments: string, } | { "type": "toolFinished", callId: string, tool: string, displayName: string, result: ToolResult, table: Table | null, } | { "type": "confirmationNeeded", callId: string, card: ConfirmationCard, } | { "type": "notice", text: string, } | { "type": "retrying", text: string, } | { "type": "roundLimit", text: string, } | { "type": "error", code: string, message: string, 
 /**
  * Whether the banner offers Retry (the turn can run again as it is).
  */

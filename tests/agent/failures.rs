@@ -280,13 +280,24 @@ fn a_busy_server_is_asked_again_after_the_wait_it_names() {
         [2000, 2000],
         "Retry-After, then the second backoff step"
     );
-    let notices = notices(&events);
+    // Passing lines (the view keeps one, until the answer), not notices.
+    let retrying: Vec<String> = events
+        .0
+        .borrow()
+        .iter()
+        .filter_map(|e| match e {
+            ChatEvent::Retrying { text } => Some(text.clone()),
+            _ => None,
+        })
+        .collect();
     assert!(
-        notices[0].starts_with(
+        retrying[0].starts_with(
             "The model server is busy (429: slow down); trying again in 2 s (1 of 3)."
         ),
-        "{notices:?}"
+        "{retrying:?}"
     );
+    assert_eq!(retrying.len(), 2, "{retrying:?}");
+    assert!(notices(&events).is_empty(), "{:?}", notices(&events));
     assert_eq!(events.text(), "Here.");
 }
 

@@ -369,6 +369,26 @@ fn the_tool_round_limit_ends_the_turn_with_a_message() {
     assert!(
         matches!(conv.messages.last().unwrap(), ChatMessage::Notice { text } if text.contains("Stopped after 2 tool rounds"))
     );
+    // The view is told so it can offer Continue.
+    assert!(events.0.borrow().iter().any(
+        |e| matches!(e, ChatEvent::RoundLimit { text } if text.contains("Stopped after 2 tool rounds"))
+    ));
+    // Continue (a retry) goes on from the tool results, with the notice kept.
+    core.host()
+        .script_http(ok(openai_sse("Done looping.", &[], 1)));
+    let more = Recorder::default();
+    assert_eq!(block_on(core.chat.retry(&mut conv, &more)), TurnEnd::Done);
+    assert_eq!(more.text(), "Done looping.");
+    let sent = request_body(&core, 2);
+    let last = sent["messages"].as_array().unwrap().last().unwrap().clone();
+    assert_eq!(
+        last["role"], "tool",
+        "the model reads on from the tool result: {last}"
+    );
+    assert!(conv
+        .messages
+        .iter()
+        .any(|m| matches!(m, ChatMessage::Notice { text } if text.contains("Stopped after 2 tool rounds"))));
 }
 
 #[test]

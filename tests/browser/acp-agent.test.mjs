@@ -92,7 +92,7 @@ describe("a coding agent in the chat view, in Chromium", () => {
 		// A choice the agent refuses: the reason shows, and the dropdown goes back.
 		await model.selectOption({ value: "scripted-retired" });
 		await page.locator(".vault-agent-banner", { hasText: "did not take the setting" }).waitFor({ state: "visible", timeout: 5_000 });
-		assert.match(await page.locator(".vault-agent-banner").textContent(), /scripted-retired is retired/);
+		assert.match(await page.locator(".vault-agent-banner").last().textContent(), /scripted-retired is retired/);
 		await page.waitForFunction(() => document.querySelector(".vault-agent-agent-setting[data-category='model']")?.value === "scripted-large", null, { timeout: 5_000 });
 		await model.selectOption({ value: "scripted-small" });
 		await page.waitForFunction(() => window.__harness.plugin.codingAgents.running()[0]?.config.find((o) => o.id === "model")?.current === "scripted-small", null, { timeout: 5_000 });
@@ -140,7 +140,8 @@ describe("a coding agent in the chat view, in Chromium", () => {
 	it("a crash mid-turn shows the agent's stderr tail and Restart, which starts it again", async () => {
 		await send("crash");
 		await turnDone();
-		const banner = page.locator(".vault-agent-banner");
+		// Drawn where the turn stopped; the earlier refused setting stays where it was said.
+		const banner = page.locator(".vault-agent-messages > .vault-agent-banner.is-crash");
 		assert.match(await banner.textContent(), /stopped unexpectedly/);
 		assert.match(await banner.textContent(), /out of tokens \(simulated crash\)/);
 		await session.screenshot("acp-agent-crash");

@@ -85,7 +85,7 @@ describe("chat view in Chromium", () => {
 		server.script({ stream: openaiStream({ text: "A **short** answer." }) });
 		await send("a short question");
 		await turnDone();
-		const copy = page.locator(".vault-agent-msg.is-assistant").last().locator("button.vault-agent-copy");
+		const copy = page.locator(".vault-agent-answer-actions").last().locator("button.vault-agent-copy");
 		await copy.waitFor({ state: "visible", timeout: 10_000 });
 		await page.evaluate(() => {
 			window.__copied = null;
@@ -132,7 +132,8 @@ describe("chat view in Chromium", () => {
 		// The coding agents (ACP) follow the model profiles.
 		assert.deepEqual(names.slice(1), ["OpenRouter", "Claude Code (agent)", "Codex (agent)", "Gemini CLI (agent)", "Custom agent (agent)"]);
 		assert.equal(await switcher.locator("option:checked").textContent(), "OpenRouter", "the new profile is in use");
-		assert.equal(await switcher.getAttribute("title"), "openai/gpt-4.1-mini · openrouter.ai");
+		// The full name (a narrow header cuts it), then the model and server.
+		assert.equal(await switcher.getAttribute("title"), "OpenRouter (openai/gpt-4.1-mini · openrouter.ai)");
 		const box = await switcher.boundingBox();
 		assert.ok(box && box.width > 40 && box.height > 10 && box.height < 40, `a small dropdown: ${JSON.stringify(box)}`);
 		await page.locator(".vault-agent-chat-header").screenshot({ path: join(outputDir, "chat-header-switcher.png") });
@@ -142,7 +143,7 @@ describe("chat view in Chromium", () => {
 		const saved = await session.waitForSave(saves);
 		assert.equal(saved.chat.activeProfile, first, `saved: ${JSON.stringify(saved.chat)}`);
 		assert.equal(await page.evaluate(() => window.__harness.plugin.core.settings().chat.activeProfile), first);
-		assert.match(await switcher.getAttribute("title"), /^test-model · 127\.0\.0\.1:\d+$/);
+		assert.match(await switcher.getAttribute("title"), /^127\.0\.0\.1:\d+ \(test-model · 127\.0\.0\.1:\d+\)$/);
 		// The later tests talk to the first profile's server; the extra one goes.
 		const extra = saved.chat.profiles.find((p) => p.id !== first).id;
 		await page.evaluate((id) => window.__harness.plugin.editModelProfiles({ action: "delete", id }), extra);
@@ -427,13 +428,23 @@ describe("chat view in Chromium", () => {
 		assert.ok(targets.some(([href]) => href === "Nonexistent Note"));
 	});
 
-	it("shows a server error as a banner that says what to fix", async () => {
+	it("shows a server error after the message that failed, with what to fix", async () => {
 		server.script({ status: 401, json: { error: { message: "Incorrect API key provided" } } });
 		await send("hello?");
 		await turnDone();
 		const banner = page.locator(".vault-agent-banner");
 		assert.equal(await banner.isVisible(), true);
 		assert.match(await banner.textContent(), /API key.*Settings → Vault Agent → Model/);
+		// Drawn among the messages, right after the one that failed (marked), not above the chat.
+		const place = await page.evaluate(() => {
+			const error = document.querySelector(".vault-agent-banner");
+			const previous = error.previousElementSibling;
+			return { inMessages: error.parentElement.matches(".vault-agent-messages"), after: previous?.className, text: previous?.textContent };
+		});
+		assert.equal(place.inMessages, true);
+		assert.match(place.after, /vault-agent-msg is-user is-failed/);
+		assert.match(place.text, /hello\?/);
+		await page.locator(".vault-agent-messages").screenshot({ path: join(outputDir, "chat-error-at-message.png") });
 		// Retry runs the turn again, without sending the message twice.
 		const users = await page.locator(".vault-agent-msg.is-user").count();
 		server.script({ stream: openaiStream({ text: "Now it works." }) });
@@ -442,6 +453,7 @@ describe("chat view in Chromium", () => {
 		await page.waitForFunction(() => document.querySelector(".vault-agent-banner")?.style.display === "none" || !document.querySelector(".vault-agent-banner-text"), null, { timeout: 15_000 });
 		assert.match(await page.locator(".vault-agent-msg.is-assistant").last().textContent(), /Now it works\./);
 		assert.equal(await page.locator(".vault-agent-msg.is-user").count(), users);
+		assert.equal(await page.locator(".vault-agent-msg.is-failed").count(), 0, "the message is answered now");
 	});
 
 	it("folds the model's reasoning above its answer and shows the tokens under it", async () => {
@@ -465,12 +477,13 @@ describe("chat view in Chromium", () => {
 		const order = await page.evaluate(() => {
 			const children = [...document.querySelector(".vault-agent-messages").children];
 			const last = (sel) => children.findLastIndex((el) => el.matches(sel));
-			return { reasoning: last(".vault-agent-reasoning"), answer: last(".vault-agent-msg.is-assistant"), usage: last(".vault-agent-usage") };
+			return { reasoning: last(".vault-agent-reasoning"), answer: last(".vault-agent-msg.is-assistant"), usage: last(".vault-agent-answer-actions:has(.vault-agent-usage)") };
 		});
 		assert.ok(order.reasoning < order.answer && order.answer < order.usage, JSON.stringify(order));
 		const usage = page.locator(".vault-agent-usage").last();
-		const line = await usage.textContent();
-		assert.match(line, /^Tokens: 3,120 in · 48 out · \d+% of the [\d,]+-token context · this chat [\d,]+ in, [\d,]+ out$/);
+		// One short line; the whole count in its tooltip.
+		assert.match(await usage.textContent(), /^3,120 in · 48 out · \d+%$/);
+		assert.match(await usage.getAttribute("aria-label"), /^Tokens: 3,120 in · 48 out · \d+% of the [\d,]+-token context · this chat [\d,]+ in, [\d,]+ out, as the model server reported them$/);
 		await page.evaluate(() => {
 			const messages = document.querySelector(".vault-agent-messages");
 			messages.scrollTop = messages.scrollHeight;
@@ -495,6 +508,6 @@ describe("chat view in Chromium", () => {
 		// The reasoning comes back folded, and the answer's usage line with it.
 		assert.equal(await page.locator("details.vault-agent-reasoning:not([open])").count(), 1);
 		// The chat's totals come back too, under the last answer with usage, as when it was given.
-		assert.match(await page.locator(".vault-agent-usage").last().textContent(), /^Tokens: 3,120 in · 48 out · .* · this chat [\d,]+ in, [\d,]+ out$/);
+		assert.match(await page.locator(".vault-agent-usage").last().getAttribute("aria-label"), /^Tokens: 3,120 in · 48 out · .* · this chat [\d,]+ in, [\d,]+ out, as/);
 	});
 });

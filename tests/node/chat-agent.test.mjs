@@ -209,7 +209,8 @@ for (const provider of ["openAi", "anthropic"]) {
 				// The same read twice: the second round is answered from the read cache.
 				assert.equal(readLog(log).length, 1);
 				assert.equal(events.filter((e) => e.type === "toolFinished").length, 2, "a tool ran in each round");
-				assert.match(events.find((e) => e.type === "notice").text, /Stopped after 2 tool rounds/);
+				// Said as the round limit, so the view offers Continue.
+				assert.match(events.find((e) => e.type === "roundLimit").text, /Stopped after 2 tool rounds/);
 				assert.equal(server.pending(), 1, "the third reply was never asked for");
 				server.clear();
 			} finally {
@@ -317,7 +318,9 @@ describe("a model server that misbehaves (real HTTP)", () => {
 		assert.equal(end, "done");
 		assert.equal(said, "Here.");
 		assert.ok(Date.now() - started >= 900, "it waited the second the server asked for");
-		assert.match(events.find((e) => e.type === "notice").text, /busy \(429: slow down\); trying again in 1 s \(1 of 3\)/);
+		// A passing line (the view keeps one, until the answer), not a notice.
+		assert.match(events.find((e) => e.type === "retrying").text, /busy \(429: slow down\); trying again in 1 s \(1 of 3\)/);
+		assert.equal(events.filter((e) => e.type === "notice").length, 0);
 	});
 
 	it("ends a stream that stalls, and closes its connection", async () => {

@@ -72,6 +72,15 @@ pub enum ChatEvent {
     },
     #[serde(rename_all = "camelCase")]
     Notice { text: String },
+    /// A busy server is asked again: a passing line, each replacing the
+    /// one before, gone once the answer (or the error) comes. Not kept.
+    #[serde(rename_all = "camelCase")]
+    Retrying { text: String },
+    /// The tool-round limit stopped the turn (the notice kept in the
+    /// conversation says so): the view offers Continue, which retries the
+    /// turn from its tool results.
+    #[serde(rename_all = "camelCase")]
+    RoundLimit { text: String },
     #[serde(rename_all = "camelCase")]
     Error {
         code: String,

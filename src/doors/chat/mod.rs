@@ -259,9 +259,14 @@ impl<H: Host> ChatDoor<H> {
     /// already there), so nothing is said twice.
     pub async fn retry(&self, conversation: &mut Conversation, events: &dyn ChatEvents) -> TurnEnd {
         self.stop.reset();
+        // Notices after the last message (the round limit's) are the view's:
+        // Continue after the round limit is a retry from the tool results.
         let retryable = conversation.paused.is_none()
             && matches!(
-                conversation.messages.last(),
+                conversation
+                    .messages
+                    .iter()
+                    .rfind(|m| !matches!(m, ChatMessage::Notice { .. })),
                 Some(ChatMessage::User { .. } | ChatMessage::Tool { .. })
             );
         if !retryable {

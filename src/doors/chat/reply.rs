@@ -68,7 +68,7 @@ impl<H: Host> ChatDoor<H> {
                 let body = self.read_error_body(head.id).await;
                 let wait = retry_wait_ms(head.retry_after.as_deref(), attempt);
                 attempt += 1;
-                events.emit(ChatEvent::Notice {
+                events.emit(ChatEvent::Retrying {
                     text: format!(
                         "The model server is busy ({}{}); trying again in {} s ({attempt} of {MAX_RETRIES}).",
                         head.status,

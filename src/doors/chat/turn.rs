@@ -108,14 +108,15 @@ impl<H: Host> ChatDoor<H> {
                 std::rc::Rc::make_mut(&mut settings).chat.active_profile = profile;
             }
             if rounds >= settings.chat.max_tool_rounds && last_is_tool_result(conversation) {
+                let limit = settings.chat.max_tool_rounds;
                 let text = format!(
-                    "Stopped after {} tool rounds, the limit for one message (Settings → Vault Agent → Model). Send another message to let the agent go on.",
-                    settings.chat.max_tool_rounds
+                    "Stopped after {limit} tool round{}, the limit for one message (Settings → Vault Agent → Model). Continue, or send another message, to let the agent go on.",
+                    if limit == 1 { "" } else { "s" }
                 );
                 conversation
                     .messages
                     .push(ChatMessage::Notice { text: text.clone() });
-                events.emit(ChatEvent::Notice { text });
+                events.emit(ChatEvent::RoundLimit { text });
                 return TurnEnd::RoundLimit;
             }
             events.emit(ChatEvent::ModelRound { round: rounds + 1 });
