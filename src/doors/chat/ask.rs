@@ -104,7 +104,7 @@ impl<H: Host> ChatDoor<H> {
         // Thinking is written into the answer's room.
         let reserve = budget::answer_reserve(window) + thinking_budget as usize;
         let compact = window <= budget::COMPACT_WINDOW;
-        let tools = if compact {
+        let mut tools = if compact {
             let enabled: Vec<&crate::tools::ToolSpec> = self
                 .engine
                 .tools()
@@ -115,6 +115,11 @@ impl<H: Host> ChatDoor<H> {
         } else {
             model_tools(&descriptors)
         };
+        // The user's own MCP servers' tools, counted in the budget below.
+        tools.extend(
+            self.outside_offer(conversation, settings, compact, events)
+                .await,
+        );
         let local = self.engine.host().local_context();
         let scope =
             crate::policy::scope::FolderScope::read(settings, self.engine.host().platform().os());

@@ -189,6 +189,11 @@ pub struct Conversation {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(test, ts(optional))]
     pub agent: Option<AgentChat>,
+    /// Outside tools the user approved for this chat ("Approve for this
+    /// chat"), by `policy::outside::approval_key`: kept with this chat only.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(test, ts(as = "Option<Vec<String>>", optional))]
+    pub approved_outside: Vec<String>,
 }
 
 /// One answer of a coding agent's turn (`Conversation::keep_agent_turn`).
@@ -241,6 +246,7 @@ impl Conversation {
             usage: Usage::default(),
             turn_usage: None,
             agent: None,
+            approved_outside: Vec::new(),
         }
     }
 

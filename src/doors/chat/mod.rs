@@ -13,6 +13,7 @@ pub mod events;
 pub mod instructions;
 pub mod model;
 pub mod openai;
+pub mod outside;
 pub mod prompt;
 pub mod provider;
 pub mod repeats;
@@ -53,6 +54,13 @@ pub struct ChatSession {
     no_stream_usage: RefCell<Vec<String>>,
     /// Windows found by base URL and model; `None`: the server did not say.
     windows: RefCell<Vec<(String, String, Option<u32>)>>,
+    /// The outside tools offered in the last round, by the model's name.
+    outside: RefCell<Vec<outside::OfferedTool>>,
+    /// Each enabled server's last listing, for the chat's header.
+    outside_status: RefCell<Vec<(String, crate::base::outside::OutsideListing)>>,
+    /// Outside calls waiting on their cards.
+    outside_cards: RefCell<Vec<outside::PendingOutside>>,
+    outside_cards_made: Cell<u64>,
 }
 
 /// Set by Stop; checked between the steps of a turn.
@@ -162,7 +170,17 @@ impl<H: Host> ChatDoor<H> {
             });
             return self.finish_turn(conversation, TurnEnd::Failed, events);
         };
+        if confirmation_id.starts_with(outside::CARD_PREFIX) {
+            return self
+                .resolve_outside(conversation, paused, decision, events)
+                .await;
+        }
         let result = match decision {
+            Decision::ApproveForChat { argv_hash } => {
+                // Only outside calls are approved for a chat; a change to
+                // the vault is approved once.
+                self.engine.approve(confirmation_id, argv_hash).await
+            }
             Decision::Approve { argv_hash } => {
                 self.engine.approve(confirmation_id, argv_hash).await
             }
