@@ -126,9 +126,10 @@ kind: string, command: string, args: Array<string>, env: Array<[string, string]>
  */
 cwd: string, url: string, headers: Array<[string, string]>, 
 /**
- * How a stdio server is stopped with everything it started.
+ * POSIX: a stdio server leads its own process group, signalled as a
+ * whole; otherwise (Windows) taskkill ends its tree.
  */
-tree: ProcessTree, 
+processGroup: boolean, 
 /**
  * How long connecting and listing may take.
  */

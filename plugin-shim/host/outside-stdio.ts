@@ -26,7 +26,11 @@ export class GroupStdioTransport implements Transport {
 	/** How the process ended, once it has. */
 	ended: string | null = null;
 
-	constructor(private readonly spec: OutsideConnect) {}
+	private readonly tree: "processGroup" | "taskkill";
+
+	constructor(private readonly spec: OutsideConnect) {
+		this.tree = spec.processGroup ? "processGroup" : "taskkill";
+	}
 
 	get stderrTail(): string {
 		return this.tail;
@@ -44,7 +48,7 @@ export class GroupStdioTransport implements Transport {
 				env: { ...process.env, ...Object.fromEntries(spec.env) },
 				shell: false,
 				windowsHide: true,
-				detached: spec.tree === "processGroup",
+				detached: spec.processGroup,
 				stdio: ["pipe", "pipe", "pipe"],
 			});
 			this.child = child;
@@ -74,7 +78,7 @@ export class GroupStdioTransport implements Transport {
 			child.once("exit", (code, signal) => {
 				this.ended = signal ? `ended by ${signal}` : `exited with code ${code ?? "?"}`;
 				// The whole group goes, so nothing it started outlives it.
-				signalTree(child, spec.tree, "SIGKILL");
+				signalTree(child, this.tree, "SIGKILL");
 				this.onclose?.();
 			});
 			// A server that ends while we write gets EPIPE: the exit says why.
@@ -97,7 +101,7 @@ export class GroupStdioTransport implements Transport {
 	close(): Promise<void> {
 		const child = this.child;
 		if (!child || child.pid === undefined) return Promise.resolve();
-		const tree = this.spec.tree;
+		const tree = this.tree;
 		child.stdin?.end();
 		signalTree(child, tree, "SIGTERM");
 		const timer = window.setTimeout(() => signalTree(child, tree, "SIGKILL"), KILL_GRACE_MS);

@@ -23,8 +23,9 @@ pub struct OutsideConnect {
     pub cwd: String,
     pub url: String,
     pub headers: Vec<(String, String)>,
-    /// How a stdio server is stopped with everything it started.
-    pub tree: crate::base::host::ProcessTree,
+    /// POSIX: a stdio server leads its own process group, signalled as a
+    /// whole; otherwise (Windows) taskkill ends its tree.
+    pub process_group: bool,
     /// How long connecting and listing may take.
     pub timeout_ms: u32,
     /// A digest of everything above: the host restarts a client whose

@@ -191,5 +191,17 @@ pub struct NormalisedSettings {
     pub repairs: Vec<String>,
 }
 
+/// What a stored value was, in a repair's words.
+fn type_name(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "true/false",
+        Value::Number(_) => "a number",
+        Value::String(_) => "text",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "an object",
+    }
+}
+
 #[cfg(test)]
 mod tests;

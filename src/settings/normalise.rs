@@ -613,14 +613,3 @@ pub(super) fn fresh_profile_id(profiles: &[ModelProfile]) -> String {
         .find(|id| profiles.iter().all(|p| &p.id != id))
         .expect("an unused number")
 }
-
-pub(super) fn type_name(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "true/false",
-        Value::Number(_) => "a number",
-        Value::String(_) => "text",
-        Value::Array(_) => "a list",
-        Value::Object(_) => "an object",
-    }
-}

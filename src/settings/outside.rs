@@ -8,7 +8,7 @@
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::normalise::type_name;
+use super::type_name;
 
 /// The most servers kept; more are dropped and said.
 pub const MAX_SERVERS: usize = 32;

@@ -16,6 +16,7 @@ use vault_agent::VaultAgent;
 mod conversation;
 mod failures;
 mod local_only;
+mod outside;
 mod prompt;
 mod providers;
 mod tools;

@@ -7,7 +7,7 @@
 use serde_json::{json, Map, Value};
 
 use crate::base::call::Preview;
-use crate::base::card::{ConfirmationCard, ConfirmationState, OutsideCard};
+use crate::base::card::{ConfirmationCard, ConfirmationState, OutsideCard, PendingView};
 use crate::base::error::ToolError;
 use crate::base::host::{join_all, Host};
 use crate::base::outside::{
@@ -274,7 +274,7 @@ pub fn connect_spec<H: Host>(host: &H, server: &OutsideServer) -> Result<Outside
         cwd,
         url: server.url.clone(),
         headers,
-        tree: crate::base::host::ProcessTree::for_os(host.platform().os()),
+        process_group: host.platform().os() != crate::base::host::Os::Windows,
         timeout_ms: server.timeout_ms.min(30_000),
         digest: argv_hash(&parts),
     })
@@ -592,6 +592,11 @@ impl<H: Host> ChatDoor<H> {
                     offered.tool.name, offered.server
                 ));
                 waiting.ok = false;
+                waiting.pending = Some(PendingView {
+                    id: card.id.clone(),
+                    summary: card.summary.clone(),
+                    preview: card.preview.clone(),
+                });
                 self.report_tool(call, &waiting, events);
                 let mut cards = self.session.outside_cards.borrow_mut();
                 cards.retain(|c| c.expires_ms > self.engine.host().now_ms());
