@@ -55,6 +55,22 @@ function withCoreText(bundle) {
 	return `${bundle.slice(0, at)}"${coreText}"${bundle.slice(at + quoted.length)}`;
 }
 
+/**
+ * The MCP SDK's Client imports an ajv-based checker of tool output schemas
+ * (about 210 KB with its two copies of ajv) for when none is given; the shim
+ * always gives its own (plugin-shim/host/outside-servers.ts), so the default
+ * is replaced by a stub that says so if it were ever reached.
+ */
+const withoutAjv = {
+	name: "mcp-sdk-without-ajv",
+	setup(build) {
+		build.onLoad({ filter: /@modelcontextprotocol[\\/]sdk[\\/].*validation[\\/]ajv-provider\.js$/ }, () => ({
+			contents: "export class AjvJsonSchemaValidator { constructor() { throw new Error('Vault Agent passes its own jsonSchemaValidator'); } }",
+			loader: "js",
+		}));
+	},
+};
+
 const result = await esbuild.build({
 	entryPoints: ["plugin-shim/main.ts"],
 	bundle: true,
@@ -85,7 +101,7 @@ const result = await esbuild.build({
 	minify: production,
 	// The core's module is inlined Brotli-compressed (see plugin-shim/core/load.ts).
 	loader: { ".wasm": "binary" },
-	plugins: [inlineCompressedWasm, withoutZodJsonSchema],
+	plugins: [inlineCompressedWasm, withoutZodJsonSchema, withoutAjv],
 	banner: { js: buildBanner() },
 	outfile: "main.js",
 	write: false,

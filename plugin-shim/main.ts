@@ -41,6 +41,8 @@ export default class VaultAgentPlugin extends Plugin {
 	private storedExtras: Record<string, unknown> = {};
 	private abortHttp: (() => void) | null = null;
 	private abortProcesses: (() => void) | null = null;
+	/** Ends one of the user's MCP servers (switched off, Restart); the next use starts it again. */
+	stopOutsideServer: ((id: string) => Promise<void>) | null = null;
 
 	/** The start of the core (once): at layout ready, or at first use if that comes first. */
 	private starting: Promise<CoreHandle | null> | null = null;
@@ -152,7 +154,7 @@ export default class VaultAgentPlugin extends Plugin {
 
 	private async start(): Promise<CoreHandle | null> {
 		const [
-			{ createNodeHost, nodePlatformFacts, stopAllProcesses, abortHttp, abortProcesses },
+			{ createNodeHost, nodePlatformFacts, stopAllProcesses, abortHttp, abortProcesses, abortOutsideCalls, stopServer },
 			{ loadCore },
 			{ JournalStore },
 			{ vaultFunctions },
@@ -200,7 +202,11 @@ export default class VaultAgentPlugin extends Plugin {
 		for (const repair of core.loadJournal(journalText)) console.warn(`Vault Agent undo journal: ${repair}`);
 		this.register(stopAllProcesses);
 		this.abortHttp = abortHttp;
-		this.abortProcesses = abortProcesses;
+		this.abortProcesses = () => {
+			abortProcesses();
+			abortOutsideCalls();
+		};
+		this.stopOutsideServer = stopServer;
 		this.core = core;
 		const confirmations = new ConfirmationCoordinator(this.app, core);
 		this.register(() => confirmations.dispose());
@@ -272,6 +278,7 @@ export default class VaultAgentPlugin extends Plugin {
 			updateSettings: (patch) => this.updateSettings(patch),
 			editModelProfiles: (edit) => this.editModelProfiles(edit),
 			saveAgentProfile: (id, change) => this.saveAgentProfile(id, change),
+			stopOutsideServer: (id) => this.stopOutsideServer?.(id) ?? Promise.resolve(),
 		};
 	}
 

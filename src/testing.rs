@@ -111,6 +111,12 @@ pub struct FakeHost {
     pub yield_in_process: bool,
     /// `start <command>` and `end <command>` of every process, in order.
     pub process_log: RefCell<Vec<String>>,
+    /// What `outside_list` answers, by server id (not here: unreachable).
+    pub outside_servers: RefCell<Vec<(String, crate::base::outside::OutsideListing)>>,
+    /// Every outside call made, in order.
+    pub outside_calls: RefCell<Vec<crate::base::outside::OutsideCall>>,
+    /// The answers of outside calls, in order (none left: an empty text result).
+    pub outside_outcomes: RefCell<VecDeque<crate::base::outside::OutsideOutcome>>,
 }
 
 impl FakeHost {
@@ -188,6 +194,9 @@ impl FakeHost {
             yield_on_sleep: false,
             yield_in_process: false,
             process_log: RefCell::new(Vec::new()),
+            outside_servers: RefCell::new(Vec::new()),
+            outside_calls: RefCell::new(Vec::new()),
+            outside_outcomes: RefCell::new(VecDeque::new()),
         }
     }
 
@@ -615,6 +624,33 @@ impl Host for FakeHost {
         self.journal_saves
             .borrow_mut()
             .push((json.to_string(), dropped));
+    }
+
+    async fn outside_list(
+        &self,
+        server: &crate::base::outside::OutsideConnect,
+    ) -> crate::base::outside::OutsideListing {
+        self.outside_servers
+            .borrow()
+            .iter()
+            .find(|(id, _)| *id == server.id)
+            .map(|(_, listing)| listing.clone())
+            .unwrap_or_else(|| crate::base::outside::OutsideListing {
+                error: Some("connect ECONNREFUSED".into()),
+                ..Default::default()
+            })
+    }
+
+    async fn outside_call(
+        &self,
+        call: &crate::base::outside::OutsideCall,
+    ) -> crate::base::outside::OutsideOutcome {
+        self.outside_calls.borrow_mut().push(call.clone());
+        self.outside_outcomes.borrow_mut().pop_front().unwrap_or(
+            crate::base::outside::OutsideOutcome::Answered {
+                result: serde_json::json!({ "content": [] }),
+            },
+        )
     }
 }
 

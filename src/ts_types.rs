@@ -66,9 +66,12 @@ fn api_types() -> String {
 }
 
 fn core_types() -> String {
-    use crate::base::card::{ConfirmationCard, ConfirmationState};
+    use crate::base::card::{ConfirmationCard, ConfirmationState, OutsideCard};
     use crate::base::host::{
         FileStatus, HttpFailure, HttpRequest, Os, PlatformFacts, ProcessRequest, ProcessTree,
+    };
+    use crate::base::outside::{
+        OutsideCall, OutsideConnect, OutsideListing, OutsideOutcome, OutsideTool,
     };
     use crate::base::table::Table;
     use crate::cli::client::CliStatus;
@@ -93,6 +96,8 @@ fn core_types() -> String {
     };
     use crate::policy::agent_session::AgentRefusal;
     use crate::settings::agents::CodingAgentProfile;
+    use crate::settings::outside::{OutsideServer, SecretValue, Trust};
+    use crate::settings::outside_import::OutsideImport;
     use crate::settings::presets::ProviderPreset;
     use crate::settings::{
         ChatSettings, McpSettings, ModelProfile, PermissionMode, ProfileSummary, ProviderKind,
@@ -104,6 +109,16 @@ fn core_types() -> String {
         "import type { ChangePreview, JsonValue, ToolResult } from \"./api-types\";\n".to_string(),
         declaration::<ConfirmationCard>(),
         declaration::<ConfirmationState>(),
+        declaration::<OutsideCard>(),
+        declaration::<OutsideServer>(),
+        declaration::<SecretValue>(),
+        declaration::<Trust>(),
+        declaration::<OutsideImport>(),
+        declaration::<OutsideConnect>(),
+        declaration::<OutsideListing>(),
+        declaration::<OutsideTool>(),
+        declaration::<OutsideCall>(),
+        declaration::<OutsideOutcome>(),
         declaration::<EntryView>(),
         declaration::<TurnChanges>(),
         declaration::<Settings>(),

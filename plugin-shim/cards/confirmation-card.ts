@@ -3,7 +3,7 @@
 // inline in the chat. It only shows what the core describes.
 
 import { ButtonComponent } from "obsidian";
-import type { ConfirmationCard } from "../core/types";
+import type { ConfirmationCard, OutsideCard } from "../core/types";
 import type { NoteDiff, ToolResult } from "../vault-agent-api";
 
 /** Diff lines shown before "Show all". */
@@ -11,6 +11,8 @@ const FOLDED_DIFF_LINES = 30;
 
 export interface CardActions {
 	approve(card: ConfirmationCard): Promise<ToolResult>;
+	/** An outside tool's card: approve, and let this tool run without a card for the rest of the chat. */
+	approveForChat?(card: ConfirmationCard): Promise<ToolResult>;
 	reject(card: ConfirmationCard): ToolResult;
 	/** Called once the card is answered; `result.pending` means "asked again". */
 	settled?(result: ToolResult): void;
@@ -75,7 +77,9 @@ export function renderConfirmationCard(parent: HTMLElement, card: ConfirmationCa
 		});
 	}
 	if (card.preview.warning) root.createDiv({ cls: "vault-agent-confirm-warning", text: card.preview.warning });
-	if (card.preview.diff) {
+	if (card.outside) {
+		renderOutsideCall(root, card.outside);
+	} else if (card.preview.diff) {
 		renderDiff(root, card.preview.diff);
 	} else {
 		const preview = root.createDiv({ cls: "vault-agent-confirm-preview" });
@@ -84,7 +88,9 @@ export function renderConfirmationCard(parent: HTMLElement, card: ConfirmationCa
 		preview.createDiv({ cls: "vault-agent-confirm-label", text: "After" });
 		preview.createEl("pre", { cls: "vault-agent-confirm-after", text: card.preview.after });
 	}
-	if (card.via === "vault" || card.via === "files") {
+	if (card.via === "mcp") {
+		root.createDiv({ cls: "vault-agent-confirm-via", text: "Nothing is sent to the server before you answer. Folder scopes and undo cannot reach what an outside tool does." });
+	} else if (card.via === "vault" || card.via === "files") {
 		root.createDiv({
 			cls: "vault-agent-confirm-via",
 			text:
@@ -107,29 +113,56 @@ export function renderConfirmationCard(parent: HTMLElement, card: ConfirmationCa
 	const finish = (result: ToolResult, label: string) => {
 		approve.setDisabled(true);
 		reject.setDisabled(true);
+		forChat?.setDisabled(true);
 		root.addClass(result.ok ? "is-done" : "is-closed");
 		status.setText(label);
 		actions.settled?.(result);
 	};
+	const run = async (answer: (card: ConfirmationCard) => Promise<ToolResult>) => {
+		approve.setDisabled(true);
+		reject.setDisabled(true);
+		forChat?.setDisabled(true);
+		status.setText("Running…");
+		const result = await answer(card);
+		// The first line: an edit's result goes on with its diff, which the card shows already.
+		const text = result.text.split("\n", 1)[0] ?? "";
+		finish(result, result.ok ? `Done. ${text}` : text);
+	};
 	const approve = new ButtonComponent(buttons)
-		.setButtonText("Approve")
+		.setButtonText(card.outside ? "Approve once" : "Approve")
 		.setCta()
-		.onClick(async () => {
-			approve.setDisabled(true);
-			reject.setDisabled(true);
-			status.setText("Running…");
-			const result = await actions.approve(card);
-			// The first line: an edit's result goes on with its diff, which the card shows already.
-			const text = result.text.split("\n", 1)[0] ?? "";
-			finish(result, result.ok ? `Done. ${text}` : text);
-		});
+		.onClick(() => run((c) => actions.approve(c)));
+	const approveForChat = actions.approveForChat?.bind(actions);
+	const forChat =
+		card.outside && approveForChat
+			? new ButtonComponent(buttons).setButtonText("Approve for this chat").onClick(() => run((c) => approveForChat(c)))
+			: null;
+	forChat?.buttonEl.addClass("vault-agent-approve-chat");
 	const reject = new ButtonComponent(buttons)
 		.setButtonText("Reject")
 		.onClick(() => {
 			const result = actions.reject(card);
-			finish(result, "Rejected. Nothing changed.");
+			finish(result, card.outside ? "Rejected. Nothing was sent." : "Rejected. Nothing changed.");
 		});
 	approve.buttonEl.addClass("vault-agent-approve");
 	reject.buttonEl.addClass("vault-agent-reject");
 	return root;
+}
+
+/** An outside tool's call: the server, the tool, what it says of itself, and exactly what will be sent. */
+function renderOutsideCall(root: HTMLElement, call: OutsideCard): void {
+	const box = root.createDiv({ cls: "vault-agent-confirm-outside" });
+	const server = call.serverName && call.serverName !== call.server ? `${call.server} (${call.serverName})` : call.server;
+	box.createDiv({ cls: "vault-agent-confirm-label", text: `MCP server ${server}, tool ${call.tool}` });
+	if (call.description) box.createDiv({ cls: "vault-agent-confirm-outside-description", text: call.description });
+	const tags = box.createDiv({ cls: "vault-agent-confirm-outside-tags" });
+	for (const word of call.annotations) tags.createSpan({ cls: "vault-agent-confirm-outside-tag", text: word });
+	box.createDiv({ cls: "vault-agent-confirm-label", text: "Arguments to send" });
+	const args = box.createEl("pre", { cls: "vault-agent-confirm-after", text: call.arguments });
+	if (call.folded) {
+		new ButtonComponent(box).setButtonText("Show the full arguments").onClick(function (this: void) {
+			args.setText(call.fullArguments);
+			box.querySelector(".vault-agent-confirm-unfold")?.remove();
+		}).buttonEl.addClass("vault-agent-confirm-unfold");
+	}
 }

@@ -10,6 +10,10 @@ import type {
 	HttpFailure,
 	HttpRequestSpec,
 	McpActivityEntry,
+	OutsideCall,
+	OutsideConnect,
+	OutsideListing,
+	OutsideOutcome,
 	ProcessRequest,
 	PromptValues,
 	SelectionRequest,
@@ -87,6 +91,10 @@ export interface HostFunctions {
 	openNote(path: string, heading: string | undefined): Promise<{ status: "opened" } | { error: { code: string; message: string } }>;
 	/** Stores the undo journal; `dropped` oldest entries were let go. Never rejects. */
 	saveJournal(json: string, dropped: number): Promise<void>;
+	/** Connects one of the user's MCP servers (a stdio one starts on first use) and lists its tools. Never rejects. */
+	outsideList(server: OutsideConnect): Promise<OutsideListing>;
+	/** Calls a tool of such a server; Stop cancels it. Never rejects. */
+	outsideCall(call: OutsideCall): Promise<OutsideOutcome>;
 }
 
 /** What the core asks of the listener while an exchange runs. */

@@ -20,9 +20,170 @@ writtenAsText: boolean,
  * step, only if it is unchanged) or `files` (Obsidian's file manager
  * moves or trashes notes, only those still as the card showed them).
  */
-via: string, };
+via: string, 
+/**
+ * A call of one of the user's own MCP servers (`via` is `mcp`): what
+ * the card shows instead of a change to the vault.
+ */
+outside?: OutsideCard, };
 
 export type ConfirmationState = "proposed" | "approved" | "running" | "done" | "failed" | "rejected" | "expired" | "stale";
+
+/**
+ * What the card of an outside tool's call shows: exactly what will be sent.
+ */
+export type OutsideCard = { 
+/**
+ * The server's name in the settings, and the name it gives itself.
+ */
+server: string, serverName: string, tool: string, description: string, 
+/**
+ * The server's annotations in words (`read-only`, `may be destructive` …).
+ */
+annotations: Array<string>, 
+/**
+ * The arguments as they will be sent, as indented JSON with long
+ * strings folded (`folded` says whether any was).
+ */
+arguments: string, folded: boolean, 
+/**
+ * The whole arguments, unfolded, for "Show the full arguments".
+ */
+fullArguments: string, };
+
+/**
+ * One server.
+ */
+export type OutsideServer = { 
+/**
+ * The name the user gave: unique, letters, digits, `-` and `_`
+ * (it becomes part of the tool names the model sees).
+ */
+id: string, enabled: boolean, 
+/**
+ * `stdio` (a command) or `http` (Streamable HTTP at `url`).
+ */
+kind: string, command: string, args: Array<string>, 
+/**
+ * Environment variables of a stdio server, each from a secret.
+ */
+env: Array<SecretValue>, 
+/**
+ * A stdio server's working folder; empty: the vault's folder.
+ */
+cwd: string, url: string, 
+/**
+ * Headers of an HTTP server, each from a secret.
+ */
+headers: Array<SecretValue>, 
+/**
+ * The secret holding a bearer token (`Authorization: Bearer …`); empty: none.
+ */
+bearerSecret: string, trust: Trust, 
+/**
+ * Tools the user switched off, by the server's name for them.
+ */
+toolsOff: Array<string>, timeoutMs: number, };
+
+/**
+ * A name and the secret (in Obsidian's secret storage) that holds its value.
+ */
+export type SecretValue = { name: string, secret: string, };
+
+/**
+ * How far a server's tools run without the user's click.
+ */
+export type Trust = "askEveryCall" | "askUnlessReadOnly" | "neverAsk";
+
+/**
+ * What a paste became.
+ */
+export type OutsideImport = { servers: Array<OutsideServer>, 
+/**
+ * Secret name → value, for the shim to put in secret storage.
+ */
+secrets: Array<[string, string]>, 
+/**
+ * What was skipped or needs the user, one line each.
+ */
+notes: Array<string>, };
+
+/**
+ * How the host reaches one server: built by the core from the settings,
+ * with the secrets it names already read from secret storage.
+ */
+export type OutsideConnect = { 
+/**
+ * The server's id in the settings (the host keeps one client per id).
+ */
+id: string, 
+/**
+ * `stdio` or `http`.
+ */
+kind: string, command: string, args: Array<string>, env: Array<[string, string]>, 
+/**
+ * The working folder of a stdio server; empty: the vault's folder.
+ */
+cwd: string, url: string, headers: Array<[string, string]>, 
+/**
+ * POSIX: a stdio server leads its own process group, signalled as a
+ * whole; otherwise (Windows) taskkill ends its tree.
+ */
+processGroup: boolean, 
+/**
+ * How long connecting and listing may take.
+ */
+timeoutMs: number, 
+/**
+ * A digest of everything above: the host restarts a client whose
+ * digest changed (a new command, another secret).
+ */
+digest: string, };
+
+/**
+ * What the host learned from one server (`initialize`, `tools/list`).
+ */
+export type OutsideListing = { ok: boolean, 
+/**
+ * `serverInfo.name` and `.version`.
+ */
+name: string, version: string, tools: Array<OutsideTool>, 
+/**
+ * Why it could not connect or list, in the SDK's or the system's words.
+ */
+error?: string, 
+/**
+ * The server answered 401 and asks for an OAuth sign-in.
+ */
+needsSignIn: boolean, 
+/**
+ * The last lines the server wrote to stderr (stdio).
+ */
+stderrTail: string, };
+
+/**
+ * One tool as the server lists it.
+ */
+export type OutsideTool = { name: string, title: string | null, description: string, inputSchema: unknown, 
+/**
+ * `annotations` as the server gave them (`readOnlyHint`, …): hints
+ * from the server, shown on the card; only `readOnlyHint` relaxes anything.
+ */
+annotations: unknown, 
+/**
+ * The annotations in words, filled in by the core for the settings tab.
+ */
+hints: Array<string>, };
+
+/**
+ * One call the host makes for the core.
+ */
+export type OutsideCall = { server: OutsideConnect, tool: string, arguments: Record<string, unknown>, timeoutMs: number, };
+
+/**
+ * How a call ended, as the host saw it.
+ */
+export type OutsideOutcome = { "status": "answered", result: unknown, } | { "status": "failed", code: number, message: string, } | { "status": "timedOut" } | { "status": "cancelled" } | { "status": "crashed", message: string, stderrTail: string, } | { "status": "unreachable", message: string, };
 
 /**
  * What the UI shows of an entry.
@@ -88,7 +249,11 @@ localOnly: boolean,
 /**
  * The coding agents (ACP): the user's changes and the one picked.
  */
-acpAgents: CodingAgentSettings, };
+acpAgents: CodingAgentSettings, 
+/**
+ * The user's own MCP servers, whose tools the chat offers.
+ */
+mcpServers: Array<OutsideServer>, };
 
 /**
  * What the agent may do to the vault. Only the user changes it (the settings
@@ -296,7 +461,12 @@ agent?: AgentChat,
  * prompt, a rewrite of a selection: a `TurnSetup`, kept as plain JSON);
  * set by every message, kept across a card.
  */
-setup?: JsonValue, };
+setup?: JsonValue, 
+/**
+ * Outside tools the user approved for this chat ("Approve for this
+ * chat"), by `policy::outside::approval_key`: kept with this chat only.
+ */
+approvedOutside?: Array<string>, };
 
 /**
  * A conversation as loaded, and what had to be repaired (empty for a good

@@ -7,15 +7,18 @@ import { constants as fsConstants, promises as fs } from "fs";
 import { homedir } from "os";
 import type { FileStatus, HostFunctions, PlatformFacts } from "../core/types";
 import { abortHttp, httpClose, httpOpen, httpRead, resolveHost } from "./http";
+import { outsideCall, outsideList, stopAllServers } from "./outside-servers";
 import { cancelProcesses, killProcesses, runProcess } from "./processes";
 
 export { abortHttp } from "./http";
 export { abortProcesses, runProcess } from "./processes";
+export { abortOutsideCalls, stopServer } from "./outside-servers";
 
-/** Stops every CLI process group and model request still running (plugin unload). */
+/** Stops every CLI process group, model request and MCP server still running (plugin unload). */
 export function stopAllProcesses(): void {
 	killProcesses();
 	abortHttp();
+	void stopAllServers();
 }
 
 export async function fileStatus(path: string): Promise<FileStatus> {
@@ -63,6 +66,8 @@ export function createNodeHost(secret: (name: string) => string | null): Omit<Ho
 		sleep,
 		httpClose,
 		secret: (name) => secret(name) ?? undefined,
+		outsideList,
+		outsideCall,
 	};
 }
 

@@ -20,4 +20,6 @@ export interface SettingsContext {
 	editModelProfiles(edit: ProfileEdit): Promise<VaultAgentSettings>;
 	/** A coding agent's command, arguments or key names, as the user typed them. */
 	saveAgentProfile(id: string, change: { command?: string; args?: string[]; envSecrets?: Record<string, string> }): Promise<void>;
+	/** Ends one of the user's MCP servers (switched off, Restart, removed); the next use starts it again. */
+	stopOutsideServer(id: string): Promise<void>;
 }

@@ -12,6 +12,7 @@ import { AdvancedSection } from "./advanced";
 import { agentsSection } from "./agents";
 import { codingAgentsSection } from "./coding-agents";
 import type { SettingsContext } from "./settings-context";
+import { mcpServersSection } from "./mcp-servers";
 import { modelSection } from "./model";
 import { safetySection } from "./safety";
 import type { Section } from "./section";
@@ -34,7 +35,7 @@ export class VaultAgentSettingTab extends PluginSettingTab {
 	/** In this order. */
 	private sections(): Section[] {
 		const redraw = () => this.redraw();
-		return [modelSection(this.ctx, redraw), safetySection(this.ctx), toolsSection(this.ctx), agentsSection(this.ctx, redraw), codingAgentsSection(this.ctx), this.advanced.section()];
+		return [modelSection(this.ctx, redraw), safetySection(this.ctx), toolsSection(this.ctx), agentsSection(this.ctx, redraw), codingAgentsSection(this.ctx), mcpServersSection(this.ctx, redraw), this.advanced.section()];
 	}
 
 	getSettingDefinitions(): SettingDefinitionItem[] {

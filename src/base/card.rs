@@ -87,4 +87,29 @@ pub struct ConfirmationCard {
     /// step, only if it is unchanged) or `files` (Obsidian's file manager
     /// moves or trashes notes, only those still as the card showed them).
     pub via: &'static str,
+    /// A call of one of the user's own MCP servers (`via` is `mcp`): what
+    /// the card shows instead of a change to the vault.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
+    pub outside: Option<Box<OutsideCard>>,
+}
+
+/// What the card of an outside tool's call shows: exactly what will be sent.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct OutsideCard {
+    /// The server's name in the settings, and the name it gives itself.
+    pub server: String,
+    pub server_name: String,
+    pub tool: String,
+    pub description: String,
+    /// The server's annotations in words (`read-only`, `may be destructive` …).
+    pub annotations: Vec<&'static str>,
+    /// The arguments as they will be sent, as indented JSON with long
+    /// strings folded (`folded` says whether any was).
+    pub arguments: String,
+    pub folded: bool,
+    /// The whole arguments, unfolded, for "Show the full arguments".
+    pub full_arguments: String,
 }

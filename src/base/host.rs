@@ -360,6 +360,19 @@ pub trait Host {
     /// plugin's folder. `dropped`: how many of the oldest entries were let go
     /// to stay within the bound, for the host to tell the user.
     async fn save_journal(&self, json: &str, dropped: usize);
+    /// Connects to one of the user's MCP servers (a stdio server is started
+    /// on first use, in a process group of its own) and lists its tools; the
+    /// host keeps the client, and the listing until the server says its
+    /// tools changed or `server.digest` does.
+    async fn outside_list(
+        &self,
+        server: &crate::base::outside::OutsideConnect,
+    ) -> crate::base::outside::OutsideListing;
+    /// Calls one tool of such a server; Stop cancels it.
+    async fn outside_call(
+        &self,
+        call: &crate::base::outside::OutsideCall,
+    ) -> crate::base::outside::OutsideOutcome;
 }
 
 /// Runs futures together on the one thread until every one is done; the

@@ -10,6 +10,7 @@ pub mod diff;
 pub mod error;
 pub mod host;
 pub mod input;
+pub mod outside;
 pub mod result;
 pub mod table;
 pub mod text;

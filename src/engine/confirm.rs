@@ -198,6 +198,7 @@ impl PendingConfirmation {
                 (_, Some(_)) => "files",
                 _ => "cli",
             },
+            outside: None,
         }
     }
 }

@@ -8,6 +8,7 @@ pub mod agent_session;
 pub mod filter;
 pub mod names;
 pub mod network;
+pub mod outside;
 pub mod scope;
 
 use crate::base::call::{Access, NoteLocator};

@@ -9,6 +9,8 @@ pub mod agents;
 mod chat;
 mod modes;
 mod normalise;
+pub mod outside;
+pub mod outside_import;
 pub mod presets;
 mod profiles;
 
@@ -103,6 +105,8 @@ pub struct Settings {
     #[serde(rename = "acpAgents")]
     #[cfg_attr(test, ts(type = "CodingAgentSettings"))]
     pub coding_agents: agents::CodingAgents,
+    /// The user's own MCP servers, whose tools the chat offers.
+    pub mcp_servers: Vec<outside::OutsideServer>,
     /// Set for one call by the door it came through (never stored): tags the
     /// call's CLI processes so a cancelled MCP request stops exactly those.
     #[serde(skip)]
@@ -157,6 +161,7 @@ impl Default for Settings {
             mcp: McpSettings::default(),
             local_only: false,
             coding_agents: agents::CodingAgents::default(),
+            mcp_servers: Vec::new(),
             process_tag: None,
             written_as_text: false,
             mode_setting: ModeSetting::Chat,
@@ -184,6 +189,18 @@ impl Settings {
 pub struct NormalisedSettings {
     pub settings: Settings,
     pub repairs: Vec<String>,
+}
+
+/// What a stored value was, in a repair's words.
+fn type_name(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "true/false",
+        Value::Number(_) => "a number",
+        Value::String(_) => "text",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "an object",
+    }
 }
 
 #[cfg(test)]

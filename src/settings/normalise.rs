@@ -85,6 +85,7 @@ pub fn normalise(stored: &Value, known_tools: &[&str]) -> NormalisedSettings {
         }),
         local_only: reader.boolean("localOnly", false),
         coding_agents: super::agents::read(object.get("acpAgents"), &mut repairs),
+        mcp_servers: super::outside::read(object.get("mcpServers"), &mut repairs),
         process_tag: None,
         written_as_text: false,
         mode_setting: ModeSetting::Chat,
@@ -107,6 +108,7 @@ pub fn normalise(stored: &Value, known_tools: &[&str]) -> NormalisedSettings {
         "mcp",
         "localOnly",
         "acpAgents",
+        "mcpServers",
     ];
     for key in object.keys() {
         if !known_keys.contains(&key.as_str()) && !is_foreign_section(key) {
@@ -677,15 +679,4 @@ pub(super) fn fresh_profile_id(profiles: &[ModelProfile]) -> String {
         .map(|n| format!("profile-{n}"))
         .find(|id| profiles.iter().all(|p| &p.id != id))
         .expect("an unused number")
-}
-
-pub(super) fn type_name(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "true/false",
-        Value::Number(_) => "a number",
-        Value::String(_) => "text",
-        Value::Array(_) => "a list",
-        Value::Object(_) => "an object",
-    }
 }

@@ -9,6 +9,7 @@ use crate::base::host::{
     ProcessRequest, SpawnFailure, VaultFailure, VaultProcessed,
 };
 use crate::base::input::CONVERSATION;
+use crate::base::outside::{OutsideCall, OutsideConnect, OutsideListing, OutsideOutcome};
 
 #[wasm_bindgen]
 extern "C" {
@@ -126,6 +127,14 @@ extern "C" {
     /// Writes the undo journal; resolves when it is stored (never rejects).
     #[wasm_bindgen(method, js_name = saveJournal)]
     fn save_journal(this: &HostFunctions, json: &str, dropped: u32) -> js_sys::Promise;
+
+    /// Resolves to an `OutsideListing` (never rejects).
+    #[wasm_bindgen(method, js_name = outsideList)]
+    fn outside_list(this: &HostFunctions, server: JsValue) -> js_sys::Promise;
+
+    /// Resolves to an `OutsideOutcome` (never rejects).
+    #[wasm_bindgen(method, js_name = outsideCall)]
+    fn outside_call(this: &HostFunctions, call: JsValue) -> js_sys::Promise;
 }
 
 pub struct JsHost {
@@ -407,6 +416,31 @@ impl Host for JsHost {
         let dropped = u32::try_from(dropped).unwrap_or(u32::MAX);
         // A journal that could not be written is the shim's to report.
         let _ = JsFuture::from(self.functions.save_journal(json, dropped)).await;
+    }
+
+    async fn outside_list(&self, server: &OutsideConnect) -> OutsideListing {
+        let failed = |error: String| OutsideListing {
+            error: Some(error),
+            ..OutsideListing::default()
+        };
+        let Ok(server) = to_js(server) else {
+            return failed("the server's settings could not be handed over".into());
+        };
+        match JsFuture::from(self.functions.outside_list(server)).await {
+            Ok(value) => from_js(&value, &CONVERSATION).unwrap_or_else(failed),
+            Err(error) => failed(error.as_string().unwrap_or_else(|| format!("{error:?}"))),
+        }
+    }
+
+    async fn outside_call(&self, call: &OutsideCall) -> OutsideOutcome {
+        let failed = |message: String| OutsideOutcome::Unreachable { message };
+        let Ok(call) = to_js(call) else {
+            return failed("the call could not be handed over".into());
+        };
+        match JsFuture::from(self.functions.outside_call(call)).await {
+            Ok(value) => from_js(&value, &CONVERSATION).unwrap_or_else(failed),
+            Err(error) => failed(error.as_string().unwrap_or_else(|| format!("{error:?}"))),
+        }
     }
 }
 

@@ -59,6 +59,7 @@ import type {
     AgentAnswer, AgentAnswerText, AgentChat, AgentFileWrite, AgentProfile, AgentQuestion, AgentRefusal, Attachment, ChatEvent, ChatMessage,
     ChatSettings, CliStatus, CodingAgentSettings, ConfirmationCard, ConnectionEntry, ConnectionReport, Conversation, JournalEntryView,
     LoadedConversation, McpActivityRead, McpClientSetup, McpExchange, McpListenerLimits, McpReply,
+    OutsideImport, OutsideListing,
     PlatformFacts, ProcessTree, ProfileSummary, ProviderPreset, SavedPrompts, SearchStatus, SearchVaultEvent,
     TurnChanges, VaultAgentSettings,
 } from "../../plugin-shim/generated/core-types";
@@ -730,13 +731,18 @@ impl VaultAgent {
         argv_hash: String,
         #[wasm_bindgen(unchecked_param_type = "(event: ChatEvent) => void")]
         on_event: js_sys::Function,
+        for_chat: Option<bool>,
     ) -> js_sys::Promise {
         let core = self.core.clone();
         let conversation: Result<Conversation, _> = from_js(&conversation, &CONVERSATION);
         promise(async move {
             let mut conversation = conversation.map_err(|e| JsValue::from(into_error(e)))?;
             let events = JsEvents(on_event);
-            let decision = if approve {
+            let decision = if approve && for_chat == Some(true) {
+                Decision::ApproveForChat {
+                    argv_hash: &argv_hash,
+                }
+            } else if approve {
                 Decision::Approve {
                     argv_hash: &argv_hash,
                 }
@@ -777,6 +783,36 @@ impl VaultAgent {
                 .await;
             turn_result(&conversation, end)
         })
+    }
+
+    /// "Test" of one of the user's MCP servers: connects, lists its tools.
+    #[wasm_bindgen(js_name = outsideTest, unchecked_return_type = "Promise<OutsideListing>")]
+    pub fn outside_test(&self, id: String) -> js_sys::Promise {
+        let core = self.core.clone();
+        promise(async move {
+            let listing = core.chat.test_outside(&id).await;
+            to_js(&listing).map_err(JsValue::from)
+        })
+    }
+
+    /// Each enabled MCP server as the chat last listed it (the header).
+    #[wasm_bindgen(
+        js_name = outsideStatus,
+        unchecked_return_type = "[string, OutsideListing][]"
+    )]
+    pub fn outside_status(&self) -> Result<JsValue, JsError> {
+        to_js(&self.core.chat.outside_connected())
+    }
+
+    /// Pasted Claude Desktop / Cursor / VS Code JSON as servers named apart
+    /// from those set; throws with what to paste instead.
+    #[wasm_bindgen(js_name = outsideImport, unchecked_return_type = "OutsideImport")]
+    pub fn outside_import(&self, text: String) -> Result<JsValue, JsError> {
+        let settings = self.core.settings();
+        let taken: Vec<&str> = settings.mcp_servers.iter().map(|s| s.id.as_str()).collect();
+        let import =
+            crate::settings::outside_import::import(&text, &taken).map_err(|e| JsError::new(&e))?;
+        to_js(&import)
     }
 
     /// Stop was pressed (the shim also aborts the running request).

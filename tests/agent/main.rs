@@ -17,6 +17,7 @@ mod conversation;
 mod failures;
 mod images;
 mod local_only;
+mod outside;
 mod prompt;
 mod providers;
 mod saved_prompts;

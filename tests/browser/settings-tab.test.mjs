@@ -223,6 +223,7 @@ describe("settings tab in Chromium", () => {
 			Tools: ["All tools", ...tools],
 			Agents: ["MCP server", "Port", "What MCP clients may change", "Token", ...clients, "Recent MCP activity"],
 			"Coding agents": ["Claude Code", "Codex", "Gemini CLI", "Custom agent"],
+			"MCP servers": ["Add a server", "Paste a configuration"],
 			Advanced: [
 				"Path to the Obsidian CLI",
 				"CLI in use",

@@ -171,7 +171,7 @@ impl<H: Host> ChatDoor<H> {
         let rewriting = super::conversation::TurnSetup::of(conversation)
             .rewrite
             .is_some();
-        let tools = if rewriting {
+        let mut tools = if rewriting {
             // The answer is the new text itself; nothing else may happen.
             Vec::new()
         } else if compact {
@@ -185,6 +185,14 @@ impl<H: Host> ChatDoor<H> {
         } else {
             model_tools(&descriptors)
         };
+        // The user's own MCP servers' tools, counted in the budget below
+        // (none for a rewrite, whose answer is the new text).
+        if !rewriting {
+            tools.extend(
+                self.outside_offer(conversation, settings, compact, events)
+                    .await,
+            );
+        }
         let local = self.engine.host().local_context();
         let scope =
             crate::policy::scope::FolderScope::read(settings, self.engine.host().platform().os());

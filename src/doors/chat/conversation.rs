@@ -217,6 +217,11 @@ pub struct Conversation {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(test, ts(optional))]
     pub setup: Option<serde_json::Value>,
+    /// Outside tools the user approved for this chat ("Approve for this
+    /// chat"), by `policy::outside::approval_key`: kept with this chat only.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(test, ts(as = "Option<Vec<String>>", optional))]
+    pub approved_outside: Vec<String>,
 }
 
 /// A turn started from a saved prompt or the editor's selection. Read by hand
@@ -344,6 +349,7 @@ impl Conversation {
             turn_usage: None,
             agent: None,
             setup: None,
+            approved_outside: Vec::new(),
         }
     }
 

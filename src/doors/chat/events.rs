@@ -113,6 +113,11 @@ pub enum Decision<'a> {
     Approve {
         argv_hash: &'a str,
     },
+    /// An outside tool's card: approve, and let this tool of this server run
+    /// without a card for the rest of this chat.
+    ApproveForChat {
+        argv_hash: &'a str,
+    },
     Reject,
     /// Answered already on the plugin's own card (a headless turn): take
     /// that answer; one not given counts as a no.

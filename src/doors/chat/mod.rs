@@ -14,6 +14,7 @@ pub mod images;
 pub mod instructions;
 pub mod model;
 pub mod openai;
+pub mod outside;
 pub mod prompt;
 pub mod provider;
 pub mod repeats;
@@ -64,6 +65,13 @@ pub struct ChatSession {
     vision: RefCell<Vec<(String, String, Option<bool>)>>,
     /// Base URLs and models already said to ignore the tools.
     dropped_tools: RefCell<Vec<(String, String)>>,
+    /// The outside tools offered in the last round, by the model's name.
+    outside: RefCell<Vec<outside::OfferedTool>>,
+    /// Each enabled server's last listing, for the chat's header.
+    outside_status: RefCell<Vec<(String, crate::base::outside::OutsideListing)>>,
+    /// Outside calls waiting on their cards.
+    outside_cards: RefCell<Vec<outside::PendingOutside>>,
+    outside_cards_made: Cell<u64>,
 }
 
 impl ChatSession {
@@ -302,7 +310,17 @@ impl<H: Host> ChatDoor<H> {
             });
             return self.finish_turn(conversation, TurnEnd::Failed, events);
         };
+        if confirmation_id.starts_with(outside::CARD_PREFIX) {
+            return self
+                .resolve_outside(conversation, paused, decision, events)
+                .await;
+        }
         let result = match decision {
+            Decision::ApproveForChat { argv_hash } => {
+                // Only outside calls are approved for a chat; a change to
+                // the vault is approved once.
+                self.engine.approve(confirmation_id, argv_hash).await
+            }
             Decision::Approve { argv_hash } => {
                 self.engine.approve(confirmation_id, argv_hash).await
             }

@@ -281,7 +281,11 @@ pub fn for_model(
 /// `<vault-data tool="x">`), so note text can never end the element or start
 /// a new one.
 pub fn defuse_tags(text: &str) -> String {
-    const NAME: &str = "vault-data";
+    defuse_named(text, "vault-data")
+}
+
+/// `defuse_tags` for the element `name`.
+pub(super) fn defuse_named(text: &str, name: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(at) = rest.find('<') {
@@ -289,8 +293,8 @@ pub fn defuse_tags(text: &str) -> String {
         let after = &rest[at + 1..];
         let name_start = after.trim_start_matches(|c: char| c.is_whitespace() || c == '/');
         let is_tag = name_start
-            .get(..NAME.len())
-            .is_some_and(|n| n.eq_ignore_ascii_case(NAME));
+            .get(..name.len())
+            .is_some_and(|n| n.eq_ignore_ascii_case(name));
         out.push_str(if is_tag { "&lt;" } else { "<" });
         rest = after;
     }
@@ -299,7 +303,7 @@ pub fn defuse_tags(text: &str) -> String {
 }
 
 /// A value safe inside a double-quoted attribute.
-fn attribute(value: &str) -> String {
+pub(super) fn attribute(value: &str) -> String {
     value
         .chars()
         .filter(|c| !c.is_control())
@@ -313,7 +317,7 @@ fn attribute(value: &str) -> String {
 }
 
 /// The first `max` characters, and how many were left out.
-fn cap(text: &str, max: usize) -> (&str, usize) {
+pub(super) fn cap(text: &str, max: usize) -> (&str, usize) {
     match text.char_indices().nth(max) {
         Some((byte, _)) => (&text[..byte], text[byte..].chars().count()),
         None => (text, 0),

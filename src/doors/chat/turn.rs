@@ -54,6 +54,25 @@ impl<H: Host> ChatDoor<H> {
                     }
                     continue;
                 }
+                if let Some(offered) = self.offered_outside(&call.name) {
+                    if let Some(card) = self
+                        .run_outside(conversation, &call, &offered, events)
+                        .await
+                    {
+                        events.emit(ChatEvent::ConfirmationNeeded {
+                            call_id: call.id.clone(),
+                            card: Box::new(card.clone()),
+                        });
+                        conversation.paused = Some(PausedTurn {
+                            confirmation_id: card.id,
+                            call,
+                            remaining: queue,
+                            rounds,
+                        });
+                        return TurnEnd::AwaitingConfirmation;
+                    }
+                    continue;
+                }
                 // Reads the model asked for together run at once (the
                 // process cap still bounds them); their results keep the order asked.
                 let joins = |next: &ToolCallRecord| {
@@ -279,7 +298,7 @@ impl<H: Host> ChatDoor<H> {
     }
 
     /// Tells the view a tool call has started (its block appears).
-    fn announce_tool(&self, call: &ToolCallRecord, events: &dyn ChatEvents) {
+    pub(super) fn announce_tool(&self, call: &ToolCallRecord, events: &dyn ChatEvents) {
         events.emit(ChatEvent::ToolStarted {
             call_id: call.id.clone(),
             tool: call.name.clone(),

@@ -1,0 +1,164 @@
+// The settings tab's "MCP servers" section: the user's own servers, whose
+// tools the chat offers beside ours. Add one by command or URL, or paste
+// Claude Desktop's, Cursor's or VS Code's JSON (the core reads it; values
+// it holds in the clear go to secret storage); per server: on/off, the
+// trust level, Test (what the server says of itself and its tools, with a
+// switch per tool), Restart and Remove.
+
+import type { Setting } from "obsidian";
+import type { OutsideListing, OutsideServer, Trust } from "../core/types";
+import type { Row, Section } from "./section";
+import type { SettingsContext } from "./settings-context";
+
+const TRUST: Record<Trust, string> = {
+	askEveryCall: "Ask before every call",
+	askUnlessReadOnly: "Ask unless the tool is marked read-only",
+	neverAsk: "Never ask",
+};
+
+const DISCLOSURE =
+	"Each call sends the tool's arguments, which the model chose from your chat and notes, to that server (a program on this computer, or the address you gave). Folder scopes and undo cannot reach what it does. How far you trust it is your choice.";
+
+export function mcpServersSection(ctx: SettingsContext, redraw: () => void): Section {
+	const section: Section = { heading: "MCP servers", cls: "vault-agent-mcp-servers", rows: [] };
+	const core = ctx.core;
+	if (!core) return section;
+	const aliases = ["MCP", "model context protocol", "tools", "servers"];
+	const servers = () => ctx.core?.settings().mcpServers ?? [];
+	const save = async (list: OutsideServer[]) => {
+		await ctx.updateSettings({ mcpServers: list });
+		redraw();
+	};
+	const change = (id: string, patch: Partial<OutsideServer>) => save(servers().map((s) => (s.id === id ? { ...s, ...patch } : s)));
+	section.rows.push({
+		name: "Add a server",
+		desc: `A command that starts a stdio server (for example npx -y @modelcontextprotocol/server-everything), or the address of a Streamable HTTP server. ${DISCLOSURE}`,
+		aliases,
+		render: (setting) => {
+			let name = "";
+			let target = "";
+			setting.addText((text) => text.setPlaceholder("Name").onChange((v) => (name = v)));
+			setting.addText((text) => {
+				text.setPlaceholder("Command or URL").onChange((v) => (target = v.trim()));
+				text.inputEl.addClass("vault-agent-mcp-add-target");
+			});
+			setting.addButton((button) =>
+				button.setButtonText("Add").onClick(async () => {
+					if (!target) return;
+					const http = /^https?:\/\//i.test(target);
+					const [command = "", ...args] = target.split(" ").filter(Boolean);
+					const id = name.trim() || (http ? new URL(target).hostname : command.split(/[\\/]/).pop() ?? "server");
+					await save([...servers(), { ...blank(id), ...(http ? { kind: "http", url: target } : { command, args }) }]);
+				}),
+			);
+		},
+	});
+	section.rows.push({
+		name: "Paste a configuration",
+		desc: "The JSON of Claude Desktop or Cursor (mcpServers) or of VS Code (servers): every server in it is added, switched on and asking before every call. Keys and tokens in it go to Obsidian's secret storage.",
+		aliases,
+		render: (setting) => {
+			let pasted = "";
+			const report = setting.descEl.createDiv({ cls: "vault-agent-mcp-report" });
+			setting.addTextArea((area) => {
+				area.setPlaceholder('{ "mcpServers": { … } }').onChange((v) => (pasted = v));
+				area.inputEl.addClass("vault-agent-mcp-paste");
+			});
+			setting.addButton((button) =>
+				button.setButtonText("Add servers").onClick(async () => {
+					let found;
+					try {
+						found = core.outsideImport(pasted);
+					} catch (error) {
+						report.setText(error instanceof Error ? error.message : String(error));
+						report.addClass("is-error");
+						return;
+					}
+					for (const [secret, value] of found.secrets) ctx.app.secretStorage.setSecret(secret, value);
+					await save([...servers(), ...found.servers]);
+					report.removeClass("is-error");
+					report.setText([`Added ${found.servers.map((s) => s.id).join(", ")}.`, ...found.notes].join(" "));
+				}),
+			);
+		},
+	});
+	for (const server of servers()) section.rows.push(serverRow(ctx, server, change, save, servers));
+	return section;
+}
+
+function blank(id: string): OutsideServer {
+	return { id, enabled: true, kind: "stdio", command: "", args: [], env: [], cwd: "", url: "", headers: [], bearerSecret: "", trust: "askEveryCall", toolsOff: [], timeoutMs: 60_000 };
+}
+
+function serverRow(
+	ctx: SettingsContext,
+	server: OutsideServer,
+	change: (id: string, patch: Partial<OutsideServer>) => Promise<void>,
+	save: (list: OutsideServer[]) => Promise<void>,
+	servers: () => OutsideServer[],
+): Row {
+	const where = server.kind === "http" ? server.url : [server.command, ...server.args].join(" ");
+	const secrets = [...server.env, ...server.headers].map((v) => `${v.name} from the secret ${v.secret}`);
+	if (server.bearerSecret) secrets.push(`a bearer token from the secret ${server.bearerSecret}`);
+	return {
+		name: server.id,
+		desc: `${server.kind === "http" ? "Streamable HTTP" : "Command"}: ${where}${secrets.length ? `; ${secrets.join(", ")}` : ""}.${server.trust === "neverAsk" ? " Warning: every call of its tools runs without asking you." : ""}`,
+		render: (setting: Setting) => {
+			setting.settingEl.addClass("vault-agent-mcp-server");
+			const report = setting.descEl.createDiv({ cls: "vault-agent-mcp-report" });
+			setting.addToggle((toggle) =>
+				toggle.setValue(server.enabled).onChange(async (on) => {
+					if (!on) await ctx.stopOutsideServer(server.id);
+					await change(server.id, { enabled: on });
+				}),
+			);
+			setting.addDropdown((dropdown) => {
+				for (const [key, label] of Object.entries(TRUST)) dropdown.addOption(key, label);
+				dropdown.setValue(server.trust).onChange((value) => void change(server.id, { trust: value as Trust }));
+			});
+			setting.addButton((button) =>
+				button.setButtonText("Test").onClick(async () => {
+					report.setText("Connecting…");
+					const core = ctx.core;
+					if (!core) return;
+					drawListing(report, await core.outsideTest(server.id), server, change);
+				}),
+			);
+			setting.addButton((button) => button.setButtonText("Restart").onClick(() => void ctx.stopOutsideServer(server.id).then(() => report.setText("Stopped; it starts again at its next use."))));
+			setting.addExtraButton((button) =>
+				button
+					.setIcon("trash")
+					.setTooltip("Remove")
+					.onClick(async () => {
+						await ctx.stopOutsideServer(server.id);
+						await save(servers().filter((s) => s.id !== server.id));
+					}),
+			);
+		},
+	};
+}
+
+/** What Test found: the server's name and version, each tool with its annotations and switch, or the error. */
+function drawListing(report: HTMLElement, listing: OutsideListing, server: OutsideServer, change: (id: string, patch: Partial<OutsideServer>) => Promise<void>): void {
+	report.empty();
+	report.toggleClass("is-error", !listing.ok);
+	if (!listing.ok) {
+		report.setText(listing.error ?? "It did not answer.");
+		return;
+	}
+	report.createDiv({ text: `${listing.name || server.id} ${listing.version} answered with ${listing.tools.length} tools.` });
+	const list = report.createEl("ul", { cls: "vault-agent-mcp-tools" });
+	for (const tool of listing.tools) {
+		const item = list.createEl("li");
+		const box = item.createEl("input", { type: "checkbox" });
+		box.checked = !server.toolsOff.includes(tool.name);
+		box.setAttribute("aria-label", `Offer ${tool.name}`);
+		box.addEventListener("change", () => {
+			const off = server.toolsOff.filter((name) => name !== tool.name);
+			void change(server.id, { toolsOff: box.checked ? off : [...off, tool.name] });
+		});
+		item.createSpan({ cls: "vault-agent-mcp-tool-name", text: tool.name });
+		item.createSpan({ cls: "vault-agent-mcp-tool-hints", text: ` (${tool.hints.join(", ")}) ` });
+		item.createSpan({ text: tool.description.split("\n", 1)[0] ?? "" });
+	}
+}

@@ -1,0 +1,145 @@
+//! Whether a call of an outside tool (the user's own MCP server) may run,
+//! and whether it waits for the user's click first. Folder scopes and the
+//! undo journal cannot reach what an outside tool does, so the only
+//! safeguards are these: the permission mode, the server's trust level,
+//! the tool's switch and the user's answer on the card.
+
+use crate::settings::outside::{OutsideServer, Trust};
+use crate::settings::PermissionMode;
+
+/// The verdict on one call.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OutsideVerdict {
+    /// Runs at once.
+    Run,
+    /// Waits for a card: Approve once, Approve for this chat, Reject.
+    Ask,
+    /// Refused, with what to tell the model and the user.
+    Refuse(String),
+}
+
+/// `read_only`: the server marks the tool `readOnlyHint`. `approved_in_chat`:
+/// the user answered "Approve for this chat" for this tool in this chat.
+pub fn decide(
+    mode: PermissionMode,
+    server: &OutsideServer,
+    tool: &str,
+    read_only: bool,
+    approved_in_chat: bool,
+) -> OutsideVerdict {
+    if !server.enabled {
+        return OutsideVerdict::Refuse(format!(
+            "The MCP server `{}` is switched off (Settings → Vault Agent → MCP servers).",
+            server.id
+        ));
+    }
+    if !server.tool_enabled(tool) {
+        return OutsideVerdict::Refuse(format!(
+            "The tool `{tool}` of `{}` is switched off in the settings; do not call it.",
+            server.id
+        ));
+    }
+    if mode == PermissionMode::ReadOnly && !read_only {
+        return OutsideVerdict::Refuse(format!(
+            "Refused: the permission mode is Read only, and `{tool}` of `{}` is not marked read-only by its server, so it may change things. Tell the user; they can pick another mode in the chat's header.",
+            server.id
+        ));
+    }
+    match server.trust {
+        Trust::NeverAsk => OutsideVerdict::Run,
+        Trust::AskUnlessReadOnly if read_only => OutsideVerdict::Run,
+        _ if approved_in_chat => OutsideVerdict::Run,
+        _ => OutsideVerdict::Ask,
+    }
+}
+
+/// The key "Approve for this chat" remembers.
+pub fn approval_key(server: &str, tool: &str) -> String {
+    format!("{server}\u{1f}{tool}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn server(trust: Trust) -> OutsideServer {
+        OutsideServer {
+            id: "s".into(),
+            command: "x".into(),
+            trust,
+            tools_off: vec!["off".into()],
+            ..OutsideServer::default()
+        }
+    }
+
+    #[test]
+    fn each_trust_level_with_a_read_only_and_a_changing_tool() {
+        use OutsideVerdict::*;
+        let mode = PermissionMode::AskBeforeEdits;
+        let cases = [
+            (Trust::AskEveryCall, true, Ask),
+            (Trust::AskEveryCall, false, Ask),
+            (Trust::AskUnlessReadOnly, true, Run),
+            (Trust::AskUnlessReadOnly, false, Ask),
+            (Trust::NeverAsk, true, Run),
+            (Trust::NeverAsk, false, Run),
+        ];
+        for (trust, read_only, expected) in cases {
+            assert_eq!(
+                decide(mode, &server(trust), "t", read_only, false),
+                expected,
+                "{trust:?} read_only={read_only}"
+            );
+        }
+        assert_eq!(
+            decide(mode, &server(Trust::AskEveryCall), "t", false, true),
+            Run
+        );
+    }
+
+    #[test]
+    fn read_only_refuses_every_tool_not_marked_read_only_whatever_the_trust() {
+        for trust in [
+            Trust::AskEveryCall,
+            Trust::AskUnlessReadOnly,
+            Trust::NeverAsk,
+        ] {
+            let verdict = decide(PermissionMode::ReadOnly, &server(trust), "t", false, true);
+            assert!(
+                matches!(verdict, OutsideVerdict::Refuse(ref why) if why.contains("Read only"))
+            );
+            assert_ne!(
+                decide(PermissionMode::ReadOnly, &server(trust), "t", true, false),
+                OutsideVerdict::Refuse(String::new())
+            );
+        }
+        assert_eq!(
+            decide(
+                PermissionMode::ReadOnly,
+                &server(Trust::AskEveryCall),
+                "t",
+                true,
+                false
+            ),
+            OutsideVerdict::Ask
+        );
+    }
+
+    #[test]
+    fn a_switched_off_tool_or_server_is_refused() {
+        let verdict = decide(
+            PermissionMode::AskEveryChange,
+            &server(Trust::NeverAsk),
+            "off",
+            true,
+            false,
+        );
+        assert!(matches!(verdict, OutsideVerdict::Refuse(ref why) if why.contains("switched off")));
+        let mut off = server(Trust::NeverAsk);
+        off.enabled = false;
+        assert!(matches!(
+            decide(PermissionMode::AskEveryChange, &off, "t", true, false),
+            OutsideVerdict::Refuse(_)
+        ));
+    }
+}

@@ -1,0 +1,242 @@
+//! Pasted client configurations become outside servers: Claude Desktop's
+//! and Cursor's `{ "mcpServers": { name: { command, args, env } | { url,
+//! headers } } }` and VS Code's `{ "servers": { name: { type, … } } }`.
+//! Every value a configuration holds in the clear (an environment variable,
+//! a header, a bearer token) goes to Obsidian's secret storage, and the
+//! server names the secret; nothing secret is kept in `data.json`.
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use super::outside::{server_id, unique_id, OutsideServer, SecretValue};
+
+/// What a paste became.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct OutsideImport {
+    pub servers: Vec<OutsideServer>,
+    /// Secret name → value, for the shim to put in secret storage.
+    pub secrets: Vec<(String, String)>,
+    /// What was skipped or needs the user, one line each.
+    pub notes: Vec<String>,
+}
+
+/// The paste's servers, named apart from `taken` (the servers already set).
+pub fn import(text: &str, taken: &[&str]) -> Result<OutsideImport, String> {
+    let value: Value = serde_json::from_str(text.trim()).map_err(|e| {
+        format!(
+            "This is not JSON ({e}). Paste the whole file, starting with {{ and ending with }}."
+        )
+    })?;
+    let Value::Object(top) = &value else {
+        return Err("This JSON is not an object. Paste the whole configuration file, e.g. { \"mcpServers\": { … } }.".into());
+    };
+    // VS Code nests its list under `mcp` in its user settings.
+    let list = top
+        .get("mcpServers")
+        .or_else(|| top.get("servers"))
+        .or_else(|| top.get("mcp").and_then(|m| m.get("servers")));
+    let Some(list) = list else {
+        return Err("No servers found: the JSON needs an `mcpServers` object (Claude Desktop, Cursor) or a `servers` object (VS Code).".into());
+    };
+    let Value::Object(list) = list else {
+        return Err("`mcpServers` / `servers` must be an object of servers by name.".into());
+    };
+    if list.is_empty() {
+        return Err("The configuration lists no servers.".into());
+    }
+    let mut out = OutsideImport::default();
+    let mut names: Vec<String> = taken.iter().map(|s| s.to_string()).collect();
+    for (name, entry) in list {
+        let Value::Object(fields) = entry else {
+            out.notes
+                .push(format!("`{name}` is not an object; skipped."));
+            continue;
+        };
+        let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+        let id = unique_id(&server_id(name), &refs);
+        match server(&id, fields, &mut out) {
+            Ok(server) => {
+                names.push(id);
+                out.servers.push(server);
+            }
+            Err(why) => out.notes.push(format!("`{name}`: {why}; skipped.")),
+        }
+    }
+    if out.servers.is_empty() {
+        return Err(format!("No server could be added: {}", out.notes.join(" ")));
+    }
+    Ok(out)
+}
+
+fn server(
+    id: &str,
+    fields: &Map<String, Value>,
+    out: &mut OutsideImport,
+) -> Result<OutsideServer, String> {
+    let text = |key: &str| fields.get(key).and_then(Value::as_str).map(str::trim);
+    let kind = text("type").unwrap_or(if fields.contains_key("url") {
+        "http"
+    } else {
+        "stdio"
+    });
+    let mut server = OutsideServer {
+        id: id.into(),
+        ..OutsideServer::default()
+    };
+    match kind {
+        "stdio" => {
+            server.command = text("command").unwrap_or("").into();
+            if server.command.is_empty() {
+                return Err("it has neither a command nor a url".into());
+            }
+            server.args = match fields.get("args") {
+                None => Vec::new(),
+                Some(Value::Array(args)) => args
+                    .iter()
+                    .map(|a| a.as_str().map(String::from).unwrap_or_else(|| a.to_string()))
+                    .collect(),
+                Some(_) => return Err("`args` is not a list".into()),
+            };
+            server.cwd = text("cwd").unwrap_or("").into();
+            server.env = secret_values(id, fields.get("env"), out);
+            if fields.contains_key("envFile") {
+                out.notes.push(format!("`{id}`: its envFile is not read; set those variables in the server's settings."));
+            }
+        }
+        "http" | "streamable-http" | "streamableHttp" => {
+            server.kind = "http".into();
+            server.url = text("url").unwrap_or("").into();
+            if !(server.url.starts_with("http://") || server.url.starts_with("https://")) {
+                return Err("its url must start with http:// or https://".into());
+            }
+            let mut headers = secret_values(id, fields.get("headers"), out);
+            // A bearer token gets its own place, so the settings say so.
+            if let Some(at) = headers
+                .iter()
+                .position(|h| h.name.eq_ignore_ascii_case("authorization"))
+            {
+                let header = headers.remove(at);
+                let secret = out
+                    .secrets
+                    .iter_mut()
+                    .find(|(name, _)| *name == header.secret);
+                match secret {
+                    Some((_, value)) if value.to_ascii_lowercase().starts_with("bearer ") => {
+                        *value = value[7..].trim().to_string();
+                        server.bearer_secret = header.secret;
+                    }
+                    _ => headers.push(header),
+                }
+            }
+            server.headers = headers;
+        }
+        "sse" => {
+            return Err("it uses the old SSE transport, which Vault Agent does not speak; use the server's Streamable HTTP address instead".into())
+        }
+        other => return Err(format!("its type {other:?} is not stdio or http")),
+    }
+    Ok(server)
+}
+
+/// Each `{ NAME: value }` becomes a secret named after the server and NAME.
+fn secret_values(id: &str, value: Option<&Value>, out: &mut OutsideImport) -> Vec<SecretValue> {
+    let Some(Value::Object(values)) = value else {
+        return Vec::new();
+    };
+    let mut kept = Vec::new();
+    for (name, value) in values {
+        let value = value
+            .as_str()
+            .map(String::from)
+            .unwrap_or_else(|| value.to_string());
+        let secret = secret_name(id, name);
+        if value.contains("${") {
+            // VS Code's `${input:…}` and `${env:…}` are its own to fill in.
+            out.notes.push(format!(
+                "`{id}`: {name} is {value} in the paste; put its real value in the secret `{secret}` (Settings → Vault Agent → MCP servers)."
+            ));
+        }
+        out.secrets.push((secret.clone(), value));
+        kept.push(SecretValue {
+            name: name.clone(),
+            secret,
+        });
+    }
+    kept
+}
+
+/// Secret storage's ids: lower-case letters, digits and dashes.
+pub fn secret_name(id: &str, name: &str) -> String {
+    let raw = format!("mcp-{id}-{name}").to_ascii_lowercase();
+    let mut out = String::with_capacity(raw.len());
+    for c in raw.chars() {
+        let c = if c.is_ascii_alphanumeric() { c } else { '-' };
+        if !(c == '-' && out.ends_with('-')) {
+            out.push(c);
+        }
+    }
+    out.trim_end_matches('-').to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn claude_desktop_json_becomes_servers_with_secrets() {
+        let paste = r#"{ "mcpServers": {
+            "filesystem": { "command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "/tmp"] },
+            "brave search": { "command": "npx", "args": ["-y", "brave"], "env": { "BRAVE_API_KEY": "abc123" } },
+            "remote": { "url": "https://example.com/mcp", "headers": { "Authorization": "Bearer tok", "X-Team": "t1" } },
+            "old": { "type": "sse", "url": "https://example.com/sse" }
+        } }"#;
+        let import = import(paste, &["filesystem"]).unwrap();
+        let ids: Vec<&str> = import.servers.iter().map(|s| s.id.as_str()).collect();
+        assert_eq!(ids, ["filesystem-2", "brave-search", "remote"]);
+        assert_eq!(
+            import.servers[1].env[0].secret,
+            "mcp-brave-search-brave-api-key"
+        );
+        assert!(import
+            .secrets
+            .contains(&("mcp-brave-search-brave-api-key".into(), "abc123".into())));
+        let remote = &import.servers[2];
+        assert_eq!(remote.kind, "http");
+        assert_eq!(remote.bearer_secret, "mcp-remote-authorization");
+        assert!(import
+            .secrets
+            .contains(&("mcp-remote-authorization".into(), "tok".into())));
+        assert_eq!(remote.headers[0].name, "X-Team");
+        assert!(import.notes[0].contains("SSE"), "{:?}", import.notes);
+    }
+
+    #[test]
+    fn vs_code_json_is_read_and_its_inputs_are_said() {
+        let paste = r#"{ "inputs": [], "servers": {
+            "github": { "type": "http", "url": "https://api.example.com/mcp/" },
+            "db": { "type": "stdio", "command": "uvx", "args": ["db-mcp"], "env": { "TOKEN": "${input:token}" } }
+        } }"#;
+        let import = import(paste, &[]).unwrap();
+        assert_eq!(import.servers.len(), 2);
+        assert!(import.notes[0].contains("mcp-db-token"));
+    }
+
+    #[test]
+    fn wrong_pastes_say_what_to_paste() {
+        for (paste, says) in [
+            ("{ nope", "not JSON"),
+            ("[1]", "not an object"),
+            (r#"{ "other": {} }"#, "mcpServers"),
+            (r#"{ "mcpServers": {} }"#, "no servers"),
+            (
+                r#"{ "mcpServers": { "x": { "args": [] } } }"#,
+                "neither a command",
+            ),
+        ] {
+            let error = import(paste, &[]).unwrap_err();
+            assert!(error.contains(says), "{paste}: {error}");
+        }
+    }
+}

@@ -1,0 +1,74 @@
+// An outside tool's card and its result in the chat, in Chromium from the
+// built main.js: a real Streamable HTTP MCP server written with the official
+// SDK (tests/support/outside-mcp-server.mjs) behind the official SDK client,
+// the scripted model server asking for a destructive call. Nothing reaches the
+// server before the click on Approve once.
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { startBrowserPlugin } from "../support/browser.mjs";
+import { emulator, root } from "../support/harness.mjs";
+import { openaiStream, startModelServer } from "../support/model-servers.mjs";
+
+describe("an outside tool's card in Chromium", () => {
+	let model;
+	let mcp;
+	let session;
+	let page;
+	let dir;
+	let logPath;
+	const deletions = () => (existsSync(logPath) ? readFileSync(logPath, "utf8").split("\n").filter((l) => l.includes('"delete_item"')).length : 0);
+
+	before(async () => {
+		dir = mkdtempSync(join(tmpdir(), "outside-card-"));
+		logPath = join(dir, "calls.jsonl");
+		mcp = spawn(process.execPath, [join(root, "tests/support/outside-mcp-server.mjs"), "http"], { env: { ...process.env, OUTSIDE_MCP_LOG: logPath }, stdio: ["ignore", "pipe", "inherit"] });
+		const url = await new Promise((done) => mcp.stdout.on("data", (chunk) => done(`http://127.0.0.1:${/port (\d+)/.exec(String(chunk))[1]}/mcp`)));
+		model = await startModelServer();
+		session = await startBrowserPlugin({
+			data: {
+				cliPath: emulator,
+				permissionMode: "askBeforeEdits",
+				chat: { provider: "openAi", openai: { baseUrl: `${model.url}/v1`, model: "test-model", apiKeySecret: "" } },
+				mcpServers: [{ id: "tracker", kind: "http", url }],
+			},
+			viewport: { width: 1000, height: 900 },
+		});
+		({ page } = session);
+		await page.evaluate(() => window.__harness.runCommand("vault-agent:open-chat"));
+		await page.locator(".vault-agent-chat .vault-agent-input").waitFor({ state: "visible", timeout: 10_000 });
+	});
+
+	after(async () => {
+		await session?.close();
+		await model?.close();
+		mcp?.kill();
+		rmSync(dir, { recursive: true, force: true });
+	});
+
+	it("shows the server, the tool, its hints and the exact arguments, and sends nothing before Approve once", async () => {
+		const note = "Closed as a duplicate of issue 12; the reporter confirmed it. ".repeat(8);
+		model.script(
+			{ stream: openaiStream({ toolCalls: [["mcp_tracker_delete_item", { id: "issue-7", note }]] }) },
+			{ stream: openaiStream({ text: "Issue 7 is deleted." }) },
+		);
+		await page.locator(".vault-agent-input").fill("Delete issue 7 in the tracker");
+		await page.locator(".vault-agent-send").click();
+		const card = page.locator(".vault-agent-confirm:has(.vault-agent-confirm-outside)").last();
+		await card.waitFor({ state: "visible", timeout: 20_000 });
+		assert.match(await card.textContent(), /MCP server tracker \(test-tools\), tool delete_item/);
+		assert.match(await card.locator(".vault-agent-confirm-outside-tags").textContent(), /may be destructive/);
+		assert.match(await card.locator("pre").textContent(), /"id": "issue-7"[\s\S]*more characters\)/);
+		assert.equal(await card.locator("button.vault-agent-approve-chat").count(), 1);
+		assert.equal(deletions(), 0, "nothing sent before the click");
+		await session.screenshot("outside-tool-card");
+		await card.locator("button.vault-agent-approve").click();
+		await page.waitForFunction(() => !document.querySelector(".vault-agent-chat.is-running") && document.querySelector(".vault-agent-confirm.is-done"), null, { timeout: 20_000 });
+		assert.equal(deletions(), 1);
+		assert.match(await page.locator(".vault-agent-chat").textContent(), /Deleted issue-7/);
+		await session.screenshot("outside-tool-result");
+	});
+});
