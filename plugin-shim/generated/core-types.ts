@@ -135,6 +135,11 @@ processGroup: boolean,
  */
 timeoutMs: number, 
 /**
+ * With Local only on, the one address an HTTP server may be reached
+ * at, as the core checked it (the name is not looked up again).
+ */
+connectAddress?: string, 
+/**
  * A digest of everything above: the host restarts a client whose
  * digest changed (a new command, another secret).
  */

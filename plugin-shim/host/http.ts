@@ -34,7 +34,7 @@ function failureOf(error: unknown): HttpFailure {
  * Connects to the address the core checked (Local only) instead of asking
  * the resolver again, which could answer otherwise the second time.
  */
-function pinnedLookup(address: string): LookupFunction {
+export function pinnedLookup(address: string): LookupFunction {
 	const family = address.includes(":") ? 6 : 4;
 	return (_hostname, options, callback) => {
 		if (options.all) callback(null, [{ address, family }]);

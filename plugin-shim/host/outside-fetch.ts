@@ -4,11 +4,20 @@
 
 import * as http from "http";
 import * as https from "https";
+import { pinnedLookup } from "./http";
 
 /** Statuses whose Response may carry no body. */
 const NO_BODY = [101, 103, 204, 205, 304];
 
-export function nodeFetch(input: string | URL | Request, init: RequestInit = {}): Promise<Response> {
+/**
+ * `nodeFetch` that connects only to `address` (Local only's checked address,
+ * never looked up again), or looks the name up as usual without one.
+ */
+export function fetchTo(address: string | undefined): typeof fetch {
+	return (input, init) => nodeFetch(input, init, address);
+}
+
+export function nodeFetch(input: string | URL | Request, init: RequestInit = {}, address?: string): Promise<Response> {
 	const url = new URL(typeof input === "string" || input instanceof URL ? input : input.url);
 	const headers: Record<string, string> = {};
 	new Headers(init.headers).forEach((value, key) => {
@@ -16,7 +25,7 @@ export function nodeFetch(input: string | URL | Request, init: RequestInit = {})
 	});
 	const body = typeof init.body === "string" ? init.body : undefined;
 	return new Promise((resolve, reject) => {
-		const request = (url.protocol === "https:" ? https : http).request(url, { method: init.method ?? "GET", headers }, (response) => {
+		const request = (url.protocol === "https:" ? https : http).request(url, { method: init.method ?? "GET", headers, ...(address ? { lookup: pinnedLookup(address) } : {}) }, (response) => {
 			const responseHeaders = new Headers();
 			for (const [key, value] of Object.entries(response.headers)) {
 				if (value !== undefined) responseHeaders.set(key, Array.isArray(value) ? value.join(", ") : value);

@@ -11,7 +11,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { ErrorCode, McpError, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import type { OutsideCall, OutsideConnect, OutsideListing, OutsideOutcome, OutsideTool } from "../core/types";
-import { nodeFetch } from "./outside-fetch";
+import { fetchTo } from "./outside-fetch";
 import { GroupStdioTransport } from "./outside-stdio";
 
 /** Pages of tools/list read at most. */
@@ -53,7 +53,7 @@ async function connection(spec: OutsideConnect): Promise<Connection> {
 	if (existing) await stopServer(spec.id);
 	const client = new Client({ name: "vault-agent", version: "1" }, { capabilities: {}, jsonSchemaValidator: acceptAll });
 	const stdio = spec.kind === "stdio" ? new GroupStdioTransport(spec) : null;
-	const http = stdio ? null : new StreamableHTTPClientTransport(new URL(spec.url), { requestInit: { headers: Object.fromEntries(spec.headers) }, fetch: nodeFetch });
+	const http = stdio ? null : new StreamableHTTPClientTransport(new URL(spec.url), { requestInit: { headers: Object.fromEntries(spec.headers) }, fetch: fetchTo(spec.connectAddress) });
 	const entry: Connection = { digest: spec.digest, client, stdio, http, ready: Promise.resolve(), listing: null, closed: false };
 	client.onclose = () => {
 		entry.closed = true;

@@ -28,6 +28,11 @@ pub struct OutsideConnect {
     pub process_group: bool,
     /// How long connecting and listing may take.
     pub timeout_ms: u32,
+    /// With Local only on, the one address an HTTP server may be reached
+    /// at, as the core checked it (the name is not looked up again).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
+    pub connect_address: Option<String>,
     /// A digest of everything above: the host restarts a client whose
     /// digest changed (a new command, another secret).
     pub digest: String,

@@ -85,6 +85,39 @@ impl<H: Host> Engine<H> {
         opened
     }
 
+    /// A connection made by someone else's client (an outside MCP server's
+    /// HTTP transport): logged like `http_open`'s, held to Local only before
+    /// it is opened. `Ok(Some(address))`: connect to that address and no
+    /// other (the client must not look the name up again, or a name that
+    /// changes its answer would get past the check).
+    pub async fn vet_connection(&self, url: &str, purpose: &str) -> Result<Option<String>, String> {
+        let (host, port) = destination(url).unwrap_or_default();
+        let mut entry = ConnectionEntry {
+            at_ms: self.host().now_ms(),
+            destination: format!("{host}:{port}"),
+            address: None,
+            purpose: purpose.to_string(),
+            refused: false,
+            detail: String::new(),
+        };
+        let pinned = if self.settings_snapshot().local_only {
+            match self.local_address(&host).await {
+                Ok(address) => Some(address),
+                Err(message) => {
+                    entry.refused = true;
+                    entry.detail = message.clone();
+                    self.connections.borrow_mut().push(entry);
+                    return Err(message);
+                }
+            }
+        } else {
+            None
+        };
+        entry.address = pinned.clone();
+        self.connections.borrow_mut().push(entry);
+        Ok(pinned)
+    }
+
     /// The local address to connect to for `host`, or why Local only refuses it.
     async fn local_address(&self, host: &str) -> Result<String, String> {
         if host.is_empty() {

@@ -204,6 +204,31 @@ describe("outside MCP servers in the chat", () => {
 		await until(() => seen().some((e) => e.deleted));
 	});
 
+	it("with Local only on, connects to a local HTTP server at the address it checked, logs it, and refuses a public one before any socket", async () => {
+		await plugin.updateSettings({ localOnly: true });
+		const since = plugin.core.connectionLog().length;
+		try {
+			await useServers({ id: "web", kind: "http", url: httpUrl, trust: "neverAsk" });
+			model.script({ stream: stream({ toolCalls: [["mcp_web_picture", {}]] }) }, { stream: stream({ text: "A picture." }) });
+			const { events } = await turn("draw");
+			assert.equal(finished(events).ok, true);
+			const local = plugin.core.connectionLog().slice(since).filter((e) => e.purpose === "MCP server web");
+			assert.ok(local.length > 0, "the server's connections are in the log");
+			assert.ok(local.every((e) => !e.refused && e.address === "127.0.0.1"), JSON.stringify(local));
+			await plugin.stopOutsideServer("web");
+			// A documentation address (TEST-NET-3): never reachable, never tried.
+			await useServers({ id: "far", kind: "http", url: "http://203.0.113.9:9/mcp", trust: "neverAsk" });
+			model.script({ stream: stream({ text: "Fine." }) });
+			const far = await turn("hello");
+			const said = far.events.filter((e) => e.type === "notice").map((e) => e.text).join("\n");
+			assert.match(said, /Local only/, said);
+			const refused = plugin.core.connectionLog().filter((e) => e.purpose === "MCP server far");
+			assert.ok(refused.length > 0 && refused.every((e) => e.refused), JSON.stringify(refused));
+		} finally {
+			await plugin.updateSettings({ localOnly: false });
+		}
+	});
+
 	it("adds every server of a pasted Claude Desktop configuration, its values in secret storage", async () => {
 		const paste = JSON.stringify({ mcpServers: { "pasted tools": { command: process.execPath, args: [serverScript, "stdio"], env: { OUTSIDE_MCP_LOG: logPath } } } });
 		const found = plugin.core.outsideImport(paste);

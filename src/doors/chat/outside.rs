@@ -276,6 +276,7 @@ pub fn connect_spec<H: Host>(host: &H, server: &OutsideServer) -> Result<Outside
         headers,
         process_group: host.platform().os() != crate::base::host::Os::Windows,
         timeout_ms: server.timeout_ms.min(30_000),
+        connect_address: None,
         digest: argv_hash(&parts),
     })
 }
@@ -466,7 +467,7 @@ impl<H: Host> ChatDoor<H> {
             settings.mcp_servers.iter().filter(|s| s.enabled).collect();
         let host = self.engine.host();
         let asks = enabled.iter().map(|server| async move {
-            match self.reach(settings, server).await {
+            match self.reach(server).await {
                 Ok(spec) => host.outside_list(&spec).await,
                 Err(error) => OutsideListing {
                     error: Some(error),
@@ -479,22 +480,17 @@ impl<H: Host> ChatDoor<H> {
     }
 
     /// The connect spec, once Local only allows the address.
-    async fn reach(
-        &self,
-        settings: &Settings,
-        server: &OutsideServer,
-    ) -> Result<OutsideConnect, String> {
-        let spec = connect_spec(self.engine.host(), server)?;
-        if settings.local_only && server.is_http() {
-            let (host, _) = crate::policy::network::destination(&server.url).unwrap_or_default();
-            let addresses = self
+    async fn reach(&self, server: &OutsideServer) -> Result<OutsideConnect, String> {
+        let mut spec = connect_spec(self.engine.host(), server)?;
+        if server.is_http() {
+            spec.connect_address = self
                 .engine
-                .host()
-                .resolve_host(&host)
-                .await
-                .map_err(|f| f.message)?;
-            crate::policy::network::local_address(&host, &addresses)
-                .map_err(|why| format!("Local only is on: {why}"))?;
+                .vet_connection(&server.url, &format!("MCP server {}", server.id))
+                .await?;
+            if let Some(address) = &spec.connect_address {
+                // Another address is another connection.
+                spec.digest = format!("{}@{address}", spec.digest);
+            }
         }
         Ok(spec)
     }
@@ -568,9 +564,7 @@ impl<H: Host> ChatDoor<H> {
                 None
             }
             OutsideVerdict::Run => {
-                let result = self
-                    .call_outside(&settings, server, offered, arguments)
-                    .await;
+                let result = self.call_outside(server, offered, arguments).await;
                 self.record_outside(conversation, call, offered, result, events);
                 None
             }
@@ -609,13 +603,12 @@ impl<H: Host> ChatDoor<H> {
     /// The call itself, through the host.
     async fn call_outside(
         &self,
-        settings: &Settings,
         server: &OutsideServer,
         offered: &OfferedTool,
         arguments: Value,
     ) -> ToolResult {
         let started = self.engine.host().now_ms();
-        let outcome = match self.reach(settings, server).await {
+        let outcome = match self.reach(server).await {
             Ok(spec) => {
                 self.engine
                     .host()
@@ -719,7 +712,7 @@ impl<H: Host> ChatDoor<H> {
                             ToolResult::failure(&ToolError::invalid(&paused.call.name, why), 0.0)
                         }
                         _ => {
-                            self.call_outside(&settings, server, &p.offered, p.arguments.clone())
+                            self.call_outside(server, &p.offered, p.arguments.clone())
                                 .await
                         }
                     },
@@ -767,7 +760,7 @@ impl<H: Host> ChatDoor<H> {
                 ..OutsideListing::default()
             };
         };
-        let mut listing = match self.reach(&settings, server).await {
+        let mut listing = match self.reach(server).await {
             Ok(spec) => self.engine.host().outside_list(&spec).await,
             Err(error) => OutsideListing {
                 error: Some(error),
