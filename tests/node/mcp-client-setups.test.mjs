@@ -1,6 +1,6 @@
 // The client set-ups of the BUILT main.js work as written: each is made by
 // the core (src/doors/mcp/setups.rs), is what the settings tab shows and what the
-// README shows (with `<token>` and the default port), parses as its
+// docs/mcp.md shows (with `<token>` and the default port), parses as its
 // client's format (JSON, TOML, a shell command line), and connects to the
 // plugin's server the way its client reads it. Claude Desktop's is run as
 // written, through the real mcp-remote bridge (a devDependency, started by
@@ -62,7 +62,7 @@ describe("the MCP client set-ups", () => {
 		removeVault(vault);
 	});
 
-	it("are the texts the settings tab shows, and the README's with <token>", async () => {
+	it("are the texts the settings tab shows, and docs/mcp.md's with <token>", async () => {
 		assert.deepEqual(
 			setups.map((s) => s.name.split(" ")[0]),
 			["Claude", "Cursor", "VS", "Codex", "Claude"],
@@ -72,10 +72,10 @@ describe("the MCP client set-ups", () => {
 		const shown = [...tab.querySelectorAll(".vault-agent-client-config-text")].map((pre) => pre.textContent);
 		closeSettings(plugin.app);
 		assert.deepEqual(shown, setups.map((s) => s.text));
-		const readme = readFileSync(join(root, "README.md"), "utf8");
+		const docs = readFileSync(join(root, "docs/mcp.md"), "utf8");
 		const fence = { shell: "sh", json: "json", toml: "toml" };
 		for (const written of plugin.core.mcpClientSetups(DEFAULT_PORT, null)) {
-			assert.ok(readme.includes("```" + fence[written.format] + "\n" + written.text.trimEnd() + "\n```"), `README shows ${written.name} as made:\n${written.text}`);
+			assert.ok(docs.includes("```" + fence[written.format] + "\n" + written.text.trimEnd() + "\n```"), `docs/mcp.md shows ${written.name} as made:\n${written.text}`);
 		}
 	});
 
