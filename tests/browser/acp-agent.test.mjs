@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { outputDir, startBrowserPlugin } from "../support/browser.mjs";
+import { openChat, outputDir, sendMessage, startBrowserPlugin, turnEnded } from "../support/browser.mjs";
 import { emulator, emulatorEnv, root } from "../support/harness.mjs";
 
 const SCRIPT = join(root, "tests/support/acp-agent.mjs");
@@ -28,22 +28,16 @@ describe("a coding agent in the chat view, in Chromium", () => {
 			viewport: { width: 1100, height: 900 },
 		});
 		({ page } = session);
-		await page.evaluate(() => window.__harness.runCommand("vault-agent:open-chat"));
-		await page.locator(".vault-agent-chat .vault-agent-input").waitFor({ state: "visible", timeout: 10_000 });
+		await openChat(page);
 	});
 
 	after(async () => {
 		await session?.close();
 	});
 
-	async function send(text) {
-		await page.locator(".vault-agent-input").fill(text);
-		await page.locator(".vault-agent-send").click();
-	}
+	const send = (text) => sendMessage(page, text);
 
-	async function turnDone() {
-		await page.waitForFunction(() => !document.querySelector(".vault-agent-chat.is-running"), null, { timeout: 20_000 });
-	}
+	const turnDone = () => turnEnded(page, 20_000);
 
 	it("picks the agent in the header and streams its thought, plan and text", async () => {
 		const saves = await session.saveCount();

@@ -6,7 +6,7 @@
 // history panel (search, rename, delete).
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { startBrowserPlugin } from "../support/browser.mjs";
+import { openChat, startBrowserPlugin, turnEnded } from "../support/browser.mjs";
 import { emulator, emulatorEnv } from "../support/harness.mjs";
 import { openaiStream, startModelServer } from "../support/model-servers.mjs";
 
@@ -26,8 +26,7 @@ describe("chat context and history in Chromium", () => {
 			viewport: { width: 1100, height: 900 },
 		});
 		({ page } = session);
-		await page.evaluate(() => window.__harness.runCommand("vault-agent:open-chat"));
-		await page.locator(".vault-agent-chat .vault-agent-input").waitFor({ state: "visible", timeout: 10_000 });
+		await openChat(page);
 	});
 
 	after(async () => {
@@ -42,9 +41,7 @@ describe("chat context and history in Chromium", () => {
 		await page.locator(".vault-agent-send").click();
 	}
 
-	async function turnDone() {
-		await page.waitForFunction(() => !document.querySelector(".vault-agent-chat.is-running"), null, { timeout: 15_000 });
-	}
+	const turnDone = () => turnEnded(page);
 
 	/** The user opens a note in Obsidian's editor, with `selection` selected. */
 	async function openNote(path, selection = "") {

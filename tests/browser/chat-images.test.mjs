@@ -5,7 +5,7 @@
 // OpenAI-compatible servers take. Screenshots go to test-output/.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { startBrowserPlugin } from "../support/browser.mjs";
+import { openChat, startBrowserPlugin } from "../support/browser.mjs";
 import { emulator, emulatorEnv } from "../support/harness.mjs";
 import { openaiStream, startModelServer } from "../support/model-servers.mjs";
 
@@ -25,8 +25,7 @@ describe("images in the chat in Chromium", () => {
 			viewport: { width: 1100, height: 900 },
 		});
 		({ page } = session);
-		await page.evaluate(() => window.__harness.runCommand("vault-agent:open-chat"));
-		await page.locator(".vault-agent-chat .vault-agent-input").waitFor({ state: "visible", timeout: 10_000 });
+		await openChat(page);
 	});
 
 	after(async () => {

@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { outputDir, startBrowserPlugin } from "../support/browser.mjs";
+import { openChat, outputDir, sendMessage, startBrowserPlugin, turnEnded } from "../support/browser.mjs";
 import { emulator, emulatorEnv, root } from "../support/harness.mjs";
 import { openaiStream, startModelServer } from "../support/model-servers.mjs";
 
@@ -83,8 +83,7 @@ describe("the chat view in a narrow sidebar, in Chromium", () => {
 			viewport: { width: 1000, height: 700 },
 		});
 		({ page } = session);
-		await page.evaluate(() => window.__harness.runCommand("vault-agent:open-chat"));
-		await page.locator(".vault-agent-chat .vault-agent-input").waitFor({ state: "visible", timeout: 10_000 });
+		await openChat(page);
 	});
 
 	after(async () => {
@@ -92,13 +91,10 @@ describe("the chat view in a narrow sidebar, in Chromium", () => {
 		await server?.close();
 	});
 
-	async function send(text) {
-		await page.locator(".vault-agent-input").fill(text);
-		await page.locator(".vault-agent-send").click();
-	}
+	const send = (text) => sendMessage(page, text);
 
 	async function turnDone() {
-		await page.waitForFunction(() => !document.querySelector(".vault-agent-chat.is-running"), null, { timeout: 60_000 });
+		await turnEnded(page, 60_000);
 		await settled(page);
 	}
 
@@ -290,8 +286,7 @@ describe("the chat header with a coding agent, in Chromium", () => {
 			viewport: { width: 1000, height: 700 },
 		});
 		({ page } = session);
-		await page.evaluate(() => window.__harness.runCommand("vault-agent:open-chat"));
-		await page.locator(".vault-agent-chat .vault-agent-input").waitFor({ state: "visible", timeout: 10_000 });
+		await openChat(page);
 	});
 
 	after(async () => {

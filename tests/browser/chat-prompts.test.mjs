@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { startBrowserPlugin } from "../support/browser.mjs";
+import { openChat, startBrowserPlugin } from "../support/browser.mjs";
 import { emulator, emulatorEnv } from "../support/harness.mjs";
 import { openaiStream, startModelServer } from "../support/model-servers.mjs";
 
@@ -41,8 +41,7 @@ describe("saved prompts and rewrites in Chromium", () => {
 			viewport: { width: 1100, height: 800 },
 		});
 		({ page } = session);
-		await page.evaluate(() => window.__harness.runCommand("vault-agent:open-chat"));
-		await page.locator(".vault-agent-chat .vault-agent-input").waitFor({ state: "visible", timeout: 10_000 });
+		await openChat(page);
 	});
 
 	after(async () => {

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { outputDir, startBrowserPlugin } from "../support/browser.mjs";
+import { openChat, outputDir, sendMessage, startBrowserPlugin, turnEnded } from "../support/browser.mjs";
 import { emulator, emulatorEnv, readLog } from "../support/harness.mjs";
 import { openaiStream, startModelServer } from "../support/model-servers.mjs";
 
@@ -33,8 +33,7 @@ describe("chat view in Chromium", () => {
 			viewport: { width: 1100, height: 900 },
 		});
 		({ page } = session);
-		await page.evaluate(() => window.__harness.runCommand("vault-agent:open-chat"));
-		await page.locator(".vault-agent-chat .vault-agent-input").waitFor({ state: "visible", timeout: 10_000 });
+		await openChat(page);
 	});
 
 	after(async () => {
@@ -42,14 +41,9 @@ describe("chat view in Chromium", () => {
 		await server?.close();
 	});
 
-	async function send(text) {
-		await page.locator(".vault-agent-input").fill(text);
-		await page.locator(".vault-agent-send").click();
-	}
+	const send = (text) => sendMessage(page, text);
 
-	async function turnDone() {
-		await page.waitForFunction(() => !document.querySelector(".vault-agent-chat.is-running"), null, { timeout: 15_000 });
-	}
+	const turnDone = () => turnEnded(page);
 
 	it("opens in the right sidebar with the model shown", async () => {
 		assert.equal(await page.locator(".workspace-leaf .vault-agent-chat").count(), 1);

@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { startBrowserPlugin } from "../support/browser.mjs";
+import { openChat, startBrowserPlugin } from "../support/browser.mjs";
 import { emulator, root } from "../support/harness.mjs";
 import { openaiStream, startModelServer } from "../support/model-servers.mjs";
 
@@ -38,8 +38,7 @@ describe("an outside tool's card in Chromium", () => {
 			viewport: { width: 1000, height: 900 },
 		});
 		({ page } = session);
-		await page.evaluate(() => window.__harness.runCommand("vault-agent:open-chat"));
-		await page.locator(".vault-agent-chat .vault-agent-input").waitFor({ state: "visible", timeout: 10_000 });
+		await openChat(page);
 	});
 
 	after(async () => {

@@ -509,6 +509,23 @@ export async function startBrowserPlugin({ data = null, env = {}, theme = "dark"
 	}
 }
 
+/** Opens the chat view through its command and waits for its input. */
+export async function openChat(page) {
+	await page.evaluate(() => window.__harness.runCommand("vault-agent:open-chat"));
+	await page.locator(".vault-agent-chat .vault-agent-input").waitFor({ state: "visible", timeout: 10_000 });
+}
+
+/** Types `text` into the chat's input and clicks Send. */
+export async function sendMessage(page, text) {
+	await page.locator(".vault-agent-input").fill(text);
+	await page.locator(".vault-agent-send").click();
+}
+
+/** Waits (up to `timeout` ms) until the chat runs no turn. */
+export async function turnEnded(page, timeout = 15_000) {
+	await page.waitForFunction(() => !document.querySelector(".vault-agent-chat.is-running"), null, { timeout });
+}
+
 /**
  * Saves test-output/<name>.png (a full-page screenshot). With `fit` (a CSS
  * selector of a scrolling element, e.g. the settings tab's container), the
