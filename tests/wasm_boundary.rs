@@ -220,6 +220,7 @@ async fn a_chat_turn_streams_through_js_http_and_reports_events_to_a_js_callback
         "what is open?".into(),
         callback.clone(),
         JsValue::UNDEFINED,
+        JsValue::UNDEFINED,
     ))
     .await
     .unwrap();
