@@ -111,11 +111,15 @@ describe("settings tab in Chromium", () => {
 			],
 		);
 		assert.equal(saved.chat.activeProfile, saved.chat.profiles[1].id);
-		// The tab shows the new profile: its preset, its name, no OpenAI address field.
+		// The tab shows the new profile: its preset, its name, and Anthropic's own address (issue 23:
+		// a gateway's address must be visible and changeable), described for Anthropic.
 		await page.waitForFunction(() => document.querySelector(".vault-agent-provider select")?.value === "anthropic");
 		assert.equal(await tab.locator(".setting-item.vault-agent-profile select option:checked").textContent(), "Anthropic");
 		assert.equal(await tab.locator(".setting-item.vault-agent-profile-name input").inputValue(), "Anthropic");
-		assert.equal(await tab.locator(".setting-item-name", { hasText: /^Server address$/ }).count(), 0);
+		const address = tab.locator(".setting-item", { has: page.locator(".setting-item-name", { hasText: /^Server address$/ }) });
+		assert.equal(await address.count(), 1);
+		assert.equal(await address.locator("input").inputValue(), "https://api.anthropic.com");
+		assert.match(await address.locator(".setting-item-description").textContent(), /without \/v1/);
 	});
 
 	it("switches, duplicates, renames and deletes profiles", async () => {
@@ -166,7 +170,7 @@ describe("settings tab in Chromium", () => {
 		await tab.locator(".setting-item.vault-agent-profile select").selectOption({ label: "Ollama (local)" });
 		await page.waitForFunction(() => document.querySelector(".vault-agent-provider select")?.value === "ollama");
 		assert.equal(await test().locator(".setting-item-description > div").count(), 0, "the other profile's answer is not shown");
-		assert.equal(await test().locator(".setting-item-description").textContent(), "Lists the models the server of this profile offers.");
+		assert.equal(await test().locator(".setting-item-description").textContent(), "Lists the models the server of this profile offers. At an Anthropic address that lists none, sends a one-token message instead.");
 		// Back to the profile the later tests expect.
 		await tab.locator(".setting-item.vault-agent-profile select").selectOption({ label: "Anthropic" });
 		await page.waitForFunction(() => document.querySelector(".vault-agent-provider select")?.value === "anthropic");
