@@ -92,7 +92,7 @@ export class PromptCommands {
 		for (const id of this.ids) this.plugin.removeCommand(id);
 		this.ids = [];
 		for (const prompt of prompts.filter((p) => chosen.includes(p.path))) {
-			const id = `prompt:${prompt.path}`;
+			const id = `saved-prompt-${prompt.path}`;
 			this.plugin.addCommand({ id, name: `Run saved prompt: ${prompt.name}`, callback: () => void this.run(prompt) });
 			this.ids.push(id);
 		}

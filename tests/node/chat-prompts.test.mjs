@@ -28,8 +28,8 @@ describe("saved prompts and rewrites (the built main.js, a real model server on 
 		writeFileSync(join(vault, "Prompts", "Summarise.md"), "---\ndescription: A summary for the day\nmode: Read only\n---\nOn {{date}}, summarise {{note}}, starting from: {{selection}}\n");
 		writeFileSync(join(vault, "Prompts", "Broken.md"), "---\nmode: anything goes\n---\nTell me about {{weather}}.\n");
 		const chat = { profiles: [{ id: "p", name: "Local", provider: "openAi", baseUrl: `${server.url}/v1`, model: "test-model" }], activeProfile: "p", promptsFolder: "Prompts" };
-		const { plugin } = await loadPlugin(vault, { data: { cliPath: emulator, permissionMode: "askBeforeEdits", ...data, chat } });
-		return { server, plugin, vault };
+		const { plugin, app } = await loadPlugin(vault, { data: { cliPath: emulator, permissionMode: "askBeforeEdits", ...data, chat: { ...chat, ...data.chat } } });
+		return { server, plugin, vault, app };
 	}
 
 	const completions = (server) => server.requests.filter((r) => r.url.endsWith("/chat/completions"));
@@ -52,6 +52,18 @@ describe("saved prompts and rewrites (the built main.js, a real model server on 
 		assert.match(broken.problem, /Prompts\/Broken\.md cannot be run/);
 		assert.match(broken.problem, /`mode` "anything goes" is not a permission mode; use readOnly/);
 		assert.match(broken.problem, /\{\{weather\}\}, which is not a variable/);
+	});
+
+	it("gives the saved prompts the settings choose a palette command each, with no hotkey", async () => {
+		const { plugin, app } = await setup({ chat: { promptCommands: ["Prompts/Summarise.md"] } });
+		const prompts = () => Object.values(app.commands.commands).filter((c) => c.id.startsWith("vault-agent:saved-prompt-"));
+		for (let waited = 0; prompts().length === 0 && waited < 5000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+		assert.deepEqual(prompts().map((c) => [c.id, c.name, c.hotkeys]), [["vault-agent:saved-prompt-Prompts/Summarise.md", "Vault Agent: Run saved prompt: Summarise", undefined]]);
+		// The editor's own commands are there too, for a selection only.
+		for (const id of ["ask-about-selection", "rewrite-selection", "run-prompt-on-selection"]) assert.ok(app.commands.commands[`vault-agent:${id}`]?.editorCheckCallback, id);
+		await plugin.updateSettings({ chat: { ...plugin.core.settings().chat, promptCommands: [] } });
+		for (let waited = 0; prompts().length > 0 && waited < 5000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+		assert.deepEqual(prompts(), [], "a prompt taken out of the setting loses its command");
 	});
 
 	it("sends a prompt with each variable filled in, shown as the user's message", async () => {
