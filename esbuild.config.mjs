@@ -6,6 +6,7 @@ import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { builtinModules } from "node:module";
 import { base122Encode } from "./scripts/base122.mjs";
+import { withoutUnusedMcpSdkParts } from "./scripts/mcp-sdk-unused.mjs";
 import { withoutZodJsonSchema } from "./scripts/zod-json-schema.mjs";
 
 const production = process.argv[2] === "production";
@@ -55,22 +56,6 @@ function withCoreText(bundle) {
 	return `${bundle.slice(0, at)}"${coreText}"${bundle.slice(at + quoted.length)}`;
 }
 
-/**
- * The MCP SDK's Client imports an ajv-based checker of tool output schemas
- * (about 210 KB with its two copies of ajv) for when none is given; the shim
- * always gives its own (plugin-shim/host/outside-servers.ts), so the default
- * is replaced by a stub that says so if it were ever reached.
- */
-const withoutAjv = {
-	name: "mcp-sdk-without-ajv",
-	setup(build) {
-		build.onLoad({ filter: /@modelcontextprotocol[\\/]sdk[\\/].*validation[\\/]ajv-provider\.js$/ }, () => ({
-			contents: "export class AjvJsonSchemaValidator { constructor() { throw new Error('Vault Agent passes its own jsonSchemaValidator'); } }",
-			loader: "js",
-		}));
-	},
-};
-
 const result = await esbuild.build({
 	entryPoints: ["plugin-shim/main.ts"],
 	bundle: true,
@@ -101,7 +86,7 @@ const result = await esbuild.build({
 	minify: production,
 	// The core's module is inlined Brotli-compressed (see plugin-shim/core/load.ts).
 	loader: { ".wasm": "binary" },
-	plugins: [inlineCompressedWasm, withoutZodJsonSchema, withoutAjv],
+	plugins: [inlineCompressedWasm, withoutZodJsonSchema, withoutUnusedMcpSdkParts],
 	banner: { js: buildBanner() },
 	outfile: "main.js",
 	write: false,

@@ -7,7 +7,8 @@
 // it (an HTTP session with DELETE). Every decision is the core's.
 
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { ErrorCode, McpError, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import type { OutsideCall, OutsideConnect, OutsideListing, OutsideOutcome, OutsideTool } from "../core/types";
@@ -94,8 +95,17 @@ export async function outsideList(spec: OutsideConnect): Promise<OutsideListing>
 	} catch (error) {
 		const text = message(error);
 		const stderrTail = entry?.stdio?.stderrTail ?? "";
-		return { ok: false, name: "", version: "", tools: [], error: text, needsSignIn: /\b401\b|unauthori[sz]ed|no auth provider/i.test(text), stderrTail };
+		return { ok: false, name: "", version: "", tools: [], error: text, needsSignIn: answered401(error), stderrTail };
 	}
+}
+
+/**
+ * Whether the server refused with 401 (what an OAuth-protected server answers
+ * without a token): with no auth provider the transport throws its HTTP error
+ * with the status, whose message does not say it.
+ */
+function answered401(error: unknown): boolean {
+	return error instanceof UnauthorizedError || (error instanceof StreamableHTTPError && error.code === 401);
 }
 
 /** One call; Stop (abortOutsideCalls) cancels it. */

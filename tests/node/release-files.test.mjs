@@ -15,6 +15,7 @@ import { after, describe, it } from "node:test";
 import { brotliDecompressSync } from "node:zlib";
 import { RELEASE_FILES, writeRelease } from "../../scripts/release-files.mjs";
 import { base122Encode } from "../../scripts/base122.mjs";
+import { LEFT_OUT_OAUTH, oauthStandIn } from "../../scripts/mcp-sdk-unused.mjs";
 import { LEFT_OUT, standIn } from "../../scripts/zod-json-schema.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -117,6 +118,32 @@ describe("main.js without zod's JSON Schema generation (scripts/zod-json-schema.
 	}
 	it("stops the build on an export it cannot read", () => {
 		assert.throws(() => standIn("export function a() {}\nexport default 1;\n", "zod.js"), /cannot read the exports of zod\.js/);
+	});
+});
+
+describe("main.js without the MCP SDK's OAuth sign-in (scripts/mcp-sdk-unused.mjs)", () => {
+	const path = join(root, "node_modules/@modelcontextprotocol/sdk/dist/esm/client/auth.js");
+	it("carries the stand-in, not the sign-in", () => {
+		const bundle = readFileSync(join(root, "main.js"), "utf8");
+		assert.ok(bundle.includes(LEFT_OUT_OAUTH), "the stand-in module is missing");
+		// The discovery path appears only in the SDK's client/auth.js.
+		assert.ok(!bundle.includes("oauth-protected-resource"), "the SDK's client/auth.js is bundled again");
+	});
+	it("gives client/auth.js's exports: the error class works, the rest throw", async () => {
+		const real = await import(path);
+		const dir = mkdtempSync(join(tmpdir(), "vault-agent-oauth-"));
+		temporary.push(dir);
+		writeFileSync(join(dir, "stand-in.mjs"), oauthStandIn(readFileSync(path, "utf8"), path));
+		const stand = await import(join(dir, "stand-in.mjs"));
+		assert.deepEqual(Object.keys(stand).sort(), Object.keys(real).sort());
+		const error = new stand.UnauthorizedError("No auth provider");
+		assert.ok(error instanceof Error);
+		assert.equal(error.message, new real.UnauthorizedError("No auth provider").message);
+		assert.equal(new stand.UnauthorizedError().message, new real.UnauthorizedError().message);
+		for (const key of Object.keys(real).filter((name) => name !== "UnauthorizedError")) assert.throws(() => stand[key](), { message: LEFT_OUT_OAUTH });
+	});
+	it("stops the build on an export it cannot read", () => {
+		assert.throws(() => oauthStandIn("export class UnauthorizedError {}\nexport { a as b };\n", "auth.js"), /cannot read the exports of auth\.js/);
 	});
 });
 
