@@ -17,6 +17,7 @@ import { type PromptCommands, registerEditorActions } from "./chat/editor-action
 import { CHAT_VIEW_TYPE, ChatView } from "./chat/view";
 import type { CodingAgentEdit, Conversation, CoreHandle, ProfileEdit, VaultAgentSettings } from "./core/types";
 import type { AgentRunner } from "./doors/acp/runner";
+import { PaletteSearchModal } from "./doors/palette-search";
 import { createPublicApi } from "./doors/api";
 import type { AgentDoors } from "./doors/mcp";
 import type { ConversationStore } from "./host/conversation-store";
@@ -92,6 +93,7 @@ export default class VaultAgentPlugin extends Plugin {
 				view?.newChat();
 			},
 		});
+		this.addCommand({ id: "search-vault", name: "Search the vault", callback: () => new PaletteSearchModal(this.app, () => this.started()).open() });
 		// Vault hygiene, shown in the chat (computed in the core, like the model's calls).
 		this.addCommand({ id: "find-duplicate-titles", name: "Find duplicate note titles", callback: () => this.report({ command: "duplicates" }) });
 		this.addCommand({ id: "find-empty-notes", name: "Find empty notes", callback: () => this.report({ command: "empty" }) });

@@ -42,7 +42,7 @@ fn api_types() -> String {
     use crate::base::call::{Access, Preview};
     use crate::base::card::PendingView;
     use crate::base::diff::{DiffHunk, DiffLine, LineKind, NoteDiff, Segment};
-    use crate::base::result::{ErrorInfo, JournalRef, ToolResult};
+    use crate::base::result::{ErrorInfo, JournalRef, NoteHeading, ToolResult};
     use crate::engine::{CommandDescriptor, ToolDescriptor};
 
     [
@@ -50,6 +50,7 @@ fn api_types() -> String {
         declaration::<ToolResult>(),
         declaration::<ErrorInfo>(),
         declaration::<JournalRef>(),
+        declaration::<NoteHeading>(),
         declaration::<PendingView>(),
         declaration::<Preview>(),
         declaration::<NoteDiff>(),
@@ -82,6 +83,8 @@ fn core_types() -> String {
     };
     use crate::doors::chat::saved_prompts::{PromptValues, SavedPrompt, SavedPrompts};
     use crate::doors::chat::selection::SelectionRequest;
+    use crate::doors::chat::sources::Source;
+    use crate::search::Passage;
     use crate::doors::chat::stored::LoadedConversation;
     use crate::doors::chat::{ChatEvent, ConnectionReport, TurnEnd};
     use crate::doors::mcp::activity::StoredActivity;
@@ -146,6 +149,8 @@ fn core_types() -> String {
         declaration::<ChatMessage>(),
         declaration::<ToolCallRecord>(),
         declaration::<Attachment>(),
+        declaration::<Source>(),
+        declaration::<Passage>(),
         declaration::<Table>(),
         declaration::<Usage>(),
         declaration::<AnswerUsage>(),

@@ -1,8 +1,9 @@
-// Two small pieces of the chat view: the model's reasoning, folded above
-// its answer, and the tokens an answer took, under it. The core decides what
-// they say (it never guesses usage a server did not report); this only draws.
+// Small pieces of the chat view: the model's reasoning, folded above its
+// answer; the notes an answer was drawn from and the tokens it took, under
+// it. The core decides what they say (which notes are sources; it never
+// guesses usage a server did not report); this only draws.
 
-import type { AnswerUsage, Usage } from "../core/types";
+import type { AnswerUsage, Source, Usage } from "../core/types";
 
 /** A folded block for the model's reasoning, placed before `before` (the answer). Text goes in with `appendText`. */
 export function reasoningBlock(parent: HTMLElement, before: HTMLElement | null, text = ""): HTMLElement {
@@ -31,4 +32,23 @@ export function usageLine(parent: HTMLElement, usage: AnswerUsage, chat: Usage |
 	const line = parent.createDiv({ cls: "vault-agent-usage", text: parts.join(" · ") });
 	line.setAttribute("aria-label", `Tokens: ${long.join(" · ")}, as the model server reported them`);
 	return line;
+}
+
+/**
+ * The notes the answer was drawn from, as links (the view's click and hover
+ * handlers open them and show Obsidian's preview), placed before `before`
+ * (the answer's row) when it is there.
+ */
+export function sourcesList(parent: HTMLElement, sources: Source[], before: HTMLElement | null): HTMLElement {
+	const list = parent.createDiv({ cls: "vault-agent-sources" });
+	list.createSpan({ cls: "vault-agent-sources-label", text: "Sources" });
+	for (const source of sources) {
+		const name = source.path.replace(/\.md$/, "").split("/").pop() ?? source.path;
+		// A note's title heading adds nothing to its name.
+		const text = source.heading && source.heading.toLowerCase() !== name.toLowerCase() ? `${name} › ${source.heading}` : name;
+		const link = list.createEl("a", { cls: "internal-link vault-agent-source", text, attr: { "data-href": source.link, href: source.link } });
+		link.setAttribute("aria-label", source.link);
+	}
+	if (before && before.parentElement === parent) parent.insertBefore(list, before);
+	return list;
 }

@@ -9,7 +9,7 @@ import { type CardActions, commandWords, renderConfirmationCard } from "../cards
 import type { UndoController } from "../cards/undo";
 import type { Attachment, ChatEvent, ChatMessage, ConfirmationCard, Table, Usage } from "../core/types";
 import type { ToolResult } from "../vault-agent-api";
-import { reasoningBlock, usageLine } from "./answer-extras";
+import { reasoningBlock, sourcesList, usageLine } from "./answer-extras";
 import { renderTable, renderToolText } from "./big-output";
 import { StreamRenderer } from "./stream-render";
 import { renderUserMessage } from "./user-message";
@@ -145,6 +145,7 @@ export class Transcript {
 					await this.renderMarkdown(el, message.text);
 					this.addAnswerRow(message.text);
 				}
+				if (message.sources?.length) sourcesList(this.el, message.sources, this.answerRow);
 				if (message.usage) usageLine(this.answerRow ?? this.el.createDiv({ cls: "vault-agent-answer-actions" }), message.usage, chatUsage);
 				for (const call of message.toolCalls) this.toolBlock(call.id, this.host.displayName(call.name), call.arguments);
 				break;
@@ -188,6 +189,9 @@ export class Transcript {
 				break;
 			case "usage":
 				usageLine(this.answerRow ?? this.el.createDiv({ cls: "vault-agent-answer-actions" }), event.usage, event.chat);
+				break;
+			case "sources":
+				sourcesList(this.el, event.sources, this.answerRow);
 				break;
 			case "retrying":
 				// Folded into one line, beside the spinner: each try replaces the one before.

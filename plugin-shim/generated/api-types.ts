@@ -43,7 +43,12 @@ journal?: JournalRef,
 /**
  * Entries the folder scopes left out of a vault-wide answer.
  */
-withheld?: number, durationMs: number, };
+withheld?: number, 
+/**
+ * The notes and headings a ranked search answered with: what the chat
+ * may show as an answer's sources.
+ */
+found?: Array<NoteHeading>, durationMs: number, };
 
 /**
  * A stable error code and a message that says what to do next.
@@ -72,6 +77,12 @@ reason?: string,
  * "Undo anyway" must send back (if the note changed again, it asks again).
  */
 conflictHash?: string, };
+
+/**
+ * A note and one of its headings (`Parent::Child`, empty for the text
+ * before the first heading).
+ */
+export type NoteHeading = { path: string, heading: string, };
 
 /**
  * What the model and other plugins see of a pending confirmation.

@@ -603,7 +603,12 @@ thinking?: Array<JsonValue>,
 /**
  * On the answer that ends a turn: the tokens the server reported.
  */
-usage?: AnswerUsage, } | { "role": "tool", callId: string, tool: string, content: string, isError: boolean, result: ToolResult, table: Table | null, } | { "role": "notice", text: string, };
+usage?: AnswerUsage, 
+/**
+ * On the answer that ends a turn: the notes it was drawn from
+ * (`sources`), shown under it as links.
+ */
+sources?: Array<Source>, } | { "role": "tool", callId: string, tool: string, content: string, isError: boolean, result: ToolResult, table: Table | null, } | { "role": "notice", text: string, };
 
 /**
  * A tool call the model asked for.
@@ -626,6 +631,42 @@ asText?: boolean, };
  * `pasted`, and `path` its file name in the plugin's image folder.
  */
 export type Attachment = { path: string, selection?: string, pasted?: boolean, };
+
+/**
+ * One source under an answer.
+ */
+export type Source = { 
+/**
+ * The note's path (or, for a note read by name, the name as asked).
+ */
+path: string, 
+/**
+ * The heading cited or found (its last level), empty for the whole note.
+ */
+heading?: string, 
+/**
+ * The link text Obsidian opens: `path#heading` without `.md`.
+ */
+link: string, };
+
+/**
+ * A hit with its passage, as a reader sees it.
+ */
+export type Passage = { path: string, heading: string, 
+/**
+ * The passage, at most the budget in characters (plus the `…` marks).
+ */
+text: string, 
+/**
+ * 1-based line of the note where the passage starts.
+ */
+line: number, matched: Array<string>, score: number, also: Array<string>, 
+/**
+ * The text given was not the text indexed (the note changed since):
+ * the passage is cut from the section at the same place in the new
+ * text, and the note should be indexed again.
+ */
+changed: boolean, };
 
 export type Table = { 
 /**
@@ -656,7 +697,7 @@ contextTokens: number, contextWindow: number, };
 /**
  * What the chat view is told while a turn runs.
  */
-export type ChatEvent = { "type": "userMessage", text: string, attachments: Array<Attachment> | null, } | { "type": "modelRound", round: number, } | { "type": "textDelta", text: string, } | { "type": "assistantMessage", text: string, } | { "type": "reasoningDelta", text: string, } | { "type": "usage", usage: AnswerUsage, chat: Usage, } | { "type": "toolStarted", callId: string, tool: string, displayName: string, arguments: string, } | { "type": "toolFinished", callId: string, tool: string, displayName: string, result: ToolResult, table: Table | null, } | { "type": "confirmationNeeded", callId: string, card: ConfirmationCard, } | { "type": "notice", text: string, } | { "type": "retrying", text: string, } | { "type": "roundLimit", text: string, } | { "type": "error", code: string, message: string, 
+export type ChatEvent = { "type": "userMessage", text: string, attachments: Array<Attachment> | null, } | { "type": "modelRound", round: number, } | { "type": "textDelta", text: string, } | { "type": "assistantMessage", text: string, } | { "type": "reasoningDelta", text: string, } | { "type": "usage", usage: AnswerUsage, chat: Usage, } | { "type": "toolStarted", callId: string, tool: string, displayName: string, arguments: string, } | { "type": "toolFinished", callId: string, tool: string, displayName: string, result: ToolResult, table: Table | null, } | { "type": "confirmationNeeded", callId: string, card: ConfirmationCard, } | { "type": "sources", sources: Array<Source>, } | { "type": "notice", text: string, } | { "type": "retrying", text: string, } | { "type": "roundLimit", text: string, } | { "type": "error", code: string, message: string, 
 /**
  * Whether the banner offers Retry (the turn can run again as it is).
  */

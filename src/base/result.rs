@@ -67,7 +67,21 @@ pub struct ToolResult {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(test, ts(optional))]
     pub withheld: Option<usize>,
+    /// The notes and headings a ranked search answered with: what the chat
+    /// may show as an answer's sources.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
+    pub found: Option<Vec<NoteHeading>>,
     pub duration_ms: f64,
+}
+
+/// A note and one of its headings (`Parent::Child`, empty for the text
+/// before the first heading).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct NoteHeading {
+    pub path: String,
+    pub heading: String,
 }
 
 /// A result's link to its entry in the undo journal.
@@ -111,6 +125,7 @@ impl ToolResult {
             diff: None,
             journal: None,
             withheld: None,
+            found: None,
             duration_ms,
         }
     }
@@ -132,6 +147,7 @@ impl ToolResult {
             diff: None,
             journal: None,
             withheld: None,
+            found: None,
             duration_ms: 0.0,
         }
     }

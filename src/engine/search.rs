@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use super::Engine;
 use crate::base::error::ToolError;
 use crate::base::host::Host;
-use crate::base::result::ToolResult;
+use crate::base::result::{NoteHeading, ToolResult};
 use crate::hygiene::{MAX_NOTE_BYTES, READ_BATCH};
 use crate::policy::scope::FolderScope;
 use crate::search::{is_excluded, Index, Language, Passage, Ranked, SearchQuery, SearchRequest};
@@ -246,21 +246,70 @@ impl<H: Host> Engine<H> {
         request: &SearchRequest,
         settings: &Settings,
     ) -> Result<ToolResult, ToolError> {
-        if self.search.borrow().phase == Phase::Idle {
-            self.build_search_index(&|_| {}).await;
-        }
         let scope = FolderScope::read(settings, self.host().platform().os());
         let query = SearchQuery {
             text: &request.query,
             limit: request.limit,
             cursor: request.cursor.as_deref(),
         };
+        let (ranked, passages, building) = self
+            .ranked_passages(&query, request.budget, &|path| scope.contains(path))
+            .await
+            .map_err(|e| ToolError::invalid("obsidianSearch", e))?;
+        let mut text = page(&request.query, &ranked, &passages);
+        if let Some((read, total)) = building {
+            text.push_str(&format!(
+                "[The index is still being built: {read} of {total} notes read so far, so a note may be missing; search again shortly.]\n"
+            ));
+        }
+        let mut result = ToolResult::success(text);
+        if ranked.withheld > 0 {
+            result.withheld = Some(ranked.withheld);
+        }
+        result.found = Some(
+            passages
+                .iter()
+                .map(|p| NoteHeading {
+                    path: p.path.clone(),
+                    heading: p.heading.clone(),
+                })
+                .collect(),
+        );
+        Ok(result)
+    }
+
+    /// The palette's "Search the vault": the user's own search, over every
+    /// note the index holds (the folder scopes bound what the agent reads,
+    /// not what the user may find in their own vault; the configuration
+    /// folder and Excluded files are never indexed).
+    pub async fn search_for_user(&self, text: &str, limit: usize) -> Result<Vec<Passage>, String> {
+        let query = SearchQuery {
+            text,
+            limit,
+            cursor: None,
+        };
+        let (_, passages, _) = self
+            .ranked_passages(&query, USER_BUDGET, &|_| true)
+            .await?;
+        Ok(passages)
+    }
+
+    /// The ranked hits among the notes `allowed` lets through, each with its
+    /// passage cut from the note's text now, and how far a build in progress
+    /// has come. The index is built first if it never was.
+    async fn ranked_passages(
+        &self,
+        query: &SearchQuery<'_>,
+        budget: usize,
+        allowed: &dyn Fn(&str) -> bool,
+    ) -> Result<(Ranked, Vec<Passage>, Option<(usize, usize)>), String> {
+        if self.search.borrow().phase == Phase::Idle {
+            self.build_search_index(&|_| {}).await;
+        }
         let (ranked, building) = {
             let state = self.search.borrow();
             let index = state.index.as_ref().expect("built above");
-            let ranked = index
-                .search(&query, &|path| scope.contains(path))
-                .map_err(|e| ToolError::invalid("obsidianSearch", e.to_string()))?;
+            let ranked = index.search(query, allowed).map_err(|e| e.to_string())?;
             let building = (state.phase == Phase::Building).then(|| (state.read, state.total));
             (ranked, building)
         };
@@ -273,7 +322,7 @@ impl<H: Host> Engine<H> {
             let index = state.index.as_ref().expect("built above");
             for (hit, text) in ranked.hits.iter().zip(&texts) {
                 let Some(text) = text else { continue };
-                let passage = index.passage(&ranked, hit, text, request.budget);
+                let passage = index.passage(&ranked, hit, text, budget);
                 if passage.changed {
                     changed.push((hit.path.clone(), text.clone()));
                 }
@@ -289,19 +338,12 @@ impl<H: Host> Engine<H> {
                 }
             }
         }
-        let mut text = page(&request.query, &ranked, &passages);
-        if let Some((read, total)) = building {
-            text.push_str(&format!(
-                "[The index is still being built: {read} of {total} notes read so far, so a note may be missing; search again shortly.]\n"
-            ));
-        }
-        let mut result = ToolResult::success(text);
-        if ranked.withheld > 0 {
-            result.withheld = Some(ranked.withheld);
-        }
-        Ok(result)
+        Ok((ranked, passages, building))
     }
 }
+
+/// Characters of each passage in the palette's list: a few lines.
+const USER_BUDGET: usize = 240;
 
 /// The page the reader gets: one entry per note, best first, each with its
 /// heading path as the section reader takes it, the score, the words that
@@ -343,6 +385,10 @@ fn page(query: &str, ranked: &Ranked, passages: &[Passage]) -> String {
             text.push('\n');
         }
     }
+    // The chat shows the notes an answer cites among these as its sources.
+    text.push_str(
+        "\n[Cite each note you answer from as [[path#heading]], e.g. [[Folder/Note#Heading]].]\n",
+    );
     if let (Some(next), true) = (&ranked.next, ranked.more > 0) {
         text.push_str(&format!(
             "\n[{} more note{}: send cursor=\"{next}\" with the same query for the next page.]\n",

@@ -14,7 +14,9 @@ pub const MIN_BUDGET: usize = 80;
 pub const MAX_BUDGET: usize = 4_000;
 
 /// A hit with its passage, as a reader sees it.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
 pub struct Passage {
     pub path: String,
     pub heading: String,

@@ -243,7 +243,8 @@ pub fn tool() -> ToolSpec {
         guidance: "For a question about what the notes say (\"what did I write about X?\"), use \
                    obsidianSearch `find` first, with the user's own words: it ranks the notes' \
                    sections and returns the passages that answer, each with its note and heading \
-                   (read more with obsidianNotes `section`, path and heading as given). Use \
+                   (read more with obsidianNotes `section`, path and heading as given; cite \
+                   the notes you answer from as [[path#heading]]). Use \
                    `search` or `search:context` (Obsidian's search: every word must appear) for an \
                    exact phrase, a name or Obsidian's search syntax (`tag:`, `path:`). For tasks \
                    use obsidianTasks; for tags obsidianTags; for links obsidianLinks.",

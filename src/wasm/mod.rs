@@ -60,7 +60,7 @@ import type {
     ChatSettings, CliStatus, CodingAgentSettings, ConfirmationCard, ConnectionEntry, ConnectionReport, Conversation, JournalEntryView,
     LoadedConversation, McpActivityRead, McpClientSetup, McpExchange, McpListenerLimits, McpReply,
     OutsideImport, OutsideListing,
-    PlatformFacts, ProcessTree, ProfileSummary, ProviderPreset, SavedPrompts, SearchStatus, SearchVaultEvent,
+    Passage, PlatformFacts, ProcessTree, ProfileSummary, ProviderPreset, SavedPrompts, SearchStatus, SearchVaultEvent,
     TurnChanges, VaultAgentSettings,
 } from "../../plugin-shim/generated/core-types";
 import type {

@@ -47,6 +47,21 @@ impl VaultAgent {
         })
     }
 
+    /// The palette's "Search the vault": the best passages for `query`
+    /// among every indexed note, at most `limit`; rejects with the reason
+    /// when the query has no words.
+    #[wasm_bindgen(js_name = searchVault, unchecked_return_type = "Promise<Passage[]>")]
+    pub fn search_vault(&self, query: String, limit: u32) -> js_sys::Promise {
+        let core = self.core.clone();
+        promise(async move {
+            let passages = core
+                .search_for_user(&query, limit as usize)
+                .await
+                .map_err(|e| JsValue::from(JsError::new(&e)))?;
+            to_js(&passages).map_err(JsValue::from)
+        })
+    }
+
     #[wasm_bindgen(js_name = searchStatus, unchecked_return_type = "SearchStatus")]
     pub fn search_status(&self) -> Result<JsValue, JsError> {
         to_js(&self.core.search_status())

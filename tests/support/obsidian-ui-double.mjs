@@ -803,6 +803,103 @@ export class Modal {
 }
 
 /**
+ * Obsidian's SuggestModal: div.modal-container > div.prompt holding
+ * div.prompt-input-container > input.prompt-input, div.prompt-results with
+ * one div.suggestion-item per suggestion (the chosen one .is-selected) or
+ * div.suggestion-empty with emptyStateText, and div.prompt-instructions.
+ * Typing asks getSuggestions (a value or a promise; an answer that comes
+ * after a newer query is dropped); ArrowUp/ArrowDown move the selection,
+ * Enter and a click choose (selectSuggestion: onChooseSuggestion, then close).
+ */
+export class SuggestModal extends Modal {
+	emptyStateText = "No results found.";
+	limit = 100;
+	inputEl;
+	resultContainerEl;
+	#instructionsEl;
+	#values = [];
+	#items = [];
+	#selected = 0;
+	#asked = 0;
+
+	constructor(app) {
+		super(app);
+		this.modalEl.addClass("prompt");
+		this.modalEl.empty();
+		const inputBox = this.modalEl.createDiv("prompt-input-container");
+		this.inputEl = inputBox.createEl("input", { cls: "prompt-input", attr: { type: "text", enterkeyhint: "done" } });
+		this.resultContainerEl = this.modalEl.createDiv("prompt-results");
+		this.#instructionsEl = this.modalEl.createDiv("prompt-instructions");
+		this.inputEl.addEventListener("input", () => void this.#update());
+		this.inputEl.addEventListener("keydown", (evt) => {
+			if (evt.key === "ArrowDown" || evt.key === "ArrowUp") {
+				evt.preventDefault();
+				if (this.#items.length) this.#select((this.#selected + (evt.key === "ArrowDown" ? 1 : -1) + this.#items.length) % this.#items.length);
+			} else if (evt.key === "Enter") {
+				evt.preventDefault();
+				this.selectActiveSuggestion(evt);
+			}
+		});
+	}
+
+	open() {
+		super.open();
+		this.inputEl.focus();
+		void this.#update();
+	}
+
+	setPlaceholder(placeholder) {
+		this.inputEl.placeholder = placeholder;
+	}
+
+	setInstructions(instructions) {
+		this.#instructionsEl.empty();
+		for (const { command, purpose } of instructions) {
+			const row = this.#instructionsEl.createDiv("prompt-instruction");
+			row.createSpan({ cls: "prompt-instruction-command", text: command });
+			row.createSpan({ text: purpose });
+		}
+	}
+
+	selectActiveSuggestion(evt) {
+		if (this.#values.length) this.selectSuggestion(this.#values[this.#selected], evt);
+	}
+
+	selectSuggestion(value, evt) {
+		this.onChooseSuggestion(value, evt);
+		this.close();
+	}
+
+	onNoSuggestion() {}
+
+	async #update() {
+		const asked = ++this.#asked;
+		const values = await this.getSuggestions(this.inputEl.value);
+		if (asked !== this.#asked || !this.isOpen__) return;
+		this.#values = (values ?? []).slice(0, this.limit);
+		this.resultContainerEl.empty();
+		this.#items = this.#values.map((value, index) => {
+			const item = this.resultContainerEl.createDiv("suggestion-item");
+			this.renderSuggestion(value, item);
+			item.addEventListener("mousemove", () => this.#select(index));
+			item.addEventListener("click", (evt) => this.selectSuggestion(value, evt));
+			return item;
+		});
+		if (this.#items.length === 0) {
+			this.resultContainerEl.createDiv({ cls: "suggestion-empty", text: this.emptyStateText });
+			this.onNoSuggestion();
+		}
+		this.#select(0);
+	}
+
+	#select(index) {
+		this.#items[this.#selected]?.removeClass("is-selected");
+		this.#selected = index;
+		this.#items[index]?.addClass("is-selected");
+	}
+}
+
+/**
  * The settings window (Obsidian's app.setting): a sidebar of tabs and the
  * open tab's containerEl. Only plugin tabs are listed; Obsidian's own pages
  * are not part of the double.
@@ -1812,6 +1909,7 @@ export function createObsidianModule(mocks) {
 		SettingTab,
 		PluginSettingTab,
 		Modal,
+		SuggestModal,
 		PopoverSuggest,
 		AbstractInputSuggest,
 		Notice,

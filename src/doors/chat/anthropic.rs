@@ -490,6 +490,7 @@ mod tests {
                 reasoning: String::new(),
                 thinking: Vec::new(),
                 usage: None,
+                sources: Vec::new(),
             },
             ChatMessage::Tool {
                 call_id: "t1".into(),

@@ -54,6 +54,11 @@ pub enum ChatMessage {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[cfg_attr(test, ts(optional))]
         usage: Option<AnswerUsage>,
+        /// On the answer that ends a turn: the notes it was drawn from
+        /// (`sources`), shown under it as links.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        #[cfg_attr(test, ts(as = "Option<Vec<super::sources::Source>>", optional))]
+        sources: Vec<super::sources::Source>,
     },
     /// A tool's answer: `content` is what the model reads, `result` what the UI shows.
     #[serde(rename_all = "camelCase")]
@@ -114,6 +119,7 @@ impl ChatMessage {
             reasoning: String::new(),
             thinking: Vec::new(),
             usage: None,
+            sources: Vec::new(),
         }
     }
 }

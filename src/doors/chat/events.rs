@@ -70,6 +70,11 @@ pub enum ChatEvent {
         call_id: String,
         card: Box<ConfirmationCard>,
     },
+    /// The notes the answer that ends the turn was drawn from.
+    #[serde(rename_all = "camelCase")]
+    Sources {
+        sources: Vec<crate::doors::chat::sources::Source>,
+    },
     #[serde(rename_all = "camelCase")]
     Notice { text: String },
     /// A busy server is asked again: a passing line, each replacing the

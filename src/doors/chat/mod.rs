@@ -21,6 +21,7 @@ pub mod repeats;
 mod reply;
 pub mod saved_prompts;
 pub mod selection;
+pub mod sources;
 pub mod sse;
 pub mod stored;
 pub mod text_calls;

@@ -190,12 +190,23 @@ impl<H: Host> ChatDoor<H> {
                     .into_iter()
                     .collect();
             }
+            let sources = if tool_calls.is_empty() {
+                super::sources::of_answer(this_turn(conversation), &reply.text)
+            } else {
+                Vec::new()
+            };
+            if !sources.is_empty() {
+                events.emit(ChatEvent::Sources {
+                    sources: sources.clone(),
+                });
+            }
             conversation.messages.push(ChatMessage::Assistant {
                 text: reply.text.clone(),
                 tool_calls: tool_calls.clone(),
                 reasoning: reply.reasoning,
                 thinking: reply.thinking,
                 usage,
+                sources,
             });
             if tool_calls.is_empty() {
                 return TurnEnd::Done;
@@ -405,6 +416,16 @@ fn outside_door(conversation: &Conversation) -> Option<super::conversation::Outs
             mode_cap: setup.mode_cap?,
         })
     })
+}
+
+/// The messages after the turn's user message (the whole chat if it has none).
+fn this_turn(conversation: &Conversation) -> &[ChatMessage] {
+    let messages = &conversation.messages;
+    let start = messages
+        .iter()
+        .rposition(|m| matches!(m, ChatMessage::User { .. }))
+        .map_or(0, |at| at + 1);
+    &messages[start..]
 }
 
 pub(super) fn last_is_tool_result(conversation: &Conversation) -> bool {

@@ -1,0 +1,69 @@
+// "Search the vault": the user's own ranked search from the palette. The
+// core ranks and cuts the passages (engine::search, `searchVault`); this
+// draws them in Obsidian's suggestion list and opens the one chosen at its
+// heading (Ctrl/Cmd: in a new tab).
+
+import { type App, Keymap, SuggestModal } from "obsidian";
+import type { CoreHandle, Passage } from "../core/types";
+
+/** Notes listed at most. */
+const LIMIT = 20;
+
+export class PaletteSearchModal extends SuggestModal<Passage> {
+	constructor(
+		app: App,
+		private readonly core: () => Promise<CoreHandle | null>,
+	) {
+		super(app);
+		this.setPlaceholder("Search the vault in your own words");
+		this.emptyStateText = "Type a question or a few words.";
+		this.setInstructions([
+			{ command: "↑↓", purpose: "to navigate" },
+			{ command: "↵", purpose: "to open" },
+			{ command: "ctrl ↵", purpose: "to open in a new tab" },
+		]);
+	}
+
+	async getSuggestions(query: string): Promise<Passage[]> {
+		if (!query.trim()) {
+			this.emptyStateText = "Type a question or a few words.";
+			return [];
+		}
+		const core = await this.core();
+		if (!core) {
+			this.emptyStateText = "Vault Agent has not started yet.";
+			return [];
+		}
+		try {
+			const passages = await core.searchVault(query, LIMIT);
+			this.emptyStateText = `No note matches "${query}".`;
+			return passages;
+		} catch (error) {
+			// The core's reason (a query with no words, an index being built).
+			this.emptyStateText = error instanceof Error ? error.message : String(error);
+			return [];
+		}
+	}
+
+	renderSuggestion(passage: Passage, el: HTMLElement): void {
+		el.addClass("vault-agent-search-result");
+		const name = passage.path.replace(/\.md$/, "").split("/").pop() ?? passage.path;
+		const heading = lastLevel(passage.heading);
+		const title = el.createDiv({ cls: "vault-agent-search-title" });
+		title.createSpan({ text: name });
+		if (heading && heading.toLowerCase() !== name.toLowerCase()) title.createSpan({ cls: "vault-agent-search-heading", text: ` › ${heading}` });
+		el.createDiv({ cls: "vault-agent-search-path", text: passage.path });
+		el.createDiv({ cls: "vault-agent-search-passage", text: passage.text });
+	}
+
+	onChooseSuggestion(passage: Passage, evt: MouseEvent | KeyboardEvent): void {
+		const note = passage.path.replace(/\.md$/, "");
+		const heading = lastLevel(passage.heading);
+		void this.app.workspace.openLinkText(heading ? `${note}#${heading}` : note, "", Keymap.isModEvent(evt));
+	}
+}
+
+/** `Parent::Child` as Obsidian links a heading: its last level. */
+function lastLevel(heading: string): string {
+	return heading.split("::").pop()?.trim() ?? "";
+}

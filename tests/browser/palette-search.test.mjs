@@ -1,0 +1,72 @@
+// "Search the vault" from the palette, in Chromium from the built main.js:
+// the command opens Obsidian's suggestion prompt; a question in the user's
+// own words lists the ranked passages (note, heading, path, lines of the
+// passage); arrows move, Enter opens the note at the passage's heading, and
+// a query without words says so. Screenshot in test-output/.
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { join } from "node:path";
+import { outputDir, startBrowserPlugin } from "../support/browser.mjs";
+import { emulator, emulatorEnv } from "../support/harness.mjs";
+
+describe("Search the vault from the palette, in Chromium", () => {
+	let session;
+	let page;
+
+	before(async () => {
+		session = await startBrowserPlugin({ data: { cliPath: emulator }, env: (vault) => emulatorEnv(vault), viewport: { width: 1100, height: 800 } });
+		({ page } = session);
+	});
+
+	after(async () => {
+		await session?.close();
+	});
+
+	const results = () => page.locator(".prompt-results .suggestion-item").evaluateAll((els) => els.map((el) => ({
+		title: el.querySelector(".vault-agent-search-title")?.textContent ?? "",
+		path: el.querySelector(".vault-agent-search-path")?.textContent ?? "",
+		passage: el.querySelector(".vault-agent-search-passage")?.textContent ?? "",
+		selected: el.classList.contains("is-selected"),
+	})));
+
+	it("lists the passages that answer a question and opens the chosen one at its heading", async () => {
+		assert.ok(await page.evaluate(() => Boolean(window.__harness.app.commands.commands["vault-agent:search-vault"])), "the command is registered");
+		await page.evaluate(() => window.__harness.runCommand("vault-agent:search-vault"));
+		const input = page.locator(".prompt .prompt-input");
+		await input.waitFor({ state: "visible", timeout: 10_000 });
+		assert.match(await page.locator(".prompt-results .suggestion-empty").textContent(), /Type a question or a few words/);
+		await input.fill("when is the public launch");
+		await page.waitForFunction(() => document.querySelectorAll(".prompt-results .suggestion-item").length > 0, null, { timeout: 15_000 });
+		const listed = await results();
+		assert.equal(listed[0].path, "Projects/Launch plan.md", JSON.stringify(listed));
+		assert.match(listed[0].title, /^Launch plan/);
+		assert.match(listed[0].passage, /launch/i);
+		assert.equal(listed[0].selected, true);
+		await page.screenshot({ path: join(outputDir, "palette-search.png") });
+		await page.evaluate(() => {
+			window.__opened = [];
+			window.__harness.app.workspace.openLinkText = async (...args) => window.__opened.push(args);
+		});
+		await input.press("ArrowDown");
+		assert.equal((await results())[1]?.selected ?? false, listed.length > 1, "the second result is selected");
+		await input.press("ArrowUp");
+		await input.press("Enter");
+		const opened = await page.evaluate(() => window.__opened);
+		assert.equal(opened.length, 1, JSON.stringify(opened));
+		assert.match(opened[0][0], /^Projects\/Launch plan(#.+)?$/);
+		assert.equal(opened[0][2], false);
+		assert.equal(await page.locator(".prompt").count(), 0, "the prompt closed");
+	});
+
+	it("says why when the query has no words to search for", async () => {
+		await page.evaluate(() => window.__harness.runCommand("vault-agent:search-vault"));
+		const input = page.locator(".prompt .prompt-input");
+		await input.waitFor({ state: "visible", timeout: 10_000 });
+		await input.fill("?? !!");
+		await page.waitForFunction(() => !/Type a question/.test(document.querySelector(".prompt-results .suggestion-empty")?.textContent ?? "Type a question"), null, { timeout: 10_000 });
+		const said = await page.locator(".prompt-results .suggestion-empty").textContent();
+		assert.match(said, /word/i);
+		await input.press("Escape");
+		assert.deepEqual(session.errors, []);
+	});
+});
