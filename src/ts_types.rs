@@ -42,7 +42,7 @@ fn api_types() -> String {
     use crate::base::call::{Access, Preview};
     use crate::base::card::PendingView;
     use crate::base::diff::{DiffHunk, DiffLine, LineKind, NoteDiff, Segment};
-    use crate::base::result::{ErrorInfo, JournalRef, ToolResult};
+    use crate::base::result::{ErrorInfo, JournalRef, Ran, ToolResult};
     use crate::engine::{CommandDescriptor, ToolDescriptor};
 
     [
@@ -50,6 +50,7 @@ fn api_types() -> String {
         declaration::<ToolResult>(),
         declaration::<ErrorInfo>(),
         declaration::<JournalRef>(),
+        declaration::<Ran>(),
         declaration::<PendingView>(),
         declaration::<Preview>(),
         declaration::<NoteDiff>(),

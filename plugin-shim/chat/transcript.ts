@@ -299,8 +299,11 @@ export class Transcript {
 		block.toggleClass("is-pending", Boolean(result.pending));
 		block.querySelector(".vault-agent-tool-status")?.setText(status);
 		block.querySelector(".vault-agent-tool-duration")?.setText(`${Math.round(result.durationMs)} ms`);
+		// The core says what ran: the CLI (its argv), or Obsidian's vault or the plugin itself (`ran`).
 		const command = block.querySelector<HTMLElement>(".vault-agent-tool-command");
-		if (result.argv && command) showWords(command, commandWords(result.argv));
+		if (result.ran) block.querySelector(".vault-agent-tool-name")?.setText(result.ran.label);
+		const words = result.ran?.words ?? (result.argv && commandWords(result.argv));
+		if (words && command) showWords(command, words);
 		const body = block.querySelector(".vault-agent-tool-result");
 		if (!(body instanceof HTMLElement)) return;
 		body.empty();
@@ -389,11 +392,12 @@ function showWords(el: HTMLElement, words: string[]): void {
 	});
 }
 
-/** The model's arguments, short: `command key=value …`. */
+/** The model's arguments until the core says what ran: `command key=value …`, each value on one line (no literal `\n`). */
 function describeArguments(raw: string): string[] {
 	try {
 		const args = JSON.parse(raw) as Record<string, unknown>;
-		return Object.entries(args).map(([key, value]) => (key === "command" ? String(value) : value === true ? key : `${key}=${JSON.stringify(value)}`));
+		const shown = (value: unknown) => (typeof value === "string" ? `"${value.replace(/\s+/g, " ")}"` : JSON.stringify(value));
+		return Object.entries(args).map(([key, value]) => (key === "command" ? String(value) : value === true ? key : `${key}=${shown(value)}`));
 	} catch {
 		return [raw];
 	}

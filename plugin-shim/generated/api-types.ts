@@ -43,7 +43,12 @@ journal?: JournalRef,
 /**
  * Entries the folder scopes left out of a vault-wide answer.
  */
-withheld?: number, durationMs: number, };
+withheld?: number, 
+/**
+ * What carried the call out when it was not the CLI (whose `argv`
+ * says so): the tool block is labelled by it.
+ */
+ran?: Ran, durationMs: number, };
 
 /**
  * A stable error code and a message that says what to do next.
@@ -72,6 +77,13 @@ reason?: string,
  * "Undo anyway" must send back (if the note changed again, it asks again).
  */
 conflictHash?: string, };
+
+/**
+ * A call carried out by Obsidian's vault or computed by the plugin, as
+ * the chat's tool block shows it: a label naming the tool and what ran it,
+ * and the words of its line (the operation and the notes it touched).
+ */
+export type Ran = { label: string, words: Array<string>, };
 
 /**
  * What the model and other plugins see of a pending confirmation.
