@@ -49,6 +49,7 @@ export class Transcript {
 	private retryingEl: HTMLElement | null = null;
 	/** The view follows the end while the user is there; scrolling up stops that, back at the end starts it. */
 	private pinned = true;
+	private scrollFrame: number | null = null;
 	private lastTop = 0;
 
 	constructor(
@@ -342,9 +343,13 @@ export class Transcript {
 		return this.el.createDiv({ cls: "vault-agent-notice", text });
 	}
 
-	/** To the end, if the view is pinned there (the user has not scrolled up). */
+	/** To the end, if the view is pinned there (the user has not scrolled up); once a frame, so a layout is not forced after every change. */
 	scrollToEnd(): void {
-		if (this.pinned) this.el.scrollTop = this.el.scrollHeight;
+		if (this.scrollFrame !== null) return;
+		this.scrollFrame = window.requestAnimationFrame(() => {
+			this.scrollFrame = null;
+			if (this.pinned) this.el.scrollTop = this.el.scrollHeight;
+		});
 	}
 
 	/** To the end, pinned there again (the user sent a message, a chat opened). */
