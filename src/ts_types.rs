@@ -42,7 +42,7 @@ fn api_types() -> String {
     use crate::base::call::{Access, Preview};
     use crate::base::card::PendingView;
     use crate::base::diff::{DiffHunk, DiffLine, LineKind, NoteDiff, Segment};
-    use crate::base::result::{ErrorInfo, JournalRef, NoteHeading, ToolResult};
+    use crate::base::result::{ErrorInfo, JournalRef, NoteHeading, Ran, ToolResult};
     use crate::engine::{CommandDescriptor, ToolDescriptor};
 
     [
@@ -51,6 +51,7 @@ fn api_types() -> String {
         declaration::<ErrorInfo>(),
         declaration::<JournalRef>(),
         declaration::<NoteHeading>(),
+        declaration::<Ran>(),
         declaration::<PendingView>(),
         declaration::<Preview>(),
         declaration::<NoteDiff>(),

@@ -480,3 +480,27 @@ fn an_empty_note_and_non_ascii_text() {
     assert!(approve(&core, &result).ok);
     assert_eq!(notes.borrow()["Café ☕.md"], "# Café ☕\n英語のメモ\n");
 }
+
+#[test]
+fn a_block_is_labelled_by_what_ran_the_cli_or_obsidians_vault() {
+    let (core, _) = core(Cli::Faithful);
+    // The CLI ran an append: its argv says so, and the tool's name says "(CLI)".
+    let appended = call(
+        &core,
+        json!({"command": "append", "file": "Plan", "content": "- added\n- more"}),
+    );
+    assert!(appended.ok, "{}", appended.text);
+    assert!(appended.argv.is_some() && appended.ran.is_none());
+    // An edit is Obsidian's vault's: the card and the run say so, with the note's path.
+    let result = call(
+        &core,
+        json!({"command": "edit", "file": "Plan", "find": "Late vendor", "with": "Vendor\non time"}),
+    );
+    let ran = result.ran.clone().expect("the vault runs it");
+    assert_eq!(ran.label, "Edit notes (Obsidian's vault)");
+    assert_eq!(ran.words, ["edit", PLAN]);
+    assert!(result.argv.is_none(), "no made-up command line");
+    let done = approve(&core, &result);
+    assert!(done.ok, "{}", done.text);
+    assert_eq!(done.ran, Some(ran));
+}

@@ -104,24 +104,27 @@ export function renderConfirmationCard(parent: HTMLElement, card: ConfirmationCa
 		details.createEl("code", { text: commandLine(card.argv) });
 	}
 	const expires = new Date(card.expiresMs);
-	root.createDiv({
+	const expiry = root.createDiv({
 		cls: "vault-agent-confirm-expiry",
 		text: `Waiting for your answer until ${expires.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}.`,
 	});
 	const buttons = root.createDiv({ cls: "vault-agent-confirm-buttons" });
 	const status = root.createDiv({ cls: "vault-agent-confirm-status" });
-	const finish = (result: ToolResult, label: string) => {
+	// Answered: the buttons and the wait for an answer go.
+	const answered = () => {
 		approve.setDisabled(true);
 		reject.setDisabled(true);
 		forChat?.setDisabled(true);
+		expiry.remove();
+	};
+	const finish = (result: ToolResult, label: string) => {
+		answered();
 		root.addClass(result.ok ? "is-done" : "is-closed");
 		status.setText(label);
 		actions.settled?.(result);
 	};
 	const run = async (answer: (card: ConfirmationCard) => Promise<ToolResult>) => {
-		approve.setDisabled(true);
-		reject.setDisabled(true);
-		forChat?.setDisabled(true);
+		answered();
 		status.setText("Running…");
 		const result = await answer(card);
 		// The first line: an edit's result goes on with its diff, which the card shows already.

@@ -1,19 +1,31 @@
-// An answer shown as Markdown while it streams: the text so far is rendered
-// with Obsidian's MarkdownRenderer into a fresh element at most every
-// THROTTLE_MS, which then replaces what was shown (so a half-drawn render is
-// never on screen); the final render comes at the end of the answer.
+// An answer shown as Markdown while it streams, at most every THROTTLE_MS.
+// Blocks that are finished (before the last blank line outside a code fence)
+// are rendered once and kept; only the open block at the end is rendered anew
+// each time, so a render costs the same at the end of a long answer as at its
+// start. Each render goes into a fresh element that then replaces the open
+// block (a half-drawn render is never on screen); the final render of the
+// whole answer comes at its end (transcript.ts).
 
 import { Component, MarkdownRenderer, type App } from "obsidian";
 
 const THROTTLE_MS = 120;
+/** An open block longer than this (characters) is cut at a line, so its render stays short. */
+const LONG_BLOCK = 2000;
 
 export class StreamRenderer {
 	private text = "";
+	/** How much of `text` is rendered into kept blocks. */
+	private kept = 0;
+	/** The open block's nodes, replaced by each render. */
+	private tail: Node[] = [];
+	/** The kept part ends inside a block (a long paragraph cut at a line). */
+	private continues = false;
 	private timer: number | null = null;
 	private lastRender = 0;
 	/** Renders finish out of order; only the newest may replace the content. */
 	private generation = 0;
-	private child: Component | null = null;
+	private keptChildren: Component[] = [];
+	private tailChild: Component | null = null;
 
 	constructor(
 		private readonly app: App,
@@ -52,23 +64,70 @@ export class StreamRenderer {
 	/** Ends the renders of this stream for good (their child components too). */
 	dispose(): void {
 		this.cancel();
-		if (this.child) this.owner.removeChild(this.child);
-		this.child = null;
+		for (const child of [...this.keptChildren, this.tailChild]) if (child) this.owner.removeChild(child);
+		this.keptChildren = [];
+		this.tailChild = null;
+	}
+
+	private async part(markdown: string): Promise<{ nodes: Node[]; child: Component }> {
+		const fresh = createDiv();
+		const child = this.owner.addChild(new Component());
+		if (markdown) await MarkdownRenderer.render(this.app, markdown, fresh, "", child);
+		return { nodes: Array.from(fresh.childNodes), child };
 	}
 
 	private async render(): Promise<void> {
 		const generation = ++this.generation;
 		this.lastRender = Date.now();
-		const fresh = createDiv();
-		const child = this.owner.addChild(new Component());
-		await MarkdownRenderer.render(this.app, this.text, fresh, "", child);
+		const { end, soft } = finishedBlocksEnd(this.text, this.kept);
+		const [done, open] = await Promise.all([end > this.kept ? this.part(this.text.slice(this.kept, end)) : null, this.part(this.text.slice(end))]);
 		if (generation !== this.generation) {
-			this.owner.removeChild(child);
+			for (const part of [done, open]) if (part) this.owner.removeChild(part.child);
 			return;
 		}
-		if (this.child) this.owner.removeChild(this.child);
-		this.child = child;
-		this.el.replaceChildren(...Array.from(fresh.childNodes));
+		for (const node of this.tail) node.parentNode?.removeChild(node);
+		if (this.tailChild) this.owner.removeChild(this.tailChild);
+		// A block cut at a line: its parts meet without the gap between blocks.
+		const elements = (nodes: Node[]) => nodes.filter((node): node is HTMLElement => node.instanceOf(HTMLElement));
+		if (this.continues) elements((done ?? open).nodes)[0]?.addClass("vault-agent-stream-continued");
+		if (done) {
+			if (soft) {
+				elements(done.nodes).at(-1)?.addClass("vault-agent-stream-cut");
+				elements(open.nodes)[0]?.addClass("vault-agent-stream-continued");
+			}
+			this.continues = soft;
+			this.el.append(...done.nodes);
+			this.keptChildren.push(done.child);
+			this.kept = end;
+		}
+		this.el.append(...open.nodes);
+		this.tail = open.nodes;
+		this.tailChild = open.child;
 		this.shown();
 	}
+}
+
+/**
+ * Where the finished blocks of `text` end, from `from` on: after its last
+ * blank line outside a code fence. A block longer than LONG_BLOCK (one long
+ * paragraph or list) is cut after its last whole line too, outside a fence
+ * and a table, so the part rendered anew stays short; `soft` says the cut
+ * is inside a block, whose two parts are then drawn without a gap.
+ */
+export function finishedBlocksEnd(text: string, from: number): { end: number; soft: boolean } {
+	let end = from;
+	let lineEnd = from;
+	let fence: string | null = null;
+	let at = from;
+	while (at < text.length) {
+		const next = text.indexOf("\n", at);
+		if (next < 0) break; // the last line is still arriving
+		const line = text.slice(at, next);
+		const marker = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+		if (marker && (fence === null || (marker[0] === fence[0] && marker.length >= fence.length))) fence = fence === null ? marker : null;
+		else if (fence === null && line.trim() === "") end = next + 1;
+		else if (fence === null && !line.trimStart().startsWith("|")) lineEnd = next + 1;
+		at = next + 1;
+	}
+	return lineEnd > end && lineEnd - end > LONG_BLOCK ? { end: lineEnd, soft: true } : { end, soft: false };
 }

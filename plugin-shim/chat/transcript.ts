@@ -49,6 +49,7 @@ export class Transcript {
 	private retryingEl: HTMLElement | null = null;
 	/** The view follows the end while the user is there; scrolling up stops that, back at the end starts it. */
 	private pinned = true;
+	private scrollFrame: number | null = null;
 	private lastTop = 0;
 
 	constructor(
@@ -303,8 +304,11 @@ export class Transcript {
 		block.toggleClass("is-pending", Boolean(result.pending));
 		block.querySelector(".vault-agent-tool-status")?.setText(status);
 		block.querySelector(".vault-agent-tool-duration")?.setText(`${Math.round(result.durationMs)} ms`);
+		// The core says what ran: the CLI (its argv), or Obsidian's vault or the plugin itself (`ran`).
 		const command = block.querySelector<HTMLElement>(".vault-agent-tool-command");
-		if (result.argv && command) showWords(command, commandWords(result.argv));
+		if (result.ran) block.querySelector(".vault-agent-tool-name")?.setText(result.ran.label);
+		const words = result.ran?.words ?? (result.argv && commandWords(result.argv));
+		if (words && command) showWords(command, words);
 		const body = block.querySelector(".vault-agent-tool-result");
 		if (!(body instanceof HTMLElement)) return;
 		body.empty();
@@ -343,9 +347,13 @@ export class Transcript {
 		return this.el.createDiv({ cls: "vault-agent-notice", text });
 	}
 
-	/** To the end, if the view is pinned there (the user has not scrolled up). */
+	/** To the end, if the view is pinned there (the user has not scrolled up); once a frame, so a layout is not forced after every change. */
 	scrollToEnd(): void {
-		if (this.pinned) this.el.scrollTop = this.el.scrollHeight;
+		if (this.scrollFrame !== null) return;
+		this.scrollFrame = window.requestAnimationFrame(() => {
+			this.scrollFrame = null;
+			if (this.pinned) this.el.scrollTop = this.el.scrollHeight;
+		});
 	}
 
 	/** To the end, pinned there again (the user sent a message, a chat opened). */
@@ -393,11 +401,12 @@ function showWords(el: HTMLElement, words: string[]): void {
 	});
 }
 
-/** The model's arguments, short: `command key=value …`. */
+/** The model's arguments until the core says what ran: `command key=value …`, each value on one line (no literal `\n`). */
 function describeArguments(raw: string): string[] {
 	try {
 		const args = JSON.parse(raw) as Record<string, unknown>;
-		return Object.entries(args).map(([key, value]) => (key === "command" ? String(value) : value === true ? key : `${key}=${JSON.stringify(value)}`));
+		const shown = (value: unknown) => (typeof value === "string" ? `"${value.replace(/\s+/g, " ")}"` : JSON.stringify(value));
+		return Object.entries(args).map(([key, value]) => (key === "command" ? String(value) : value === true ? key : `${key}=${shown(value)}`));
 	} catch {
 		return [raw];
 	}

@@ -48,7 +48,12 @@ withheld?: number,
  * The notes and headings a ranked search answered with: what the chat
  * may show as an answer's sources.
  */
-found?: Array<NoteHeading>, durationMs: number, };
+found?: Array<NoteHeading>, 
+/**
+ * What carried the call out when it was not the CLI (whose `argv`
+ * says so): the tool block is labelled by it.
+ */
+ran?: Ran, durationMs: number, };
 
 /**
  * A stable error code and a message that says what to do next.
@@ -83,6 +88,13 @@ conflictHash?: string, };
  * before the first heading).
  */
 export type NoteHeading = { path: string, heading: string, };
+
+/**
+ * A call carried out by Obsidian's vault or computed by the plugin, as
+ * the chat's tool block shows it: a label naming the tool and what ran it,
+ * and the words of its line (the operation and the notes it touched).
+ */
+export type Ran = { label: string, words: Array<string>, };
 
 /**
  * What the model and other plugins see of a pending confirmation.

@@ -72,6 +72,11 @@ pub struct ToolResult {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(test, ts(optional))]
     pub found: Option<Vec<NoteHeading>>,
+    /// What carried the call out when it was not the CLI (whose `argv`
+    /// says so): the tool block is labelled by it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
+    pub ran: Option<Ran>,
     pub duration_ms: f64,
 }
 
@@ -82,6 +87,55 @@ pub struct ToolResult {
 pub struct NoteHeading {
     pub path: String,
     pub heading: String,
+}
+
+/// A call carried out by Obsidian's vault or computed by the plugin, as
+/// the chat's tool block shows it: a label naming the tool and what ran it,
+/// and the words of its line (the operation and the notes it touched).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct Ran {
+    pub label: String,
+    pub words: Vec<String>,
+}
+
+impl Ran {
+    pub const VAULT: &'static str = "Obsidian's vault";
+    pub const COMPUTED: &'static str = "computed report";
+    pub const SEARCH: &'static str = "the plugin's index";
+
+    /// `tool` is the tool's name, which says "(CLI)" for the tools the CLI
+    /// runs; `by` says what ran this call instead.
+    pub fn new(tool: &str, by: &str, words: Vec<String>) -> Self {
+        Ran {
+            label: format!("{} ({by})", tool.trim_end_matches(" (CLI)")),
+            words,
+        }
+    }
+
+    /// The model's arguments as words: `command key=value …`, each value on
+    /// one line (a newline in a value would read as a literal `\n`).
+    pub fn argument_words(command: &str, args: &serde_json::Value) -> Vec<String> {
+        let pairs = args.as_object().into_iter().flatten();
+        std::iter::once(command.to_string())
+            .chain(
+                pairs
+                    .filter(|(key, _)| *key != "command")
+                    .map(|(key, value)| match value {
+                        serde_json::Value::Bool(true) => key.clone(),
+                        serde_json::Value::String(text) => {
+                            let line = text.split_whitespace().collect::<Vec<_>>().join(" ");
+                            if line.contains(' ') || line.is_empty() {
+                                format!("{key}=\"{line}\"")
+                            } else {
+                                format!("{key}={line}")
+                            }
+                        }
+                        other => format!("{key}={other}"),
+                    }),
+            )
+            .collect()
+    }
 }
 
 /// A result's link to its entry in the undo journal.
@@ -126,6 +180,7 @@ impl ToolResult {
             journal: None,
             withheld: None,
             found: None,
+            ran: None,
             duration_ms,
         }
     }
@@ -148,6 +203,7 @@ impl ToolResult {
             journal: None,
             withheld: None,
             found: None,
+            ran: None,
             duration_ms: 0.0,
         }
     }
@@ -162,8 +218,44 @@ impl ToolResult {
         }
     }
 
+    /// Says what ran the call, unless the result says so already.
+    pub fn ran_by(mut self, ran: Ran) -> Self {
+        if self.ran.is_none() {
+            self.ran = Some(ran);
+        }
+        self
+    }
+
     /// The error code, if any (handy in tests and logs).
     pub fn code(&self) -> Option<&str> {
         self.error.as_ref().map(|e| e.code.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Ran;
+
+    #[test]
+    fn a_label_names_what_ran_instead_of_the_cli() {
+        let ran = Ran::new("Vault hygiene (CLI)", Ran::COMPUTED, Vec::new());
+        assert_eq!(ran.label, "Vault hygiene (computed report)");
+        let ran = Ran::new("Organise notes (CLI)", Ran::VAULT, Vec::new());
+        assert_eq!(ran.label, "Organise notes (Obsidian's vault)");
+    }
+
+    #[test]
+    fn argument_words_keep_each_value_on_one_line() {
+        let args = serde_json::json!({"command": "orphans", "folder": "Daily notes", "all": true, "note": "a\nb", "limit": 5});
+        assert_eq!(
+            Ran::argument_words("orphans", &args),
+            [
+                "orphans",
+                "folder=\"Daily notes\"",
+                "all",
+                "note=\"a b\"",
+                "limit=5"
+            ]
+        );
     }
 }

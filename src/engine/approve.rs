@@ -129,13 +129,21 @@ impl<H: Host> Engine<H> {
             .borrow_mut()
             .approve(id, argv_hash, now)?;
         let turn = entry.turn.as_deref();
+        // Obsidian's vault makes these changes: their blocks say so.
+        let tool = call.tool.display_name;
         if let Some(plan) = &entry.organise {
-            return self.run_organise(&entry, plan, settings).await;
+            let ran = plan.ran(tool);
+            return self
+                .run_organise(&entry, plan, settings)
+                .await
+                .map(|result| result.ran_by(ran));
         }
         if let Some(plan) = &entry.note_edit {
+            let ran = plan.ran(tool, entry.command);
             return self
                 .run_note_edit(id, entry.tool_id, &entry.arguments, plan, settings, turn)
-                .await;
+                .await
+                .map(|result| result.ran_by(ran));
         }
         let current = match &entry.probe_note {
             Some(path) => self.read_exact(path).await,

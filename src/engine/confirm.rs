@@ -17,7 +17,7 @@ use sha2::{Digest, Sha256};
 use crate::base::call::Preview;
 use crate::base::card::{ConfirmationCard, ConfirmationState, PendingView};
 use crate::base::error::ToolError;
-use crate::base::result::ToolResult;
+use crate::base::result::{Ran, ToolResult};
 use crate::base::vault_path::{is_invisible, visible_code};
 use crate::cli::argv::CliInvocation;
 use crate::cli::outcome::EmptyOutput;
@@ -42,6 +42,11 @@ impl NoteEditPlan {
             format!("after-sha256={}", text_hash(&self.after)),
         ]
     }
+
+    /// What the tool block shows: Obsidian's vault edits the note.
+    pub fn ran(&self, tool: &str, command: &str) -> Ran {
+        Ran::new(tool, Ran::VAULT, vec![command.into(), self.path.clone()])
+    }
 }
 
 /// A move, rename or deletion waiting for the card: each note's path, where
@@ -61,14 +66,30 @@ pub struct PlannedMove {
 }
 
 impl OrganisePlan {
-    /// What the confirmation is bound to: every note, where it goes, and its text by hash.
-    pub fn argv(&self) -> Vec<String> {
-        let verb = match self.kind {
+    fn verb(&self) -> &'static str {
+        match self.kind {
             crate::tools::organise::OrganiseKind::Move => "move",
             crate::tools::organise::OrganiseKind::Rename => "rename",
             crate::tools::organise::OrganiseKind::Delete => "delete",
-        };
-        let mut argv = vec![verb.to_string()];
+        }
+    }
+
+    /// What the tool block shows: Obsidian's vault moves each note (or
+    /// puts it in the trash).
+    pub fn ran(&self, tool: &str) -> Ran {
+        let mut words = vec![self.verb().to_string()];
+        for item in &self.items {
+            words.push(item.from.clone());
+            if let Some(to) = &item.to {
+                words.extend(["→".into(), to.clone()]);
+            }
+        }
+        Ran::new(tool, Ran::VAULT, words)
+    }
+
+    /// What the confirmation is bound to: every note, where it goes, and its text by hash.
+    pub fn argv(&self) -> Vec<String> {
+        let mut argv = vec![self.verb().to_string()];
         for item in &self.items {
             argv.push(format!("path={}", item.from));
             if let Some(to) = &item.to {

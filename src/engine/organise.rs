@@ -111,6 +111,7 @@ impl<H: Host> Engine<H> {
             many => format!("{} notes", many.len()),
         };
         let argv = plan.argv();
+        let ran = plan.ran(call.tool.display_name);
         let preview = Preview {
             target: target.clone(),
             before: before.join("\n"),
@@ -134,7 +135,7 @@ impl<H: Host> Engine<H> {
             organise: Some(plan),
             turn: turn.map(str::to_string),
         };
-        Ok(self.file_vault_card(proposal, settings))
+        Ok(self.file_vault_card(proposal, settings, ran))
     }
 
     /// The approved request: every note is checked first (still the text the

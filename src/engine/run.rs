@@ -8,7 +8,7 @@ use super::{Authorised, Engine};
 use crate::base::call::{Access, ProbeResult};
 use crate::base::error::ToolError;
 use crate::base::host::Host;
-use crate::base::result::ToolResult;
+use crate::base::result::{Ran, ToolResult};
 use crate::cli::argv::CliInvocation;
 use crate::cli::client::CliRun;
 use crate::cli::outcome::EmptyOutput;
@@ -35,17 +35,34 @@ impl<H: Host> Engine<H> {
         let _forget = access.is_write().then(|| self.changing());
         let args = &arguments;
         let plan = call.args.plan();
+        // What the block of a call the CLI does not run says ran it.
+        let ran = |by: &'static str| {
+            let words = Ran::argument_words(call.command.name, args);
+            move |mut result: ToolResult| {
+                result.ran = Some(Ran::new(call.tool.display_name, by, words));
+                result
+            }
+        };
         match plan {
-            Plan::NoteView(request) => self.view_note(request, &settings).await,
+            Plan::NoteView(request) => self
+                .view_note(request, &settings)
+                .await
+                .map(ran(Ran::VAULT)),
             Plan::Organise(request) => {
                 self.propose_organise(&call, args, request, &settings, turn)
                     .await
             }
             // Computed from the CLI's listings and the notes' text, each
             // limited to the read scope before anything is computed.
-            Plan::Computed(request) => self.run_hygiene(&request, &settings).await,
+            Plan::Computed(request) => self
+                .run_hygiene(&request, &settings)
+                .await
+                .map(ran(Ran::COMPUTED)),
             // The core's index; every hit limited to the read scope first.
-            Plan::Search(request) => self.run_search(&request, &settings).await,
+            Plan::Search(request) => self
+                .run_search(&request, &settings)
+                .await
+                .map(ran(Ran::SEARCH)),
             Plan::NoteEdit(request) => {
                 self.propose_note_edit(&call, args, request, &settings, turn)
                     .await
@@ -252,6 +269,7 @@ pub(super) fn result_of(run: CliRun) -> ToolResult {
             journal: None,
             withheld: None,
             found: None,
+            ran: None,
             duration_ms: 0.0,
         },
         Err(error) => ToolResult::failure(&error, 0.0),

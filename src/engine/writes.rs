@@ -11,7 +11,7 @@ use crate::base::card::ConfirmationState;
 use crate::base::diff::NoteDiff;
 use crate::base::error::ToolError;
 use crate::base::host::{Host, VaultProcessed};
-use crate::base::result::ToolResult;
+use crate::base::result::{Ran, ToolResult};
 use crate::base::vault_path::PathKind;
 use crate::cli::argv::CliInvocation;
 use crate::cli::outcome::{CliOutput, EmptyOutput};
@@ -149,6 +149,7 @@ impl<H: Host> Engine<H> {
             after,
         };
         let argv = plan.argv();
+        let ran = plan.ran(call.tool.display_name, call.command.name);
         let preview = crate::base::call::Preview {
             target: target.clone(),
             before: String::new(),
@@ -173,7 +174,7 @@ impl<H: Host> Engine<H> {
             organise: None,
             turn: turn.map(str::to_string),
         };
-        Ok(self.file_vault_card(proposal, settings))
+        Ok(self.file_vault_card(proposal, settings, ran))
     }
 
     /// Refuses to edit a file that is not UTF-8 (a Latin-1 note, an image):
@@ -203,7 +204,12 @@ impl<H: Host> Engine<H> {
 
     /// Files a card whose change Obsidian makes (an edit, a move), not the
     /// CLI: the pending result carries no command line.
-    pub(crate) fn file_vault_card(&self, proposal: Proposal, settings: &Settings) -> ToolResult {
+    pub(crate) fn file_vault_card(
+        &self,
+        proposal: Proposal,
+        settings: &Settings,
+        ran: Ran,
+    ) -> ToolResult {
         let argv = proposal.argv.clone();
         let now = self.host().now_ms();
         let pending = self
@@ -213,6 +219,7 @@ impl<H: Host> Engine<H> {
             .view();
         let mut result = ToolResult::pending(pending, argv);
         result.argv = None;
+        result.ran = Some(ran);
         result
     }
 

@@ -245,6 +245,62 @@ describe("the chat view in a narrow sidebar, in Chromium", () => {
 		await sidebar(page, 320);
 	});
 
+	/** A tool block's facts: its label, its command line, and whether the duration shares the label's row. */
+	function blockFacts(block) {
+		return block.evaluate((el) => {
+			const middle = (part) => {
+				const box = el.querySelector(part).getBoundingClientRect();
+				return (box.top + box.bottom) / 2;
+			};
+			const name = el.querySelector(".vault-agent-tool-name").getBoundingClientRect();
+			return {
+				label: el.querySelector(".vault-agent-tool-name").textContent,
+				words: [...el.querySelectorAll(".vault-agent-tool-command .vault-agent-arg")].map((w) => w.textContent),
+				durationOnLabelRow: middle(".vault-agent-tool-duration") >= name.top && middle(".vault-agent-tool-duration") <= name.bottom,
+				duration: el.querySelector(".vault-agent-tool-duration").textContent,
+			};
+		});
+	}
+
+	it("labels a tool block by what ran it: the CLI with its argv, or Obsidian's vault with the note", async () => {
+		await sidebar(page, 320);
+		// One tool round a message (maxToolRounds): only the call is scripted, and nothing left over from before.
+		server.clear();
+		server.script({ stream: openaiStream({ toolCalls: [["obsidianNotes", { command: "read", file: "Welcome" }]] }) });
+		await send("read the welcome note");
+		await turnDone();
+		const cli = await blockFacts(page.locator(".vault-agent-tool-call").last());
+		assert.equal(cli.label, "Notes (CLI)", await page.locator(".vault-agent-messages").textContent());
+		assert.deepEqual(cli.words, ["obsidian", "read", "file=Welcome"], "the argv the CLI was given");
+		assert.equal(cli.durationOnLabelRow, true, `the duration on the label's row at 320 px: ${JSON.stringify(cli)}`);
+
+		server.script({ stream: openaiStream({ toolCalls: [["obsidianEdit", { command: "edit", path: "Projects/Launch plan.md", heading: "Launch plan::Goals", content: "- Ship the beta to 50 users by May\n- Collect feedback every week" }]] }) });
+		await send("rewrite the goals of the launch plan");
+		await turnDone();
+		const block = page.locator(".vault-agent-tool-call").last();
+		const waiting = await blockFacts(block);
+		assert.equal(waiting.label, "Edit notes (Obsidian's vault)", JSON.stringify(waiting));
+		assert.deepEqual(waiting.words, ["edit", "Projects/Launch plan.md"], "the operation and the note, no made-up command line");
+		assert.equal(waiting.durationOnLabelRow, true, `the duration on the label's row at 320 px: ${JSON.stringify(waiting)}`);
+		const card = page.locator(".vault-agent-inline-card .vault-agent-confirm").last();
+		assert.equal(await card.locator(".vault-agent-confirm-expiry").count(), 1, "the card waits until a time");
+		await block.screenshot({ path: join(outputDir, "chat-vault-edit-block-320.png") });
+		await page.locator(".vault-agent-messages").screenshot({ path: join(outputDir, "chat-vault-edit-card-320.png") });
+		// Changed words are a soft shade at this width, not bricks.
+		const word = await card.locator(".vault-agent-diff-word").first().evaluate((el) => ({ background: getComputedStyle(el).backgroundColor, radius: getComputedStyle(el).borderTopLeftRadius }));
+		const alpha = Number(/rgba\([^)]*,\s*([\d.]+)\)/.exec(word.background)?.[1] ?? 1);
+		assert.ok(alpha <= 0.15 && word.radius === "0px", `a soft, square word highlight: ${JSON.stringify(word)}`);
+		await card.locator("button.vault-agent-approve").click();
+		await page.waitForFunction(() => document.querySelector(".vault-agent-inline-card .vault-agent-confirm.is-done"), null, { timeout: 15_000 });
+		await turnDone();
+		assert.equal(await card.locator(".vault-agent-confirm-expiry").count(), 0, "no \"Waiting until\" once answered");
+		const texts = await page.locator(".vault-agent-tool-command").allTextContents();
+		for (const text of texts) assert.ok(!text.includes("\\n"), `no literal \\n in a command line: ${text}`);
+		await block.evaluate((el) => (el.open = true));
+		await block.screenshot({ path: join(outputDir, "chat-vault-edit-done-320.png") });
+		await page.locator(".vault-agent-tool-call", { hasText: "Notes (CLI)" }).last().screenshot({ path: join(outputDir, "chat-cli-block-320.png") });
+	});
+
 	it("has a native header in tidy rows at 300 and 480 px with our model", async () => {
 		for (const [width, rows] of [[300, 2], [480, 1]]) {
 			await sidebar(page, width);

@@ -354,7 +354,11 @@ impl<H: Host> ChatDoor<H> {
         events.emit(ChatEvent::ToolFinished {
             call_id: call.id.clone(),
             tool: call.name.clone(),
-            display_name: self.display_name(&call.name),
+            // Named by what ran it: the vault and the plugin's own reports say so.
+            display_name: match &result.ran {
+                Some(ran) => ran.label.clone(),
+                None => self.display_name(&call.name),
+            },
             result: Box::new(result.clone()),
             table: table.clone(),
         });
