@@ -76,6 +76,7 @@ fn core_types() -> String {
     use crate::base::table::Table;
     use crate::cli::client::CliStatus;
     use crate::cli::discovery::{Candidate, CandidateSource, Discovery, Verdict};
+    use crate::doors::acp::AgentServers;
     use crate::doors::chat::conversation::{
         AgentAnswerText, AgentChat, AnswerUsage, Attachment, ChatMessage, Conversation,
         OutsideDoor, PausedTurn, ToolCallRecord, Usage,
@@ -119,6 +120,7 @@ fn core_types() -> String {
         declaration::<OutsideTool>(),
         declaration::<OutsideCall>(),
         declaration::<OutsideOutcome>(),
+        declaration::<AgentServers>(),
         declaration::<EntryView>(),
         declaration::<TurnChanges>(),
         declaration::<Settings>(),
