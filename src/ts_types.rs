@@ -78,6 +78,7 @@ fn core_types() -> String {
     use crate::base::table::Table;
     use crate::cli::client::CliStatus;
     use crate::cli::discovery::{Candidate, CandidateSource, Discovery, Verdict};
+    use crate::doors::acp::AgentServers;
     use crate::doors::chat::conversation::{
         AgentAnswerText, AgentChat, AnswerUsage, Attachment, ChatMessage, Conversation,
         OutsideDoor, PausedTurn, ToolCallRecord, Usage,
@@ -123,6 +124,7 @@ fn core_types() -> String {
         declaration::<OutsideTool>(),
         declaration::<OutsideCall>(),
         declaration::<OutsideOutcome>(),
+        declaration::<AgentServers>(),
         declaration::<EntryView>(),
         declaration::<TurnChanges>(),
         declaration::<Settings>(),

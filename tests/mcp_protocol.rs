@@ -560,3 +560,156 @@ fn another_token_never_takes_a_kept_card_over() {
     assert!(text(&body(&theirs)).starts_with("confirmation_rejected: "));
     assert!(writes.borrow().is_empty());
 }
+
+/// A sessionless (2026-07-28) message: the envelope in `_meta`, the
+/// revision's headers, no session.
+fn sessionless(id: Option<u32>, method: &str, mut params: Value, version: &str) -> McpExchange {
+    params["_meta"] = json!({
+        "io.modelcontextprotocol/protocolVersion": version,
+        "io.modelcontextprotocol/clientInfo": {"name": "modern", "version": "2.4.0"},
+        "io.modelcontextprotocol/clientCapabilities": {},
+    });
+    let mut message = json!({"jsonrpc": "2.0", "method": method, "params": params});
+    if let Some(id) = id {
+        message["id"] = json!(id);
+    }
+    let mut e = exchange("POST", message, None);
+    e.headers
+        .insert("mcp-protocol-version".into(), version.into());
+    e.headers.insert("mcp-method".into(), method.into());
+    e
+}
+
+#[test]
+fn revision_2026_07_28_needs_no_session_and_stamps_its_results() {
+    let (core, _) = new_core(json!({}));
+    let events = Recorded::default();
+    let discover = block_on(core.mcp.handle(
+        &sessionless(Some(1), "server/discover", json!({}), "2026-07-28"),
+        &events,
+    ));
+    assert_eq!(discover.status, 200, "{}", discover.body);
+    assert_eq!(header(&discover, "mcp-session-id"), None);
+    let result = &body(&discover)["result"];
+    assert_eq!(result["supportedVersions"][0], "2026-07-28");
+    assert!(result["supportedVersions"]
+        .as_array()
+        .unwrap()
+        .contains(&json!("2024-11-05")));
+    assert_eq!(result["resultType"], "complete");
+    assert_eq!(result["cacheScope"], "private");
+    assert_eq!(
+        result["_meta"]["io.modelcontextprotocol/serverInfo"]["name"],
+        "vault-agent"
+    );
+    assert_eq!(*events.ids_made.borrow(), 0, "no session was made");
+    let listed = block_on(core.mcp.handle(
+        &sessionless(Some(2), "tools/list", json!({}), "2026-07-28"),
+        &events,
+    ));
+    let listed = body(&listed);
+    assert!(!listed["result"]["tools"].as_array().unwrap().is_empty());
+    assert_eq!(listed["result"]["ttlMs"], 0);
+    let read = block_on(core.mcp.handle(
+        &sessionless(
+            Some(3),
+            "tools/call",
+            json!({"name": "obsidianNotes", "arguments": {"command": "read", "file": "Welcome"}}),
+            "2026-07-28",
+        ),
+        &events,
+    ));
+    let read = body(&read);
+    assert_eq!(read["result"]["resultType"], "complete", "{read}");
+    assert_eq!(events.activity.borrow().last().unwrap().client, "modern");
+    // A missing resource is invalid params in this revision.
+    let missing = block_on(core.mcp.handle(
+        &sessionless(
+            Some(4),
+            "resources/read",
+            json!({"uri": "obsidian://elsewhere/Nowhere.md"}),
+            "2026-07-28",
+        ),
+        &events,
+    ));
+    assert_eq!(body(&missing)["error"]["code"], -32602, "{}", missing.body);
+}
+
+#[test]
+fn a_sessionless_request_is_refused_with_what_to_fix() {
+    let (core, _) = new_core(json!({}));
+    let events = Recorded::default();
+    let status_code = |e: &McpExchange| {
+        let reply = block_on(core.mcp.handle(e, &events));
+        (reply.status, body(&reply)["error"].clone())
+    };
+    let (status, error) = status_code(&sessionless(Some(1), "tools/list", json!({}), "2099-01-01"));
+    assert_eq!((status, error["code"].clone()), (400, json!(-32022)));
+    assert_eq!(error["data"]["requested"], "2099-01-01");
+    assert_eq!(error["data"]["supported"][0], "2026-07-28");
+    // A session revision without a session: told to initialize.
+    let (_, error) = status_code(&sessionless(Some(2), "tools/list", json!({}), "2025-11-25"));
+    assert!(
+        error["message"].as_str().unwrap().contains("initialize"),
+        "{error}"
+    );
+    let mut wrong_method = sessionless(Some(3), "tools/list", json!({}), "2026-07-28");
+    wrong_method
+        .headers
+        .insert("mcp-method".into(), "tools/call".into());
+    assert_eq!(
+        status_code(&wrong_method),
+        (400, status_code(&wrong_method).1)
+    );
+    assert_eq!(status_code(&wrong_method).1["code"], -32020);
+    let mut wrong_version = sessionless(Some(4), "tools/list", json!({}), "2026-07-28");
+    wrong_version
+        .headers
+        .insert("mcp-protocol-version".into(), "2025-11-25".into());
+    assert_eq!(status_code(&wrong_version).1["code"], -32020);
+    let (status, error) = status_code(&sessionless(Some(5), "initialize", json!({}), "2026-07-28"));
+    assert_eq!(status, 200);
+    assert!(
+        error["message"]
+            .as_str()
+            .unwrap()
+            .contains("no `initialize`"),
+        "{error}"
+    );
+    // `initialize` itself agrees on a session revision only.
+    let session = initialize_with(&core, &events, "2026-07-28", TOKEN);
+    assert!(!session.is_empty());
+}
+
+#[test]
+fn a_sessionless_call_waits_for_its_card_and_is_cancelled_by_its_token() {
+    let (core, writes) = new_core(json!({"mcp": {"permissionMode": "askEveryChange"}}));
+    let events = Recorded::default();
+    let set = sessionless(
+        Some(5),
+        "tools/call",
+        json!({"name": "obsidianProperties", "arguments": set_status("done")}),
+        "2026-07-28",
+    );
+    let cancel = sessionless(
+        None,
+        "notifications/cancelled",
+        json!({"requestId": 5, "reason": "User pressed Esc"}),
+        "2026-07-28",
+    );
+    let client = async {
+        while events.presented.borrow().is_empty() {
+            core.host().sleep(50).await;
+        }
+        core.mcp.handle(&cancel, &events).await
+    };
+    let (reply, cancelled) = join(core.mcp.handle(&set, &events), client);
+    assert_eq!(cancelled.status, 202);
+    assert_eq!(reply.body, "", "a cancelled request gets no response");
+    assert!(writes.borrow().is_empty());
+    assert_eq!(
+        events.withdrawn.borrow().len(),
+        1,
+        "the card was taken away"
+    );
+}

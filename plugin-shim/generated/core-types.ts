@@ -190,6 +190,16 @@ export type OutsideCall = { server: OutsideConnect, tool: string, arguments: Rec
  */
 export type OutsideOutcome = { "status": "answered", result: unknown, } | { "status": "failed", code: number, message: string, } | { "status": "timedOut" } | { "status": "cancelled" } | { "status": "crashed", message: string, stderrTail: string, } | { "status": "unreachable", message: string, };
 
+export type AgentServers = { 
+/**
+ * ACP `McpServer` entries, as `session/new` takes them.
+ */
+servers: unknown[], 
+/**
+ * Why each enabled server that is not there was held back, for the chat.
+ */
+heldBack: Array<string>, };
+
 /**
  * What the UI shows of an entry.
  */

@@ -53,6 +53,36 @@ pub fn decide(
     }
 }
 
+/// Whether a coding agent (ACP) may be handed `server` in `session/new`, to
+/// start and call itself: then none of its calls passes this module, so only
+/// a server whose every call would run at once anyway may go, and none
+/// whose tools the user switched off one by one (the agent would see them
+/// all) or while the mode is Read only (which refuses the calls not marked
+/// read-only). The others stay behind our cards: not handed over; the
+/// reason says why, for the user.
+pub fn for_agent(mode: PermissionMode, server: &OutsideServer) -> Result<(), String> {
+    let id = &server.id;
+    if !server.enabled {
+        return Err(format!("`{id}` is switched off."));
+    }
+    if server.trust != Trust::NeverAsk {
+        return Err(format!(
+            "`{id}` asks before calls (its trust level), and the agent would call it without a card, so it is not given to the agent; set it to \"never ask\" to give it."
+        ));
+    }
+    if !server.tools_off.is_empty() {
+        return Err(format!(
+            "`{id}` has tools switched off, which the agent calling it itself would not honour, so it is not given to the agent."
+        ));
+    }
+    if mode == PermissionMode::ReadOnly {
+        return Err(format!(
+            "`{id}` is not given to the agent in Read only: the agent would call its changing tools without the refusal."
+        ));
+    }
+    Ok(())
+}
+
 /// The key "Approve for this chat" remembers.
 pub fn approval_key(server: &str, tool: &str) -> String {
     format!("{server}\u{1f}{tool}")
@@ -141,5 +171,23 @@ mod tests {
             decide(PermissionMode::AskEveryChange, &off, "t", true, false),
             OutsideVerdict::Refuse(_)
         ));
+    }
+
+    #[test]
+    fn only_a_server_that_never_asks_goes_to_a_coding_agent() {
+        let mode = PermissionMode::AskBeforeEdits;
+        let mut free = server(Trust::NeverAsk);
+        free.tools_off.clear();
+        assert_eq!(for_agent(mode, &free), Ok(()));
+        assert!(for_agent(PermissionMode::ReadOnly, &free).is_err());
+        for trust in [Trust::AskEveryCall, Trust::AskUnlessReadOnly] {
+            let mut asks = free.clone();
+            asks.trust = trust;
+            assert!(for_agent(mode, &asks).unwrap_err().contains("trust level"));
+        }
+        // A tool switched off keeps the whole server back.
+        assert!(for_agent(mode, &server(Trust::NeverAsk)).is_err());
+        free.enabled = false;
+        assert!(for_agent(mode, &free).is_err());
     }
 }

@@ -59,7 +59,7 @@ import type {
     AgentAnswer, AgentAnswerText, AgentChat, AgentFileWrite, AgentProfile, AgentQuestion, AgentRefusal, Attachment, ChatEvent, ChatMessage,
     ChatSettings, CliStatus, CodingAgentSettings, ConfirmationCard, ConnectionEntry, ConnectionReport, Conversation, JournalEntryView,
     LoadedConversation, McpActivityRead, McpClientSetup, McpExchange, McpListenerLimits, McpReply,
-    OutsideImport, OutsideListing,
+    AgentServers, OutsideImport, OutsideListing,
     Passage, PlatformFacts, ProcessTree, ProfileSummary, ProviderPreset, SavedPrompts, SearchStatus, SearchVaultEvent,
     TurnChanges, VaultAgentSettings,
 } from "../../plugin-shim/generated/core-types";
@@ -214,6 +214,15 @@ impl VaultAgent {
             Some(mode) => self.core.acp.open_door(&token, &name, mode),
             None => false,
         }
+    }
+
+    /// The user's MCP servers to give a coding agent in `session/new`
+    /// (`mode` a stored mode name; `http`: it takes HTTP servers).
+    #[wasm_bindgen(js_name = agentOutsideServers, unchecked_return_type = "AgentServers")]
+    pub fn agent_outside_servers(&self, mode: String, http: bool) -> Result<JsValue, JsError> {
+        let mode = crate::settings::PermissionMode::from_key(&mode)
+            .ok_or_else(|| JsError::new(&format!("unknown permission mode {mode:?}")))?;
+        to_js(&self.core.acp.outside_servers(mode, http))
     }
 
     #[wasm_bindgen(js_name = closeAgentDoor)]

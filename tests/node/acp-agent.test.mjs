@@ -166,6 +166,34 @@ describe("a coding agent over ACP in the chat", () => {
 		}
 	});
 
+	it("is given the user's MCP servers that never ask, beside ours, and told which others stay behind our cards", async () => {
+		plugin.app.secretStorage.setSecret("mcp-free-token", "free-secret");
+		await plugin.updateSettings({
+			mcpServers: [
+				{ id: "free", kind: "stdio", command: process.execPath, args: ["free.mjs"], env: [{ name: "TOKEN", secret: "mcp-free-token" }], trust: "neverAsk" },
+				{ id: "careful", kind: "stdio", command: process.execPath, args: ["careful.mjs"], trust: "askUnlessReadOnly" },
+				{ id: "picky", kind: "http", url: "http://127.0.0.1:9/mcp", trust: "neverAsk", toolsOff: ["drop"] },
+				{ id: "off", kind: "stdio", command: process.execPath, enabled: false, trust: "neverAsk" },
+			],
+		});
+		const given = await plugin.codingAgents.start(profile);
+		try {
+			const lines = readFileSync(agentLog(), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+			const servers = lines.filter((l) => l.method === "session/new").at(-1).params.mcpServers;
+			assert.deepEqual(servers.map((s) => s.name), ["vault-agent", "free"], JSON.stringify(servers));
+			assert.deepEqual(servers[1], { name: "free", command: process.execPath, args: ["free.mjs"], env: [{ name: "TOKEN", value: "free-secret" }] });
+			const { events } = await turn("hello", () => {}, given);
+			const notice = events.find((e) => e.type === "notice" && /^Not given to /.test(e.text));
+			assert.ok(notice, JSON.stringify(events.filter((e) => e.type === "notice")));
+			assert.match(notice.text, /`careful` asks before calls/);
+			assert.match(notice.text, /`picky` has tools switched off/);
+			assert.doesNotMatch(notice.text, /`off`/, "a server switched off is not mentioned");
+		} finally {
+			plugin.codingAgents.end(given);
+			await plugin.updateSettings({ mcpServers: [] });
+		}
+	});
+
 	it("the session's MCP mode follows the chat's at each Send", async () => {
 		await plugin.updateSettings({ permissionMode: "readOnly" });
 		try {

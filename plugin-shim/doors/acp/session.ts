@@ -190,7 +190,7 @@ export class AgentSession {
 		return this.facts;
 	}
 
-	/** `session/new` with our MCP server (HTTP, a token for this session), or `session/load` of `resume`. */
+	/** `session/new` with our MCP server (HTTP, a token for this session) and the user's that never ask, or `session/load` of `resume`. */
 	async open(resume: string | null = null): Promise<void> {
 		const agent = this.connection?.agent;
 		if (!agent || !this.facts) throw new Error("The agent is not initialized.");
@@ -220,6 +220,10 @@ export class AgentSession {
 			// Said at the first Send: no turn is listening yet.
 			this.pendingNotices.push(`${this.facts.name} cannot reach Vault Agent's tools (the MCP listener did not start); it works with the files it reads and writes through the chat.`);
 		}
+		// The user's own servers that never ask (the core decides which); the others stay behind our cards.
+		const outside = this.host.core.agentOutsideServers(this.host.permissionMode(), this.facts.mcpHttp);
+		mcpServers.push(...(outside.servers as acp.McpServer[]));
+		if (outside.heldBack.length > 0) this.pendingNotices.push(`Not given to ${this.facts.name}: ${outside.heldBack.join(" ")}`);
 		let opened: acp.NewSessionResponse | acp.LoadSessionResponse;
 		if (resume && this.facts.loadSession) {
 			opened = await this.untilExit(agent.request("session/load", { sessionId: resume, cwd: this.host.vaultPath, mcpServers }));

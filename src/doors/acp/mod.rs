@@ -6,6 +6,9 @@
 //! session's state and asks them.
 
 mod files;
+mod outside;
+
+pub use outside::AgentServers;
 
 use std::cell::RefCell;
 use std::rc::Rc;

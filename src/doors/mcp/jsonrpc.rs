@@ -39,6 +39,9 @@ pub enum Incoming {
 pub struct RpcError {
     pub code: i64,
     pub message: String,
+    /// What the client may act on (2026-07-28's unsupported-version error
+    /// lists the revisions spoken).
+    pub data: Option<Box<Value>>,
 }
 
 impl RpcError {
@@ -46,6 +49,7 @@ impl RpcError {
         RpcError {
             code,
             message: message.into(),
+            data: None,
         }
     }
 
@@ -155,11 +159,11 @@ pub fn result(id: &Value, result: Value) -> Value {
 }
 
 pub fn error(id: &Value, error: &RpcError) -> Value {
-    json!({
-        "jsonrpc": "2.0",
-        "id": id,
-        "error": { "code": error.code, "message": error.message },
-    })
+    let mut body = json!({ "code": error.code, "message": error.message });
+    if let Some(data) = &error.data {
+        body["data"] = (**data).clone();
+    }
+    json!({ "jsonrpc": "2.0", "id": id, "error": body })
 }
 
 pub fn notification(method: &str, params: Value) -> Value {

@@ -12,6 +12,7 @@ mod call;
 pub mod gate;
 pub mod jsonrpc;
 pub mod listener;
+pub mod modern;
 mod resources;
 mod serve;
 mod sessions;
@@ -31,7 +32,8 @@ pub use activity::ActivityEntry;
 pub use listener::ListenerLimits;
 pub(crate) use sessions::McpState;
 
-/// Protocol revisions this server speaks, newest first.
+/// The session revisions this server speaks (they start with `initialize`),
+/// newest first; the sessionless ones are `modern::MODERN_VERSIONS`.
 pub const SUPPORTED_VERSIONS: [&str; 4] = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
 /// The revisions under which a client may post a JSON-RPC batch: 2025-03-26
 /// requires servers to take them, 2024-11-05 follows JSON-RPC 2.0, which has

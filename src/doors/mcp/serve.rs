@@ -6,6 +6,7 @@
 use serde_json::{json, Map, Value};
 
 use super::jsonrpc::{self, Incoming, Posted, RpcError, Unreadable};
+use super::modern::{self, Envelope};
 use super::sessions::{InFlight, McpSession, SessionRefusal};
 use super::{
     gate, McpDoor, McpEvents, McpExchange, McpReply, BATCH_VERSIONS, MAX_SESSIONS_PER_TOKEN,
@@ -96,6 +97,16 @@ impl<H: Host> McpDoor<H> {
             Err((id, error)) => return McpReply::json(400, &jsonrpc::error(&id, &error)),
         };
         self.state.borrow_mut().expire(self.engine.host().now_ms());
+        // 2026-07-28 and later: no session, the revision in every request.
+        if let Some(sessionless) = modern::classify(exchange, &posted) {
+            return match sessionless {
+                Ok(envelope) => {
+                    self.mcp_sessionless(envelope, posted, exchange, events, door)
+                        .await
+                }
+                Err(refusal) => refusal,
+            };
+        }
         if let Posted::One(Incoming::Request { id, method, params }) = &posted {
             if method == "initialize" {
                 return self.mcp_initialize(id, params, events, door);
@@ -134,6 +145,64 @@ impl<H: Host> McpDoor<H> {
                 }
             }
             Posted::Batch(items) => self.mcp_batch(&session, items, exchange, events).await,
+        }
+    }
+
+    /// One request of the sessionless era: run as a session's would be, under
+    /// a session that lasts this request only (per token, so that the same
+    /// token's `notifications/cancelled` finds its call), its result stamped
+    /// as the revision requires.
+    async fn mcp_sessionless(
+        &self,
+        envelope: Envelope,
+        posted: Posted,
+        exchange: &McpExchange,
+        events: &dyn McpEvents,
+        door: Option<Caller>,
+    ) -> McpReply {
+        let Posted::One(incoming) = posted else {
+            return gate::refusal(
+                400,
+                "Bad request: batches are not part of MCP 2026-07-28; post one message per request.".into(),
+            );
+        };
+        let session = McpSession {
+            id: match &door {
+                Some(door) => format!("sessionless:{}", door.id),
+                None => "sessionless".into(),
+            },
+            client_name: label(envelope.client_name.as_deref(), "An MCP client"),
+            client_version: label(envelope.client_version.as_deref(), ""),
+            version: envelope.version,
+            last_used_ms: self.engine.host().now_ms(),
+            caller: door,
+        };
+        let Incoming::Request { id, method, params } = incoming else {
+            // Notifications (a cancellation) and stray responses.
+            self.mcp_message(&session, incoming, exchange, events).await;
+            return McpReply::empty(202);
+        };
+        let answer = if method == "initialize" {
+            Answer::Error(RpcError::new(
+                jsonrpc::INVALID_REQUEST,
+                format!(
+                    "Invalid request: MCP {} has no `initialize`; send each request with the revision in `_meta` (`server/discover` says what this server offers), or initialize without naming a 2026 revision in `_meta`.",
+                    session.version
+                ),
+            ))
+        } else {
+            self.mcp_request(&session, exchange, &id, &method, &params, events)
+                .await
+        };
+        match answer {
+            Answer::Result(value) => {
+                McpReply::json(200, &jsonrpc::result(&id, modern::stamp(&method, value)))
+            }
+            Answer::Error(mut error) => {
+                error.code = modern::error_code(error.code);
+                McpReply::json(200, &jsonrpc::error(&id, &error))
+            }
+            Answer::Cancelled => McpReply::no_response(exchange),
         }
     }
 
@@ -313,17 +382,10 @@ impl<H: Host> McpDoor<H> {
         };
         let client = params.get("clientInfo").and_then(Value::as_object);
         let text = |key: &str, fallback: &str| {
-            client
-                .and_then(|c| c.get(key))
-                .and_then(Value::as_str)
-                .map(|s| {
-                    s.chars()
-                        .filter(|c| !c.is_control())
-                        .take(80)
-                        .collect::<String>()
-                })
-                .filter(|s| !s.trim().is_empty())
-                .unwrap_or_else(|| fallback.to_string())
+            label(
+                client.and_then(|c| c.get(key)).and_then(Value::as_str),
+                fallback,
+            )
         };
         let fresh_id = events.fresh_id();
         let session_id = fresh_id.trim();
@@ -378,15 +440,8 @@ impl<H: Host> McpDoor<H> {
                 id,
                 json!({
                     "protocolVersion": version,
-                    "capabilities": {
-                        "tools": { "listChanged": false },
-                        "resources": { "subscribe": false, "listChanged": false },
-                    },
-                    "serverInfo": {
-                        "name": "vault-agent",
-                        "title": "Vault Agent",
-                        "version": env!("CARGO_PKG_VERSION"),
-                    },
+                    "capabilities": capabilities(),
+                    "serverInfo": modern::server_info(),
                     "instructions": INSTRUCTIONS,
                 }),
             ),
@@ -408,6 +463,7 @@ impl<H: Host> McpDoor<H> {
     ) -> Answer {
         match method {
             "ping" => Answer::Result(json!({})),
+            "server/discover" => Answer::Result(modern::discover(capabilities(), INSTRUCTIONS)),
             "tools/list" => Answer::Result(json!({ "tools": self.tools() })),
             "tools/call" => self.mcp_call(session, exchange, id, params, events).await,
             "resources/list" => match self.mcp_list_resources(params).await {
@@ -479,6 +535,27 @@ impl<H: Host> McpDoor<H> {
             })
             .collect()
     }
+}
+
+/// What the server offers, as `initialize` and `server/discover` say it.
+fn capabilities() -> Value {
+    json!({
+        "tools": { "listChanged": false },
+        "resources": { "subscribe": false, "listChanged": false },
+    })
+}
+
+/// A client's name or version as the activity log shows it: no control
+/// characters, at most 80 of the others, `fallback` when nothing is left.
+fn label(text: Option<&str>, fallback: &str) -> String {
+    text.map(|s| {
+        s.chars()
+            .filter(|c| !c.is_control())
+            .take(80)
+            .collect::<String>()
+    })
+    .filter(|s| !s.trim().is_empty())
+    .unwrap_or_else(|| fallback.to_string())
 }
 
 /// Whether a cancellation's reason says the client's own timeout ran out
