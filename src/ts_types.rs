@@ -49,6 +49,7 @@ fn api_types() -> String {
         HEADER.to_string(),
         declaration::<ToolResult>(),
         declaration::<ErrorInfo>(),
+        declaration::<crate::base::host::ImageData>(),
         declaration::<JournalRef>(),
         declaration::<PendingView>(),
         declaration::<Preview>(),

@@ -251,6 +251,7 @@ pub(super) fn result_of(run: CliRun) -> ToolResult {
             diff: None,
             journal: None,
             withheld: None,
+            images: Vec::new(),
             duration_ms: 0.0,
         },
         Err(error) => ToolResult::failure(&error, 0.0),

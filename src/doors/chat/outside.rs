@@ -9,6 +9,7 @@ use serde_json::{json, Map, Value};
 use crate::base::call::Preview;
 use crate::base::card::{ConfirmationCard, ConfirmationState, OutsideCard, PendingView};
 use crate::base::error::ToolError;
+use crate::base::host::ImageData;
 use crate::base::host::{join_all, Host};
 use crate::base::outside::{
     OutsideCall, OutsideConnect, OutsideListing, OutsideOutcome, OutsideTool,
@@ -16,6 +17,7 @@ use crate::base::outside::{
 use crate::base::result::{ErrorInfo, ToolResult};
 use crate::base::text::human_bytes;
 use crate::doors::chat::conversation::{ChatMessage, Conversation, PausedTurn, ToolCallRecord};
+use crate::doors::chat::images;
 use crate::doors::chat::model::ModelTool;
 use crate::doors::chat::prompt::{attribute, cap, defuse_named};
 use crate::doors::chat::{ChatDoor, ChatEvent, ChatEvents, Decision, TurnEnd};
@@ -305,7 +307,8 @@ pub fn outcome_result(outcome: &OutsideOutcome, tool: &str, timeout_ms: u32) -> 
                 );
             }
             let mut done = ToolResult::success(text);
-            done.empty = done.text.trim().is_empty();
+            done.empty = done.text.trim().is_empty() && !has_images(result);
+            done.images = kept_images(result);
             done
         }
         OutsideOutcome::Failed { code, message } => failed(
@@ -344,11 +347,15 @@ fn content_text(result: &Value) -> String {
         let size = |key: &str| human_bytes((text(key).len() as u64) * 3 / 4);
         parts.push(match text("type") {
             "text" => text("text").to_string(),
-            "image" => format!(
-                "[Image: {}, {}; shown to the user, not to the model]",
-                text("mimeType"),
-                size("data")
-            ),
+            "image" => match kept_image(item) {
+                Some(_) => format!("[Image: {}, {}]", text("mimeType"), size("data")),
+                None => format!(
+                    "[Image: {}, {}; not shown: only PNG, JPEG, GIF and WebP up to {} are]",
+                    text("mimeType"),
+                    size("data"),
+                    human_bytes(MAX_IMAGE_BYTES as u64)
+                ),
+            },
             "audio" => format!("[Sound: {}, {}]", text("mimeType"), size("data")),
             "resource_link" => format!("[Link: {} <{}>]", text("name"), text("uri")),
             "resource" => {
@@ -373,11 +380,64 @@ fn content_text(result: &Value) -> String {
             other => format!("[Content of type {other:?}, not shown]"),
         });
     }
-    let has_text = parts.iter().any(|p| !p.starts_with('['));
-    if let (Some(structured), false) = (result.get("structuredContent"), has_text) {
-        parts.push(serde_json::to_string_pretty(structured).unwrap_or_default());
+    // The spec asks for structured content to be repeated as a text block;
+    // when no text block holds it, it is shown (and sent) as it came.
+    if let Some(structured) = result.get("structuredContent") {
+        let repeated = items.into_iter().flatten().any(|item| {
+            item.get("text")
+                .and_then(Value::as_str)
+                .and_then(|t| serde_json::from_str::<Value>(t).ok())
+                .is_some_and(|v| &v == structured)
+        });
+        if !repeated {
+            parts.push(format!(
+                "[Structured content]\n{}",
+                serde_json::to_string_pretty(structured).unwrap_or_default()
+            ));
+        }
     }
     parts.join("\n")
+}
+
+/// The largest image of an outside result kept (decoded bytes): what
+/// OpenAI takes per image and well under Anthropic's limit.
+pub const MAX_IMAGE_BYTES: usize = 3_750_000;
+
+/// An image content item the chat shows and may send: one of the types
+/// both providers read, plain base64, not over the cap.
+fn kept_image(item: &Value) -> Option<ImageData> {
+    let mime = item.get("mimeType")?.as_str()?;
+    let data = item.get("data")?.as_str()?;
+    let known = images::IMAGE_TYPES.iter().any(|(_, m)| *m == mime);
+    let base64 = !data.is_empty()
+        && data
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='));
+    (known && base64 && data.len() / 4 * 3 <= MAX_IMAGE_BYTES).then(|| ImageData {
+        mime: mime.into(),
+        base64: data.into(),
+    })
+}
+
+fn image_items(result: &Value) -> impl Iterator<Item = &Value> {
+    result
+        .get("content")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter(|item| item.get("type").and_then(Value::as_str) == Some("image"))
+}
+
+fn has_images(result: &Value) -> bool {
+    image_items(result).next().is_some()
+}
+
+/// The images of a result the chat keeps, at most as many as a message carries.
+fn kept_images(result: &Value) -> Vec<ImageData> {
+    image_items(result)
+        .filter_map(kept_image)
+        .take(images::MAX_IMAGES_PER_MESSAGE)
+        .collect()
 }
 
 /// What the model reads of an outside call: the result inside an
