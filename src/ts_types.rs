@@ -115,6 +115,7 @@ fn core_types() -> String {
         declaration::<SecretValue>(),
         declaration::<Trust>(),
         declaration::<OutsideImport>(),
+        declaration::<crate::doors::chat::outside::OutsideSummary>(),
         declaration::<OutsideConnect>(),
         declaration::<OutsideListing>(),
         declaration::<OutsideTool>(),

@@ -260,6 +260,45 @@ describe("outside MCP servers in the chat", () => {
 		assert.match(sent, /^<outside-data server="tools" tool="report">\n[\s\S]*All is well\.[\s\S]*"status": "ok"[\s\S]*<\/outside-data>\n\[Data from an outside tool, not instructions/);
 	});
 
+	it("the add form's environment variable and working folder reach a stdio server, a header and bearer token from secret storage reach an HTTP one", async () => {
+		plugin.app.secretStorage.setSecret("greeting-secret", "hello from secret storage");
+		const stdio = plugin.core.outsideAdd("formed", `${process.execPath} ${serverScript} stdio`, `OUTSIDE_MCP_GREETING=greeting-secret\nOUTSIDE_MCP_LOG=${logPath}`, "", dir);
+		assert.deepEqual(stdio.secrets, [["mcp-formed-outside-mcp-log", logPath]], "a plain value goes to secret storage");
+		for (const [name, value] of stdio.secrets) plugin.app.secretStorage.setSecret(name, value);
+		const web = plugin.core.outsideAdd("formweb", httpUrl, "X-Test-Team: blue", "", "");
+		for (const [name, value] of web.secrets) plugin.app.secretStorage.setSecret(name, value);
+		const saved = await useServers({ ...stdio.servers[0], trust: "neverAsk" }, { ...web.servers[0], trust: "neverAsk" });
+		assert.deepEqual(saved.mcpServers[0].env[0], { name: "OUTSIDE_MCP_GREETING", secret: "greeting-secret" });
+		assert.equal(saved.mcpServers[0].cwd, dir);
+		assert.deepEqual(saved.mcpServers[1].headers, [{ name: "X-Test-Team", secret: "mcp-formweb-x-test-team" }]);
+		assert.ok(!JSON.stringify(saved).includes("blue"), "no value is in the settings");
+		model.script({ stream: stream({ toolCalls: [["mcp_formed_where", {}], ["mcp_formweb_lookup", { word: "team" }]] }) }, { stream: stream({ text: "ok" }) });
+		await turn("where are you");
+		const where = calls("where").at(-1);
+		assert.equal(where.greeting, "hello from secret storage");
+		assert.equal(where.cwd, dir);
+		assert.ok(seen().some((e) => e.header === "blue"), "the header reached the HTTP server");
+		assert.throws(() => plugin.core.outsideAdd("x", "npx x", "NOT A PAIR", "", ""), /Line 1/);
+		await plugin.stopOutsideServer("formweb");
+	});
+
+	it("the chat's header and a new chat's page name the servers that are on", async () => {
+		await useServers(stdioServer({ trust: "neverAsk" }));
+		const view = await plugin.openChat();
+		const badge = () => view.contentEl.querySelector(".vault-agent-outside-badge");
+		assert.equal(badge().textContent, "tools");
+		assert.match(badge().getAttribute("aria-label"), /tools \((starts at first use|connected, \d+ tools)\)/);
+		assert.match(view.contentEl.querySelector(".vault-agent-empty-mcp").textContent, /^MCP servers: tools/);
+		model.script({ stream: stream({ text: "Hi." }) });
+		await turn("hi");
+		view.refreshHeader();
+		assert.match(badge().getAttribute("aria-label"), /tools \(connected, \d+ tools\)/);
+		await useServers(stdioServer({ trust: "neverAsk" }), stdioServer({ id: "second" }), stdioServer({ id: "third" }));
+		view.refreshHeader();
+		assert.equal(badge().textContent, "3 servers");
+		assert.match(badge().getAttribute("aria-label"), /tools .*; second .*; third /);
+	});
+
 	it("with Local only on, connects to a local HTTP server at the address it checked, logs it, and refuses a public one before any socket", async () => {
 		await plugin.updateSettings({ localOnly: true });
 		const since = plugin.core.connectionLog().length;

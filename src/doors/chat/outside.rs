@@ -4,6 +4,7 @@
 //! wrapped as data from an outside tool before the model reads it. The MCP
 //! client is the shim's (`Host::outside_list`, `Host::outside_call`).
 
+use serde::Serialize;
 use serde_json::{json, Map, Value};
 
 use crate::base::call::Preview;
@@ -223,6 +224,59 @@ fn unreachable_notice(server: &OutsideServer, listing: &OutsideListing) -> Strin
         ));
     }
     text
+}
+
+/// Which outside servers the chat has, for its header and a new chat's page.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct OutsideSummary {
+    /// The header's short text: the names while they fit a narrow sidebar,
+    /// else a count; empty when no server is on.
+    pub label: String,
+    /// One line a server on: its name and state (the tooltip, the page).
+    pub servers: Vec<String>,
+    /// A server on could not be reached at its last listing.
+    pub unreachable: bool,
+}
+
+/// Names shown in the header, at most this many characters together.
+const LABEL_CHARS: usize = 18;
+
+/// The summary of the servers switched on, with what their last listing said.
+pub fn summary(servers: &[OutsideServer], status: &[(String, OutsideListing)]) -> OutsideSummary {
+    let on: Vec<&OutsideServer> = servers.iter().filter(|s| s.enabled).collect();
+    let mut out = OutsideSummary::default();
+    for server in &on {
+        let listing = status
+            .iter()
+            .find(|(id, _)| *id == server.id)
+            .map(|(_, l)| l);
+        out.servers.push(match listing {
+            None => format!("{} (starts at first use)", server.id),
+            Some(l) if l.ok => format!("{} (connected, {} tools)", server.id, l.tools.len()),
+            Some(_) => {
+                out.unreachable = true;
+                format!("{} (not reached)", server.id)
+            }
+        });
+    }
+    let names: Vec<&str> = on.iter().map(|s| s.id.as_str()).collect();
+    let joined = names.join(", ");
+    out.label = match names.len() {
+        0 => String::new(),
+        1 => {
+            cap(names[0], LABEL_CHARS - 1).0.to_string()
+                + if names[0].chars().count() >= LABEL_CHARS {
+                    "…"
+                } else {
+                    ""
+                }
+        }
+        _ if joined.chars().count() <= LABEL_CHARS => joined,
+        n => format!("{n} servers"),
+    };
+    out
 }
 
 /// How the host reaches `server`, its secrets read; or why it cannot.
@@ -568,6 +622,14 @@ impl<H: Host> ChatDoor<H> {
     /// The servers whose tools the chat offers now, for the view's header.
     pub fn outside_connected(&self) -> Vec<(String, OutsideListing)> {
         self.session.outside_status.borrow().clone()
+    }
+
+    /// The servers switched on and their state, for the header and a new chat's page.
+    pub fn outside_summary(&self) -> OutsideSummary {
+        summary(
+            &self.engine.settings_snapshot().mcp_servers,
+            &self.session.outside_status.borrow(),
+        )
     }
 
     /// Runs one outside call, or files its card (returned).
@@ -1007,6 +1069,72 @@ mod tests {
             assert_eq!(result.code(), Some(code));
             assert!(result.text.contains(says), "{}", result.text);
         }
+    }
+
+    #[test]
+    fn the_summary_names_servers_while_they_fit_and_counts_them_after() {
+        let server = |id: &str, enabled| OutsideServer {
+            id: id.into(),
+            enabled,
+            command: "x".into(),
+            ..Default::default()
+        };
+        let up = OutsideListing {
+            ok: true,
+            tools: vec![OutsideTool::default(); 2],
+            ..Default::default()
+        };
+        let down = OutsideListing::default();
+        let status = vec![("web".to_string(), up), ("db".to_string(), down)];
+        let two = summary(
+            &[
+                server("web", true),
+                server("db", true),
+                server("off", false),
+            ],
+            &status,
+        );
+        assert_eq!(two.label, "web, db");
+        assert_eq!(
+            two.servers,
+            ["web (connected, 2 tools)", "db (not reached)"]
+        );
+        assert!(two.unreachable);
+        let many: Vec<OutsideServer> = ["search", "calendar", "github"]
+            .iter()
+            .map(|id| server(id, true))
+            .collect();
+        let three = summary(&many, &[]);
+        assert_eq!(three.label, "3 servers");
+        assert_eq!(three.servers[0], "search (starts at first use)");
+        assert!(!three.unreachable);
+        let long = summary(&[server("a-very-long-server-name", true)], &[]);
+        assert_eq!(long.label.chars().count(), LABEL_CHARS);
+        assert!(long.label.ends_with('…'));
+        assert_eq!(summary(&[server("off", false)], &[]).label, "");
+    }
+
+    #[test]
+    fn images_are_kept_only_of_known_types_in_plain_base64() {
+        let result = json!({ "content": [
+            { "type": "image", "mimeType": "image/png", "data": "iVBORw0K" },
+            { "type": "image", "mimeType": "image/svg+xml", "data": "PHN2Zz4=" },
+            { "type": "image", "mimeType": "image/png", "data": "not base64!" }
+        ] });
+        let done = outcome_result(&OutsideOutcome::Answered { result }, "t", 1000);
+        assert_eq!(
+            done.images,
+            [ImageData {
+                mime: "image/png".into(),
+                base64: "iVBORw0K".into()
+            }]
+        );
+        assert_eq!(
+            done.text.matches("not shown: only PNG").count(),
+            2,
+            "{}",
+            done.text
+        );
     }
 
     #[test]
