@@ -46,8 +46,8 @@ export function mcpServersSection(ctx: SettingsContext, redraw: () => void): Sec
 			field("name", "Name", "Name");
 			field("target", "Command or URL", "Command or URL");
 			setting.addTextArea((area) => {
-				area.setPlaceholder("API_KEY=my-secret-name").onChange((v) => (form.values = v));
-				area.inputEl.setAttribute("aria-label", "Environment variables or headers, one NAME=value a line");
+				area.setPlaceholder("Environment or headers: NAME=value a line").onChange((v) => (form.values = v));
+				area.inputEl.setAttribute("aria-label", "Environment variables or headers");
 				area.inputEl.addClass("vault-agent-mcp-add-values");
 			});
 			field("bearer", "Bearer token or its secret (HTTP)", "Bearer token or the name of its secret");

@@ -224,9 +224,8 @@ pub fn add(
         }
     }
     let cwd = form.cwd.trim();
-    if !cwd.is_empty()
-        && !(cwd.starts_with('/') || cwd.get(1..3) == Some(":\\") || cwd.get(1..3) == Some(":/"))
-    {
+    let full = cwd.starts_with('/') || matches!(cwd.get(1..3), Some(":\\" | ":/"));
+    if !cwd.is_empty() && !full {
         return Err(format!("The working folder `{cwd}` is not a full path: give it from the root (for example /home/me/tools), or leave it empty for the vault's folder."));
     }
     let mut fields = Map::new();

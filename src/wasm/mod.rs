@@ -59,7 +59,7 @@ import type {
     AgentAnswer, AgentAnswerText, AgentChat, AgentFileWrite, AgentProfile, AgentQuestion, AgentRefusal, Attachment, ChatEvent, ChatMessage,
     ChatSettings, CliStatus, CodingAgentSettings, ConfirmationCard, ConnectionEntry, ConnectionReport, Conversation, JournalEntryView,
     LoadedConversation, McpActivityRead, McpClientSetup, McpExchange, McpListenerLimits, McpReply,
-    OutsideImport, OutsideListing,
+    OutsideImport, OutsideListing, OutsideSummary,
     PlatformFacts, ProcessTree, ProfileSummary, ProviderPreset, SavedPrompts, SearchStatus, SearchVaultEvent,
     TurnChanges, VaultAgentSettings,
 } from "../../plugin-shim/generated/core-types";
