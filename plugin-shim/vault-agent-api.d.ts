@@ -21,6 +21,7 @@ export type {
 	DiffHunk,
 	DiffLine,
 	ErrorInfo,
+	ImageData,
 	JournalRef,
 	JsonValue,
 	LineKind,

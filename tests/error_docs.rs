@@ -381,7 +381,104 @@ fn render() -> String {
             cell(&error.to_string())
         ));
     }
+    out.push_str(
+        "\n## Outside tool results\n\n\
+         A call of a tool of your own MCP server (docs/outside-tools.md) that did not succeed shows this \
+         code in its tool block; the model reads the same text inside `<outside-data>`, with what to do next.\n\n\
+         | Code | When | Example message |\n|---|---|---|\n",
+    );
+    for (code, when, text) in outside_rows() {
+        out.push_str(&format!(
+            "| `{code}` | {} | {} |\n",
+            cell(when),
+            cell(&text)
+        ));
+    }
     out
+}
+
+/// The codes of an outside tool's (the user's own MCP servers') results, with
+/// when each happens and the text the model and the tool block get.
+fn outside_rows() -> Vec<(String, &'static str, String)> {
+    use serde_json::json;
+    use vault_agent::base::outside::OutsideOutcome;
+    use vault_agent::doors::chat::outside::outcome_result;
+    use vault_agent::policy::outside::{decide, OutsideVerdict};
+    use vault_agent::settings::outside::{OutsideServer, Trust};
+    use vault_agent::settings::PermissionMode;
+    let samples = [
+        (
+            OutsideOutcome::Answered {
+                result: json!({ "isError": true, "content": [{ "type": "text", "text": "Unknown city: Atlantis" }] }),
+            },
+            "The server answered with `isError`: the tool itself failed.",
+        ),
+        (
+            OutsideOutcome::Failed {
+                code: -32602,
+                message: "Invalid params: city is required".into(),
+            },
+            "The server answered the call with a JSON-RPC error.",
+        ),
+        (
+            OutsideOutcome::TimedOut,
+            "No answer within the server's time (`timeoutMs`, 60 s unless set); the server was sent `notifications/cancelled`.",
+        ),
+        (
+            OutsideOutcome::Cancelled,
+            "The user pressed Stop during the call; the server was sent `notifications/cancelled`.",
+        ),
+        (
+            OutsideOutcome::Crashed {
+                message: "its process ended with status 1".into(),
+                stderr_tail: "Error: cannot open database".into(),
+            },
+            "The server's process ended or its connection closed during the call (with the last lines it wrote to stderr).",
+        ),
+        (
+            OutsideOutcome::Unreachable {
+                message: "connect ECONNREFUSED 127.0.0.1:8931".into(),
+            },
+            "The server could not be started or reached, or a secret it needs is not in secret storage.",
+        ),
+    ];
+    let mut rows: Vec<(String, &'static str, String)> = samples
+        .into_iter()
+        .map(|(outcome, when)| {
+            let result = outcome_result(&outcome, "weather", 60_000);
+            (
+                result.code().unwrap_or_default().to_string(),
+                when,
+                result.text,
+            )
+        })
+        .collect();
+    let server = OutsideServer {
+        id: "files".into(),
+        command: "npx".into(),
+        trust: Trust::NeverAsk,
+        ..OutsideServer::default()
+    };
+    let OutsideVerdict::Refuse(why) = decide(
+        PermissionMode::ReadOnly,
+        &server,
+        "delete_file",
+        false,
+        false,
+    ) else {
+        panic!("Read only refuses a tool not marked read-only");
+    };
+    rows.push((
+        "outside_refused".into(),
+        "Not called: Read only and a tool not marked read-only, a tool switched off, or a server switched off.",
+        why,
+    ));
+    rows.push((
+        "rejected".into(),
+        "The user clicked Reject on an outside call's card; nothing was sent to the server.",
+        "The user rejected this call; nothing was sent to the server. Do not call it again unless the user asks.".into(),
+    ));
+    rows
 }
 
 fn root() -> &'static Path {

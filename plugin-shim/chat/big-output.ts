@@ -7,6 +7,7 @@
 
 import { ButtonComponent } from "obsidian";
 import type { Table } from "../core/types";
+import type { ImageData } from "../vault-agent-api";
 
 /** Lines of a tool's text shown at first. */
 export const SHOWN_LINES = 200;
@@ -116,4 +117,17 @@ export function renderTable(parent: HTMLElement, table: Table, exists: NoteExist
 			});
 	}
 	if (table.moreRows > 0) parent.createDiv({ cls: "vault-agent-notice", text: `${table.moreRows} more rows are in the text below.` });
+}
+
+/** An outside tool's images (checked by the core), as thumbnails from their data; a click shows one at full width. */
+export function renderToolImages(parent: HTMLElement, images: ImageData[] | undefined): void {
+	if (!images?.length) return;
+	const row = parent.createDiv({ cls: "vault-agent-tool-images" });
+	images.forEach((image, i) => {
+		const img = row.createEl("img", {
+			cls: "vault-agent-tool-image",
+			attr: { src: `data:${image.mime};base64,${image.base64}`, alt: `Image ${i + 1} the tool returned (${image.mime})` },
+		});
+		img.addEventListener("click", () => img.toggleClass("is-expanded", !img.hasClass("is-expanded")));
+	});
 }

@@ -20,16 +20,8 @@ export function renderEmptyState(parent: HTMLElement, core: CoreHandle, pick: (p
 	const profile = activeProfile(settings.chat);
 	const instructions = [settings.chat.instructionsNote, profile?.instructions ? "this profile's own" : ""].filter((part) => part !== "");
 	facts.createEl("li", { cls: "vault-agent-empty-instructions", text: `Your instructions: ${instructions.length > 0 ? instructions.join(" and ") : "none (add a note in Settings → Vault Agent → Model)"}` });
-	const servers = settings.mcpServers.filter((server) => server.enabled);
-	if (servers.length > 0) {
-		const status = new Map(core.outsideStatus());
-		const shown = servers.map((server) => {
-			const listing = status.get(server.id);
-			if (!listing) return `${server.id} (starts at first use)`;
-			return listing.ok ? `${server.id} (connected, ${listing.tools.length} tools)` : `${server.id} (not reached)`;
-		});
-		facts.createEl("li", { cls: "vault-agent-empty-mcp", text: `MCP servers: ${shown.join(", ")}` });
-	}
+	const outside = core.outsideSummary();
+	if (outside.servers.length > 0) facts.createEl("li", { cls: "vault-agent-empty-mcp", text: `MCP servers: ${outside.servers.join(", ")}` });
 	const cli = facts.createEl("li", { text: "Command line interface: looking for it…" });
 	void core.cliStatus().then((status) => {
 		cli.setText(status.discovery.binary ? `Command line interface: found (${status.discovery.binary})` : "Command line interface: not found. Turn it on in Obsidian's general settings.");

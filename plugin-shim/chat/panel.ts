@@ -33,6 +33,7 @@ export class ChatPanel implements ChatSurface {
 	private modeEl!: HTMLElement;
 	/** Shown while Settings → Safety → Local only is on. */
 	private localOnlyEl!: HTMLElement;
+	private outsideEl!: HTMLElement;
 	private modeIcon!: HTMLElement;
 	private modeDropdown!: DropdownComponent;
 	private history!: HistoryPanel;
@@ -69,6 +70,9 @@ export class ChatPanel implements ChatSurface {
 		// dropdown (a user's click) and the settings tab change it.
 		this.localOnlyEl = header.createDiv({ cls: "vault-agent-local-only-badge", text: "Local only", attr: { title: "Vault Agent connects only to this computer and your private network (Settings → Safety)" } });
 		this.localOnlyEl.hide();
+		// The user's own MCP servers that are on: names, or a count, with each one's state as the tooltip.
+		this.outsideEl = header.createDiv({ cls: "vault-agent-outside-badge" });
+		this.outsideEl.hide();
 		this.modeEl = header.createDiv({ cls: "vault-agent-mode" });
 		this.modeIcon = this.modeEl.createSpan({ cls: "vault-agent-mode-icon" });
 		this.modeDropdown = new DropdownComponent(this.modeEl);
@@ -198,6 +202,14 @@ export class ChatPanel implements ChatSurface {
 		this.showMode(settings.permissionMode);
 		this.localOnlyEl.toggle(settings.localOnly);
 		this.profileSwitcher.refresh();
+		const outside = this.ctx.core?.outsideSummary();
+		this.outsideEl.toggle(Boolean(outside?.label));
+		if (!outside?.label) return;
+		this.outsideEl.empty();
+		setIcon(this.outsideEl.createSpan({ cls: "vault-agent-outside-icon" }), "plug");
+		this.outsideEl.createSpan({ cls: "vault-agent-outside-label", text: outside.label });
+		this.outsideEl.toggleClass("is-error", outside.unreachable);
+		this.outsideEl.setAttribute("aria-label", `MCP servers: ${outside.servers.join("; ")}`);
 	}
 
 	private showMode(mode: PermissionMode): void {
@@ -399,6 +411,8 @@ export class ChatPanel implements ChatSurface {
 		if (running) this.stopButton.buttonEl.show();
 		else this.stopButton.buttonEl.hide();
 		this.view.contentEl.toggleClass("is-running", running);
+		// A turn may have started or failed to reach an MCP server.
+		if (!running) this.refreshHeader();
 	}
 
 	/**

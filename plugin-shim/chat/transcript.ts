@@ -10,7 +10,7 @@ import type { UndoController } from "../cards/undo";
 import type { Attachment, ChatEvent, ChatMessage, ConfirmationCard, Table, Usage } from "../core/types";
 import type { ToolResult } from "../vault-agent-api";
 import { reasoningBlock, sourcesList, usageLine } from "./answer-extras";
-import { renderTable, renderToolText } from "./big-output";
+import { renderTable, renderToolImages, renderToolText } from "./big-output";
 import { StreamRenderer } from "./stream-render";
 import { renderUserMessage } from "./user-message";
 
@@ -322,6 +322,7 @@ export class Transcript {
 			textHolder.createEl("summary", { text: "Text as the CLI printed it" });
 		}
 		renderToolText(textHolder, result.text, exists);
+		renderToolImages(body, result.images);
 		// A change that ran: its diff folded, and Undo (cards/undo.ts).
 		this.host.undo()?.decorateToolBlock(block, result);
 		if (result.journal?.turn) this.changedTurns.add(result.journal.turn);

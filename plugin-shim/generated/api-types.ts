@@ -53,7 +53,13 @@ found?: Array<NoteHeading>,
  * What carried the call out when it was not the CLI (whose `argv`
  * says so): the tool block is labelled by it.
  */
-ran?: Ran, durationMs: number, };
+ran?: Ran, 
+/**
+ * Images an outside tool returned (checked by the core: a known type,
+ * base64, capped), shown in the tool block and, when the profile's
+ * model reads images, sent to it.
+ */
+images?: Array<ImageData>, durationMs: number, };
 
 /**
  * A stable error code and a message that says what to do next.
@@ -64,6 +70,12 @@ export type ErrorInfo = { code: string, message: string,
  * the CLI): the chat shows the message as a banner too.
  */
 userFix?: boolean, };
+
+/**
+ * An image as the host hands it over for one model request: its MIME type
+ * and its bytes in base64.
+ */
+export type ImageData = { mime: string, base64: string, };
 
 /**
  * A result's link to its entry in the undo journal.

@@ -109,6 +109,24 @@ secrets: Array<[string, string]>,
 notes: Array<string>, };
 
 /**
+ * Which outside servers the chat has, for its header and a new chat's page.
+ */
+export type OutsideSummary = { 
+/**
+ * The header's short text: the names while they fit a narrow sidebar,
+ * else a count; empty when no server is on.
+ */
+label: string, 
+/**
+ * One line a server on: its name and state (the tooltip, the page).
+ */
+servers: Array<string>, 
+/**
+ * A server on could not be reached at its last listing.
+ */
+unreachable: boolean, };
+
+/**
  * How the host reaches one server: built by the core from the settings,
  * with the secrets it names already read from secret storage.
  */

@@ -32,23 +32,39 @@ export function mcpServersSection(ctx: SettingsContext, redraw: () => void): Sec
 	const change = (id: string, patch: Partial<OutsideServer>) => save(servers().map((s) => (s.id === id ? { ...s, ...patch } : s)));
 	section.rows.push({
 		name: "Add a server",
-		desc: `A command that starts a stdio server (for example npx -y @modelcontextprotocol/server-everything), or the address of a Streamable HTTP server. ${DISCLOSURE}`,
-		aliases,
+		desc: `A command that starts a stdio server (for example npx -y @modelcontextprotocol/server-everything), or the address of a Streamable HTTP server. Below it: environment variables (stdio) or headers (HTTP), one NAME=value a line, and an HTTP server's bearer token; a value that is the name of a secret in Obsidian's secret storage is read from it, any other value is put there. ${DISCLOSURE}`,
+		aliases: [...aliases, "environment", "headers", "bearer token", "working folder"],
 		render: (setting) => {
-			let name = "";
-			let target = "";
-			setting.addText((text) => text.setPlaceholder("Name").onChange((v) => (name = v)));
-			setting.addText((text) => {
-				text.setPlaceholder("Command or URL").onChange((v) => (target = v.trim()));
-				text.inputEl.addClass("vault-agent-mcp-add-target");
+			setting.settingEl.addClass("vault-agent-mcp-add");
+			const form = { name: "", target: "", values: "", bearer: "", cwd: "" };
+			const field = (key: keyof typeof form, placeholder: string, label: string) =>
+				setting.addText((text) => {
+					text.setPlaceholder(placeholder).onChange((v) => (form[key] = v));
+					text.inputEl.setAttribute("aria-label", label);
+					text.inputEl.addClass(`vault-agent-mcp-add-${key}`);
+				});
+			field("name", "Name", "Name");
+			field("target", "Command or URL", "Command or URL");
+			setting.addTextArea((area) => {
+				area.setPlaceholder("Environment or headers: NAME=value a line").onChange((v) => (form.values = v));
+				area.inputEl.setAttribute("aria-label", "Environment variables or headers");
+				area.inputEl.addClass("vault-agent-mcp-add-values");
 			});
+			field("bearer", "Bearer token or its secret (HTTP)", "Bearer token or the name of its secret");
+			field("cwd", "Working folder (stdio)", "Working folder");
+			const report = setting.descEl.createDiv({ cls: "vault-agent-mcp-report" });
 			setting.addButton((button) =>
 				button.setButtonText("Add").onClick(async () => {
-					if (!target) return;
-					const http = /^https?:\/\//i.test(target);
-					const [command = "", ...args] = target.split(" ").filter(Boolean);
-					const id = name.trim() || (http ? new URL(target).hostname : command.split(/[\\/]/).pop() ?? "server");
-					await save([...servers(), { ...blank(id), ...(http ? { kind: "http", url: target } : { command, args }) }]);
+					let added;
+					try {
+						added = core.outsideAdd(form.name, form.target, form.values, form.bearer, form.cwd);
+					} catch (error) {
+						report.setText(error instanceof Error ? error.message : String(error));
+						report.addClass("is-error");
+						return;
+					}
+					for (const [secret, value] of added.secrets) ctx.app.secretStorage.setSecret(secret, value);
+					await save([...servers(), ...added.servers]);
 				}),
 			);
 		},
@@ -84,10 +100,6 @@ export function mcpServersSection(ctx: SettingsContext, redraw: () => void): Sec
 	});
 	for (const server of servers()) section.rows.push(serverRow(ctx, server, change, save, servers));
 	return section;
-}
-
-function blank(id: string): OutsideServer {
-	return { id, enabled: true, kind: "stdio", command: "", args: [], env: [], cwd: "", url: "", headers: [], bearerSecret: "", trust: "askEveryCall", toolsOff: [], timeoutMs: 60_000 };
 }
 
 function serverRow(

@@ -216,6 +216,7 @@ pub struct VaultFailure {
 /// An image as the host hands it over for one model request: its MIME type
 /// and its bytes in base64.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct ImageData {
     pub mime: String,

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 use crate::base::card::PendingView;
 use crate::base::diff::NoteDiff;
 use crate::base::error::ToolError;
+use crate::base::host::ImageData;
 
 /// A stable error code and a message that says what to do next.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -77,6 +78,12 @@ pub struct ToolResult {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(test, ts(optional))]
     pub ran: Option<Ran>,
+    /// Images an outside tool returned (checked by the core: a known type,
+    /// base64, capped), shown in the tool block and, when the profile's
+    /// model reads images, sent to it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(test, ts(as = "Option<Vec<ImageData>>", optional))]
+    pub images: Vec<ImageData>,
     pub duration_ms: f64,
 }
 
@@ -181,6 +188,7 @@ impl ToolResult {
             withheld: None,
             found: None,
             ran: None,
+            images: Vec::new(),
             duration_ms,
         }
     }
@@ -204,6 +212,7 @@ impl ToolResult {
             withheld: None,
             found: None,
             ran: None,
+            images: Vec::new(),
             duration_ms: 0.0,
         }
     }

@@ -270,6 +270,7 @@ pub(super) fn result_of(run: CliRun) -> ToolResult {
             withheld: None,
             found: None,
             ran: None,
+            images: Vec::new(),
             duration_ms: 0.0,
         },
         Err(error) => ToolResult::failure(&error, 0.0),

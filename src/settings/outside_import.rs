@@ -6,7 +6,7 @@
 //! server names the secret; nothing secret is kept in `data.json`.
 
 use serde::Serialize;
-use serde_json::{Map, Value};
+use serde_json::{json, Map, Value};
 
 use super::outside::{server_id, unique_id, OutsideServer, SecretValue};
 
@@ -167,6 +167,135 @@ fn secret_values(id: &str, value: Option<&Value>, out: &mut OutsideImport) -> Ve
     kept
 }
 
+/// What the settings tab's "Add a server" form holds.
+#[derive(Clone, Debug, Default)]
+pub struct AddForm<'a> {
+    pub name: &'a str,
+    /// A command line (stdio) or an `http(s)://` address.
+    pub target: &'a str,
+    /// One `NAME=value` a line: environment variables of a stdio server,
+    /// headers of an HTTP one (`Name: value` too).
+    pub values: &'a str,
+    /// An HTTP server's bearer token.
+    pub bearer: &'a str,
+    /// A stdio server's working folder.
+    pub cwd: &'a str,
+}
+
+/// The form as a server, named apart from `taken`. A value that names a
+/// secret in secret storage (`has_secret`) is read from it; any other value
+/// goes to secret storage like a paste's, so `data.json` keeps no value.
+pub fn add(
+    form: &AddForm,
+    taken: &[&str],
+    has_secret: &dyn Fn(&str) -> bool,
+) -> Result<OutsideImport, String> {
+    let target = form.target.trim();
+    if target.is_empty() {
+        return Err(
+            "Give a command that starts the server, or its http:// or https:// address.".into(),
+        );
+    }
+    let http = target.starts_with("http://") || target.starts_with("https://");
+    let mut values = Map::new();
+    for (n, line) in form.values.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() {
+            continue;
+        }
+        let split = match http {
+            true => line
+                .split_once(':')
+                .filter(|(k, _)| !k.contains('='))
+                .or_else(|| line.split_once('=')),
+            false => line.split_once('='),
+        };
+        match split.map(|(k, v)| (k.trim(), v.trim())) {
+            Some((key, value)) if !key.is_empty() && !key.contains(char::is_whitespace) => {
+                values.insert(key.into(), Value::String(value.into()));
+            }
+            _ => {
+                return Err(format!(
+                    "Line {} (`{line}`) is not {}: write one a line, the value either itself or the name of a secret in secret storage.",
+                    n + 1,
+                    if http { "`Name: value`" } else { "`NAME=value`" }
+                ))
+            }
+        }
+    }
+    let cwd = form.cwd.trim();
+    let full = cwd.starts_with('/') || matches!(cwd.get(1..3), Some(":\\" | ":/"));
+    if !cwd.is_empty() && !full {
+        return Err(format!("The working folder `{cwd}` is not a full path: give it from the root (for example /home/me/tools), or leave it empty for the vault's folder."));
+    }
+    let mut fields = Map::new();
+    if http {
+        fields.insert("url".into(), json!(target));
+        fields.insert("headers".into(), Value::Object(values));
+    } else {
+        let mut words = target.split_whitespace().map(String::from);
+        fields.insert("command".into(), json!(words.next()));
+        fields.insert("args".into(), json!(words.collect::<Vec<_>>()));
+        fields.insert("env".into(), Value::Object(values));
+        fields.insert("cwd".into(), json!(cwd));
+    }
+    let fallback = if http {
+        target.split('/').nth(2).unwrap_or("server")
+    } else {
+        target
+            .split_whitespace()
+            .next()
+            .and_then(|c| c.rsplit(['/', '\\']).next())
+            .unwrap_or("server")
+    };
+    let name = if form.name.trim().is_empty() {
+        fallback
+    } else {
+        form.name
+    };
+    let id = unique_id(&server_id(name), taken);
+    let mut out = OutsideImport::default();
+    let mut server = server(&id, &fields, &mut out)
+        .map_err(|why| format!("This server cannot be added: {why}."))?;
+    let bearer = form.bearer.trim();
+    if !bearer.is_empty() {
+        if !http {
+            return Err("A bearer token is for an HTTP server; a stdio server takes its token as an environment variable.".into());
+        }
+        let secret = secret_name(&id, "bearer");
+        let token = bearer.strip_prefix("Bearer ").unwrap_or(bearer).trim();
+        out.secrets.push((secret.clone(), token.into()));
+        server.bearer_secret = secret;
+    }
+    // A value that is the name of a secret already set is that secret.
+    let named: Vec<String> = out
+        .secrets
+        .iter()
+        .filter(|(_, value)| has_secret(value))
+        .map(|(secret, _)| secret.clone())
+        .collect();
+    for value in server.env.iter_mut().chain(server.headers.iter_mut()) {
+        if let Some((_, existing)) = out
+            .secrets
+            .iter()
+            .find(|(s, _)| *s == value.secret && named.contains(s))
+        {
+            value.secret = existing.clone();
+        }
+    }
+    if let Some((_, existing)) = out
+        .secrets
+        .iter()
+        .find(|(s, _)| *s == server.bearer_secret && named.contains(s))
+    {
+        server.bearer_secret = existing.clone();
+    }
+    out.secrets.retain(|(secret, _)| !named.contains(secret));
+    out.notes.clear();
+    out.servers.push(server);
+    Ok(out)
+}
+
 /// Secret storage's ids: lower-case letters, digits and dashes.
 pub fn secret_name(id: &str, name: &str) -> String {
     let raw = format!("mcp-{id}-{name}").to_ascii_lowercase();
@@ -221,6 +350,87 @@ mod tests {
         let import = import(paste, &[]).unwrap();
         assert_eq!(import.servers.len(), 2);
         assert!(import.notes[0].contains("mcp-db-token"));
+    }
+
+    #[test]
+    fn the_add_form_keeps_values_in_secret_storage_and_uses_named_secrets() {
+        let known = |name: &str| name == "my-token" || name == "team-secret";
+        let form = AddForm {
+            name: "Web tools",
+            target: "https://example.com/mcp",
+            values: "X-Team: team-secret\nX-Plain = hello",
+            bearer: "my-token",
+            ..AddForm::default()
+        };
+        let added = add(&form, &["Web-tools"], &known).unwrap();
+        let web = &added.servers[0];
+        assert_eq!(web.id, "Web-tools-2");
+        assert_eq!(
+            (web.kind.as_str(), web.bearer_secret.as_str()),
+            ("http", "my-token")
+        );
+        assert_eq!(web.headers[0].secret, "team-secret");
+        assert_eq!(web.headers[1].secret, "mcp-web-tools-2-x-plain");
+        assert_eq!(
+            added.secrets,
+            [("mcp-web-tools-2-x-plain".to_string(), "hello".to_string())]
+        );
+
+        let form = AddForm {
+            target: "/usr/bin/node server.js --stdio",
+            values: "GREETING=hi",
+            cwd: "/home/me/tools",
+            ..AddForm::default()
+        };
+        let stdio = add(&form, &[], &known).unwrap();
+        let server = &stdio.servers[0];
+        assert_eq!(
+            (server.id.as_str(), server.command.as_str()),
+            ("node", "/usr/bin/node")
+        );
+        assert_eq!(server.args, ["server.js", "--stdio"]);
+        assert_eq!(server.cwd, "/home/me/tools");
+        assert_eq!(
+            stdio.secrets,
+            [("mcp-node-greeting".to_string(), "hi".to_string())]
+        );
+
+        for (form, says) in [
+            (
+                AddForm {
+                    target: " ",
+                    ..AddForm::default()
+                },
+                "Give a command",
+            ),
+            (
+                AddForm {
+                    target: "npx x",
+                    values: "JUST A LINE",
+                    ..AddForm::default()
+                },
+                "Line 1",
+            ),
+            (
+                AddForm {
+                    target: "npx x",
+                    cwd: "tools",
+                    ..AddForm::default()
+                },
+                "not a full path",
+            ),
+            (
+                AddForm {
+                    target: "npx x",
+                    bearer: "t",
+                    ..AddForm::default()
+                },
+                "for an HTTP server",
+            ),
+        ] {
+            let error = add(&form, &[], &known).unwrap_err();
+            assert!(error.contains(says), "{error}");
+        }
     }
 
     #[test]

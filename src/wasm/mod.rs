@@ -59,7 +59,7 @@ import type {
     AgentAnswer, AgentAnswerText, AgentChat, AgentFileWrite, AgentProfile, AgentQuestion, AgentRefusal, Attachment, ChatEvent, ChatMessage,
     ChatSettings, CliStatus, CodingAgentSettings, ConfirmationCard, ConnectionEntry, ConnectionReport, Conversation, JournalEntryView,
     LoadedConversation, McpActivityRead, McpClientSetup, McpExchange, McpListenerLimits, McpReply,
-    AgentServers, OutsideImport, OutsideListing,
+    AgentServers, OutsideImport, OutsideListing, OutsideSummary,
     Passage, PlatformFacts, ProcessTree, ProfileSummary, ProviderPreset, SavedPrompts, SearchStatus, SearchVaultEvent,
     TurnChanges, VaultAgentSettings,
 } from "../../plugin-shim/generated/core-types";
@@ -811,6 +811,40 @@ impl VaultAgent {
     )]
     pub fn outside_status(&self) -> Result<JsValue, JsError> {
         to_js(&self.core.chat.outside_connected())
+    }
+
+    /// The outside servers switched on and their state (the header, a new chat's page).
+    #[wasm_bindgen(js_name = outsideSummary, unchecked_return_type = "OutsideSummary")]
+    pub fn outside_summary(&self) -> Result<JsValue, JsError> {
+        to_js(&self.core.chat.outside_summary())
+    }
+
+    /// The settings tab's "Add a server" form as a server named apart from
+    /// those set, with the values it gave for secret storage; throws with
+    /// what to fix.
+    #[wasm_bindgen(js_name = outsideAdd, unchecked_return_type = "OutsideImport")]
+    pub fn outside_add(
+        &self,
+        name: String,
+        target: String,
+        values: String,
+        bearer: String,
+        cwd: String,
+    ) -> Result<JsValue, JsError> {
+        let settings = self.core.settings();
+        let taken: Vec<&str> = settings.mcp_servers.iter().map(|s| s.id.as_str()).collect();
+        let form = crate::settings::outside_import::AddForm {
+            name: &name,
+            target: &target,
+            values: &values,
+            bearer: &bearer,
+            cwd: &cwd,
+        };
+        let has_secret =
+            |secret: &str| crate::base::host::Host::secret(self.core.host(), secret).is_some();
+        let added = crate::settings::outside_import::add(&form, &taken, &has_secret)
+            .map_err(|e| JsError::new(&e))?;
+        to_js(&added)
     }
 
     /// Pasted Claude Desktop / Cursor / VS Code JSON as servers named apart

@@ -70,4 +70,29 @@ describe("an outside tool's card in Chromium", () => {
 		assert.match(await page.locator(".vault-agent-chat").textContent(), /Deleted issue-7/);
 		await session.screenshot("outside-tool-result");
 	});
+
+	it("at 320 px: the header names the server, the card fits, and an image result shows as a thumbnail from its data", async () => {
+		await page.setViewportSize({ width: 320, height: 800 });
+		await page.locator(".vault-agent-new-chat").click();
+		const badge = page.locator(".vault-agent-outside-badge");
+		assert.equal(await badge.textContent(), "tracker");
+		model.script({ stream: openaiStream({ toolCalls: [["mcp_tracker_picture", {}]] }) }, { stream: openaiStream({ text: "A picture came back." }) });
+		await page.locator(".vault-agent-input").fill("Draw me something");
+		await page.locator(".vault-agent-send").click();
+		const card = page.locator(".vault-agent-confirm:has(.vault-agent-confirm-outside)").last();
+		await card.waitFor({ state: "visible", timeout: 20_000 });
+		await session.screenshot("outside-tool-card-320");
+		await card.locator("button.vault-agent-approve").click();
+		await page.waitForFunction(() => !document.querySelector(".vault-agent-chat.is-running") && document.querySelector(".vault-agent-tool-image"), null, { timeout: 20_000 });
+		const block = page.locator(".vault-agent-tool-call:has(.vault-agent-tool-image)").last();
+		await block.evaluate((el) => (el.open = true));
+		const image = block.locator("img.vault-agent-tool-image");
+		assert.match(await image.getAttribute("src"), /^data:image\/png;base64,iVBOR/);
+		assert.ok(await image.evaluate((img) => img.complete && img.naturalWidth === 1), "the PNG decodes");
+		const width = await page.evaluate(() => document.querySelector(".vault-agent-chat").scrollWidth);
+		assert.ok(width <= 320, `nothing wider than the sidebar: ${width}`);
+		assert.match(await badge.getAttribute("aria-label"), /tracker \(connected, \d+ tools\)/);
+		await block.evaluate((el) => el.scrollIntoView({ block: "start" }));
+		await session.screenshot("outside-tool-image-320");
+	});
 });

@@ -29,6 +29,17 @@ function server() {
 		log({ tool: "picture" });
 		return { content: [{ type: "text", text: "Here it is." }, { type: "image", mimeType: "image/png", data: PIXEL }] };
 	});
+	mcp.registerTool("report", { description: "Returns an embedded resource and structured content.", annotations: { readOnlyHint: true } }, async () => {
+		log({ tool: "report" });
+		return {
+			content: [{ type: "text", text: "The report:" }, { type: "resource", resource: { uri: "test://report.md", mimeType: "text/markdown", text: "# Report\nAll is well." } }],
+			structuredContent: { count: 2, status: "ok" },
+		};
+	});
+	mcp.registerTool("where", { description: "Says its working folder and greeting.", annotations: { readOnlyHint: true } }, async () => {
+		log({ tool: "where", cwd: process.cwd(), greeting: process.env.OUTSIDE_MCP_GREETING ?? null });
+		return { content: [{ type: "text", text: `cwd ${process.cwd()}` }] };
+	});
 	mcp.registerTool("slow", { description: "Takes a minute.", annotations: { readOnlyHint: true } }, async (extra) => {
 		log({ tool: "slow", phase: "started" });
 		await new Promise((resolve) => {
@@ -67,6 +78,7 @@ if (process.argv[2] === "http") {
 		}
 		const id = request.headers["mcp-session-id"];
 		if (request.method === "DELETE") log({ deleted: id });
+		if (request.headers["x-test-team"]) log({ header: request.headers["x-test-team"] });
 		let transport = id ? sessions.get(id) : undefined;
 		if (!transport) {
 			transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => `s-${Math.random().toString(36).slice(2)}`, onsessioninitialized: (sid) => sessions.set(sid, transport) });

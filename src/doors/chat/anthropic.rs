@@ -84,11 +84,21 @@ fn messages(history: &[ChatMessage], thinking_on: bool) -> Vec<Value> {
                 call_id,
                 content,
                 is_error,
+                result,
                 ..
-            } => push(
-                "user",
-                json!({"type": "tool_result", "tool_use_id": call_id, "content": content, "is_error": is_error}),
-            ),
+            } => {
+                // An outside tool's images go inside its result (`images::for_round`).
+                let content = match result.images.is_empty() {
+                    true => json!(content),
+                    false => std::iter::once(json!({"type": "text", "text": content}))
+                        .chain(result.images.iter().map(super::images::anthropic_block))
+                        .collect(),
+                };
+                push(
+                    "user",
+                    json!({"type": "tool_result", "tool_use_id": call_id, "content": content, "is_error": is_error}),
+                )
+            }
             ChatMessage::Notice { .. } => {}
         }
     }

@@ -64,9 +64,18 @@ impl<H: Host> ChatDoor<H> {
         &self,
         attachments: Option<&[Attachment]>,
     ) -> Result<(), ChatError> {
-        if !attachments.unwrap_or(&[]).iter().any(images::is_image) {
+        if !attachments.unwrap_or(&[]).iter().any(images::is_image) || self.images_readable().await
+        {
             return Ok(());
         }
+        Err(ChatError::ImagesNotAccepted {
+            model: self.engine.settings_snapshot().chat.active().model.clone(),
+        })
+    }
+
+    /// Whether the active profile's model reads images (`images::accepted`;
+    /// Ollama is asked once per base URL and model).
+    pub(super) async fn images_readable(&self) -> bool {
         let settings = self.engine.settings_snapshot();
         let (kind, provider) = (settings.chat.provider(), settings.chat.active());
         let mut reported = None;
@@ -112,12 +121,7 @@ impl<H: Host> ChatDoor<H> {
                 }
             };
         }
-        match images::accepted(provider.images, kind, &provider.model, reported) {
-            true => Ok(()),
-            false => Err(ChatError::ImagesNotAccepted {
-                model: provider.model.clone(),
-            }),
-        }
+        images::accepted(provider.images, kind, &provider.model, reported)
     }
 
     async fn probe_window(
@@ -282,6 +286,13 @@ impl<H: Host> ChatDoor<H> {
                 .contains(&provider.base_url);
         // The images' bytes, scaled to what the provider takes, for this round only.
         let mut fitted = fitted;
+        let tool_images = fitted
+            .messages
+            .iter()
+            .any(|m| matches!(m, ChatMessage::Tool { result, .. } if !result.images.is_empty()));
+        if tool_images {
+            images::for_round(&mut fitted.messages, self.images_readable().await);
+        }
         for text in images::load(
             self.engine.host(),
             &mut fitted.messages,

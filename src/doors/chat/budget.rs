@@ -102,7 +102,9 @@ fn cost(message: &ChatMessage) -> usize {
                         .map(|c| estimate(&c.name) + estimate(&c.arguments) + MESSAGE_OVERHEAD)
                         .sum::<usize>()
             }
-            ChatMessage::Tool { content, .. } => estimate(content),
+            ChatMessage::Tool {
+                content, result, ..
+            } => estimate(content) + result.images.len() * super::images::TOKENS_PER_IMAGE,
             ChatMessage::Notice { .. } => 0,
         }
 }

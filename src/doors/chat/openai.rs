@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 use super::conversation::{ChatMessage, ToolCallRecord, Usage};
 use super::sse::SseEvent;
 use super::think_tags::ThinkTags;
-use crate::base::host::HttpRequest;
+use crate::base::host::{HttpRequest, ImageData};
 use crate::doors::chat::model::{
     ChatError, ModelReply, ModelRequest, StreamAssembler, StreamPiece,
 };
@@ -27,7 +27,15 @@ fn headers(api_key: Option<String>) -> Vec<(String, String)> {
 
 pub fn chat_request(request: &ModelRequest) -> HttpRequest {
     let mut messages = vec![json!({"role": "system", "content": request.system})];
+    // A tool message takes text only: an outside tool's images
+    // (`images::for_round`) follow the run of tool messages as a user message.
+    let mut tool_images: Vec<&ImageData> = Vec::new();
     for message in request.messages {
+        if !matches!(message, ChatMessage::Tool { .. }) && !tool_images.is_empty() {
+            messages.push(super::images::tool_images_message(&std::mem::take(
+                &mut tool_images,
+            )));
+        }
         match message {
             ChatMessage::User { text, .. } => {
                 let images = super::images::loaded(message);
@@ -55,12 +63,19 @@ pub fn chat_request(request: &ModelRequest) -> HttpRequest {
                 messages.push(m);
             }
             ChatMessage::Tool {
-                call_id, content, ..
+                call_id,
+                content,
+                result,
+                ..
             } => {
+                tool_images.extend(result.images.iter());
                 messages.push(json!({"role": "tool", "tool_call_id": call_id, "content": content}))
             }
             ChatMessage::Notice { .. } => {}
         }
+    }
+    if !tool_images.is_empty() {
+        messages.push(super::images::tool_images_message(&tool_images));
     }
     let tools: Vec<Value> = request
         .tools

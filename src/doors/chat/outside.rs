@@ -4,11 +4,13 @@
 //! wrapped as data from an outside tool before the model reads it. The MCP
 //! client is the shim's (`Host::outside_list`, `Host::outside_call`).
 
+use serde::Serialize;
 use serde_json::{json, Map, Value};
 
 use crate::base::call::Preview;
 use crate::base::card::{ConfirmationCard, ConfirmationState, OutsideCard, PendingView};
 use crate::base::error::ToolError;
+use crate::base::host::ImageData;
 use crate::base::host::{join_all, Host};
 use crate::base::outside::{
     OutsideCall, OutsideConnect, OutsideListing, OutsideOutcome, OutsideTool,
@@ -16,6 +18,7 @@ use crate::base::outside::{
 use crate::base::result::{ErrorInfo, ToolResult};
 use crate::base::text::human_bytes;
 use crate::doors::chat::conversation::{ChatMessage, Conversation, PausedTurn, ToolCallRecord};
+use crate::doors::chat::images;
 use crate::doors::chat::model::ModelTool;
 use crate::doors::chat::prompt::{attribute, cap, defuse_named};
 use crate::doors::chat::{ChatDoor, ChatEvent, ChatEvents, Decision, TurnEnd};
@@ -223,6 +226,59 @@ fn unreachable_notice(server: &OutsideServer, listing: &OutsideListing) -> Strin
     text
 }
 
+/// Which outside servers the chat has, for its header and a new chat's page.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct OutsideSummary {
+    /// The header's short text: the names while they fit a narrow sidebar,
+    /// else a count; empty when no server is on.
+    pub label: String,
+    /// One line a server on: its name and state (the tooltip, the page).
+    pub servers: Vec<String>,
+    /// A server on could not be reached at its last listing.
+    pub unreachable: bool,
+}
+
+/// Names shown in the header, at most this many characters together.
+const LABEL_CHARS: usize = 18;
+
+/// The summary of the servers switched on, with what their last listing said.
+pub fn summary(servers: &[OutsideServer], status: &[(String, OutsideListing)]) -> OutsideSummary {
+    let on: Vec<&OutsideServer> = servers.iter().filter(|s| s.enabled).collect();
+    let mut out = OutsideSummary::default();
+    for server in &on {
+        let listing = status
+            .iter()
+            .find(|(id, _)| *id == server.id)
+            .map(|(_, l)| l);
+        out.servers.push(match listing {
+            None => format!("{} (starts at first use)", server.id),
+            Some(l) if l.ok => format!("{} (connected, {} tools)", server.id, l.tools.len()),
+            Some(_) => {
+                out.unreachable = true;
+                format!("{} (not reached)", server.id)
+            }
+        });
+    }
+    let names: Vec<&str> = on.iter().map(|s| s.id.as_str()).collect();
+    let joined = names.join(", ");
+    out.label = match names.len() {
+        0 => String::new(),
+        1 => {
+            cap(names[0], LABEL_CHARS - 1).0.to_string()
+                + if names[0].chars().count() >= LABEL_CHARS {
+                    "…"
+                } else {
+                    ""
+                }
+        }
+        _ if joined.chars().count() <= LABEL_CHARS => joined,
+        n => format!("{n} servers"),
+    };
+    out
+}
+
 /// How the host reaches `server`, its secrets read; or why it cannot.
 pub fn connect_spec<H: Host>(host: &H, server: &OutsideServer) -> Result<OutsideConnect, String> {
     if let Some(problem) = unusable(server) {
@@ -305,7 +361,8 @@ pub fn outcome_result(outcome: &OutsideOutcome, tool: &str, timeout_ms: u32) -> 
                 );
             }
             let mut done = ToolResult::success(text);
-            done.empty = done.text.trim().is_empty();
+            done.empty = done.text.trim().is_empty() && !has_images(result);
+            done.images = kept_images(result);
             done
         }
         OutsideOutcome::Failed { code, message } => failed(
@@ -344,11 +401,15 @@ fn content_text(result: &Value) -> String {
         let size = |key: &str| human_bytes((text(key).len() as u64) * 3 / 4);
         parts.push(match text("type") {
             "text" => text("text").to_string(),
-            "image" => format!(
-                "[Image: {}, {}; shown to the user, not to the model]",
-                text("mimeType"),
-                size("data")
-            ),
+            "image" => match kept_image(item) {
+                Some(_) => format!("[Image: {}, {}]", text("mimeType"), size("data")),
+                None => format!(
+                    "[Image: {}, {}; not shown: only PNG, JPEG, GIF and WebP up to {} are]",
+                    text("mimeType"),
+                    size("data"),
+                    human_bytes(MAX_IMAGE_BYTES as u64)
+                ),
+            },
             "audio" => format!("[Sound: {}, {}]", text("mimeType"), size("data")),
             "resource_link" => format!("[Link: {} <{}>]", text("name"), text("uri")),
             "resource" => {
@@ -373,11 +434,64 @@ fn content_text(result: &Value) -> String {
             other => format!("[Content of type {other:?}, not shown]"),
         });
     }
-    let has_text = parts.iter().any(|p| !p.starts_with('['));
-    if let (Some(structured), false) = (result.get("structuredContent"), has_text) {
-        parts.push(serde_json::to_string_pretty(structured).unwrap_or_default());
+    // The spec asks for structured content to be repeated as a text block;
+    // when no text block holds it, it is shown (and sent) as it came.
+    if let Some(structured) = result.get("structuredContent") {
+        let repeated = items.into_iter().flatten().any(|item| {
+            item.get("text")
+                .and_then(Value::as_str)
+                .and_then(|t| serde_json::from_str::<Value>(t).ok())
+                .is_some_and(|v| &v == structured)
+        });
+        if !repeated {
+            parts.push(format!(
+                "[Structured content]\n{}",
+                serde_json::to_string_pretty(structured).unwrap_or_default()
+            ));
+        }
     }
     parts.join("\n")
+}
+
+/// The largest image of an outside result kept (decoded bytes): what
+/// OpenAI takes per image and well under Anthropic's limit.
+pub const MAX_IMAGE_BYTES: usize = 3_750_000;
+
+/// An image content item the chat shows and may send: one of the types
+/// both providers read, plain base64, not over the cap.
+fn kept_image(item: &Value) -> Option<ImageData> {
+    let mime = item.get("mimeType")?.as_str()?;
+    let data = item.get("data")?.as_str()?;
+    let known = images::IMAGE_TYPES.iter().any(|(_, m)| *m == mime);
+    let base64 = !data.is_empty()
+        && data
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='));
+    (known && base64 && data.len() / 4 * 3 <= MAX_IMAGE_BYTES).then(|| ImageData {
+        mime: mime.into(),
+        base64: data.into(),
+    })
+}
+
+fn image_items(result: &Value) -> impl Iterator<Item = &Value> {
+    result
+        .get("content")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter(|item| item.get("type").and_then(Value::as_str) == Some("image"))
+}
+
+fn has_images(result: &Value) -> bool {
+    image_items(result).next().is_some()
+}
+
+/// The images of a result the chat keeps, at most as many as a message carries.
+fn kept_images(result: &Value) -> Vec<ImageData> {
+    image_items(result)
+        .filter_map(kept_image)
+        .take(images::MAX_IMAGES_PER_MESSAGE)
+        .collect()
 }
 
 /// What the model reads of an outside call: the result inside an
@@ -508,6 +622,14 @@ impl<H: Host> ChatDoor<H> {
     /// The servers whose tools the chat offers now, for the view's header.
     pub fn outside_connected(&self) -> Vec<(String, OutsideListing)> {
         self.session.outside_status.borrow().clone()
+    }
+
+    /// The servers switched on and their state, for the header and a new chat's page.
+    pub fn outside_summary(&self) -> OutsideSummary {
+        summary(
+            &self.engine.settings_snapshot().mcp_servers,
+            &self.session.outside_status.borrow(),
+        )
     }
 
     /// Runs one outside call, or files its card (returned).
@@ -947,6 +1069,72 @@ mod tests {
             assert_eq!(result.code(), Some(code));
             assert!(result.text.contains(says), "{}", result.text);
         }
+    }
+
+    #[test]
+    fn the_summary_names_servers_while_they_fit_and_counts_them_after() {
+        let server = |id: &str, enabled| OutsideServer {
+            id: id.into(),
+            enabled,
+            command: "x".into(),
+            ..Default::default()
+        };
+        let up = OutsideListing {
+            ok: true,
+            tools: vec![OutsideTool::default(); 2],
+            ..Default::default()
+        };
+        let down = OutsideListing::default();
+        let status = vec![("web".to_string(), up), ("db".to_string(), down)];
+        let two = summary(
+            &[
+                server("web", true),
+                server("db", true),
+                server("off", false),
+            ],
+            &status,
+        );
+        assert_eq!(two.label, "web, db");
+        assert_eq!(
+            two.servers,
+            ["web (connected, 2 tools)", "db (not reached)"]
+        );
+        assert!(two.unreachable);
+        let many: Vec<OutsideServer> = ["search", "calendar", "github"]
+            .iter()
+            .map(|id| server(id, true))
+            .collect();
+        let three = summary(&many, &[]);
+        assert_eq!(three.label, "3 servers");
+        assert_eq!(three.servers[0], "search (starts at first use)");
+        assert!(!three.unreachable);
+        let long = summary(&[server("a-very-long-server-name", true)], &[]);
+        assert_eq!(long.label.chars().count(), LABEL_CHARS);
+        assert!(long.label.ends_with('…'));
+        assert_eq!(summary(&[server("off", false)], &[]).label, "");
+    }
+
+    #[test]
+    fn images_are_kept_only_of_known_types_in_plain_base64() {
+        let result = json!({ "content": [
+            { "type": "image", "mimeType": "image/png", "data": "iVBORw0K" },
+            { "type": "image", "mimeType": "image/svg+xml", "data": "PHN2Zz4=" },
+            { "type": "image", "mimeType": "image/png", "data": "not base64!" }
+        ] });
+        let done = outcome_result(&OutsideOutcome::Answered { result }, "t", 1000);
+        assert_eq!(
+            done.images,
+            [ImageData {
+                mime: "image/png".into(),
+                base64: "iVBORw0K".into()
+            }]
+        );
+        assert_eq!(
+            done.text.matches("not shown: only PNG").count(),
+            2,
+            "{}",
+            done.text
+        );
     }
 
     #[test]
