@@ -4,6 +4,7 @@
 
 import { ButtonComponent, setIcon } from "obsidian";
 import type { Attachment } from "../core/types";
+import { isPdf } from "./attachments";
 
 export function renderUserMessage(
 	parent: HTMLElement,
@@ -20,7 +21,11 @@ export function renderUserMessage(
 			// An image shows as its thumbnail (a file gone since shows its name).
 			const src = imageSrc(a);
 			if (src) list.createEl("img", { cls: "vault-agent-msg-image", attr: { src, alt: a.pasted ? "Pasted image" : a.path, title: a.pasted ? "Pasted image" : a.path } });
-			else list.createSpan({ cls: "vault-agent-msg-attachment", text: a.path.replace(/\.md$/, ""), attr: { title: a.selection ? `${a.path} (with a selection)` : a.path } });
+			else {
+				const chip = list.createSpan({ cls: `vault-agent-msg-attachment${isPdf(a.path) ? " is-pdf" : ""}`, attr: { title: a.selection ? `${a.path} (with a selection)` : a.path } });
+				if (isPdf(a.path)) setIcon(chip.createSpan({ cls: "vault-agent-msg-attachment-icon" }), "book-open");
+				chip.createSpan({ text: a.path.replace(/\.md$/, "") });
+			}
 		}
 	}
 	if (!edit) return el;
