@@ -76,7 +76,7 @@ describe("PDFs in the chat (the built main.js, real model servers on localhost)"
 		assert.doesNotMatch(text, /left out/);
 		assert.doesNotMatch(text, /Notes the user attached/, "a PDF is not listed as a note to read");
 		const sent = s.view.contentEl.querySelector(".vault-agent-msg.is-user .vault-agent-msg-attachment.is-pdf");
-		assert.equal(sent?.textContent, "Papers/Three.pdf", "the sent message shows the PDF");
+		assert.equal(sent?.textContent, "Papers/Three.pdf", `the sent message shows the PDF: ${s.view.contentEl.querySelector(".vault-agent-msg.is-user")?.outerHTML}`);
 		// Stored by reference only.
 		const [summary] = await s.plugin.conversations.list();
 		const stored = JSON.stringify(await s.plugin.conversations.load(summary.id));
@@ -98,7 +98,7 @@ describe("PDFs in the chat (the built main.js, real model servers on localhost)"
 		assert.match(text, new RegExp(`--- Page ${kept - 1} ---`));
 		assert.doesNotMatch(text, new RegExp(`--- Page ${kept} ---`));
 		const result = requests[1].body.messages.find((m) => m.role === "tool").content;
-		assert.match(result, /Papers\/Big\.pdf, pages 39-40 of 40:\n--- Page 39 ---\nPage 39 line 1[\s\S]*--- Page 40 ---\nPage 40 line 12/);
+		assert.match(result, /Papers\/Big\.pdf, pages 39-40 of 40:\n--- Page 39 ---\nPage 39 line 1[\s\S]*--- Page 40 ---\nPage 40 line 1:[\s\S]*Page 40 line 12:/);
 		assert.doesNotMatch(result, /--- Page 38 ---/);
 	});
 
