@@ -167,6 +167,7 @@ export default class VaultAgentPlugin extends Plugin {
 			{ AgentRunner },
 			{ startSearchIndex },
 			{ ChatImages },
+			{ pdfText },
 		] = await Promise.all([
 			import("./host/node-host"),
 			import("./core/load"),
@@ -179,6 +180,7 @@ export default class VaultAgentPlugin extends Plugin {
 			import("./doors/acp/runner"),
 			import("./host/search-index"),
 			import("./host/images"),
+			import("./host/pdf"),
 		]);
 		const adapter = this.app.vault.adapter;
 		const vaultPath = adapter instanceof FileSystemAdapter ? adapter.getBasePath() : null;
@@ -191,6 +193,7 @@ export default class VaultAgentPlugin extends Plugin {
 			...vaultFunctions(this.app),
 			saveJournal: (json: string, dropped: number) => journal.save(json, dropped),
 			imageData: images.imageData,
+			pdfText: pdfText(this.app),
 		};
 		const facts = nodePlatformFacts(os, Platform.isDesktopApp, vaultPath, this.app.vault.configDir);
 		const core = await loadCore(host, facts, this.stored);

@@ -78,6 +78,8 @@ pub struct FakeHost {
     /// Every image the core asked for: (path, pasted, max side, max bytes).
     /// A pasted one is read from `binary` under `chat-images/<name>`.
     pub images_asked: RefCell<Vec<(String, bool, u32, usize)>>,
+    /// PDFs by path, as their pages' text (what PDF.js would read).
+    pub pdfs: RefCell<HashMap<String, Vec<String>>>,
     /// Answers by URL ending, for every request to it, checked before the
     /// queue: the servers' side endpoints (the context window probes). By
     /// default they answer 404, as a server without them does.
@@ -169,6 +171,7 @@ impl FakeHost {
             links_update: Some(true),
             http_closed: RefCell::new(Vec::new()),
             images_asked: RefCell::new(Vec::new()),
+            pdfs: RefCell::new(HashMap::new()),
             http_routes: RefCell::new(
                 ["/api/show", "/api/v0/models"]
                     .into_iter()
@@ -533,6 +536,17 @@ impl Host for FakeHost {
                 .into(),
             base64: base64::engine::general_purpose::STANDARD.encode(bytes),
         })
+    }
+
+    async fn pdf_text(&self, path: &str, _max_bytes: usize) -> Result<Vec<String>, VaultFailure> {
+        self.pdfs
+            .borrow()
+            .get(path)
+            .cloned()
+            .ok_or_else(|| VaultFailure {
+                code: "not_found".into(),
+                message: format!("{path} is not in the vault"),
+            })
     }
 
     async fn vault_trash(&self, path: &str) -> Result<(), VaultFailure> {

@@ -31,6 +31,9 @@ fn core() -> VaultAgent<FakeHost> {
     host.notes
         .borrow_mut()
         .insert("Plan.md".into(), "# Plan\nok\n".into());
+    host.pdfs
+        .borrow_mut()
+        .insert("Papers/Report.pdf".into(), vec!["Page one".into()]);
     VaultAgent::new(host, &json!({"permissionMode": "askBeforeEdits"})).0
 }
 
@@ -41,6 +44,7 @@ fn base_arguments(tool: &str, command: &str) -> Value {
             json!({"file": "Welcome"})
         }
         ("obsidianNotes", "section") => json!({"file": "Welcome", "heading": "Start"}),
+        ("obsidianNotes", "pdf") => json!({"path": "Papers/Report.pdf"}),
         ("obsidianNotes", "files" | "folders") => json!({"folder": "Projects"}),
         ("obsidianSearch", "find") => json!({"query": "launch"}),
         ("obsidianSearch", _) => json!({"query": "launch", "path": "Projects"}),
@@ -324,8 +328,9 @@ fn hostile_strings_run_literally_or_are_refused_by_name() {
                 // find_values_never_reach_the_cli.
                 continue;
             }
-            if matches!(command.name, "map" | "section" | "open") {
-                // Answered by the core from the note's text: a `file` name
+            if matches!(command.name, "map" | "section" | "open" | "pdf") {
+                // Answered by the core from the note's text (a PDF's from
+                // the host's PDF.js, by its checked `path`): a `file` name
                 // reaches argv only in the `file` lookup, the same
                 // serializer and checks `read file=` goes through here.
                 continue;

@@ -1,7 +1,7 @@
 // Notes attached to the next message, as chips above the chat's input: the
 // note open in Obsidian (with its selection, when there is one) follows the
 // active note until the user removes it; `[[` or `@` in the input suggests
-// notes and images with Obsidian's own suggest popover and attaches the
+// notes, images and PDFs with Obsidian's own suggest popover and attaches the
 // chosen one; pasted images join as chips with their thumbnail. The
 // core decides what the model is told about them (src/doors/chat/prompt.rs).
 
@@ -41,8 +41,8 @@ export class AttachmentBar {
 	/** Reads the active note and its selection again, and redraws. */
 	followActiveNote(): void {
 		const file = this.app.workspace.getActiveFile();
-		// An image open in a tab is not attached by itself: it is sent only when chosen.
-		this.openNote = file && !this.openNoteRemoved && !imageMime(file.path) ? { path: file.path, selection: this.selection() } : null;
+		// An image or a PDF open in a tab is not attached by itself: it is sent only when chosen.
+		this.openNote = file && !this.openNoteRemoved && !imageMime(file.path) && file.extension !== "pdf" ? { path: file.path, selection: this.selection() } : null;
 		this.render();
 	}
 
@@ -110,7 +110,7 @@ export class AttachmentBar {
 		chip.dataset.path = attachment.path;
 		const src = attachment.pasted || imageMime(attachment.path) ? this.images?.src(attachment) : null;
 		if (src) chip.createEl("img", { cls: "vault-agent-chip-thumb", attr: { src, alt: "" } });
-		else setIcon(chip.createSpan({ cls: "vault-agent-chip-icon" }), open ? "file-text" : "at-sign");
+		else setIcon(chip.createSpan({ cls: "vault-agent-chip-icon" }), open ? "file-text" : isPdf(attachment.path) ? "book-open" : "at-sign");
 		chip.createSpan({ cls: "vault-agent-chip-path", text: attachment.pasted ? "Pasted image" : attachment.path.replace(/\.md$/, "") });
 		if (attachment.selection) {
 			const short = attachment.selection.replace(/\s+/g, " ").trim();
@@ -132,6 +132,11 @@ export class AttachmentBar {
 			this.render();
 		});
 	}
+}
+
+/** A vault PDF (its text is read when the message is sent). */
+export function isPdf(path: string): boolean {
+	return path.toLowerCase().endsWith(".pdf");
 }
 
 /** `[[` or `@` and what follows it up to the caret, or null. */
@@ -162,7 +167,7 @@ export class NoteSuggest extends TextareaSuggest<TFile> {
 		const query = mention.query.toLowerCase();
 		return this.app.vault
 			.getFiles()
-			.filter((file) => (file.extension === "md" || imageMime(file.name)) && file.path.toLowerCase().includes(query))
+			.filter((file) => (file.extension === "md" || file.extension === "pdf" || imageMime(file.name)) && file.path.toLowerCase().includes(query))
 			.sort((a, b) => rank(a, query) - rank(b, query) || a.path.localeCompare(b.path))
 			.slice(0, this.limit);
 	}

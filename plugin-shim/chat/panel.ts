@@ -132,7 +132,7 @@ export class ChatPanel implements ChatSurface {
 		this.attachments = new AttachmentBar(composer, app, chips);
 		this.inputEl = composer.createEl("textarea", {
 			cls: "vault-agent-input",
-			attr: { rows: "3", placeholder: "Ask about your vault… ([[ or @ attaches a note or an image)" },
+			attr: { rows: "3", placeholder: "Ask about your vault… ([[ or @ attaches a file from the vault)" },
 		});
 		acceptImages({ owner: this.view, target: composer, bar: this.attachments, images, chatId: () => this.conversation?.id ?? null, say: (message) => this.showBanner(message) });
 		this.suggest = new NoteSuggest(app, this.inputEl, (file) => this.attachments.attach(file));

@@ -4,6 +4,8 @@
 
 import { ButtonComponent, setIcon } from "obsidian";
 import type { Attachment } from "../core/types";
+import { imageMime } from "../host/images";
+import { isPdf } from "./attachments";
 
 export function renderUserMessage(
 	parent: HTMLElement,
@@ -18,9 +20,14 @@ export function renderUserMessage(
 		const list = el.createDiv({ cls: "vault-agent-msg-attachments" });
 		for (const a of attachments) {
 			// An image shows as its thumbnail (a file gone since shows its name).
-			const src = imageSrc(a);
+			// Only an image: a note's or a PDF's resource path would be a broken picture.
+			const src = a.pasted || imageMime(a.path) ? imageSrc(a) : null;
 			if (src) list.createEl("img", { cls: "vault-agent-msg-image", attr: { src, alt: a.pasted ? "Pasted image" : a.path, title: a.pasted ? "Pasted image" : a.path } });
-			else list.createSpan({ cls: "vault-agent-msg-attachment", text: a.path.replace(/\.md$/, ""), attr: { title: a.selection ? `${a.path} (with a selection)` : a.path } });
+			else {
+				const chip = list.createSpan({ cls: `vault-agent-msg-attachment${isPdf(a.path) ? " is-pdf" : ""}`, attr: { title: a.selection ? `${a.path} (with a selection)` : a.path } });
+				if (isPdf(a.path)) setIcon(chip.createSpan({ cls: "vault-agent-msg-attachment-icon" }), "book-open");
+				chip.createSpan({ text: a.path.replace(/\.md$/, "") });
+			}
 		}
 	}
 	if (!edit) return el;

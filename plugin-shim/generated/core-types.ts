@@ -337,7 +337,7 @@ promptCommands: Array<string>, };
 /**
  * A saved model setup the user switches between (settings tab, chat header).
  * Stored flat: `{ id, name, provider, baseUrl, model, apiKeySecret, contextWindow,
- * textToolCalls, instructions, images }`.
+ * textToolCalls, instructions, images, pdfDocuments }`.
  */
 export type ModelProfile = { 
 /**
@@ -367,7 +367,13 @@ instructions: string,
  * the server where it tells (Ollama's capabilities; a Claude model),
  * else no (`doors::chat::images::accepted`).
  */
-images: boolean | null, };
+images: boolean | null, 
+/**
+ * Anthropic only: an attached PDF goes as a `document` block (Claude
+ * reads its pages, scans included) instead of its text. Off: the text
+ * PDF.js reads, page by page (`doors::chat::pdf`).
+ */
+pdfDocuments: boolean, };
 
 /**
  * One model server: where it is, which model, and the name of the secret
@@ -399,7 +405,13 @@ instructions: string,
  * the server where it tells (Ollama's capabilities; a Claude model),
  * else no (`doors::chat::images::accepted`).
  */
-images: boolean | null, };
+images: boolean | null, 
+/**
+ * Anthropic only: an attached PDF goes as a `document` block (Claude
+ * reads its pages, scans included) instead of its text. Off: the text
+ * PDF.js reads, page by page (`doors::chat::pdf`).
+ */
+pdfDocuments: boolean, };
 
 /**
  * Which kind of model server the chat talks to.

@@ -241,6 +241,19 @@ export function modelSection(ctx: SettingsContext, redraw: () => void): Section 
 				},
 			},
 			numberRow(ctx, "Thinking budget (tokens)", `The most tokens Claude may think with per reply (${THINKING_BUDGET_RANGE[0]} to ${THINKING_BUDGET_RANGE[1]}).`, "anthropicThinkingBudget", ["reasoning", "thinking"]),
+			{
+				name: "Send PDFs as documents",
+				desc: "An attached PDF goes to Claude as the file itself, which Claude reads page by page as text and image (scans and charts included; up to 100 pages and 24 MB, about 3000 tokens a page). Off: the PDF's text is sent, as many pages as fit, and Claude reads the rest by page range.",
+				aliases: ["pdf", "document block"],
+				render: (setting) => {
+					setting.settingEl.addClass("vault-agent-pdf-documents");
+					setting.addToggle((toggle) =>
+						toggle.setValue(profile.pdfDocuments).onChange(async (pdfDocuments) => {
+							await saveProfile(ctx, { pdfDocuments });
+						}),
+					);
+				},
+			},
 		);
 	}
 	return { heading: "Model", cls: "vault-agent-model-settings", rows };

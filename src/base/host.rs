@@ -343,6 +343,11 @@ pub trait Host {
         max_side: u32,
         max_bytes: usize,
     ) -> Result<ImageData, VaultFailure>;
+    /// The text of the PDF at `path`, page by page, as Obsidian's own PDF.js
+    /// reads it (`loadPdfJs`): one string per page, in order, empty for a
+    /// page without text (a scan). Fails with `not_found`, `too_large` (a
+    /// file over `max_bytes`) or `refused` (not a PDF that PDF.js opens).
+    async fn pdf_text(&self, path: &str, max_bytes: usize) -> Result<Vec<String>, VaultFailure>;
     /// Makes a file at `path` holding exactly `bytes`
     /// (`app.vault.createBinary`); fails if one is there. Undoing a deletion.
     async fn vault_create(&self, path: &str, bytes: &[u8]) -> Result<(), VaultFailure>;

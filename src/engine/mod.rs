@@ -15,6 +15,7 @@ pub mod journal;
 pub mod network;
 pub mod organise;
 pub mod reads;
+pub use reads::pdf_page;
 mod record;
 mod run;
 pub mod search;

@@ -19,12 +19,16 @@ impl<H: Host> Engine<H> {
         settings: &Settings,
     ) -> Result<ToolResult, ToolError> {
         let path = self.resolve_note(&request.locate, settings).await?;
+        if let View::PdfPages { first, last } = request.view {
+            return self.pdf_pages(&path, first, last).await;
+        }
         let text = self.read_exact(&path).await?;
         match request.view {
             View::Map => Ok(ToolResult::success(document_map(&path, &text))),
             View::Section(heading) => section_text(&path, &text, &heading)
                 .map(ToolResult::success)
                 .map_err(|problem| heading_error(problem, &quoted(&path), &heading)),
+            View::PdfPages { .. } => unreachable!("answered above"),
             View::Open { heading } => {
                 if let Some(wanted) = &heading {
                     // Say so rather than open the note at its top.
@@ -45,6 +49,59 @@ impl<H: Host> Engine<H> {
             }
         }
     }
+}
+
+impl<H: Host> Engine<H> {
+    /// Pages of a PDF with their numbers; a range past its end is cut to
+    /// it, and one that starts past it is refused, naming how many pages
+    /// there are.
+    async fn pdf_pages(
+        &self,
+        path: &str,
+        first: usize,
+        last: usize,
+    ) -> Result<ToolResult, ToolError> {
+        let pages = self
+            .host()
+            .pdf_text(path, crate::tools::MAX_PDF_BYTES)
+            .await
+            .map_err(|failure| match failure.code.as_str() {
+                "not_found" => ToolError::NoteNotFound {
+                    target: quoted(path),
+                },
+                _ => ToolError::VaultFailed {
+                    target: quoted(path),
+                    detail: failure.message,
+                },
+            })?;
+        let total = pages.len();
+        if first > total {
+            return Err(ToolError::invalid(
+                "obsidianNotes",
+                format!("{path} has {total} pages; ask for pages within 1-{total}"),
+            ));
+        }
+        let last = last.min(total);
+        let mut text = format!("{path}, pages {first}-{last} of {total}:\n");
+        for (at, page) in pages.iter().enumerate().take(last).skip(first - 1) {
+            text.push_str(&pdf_page(at + 1, page));
+        }
+        if pages[first - 1..last].iter().all(|p| p.trim().is_empty()) {
+            text.push_str("[These pages have no text: the PDF may be a scan.]\n");
+        }
+        Ok(ToolResult::success(text))
+    }
+}
+
+/// One page of a PDF as the model reads it, with its number.
+pub fn pdf_page(number: usize, text: &str) -> String {
+    let text = text.trim();
+    let text = if text.is_empty() {
+        "(no text on this page)"
+    } else {
+        text
+    };
+    format!("--- Page {number} ---\n{text}\n")
 }
 
 fn quoted(path: &str) -> String {

@@ -44,6 +44,10 @@ pub struct ProviderSettings {
     /// the server where it tells (Ollama's capabilities; a Claude model),
     /// else no (`doors::chat::images::accepted`).
     pub images: Option<bool>,
+    /// Anthropic only: an attached PDF goes as a `document` block (Claude
+    /// reads its pages, scans included) instead of its text. Off: the text
+    /// PDF.js reads, page by page (`doors::chat::pdf`).
+    pub pdf_documents: bool,
 }
 
 impl ProviderSettings {
@@ -58,6 +62,7 @@ impl ProviderSettings {
                 text_tool_calls: false,
                 instructions: String::new(),
                 images: None,
+                pdf_documents: false,
             },
             ProviderKind::Anthropic => ProviderSettings {
                 base_url: "https://api.anthropic.com".into(),
@@ -67,6 +72,7 @@ impl ProviderSettings {
                 text_tool_calls: false,
                 instructions: String::new(),
                 images: None,
+                pdf_documents: false,
             },
         }
     }
@@ -74,7 +80,7 @@ impl ProviderSettings {
 
 /// A saved model setup the user switches between (settings tab, chat header).
 /// Stored flat: `{ id, name, provider, baseUrl, model, apiKeySecret, contextWindow,
-/// textToolCalls, instructions, images }`.
+/// textToolCalls, instructions, images, pdfDocuments }`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]

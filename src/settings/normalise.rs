@@ -386,6 +386,7 @@ impl Reader<'_> {
                 Some(Value::Bool(_)) => Some(self.boolean("images", false)),
                 _ => None,
             },
+            pdf_documents: self.boolean("pdfDocuments", defaults.pdf_documents),
         }
     }
 

@@ -283,6 +283,7 @@ fn an_old_single_server_becomes_one_profile_in_use() {
             text_tool_calls: false,
             instructions: String::new(),
             images: None,
+            pdf_documents: false,
         }
     );
     assert_eq!(chat.active_profile, profile.id);

@@ -13,6 +13,7 @@ pub mod hygiene;
 pub mod links;
 pub mod notes;
 pub mod organise;
+pub mod pdf;
 pub mod plan;
 pub mod properties;
 pub mod random;
@@ -24,6 +25,7 @@ pub mod tasks;
 pub mod templates;
 
 pub use self::args::{CliArguments, CommandArgs, ParsedArgs};
+pub use self::pdf::MAX_PDF_BYTES;
 pub use self::plan::{
     Card, CliWrite, NoteEditRequest, NoteView, Plan, Presented, Presents, Previews, UndoKind, View,
     WriteCheck,

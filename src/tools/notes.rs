@@ -342,12 +342,12 @@ pub fn tool() -> ToolSpec {
     ToolSpec {
         id: "obsidianNotes",
         display_name: "Notes (CLI)",
-        description: "Read a note's text, a map of its sections or one section, its outline of headings or its file info; list files and folders; open a note in Obsidian.",
+        description: "Read a note's text, a map of its sections or one section, its outline of headings or its file info; list files and folders; open a note in Obsidian; read a PDF's pages.",
         guidance: "Use obsidianNotes to look inside the vault: `read` for a note's full text (the \
                    first thing to do before answering about a note); for a long note `map` first, \
                    then `section` with a heading path it shows; `outline` for its headings, \
                    `file` for size and dates, `files` / `folders` to see what exists (`files` \
-                   pages: send the `offset` it names for more); `open` shows a note to the user. `file=` takes \
+                   pages: send the `offset` it names for more); `open` shows a note to the user; `pdf` reads a PDF's pages by range. `file=` takes \
                    a note name and resolves it like a wikilink; `path=` needs the exact path from \
                    the vault root. To find notes by their words use obsidianSearch; for today's \
                    note use obsidianDailyNote; for tasks use obsidianTasks.",
@@ -386,6 +386,12 @@ pub fn tool() -> ToolSpec {
                 "Show a note to the user in Obsidian (in the current tab), at a heading if given.",
             )
                 .brief("show the user"),
+            CommandSpec::new::<super::pdf::PdfArgs>(
+                "pdf",
+                Access::Read,
+                "Read pages of a PDF in the vault by page range (its text, with page numbers).",
+            )
+                .brief("PDF pages, e.g. pages \"3-12\""),
         ],
         example: json!({"command": "read", "file": "Welcome"}),
     }

@@ -194,6 +194,9 @@ pub enum View {
     Section(String),
     /// Show the note in Obsidian, at a heading if given.
     Open { heading: Option<String> },
+    /// Pages `first` to `last` of a PDF (1-based, both included), as
+    /// Obsidian's PDF.js reads their text.
+    PdfPages { first: usize, last: usize },
 }
 
 /// A CLI answer the core trimmed: the entries kept, and a line that says

@@ -108,6 +108,10 @@ extern "C" {
         max_bytes: f64,
     ) -> js_sys::Promise;
 
+    /// Resolves to `{ pages: string[] }` or `{ error }`.
+    #[wasm_bindgen(method, js_name = pdfText)]
+    fn pdf_text(this: &HostFunctions, path: &str, max_bytes: f64) -> js_sys::Promise;
+
     /// Resolves to `{ status: "created" }` or `{ error }`.
     #[wasm_bindgen(method, js_name = vaultCreate)]
     fn vault_create(this: &HostFunctions, path: &str, bytes: &[u8]) -> js_sys::Promise;
@@ -368,6 +372,24 @@ impl Host for JsHost {
             });
         }
         Ok(crate::base::host::ImageData { mime, base64 })
+    }
+
+    async fn pdf_text(&self, path: &str, max_bytes: usize) -> Result<Vec<String>, VaultFailure> {
+        let answer = JsFuture::from(self.functions.pdf_text(path, max_bytes as f64))
+            .await
+            .map_err(|e| vault_failure(&e))?;
+        vault_error(&answer)?;
+        let pages = js_sys::Reflect::get(&answer, &"pages".into()).unwrap_or_default();
+        if !js_sys::Array::is_array(&pages) {
+            return Err(VaultFailure {
+                code: "host_error".into(),
+                message: "PDF.js returned no pages".into(),
+            });
+        }
+        Ok(js_sys::Array::from(&pages)
+            .iter()
+            .map(|page| page.as_string().unwrap_or_default())
+            .collect())
     }
 
     async fn vault_create(&self, path: &str, bytes: &[u8]) -> Result<(), VaultFailure> {

@@ -3,10 +3,11 @@
 // first, command, key=value parameters, bare flags), and writes really change
 // the vault copy (confirmed writes only after the card's approval).
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { copySampleVault, emulator, loadPlugin, readLog, removeVault, useEmulator } from "../support/harness.mjs";
+import { simplePdf } from "../support/pdf-double.mjs";
 
 const V = "vault=Sample Vault";
 
@@ -17,6 +18,8 @@ const cases = [
 	["obsidianNotes", { command: "map", file: "Launch plan" }, "core", (r) => assert.match(r.text, /^Map of Projects\/Launch plan\.md: \d+ lines/)],
 	["obsidianNotes", { command: "section", path: "Projects/Launch plan.md", heading: "Timeline" }, "core", (r) => assert.match(r.text, /\(section "Launch plan::Timeline"\):\n## Timeline/)],
 	["obsidianNotes", { command: "open", path: "Projects/Roadmap.md" }, "core", (r) => assert.equal(r.text, "Opened Projects/Roadmap.md in Obsidian for the user.")],
+	// Read with Obsidian's PDF.js (the double's stand-in), no CLI command.
+	["obsidianNotes", { command: "pdf", path: "Attachments/Report.pdf", pages: "2-5" }, "core", (r) => assert.equal(r.text, "Attachments/Report.pdf, pages 2-2 of 2:\n--- Page 2 ---\nSecond page\n")],
 	["obsidianNotes", { command: "outline", path: "Projects/Launch plan.md" }, ["outline", "path=Projects/Launch plan.md"], (r) => assert.match(r.text, /Launch plan|Goals|#/)],
 	["obsidianNotes", { command: "file", file: "Welcome" }, ["file", "file=Welcome"], (r) => assert.match(r.text, /extension\s+md/)],
 	["obsidianNotes", { command: "files", folder: "Projects", ext: "md", total: true }, ["files", "folder=Projects", "ext=md", "total"], (r) => assert.equal(r.text, "3")],
@@ -165,6 +168,8 @@ describe("every command of every tool against the emulator", () => {
 	let plugin;
 	before(async () => {
 		vault = copySampleVault();
+		mkdirSync(join(vault, "Attachments"), { recursive: true });
+		writeFileSync(join(vault, "Attachments", "Report.pdf"), simplePdf([["First page"], ["Second page"]]));
 		({ plugin } = await loadPlugin(vault, {
 			data: { cliPath: emulator, vaultName: "Sample Vault", permissionMode: "askBeforeEdits" },
 		}));

@@ -7,10 +7,11 @@
 // and says how many entries were withheld.
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { closeSettings, copySampleVault, emulator, findSetting, loadPlugin, openSettingTab, readLog, removeVault, settle, useEmulator } from "../support/harness.mjs";
+import { simplePdf } from "../support/pdf-double.mjs";
 
 const READ = ["Projects", "Daily", "People", "Databases"];
 const WRITE = ["Projects"];
@@ -44,6 +45,8 @@ const cases = [
 	["obsidianNotes", { command: "section", path: "Ideas/Brainstorm.md", heading: "Ideas" }, refused()],
 	["obsidianNotes", { command: "open", path: "People/Bob.md" }, allowed((r) => assert.match(r.text, /^Opened People\/Bob\.md/))],
 	["obsidianNotes", { command: "open", path: "Welcome.md" }, refused()],
+	["obsidianNotes", { command: "pdf", path: "Projects/Brief.pdf" }, allowed((r) => assert.match(r.text, /^Projects\/Brief\.pdf, pages 1-1 of 1:\n--- Page 1 ---\nBrief page one/))],
+	["obsidianNotes", { command: "pdf", path: "Brief.pdf" }, refused()],
 	// Counted after the filter: only notes the agent may read.
 	["obsidianNotes", { command: "files", name: "*.md", total: true }, allowed((r, log, vault) => {
 		const md = readdirSync(vault, { recursive: true }).filter((p) => String(p).endsWith(".md") && inside(String(p)));
@@ -310,6 +313,9 @@ describe("folder scopes, for every command of every tool", () => {
 	let plugin;
 	before(async () => {
 		vault = copySampleVault();
+		// A PDF inside the read scope and one outside it, for `pdf`.
+		writeFileSync(join(vault, "Projects", "Brief.pdf"), simplePdf([["Brief page one"]]));
+		writeFileSync(join(vault, "Brief.pdf"), simplePdf([["Outside"]]));
 		({ plugin } = await loadPlugin(vault, {
 			data: { cliPath: emulator, vaultName: "Sample Vault", permissionMode: "askBeforeEdits", readFolders: READ, writeFolders: WRITE },
 		}));

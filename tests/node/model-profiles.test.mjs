@@ -89,7 +89,7 @@ describe("a data.json from before model profiles", () => {
 		assert.deepEqual(Object.keys(saved.chat).sort(), ["activeProfile", "anthropicThinking", "anthropicThinkingBudget", "firstTokenTimeoutMs", "instructionsNote", "maxToolRounds", "modelTimeoutMs", "profiles", "promptCommands", "promptsFolder", "toolResultCapChars"]);
 		assert.deepEqual(saved.chat.profiles, plugin.core.settings().chat.profiles);
 		assert.ok(saved.chat.profiles.every((p) => p.textToolCalls === false), "saved as off");
-		assert.deepEqual(Object.keys(saved.chat.profiles[0]).sort(), ["apiKeySecret", "baseUrl", "contextWindow", "id", "images", "instructions", "model", "name", "provider", "textToolCalls"]);
+		assert.deepEqual(Object.keys(saved.chat.profiles[0]).sort(), ["apiKeySecret", "baseUrl", "contextWindow", "id", "images", "instructions", "model", "name", "pdfDocuments", "provider", "textToolCalls"]);
 		// "Model accepts images" did not exist then: Ask the server (null), for both.
 		assert.ok(saved.chat.profiles.every((p) => p.images === null), JSON.stringify(saved.chat.profiles));
 		// Loaded again, the saved file gives the same settings, repaired nowhere.

@@ -17,6 +17,8 @@
 // Nothing touches the DOM at import time. No HTML is ever parsed: every node is
 // built with DOM APIs, so text from the plugin can never become markup.
 
+import { pdfjsDouble } from "./pdf-double.mjs";
+
 const SVG_NS = "http://www.w3.org/2000/svg";
 
 /** The obsidian-test-mocks module in use (for Scope and the components we delegate). */
@@ -1922,6 +1924,8 @@ export function createObsidianModule(mocks) {
 		Workspace: derived.Workspace,
 		Plugin: derived.Plugin,
 		MarkdownRenderer: derived.MarkdownRenderer,
+		// Obsidian's PDF.js (tests/support/pdf-double.mjs says what it reads).
+		loadPdfJs: async () => pdfjsDouble,
 	};
 	const module = {};
 	for (const key of Object.keys(mocks)) if (key !== "default") module[key] = mocks[key];

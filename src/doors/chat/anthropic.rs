@@ -51,6 +51,9 @@ fn messages(history: &[ChatMessage], thinking_on: bool) -> Vec<Value> {
                 for image in super::images::loaded(message) {
                     push("user", super::images::anthropic_block(image));
                 }
+                for document in super::pdf::loaded(message) {
+                    push("user", super::pdf::anthropic_block(document));
+                }
                 push("user", json!({"type": "text", "text": text}))
             }
             ChatMessage::Assistant {

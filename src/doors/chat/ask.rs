@@ -124,6 +124,30 @@ impl<H: Host> ChatDoor<H> {
         images::accepted(provider.images, kind, &provider.model, reported)
     }
 
+    /// `Err` with the reason when a PDF the agent may read has no text (and
+    /// goes as text) or cannot be opened (`pdf::check`).
+    pub(super) async fn pdfs_readable(
+        &self,
+        attachments: Option<&[Attachment]>,
+    ) -> Result<(), String> {
+        let attachments = attachments.unwrap_or(&[]);
+        if !attachments.iter().any(super::pdf::is_pdf_attachment) {
+            return Ok(());
+        }
+        let settings = self.engine.settings_snapshot();
+        let scope =
+            crate::policy::scope::FolderScope::read(&settings, self.engine.host().platform().os());
+        let documents = settings.chat.provider() == ProviderKind::Anthropic
+            && settings.chat.active().pdf_documents;
+        super::pdf::check(
+            self.engine.host(),
+            attachments,
+            &|path| scope.contains(path),
+            documents,
+        )
+        .await
+    }
+
     async fn probe_window(
         &self,
         server: super::window::Server,
@@ -243,6 +267,13 @@ impl<H: Host> ChatDoor<H> {
             }));
         }
         let available = window - (reserve + fixed);
+        // The PDFs' pages, as many as the room left takes, for this round only.
+        let mut messages = messages;
+        let pdf_room = super::pdf::round_budget(available, budget::messages_tokens(&messages));
+        let documents = chat.provider() == ProviderKind::Anthropic && provider.pdf_documents;
+        for text in super::pdf::load(self.engine.host(), &mut messages, pdf_room, documents).await {
+            events.emit(ChatEvent::Notice { text });
+        }
         let fitted = budget::fit(&messages, available).map_err(|needed| {
             RoundError::Failed(ChatError::ContextFull {
                 window,

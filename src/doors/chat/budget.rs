@@ -85,6 +85,7 @@ fn cost(message: &ChatMessage) -> usize {
             ChatMessage::User { text, .. } => {
                 estimate(text)
                     + super::images::of_message(message).count() * super::images::TOKENS_PER_IMAGE
+                    + super::pdf::document_tokens(message)
             }
             ChatMessage::Assistant {
                 text,
@@ -107,6 +108,11 @@ fn cost(message: &ChatMessage) -> usize {
             } => estimate(content) + result.images.len() * super::images::TOKENS_PER_IMAGE,
             ChatMessage::Notice { .. } => 0,
         }
+}
+
+/// What `messages` count as they are, before fitting.
+pub fn messages_tokens(messages: &[ChatMessage]) -> usize {
+    messages.iter().map(cost).sum()
 }
 
 /// A tool result cut to its first characters, still one `<vault-data>`

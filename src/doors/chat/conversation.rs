@@ -96,6 +96,11 @@ pub struct Attachment {
     #[serde(skip)]
     #[cfg_attr(test, ts(skip))]
     pub image: Option<crate::base::host::ImageData>,
+    /// A PDF's bytes in base64 for one model round, when an Anthropic
+    /// profile sends it as a `document` block (`pdf::load`): never stored.
+    #[serde(skip)]
+    #[cfg_attr(test, ts(skip))]
+    pub document: Option<crate::doors::chat::pdf::PdfDocument>,
 }
 
 impl Attachment {
@@ -106,6 +111,7 @@ impl Attachment {
             selection: None,
             pasted: false,
             image: None,
+            document: None,
         }
     }
 }

@@ -15,6 +15,7 @@ pub mod instructions;
 pub mod model;
 pub mod openai;
 pub mod outside;
+pub mod pdf;
 pub mod prompt;
 pub mod provider;
 pub mod repeats;
@@ -184,6 +185,15 @@ impl<H: Host> ChatDoor<H> {
             events.emit(ChatEvent::Error {
                 code: error.code().into(),
                 message: self.shown_error(&error, &self.engine.settings_snapshot()),
+                retryable: false,
+            });
+            return self.finish_turn(conversation, TurnEnd::Failed, events);
+        }
+        // A scanned PDF (no text) or one PDF.js cannot open is said before sending.
+        if let Err(message) = self.pdfs_readable(attachments.as_deref()).await {
+            events.emit(ChatEvent::Error {
+                code: "pdf_unreadable".into(),
+                message,
                 retryable: false,
             });
             return self.finish_turn(conversation, TurnEnd::Failed, events);

@@ -123,7 +123,8 @@ pub fn with_attachments(
 ) -> String {
     let (shown, hidden): (Vec<&Attachment>, Vec<&Attachment>) = attachments
         .iter()
-        .filter(|a| !images::is_image(a))
+        // PDFs are written out with their pages (`pdf::load`).
+        .filter(|a| !images::is_image(a) && !super::pdf::is_pdf_attachment(a))
         .take(MAX_ATTACHMENTS)
         .partition(|a| readable(&a.path));
     if shown.is_empty() && hidden.is_empty() {
@@ -157,7 +158,7 @@ pub fn with_attachments(
 }
 
 /// The messages as the model reads them: user messages with their notes
-/// written out (`with_attachments`) and only their images left as
+/// written out (`with_attachments`) and only their images and PDFs left as
 /// attachments, those in folders the agent may not read left out and said.
 pub fn model_messages(
     messages: &[ChatMessage],
@@ -170,13 +171,22 @@ pub fn model_messages(
                 text,
                 attachments: Some(attachments),
             } => {
-                let (sent, withheld): (Vec<&Attachment>, Vec<&Attachment>) =
+                let (mut sent, withheld): (Vec<&Attachment>, Vec<&Attachment>) =
                     images::of_message(message).partition(|a| a.pasted || readable(&a.path));
+                let (pdfs, pdfs_withheld): (Vec<&Attachment>, Vec<&Attachment>) =
+                    super::pdf::of_message(message).partition(|a| readable(&a.path));
+                sent.extend(pdfs);
                 let mut text = with_attachments(text, attachments, readable);
                 if !withheld.is_empty() {
                     text.push_str(&format!(
                         "\n[{} attached image(s) in folders the agent may not read were not sent; do not guess what they show.]",
                         withheld.len()
+                    ));
+                }
+                if !pdfs_withheld.is_empty() {
+                    text.push_str(&format!(
+                        "\n[{} attached PDF(s) in folders the agent may not read were not sent; do not guess what they hold.]",
+                        pdfs_withheld.len()
                     ));
                 }
                 ChatMessage::User {

@@ -1,0 +1,56 @@
+// A vault PDF's text for the core, page by page, read with Obsidian's own
+// PDF.js (`loadPdfJs`). What is sent, how many pages fit and what the model
+// is told are the core's (src/doors/chat/pdf.rs); this file only reads.
+
+import { loadPdfJs, TFile, type App } from "obsidian";
+import type { HostFunctions } from "../core/host-types";
+
+/** The parts of PDF.js's API read here. */
+interface PdfJs {
+	getDocument(source: { data: Uint8Array }): { promise: Promise<PdfDocument> };
+}
+interface PdfDocument {
+	numPages: number;
+	getPage(number: number): Promise<{ getTextContent(): Promise<{ items: Array<{ str?: string; hasEOL?: boolean }> }> }>;
+	destroy(): Promise<void>;
+}
+
+type Failure = { error: { code: string; message: string } };
+
+function fail(message: string, code: string): Failure {
+	return { error: { code, message } };
+}
+
+/** The host function the core asks for a PDF's pages. */
+export function pdfText(app: App): HostFunctions["pdfText"] {
+	return async (path, maxBytes) => {
+		const file = app.vault.getAbstractFileByPath(path);
+		if (!(file instanceof TFile)) return fail("its file is gone", "not_found");
+		let bytes: ArrayBuffer;
+		try {
+			bytes = await app.vault.readBinary(file);
+		} catch {
+			return fail("its file cannot be read", "not_found");
+		}
+		if (bytes.byteLength > maxBytes) return fail(`it is larger than ${Math.round(maxBytes / 1024 / 1024)} MB`, "too_large");
+		let document: PdfDocument;
+		try {
+			const pdfjs = (await loadPdfJs()) as PdfJs;
+			document = await pdfjs.getDocument({ data: new Uint8Array(bytes) }).promise;
+		} catch (error) {
+			return fail(`PDF.js cannot open it (${error instanceof Error ? error.message : String(error)})`, "refused");
+		}
+		try {
+			const pages: string[] = [];
+			for (let number = 1; number <= document.numPages; number++) {
+				const content = await (await document.getPage(number)).getTextContent();
+				pages.push(content.items.map((item) => `${item.str ?? ""}${item.hasEOL ? "\n" : ""}`).join(""));
+			}
+			return { pages };
+		} catch (error) {
+			return fail(`PDF.js cannot read its pages (${error instanceof Error ? error.message : String(error)})`, "refused");
+		} finally {
+			void document.destroy();
+		}
+	};
+}
