@@ -87,7 +87,6 @@ fn core_types() -> String {
     use crate::doors::chat::saved_prompts::{PromptValues, SavedPrompt, SavedPrompts};
     use crate::doors::chat::selection::SelectionRequest;
     use crate::doors::chat::sources::Source;
-    use crate::search::Passage;
     use crate::doors::chat::stored::LoadedConversation;
     use crate::doors::chat::{ChatEvent, ConnectionReport, TurnEnd};
     use crate::doors::mcp::activity::StoredActivity;
@@ -101,6 +100,7 @@ fn core_types() -> String {
         AgentAnswer, AgentOption, AgentQuestion, AnsweredBecause,
     };
     use crate::policy::agent_session::AgentRefusal;
+    use crate::search::Passage;
     use crate::settings::agents::CodingAgentProfile;
     use crate::settings::outside::{OutsideServer, SecretValue, Trust};
     use crate::settings::outside_import::OutsideImport;

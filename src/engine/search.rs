@@ -288,9 +288,7 @@ impl<H: Host> Engine<H> {
             limit,
             cursor: None,
         };
-        let (_, passages, _) = self
-            .ranked_passages(&query, USER_BUDGET, &|_| true)
-            .await?;
+        let (_, passages, _) = self.ranked_passages(&query, USER_BUDGET, &|_| true).await?;
         Ok(passages)
     }
 
