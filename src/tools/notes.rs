@@ -391,7 +391,7 @@ pub fn tool() -> ToolSpec {
                 Access::Read,
                 "Read pages of a PDF in the vault by page range (its text, with page numbers).",
             )
-                .brief("PDF pages, e.g. pages \"3-12\""),
+                .brief("a PDF's pages"),
         ],
         example: json!({"command": "read", "file": "Welcome"}),
     }
