@@ -80,13 +80,13 @@ fn core_types() -> String {
     use crate::cli::client::CliStatus;
     use crate::cli::discovery::{Candidate, CandidateSource, Discovery, Verdict};
     use crate::doors::acp::AgentServers;
+    use crate::doors::chat::conversation::Source;
     use crate::doors::chat::conversation::{
         AgentAnswerText, AgentChat, AnswerUsage, Attachment, ChatMessage, Conversation,
         OutsideDoor, PausedTurn, ToolCallRecord, Usage,
     };
     use crate::doors::chat::saved_prompts::{PromptValues, SavedPrompt, SavedPrompts};
     use crate::doors::chat::selection::SelectionRequest;
-    use crate::doors::chat::sources::Source;
     use crate::doors::chat::stored::LoadedConversation;
     use crate::doors::chat::{ChatEvent, ConnectionReport, TurnEnd};
     use crate::doors::mcp::activity::StoredActivity;

@@ -673,7 +673,8 @@ asText?: boolean, };
 export type Attachment = { path: string, selection?: string, pasted?: boolean, };
 
 /**
- * One source under an answer.
+ * One source under an answer (`sources` finds them; here because the
+ * stored answer holds them).
  */
 export type Source = { 
 /**

@@ -85,7 +85,7 @@ fn cost(message: &ChatMessage) -> usize {
             ChatMessage::User { text, .. } => {
                 estimate(text)
                     + super::images::of_message(message).count() * super::images::TOKENS_PER_IMAGE
-                    + super::pdf::document_tokens(message)
+                    + super::conversation::document_tokens(message)
             }
             ChatMessage::Assistant {
                 text,

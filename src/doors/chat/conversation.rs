@@ -57,8 +57,8 @@ pub enum ChatMessage {
         /// On the answer that ends a turn: the notes it was drawn from
         /// (`sources`), shown under it as links.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        #[cfg_attr(test, ts(as = "Option<Vec<super::sources::Source>>", optional))]
-        sources: Vec<super::sources::Source>,
+        #[cfg_attr(test, ts(as = "Option<Vec<Source>>", optional))]
+        sources: Vec<Source>,
     },
     /// A tool's answer: `content` is what the model reads, `result` what the UI shows.
     #[serde(rename_all = "camelCase")]
@@ -100,7 +100,7 @@ pub struct Attachment {
     /// profile sends it as a `document` block (`pdf::load`): never stored.
     #[serde(skip)]
     #[cfg_attr(test, ts(skip))]
-    pub document: Option<crate::doors::chat::pdf::PdfDocument>,
+    pub document: Option<PdfDocument>,
 }
 
 impl Attachment {
@@ -492,4 +492,68 @@ impl Conversation {
             }
         }
     }
+}
+
+/// One source under an answer (`sources` finds them; here because the
+/// stored answer holds them).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct Source {
+    /// The note's path (or, for a note read by name, the name as asked).
+    pub path: String,
+    /// The heading cited or found (its last level), empty for the whole note.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    #[cfg_attr(test, ts(as = "Option<String>", optional))]
+    pub heading: String,
+    /// The link text Obsidian opens: `path#heading` without `.md`.
+    pub link: String,
+}
+
+/// A PDF's bytes for one Anthropic round, and its pages (what it counts);
+/// `pdf` fills it in (here because the attachment holds it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PdfDocument {
+    pub base64: String,
+    pub pages: usize,
+}
+
+/// What one page of a document block counts in the budget: Anthropic reads
+/// each page as its text and as an image, 1 500 to 3 000 tokens a page.
+pub const TOKENS_PER_DOCUMENT_PAGE: usize = 3_000;
+/// The most PDFs one message carries.
+pub const MAX_PDFS_PER_MESSAGE: usize = 3;
+
+/// Whether a path names a PDF, by its extension.
+pub fn is_pdf(path: &str) -> bool {
+    path.rsplit_once('.')
+        .is_some_and(|(_, ext)| ext.eq_ignore_ascii_case("pdf"))
+}
+
+/// Whether an attachment is a vault PDF (a pasted file never is).
+pub fn is_pdf_attachment(attachment: &Attachment) -> bool {
+    !attachment.pasted && is_pdf(&attachment.path)
+}
+
+/// The PDFs of a user message, at most `MAX_PDFS_PER_MESSAGE`.
+pub fn of_message(message: &ChatMessage) -> impl Iterator<Item = &Attachment> {
+    let attachments = match message {
+        ChatMessage::User {
+            attachments: Some(attachments),
+            ..
+        } => attachments.as_slice(),
+        _ => &[],
+    };
+    attachments
+        .iter()
+        .filter(|a| is_pdf_attachment(a))
+        .take(MAX_PDFS_PER_MESSAGE)
+}
+
+/// The PDFs' tokens a message counts in the budget when they go as documents.
+pub fn document_tokens(message: &ChatMessage) -> usize {
+    of_message(message)
+        .filter_map(|a| a.document.as_ref())
+        .map(|d| d.pages * TOKENS_PER_DOCUMENT_PAGE)
+        .sum()
 }

@@ -21,32 +21,16 @@ pub use crate::tools::MAX_PDF_BYTES;
 pub const MAX_DOCUMENT_BYTES: usize = 24 * 1024 * 1024;
 /// Anthropic reads at most 100 pages of a PDF document.
 pub const MAX_DOCUMENT_PAGES: usize = 100;
-/// What one page of a document block counts in the budget: Anthropic reads
-/// each page as its text and as an image, 1 500 to 3 000 tokens a page.
-pub const TOKENS_PER_DOCUMENT_PAGE: usize = 3_000;
-/// The most PDFs one message carries.
-pub const MAX_PDFS_PER_MESSAGE: usize = 3;
 /// The share (in quarters) of the room left in the context that the PDFs
 /// of a round may take; the rest stays for the turn's tool calls.
 const PDF_SHARE_QUARTERS: usize = 3;
 
-/// A PDF's bytes for one Anthropic round, and its pages (what it counts).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PdfDocument {
-    pub base64: String,
-    pub pages: usize,
-}
-
-/// Whether a path names a PDF, by its extension.
-pub fn is_pdf(path: &str) -> bool {
-    path.rsplit_once('.')
-        .is_some_and(|(_, ext)| ext.eq_ignore_ascii_case("pdf"))
-}
-
-/// Whether an attachment is a vault PDF (a pasted file never is).
-pub fn is_pdf_attachment(attachment: &Attachment) -> bool {
-    !attachment.pasted && is_pdf(&attachment.path)
-}
+// What the budget and the prompt need of a PDF attachment lives beside the
+// attachment (conversation.rs), so that they need not import this file.
+pub use crate::doors::chat::conversation::{
+    document_tokens, is_pdf, is_pdf_attachment, of_message, PdfDocument, MAX_PDFS_PER_MESSAGE,
+    TOKENS_PER_DOCUMENT_PAGE,
+};
 
 /// Whether PDF.js found no text on any page: a scan, or pages of images.
 pub fn no_text(pages: &[String]) -> bool {
@@ -99,29 +83,6 @@ pub fn written(path: &str, pages: &[String], budget: usize) -> (String, usize) {
     }
     let tokens = estimate(&out);
     (out, tokens)
-}
-
-/// The PDFs of a user message, at most `MAX_PDFS_PER_MESSAGE`.
-pub fn of_message(message: &ChatMessage) -> impl Iterator<Item = &Attachment> {
-    let attachments = match message {
-        ChatMessage::User {
-            attachments: Some(attachments),
-            ..
-        } => attachments.as_slice(),
-        _ => &[],
-    };
-    attachments
-        .iter()
-        .filter(|a| is_pdf_attachment(a))
-        .take(MAX_PDFS_PER_MESSAGE)
-}
-
-/// The PDFs' tokens a message counts in the budget when they go as documents.
-pub fn document_tokens(message: &ChatMessage) -> usize {
-    of_message(message)
-        .filter_map(|a| a.document.as_ref())
-        .map(|d| d.pages * TOKENS_PER_DOCUMENT_PAGE)
-        .sum()
 }
 
 /// The room PDFs may take in a round: most of what `available` leaves after

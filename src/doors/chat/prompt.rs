@@ -124,7 +124,7 @@ pub fn with_attachments(
     let (shown, hidden): (Vec<&Attachment>, Vec<&Attachment>) = attachments
         .iter()
         // PDFs are written out with their pages (`pdf::load`).
-        .filter(|a| !images::is_image(a) && !super::pdf::is_pdf_attachment(a))
+        .filter(|a| !images::is_image(a) && !super::conversation::is_pdf_attachment(a))
         .take(MAX_ATTACHMENTS)
         .partition(|a| readable(&a.path));
     if shown.is_empty() && hidden.is_empty() {
@@ -174,7 +174,7 @@ pub fn model_messages(
                 let (mut sent, withheld): (Vec<&Attachment>, Vec<&Attachment>) =
                     images::of_message(message).partition(|a| a.pasted || readable(&a.path));
                 let (pdfs, pdfs_withheld): (Vec<&Attachment>, Vec<&Attachment>) =
-                    super::pdf::of_message(message).partition(|a| readable(&a.path));
+                    super::conversation::of_message(message).partition(|a| readable(&a.path));
                 sent.extend(pdfs);
                 let mut text = with_attachments(text, attachments, readable);
                 if !withheld.is_empty() {

@@ -4,26 +4,12 @@
 //! Found by the turn, not guessed from the answer: a link to a note the turn
 //! never saw is not a source.
 
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::conversation::ChatMessage;
 use crate::base::result::NoteHeading;
 
-/// One source under an answer.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(test, derive(ts_rs::TS))]
-#[serde(rename_all = "camelCase")]
-pub struct Source {
-    /// The note's path (or, for a note read by name, the name as asked).
-    pub path: String,
-    /// The heading cited or found (its last level), empty for the whole note.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    #[cfg_attr(test, ts(as = "Option<String>", optional))]
-    pub heading: String,
-    /// The link text Obsidian opens: `path#heading` without `.md`.
-    pub link: String,
-}
+pub use super::conversation::Source;
 
 /// At most this many sources under one answer.
 const MAX_SOURCES: usize = 8;
