@@ -43,7 +43,7 @@ pub fn rule(command: &str) -> Option<CacheRule> {
         "template:read" => Never("`resolve` fills in today's date and time"),
         "base:query" => Never("a base's formulas may use today() or now()"),
         // Answered from the notes' text (or the search index) by the core, not by one CLI read.
-        "map" | "section" | "duplicates" | "empty" | "missing" | "suggest" | "find" => {
+        "map" | "section" | "duplicates" | "empty" | "missing" | "suggest" | "find" | "pdf" => {
             Never("computed by the core, not one CLI call")
         }
         _ => return None,
