@@ -360,6 +360,8 @@ export default class VaultAgentPlugin extends Plugin {
 		this.storedExtras = { ...extras, ...settings };
 		await this.saveData(this.storedExtras);
 		if (patch.mcp) await this.agents?.apply();
+		// A coding agent that was handed a server the new settings would not hand is ended.
+		this.codingAgents?.settingsChanged();
 		if (patch.chat) void this.syncPromptCommands();
 		for (const leaf of this.app.workspace.getLeavesOfType(CHAT_VIEW_TYPE)) {
 			if (leaf.view instanceof ChatView) leaf.view.refreshHeader();

@@ -151,3 +151,66 @@ fn the_agent_leads_a_process_group_on_posix_and_is_ended_by_taskkill_on_windows(
         assert_eq!(core.acp.process_tree(), tree, "{os:?}");
     }
 }
+
+/// The user's servers handed to an agent are its to call without us: once
+/// the mode or their settings would not hand them, the core says to end it.
+#[test]
+fn servers_handed_to_an_agent_are_withdrawn_when_the_mode_or_their_settings_change() {
+    let free = json!({"id": "free", "kind": "stdio", "command": "node", "args": ["free.mjs"], "trust": "neverAsk"});
+    let web = json!({"id": "web", "kind": "stdio", "command": "node", "args": ["web.mjs"], "trust": "neverAsk"});
+    let core = core(json!({ "mcpServers": [free, web] }));
+    let ask = PermissionMode::AskBeforeEdits;
+    // No open door: nothing is handed, since nothing could take it back.
+    assert!(core
+        .acp
+        .outside_servers(DOOR, ask, false)
+        .servers
+        .is_empty());
+    assert!(core.acp.open_door(DOOR, "Codex", ask));
+    let handed = core.acp.outside_servers(DOOR, ask, false);
+    assert_eq!(handed.servers.len(), 2, "{handed:?}");
+    assert_eq!(core.acp.withdrawn(DOOR, ask), None, "nothing changed");
+
+    let read_only = core
+        .acp
+        .withdrawn(DOOR, PermissionMode::ReadOnly)
+        .expect("Read only takes them back");
+    assert!(read_only.starts_with("Codex was ended"), "{read_only}");
+    assert!(
+        read_only.contains("`free` is not given to the agent in Read only"),
+        "{read_only}"
+    );
+    assert!(read_only.contains("`web`"), "{read_only}");
+
+    let now_asks = json!({"id": "web", "kind": "stdio", "command": "node", "args": ["web.mjs"], "trust": "askEveryCall"});
+    core.engine
+        .set_settings(&json!({ "mcpServers": [free, now_asks] }));
+    let asks = core
+        .acp
+        .withdrawn(DOOR, ask)
+        .expect("a server that now asks");
+    assert!(asks.contains("`web` asks before calls"), "{asks}");
+    assert!(!asks.contains("`free`"), "{asks}");
+
+    let edited = json!({"id": "free", "kind": "stdio", "command": "node", "args": ["other.mjs"], "trust": "neverAsk"});
+    core.engine.set_settings(&json!({ "mcpServers": [edited] }));
+    let changed = core
+        .acp
+        .withdrawn(DOOR, ask)
+        .expect("an edited and a removed server");
+    assert!(
+        changed.contains("`free` changed in the settings."),
+        "{changed}"
+    );
+    assert!(changed.contains("`web` was removed."), "{changed}");
+
+    // Handed again as the settings are now: nothing to withdraw.
+    core.acp.outside_servers(DOOR, ask, false);
+    assert_eq!(core.acp.withdrawn(DOOR, ask), None);
+    core.acp.close_door(DOOR);
+    assert_eq!(
+        core.acp.withdrawn(DOOR, PermissionMode::ReadOnly),
+        None,
+        "a closed door has nothing to withdraw"
+    );
+}

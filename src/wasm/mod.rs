@@ -216,13 +216,28 @@ impl VaultAgent {
         }
     }
 
-    /// The user's MCP servers to give a coding agent in `session/new`
-    /// (`mode` a stored mode name; `http`: it takes HTTP servers).
+    /// The user's MCP servers to give the coding agent behind door `token`
+    /// in `session/new` (`mode` a stored mode name; `http`: it takes HTTP servers).
     #[wasm_bindgen(js_name = agentOutsideServers, unchecked_return_type = "AgentServers")]
-    pub fn agent_outside_servers(&self, mode: String, http: bool) -> Result<JsValue, JsError> {
+    pub fn agent_outside_servers(
+        &self,
+        token: String,
+        mode: String,
+        http: bool,
+    ) -> Result<JsValue, JsError> {
         let mode = crate::settings::PermissionMode::from_key(&mode)
             .ok_or_else(|| JsError::new(&format!("unknown permission mode {mode:?}")))?;
-        to_js(&self.core.acp.outside_servers(mode, http))
+        to_js(&self.core.acp.outside_servers(&token, mode, http))
+    }
+
+    /// Why the agent behind door `token` must be ended now that the mode
+    /// (`mode`, a stored mode name) or the servers' settings changed, or
+    /// undefined. An unknown mode name ends it (fail closed).
+    #[wasm_bindgen(js_name = agentServersWithdrawn)]
+    pub fn agent_servers_withdrawn(&self, token: String, mode: String) -> Option<String> {
+        let mode = crate::settings::PermissionMode::from_key(&mode)
+            .unwrap_or(crate::settings::PermissionMode::ReadOnly);
+        self.core.acp.withdrawn(&token, mode)
     }
 
     #[wasm_bindgen(js_name = closeAgentDoor)]

@@ -194,6 +194,45 @@ describe("a coding agent over ACP in the chat", () => {
 		}
 	});
 
+	it("a switch to Read only ends an agent that was handed a server, says why, and leaves one handed none running", async () => {
+		await plugin.updateSettings({ mcpServers: [{ id: "free", kind: "stdio", command: process.execPath, args: ["free.mjs"], trust: "neverAsk" }] });
+		const given = await plugin.codingAgents.start(profile);
+		const notices = [];
+		given.onNotice = (text) => notices.push(text);
+		const pid = given.pid;
+		try {
+			assert.ok(given.running);
+			await plugin.updateSettings({ permissionMode: "readOnly" });
+			assert.equal(given.running, false, "the agent that could call `free` itself is ended");
+			assert.equal(notices.length, 1, JSON.stringify(notices));
+			assert.match(notices[0], /^Custom agent was ended, .*`free` is not given to the agent in Read only/);
+			await until(() => !isAlive(pid), "the handed agent's process to end");
+			assert.ok(session.running, "the agent handed no server of ours keeps running");
+			assert.ok(!plugin.codingAgents.running().includes(given));
+		} finally {
+			plugin.codingAgents.end(given);
+			await plugin.updateSettings({ permissionMode: "askEveryChange", mcpServers: [] });
+		}
+	});
+
+	it("an agent is ended when a server it was handed starts to ask before calls", async () => {
+		const free = { id: "free", kind: "stdio", command: process.execPath, args: ["free.mjs"], trust: "neverAsk" };
+		await plugin.updateSettings({ mcpServers: [free] });
+		const given = await plugin.codingAgents.start(profile);
+		const notices = [];
+		given.onNotice = (text) => notices.push(text);
+		try {
+			await plugin.updateSettings({ readFolders: plugin.core.settings().readFolders });
+			assert.ok(given.running, "a change that takes nothing back ends nothing");
+			await plugin.updateSettings({ mcpServers: [{ ...free, trust: "askEveryCall" }] });
+			assert.equal(given.running, false);
+			assert.match(notices.join("\n"), /`free` asks before calls/);
+		} finally {
+			plugin.codingAgents.end(given);
+			await plugin.updateSettings({ mcpServers: [] });
+		}
+	});
+
 	it("the session's MCP mode follows the chat's at each Send", async () => {
 		await plugin.updateSettings({ permissionMode: "readOnly" });
 		try {

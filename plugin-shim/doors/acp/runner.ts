@@ -82,6 +82,11 @@ export class AgentRunner {
 		this.listener = null;
 	}
 
+	/** The settings changed (the mode, the user's servers): each session checks what it was handed. */
+	settingsChanged(): void {
+		for (const session of this.running()) if (session.settingsChanged()) this.sessions.delete(session);
+	}
+
 	/** Sessions running now (tests, the status line). */
 	running(): AgentSession[] {
 		return [...this.sessions].filter((s) => s.running);

@@ -220,8 +220,8 @@ export class AgentSession {
 			// Said at the first Send: no turn is listening yet.
 			this.pendingNotices.push(`${this.facts.name} cannot reach Vault Agent's tools (the MCP listener did not start); it works with the files it reads and writes through the chat.`);
 		}
-		// The user's own servers that never ask (the core decides which); the others stay behind our cards.
-		const outside = this.host.core.agentOutsideServers(this.host.permissionMode(), this.facts.mcpHttp);
+		// The user's own servers that never ask (the core decides which, and keeps them to take back); the others stay behind our cards.
+		const outside = this.host.core.agentOutsideServers(this.token, this.host.permissionMode(), this.facts.mcpHttp);
 		mcpServers.push(...(outside.servers as acp.McpServer[]));
 		if (outside.heldBack.length > 0) this.pendingNotices.push(`Not given to ${this.facts.name}: ${outside.heldBack.join(" ")}`);
 		let opened: acp.NewSessionResponse | acp.LoadSessionResponse;
@@ -325,6 +325,27 @@ export class AgentSession {
 			),
 		);
 		this.config = configOptions(answer.configOptions);
+	}
+
+	/**
+	 * The mode or the servers' settings changed. The agent calls the servers
+	 * it was handed itself, so when the core says one would not be handed
+	 * now, the agent is ended with what it started and the chat told why;
+	 * otherwise our own tools follow the mode at once. True when ended.
+	 */
+	settingsChanged(): boolean {
+		const token = this.token;
+		if (!token || this.ended) return false;
+		const mode = this.host.permissionMode();
+		const withdrawn = this.host.core.agentServersWithdrawn(token, mode);
+		if (withdrawn === undefined) {
+			this.host.core.openAgentDoor(token, this.profile.name, mode);
+			return false;
+		}
+		if (this.inTurn) this.emit({ type: "notice", text: withdrawn });
+		else this.onNotice?.(withdrawn);
+		this.dispose();
+		return true;
 	}
 
 	/** Ends everything: the MCP token, the connection, the process (and nothing is left running). */

@@ -28,6 +28,9 @@ struct AgentSession {
     /// A turn of the session runs: its file requests and questions are
     /// served (`policy::agent_session::check`).
     in_turn: bool,
+    /// The user's own servers handed to the agent in `session/new`, as
+    /// handed: the agent calls them itself, so only ending it takes them back.
+    handed: Vec<outside::Handed>,
 }
 
 /// The coding agents' door: one session per open token.
@@ -60,6 +63,7 @@ impl<H: Host> AcpDoor<H> {
                 token: token.to_string(),
                 always: AlwaysAnswers::default(),
                 in_turn: false,
+                handed: Vec::new(),
             });
         }
         true

@@ -27,11 +27,22 @@ pub struct AgentServers {
     pub held_back: Vec<String>,
 }
 
+/// One server handed to an agent session, as it was handed.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct Handed {
+    id: String,
+    /// The entry sent, to tell an edited server from the one the agent runs.
+    entry: Value,
+    http: bool,
+}
+
 impl<H: Host> AcpDoor<H> {
-    /// The enabled outside servers to give a coding agent under `mode`;
-    /// `http`: the agent takes Streamable HTTP servers.
-    pub fn outside_servers(&self, mode: PermissionMode, http: bool) -> AgentServers {
+    /// The enabled outside servers to give the coding agent behind door
+    /// `token` under `mode`, kept as handed for `withdrawn`; `http`: the
+    /// agent takes Streamable HTTP servers.
+    pub fn outside_servers(&self, token: &str, mode: PermissionMode, http: bool) -> AgentServers {
         let mut out = AgentServers::default();
+        let mut handed = Vec::new();
         for server in self
             .engine
             .settings_snapshot()
@@ -40,11 +51,74 @@ impl<H: Host> AcpDoor<H> {
             .filter(|s| s.enabled)
         {
             match self.agent_entry(mode, http, server) {
-                Ok(entry) => out.servers.push(entry),
+                Ok(entry) => {
+                    handed.push(Handed {
+                        id: server.id.clone(),
+                        entry: entry.clone(),
+                        http,
+                    });
+                    out.servers.push(entry);
+                }
                 Err(reason) => out.held_back.push(reason),
             }
         }
+        match self
+            .sessions
+            .borrow_mut()
+            .iter_mut()
+            .find(|s| s.token == token)
+        {
+            Some(session) => session.handed = handed,
+            // No open door to remember them by: nothing is handed (fail closed).
+            None => {
+                out.held_back.extend(out.servers.drain(..).map(|entry| {
+                    format!(
+                        "`{}`: the agent's session is not open.",
+                        entry["name"].as_str().unwrap_or_default()
+                    )
+                }));
+            }
+        }
         out
+    }
+
+    /// Why the agent behind door `token` must be ended, once the mode or the
+    /// servers' settings changed: a server it was handed, and calls itself,
+    /// would not be handed now (`policy::outside::for_agent` under `mode`),
+    /// or is no longer as it was handed. `None` while each still would be.
+    /// Only ending the agent ends the servers it started and its access.
+    pub fn withdrawn(&self, token: &str, mode: PermissionMode) -> Option<String> {
+        let settings = self.engine.settings_snapshot();
+        let sessions = self.sessions.borrow();
+        let session = sessions.iter().find(|s| s.token == token)?;
+        let reasons: Vec<String> = session
+            .handed
+            .iter()
+            .filter_map(|handed| {
+                let id = &handed.id;
+                let Some(server) = settings.mcp_servers.iter().find(|s| &s.id == id) else {
+                    return Some(format!("`{id}` was removed."));
+                };
+                match self.agent_entry(mode, handed.http, server) {
+                    Err(reason) => Some(reason),
+                    Ok(entry) if entry != handed.entry => {
+                        Some(format!("`{id}` changed in the settings."))
+                    }
+                    Ok(_) => None,
+                }
+            })
+            .collect();
+        if reasons.is_empty() {
+            return None;
+        }
+        let name = self
+            .engine
+            .caller(token)
+            .map_or_else(|| "The agent".to_string(), |c| c.name);
+        Some(format!(
+            "{name} was ended, since it calls the servers it was given itself and may no longer call these: {} Your next message starts it again with what the settings give it now.",
+            reasons.join(" ")
+        ))
     }
 
     fn agent_entry(
