@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { copySampleVault, emulator, loadPlugin, removeVault, settle } from "../support/harness.mjs";
 import { anthropicStream, openaiStream, startModelServer } from "../support/model-servers.mjs";
-import { simplePdf } from "../support/pdf-double.mjs";
+import { pdfjsDouble, simplePdf } from "../support/pdf-double.mjs";
 
 const THREE = simplePdf([["Alpha results", "grew by 4%"], ["Beta methods"], ["Gamma conclusion"]]);
 /** 40 pages of about 900 characters each: far more than a 8192-token window leaves. */
@@ -82,6 +82,19 @@ describe("PDFs in the chat (the built main.js, real model servers on localhost)"
 		const stored = JSON.stringify(await s.plugin.conversations.load(summary.id));
 		assert.match(stored, /"path":"Papers\/Three\.pdf"/);
 		assert.doesNotMatch(stored, /Gamma conclusion/, "no PDF text in the chat file");
+	});
+
+	it("reads an attached PDF once a turn, however many rounds it takes, and again at the next turn", async () => {
+		const s = await setup({ provider: "openAi" });
+		const before = pdfjsDouble.opened;
+		const requests = await sendWith(s, "Three", [openaiStream({ toolCalls: [["obsidianNotes", { command: "read", path: "Welcome.md" }]] }), openaiStream({ text: "It reports results." })]);
+		assert.equal(requests.length, 2, "two rounds");
+		for (const request of requests) assert.match(JSON.stringify(request.body.messages), /Gamma conclusion/, "each round carries the pages");
+		assert.equal(pdfjsDouble.opened - before, 1, "the check at Send and both rounds share one reading");
+		s.server.script({ stream: openaiStream({ text: "Still results." }) });
+		s.input.value = "And now?";
+		await s.view.send();
+		assert.equal(pdfjsDouble.opened - before, 2, "the next turn reads it again, so a changed PDF counts");
 	});
 
 	it("cuts a PDF larger than the context with the page range the model may read, and its pdf read returns those pages", async () => {

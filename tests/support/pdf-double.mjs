@@ -76,7 +76,10 @@ function openDocument(data) {
 
 /** The stand-in for `pdfjsLib`. */
 export const pdfjsDouble = {
+	/** How many documents were opened, for tests of how often a PDF is read. */
+	opened: 0,
 	getDocument(source) {
+		pdfjsDouble.opened += 1;
 		return { promise: Promise.resolve().then(() => openDocument(source.data)) };
 	},
 };

@@ -141,6 +141,7 @@ impl<H: Host> ChatDoor<H> {
             && settings.chat.active().pdf_documents;
         super::pdf::check(
             self.engine.host(),
+            &self.session.turn_pdfs,
             attachments,
             &|path| scope.contains(path),
             documents,
@@ -271,7 +272,15 @@ impl<H: Host> ChatDoor<H> {
         let mut messages = messages;
         let pdf_room = super::pdf::round_budget(available, budget::messages_tokens(&messages));
         let documents = chat.provider() == ProviderKind::Anthropic && provider.pdf_documents;
-        for text in super::pdf::load(self.engine.host(), &mut messages, pdf_room, documents).await {
+        for text in super::pdf::load(
+            self.engine.host(),
+            &self.session.turn_pdfs,
+            &mut messages,
+            pdf_room,
+            documents,
+        )
+        .await
+        {
             events.emit(ChatEvent::Notice { text });
         }
         let fitted = budget::fit(&messages, available).map_err(|needed| {

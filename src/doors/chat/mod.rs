@@ -74,6 +74,8 @@ pub struct ChatSession {
     /// Outside calls waiting on their cards.
     outside_cards: RefCell<Vec<outside::PendingOutside>>,
     outside_cards_made: Cell<u64>,
+    /// The attached PDFs' pages, read once a turn.
+    turn_pdfs: pdf::TurnPdfs,
 }
 
 impl ChatSession {
@@ -493,6 +495,7 @@ impl<H: Host> ChatDoor<H> {
         events: &dyn ChatEvents,
     ) -> TurnEnd {
         conversation.updated_ms = self.engine.host().now_ms();
+        self.session.turn_pdfs.forget();
         events.emit(ChatEvent::TurnEnded { end });
         end
     }

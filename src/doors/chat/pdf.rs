@@ -7,9 +7,11 @@
 //! `document` block instead. The bytes and the text never live in the
 //! conversation: a message keeps the PDF's path.
 
+use std::cell::RefCell;
+
 use serde_json::{json, Value};
 
-use crate::base::host::Host;
+use crate::base::host::{Host, VaultFailure};
 use crate::doors::chat::budget::estimate;
 use crate::doors::chat::conversation::{Attachment, ChatMessage};
 use crate::doors::chat::prompt::{attribute, defuse_tags};
@@ -31,6 +33,31 @@ pub use crate::doors::chat::conversation::{
     document_tokens, is_pdf, is_pdf_attachment, of_message, PdfDocument, MAX_PDFS_PER_MESSAGE,
     TOKENS_PER_DOCUMENT_PAGE,
 };
+
+/// The pages of the PDFs read in this turn, by path: the check at Send and
+/// every round of the turn read each PDF once (PDF.js takes seconds over a
+/// long one). Emptied when a turn ends, so that the next turn reads a
+/// changed PDF as it is.
+#[derive(Default)]
+pub struct TurnPdfs(RefCell<Vec<(String, PagesRead)>>);
+
+/// A PDF's pages, or why they could not be read.
+type PagesRead = Result<Vec<String>, VaultFailure>;
+
+impl TurnPdfs {
+    pub async fn pages<H: Host>(&self, host: &H, path: &str) -> PagesRead {
+        if let Some((_, pages)) = self.0.borrow().iter().find(|(p, _)| p == path) {
+            return pages.clone();
+        }
+        let pages = host.pdf_text(path, MAX_PDF_BYTES).await;
+        self.0.borrow_mut().push((path.to_string(), pages.clone()));
+        pages
+    }
+
+    pub fn forget(&self) {
+        self.0.borrow_mut().clear();
+    }
+}
 
 /// Whether PDF.js found no text on any page: a scan, or pages of images.
 pub fn no_text(pages: &[String]) -> bool {
@@ -96,6 +123,7 @@ pub fn round_budget(available: usize, messages_tokens: usize) -> usize {
 /// nothing is sent.
 pub async fn check<H: Host>(
     host: &H,
+    read: &TurnPdfs,
     attachments: &[Attachment],
     readable: &dyn Fn(&str) -> bool,
     documents: bool,
@@ -106,7 +134,7 @@ pub async fn check<H: Host>(
         .take(MAX_PDFS_PER_MESSAGE)
     {
         let path = &attachment.path;
-        match host.pdf_text(path, MAX_PDF_BYTES).await {
+        match read.pages(host, path).await {
             Ok(pages) if no_text(&pages) && !documents => {
                 return Err(format!(
                     "{path} has no text to read: it looks like a scanned PDF (its pages are images). Run text recognition (OCR) on it first, or, with a Claude profile, turn on \"Send PDFs as documents\" in the profile's settings."
@@ -131,6 +159,7 @@ pub async fn check<H: Host>(
 /// the returned notices.
 pub async fn load<H: Host>(
     host: &H,
+    read: &TurnPdfs,
     messages: &mut [ChatMessage],
     budget: usize,
     documents: bool,
@@ -152,7 +181,7 @@ pub async fn load<H: Host>(
             .take(MAX_PDFS_PER_MESSAGE)
         {
             let path = attachment.path.clone();
-            let pages = match host.pdf_text(&path, MAX_PDF_BYTES).await {
+            let pages = match read.pages(host, &path).await {
                 Ok(pages) => pages,
                 Err(failure) => {
                     let why = failure.message.trim_end_matches('.').to_string();
