@@ -20,6 +20,7 @@ import type { AgentRunner } from "./doors/acp/runner";
 import { PaletteSearchModal } from "./doors/palette-search";
 import { createPublicApi } from "./doors/api";
 import type { AgentDoors } from "./doors/mcp";
+import type { PromptScheduler } from "./doors/scheduled-prompts";
 import type { ConversationStore } from "./host/conversation-store";
 import type { SearchIndexHandle } from "./host/search-index";
 import type { SettingsContext } from "./settings/settings-context";
@@ -52,6 +53,8 @@ export default class VaultAgentPlugin extends Plugin {
 	private unloaded = false;
 	/** The palette commands of the saved prompts the settings chose. */
 	private promptCommands: PromptCommands | null = null;
+	/** Runs the saved prompts that have a `schedule`, while Obsidian runs. */
+	scheduler: PromptScheduler | null = null;
 	/** The ranked search's index (built in the core after the start). */
 	searchIndex: SearchIndexHandle | null = null;
 
@@ -168,6 +171,7 @@ export default class VaultAgentPlugin extends Plugin {
 			{ startSearchIndex },
 			{ ChatImages },
 			{ pdfText },
+			{ PromptScheduler: Scheduler, SCHEDULE_CHECK_MS },
 		] = await Promise.all([
 			import("./host/node-host"),
 			import("./core/load"),
@@ -181,6 +185,7 @@ export default class VaultAgentPlugin extends Plugin {
 			import("./host/search-index"),
 			import("./host/images"),
 			import("./host/pdf"),
+			import("./doors/scheduled-prompts"),
 		]);
 		const adapter = this.app.vault.adapter;
 		const vaultPath = adapter instanceof FileSystemAdapter ? adapter.getBasePath() : null;
@@ -247,6 +252,16 @@ export default class VaultAgentPlugin extends Plugin {
 			return null;
 		}
 		void this.syncPromptCommands();
+		// Saved prompts with a `schedule` run by themselves while Obsidian runs.
+		const scheduler = (this.scheduler = new Scheduler({
+			core,
+			confirmations,
+			conversations: this.conversations,
+			lastSlots: () => this.storedExtras.scheduledRuns,
+			saveLastSlots: (scheduledRuns) => this.keepExtras({ scheduledRuns }),
+		}));
+		this.registerInterval(window.setInterval(() => void scheduler.check(), SCHEDULE_CHECK_MS));
+		void scheduler.check();
 		return core;
 	}
 
@@ -263,6 +278,7 @@ export default class VaultAgentPlugin extends Plugin {
 		core?.free();
 		this.confirmations = null;
 		this.undo = null;
+		this.scheduler = null;
 	}
 
 	/** What the settings tab may reach: the core, the doors it shows, the user's changes. */
@@ -423,7 +439,12 @@ export default class VaultAgentPlugin extends Plugin {
 
 	async rememberConversation(id: string): Promise<void> {
 		if (this.storedExtras.lastConversation === id) return;
-		this.storedExtras = { ...this.storedExtras, lastConversation: id };
+		await this.keepExtras({ lastConversation: id });
+	}
+
+	/** Saves parts of data.json that are not settings (the last chat, the scheduled prompts' last slots). */
+	private async keepExtras(extras: Record<string, unknown>): Promise<void> {
+		this.storedExtras = { ...this.storedExtras, ...extras };
 		await this.saveData(this.storedExtras);
 	}
 

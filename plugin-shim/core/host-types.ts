@@ -118,7 +118,22 @@ export type ProfileEdit =
 	| { action: "select"; id: string };
 
 /** A message the core makes (chatSend's last argument, read by hand in src/doors/chat/mod.rs): a saved prompt filled in, or a rewrite of the editor's selection. */
-export type ChatStart = { prompt: string; values: PromptValues } | { rewrite: SelectionRequest; instruction: string };
+export type ChatStart = { prompt: string; values: PromptValues; scheduled?: string; late?: boolean } | { rewrite: SelectionRequest; instruction: string };
+
+/** One scheduled run due now (src/doors/chat/schedule.rs); `slot` is local `YYYY-MM-DD HH:MM`. */
+export interface ScheduledRun {
+	path: string;
+	name: string;
+	slot: string;
+	late: boolean;
+}
+
+/** `scheduledPrompts`'s answer: the runs to start, and the last slots to keep (saved first, when `changed`). */
+export interface DuePrompts {
+	runs: ScheduledRun[];
+	lastSlots: Record<string, string>;
+	changed: boolean;
+}
 
 /** A user's change to the coding agents; the core decides its result (src/settings/agents.rs). */
 export type CodingAgentEdit =

@@ -477,8 +477,8 @@ export type Conversation = { id: string, title: string, createdMs: number, updat
  */
 door?: OutsideDoor, 
 /**
- * The user gave the title (history → Rename): it no longer follows the
- * first message.
+ * The title was given (history → Rename, or a scheduled run's): it no
+ * longer follows the first message.
  */
 renamed?: boolean, 
 /**

@@ -121,8 +121,9 @@ pub fn normalise(stored: &Value, known_tools: &[&str]) -> NormalisedSettings {
 /// Keys of `data.json` that belong to other parts of the plugin (kept as they are
 /// by the shim, not settings of the tool system).
 fn is_foreign_section(key: &str) -> bool {
-    // `lastConversation`: the chat the view opens with (plugin-shim/main.ts).
-    matches!(key, "lastConversation")
+    // `lastConversation`: the chat the view opens with (plugin-shim/main.ts);
+    // `scheduledRuns`: the last slot run per scheduled prompt (doors::chat::schedule).
+    matches!(key, "lastConversation" | "scheduledRuns")
 }
 
 struct Reader<'a> {

@@ -64,7 +64,7 @@ import type {
     TurnChanges, VaultAgentSettings,
 } from "../../plugin-shim/generated/core-types";
 import type {
-    ChatStart, CodingAgentEdit, HostFunctions, McpEventFunctions, McpTool, ProfileEdit, TurnResult,
+    ChatStart, CodingAgentEdit, DuePrompts, HostFunctions, McpEventFunctions, McpTool, ProfileEdit, TurnResult,
 } from "../../plugin-shim/core/host-types";
 "#;
 
@@ -667,6 +667,29 @@ impl VaultAgent {
             let listed =
                 crate::doors::chat::saved_prompts::list(core.engine.host(), &settings).await;
             to_js(&listed).map_err(JsValue::from)
+        })
+    }
+
+    /// The scheduled saved prompts due now (`doors::chat::schedule`): `nowMs`
+    /// and the time zone's offset east of UTC in minutes are the shim's
+    /// clock; `lastSlots` is what the plugin's data keeps (any value: it is
+    /// read leniently). Resolves to the runs to start and the last slots to
+    /// keep, which the shim saves (when `changed`) before it starts them.
+    #[wasm_bindgen(js_name = scheduledPrompts, unchecked_return_type = "Promise<DuePrompts>")]
+    pub fn scheduled_prompts(
+        &self,
+        now_ms: f64,
+        offset_minutes: i32,
+        #[wasm_bindgen(unchecked_param_type = "unknown")] last_slots: JsValue,
+    ) -> js_sys::Promise {
+        let core = self.core.clone();
+        let stored = value_from_js(&last_slots, &CONVERSATION).unwrap_or(serde_json::Value::Null);
+        promise(async move {
+            use crate::doors::chat::schedule;
+            let settings = core.engine.settings_snapshot();
+            let now = schedule::local_minutes(now_ms, offset_minutes);
+            let due = schedule::due(core.engine.host(), &settings, now, &stored).await;
+            to_js(&due).map_err(JsValue::from)
         })
     }
 

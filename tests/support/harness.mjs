@@ -30,6 +30,15 @@ function ensureDom() {
 		"Headers", "Request", "Response",
 	];
 	for (const key of platform) natives[key] = globalThis[key];
+	// A timer never keeps Obsidian running; in Node an interval the plugin
+	// registers (the scheduled prompts' minute) would keep a test file's
+	// process alive after its last test when that test never unloads it.
+	const setInterval = natives.setInterval;
+	natives.setInterval = (...args) => {
+		const timer = setInterval(...args);
+		timer.unref?.();
+		return timer;
+	};
 	require("@happy-dom/global-registrator").GlobalRegistrator.register({ url: "app://obsidian.md/" });
 	Object.assign(globalThis, natives);
 	if (globalThis.window !== globalThis) Object.assign(globalThis.window, natives);

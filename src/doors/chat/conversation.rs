@@ -201,8 +201,8 @@ pub struct Conversation {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(test, ts(optional))]
     pub door: Option<OutsideDoor>,
-    /// The user gave the title (history → Rename): it no longer follows the
-    /// first message.
+    /// The title was given (history → Rename, or a scheduled run's): it no
+    /// longer follows the first message.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub renamed: bool,
     /// How often the chat was rewound (Regenerate, Edit and resend): part of
@@ -251,6 +251,8 @@ pub struct TurnSetup {
     /// The selection the answer replaces: the turn's one model round gets no
     /// tools, and its answer becomes an edit of exactly that range.
     pub rewrite: Option<Rewrite>,
+    /// A scheduled run's notice, which opens its chat (not kept).
+    pub scheduled: Option<String>,
 }
 
 /// The selection a rewrite replaces (`doors::chat::selection`): UTF-8 byte
@@ -306,6 +308,7 @@ impl TurnSetup {
                     note_sha256: text(r, "noteSha256")?,
                 })
             }),
+            scheduled: None,
         }
     }
 }

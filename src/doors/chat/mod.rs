@@ -21,6 +21,7 @@ pub mod provider;
 pub mod repeats;
 mod reply;
 pub mod saved_prompts;
+pub mod schedule;
 pub mod selection;
 pub mod sources;
 pub mod sse;
@@ -144,7 +145,9 @@ impl<H: Host> ChatDoor<H> {
 
     /// `send_with`, or a message the core makes from `start` (`chatSend`'s
     /// last argument; `null` for none): `{ prompt, values }` sends the saved
-    /// prompt at that path filled in (under its profile, at most its mode),
+    /// prompt at that path filled in (under its profile, at most its mode;
+    /// with `scheduled: slot, late` as its scheduled run, at most the chat's
+    /// mode too, the chat opening with a notice that says so),
     /// `{ rewrite, instruction }` asks for a rewrite of the editor's
     /// selection whose answer becomes a card editing exactly that range. The
     /// view is told the message first; one that cannot be made ends the turn
@@ -200,11 +203,17 @@ impl<H: Host> ChatDoor<H> {
             });
             return self.finish_turn(conversation, TurnEnd::Failed, events);
         }
+        let scheduled = setup.as_ref().and_then(|s| s.scheduled.clone());
         conversation.setup = setup.map(|s| s.to_value());
         if conversation.paused.take().is_some() {
             // A new message answers nothing that was pending: drop it.
             conversation.messages.push(ChatMessage::Notice {
                 text: "The change that was waiting for approval was dropped.".into(),
+            });
+        }
+        if let Some(notice) = &scheduled {
+            conversation.messages.push(ChatMessage::Notice {
+                text: notice.clone(),
             });
         }
         conversation.messages.push(ChatMessage::User {
@@ -213,6 +222,11 @@ impl<H: Host> ChatDoor<H> {
         });
         conversation.turn_usage = None;
         conversation.retitle();
+        if scheduled.is_some() {
+            // The history tells a scheduled chat by its title.
+            conversation.title = format!("Scheduled: {}", conversation.title);
+            conversation.renamed = true;
+        }
         let end = self.run_turn(conversation, Vec::new(), 0, events).await;
         self.finish_turn(conversation, end, events)
     }
@@ -235,13 +249,27 @@ impl<H: Host> ChatDoor<H> {
                     "There is no saved prompt {path} in your prompts folder (Settings → Vault Agent → Model); it may have been moved or renamed."
                 )));
             };
-            let text = saved_prompts::fill(&prompt, &values)?;
-            let setup = TurnSetup {
-                prompt: prompt.name,
+            let mut setup = TurnSetup {
                 mode_cap: prompt.mode,
-                profile: prompt.profile,
-                rewrite: None,
+                profile: prompt.profile.clone(),
+                ..TurnSetup::default()
             };
+            if let Some(slot) = start.get("scheduled").and_then(Value::as_str) {
+                let (Some(schedule), Some(_)) = (prompt.schedule, schedule::parse_slot(slot))
+                else {
+                    return Err(format!("The saved prompt {path} has no `schedule` now (or the slot {slot} is not one), so it was not run by itself."));
+                };
+                values.date = slot[..10].to_string();
+                // The narrower of the prompt's mode and the chat's, the chat's
+                // when the prompt names none: a run nobody started never
+                // reaches further than what the user allowed the chat.
+                let chat = settings.permission_mode;
+                setup.mode_cap = Some(prompt.mode.map_or(chat, |mode| chat.at_most(mode)));
+                let late = start.get("late").and_then(Value::as_bool).unwrap_or(false);
+                setup.scheduled = Some(schedule::notice(&prompt.name, &schedule, slot, late));
+            }
+            let text = saved_prompts::fill(&prompt, &values)?;
+            setup.prompt = prompt.name;
             return Ok((text, attachments, Some(setup)));
         }
         let request = start

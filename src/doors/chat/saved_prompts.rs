@@ -3,13 +3,15 @@
 //! prompt; `description`, `profile` and `mode` are optional properties. A
 //! prompt whose properties are wrong is listed with what to fix and is not
 //! run. `{{selection}}`, `{{note}}` and `{{date}}` are filled in at send from
-//! what the shim hands over; anything else in double braces is refused.
+//! what the shim hands over; anything else in double braces is refused. A
+//! `schedule` property makes it run by itself (`doors::chat::schedule`).
 
 use serde::Serialize;
 use serde_json::Value;
 
 use crate::base::host::Host;
 use crate::base::vault_path::in_config_dir;
+use crate::doors::chat::schedule::Schedule;
 use crate::notes::frontmatter::{body, properties};
 use crate::policy::scope::FolderScope;
 use crate::settings::{PermissionMode, Settings};
@@ -43,6 +45,9 @@ pub struct SavedPrompt {
     pub problem: Option<String>,
     #[serde(skip)]
     pub text: String,
+    /// When it runs by itself (`schedule` property, `doors::chat::schedule`).
+    #[serde(skip)]
+    pub schedule: Option<Schedule>,
 }
 
 /// The prompts of the folder, or why there are none to show.
@@ -127,6 +132,7 @@ pub fn parse(path: &str, text: Option<&str>, settings: &Settings) -> SavedPrompt
         mode: None,
         problem: None,
         text: String::new(),
+        schedule: None,
     };
     let Some(text) = text else {
         prompt.problem = Some(format!(
@@ -161,10 +167,26 @@ pub fn parse(path: &str, text: Option<&str>, settings: &Settings) -> SavedPrompt
                     "its `mode` \"{value}\" is not a permission mode; use readOnly, askEveryChange or askBeforeEdits (it can only narrow the chat's mode) or remove the property"
                 )),
             },
+            "schedule" => match Schedule::parse(&value) {
+                Ok(schedule) => prompt.schedule = Some(schedule),
+                Err(why) => problems.push(format!(
+                    "its `schedule` \"{value}\" is not a schedule ({why}); write daily 08:30, weekdays 08:30 or weekly mon 09:00, or remove the property"
+                )),
+            },
             _ => {}
         }
     }
     prompt.text = body(text).trim().to_string();
+    if prompt.schedule.is_some() {
+        // A scheduled run has no selection and no note of the user's to fill in.
+        for variable in ["selection", "note"] {
+            if prompt.text.contains(&format!("{{{{{variable}}}}}")) {
+                problems.push(format!(
+                    "it has a `schedule` but uses {{{{{variable}}}}}, which a scheduled run has none of; take one of the two out"
+                ));
+            }
+        }
+    }
     if prompt.text.is_empty() {
         problems.push("it has no text after its properties; write the prompt in the note".into());
     }
@@ -321,6 +343,42 @@ mod tests {
             &settings(),
         );
         assert!(fill(&bad, &values()).is_err());
+    }
+
+    #[test]
+    fn a_schedule_is_read_and_a_wrong_one_names_the_note_and_the_fix() {
+        let good = parse(
+            "Prompts/Morning.md",
+            Some("---\nschedule: Weekly Mon 9:00\n---\nPlan the week of {{date}}."),
+            &settings(),
+        );
+        assert_eq!(good.problem, None);
+        assert_eq!(good.schedule.unwrap().label(), "weekly mon 09:00");
+        let bad = parse(
+            "Prompts/Later.md",
+            Some("---\nschedule: every morning\n---\nGo"),
+            &settings(),
+        );
+        let problem = bad.problem.unwrap();
+        for part in [
+            "The saved prompt Prompts/Later.md cannot be run",
+            "`schedule` \"every morning\" is not a schedule (it must start with daily, weekdays or weekly)",
+            "write daily 08:30, weekdays 08:30 or weekly mon 09:00, or remove the property",
+        ] {
+            assert!(problem.contains(part), "{part}: {problem}");
+        }
+        // A scheduled run has no selection nor open note to fill in.
+        let selection = parse(
+            "Prompts/Fix.md",
+            Some("---\nschedule: daily 08:00\n---\nFix {{selection}} in {{note}}"),
+            &settings(),
+        );
+        let problem = selection.problem.unwrap();
+        assert!(
+            problem.contains("has a `schedule` but uses {{selection}}"),
+            "{problem}"
+        );
+        assert!(problem.contains("uses {{note}}"), "{problem}");
     }
 
     #[test]
