@@ -24,25 +24,45 @@ try {
 	await page.evaluate(() => {
 		const frames = [];
 		window.__frames = frames;
+		window.__waiting = [];
 		let last = performance.now();
 		const tick = (now) => {
 			// Only frames while text streams in: the answer's element has
 			// is-streaming until the final Markdown render replaces it.
-			if (document.querySelector(".vault-agent-msg.is-streaming")) frames.push(now - last);
+			// A frame before the first token (the send: the core builds the request) is marked.
+			const streaming = document.querySelector(".vault-agent-msg.is-streaming");
+			if (streaming) frames.push(now - last);
+			if (streaming?.classList.contains("is-waiting")) window.__waiting.push(frames.length - 1);
 			last = now;
 			if (!window.__stopFrames) requestAnimationFrame(tick);
 		};
 		requestAnimationFrame(tick);
+		// Where a long frame went: Chromium's long animation frames, with the
+		// scripts that ran in them and when style and layout began.
+		window.__long = [];
+		new PerformanceObserver((list) => {
+			for (const entry of list.getEntries()) {
+				if (!document.querySelector(".vault-agent-msg.is-streaming")) continue;
+				window.__long.push({
+					duration: entry.duration,
+					blocking: entry.blockingDuration,
+					layout: entry.startTime + entry.duration - entry.styleAndLayoutStart,
+					render: entry.renderStart ? entry.styleAndLayoutStart - entry.renderStart : 0,
+					scripts: entry.scripts.map((s) => `${s.invoker} ${Math.round(s.duration)} ms (layout forced ${Math.round(s.forcedStyleAndLayoutDuration)} ms)`),
+				});
+			}
+		}).observe({ type: "long-animation-frame", buffered: false });
 	});
 	const started = Date.now();
 	await page.locator(".vault-agent-input").fill("Tell me everything.");
 	await page.locator(".vault-agent-send").click();
 	await page.waitForFunction(() => !document.querySelector(".vault-agent-chat.is-running"), null, { timeout: 120_000 });
 	const seconds = (Date.now() - started) / 1000;
-	const frames = await page.evaluate(() => {
+	const { frames, waitingAt } = await page.evaluate(() => {
 		window.__stopFrames = true;
-		return window.__frames.slice(1);
+		return { frames: window.__frames.slice(1), waitingAt: window.__waiting.map((i) => i - 1) };
 	});
+	const waiting = new Set(waitingAt);
 	// The baseline, in the same page just after: the same text appended to a
 	// bare element (no Markdown, no chat) in as many pieces over as long, so
 	// the ratio says what the chat costs beyond the page and this machine.
@@ -92,11 +112,17 @@ try {
 	console.log(`|   95th percentile frame | ${p95.toFixed(1)} ms | |`);
 	console.log(`|   frames longer than 25 ms | ${over} | |`);
 	console.log(`|   frames longer than 50 ms | ${over50} | 0 |`);
+	const over50Waiting = frames.filter((f, i) => f > 50 && waiting.has(i)).length;
+	console.log(`|   of which before the first token (the send, the request built) / while text streams | ${over50Waiting} / ${over50 - over50Waiting} | |`);
+	console.log(`|   longest frame | ${sorted.at(-1).toFixed(1)} ms | |`);
 	console.log(`|   baseline: the same text appended to a bare element in the same page, as long | ${base.toFixed(1)} ms over ${baseline.length} frames | |`);
 	console.log(`|   the chat's average frame as a ratio to the baseline | ${(avg / base).toFixed(2)}× | ≤ 1.2× |`);
 	console.log(`| \`onload\` in Chromium (registers, reads settings), median of 20 | ${medianOf(loads.onload).toFixed(2)} ms | ≤ 2 ms |`);
 	console.log(`| Evaluating main.js + \`onload\`, median of 20 | ${medianOf(loads.evaluateAndOnload).toFixed(1)} ms | |`);
 	console.log(`| The core's start after it (inflate, compile and start the wasm core, journal, MCP doors), median of 20 | ${medianOf(loads.start).toFixed(1)} ms | |`);
+	// Frames over 50 ms while streaming, and what ran in them (stderr: not part of the table).
+	const long = await page.evaluate(() => window.__long.filter((f) => f.duration > 50));
+	for (const f of long) console.error(`long frame ${f.duration.toFixed(0)} ms: style and layout ${f.layout.toFixed(0)} ms; ${f.scripts.join("; ") || "no script"}`);
 	if (shown.length < text.length * 0.5) throw new Error(`only ${shown.length} characters reached the view`);
 } finally {
 	await session.close();

@@ -502,5 +502,11 @@ fn a_block_is_labelled_by_what_ran_the_cli_or_obsidians_vault() {
     assert!(result.argv.is_none(), "no made-up command line");
     let done = approve(&core, &result);
     assert!(done.ok, "{}", done.text);
-    assert_eq!(done.ran, Some(ran));
+    assert_eq!(done.ran, Some(ran.clone()));
+    // The outcome kept for the card says so too: a turn that takes the answer
+    // from the card (a headless turn), and the chat it is stored in, label the
+    // block by what ran, not "(CLI)".
+    let id = &result.pending.as_ref().unwrap().id;
+    let kept = core.confirmation_outcome(id).expect("the kept outcome");
+    assert_eq!(kept.ran, Some(ran));
 }

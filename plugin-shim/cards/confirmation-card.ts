@@ -127,9 +127,7 @@ export function renderConfirmationCard(parent: HTMLElement, card: ConfirmationCa
 		answered();
 		status.setText("Running…");
 		const result = await answer(card);
-		// The first line: an edit's result goes on with its diff, which the card shows already.
-		const text = result.text.split("\n", 1)[0] ?? "";
-		finish(result, result.ok ? `Done. ${text}` : text);
+		finish(result, statusLine(result));
 	};
 	const approve = new ButtonComponent(buttons)
 		.setButtonText(card.outside ? "Approve once" : "Approve")
@@ -150,6 +148,18 @@ export function renderConfirmationCard(parent: HTMLElement, card: ConfirmationCa
 	approve.buttonEl.addClass("vault-agent-approve");
 	reject.buttonEl.addClass("vault-agent-reject");
 	return root;
+}
+
+/**
+ * An answered card's status: the result's first line as a sentence. An edit's
+ * or a move's result goes on after a colon with its diff or its moves, which
+ * the card shows already, so the colon goes with them.
+ */
+function statusLine(result: ToolResult): string {
+	const first = (result.text.split("\n", 1)[0] ?? "").trim().replace(/:$/, "");
+	const sentence = /[.!?]$/.test(first) ? first : `${first}.`;
+	if (!result.ok) return sentence;
+	return first === "" || first === "Done" ? "Done." : `Done. ${sentence}`;
 }
 
 /** An outside tool's call: the server, the tool, what it says of itself, and exactly what will be sent. */

@@ -14,7 +14,8 @@ export function reasoningBlock(parent: HTMLElement, before: HTMLElement | null, 
 	return body;
 }
 
-const count = (n: number) => n.toLocaleString("en-US");
+/** 2600 as "2,600", without Intl (its first use in a page loads locale data: a long frame at the end of the first answer). */
+export const count = (n: number) => String(Math.round(n)).replace(/\B(?=(\d{3})+$)/g, ",");
 
 /**
  * The usage, in the answer's row: "2,600 in · 42 out · 18%" (of the

@@ -7,10 +7,9 @@
 // whole answer comes at its end (transcript.ts).
 
 import { Component, MarkdownRenderer, type App } from "obsidian";
+import { finishedBlocksEnd } from "./stream-blocks";
 
 const THROTTLE_MS = 120;
-/** An open block longer than this (characters) is cut at a line, so its render stays short. */
-const LONG_BLOCK = 2000;
 
 export class StreamRenderer {
 	private text = "";
@@ -105,29 +104,4 @@ export class StreamRenderer {
 		this.tailChild = open.child;
 		this.shown();
 	}
-}
-
-/**
- * Where the finished blocks of `text` end, from `from` on: after its last
- * blank line outside a code fence. A block longer than LONG_BLOCK (one long
- * paragraph or list) is cut after its last whole line too, outside a fence
- * and a table, so the part rendered anew stays short; `soft` says the cut
- * is inside a block, whose two parts are then drawn without a gap.
- */
-export function finishedBlocksEnd(text: string, from: number): { end: number; soft: boolean } {
-	let end = from;
-	let lineEnd = from;
-	let fence: string | null = null;
-	let at = from;
-	while (at < text.length) {
-		const next = text.indexOf("\n", at);
-		if (next < 0) break; // the last line is still arriving
-		const line = text.slice(at, next);
-		const marker = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
-		if (marker && (fence === null || (marker[0] === fence[0] && marker.length >= fence.length))) fence = fence === null ? marker : null;
-		else if (fence === null && line.trim() === "") end = next + 1;
-		else if (fence === null && !line.trimStart().startsWith("|")) lineEnd = next + 1;
-		at = next + 1;
-	}
-	return lineEnd > end && lineEnd - end > LONG_BLOCK ? { end: lineEnd, soft: true } : { end, soft: false };
 }

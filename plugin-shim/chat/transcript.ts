@@ -377,12 +377,12 @@ export class Transcript {
 	private addAnswerRow(markdown: string): void {
 		const loose = this.el.lastElementChild;
 		const row = (this.answerRow = this.el.createDiv({ cls: "vault-agent-answer-actions" }));
-		// A coding agent's usage that came while the answer streamed joins its row.
-		if (loose?.matches(".vault-agent-usage.is-agent")) row.appendChild(loose);
 		const button = iconButton(row, "vault-agent-copy", "copy", "Copy the answer");
 		button.addEventListener("click", () => {
 			void navigator.clipboard.writeText(markdown).then(() => setIcon(button, "check"));
 		});
+		// A coding agent's usage that came while the answer streamed joins its row, after the buttons (as our model's usage).
+		if (loose?.matches(".vault-agent-usage.is-agent")) row.appendChild(loose);
 	}
 }
 

@@ -10,6 +10,7 @@ import type { AgentAnswerText, Attachment } from "../core/types";
 import type { AgentProfile } from "../doors/acp/profiles";
 import type { AgentEvent } from "../doors/acp/events";
 import type { AgentSession } from "../doors/acp/session";
+import { count } from "./answer-extras";
 import { renderAgentConfig, renderPermission, renderPlan } from "./agent-blocks";
 import type { SlashCommandSuggest } from "./slash-commands";
 import type { ChatSurface, ChatTurn } from "./turn";
@@ -166,7 +167,7 @@ export class AgentTurn implements ChatTurn {
 				this.showCrash(name, event.stderr);
 				break;
 			case "agentUsage":
-				transcript.agentUsage(`Context: ${event.used.toLocaleString("en-US")} of ${event.size.toLocaleString("en-US")} tokens`);
+				transcript.agentUsage(`Context: ${count(event.used)} of ${count(event.size)} tokens`);
 				break;
 			case "confirmationNeeded": {
 				// A write the agent asked for: our card, answered through the coordinator it waits on.

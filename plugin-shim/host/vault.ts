@@ -9,7 +9,14 @@ import type { HostFunctions } from "../core/types";
 
 type VaultFunctions = Pick<HostFunctions, "vaultRead" | "vaultReadMany" | "vaultNotes" | "vaultReadBytes" | "vaultProcess" | "vaultTrash" | "vaultMove" | "vaultCreate" | "linksUpdateOnMove" | "openNote" | "localContext">;
 
-let dateTimeFormat: Intl.DateTimeFormat | null = null;
+const WEEKDAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
+const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+
+/** "Wednesday, 2 December 2026 at 09:05": the local time as the model reads it. */
+function dateTime(date: Date): string {
+	const two = (n: number) => String(n).padStart(2, "0");
+	return `${WEEKDAYS[date.getDay()]}, ${date.getDate()} ${MONTHS[date.getMonth()]} ${date.getFullYear()} at ${two(date.getHours())}:${two(date.getMinutes())}`;
+}
 
 /** "UTC+01:00" for a Date's zone. */
 function utcOffset(date: Date): string {
@@ -150,12 +157,13 @@ export function vaultFunctions(app: App): VaultFunctions {
 		},
 		localContext: () => {
 			const now = new Date();
-			// Building the formatter costs about a millisecond, on every model
-			// round before the request goes out: made once.
-			dateTimeFormat ??= new Intl.DateTimeFormat("en-GB", { weekday: "long", year: "numeric", month: "long", day: "numeric", hour: "2-digit", minute: "2-digit" });
-			const zone = dateTimeFormat.resolvedOptions().timeZone;
+			// Date's own text names the zone ("... GMT+0100 (Central European
+			// Standard Time)"): no Intl, whose first use in a page (loading its
+			// locale data) took 80-120 ms in Chromium, in the middle of the
+			// first message's first frame.
+			const zone = /\(([^)]+)\)$/.exec(now.toString())?.[1];
 			return {
-				dateTime: dateTimeFormat.format(now),
+				dateTime: dateTime(now),
 				timeZone: zone ? `${zone} (${utcOffset(now)})` : utcOffset(now),
 				openNote: app.workspace.getActiveFile()?.path,
 			};

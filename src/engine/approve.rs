@@ -131,19 +131,15 @@ impl<H: Host> Engine<H> {
         let turn = entry.turn.as_deref();
         // Obsidian's vault makes these changes: their blocks say so.
         let tool = call.tool.display_name;
+        // Said in the outcome kept for the card too, which a turn answered
+        // on the card (and the chat it is stored in) takes as its result.
         if let Some(plan) = &entry.organise {
             let ran = plan.ran(tool);
-            return self
-                .run_organise(&entry, plan, settings)
-                .await
-                .map(|result| result.ran_by(ran));
+            return self.run_organise(&entry, plan, settings, ran).await;
         }
         if let Some(plan) = &entry.note_edit {
             let ran = plan.ran(tool, entry.command);
-            return self
-                .run_note_edit(id, entry.tool_id, &entry.arguments, plan, settings, turn)
-                .await
-                .map(|result| result.ran_by(ran));
+            return self.run_note_edit(&entry, plan, settings, ran).await;
         }
         let current = match &entry.probe_note {
             Some(path) => self.read_exact(path).await,

@@ -10,7 +10,7 @@ use crate::base::call::Preview;
 use crate::base::card::ConfirmationState;
 use crate::base::error::ToolError;
 use crate::base::host::Host;
-use crate::base::result::ToolResult;
+use crate::base::result::{Ran, ToolResult};
 use crate::base::vault_path::in_config_dir;
 use crate::cli::argv::CliInvocation;
 use crate::cli::outcome::EmptyOutput;
@@ -146,6 +146,7 @@ impl<H: Host> Engine<H> {
         entry: &PendingConfirmation,
         plan: &OrganisePlan,
         settings: &Settings,
+        ran: Ran,
     ) -> Result<ToolResult, ToolError> {
         let (id, tool_id, command) = (entry.id.as_str(), entry.tool_id, entry.command);
         let (arguments, turn) = (&entry.arguments, entry.turn.as_deref());
@@ -173,6 +174,7 @@ impl<H: Host> Engine<H> {
                     0.0,
                 );
                 result.pending = fresh.pending;
+                let result = result.ran_by(ran);
                 self.confirmations
                     .borrow_mut()
                     .finish(id, ConfirmationState::Stale, &result)?;
@@ -309,7 +311,7 @@ impl<H: Host> Engine<H> {
             };
             self.journal_and_link(entry, None, &mut result).await;
         }
-        self.finish_run(id, result)
+        self.finish_run(id, result.ran_by(ran))
     }
 
     /// `backlinks path=… total`, a read; `None` when it cannot say.

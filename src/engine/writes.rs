@@ -15,7 +15,7 @@ use crate::base::result::{Ran, ToolResult};
 use crate::base::vault_path::PathKind;
 use crate::cli::argv::CliInvocation;
 use crate::cli::outcome::{CliOutput, EmptyOutput};
-use crate::engine::confirm::{NoteEditPlan, Proposal};
+use crate::engine::confirm::{NoteEditPlan, PendingConfirmation, Proposal};
 use crate::engine::Engine;
 use crate::notes::edit::{apply, body_start, EditProblem, NoteEdit};
 use crate::settings::Settings;
@@ -227,19 +227,19 @@ impl<H: Host> Engine<H> {
     /// step as the check; then read back through the CLI.
     pub(crate) async fn run_note_edit(
         &self,
-        id: &str,
-        tool_id: &'static str,
-        arguments: &Value,
+        entry: &PendingConfirmation,
         plan: &NoteEditPlan,
         settings: &Settings,
-        turn: Option<&str>,
+        ran: Ran,
     ) -> Result<ToolResult, ToolError> {
+        let (id, tool_id, arguments) = (entry.id.as_str(), entry.tool_id, &entry.arguments);
+        let turn = entry.turn.as_deref();
         let target = format!("\"{}\"", plan.path);
         self.confirmations
             .borrow_mut()
             .advance(id, ConfirmationState::Running)?;
         if let Err(error) = self.check_real_place(&plan.path).await {
-            return self.finish_run(id, ToolResult::failure(&error, 0.0));
+            return self.finish_run(id, ToolResult::failure(&error, 0.0).ran_by(ran));
         }
         let written = self
             .host()
@@ -295,6 +295,7 @@ impl<H: Host> Engine<H> {
                     0.0,
                 );
                 result.pending = fresh.pending;
+                let result = result.ran_by(ran);
                 self.confirmations
                     .borrow_mut()
                     .finish(id, ConfirmationState::Failed, &result)?;
@@ -308,7 +309,7 @@ impl<H: Host> Engine<H> {
                 0.0,
             ),
         };
-        self.finish_run(id, result)
+        self.finish_run(id, result.ran_by(ran))
     }
 
     /// A note's exact text through the vault, as a probe reads it.

@@ -50,6 +50,9 @@ describe("a coding agent in the chat view, in Chromium", () => {
 		assert.match(await page.locator(".vault-agent-reasoning").last().textContent(), /Let me think about the vault\./);
 		assert.match(await page.locator(".vault-agent-plan").textContent(), /Read the note/);
 		assert.equal(await page.locator(".vault-agent-usage.is-agent").textContent(), "Context: 1,200 of 200,000 tokens");
+		// The answer's row as with our model: its buttons first, then the usage.
+		const row = await page.locator(".vault-agent-answer-actions").last().evaluate((el) => [...el.children].map((c) => c.className));
+		assert.deepEqual(row, ["vault-agent-copy clickable-icon", "vault-agent-usage is-agent"]);
 		const notices = await page.locator(".vault-agent-notice").allTextContents();
 		assert.ok(notices.some((n) => /without a terminal/.test(n)), notices.join("\n"));
 		// The page has no HTTP listener (the harness bridges child_process only): the notice from before the first turn is said with it.

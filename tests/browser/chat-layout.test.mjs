@@ -294,11 +294,27 @@ describe("the chat view in a narrow sidebar, in Chromium", () => {
 		await page.waitForFunction(() => document.querySelector(".vault-agent-inline-card .vault-agent-confirm.is-done"), null, { timeout: 15_000 });
 		await turnDone();
 		assert.equal(await card.locator(".vault-agent-confirm-expiry").count(), 0, "no \"Waiting until\" once answered");
+		// The status says what was done, as a sentence: no colon with nothing after it.
+		const status = await card.locator(".vault-agent-confirm-status").textContent();
+		assert.match(status, /^Done\. Edited "Projects\/Launch plan\.md" \(\+\d+ −\d+ lines?\)\.$/, status);
+		assert.equal((await blockFacts(block)).label, "Edit notes (Obsidian's vault)", "labelled by what ran once done");
 		const texts = await page.locator(".vault-agent-tool-command").allTextContents();
 		for (const text of texts) assert.ok(!text.includes("\\n"), `no literal \\n in a command line: ${text}`);
 		await block.evaluate((el) => (el.open = true));
 		await block.screenshot({ path: join(outputDir, "chat-vault-edit-done-320.png") });
 		await page.locator(".vault-agent-tool-call", { hasText: "Notes (CLI)" }).last().screenshot({ path: join(outputDir, "chat-cli-block-320.png") });
+		// Reopened from history, the approved edit's block still says what ran it.
+		await page.evaluate(() => {
+			for (const leaf of window.__harness.app.workspace.getLeavesOfType("vault-agent-chat")) leaf.detach();
+		});
+		await page.evaluate(() => window.__harness.runCommand("vault-agent:open-chat"));
+		const reopened = page.locator(".vault-agent-tool-call", { hasText: "Projects/Launch plan.md" }).last();
+		await reopened.waitFor({ state: "attached", timeout: 10_000 });
+		await settled(page);
+		const facts = await blockFacts(reopened);
+		assert.equal(facts.label, "Edit notes (Obsidian's vault)", JSON.stringify(facts));
+		assert.deepEqual(facts.words, ["edit", "Projects/Launch plan.md"]);
+		await reopened.screenshot({ path: join(outputDir, "chat-vault-edit-reopened-320.png") });
 	});
 
 	it("has a native header in tidy rows at 300 and 480 px with our model", async () => {
