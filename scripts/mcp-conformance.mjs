@@ -16,7 +16,7 @@
 // other header through (a loopback Host gets the server's port, any other
 // Host is passed as it came, so the DNS-rebinding scenario still sees the
 // server's own refusal).
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, existsSync } from "node:fs";
 import { createServer, request } from "node:http";
 import { tmpdir } from "node:os";
@@ -70,8 +70,7 @@ try {
 	const token = plugin.agents.token();
 	const url = `http://127.0.0.1:${PORT}/mcp`;
 	if (python) {
-		// spawnSync would block this process, which is the server: run it asynchronously.
-		const { spawn } = await import("node:child_process");
+		// Asynchronously: spawnSync would block this process, which is the server.
 		const child = spawn(python, [join(import.meta.dirname, "mcp-python-client.py"), url, token]);
 		let out = "";
 		child.stdout.on("data", (c) => (out += c));
@@ -88,7 +87,6 @@ try {
 		const suite = JSON.parse(readFileSync(join(conformance, "node_modules/@modelcontextprotocol/conformance/package.json"), "utf8")).version;
 		for (const run of RUNS) {
 			const dir = mkdtempSync(join(tmpdir(), `conformance-${run[1]}-`));
-			const { spawn } = await import("node:child_process");
 			const child = spawn(node, [bin, "server", "--url", `http://127.0.0.1:${PROXY_PORT}/mcp`, ...run, "-o", dir]);
 			child.stdout.resume();
 			child.stderr.resume();
