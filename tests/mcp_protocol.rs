@@ -577,7 +577,154 @@ fn sessionless(id: Option<u32>, method: &str, mut params: Value, version: &str) 
     e.headers
         .insert("mcp-protocol-version".into(), version.into());
     e.headers.insert("mcp-method".into(), method.into());
+    // The methods that name a tool or a resource repeat the name in `Mcp-Name`.
+    let named = match method {
+        "tools/call" | "prompts/get" => params.get("name"),
+        "resources/read" => params.get("uri"),
+        _ => None,
+    };
+    if let Some(name) = named.and_then(Value::as_str) {
+        e.headers.insert("mcp-name".into(), name.into());
+    }
     e
+}
+
+/// Posts `e` and answers its status, error code and error message.
+fn refused(
+    core: &vault_agent::VaultAgent<vault_agent::testing::FakeHost>,
+    e: &McpExchange,
+) -> (u16, Value, String) {
+    let reply = block_on(core.mcp.handle(e, &Recorded::default()));
+    let answer = body(&reply);
+    assert_eq!(
+        answer["id"],
+        e_id(e),
+        "an error carries the request's id: {answer}"
+    );
+    let message = answer["error"]["message"]
+        .as_str()
+        .unwrap_or("")
+        .to_string();
+    (reply.status, answer["error"]["code"].clone(), message)
+}
+
+fn e_id(e: &McpExchange) -> Value {
+    serde_json::from_str::<Value>(&e.body).unwrap()["id"].clone()
+}
+
+#[test]
+fn a_sessionless_request_without_its_envelope_is_invalid_params() {
+    let (core, _) = new_core(json!({}));
+    let mut bare = sessionless(Some(1), "server/discover", json!({}), "2026-07-28");
+    bare.body =
+        json!({"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {}}).to_string();
+    let (status, code, message) = refused(&core, &bare);
+    assert_eq!((status, code), (400, json!(-32602)), "{message}");
+    assert!(message.contains("_meta"), "{message}");
+    for key in [
+        "io.modelcontextprotocol/protocolVersion",
+        "io.modelcontextprotocol/clientCapabilities",
+    ] {
+        let mut e = sessionless(Some(2), "server/discover", json!({}), "2026-07-28");
+        let mut message: Value = serde_json::from_str(&e.body).unwrap();
+        message["params"]["_meta"]
+            .as_object_mut()
+            .unwrap()
+            .remove(key);
+        e.body = message.to_string();
+        let (status, code, text) = refused(&core, &e);
+        assert_eq!((status, code), (400, json!(-32602)), "{key}: {text}");
+        assert!(text.contains(key), "the error names {key}: {text}");
+    }
+    // clientInfo may be left out.
+    let mut e = sessionless(Some(3), "tools/list", json!({}), "2026-07-28");
+    let mut message: Value = serde_json::from_str(&e.body).unwrap();
+    message["params"]["_meta"]
+        .as_object_mut()
+        .unwrap()
+        .remove("io.modelcontextprotocol/clientInfo");
+    e.body = message.to_string();
+    assert_eq!(
+        block_on(core.mcp.handle(&e, &Recorded::default())).status,
+        200
+    );
+}
+
+#[test]
+fn a_sessionless_request_must_repeat_its_revision_method_and_name_in_headers() {
+    let (core, _) = new_core(json!({}));
+    let call = || {
+        sessionless(
+            Some(7),
+            "tools/call",
+            json!({"name": "obsidianNotes", "arguments": {"command": "read", "file": "Welcome"}}),
+            "2026-07-28",
+        )
+    };
+    for (header, value) in [
+        ("mcp-method", None),
+        ("mcp-protocol-version", None),
+        ("mcp-name", None),
+        ("mcp-name", Some("obsidianEdit")),
+    ] {
+        let mut e = call();
+        match value {
+            Some(value) => e.headers.insert(header.into(), value.into()),
+            None => e.headers.remove(header),
+        };
+        let (status, code, message) = refused(&core, &e);
+        assert_eq!(
+            (status, code),
+            (400, json!(-32020)),
+            "{header} {value:?}: {message}"
+        );
+        assert!(
+            message.to_lowercase().contains(header),
+            "the error names {header}: {message}"
+        );
+    }
+    // A name that is not plain ASCII comes base64-encoded.
+    let mut e = call();
+    e.headers
+        .insert("mcp-name".into(), "=?base64?b2JzaWRpYW5Ob3Rlcw==?=".into());
+    let reply = block_on(core.mcp.handle(&e, &Recorded::default()));
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    let mut read = sessionless(
+        Some(8),
+        "resources/read",
+        json!({"uri": "obsidian://vault/Caf%C3%A9.md"}),
+        "2026-07-28",
+    );
+    read.headers.insert(
+        "mcp-name".into(),
+        "=?base64?b2JzaWRpYW46Ly92YXVsdC9DYWYlQzMlQTkubWQ=?=".into(),
+    );
+    let (status, code, message) = refused(&core, &read);
+    assert_ne!(code, json!(-32020), "{status} {message}");
+}
+
+#[test]
+fn a_method_the_revision_does_not_have_is_not_found() {
+    let (core, _) = new_core(json!({}));
+    for method in [
+        "initialize",
+        "ping",
+        "logging/setLevel",
+        "resources/subscribe",
+        "unknown/method",
+    ] {
+        let (status, code, message) = refused(
+            &core,
+            &sessionless(Some(9), method, json!({}), "2026-07-28"),
+        );
+        assert_eq!((status, code), (404, json!(-32601)), "{method}: {message}");
+        assert!(message.contains(method), "{message}");
+    }
+    let (_, _, message) = refused(
+        &core,
+        &sessionless(Some(9), "initialize", json!({}), "2026-07-28"),
+    );
+    assert!(message.contains("no `initialize`"), "{message}");
 }
 
 #[test]
@@ -668,7 +815,7 @@ fn a_sessionless_request_is_refused_with_what_to_fix() {
         .insert("mcp-protocol-version".into(), "2025-11-25".into());
     assert_eq!(status_code(&wrong_version).1["code"], -32020);
     let (status, error) = status_code(&sessionless(Some(5), "initialize", json!({}), "2026-07-28"));
-    assert_eq!(status, 200);
+    assert_eq!(status, 404);
     assert!(
         error["message"]
             .as_str()

@@ -146,4 +146,18 @@ describe("the MCP server under revision 2026-07-28", () => {
 		assert.deepEqual([result.resultType, result.ttlMs, result.cacheScope], ["complete", 0, "private"]);
 		assert.equal(listed.headers["mcp-session-id"], undefined, "no session");
 	});
+
+	it("refuses what the revision requires and a request left out, as the conformance suite checks", async () => {
+		const auth = { authorization: `Bearer ${token}`, "mcp-protocol-version": "2026-07-28" };
+		const bare = await post({ ...auth, "mcp-method": "server/discover" }, { jsonrpc: "2.0", id: 4, method: "server/discover", params: {} });
+		assert.deepEqual([bare.status, JSON.parse(bare.body).error.code, JSON.parse(bare.body).id], [400, -32602, 4], bare.body);
+		const call = { jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: "obsidianNotes", arguments: { command: "read", file: "Welcome" }, _meta: envelope("2026-07-28") } };
+		const unnamed = await post({ ...auth, "mcp-method": "tools/call" }, call);
+		assert.deepEqual([unnamed.status, JSON.parse(unnamed.body).error.code], [400, -32020], unnamed.body);
+		assert.match(JSON.parse(unnamed.body).error.message, /Mcp-Name/);
+		const named = await post({ ...auth, "mcp-method": "tools/call", "mcp-name": "obsidianNotes" }, call);
+		assert.equal(named.status, 200, named.body);
+		const ping = await post({ ...auth, "mcp-method": "ping" }, { jsonrpc: "2.0", id: 6, method: "ping", params: { _meta: envelope("2026-07-28") } });
+		assert.deepEqual([ping.status, JSON.parse(ping.body).error.code], [404, -32601], ping.body);
+	});
 });

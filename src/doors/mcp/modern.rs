@@ -17,6 +17,7 @@ pub const MODERN_VERSIONS: [&str; 1] = ["2026-07-28"];
 /// The `_meta` keys of the per-request envelope.
 pub const PROTOCOL_VERSION_KEY: &str = "io.modelcontextprotocol/protocolVersion";
 pub const CLIENT_INFO_KEY: &str = "io.modelcontextprotocol/clientInfo";
+pub const CLIENT_CAPABILITIES_KEY: &str = "io.modelcontextprotocol/clientCapabilities";
 pub const SERVER_INFO_KEY: &str = "io.modelcontextprotocol/serverInfo";
 /// The revision's code for a revision the server does not speak; its data
 /// lists the ones it does, so that the client can ask again in one of them.
@@ -98,6 +99,11 @@ pub fn classify(exchange: &McpExchange, posted: &Posted) -> Option<Result<Envelo
     if claim.is_none() && !header_modern && !discover {
         return None;
     }
+    if let Incoming::Request { method, params, .. } = incoming {
+        if let Err(error) = check_request(exchange, method, params) {
+            return Some(Err(refuse(&id, error)));
+        }
+    }
     if let (Some(header), Some(claim)) = (header, claim) {
         if header != claim {
             return Some(Err(refuse(
@@ -120,7 +126,7 @@ pub fn classify(exchange: &McpExchange, posted: &Posted) -> Option<Result<Envelo
             )));
         }
     }
-    // A discover without an envelope is answered in our newest revision.
+    // A notification without an envelope is taken as our newest revision.
     let requested = claim.or(header).unwrap_or(MODERN_VERSIONS[0]);
     let Some(version) = MODERN_VERSIONS.iter().find(|v| **v == requested) else {
         let hint = if is_modern(requested) {
@@ -157,6 +163,108 @@ pub fn classify(exchange: &McpExchange, posted: &Posted) -> Option<Result<Envelo
         client_name: text("title").or_else(|| text("name")),
         client_version: text("version"),
     }))
+}
+
+/// What the revision requires of every request before it is run, in its
+/// order: the envelope in `_meta` (its revision and the client's
+/// capabilities; the client's name is optional), then the headers that
+/// repeat the body for the HTTP layer: `MCP-Protocol-Version`, `Mcp-Method`,
+/// and `Mcp-Name` for the methods that name a tool or a resource. A header
+/// that is missing counts as one that disagrees: a proxy that routes on it
+/// would route this request elsewhere.
+fn check_request(
+    exchange: &McpExchange,
+    method: &str,
+    params: &Map<String, Value>,
+) -> Result<(), RpcError> {
+    let Some(meta) = params.get("_meta").and_then(Value::as_object) else {
+        return Err(RpcError::new(
+            jsonrpc::INVALID_PARAMS,
+            format!("Invalid params: a request without a session carries `params._meta` with {PROTOCOL_VERSION_KEY:?} and {CLIENT_CAPABILITIES_KEY:?}; add them (or send `initialize` to open a session)."),
+        ));
+    };
+    let missing: Vec<&str> = [PROTOCOL_VERSION_KEY, CLIENT_CAPABILITIES_KEY]
+        .into_iter()
+        .filter(|key| !meta.contains_key(*key))
+        .collect();
+    if !missing.is_empty() {
+        return Err(RpcError::new(
+            jsonrpc::INVALID_PARAMS,
+            format!("Invalid params: `params._meta` lacks {}; a request without a session names its revision and the client's capabilities there.", missing.join(" and ")),
+        ));
+    }
+    let mismatch = |text: String| {
+        Err(RpcError::new(
+            HEADER_MISMATCH,
+            format!("Header mismatch: {text}"),
+        ))
+    };
+    if exchange.header("mcp-protocol-version").is_none() {
+        return mismatch("the MCP-Protocol-Version header is missing; send the revision that `_meta` names in it too.".into());
+    }
+    if exchange.header("mcp-method").is_none() {
+        return mismatch(format!(
+            "the Mcp-Method header is missing; send {method:?} in it too."
+        ));
+    }
+    let named = match method {
+        "tools/call" | "prompts/get" => ("name", params.get("name")),
+        "resources/read" => ("uri", params.get("uri")),
+        _ => return Ok(()),
+    };
+    let (key, Some(Value::String(name))) = named else {
+        return Ok(());
+    };
+    match exchange.header("mcp-name").map(header_text) {
+        Some(Some(header)) if header == *name => Ok(()),
+        Some(_) => mismatch(format!(
+            "Mcp-Name does not match the body's {key} {name:?}; send the same {key} in both."
+        )),
+        None => mismatch(format!(
+            "the Mcp-Name header is missing; send the body's {key} {name:?} in it too."
+        )),
+    }
+}
+
+/// A header's value as text: as it is, or decoded when it came as
+/// `=?base64?…?=` (how a client sends a name that is not plain ASCII).
+/// `None` when that encoding is damaged.
+fn header_text(raw: &str) -> Option<String> {
+    use base64::Engine;
+    let Some(encoded) = raw
+        .strip_prefix("=?base64?")
+        .and_then(|r| r.strip_suffix("?="))
+    else {
+        return Some(raw.to_string());
+    };
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(encoded)
+        .ok()?;
+    String::from_utf8(bytes).ok()
+}
+
+/// The methods of the session era that this revision dropped: answered as
+/// methods not found, saying what replaced them.
+pub fn removed(method: &str, version: &str) -> Option<RpcError> {
+    let instead = match method {
+        "initialize" => "send each request with the revision in `_meta` (`server/discover` says what this server offers), or initialize without naming a 2026 revision in `_meta`",
+        "ping" => "any request shows that the server answers (`server/discover` is the cheapest)",
+        _ => return None,
+    };
+    Some(RpcError::new(
+        jsonrpc::METHOD_NOT_FOUND,
+        format!("Method not found: {method:?}; MCP {version} has no `{method}`: {instead}."),
+    ))
+}
+
+/// The HTTP status of a sessionless error: a method the server does not
+/// have is 404, as the revision asks; every other error rides a 200.
+pub fn error_status(code: i64) -> u16 {
+    if code == jsonrpc::METHOD_NOT_FOUND {
+        404
+    } else {
+        200
+    }
 }
 
 /// A refused sessionless request: HTTP 400 with the JSON-RPC error, which

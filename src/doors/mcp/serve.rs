@@ -182,14 +182,8 @@ impl<H: Host> McpDoor<H> {
             self.mcp_message(&session, incoming, exchange, events).await;
             return McpReply::empty(202);
         };
-        let answer = if method == "initialize" {
-            Answer::Error(RpcError::new(
-                jsonrpc::INVALID_REQUEST,
-                format!(
-                    "Invalid request: MCP {} has no `initialize`; send each request with the revision in `_meta` (`server/discover` says what this server offers), or initialize without naming a 2026 revision in `_meta`.",
-                    session.version
-                ),
-            ))
+        let answer = if let Some(error) = modern::removed(&method, session.version) {
+            Answer::Error(error)
         } else {
             self.mcp_request(&session, exchange, &id, &method, &params, events)
                 .await
@@ -200,7 +194,10 @@ impl<H: Host> McpDoor<H> {
             }
             Answer::Error(mut error) => {
                 error.code = modern::error_code(error.code);
-                McpReply::json(200, &jsonrpc::error(&id, &error))
+                McpReply::json(
+                    modern::error_status(error.code),
+                    &jsonrpc::error(&id, &error),
+                )
             }
             Answer::Cancelled => McpReply::no_response(exchange),
         }
