@@ -19,6 +19,7 @@ impl<H: Host> ChatDoor<H> {
         kind: ProviderKind,
         provider: &crate::settings::ProviderSettings,
         api_key: Option<&str>,
+        conversation: &str,
     ) -> usize {
         if provider.context_window > 0 {
             return provider.context_window as usize;
@@ -43,7 +44,7 @@ impl<H: Host> ChatDoor<H> {
                     },
                 };
                 // A probe cut short by Stop told nothing: ask again next time.
-                if self.stop.requested() {
+                if self.stop_requested(conversation) {
                     return budget::context_window(kind, provider);
                 }
                 self.session.windows.borrow_mut().push((
@@ -183,9 +184,14 @@ impl<H: Host> ChatDoor<H> {
         let descriptors = self.engine.list_tools();
         // A small window gets the compact tools, and the guidance they carry.
         let window = self
-            .context_window(chat.provider(), provider, api_key.as_deref())
+            .context_window(
+                chat.provider(),
+                provider,
+                api_key.as_deref(),
+                &conversation.id,
+            )
             .await;
-        if self.stop.requested() {
+        if self.stop_requested(&conversation.id) {
             // Stop while the server was asked about its window.
             return Err(RoundError::Stopped(String::new()));
         }
@@ -349,6 +355,10 @@ impl<H: Host> ChatDoor<H> {
                     thinking_budget,
                 },
             );
+            let request = crate::base::host::HttpRequest {
+                tag: Some(conversation.id.clone()),
+                ..request
+            };
             let head = self.open_model(&request, events).await?;
             if head.status == 200 {
                 break (request, head);
