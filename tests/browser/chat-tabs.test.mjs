@@ -2,7 +2,8 @@
 // scripted model server: one chat in the right sidebar and one from "New
 // chat in a new tab" in the main area stream at the same time, Stop in one
 // ends only that one; the history marks the chat another view shows and
-// brings that view forward instead of loading it twice; two chats editing
+// brings that view forward instead of loading it twice; each view answers
+// with the model profile its header picked; two chats editing
 // one note meet the stale check (the second card is refused once the first
 // is approved). Screenshots: test-output/chat-tabs-*.png.
 import assert from "node:assert/strict";
@@ -115,6 +116,60 @@ describe("several chat views, in Chromium", () => {
 		// The core refuses the same chat in a second view.
 		const shownIn = await page.evaluate(([id]) => window.__harness.plugin.core.chatShow("view-elsewhere", id), [sideId]);
 		assert.equal(shownIn, sideView);
+	});
+
+	it("refuses a second turn of a chat that is answering, and adds nothing to it", async () => {
+		server.script({ stream: openaiStream({ text: "This turn holds the chat until it is stopped." }), chunkSize: 200, hangAfter: 1 });
+		const outcome = await page.evaluate(async () => {
+			const core = window.__harness.plugin.core;
+			const conversation = core.newConversation();
+			const events = [];
+			let first = null;
+			const running = core.chatSend(conversation, "first", (e) => {
+				events.push(["first", e.type]);
+				if (e.type === "textDelta") first ??= true;
+			}, undefined, undefined);
+			// The first turn has reached the model (its first words came) before the second is sent.
+			while (!first) await new Promise((resolve) => setTimeout(resolve, 10));
+			const second = await core.chatSend(conversation, "second", (e) => e.type === "error" && events.push(["second", e.code, e.message]), undefined, undefined);
+			// Stop as the chat view does it: the core's flag, then the chat's own request.
+			core.chatStop(conversation.id);
+			window.__harness.plugin.abortRequests(conversation.id);
+			const stopped = await running;
+			return { second: { end: second.end, messages: second.conversation.messages.length }, stopped: stopped.end, errors: events.filter((e) => e[0] === "second") };
+		});
+		assert.equal(outcome.second.end, "failed");
+		assert.equal(outcome.second.messages, 0, "nothing added to the chat by the refused turn");
+		assert.equal(outcome.errors.length, 1);
+		assert.equal(outcome.errors[0][1], "chat_busy");
+		assert.match(outcome.errors[0][2], /already answering/);
+		assert.equal(outcome.stopped, "stopped");
+	});
+
+	it("keeps each view's own model profile", async () => {
+		const [first, other] = await page.evaluate(async () => {
+			const plugin = window.__harness.plugin;
+			const original = plugin.core.settings().chat.profiles[0];
+			const { chat } = await plugin.editModelProfiles({ action: "duplicate", id: original.id });
+			const copy = chat.profiles.find((p) => p.id !== original.id);
+			await plugin.updateSettings({ chat: { ...chat, profiles: chat.profiles.map((p) => (p.id === copy.id ? { ...p, name: "Other model", model: "other-model" } : p)) } });
+			return [original.id, copy.id];
+		});
+		await side.locator("select.vault-agent-model").selectOption(first);
+		await tab.locator("select.vault-agent-model").selectOption(other);
+		// The tab's pick became the saved default; the sidebar keeps the one it picked.
+		assert.equal(await side.locator("select.vault-agent-model").inputValue(), first);
+		assert.equal(await tab.locator("select.vault-agent-model").inputValue(), other);
+		const models = [];
+		for (const [view, text] of [[side, "Answered by the first model."], [tab, "Answered by the other model."]]) {
+			server.script({ stream: openaiStream({ text }) });
+			const asked = server.requests.length;
+			await send(view, "which model answers?");
+			await ended(view);
+			assert.equal((await answer(view).textContent()).trim(), text);
+			models.push(server.requests.slice(asked).find((r) => r.method === "POST" && r.url.endsWith("/chat/completions"))?.body.model);
+		}
+		assert.deepEqual(models, ["test-model", "other-model"]);
 	});
 
 	it("two chats editing one note: the second card is refused as stale once the first is approved", async () => {
