@@ -200,4 +200,27 @@ describe("several chat views, in Chromium", () => {
 		assert.equal(await tab.locator(".vault-agent-inline-card .vault-agent-confirm").count(), cards + 1, "a new card for the changed note");
 		await session.screenshot("chat-tabs-stale");
 	});
+	it("works in the left sidebar too, and a closed view lets its chat go", async () => {
+		await page.evaluate(async () => {
+			const leaf = window.__harness.app.workspace.getLeftLeaf(false);
+			await leaf.setViewState({ type: "vault-agent-chat", active: true });
+			await window.__harness.app.workspace.revealLeaf(leaf);
+		});
+		const left = page.locator(".mod-left-split .vault-agent-chat");
+		await left.locator(".vault-agent-input").waitFor({ state: "visible", timeout: 10_000 });
+		server.script({ stream: openaiStream({ text: "Answered in the left sidebar." }) });
+		await send(left, "a question on the left");
+		await ended(left);
+		assert.equal((await answer(left).textContent()).trim(), "Answered in the left sidebar.");
+		const [id, shown, afterClose] = await page.evaluate(() => {
+			const { app, plugin } = window.__harness;
+			const leaf = app.workspace.getLeavesOfType("vault-agent-chat").find((l) => l.containerEl.closest(".mod-left-split"));
+			const chat = leaf.view.conversationId;
+			const before = plugin.core.chatOpenElsewhere("nobody").map(([c]) => c);
+			leaf.detach();
+			return [chat, before, plugin.core.chatOpenElsewhere("nobody").map(([c]) => c)];
+		});
+		assert.ok(shown.includes(id), "the core knows the left view shows its chat");
+		assert.ok(!afterClose.includes(id), "once the view closed, its chat may be opened elsewhere");
+	});
 });
