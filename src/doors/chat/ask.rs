@@ -58,26 +58,27 @@ impl<H: Host> ChatDoor<H> {
         found.map_or_else(|| budget::context_window(kind, provider), |n| n as usize)
     }
 
-    /// `Err` when `attachments` hold an image and the active profile's model
+    /// `Err` when `attachments` hold an image and the turn's profile's model
     /// is not known to read images (`images::accepted`; Ollama is asked once
     /// per base URL and model).
     pub(super) async fn images_accepted(
         &self,
         attachments: Option<&[Attachment]>,
+        settings: &Settings,
     ) -> Result<(), ChatError> {
-        if !attachments.unwrap_or(&[]).iter().any(images::is_image) || self.images_readable().await
+        if !attachments.unwrap_or(&[]).iter().any(images::is_image)
+            || self.images_readable(settings).await
         {
             return Ok(());
         }
         Err(ChatError::ImagesNotAccepted {
-            model: self.engine.settings_snapshot().chat.active().model.clone(),
+            model: settings.chat.active().model.clone(),
         })
     }
 
-    /// Whether the active profile's model reads images (`images::accepted`;
+    /// Whether the turn's profile's model reads images (`images::accepted`;
     /// Ollama is asked once per base URL and model).
-    pub(super) async fn images_readable(&self) -> bool {
-        let settings = self.engine.settings_snapshot();
+    pub(super) async fn images_readable(&self, settings: &Settings) -> bool {
         let (kind, provider) = (settings.chat.provider(), settings.chat.active());
         let mut reported = None;
         if provider.images.is_none()
@@ -94,7 +95,7 @@ impl<H: Host> ChatDoor<H> {
             reported = match cached {
                 Some(said) => said,
                 None => {
-                    let api_key = self.api_key(&settings).ok().flatten();
+                    let api_key = self.api_key(settings).ok().flatten();
                     let request = super::window::probe(
                         super::window::Server::Ollama,
                         provider,
@@ -328,7 +329,7 @@ impl<H: Host> ChatDoor<H> {
             .iter()
             .any(|m| matches!(m, ChatMessage::Tool { result, .. } if !result.images.is_empty()));
         if tool_images {
-            images::for_round(&mut fitted.messages, self.images_readable().await);
+            images::for_round(&mut fitted.messages, self.images_readable(settings).await);
         }
         for text in images::load(
             self.engine.host(),

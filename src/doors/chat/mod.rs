@@ -170,10 +170,17 @@ impl<H: Host> ChatDoor<H> {
         let attachments = attachments.map(bound_attachments);
         // Before anything is sent or kept: a model that does not read images
         // is told so, never sent the message without them.
-        if let Err(error) = self.images_accepted(attachments.as_deref()).await {
+        let settings = self.turn_settings(
+            &conversation.id,
+            setup.as_ref().and_then(|s| s.profile.clone()),
+        );
+        if let Err(error) = self
+            .images_accepted(attachments.as_deref(), &settings)
+            .await
+        {
             events.emit(ChatEvent::Error {
                 code: error.code().into(),
-                message: self.shown_error(&error, &self.engine.settings_snapshot()),
+                message: self.shown_error(&error, &settings),
                 retryable: false,
             });
             return self.finish_turn(conversation, TurnEnd::Failed, events);
@@ -503,6 +510,24 @@ impl<H: Host> ChatDoor<H> {
             });
             self.finish_turn(conversation, TurnEnd::Failed, events)
         })
+    }
+
+    /// The settings a turn of `conversation` runs under: the profile of the
+    /// saved prompt that started it (this turn only), else the one picked in
+    /// the chat's own view (several chats, several models), else the saved one.
+    pub(super) fn turn_settings(
+        &self,
+        conversation: &str,
+        prompt_profile: Option<String>,
+    ) -> Rc<crate::settings::Settings> {
+        let mut settings = self.engine.settings_snapshot();
+        if let Some(profile) = prompt_profile
+            .or_else(|| self.open.profile_of(conversation))
+            .filter(|id| settings.chat.profiles.iter().any(|p| p.id == *id))
+        {
+            Rc::make_mut(&mut settings).chat.active_profile = profile;
+        }
+        settings
     }
 
     /// Whether Stop was pressed for the turn of `conversation`.

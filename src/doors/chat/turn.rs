@@ -120,17 +120,7 @@ impl<H: Host> ChatDoor<H> {
                 events.emit(ChatEvent::Notice { text });
                 return TurnEnd::RoundLimit;
             }
-            let mut settings = self.engine.settings_snapshot();
-            if let Some(profile) = setup
-                .profile
-                .clone()
-                .or_else(|| self.open.profile_of(&conversation.id))
-                .filter(|id| settings.chat.profiles.iter().any(|p| p.id == *id))
-            {
-                // A saved prompt's profile answers this turn only; else the
-                // one picked in the chat's own view (several chats, several models).
-                std::rc::Rc::make_mut(&mut settings).chat.active_profile = profile;
-            }
+            let settings = self.turn_settings(&conversation.id, setup.profile.clone());
             if rounds >= settings.chat.max_tool_rounds && last_is_tool_result(conversation) {
                 let limit = settings.chat.max_tool_rounds;
                 let text = format!(
