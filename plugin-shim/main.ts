@@ -9,7 +9,7 @@
 // (layout ready), the chat when its view opens, the ACP SDK with its schema
 // library at a coding agent's first session.
 
-import { FileSystemAdapter, Notice, Platform, Plugin } from "obsidian";
+import { FileSystemAdapter, Notice, Platform, Plugin, type WorkspaceLeaf } from "obsidian";
 import type { ConfirmationCoordinator } from "./cards/confirmations";
 import type { UndoController } from "./cards/undo";
 import type { ChatContext } from "./chat/chat-context";
@@ -35,13 +35,15 @@ export default class VaultAgentPlugin extends Plugin {
 	conversations: ConversationStore | null = null;
 	/** The user's undo (buttons and commands); not part of `api`. */
 	undo: UndoController | null = null;
+	/** The chat view the user was in last ("Open chat" shows it). */
+	private lastChatLeaf: WorkspaceLeaf | null = null;
 	/** The MCP server and the plugin's CLI commands. */
 	agents: AgentDoors | null = null;
 	/** Coding agents (Claude Code, Codex, Gemini CLI…) run in the chat over ACP. */
 	codingAgents: AgentRunner | null = null;
 	/** Parts of data.json that are not tool settings (kept as they are). */
 	private storedExtras: Record<string, unknown> = {};
-	private abortHttp: (() => void) | null = null;
+	private abortHttp: ((tag?: string) => void) | null = null;
 	private abortProcesses: (() => void) | null = null;
 	/** Ends one of the user's MCP servers (switched off, Restart); the next use starts it again. */
 	stopOutsideServer: ((id: string) => Promise<void>) | null = null;
@@ -96,6 +98,14 @@ export default class VaultAgentPlugin extends Plugin {
 				view?.newChat();
 			},
 		});
+		// Another chat beside the open ones (each view keeps its own chat, model and Stop).
+		this.addCommand({ id: "new-chat-tab", name: "New chat in a new tab", callback: () => this.openChatTab() });
+		// "Open chat" and the editor's actions go to the chat view used last.
+		this.registerEvent(
+			this.app.workspace.on("active-leaf-change", (leaf) => {
+				if (leaf?.view instanceof ChatView) this.lastChatLeaf = leaf;
+			}),
+		);
 		this.addCommand({ id: "search-vault", name: "Search the vault", callback: () => new PaletteSearchModal(this.app, () => this.started()).open() });
 		// Vault hygiene, shown in the chat (computed in the core, like the model's calls).
 		this.addCommand({ id: "find-duplicate-titles", name: "Find duplicate note titles", callback: () => this.report({ command: "duplicates" }) });
@@ -330,7 +340,8 @@ export default class VaultAgentPlugin extends Plugin {
 			exportConversation: (conversation) => this.exportConversation(conversation),
 			lastConversationId: () => this.lastConversationId(),
 			rememberConversation: (id) => this.rememberConversation(id),
-			abortRequests: () => this.abortRequests(),
+			abortRequests: (conversation) => this.abortRequests(conversation),
+			revealChat: (viewId) => this.revealChat(viewId),
 		};
 	}
 
@@ -348,10 +359,11 @@ export default class VaultAgentPlugin extends Plugin {
 		}
 	}
 
-	/** Opens (or reveals) the chat in the right sidebar. */
+	/** Opens (or reveals) the chat: the view used last, else the first, else a new one in the right sidebar. */
 	async openChat(): Promise<ChatView | null> {
 		const { workspace } = this.app;
-		let leaf = workspace.getLeavesOfType(CHAT_VIEW_TYPE)[0] ?? null;
+		const open = workspace.getLeavesOfType(CHAT_VIEW_TYPE);
+		let leaf = open.find((l) => l === this.lastChatLeaf) ?? open[0] ?? null;
 		if (!leaf) {
 			leaf = workspace.getRightLeaf(false);
 			if (!leaf) return null;
@@ -359,6 +371,27 @@ export default class VaultAgentPlugin extends Plugin {
 		}
 		await workspace.revealLeaf(leaf);
 		return leaf.view instanceof ChatView ? leaf.view : null;
+	}
+
+	/** "New chat in a new tab": another chat view in the main area, with a new chat. */
+	async openChatTab(): Promise<ChatView | null> {
+		const leaf = this.app.workspace.getLeaf("tab");
+		await leaf.setViewState({ type: CHAT_VIEW_TYPE, active: true });
+		await this.app.workspace.revealLeaf(leaf);
+		if (!(leaf.view instanceof ChatView)) return null;
+		this.lastChatLeaf = leaf;
+		leaf.view.newChat();
+		return leaf.view;
+	}
+
+	/** Brings forward the chat view `viewId` (the one that shows a chat another view asked for). */
+	revealChat(viewId: string): boolean {
+		const leaf = this.app.workspace.getLeavesOfType(CHAT_VIEW_TYPE).find((l) => l.view instanceof ChatView && l.view.viewId === viewId);
+		if (!leaf) return false;
+		this.lastChatLeaf = leaf;
+		void this.app.workspace.revealLeaf(leaf);
+		this.app.workspace.setActiveLeaf(leaf, { focus: true });
+		return true;
 	}
 
 	/**
@@ -448,9 +481,13 @@ export default class VaultAgentPlugin extends Plugin {
 		await this.saveData(this.storedExtras);
 	}
 
-	/** Stop: end every model request and every CLI process (with its group) in flight. */
-	abortRequests(): void {
-		this.abortHttp?.();
-		this.abortProcesses?.();
+	/**
+	 * Stop: the model requests of chat `conversation` end (its tool
+	 * processes are ended by the core's chatStop); without one, every model
+	 * request and every CLI process (with its group) in flight.
+	 */
+	abortRequests(conversation?: string): void {
+		this.abortHttp?.(conversation);
+		if (conversation === undefined) this.abortProcesses?.();
 	}
 }

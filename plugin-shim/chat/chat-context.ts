@@ -27,6 +27,8 @@ export interface ChatContext {
 	exportConversation(conversation: Conversation): Promise<ToolResult>;
 	lastConversationId(): string | null;
 	rememberConversation(id: string): Promise<void>;
-	/** Stop: every model request and CLI process in flight ends. */
-	abortRequests(): void;
+	/** Stop: the model requests tagged with `conversation` end (every request and CLI process without one). */
+	abortRequests(conversation?: string): void;
+	/** Brings chat view `viewId` forward (another view asked for the chat it shows); false when it is gone. */
+	revealChat(viewId: string): boolean;
 }

@@ -1,6 +1,8 @@
 // Chat history: a panel under the chat header that lists earlier chats
 // (from the store's index), searches their titles and text, and renames or
-// deletes one. Deleting asks first, in an Obsidian modal.
+// deletes one. Deleting asks first, in an Obsidian modal. A chat open in
+// another chat view is marked so; opening it brings that view forward, and
+// it is renamed or deleted there, not here.
 
 import { ButtonComponent, Modal, SearchComponent, setIcon, TextComponent, type App } from "obsidian";
 import type { ConversationStore, SearchHit } from "../host/conversation-store";
@@ -12,6 +14,8 @@ export interface HistoryHost {
 	core(): CoreHandle | null;
 	/** The chat on screen, and whether an answer is running in it. */
 	current(): { id: string | null; running: boolean };
+	/** The chats other chat views show now (chat id → view id). */
+	elsewhere(): Map<string, string>;
 	open(id: string): Promise<void>;
 	/** A chat was renamed (the view keeps its own copy's title in step). */
 	renamed(conversation: Conversation): void;
@@ -74,23 +78,29 @@ export class HistoryPanel {
 			this.listEl.createDiv({ cls: "vault-agent-history-empty", text: query ? "No chat matches." : "No earlier chats yet." });
 			return;
 		}
-		for (const hit of hits.slice(0, 200)) this.row(hit);
+		const elsewhere = this.host.elsewhere();
+		for (const hit of hits.slice(0, 200)) this.row(hit, elsewhere.has(hit.id));
 	}
 
-	private row(hit: SearchHit): void {
+	private row(hit: SearchHit, openElsewhere: boolean): void {
 		const { id, running } = this.host.current();
 		const row = this.listEl.createDiv({ cls: "vault-agent-history-item" });
 		row.dataset.id = hit.id;
 		row.toggleClass("is-active", hit.id === id);
+		row.toggleClass("is-open-elsewhere", openElsewhere);
 		const main = row.createDiv({ cls: "vault-agent-history-main" });
-		main.createDiv({ cls: "vault-agent-history-title", text: hit.title });
+		const title = main.createDiv({ cls: "vault-agent-history-title" });
+		// First, so a long title cut at the end keeps it.
+		if (openElsewhere) title.createSpan({ cls: "vault-agent-history-open", text: "Open", attr: { title: "Open in another chat view: a click shows that view" } });
+		title.appendText(hit.title);
 		main.createDiv({ cls: "vault-agent-history-meta", text: hit.excerpt ?? new Date(hit.updatedMs).toLocaleString() });
 		main.addEventListener("click", () => {
 			if (this.host.current().running) return;
 			this.hide();
 			void this.host.open(hit.id);
 		});
-		const busy = running && hit.id === id;
+		// A chat in another view is renamed or deleted there (it may be answering).
+		const busy = (running && hit.id === id) || openElsewhere;
 		const rename = row.createEl("button", { cls: "vault-agent-history-rename clickable-icon", attr: { "aria-label": "Rename" } });
 		setIcon(rename, "pencil");
 		rename.disabled = busy;
@@ -105,7 +115,7 @@ export class HistoryPanel {
 		const store = this.host.store();
 		const core = this.host.core();
 		const current = this.host.current();
-		if (!store || !core || (current.running && current.id === id)) return;
+		if (!store || !core || (current.running && current.id === id) || this.host.elsewhere().has(id)) return;
 		const stored = await store.load(id);
 		if (!stored) return;
 		const renamed = core.renameConversation(stored, title);
@@ -117,7 +127,7 @@ export class HistoryPanel {
 	private async remove(id: string): Promise<void> {
 		const store = this.host.store();
 		const current = this.host.current();
-		if (!store || (current.running && current.id === id)) return;
+		if (!store || (current.running && current.id === id) || this.host.elsewhere().has(id)) return;
 		await store.remove(id);
 		this.host.deleted(id);
 		await this.refresh();

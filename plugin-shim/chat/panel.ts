@@ -1,26 +1,30 @@
-// The chat in its sidebar view (view.ts, which loads this on first open):
-// its header (mode, model or agent, history), the transcript, the composer. It picks the turn that answers a message (our
-// model's or a coding agent's, chat/turn.ts) from the header's picker and
-// sends the user's words and clicks to it; the loops and every decision
-// live in the core (and, for a coding agent, in the agent).
+// The chat in its view (view.ts, which loads this on first open; a view in
+// either sidebar or a main-area tab, several at once): its header
+// (header.ts), history, the transcript, the composer. It picks the turn that
+// answers a message (our model's or a coding agent's, chat/turn.ts) from the
+// header's picker and sends the user's words and clicks to it; the loops and
+// every decision live in the core (and, for a coding agent, in the agent),
+// which also keeps which view shows which chat (one chat in one view).
 
-import { ButtonComponent, DropdownComponent, ExtraButtonComponent, type ItemView, setIcon } from "obsidian";
-import type { Attachment, Conversation, PermissionMode, PromptValues, SelectionRequest } from "../core/types";
-import { asPermissionMode, PERMISSION_MODES, permissionModeText } from "../settings/permission-modes";
+import { ButtonComponent, type ItemView } from "obsidian";
+import type { Attachment, Conversation, PromptValues, SelectionRequest } from "../core/types";
 import type { ToolResult } from "../vault-agent-api";
 import { AttachmentBar, NoteSuggest } from "./attachments";
 import { Banner } from "./banner";
 import type { ChatContext } from "./chat-context";
 import { promptValues } from "./editor-actions";
 import { renderEmptyState } from "./empty-state";
+import { ChatHeader } from "./header";
 import { HistoryPanel } from "./history";
 import { acceptImages, imageChips } from "./image-input";
-import { ProfileSwitcher } from "./profile-switcher";
+import { drawRegenerate } from "./regenerate";
+import { showReport } from "./report";
 import { SlashCommandSuggest } from "./slash-commands";
-import { iconButton, Transcript } from "./transcript";
+import { Transcript } from "./transcript";
 import type { ChatSurface, ChatTurn } from "./turn";
 import { AgentTurn } from "./turn-agent";
 import { ModelTurn } from "./turn-model";
+import { type ViewContext, viewContext } from "./view-context";
 
 export class ChatPanel implements ChatSurface {
 	conversation: Conversation | null = null;
@@ -29,13 +33,7 @@ export class ChatPanel implements ChatSurface {
 	private inputEl!: HTMLTextAreaElement;
 	private sendButton!: ButtonComponent;
 	private stopButton!: ButtonComponent;
-	private profileSwitcher!: ProfileSwitcher;
-	private modeEl!: HTMLElement;
-	/** Shown while Settings → Safety → Local only is on. */
-	private localOnlyEl!: HTMLElement;
-	private outsideEl!: HTMLElement;
-	private modeIcon!: HTMLElement;
-	private modeDropdown!: DropdownComponent;
+	private header!: ChatHeader;
 	private history!: HistoryPanel;
 	private attachments!: AttachmentBar;
 	private suggest!: NoteSuggest;
@@ -44,13 +42,18 @@ export class ChatPanel implements ChatSurface {
 	private agent!: AgentTurn;
 	running = false;
 	opened = false;
-	private reports = 0;
+
+	/** The plugin's context as this view sees it (its id, its pick). */
+	readonly ctx: ViewContext;
 
 	constructor(
 		/** The leaf's view: its element, its app, the owner of every listener and render. */
 		private readonly view: ItemView,
-		readonly ctx: ChatContext,
-	) {}
+		ctx: ChatContext,
+		viewId: string,
+	) {
+		this.ctx = viewContext(ctx, viewId);
+	}
 
 	get input(): HTMLTextAreaElement {
 		return this.inputEl;
@@ -62,49 +65,21 @@ export class ChatPanel implements ChatSurface {
 		const root = this.view.contentEl;
 		root.empty();
 		root.addClass("vault-agent-chat");
-		// Two rows at most: the mode, who answers and the icons; then a coding
-		// agent's own selects, in one compact row (hidden while empty).
-		const bar = root.createDiv({ cls: "vault-agent-chat-header" });
-		const header = bar.createDiv({ cls: "vault-agent-header-main" });
-		// The permission mode, where the user sees it while chatting. Only this
-		// dropdown (a user's click) and the settings tab change it.
-		this.localOnlyEl = header.createDiv({ cls: "vault-agent-local-only-badge", text: "Local only", attr: { title: "Vault Agent connects only to this computer and your private network (Settings → Safety)" } });
-		this.localOnlyEl.hide();
-		// The user's own MCP servers that are on: names, or a count, with each one's state as the tooltip.
-		this.outsideEl = header.createDiv({ cls: "vault-agent-outside-badge" });
-		this.outsideEl.hide();
-		this.modeEl = header.createDiv({ cls: "vault-agent-mode" });
-		this.modeIcon = this.modeEl.createSpan({ cls: "vault-agent-mode-icon" });
-		this.modeDropdown = new DropdownComponent(this.modeEl);
-		this.modeDropdown.selectEl.addClass("vault-agent-permission-mode");
-		this.modeDropdown.selectEl.setAttribute("aria-label", "Vault changes");
-		for (const m of PERMISSION_MODES) this.modeDropdown.addOption(m.mode, m.label);
-		this.modeDropdown.onChange(async (value) => {
-			const permissionMode = asPermissionMode(value);
-			if (permissionMode) await this.ctx.updateSettings({ permissionMode });
+		this.header = new ChatHeader(root, this.ctx, {
+			newChat: () => this.newChat(),
+			toggleHistory: () => this.history.toggle(),
+			exportChat: () => {
+				if (this.conversation && this.conversation.messages.length > 0) void this.ctx.exportConversation(this.conversation);
+			},
+			agentChanged: () => this.agentChanged(),
+			agentMode: (mode) => this.agent.setMode(mode),
 		});
-		this.profileSwitcher = new ProfileSwitcher(header, this.ctx, () => this.agentChanged());
-		const icons = header.createDiv({ cls: "vault-agent-header-icons" });
-		const icon = (name: string, tooltip: string, cls: string, run: () => void) =>
-			new ExtraButtonComponent(icons).setIcon(name).setTooltip(tooltip).onClick(run).extraSettingsEl.addClass(cls);
-		icon("plus", "New chat", "vault-agent-new-chat", () => this.newChat());
-		icon("history", "Chat history", "vault-agent-history-button", () => this.history.toggle());
-		icon("file-output", "Export to note", "vault-agent-export", () => {
-			if (this.conversation && this.conversation.messages.length > 0) void this.ctx.exportConversation(this.conversation);
-		});
-		const agentRow = bar.createDiv({ cls: "vault-agent-agent-row" });
-		// The modes a coding agent reports (e.g. Ask, Code), while one runs.
-		const agentModeDropdown = new DropdownComponent(agentRow);
-		agentModeDropdown.selectEl.addClass("vault-agent-agent-mode");
-		agentModeDropdown.selectEl.setAttribute("aria-label", "Agent mode");
-		agentModeDropdown.selectEl.hide();
-		agentModeDropdown.onChange((mode) => this.agent.setMode(mode));
-		const agentConfigEl = agentRow.createDiv({ cls: "vault-agent-agent-config" });
 		this.history = new HistoryPanel(root, {
 			app,
 			store: () => this.ctx.conversations,
 			core: () => this.ctx.core,
 			current: () => ({ id: this.conversation?.id ?? null, running: this.running }),
+			elsewhere: () => new Map(this.ctx.core?.chatOpenElsewhere(this.ctx.viewId) ?? []),
 			open: (id) => this.open(id),
 			renamed: (c) => {
 				if (this.conversation?.id === c.id) this.conversation = { ...this.conversation, title: c.title, renamed: c.renamed };
@@ -143,7 +118,7 @@ export class ChatPanel implements ChatSurface {
 			(prompt) => void this.runPrompt(prompt.path, promptValues(app)),
 		);
 		this.model = new ModelTurn(this);
-		this.agent = new AgentTurn(this, { modeDropdown: agentModeDropdown, configEl: agentConfigEl, slashSuggest: this.slashSuggest });
+		this.agent = new AgentTurn(this, { modeDropdown: this.header.agentModeDropdown, configEl: this.header.agentConfigEl, slashSuggest: this.slashSuggest });
 		// The open note's chip follows the active note (and its selection).
 		this.view.registerEvent(app.workspace.on("active-leaf-change", () => this.attachments.followActiveNote()));
 		this.view.registerEvent(app.workspace.on("file-open", () => this.attachments.followActiveNote()));
@@ -180,8 +155,9 @@ export class ChatPanel implements ChatSurface {
 		await this.slashSuggest.refresh();
 		this.refreshHeader();
 		this.attachments.followActiveNote();
+		// The last chat, unless another view shows it (then this one starts a new chat).
 		const last = this.ctx.lastConversationId();
-		if (last) await this.open(last);
+		if (last) await this.open(last, false);
 		if (!this.conversation) this.newChat();
 		await this.history.refresh();
 	}
@@ -189,6 +165,7 @@ export class ChatPanel implements ChatSurface {
 	close(): void {
 		this.opened = false;
 		if (this.running) this.stop();
+		this.ctx.core?.chatCloseView(this.ctx.viewId);
 		for (const turn of this.turns()) turn.end();
 		this.transcript.dispose();
 		this.suggest.close();
@@ -197,28 +174,7 @@ export class ChatPanel implements ChatSurface {
 
 	/** Shows the permission mode and which model answers, as saved now. */
 	refreshHeader(): void {
-		const settings = this.ctx.core?.settings();
-		if (!settings || !this.opened) return;
-		this.showMode(settings.permissionMode);
-		this.localOnlyEl.toggle(settings.localOnly);
-		this.profileSwitcher.refresh();
-		const outside = this.ctx.core?.outsideSummary();
-		this.outsideEl.toggle(Boolean(outside?.label));
-		if (!outside?.label) return;
-		this.outsideEl.empty();
-		setIcon(this.outsideEl.createSpan({ cls: "vault-agent-outside-icon" }), "plug");
-		this.outsideEl.createSpan({ cls: "vault-agent-outside-label", text: outside.label });
-		this.outsideEl.toggleClass("is-error", outside.unreachable);
-		this.outsideEl.setAttribute("aria-label", `MCP servers: ${outside.servers.join("; ")}`);
-	}
-
-	private showMode(mode: PermissionMode): void {
-		const text = permissionModeText(mode);
-		this.modeDropdown.setValue(text.mode);
-		this.modeEl.dataset.mode = text.mode;
-		// The label too: a narrow header cuts it.
-		this.modeEl.setAttribute("title", `${text.label}: ${text.description}`);
-		setIcon(this.modeIcon, text.mode === "readOnly" ? "lock" : text.mode === "askEveryChange" ? "shield-check" : "pencil");
+		if (this.opened) this.header.refresh();
 	}
 
 	/** Both engines, our model's first. */
@@ -241,6 +197,8 @@ export class ChatPanel implements ChatSurface {
 		if (!core || this.running) return;
 		for (const turn of this.turns()) turn.end();
 		this.conversation = core.newConversation();
+		// A fresh id: no other view shows it.
+		core.chatShow(this.ctx.viewId, this.conversation.id);
 		this.transcript.clear();
 		this.banner.hide();
 		this.attachments.reset();
@@ -258,13 +216,30 @@ export class ChatPanel implements ChatSurface {
 		});
 	}
 
-	async open(id: string): Promise<void> {
+	/**
+	 * Shows the saved conversation `id`, unless another view shows it: then
+	 * that view is brought forward (`reveal`) and this one stays as it is,
+	 * so one chat is never driven from two views.
+	 */
+	async open(id: string, reveal = true): Promise<void> {
 		if (this.running) return;
+		const core = this.ctx.core;
+		const shownIn = core?.chatOpenElsewhere(this.ctx.viewId).find(([chat]) => chat === id)?.[1];
+		if (shownIn) {
+			if (reveal) this.ctx.revealChat(shownIn);
+			return;
+		}
 		const conversation = await this.ctx.conversations?.load(id);
 		// A damaged file is said once, where the user opened it.
 		const damage = this.ctx.conversations?.takeDamage(id) ?? null;
 		if (!conversation) {
 			if (damage) this.showBanner(damage);
+			return;
+		}
+		// Loading took a while: another view may have opened it meanwhile.
+		const elsewhere = core?.chatShow(this.ctx.viewId, id);
+		if (elsewhere) {
+			if (reveal) this.ctx.revealChat(elsewhere);
 			return;
 		}
 		await this.ctx.rememberConversation(id);
@@ -379,18 +354,7 @@ export class ChatPanel implements ChatSurface {
 
 	/** "Regenerate" after the last answer, when there is one to redo: in the answer's row when the chat ends with it. */
 	drawRegenerate(): void {
-		const el = this.transcript.el;
-		el.querySelectorAll(".vault-agent-regenerate").forEach((button) => button.remove());
-		el.querySelectorAll(".vault-agent-answer-actions:empty").forEach((row) => row.remove());
-		const messages = this.conversation?.messages ?? [];
-		const last = messages.at(-1);
-		if (this.running || this.conversation?.paused || this.conversation?.agent || !messages.some((m) => m.role === "user") || last?.role === "user") return;
-		const rows = el.querySelectorAll<HTMLElement>(".vault-agent-answer-actions");
-		const answered = last?.role === "assistant" && last.text.trim() !== "";
-		const row = (answered ? rows[rows.length - 1] : null) ?? el.createDiv({ cls: "vault-agent-answer-actions" });
-		const button = iconButton(row, "vault-agent-regenerate", "refresh-cw", "Regenerate the answer");
-		row.querySelector(".vault-agent-copy")?.after(button);
-		button.addEventListener("click", () => void this.model.regenerate());
+		drawRegenerate(this.transcript.el, this.conversation, this.running, () => void this.model.regenerate());
 	}
 
 	async keep(conversation: Conversation): Promise<void> {
@@ -415,25 +379,11 @@ export class ChatPanel implements ChatSurface {
 		if (!running) this.refreshHeader();
 	}
 
-	/**
-	 * A report the user asked for from the command palette (the hygiene
-	 * checks): the call goes through the same gate as the model's (tool
-	 * switches, folders), and its result shows as an open tool block in the
-	 * chat. It is not part of the conversation the model reads.
-	 */
+	/** A hygiene report from the command palette, as an open tool block (report.ts). */
 	async showReport(toolId: string, args: Record<string, unknown>): Promise<ToolResult | null> {
 		const core = this.ctx.core;
 		if (!core || !this.opened) return null;
-		const id = `report-${++this.reports}`;
-		const block = this.transcript.toolBlock(id, this.displayName(toolId), JSON.stringify(args));
-		block.addClass("is-report");
-		this.transcript.scrollToEnd();
-		const result = await core.callTool(toolId, args);
-		this.transcript.finishToolBlock(id, result, null);
-		block.setAttr("open", "");
-		if (result.error?.userFix) this.showBanner(result.error.message);
-		this.transcript.scrollToEnd();
-		return result;
+		return showReport(core, this.transcript, { toolId, displayName: this.displayName(toolId), args }, (message) => this.showBanner(message));
 	}
 
 	refreshUndo(): void {

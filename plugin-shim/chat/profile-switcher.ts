@@ -1,16 +1,18 @@
 // The chat header's model switcher: one option per saved model profile, the
-// one in use selected. Picking another is the user's hand, like the settings tab.
+// one in use selected. Picking another is the user's hand, like the settings
+// tab: it answers in this view from now on (other open chats keep theirs)
+// and becomes the saved default for new chats.
 
 import { DropdownComponent, Notice } from "obsidian";
 import { AGENT_PREFIX } from "../doors/acp/profiles";
-import type { ChatContext } from "./chat-context";
+import type { ViewContext } from "./view-context";
 
 export class ProfileSwitcher {
 	private readonly dropdown: DropdownComponent;
 
 	constructor(
 		parent: HTMLElement,
-		private readonly ctx: ChatContext,
+		private readonly ctx: ViewContext,
 		private readonly onAgent: () => void = () => {},
 	) {
 		this.dropdown = new DropdownComponent(parent);
@@ -20,11 +22,14 @@ export class ProfileSwitcher {
 			try {
 				// Coding agents (ACP) follow the model profiles in the same list.
 				if (id.startsWith(AGENT_PREFIX)) {
+					this.ctx.pick(id);
 					await this.ctx.selectAgent(id);
 					this.onAgent();
 					return;
 				}
-				if (this.ctx.selectedAgent()) await this.ctx.selectAgent(null);
+				// The saved default, which views without a pick of their own follow.
+				if (this.ctx.core?.settings().acpAgents.selected) await this.ctx.selectAgent(null);
+				this.ctx.pick(id);
 				this.onAgent();
 				await this.ctx.editModelProfiles({ action: "select", id });
 			} catch (error) {
@@ -49,7 +54,8 @@ export class ProfileSwitcher {
 			select.options[select.options.length - 1]?.setAttribute("title", agent.command ? `${agent.command} ${agent.args.join(" ")}`.trim() : "Set its command in Settings → Vault Agent → Agents");
 		}
 		const agent = this.ctx.selectedAgent();
-		const active = profiles.find((p) => p.active);
+		const picked = this.ctx.pickedProfile();
+		const active = profiles.find((p) => p.id === picked) ?? profiles.find((p) => p.active);
 		if (agent && this.ctx.codingAgents?.profileFor(agent)) {
 			this.dropdown.setValue(agent);
 			select.setAttribute("title", `${select.selectedOptions[0]?.text ?? ""}: a coding agent, with Vault Agent's tools`);

@@ -39,9 +39,11 @@ export class ModelTurn implements ChatTurn {
 		this.chat.renderUser(event.text, event.attachments ?? undefined);
 	}
 
+	/** Stop ends this chat's turn only: while other chats answer, only this one's requests are aborted. */
 	stop(): boolean {
-		this.chat.ctx.core?.chatStop();
-		this.chat.ctx.abortRequests();
+		const id = this.chat.conversation?.id;
+		const othersRun = this.chat.ctx.core?.chatStop(id) ?? false;
+		this.chat.ctx.abortRequests(othersRun ? id : undefined);
 		return true;
 	}
 

@@ -5,7 +5,7 @@
 
 import type { Attachment, Conversation } from "../core/types";
 import type { Banner } from "./banner";
-import type { ChatContext } from "./chat-context";
+import type { ViewContext } from "./view-context";
 import type { Transcript } from "./transcript";
 
 export interface ChatTurn {
@@ -23,7 +23,7 @@ export interface ChatTurn {
 
 /** What a turn may use of the chat view. */
 export interface ChatSurface {
-	readonly ctx: ChatContext;
+	readonly ctx: ViewContext;
 	readonly transcript: Transcript;
 	readonly banner: Banner;
 	readonly input: HTMLTextAreaElement;

@@ -1,4 +1,5 @@
-// The chat's sidebar view, as Obsidian registers it at onload. It is small
+// The chat's view, as Obsidian registers it at onload: in either sidebar or
+// a main-area tab, as many as the user opens (each its own chat). It is small
 // on purpose: the chat itself (panel.ts, with the transcript, both turns and
 // what they draw) is loaded with a lazy import() when the view first opens,
 // so evaluating main.js and onload do not pay for it.
@@ -11,9 +12,14 @@ import type { ChatPanel } from "./panel";
 
 export const CHAT_VIEW_TYPE = "vault-agent-chat";
 
+/** Numbers the chat views of this session (the core's name for each). */
+let views = 0;
+
 export class ChatView extends ItemView {
 	/** The chat, once the view has opened. */
 	private panel: ChatPanel | null = null;
+	/** This view's id: which chat it shows and what it picked are the core's (doors/chat/views.rs). */
+	readonly viewId = `view-${++views}`;
 
 	constructor(
 		leaf: WorkspaceLeaf,
@@ -36,7 +42,7 @@ export class ChatView extends ItemView {
 
 	async onOpen(): Promise<void> {
 		const { ChatPanel } = await import("./panel");
-		this.panel = new ChatPanel(this, this.ctx);
+		this.panel = new ChatPanel(this, this.ctx, this.viewId);
 		await this.panel.build();
 	}
 
@@ -53,7 +59,12 @@ export class ChatView extends ItemView {
 		this.panel?.newChat();
 	}
 
-	/** Shows the saved conversation `id`. */
+	/** The chat on screen (null before the view opened). */
+	get conversationId(): string | null {
+		return this.panel?.conversation?.id ?? null;
+	}
+
+	/** Shows the saved conversation `id` (or brings forward the view that shows it). */
 	async open(id: string): Promise<void> {
 		await this.panel?.open(id);
 	}

@@ -1024,7 +1024,12 @@ idleTimeoutMs: number,
  * one Local only checked (`policy::network`). The URL's host still
  * names the server (TLS, the Host header).
  */
-connectAddress?: string | null, };
+connectAddress?: string | null, 
+/**
+ * The chat's conversation the request answers, so Stop in one chat
+ * view ends its own request and no other (`abortHttp(tag)`).
+ */
+tag?: string, };
 
 /**
  * Why an HTTP exchange failed before or while the body arrived.

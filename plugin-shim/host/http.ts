@@ -11,6 +11,8 @@ import type { HttpChunk, HttpFailure, HttpOpened, HttpRequestSpec } from "../cor
 /** A response body being read by the core, chunk by chunk. */
 interface OpenResponse {
 	request: ClientRequest;
+	/** The chat conversation it answers (Stop in that chat's view). */
+	tag: string | undefined;
 	response: IncomingMessage;
 	chunks: Buffer[];
 	done: boolean;
@@ -21,7 +23,8 @@ interface OpenResponse {
 }
 
 const responses = new Map<number, OpenResponse>();
-const requests = new Set<ClientRequest>();
+/** Requests whose answer has not started, with their tag. */
+const requests = new Map<ClientRequest, string | undefined>();
 let nextResponseId = 1;
 
 function failureOf(error: unknown): HttpFailure {
@@ -67,7 +70,7 @@ export function httpOpen(spec: HttpRequestSpec): Promise<HttpOpened | { error: H
 		const request = send(url, options, (response) => {
 			window.clearTimeout(timer);
 			const id = nextResponseId++;
-			const open: OpenResponse = { request, response, chunks: [], done: false, error: null, wake: null, idle: null };
+			const open: OpenResponse = { request, tag: spec.tag, response, chunks: [], done: false, error: null, wake: null, idle: null };
 			const wake = () => {
 				const w = open.wake;
 				open.wake = null;
@@ -119,7 +122,7 @@ export function httpOpen(spec: HttpRequestSpec): Promise<HttpOpened | { error: H
 			};
 			resolve({ id, status: response.statusCode ?? 0, contentType: header("content-type"), retryAfter: header("retry-after") });
 		});
-		requests.add(request);
+		requests.set(request, spec.tag);
 		request.on("close", () => requests.delete(request));
 		const timer = window.setTimeout(() => {
 			request.destroy(Object.assign(new Error(`No answer within ${spec.timeoutMs} ms`), { code: "ETIMEDOUT" }));
@@ -152,14 +155,15 @@ export function httpClose(id: number): void {
 	if (open && !open.done) open.request.destroy();
 }
 
-/** Stop: every model request in flight ends with code ABORTED. */
-export function abortHttp(): void {
+/** Stop: the model requests tagged `tag` (all of them without one) end with code ABORTED. */
+export function abortHttp(tag?: string): void {
+	const hit = (t: string | undefined) => tag === undefined || t === tag;
 	for (const open of responses.values()) {
-		if (!open.done) {
+		if (!open.done && hit(open.tag)) {
 			open.error = { code: "ABORTED", message: "Stopped by the user." };
 			open.request.destroy();
 			open.wake?.();
 		}
 	}
-	for (const request of requests) request.destroy(Object.assign(new Error("Stopped by the user."), { code: "ABORTED" }));
+	for (const [request, t] of requests) if (hit(t)) request.destroy(Object.assign(new Error("Stopped by the user."), { code: "ABORTED" }));
 }

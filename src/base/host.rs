@@ -174,6 +174,11 @@ pub struct HttpRequest {
     /// names the server (TLS, the Host header).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub connect_address: Option<String>,
+    /// The chat's conversation the request answers, so Stop in one chat
+    /// view ends its own request and no other (`abortHttp(tag)`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
+    pub tag: Option<String>,
 }
 
 /// An HTTP response whose body is read chunk by chunk with `http_read`.

@@ -25,6 +25,16 @@ impl<H: Host> Engine<H> {
         turn: Option<&str>,
         settings: Rc<Settings>,
     ) -> Result<ToolResult, ToolError> {
+        // A chat answer's processes carry its turn id: Stop in that chat
+        // ends them, and no other chat's (`Host::cancel_processes`).
+        let settings = match turn {
+            Some(turn) if settings.process_tag.is_none() => {
+                let mut tagged = Settings::clone(&settings);
+                tagged.process_tag = Some(turn.to_string());
+                Rc::new(tagged)
+            }
+            _ => settings,
+        };
         let Authorised {
             call,
             access,

@@ -896,10 +896,50 @@ impl VaultAgent {
         to_js(&import)
     }
 
-    /// Stop was pressed (the shim also aborts the running request).
+    /// Stop was pressed in the chat showing `conversation` (none: every
+    /// turn stops). True while other turns still run: the shim then aborts
+    /// only the requests tagged with `conversation`.
     #[wasm_bindgen(js_name = chatStop)]
-    pub fn chat_stop(&self) {
-        self.core.chat.stop();
+    pub fn chat_stop(&self, conversation: Option<String>) -> bool {
+        self.core.chat.stop(conversation.as_deref())
+    }
+
+    /// Chat view `view` is to show `conversation`: null when it may (it is
+    /// then marked as shown there), or the id of the view that shows it
+    /// already (the shim reveals that one instead).
+    #[wasm_bindgen(js_name = chatShow)]
+    pub fn chat_show(&self, view: String, conversation: String) -> Option<String> {
+        self.core
+            .chat
+            .open
+            .show(&view, &conversation)
+            .err()
+            .map(|e| e.view)
+    }
+
+    /// Chat view `view` closed.
+    #[wasm_bindgen(js_name = chatCloseView)]
+    pub fn chat_close_view(&self, view: String) {
+        self.core.chat.open.close(&view);
+    }
+
+    /// The conversations open in views other than `view`, as `[conversation, view]`.
+    #[wasm_bindgen(js_name = chatOpenElsewhere, unchecked_return_type = "[string, string][]")]
+    pub fn chat_open_elsewhere(&self, view: String) -> Result<JsValue, JsError> {
+        to_js(&self.core.chat.open.open_elsewhere(&view))
+    }
+
+    /// The model profile (or `agent:<id>`) picked in chat view `view`
+    /// (null: the saved default); its turns answer with it.
+    #[wasm_bindgen(js_name = chatPick)]
+    pub fn chat_pick(&self, view: String, profile: Option<String>) {
+        self.core.chat.open.pick(&view, profile);
+    }
+
+    /// What chat view `view` picked, or null.
+    #[wasm_bindgen(js_name = chatPicked)]
+    pub fn chat_picked(&self, view: String) -> Option<String> {
+        self.core.chat.open.picked(&view)
     }
 
     /// Lists the active provider's models ("Test connection").

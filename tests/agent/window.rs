@@ -150,7 +150,7 @@ struct StopOnRound<'a>(&'a VaultAgent<FakeHost>, Recorder);
 impl ChatEvents for StopOnRound<'_> {
     fn emit(&self, event: ChatEvent) {
         if matches!(event, ChatEvent::ModelRound { .. }) {
-            self.0.chat.stop();
+            self.0.chat.stop(None);
         }
         self.1.emit(event);
     }

@@ -75,8 +75,10 @@ function splitText(text) {
  * e.g. with `Retry-After`), `{ whole }` (one application/json body, as a
  * server that ignores `stream: true` sends), `{ raw, status }` (a text
  * body), `{ stream, hangAfter: n }` (send n chunks, then go silent until the
- * client gives up) or `{ stream, cutAfter: n }` (send n chunks, then drop the
- * connection); a stream may set its own `chunkSize` and `delayMs` (a slow
+ * client gives up), `{ stream, cutAfter: n }` (send n chunks, then drop the
+ * connection) or `{ stream, pauseAfter: n, resume }` (send n chunks, wait
+ * for the promise `resume`, then send the rest: an answer still streaming
+ * for as long as a test needs); a stream may set its own `chunkSize` and `delayMs` (a slow
  * answer), and `firstDelayMs`: the headers at once, then silence that long
  * before the first chunk (llama.cpp on a CPU reading the prompt). Every request is kept in `requests` with its parsed JSON
  * body; `openSockets()` counts connections still open.
@@ -160,6 +162,11 @@ export async function startModelServer({ chunkSize = 7, delayMs = 0, show = null
 				if (reply.cutAfter !== undefined && sent >= reply.cutAfter) {
 					res.socket.destroy();
 					return;
+				}
+				if (reply.pauseAfter !== undefined && sent === reply.pauseAfter) {
+					res.flushHeaders();
+					await reply.resume;
+					if (res.destroyed) return;
 				}
 				if (reply.hangAfter !== undefined && sent >= reply.hangAfter) {
 					// Headers go out even when nothing else does (hangAfter: 0).

@@ -19,6 +19,7 @@ impl<H: Host> ChatDoor<H> {
         kind: ProviderKind,
         provider: &crate::settings::ProviderSettings,
         api_key: Option<&str>,
+        conversation: &str,
     ) -> usize {
         if provider.context_window > 0 {
             return provider.context_window as usize;
@@ -43,7 +44,7 @@ impl<H: Host> ChatDoor<H> {
                     },
                 };
                 // A probe cut short by Stop told nothing: ask again next time.
-                if self.stop.requested() {
+                if self.stop_requested(conversation) {
                     return budget::context_window(kind, provider);
                 }
                 self.session.windows.borrow_mut().push((
@@ -57,26 +58,27 @@ impl<H: Host> ChatDoor<H> {
         found.map_or_else(|| budget::context_window(kind, provider), |n| n as usize)
     }
 
-    /// `Err` when `attachments` hold an image and the active profile's model
+    /// `Err` when `attachments` hold an image and the turn's profile's model
     /// is not known to read images (`images::accepted`; Ollama is asked once
     /// per base URL and model).
     pub(super) async fn images_accepted(
         &self,
         attachments: Option<&[Attachment]>,
+        settings: &Settings,
     ) -> Result<(), ChatError> {
-        if !attachments.unwrap_or(&[]).iter().any(images::is_image) || self.images_readable().await
+        if !attachments.unwrap_or(&[]).iter().any(images::is_image)
+            || self.images_readable(settings).await
         {
             return Ok(());
         }
         Err(ChatError::ImagesNotAccepted {
-            model: self.engine.settings_snapshot().chat.active().model.clone(),
+            model: settings.chat.active().model.clone(),
         })
     }
 
-    /// Whether the active profile's model reads images (`images::accepted`;
+    /// Whether the turn's profile's model reads images (`images::accepted`;
     /// Ollama is asked once per base URL and model).
-    pub(super) async fn images_readable(&self) -> bool {
-        let settings = self.engine.settings_snapshot();
+    pub(super) async fn images_readable(&self, settings: &Settings) -> bool {
         let (kind, provider) = (settings.chat.provider(), settings.chat.active());
         let mut reported = None;
         if provider.images.is_none()
@@ -93,7 +95,7 @@ impl<H: Host> ChatDoor<H> {
             reported = match cached {
                 Some(said) => said,
                 None => {
-                    let api_key = self.api_key(&settings).ok().flatten();
+                    let api_key = self.api_key(settings).ok().flatten();
                     let request = super::window::probe(
                         super::window::Server::Ollama,
                         provider,
@@ -184,9 +186,14 @@ impl<H: Host> ChatDoor<H> {
         let descriptors = self.engine.list_tools();
         // A small window gets the compact tools, and the guidance they carry.
         let window = self
-            .context_window(chat.provider(), provider, api_key.as_deref())
+            .context_window(
+                chat.provider(),
+                provider,
+                api_key.as_deref(),
+                &conversation.id,
+            )
             .await;
-        if self.stop.requested() {
+        if self.stop_requested(&conversation.id) {
             // Stop while the server was asked about its window.
             return Err(RoundError::Stopped(String::new()));
         }
@@ -331,7 +338,7 @@ impl<H: Host> ChatDoor<H> {
             .iter()
             .any(|m| matches!(m, ChatMessage::Tool { result, .. } if !result.images.is_empty()));
         if tool_images {
-            images::for_round(&mut fitted.messages, self.images_readable().await);
+            images::for_round(&mut fitted.messages, self.images_readable(settings).await);
         }
         for text in images::load(
             self.engine.host(),
@@ -358,6 +365,10 @@ impl<H: Host> ChatDoor<H> {
                     thinking_budget,
                 },
             );
+            let request = crate::base::host::HttpRequest {
+                tag: Some(conversation.id.clone()),
+                ..request
+            };
             let head = self.open_model(&request, events).await?;
             if head.status == 200 {
                 break (request, head);

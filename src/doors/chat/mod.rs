@@ -2,8 +2,9 @@
 //! the stream parsers, the context budget, and the loop that runs the
 //! model's tool calls through the same registry, policy and confirmations as
 //! every other caller. `ChatDoor` holds what the chat keeps between turns
-//! (the Stop signal, what it learned about servers, the conversation count);
-//! conversations themselves travel with each call.
+//! (the open chat views and running turns with their Stop, what it learned
+//! about servers, the conversation count); conversations themselves travel
+//! with each call.
 
 pub mod anthropic;
 mod ask;
@@ -29,6 +30,7 @@ pub mod stored;
 pub mod text_calls;
 pub mod think_tags;
 mod turn;
+pub mod views;
 pub mod window;
 
 use std::cell::{Cell, RefCell};
@@ -50,8 +52,8 @@ pub use self::events::{ChatEvent, ChatEvents, ConnectionReport, Decision, TurnEn
 /// The chat's door over the engine every door shares.
 pub struct ChatDoor<H: Host> {
     pub(crate) engine: Rc<Engine<H>>,
-    /// Set by the chat's Stop button.
-    stop: StopSignal,
+    /// The open chat views and the running turns, each with its own Stop.
+    pub(crate) open: views::OpenChats,
     session: ChatSession,
     conversations: Cell<u64>,
 }
@@ -92,27 +94,11 @@ impl ChatSession {
     }
 }
 
-/// Set by Stop; checked between the steps of a turn.
-#[derive(Default)]
-pub struct StopSignal(Cell<bool>);
-
-impl StopSignal {
-    pub fn request(&self) {
-        self.0.set(true);
-    }
-    fn reset(&self) {
-        self.0.set(false);
-    }
-    fn requested(&self) -> bool {
-        self.0.get()
-    }
-}
-
 impl<H: Host> ChatDoor<H> {
     pub fn new(engine: Rc<Engine<H>>) -> Self {
         ChatDoor {
             engine,
-            stop: StopSignal::default(),
+            open: views::OpenChats::default(),
             session: ChatSession::default(),
             conversations: Cell::new(0),
         }
@@ -160,6 +146,10 @@ impl<H: Host> ChatDoor<H> {
         start: &Value,
         events: &dyn ChatEvents,
     ) -> TurnEnd {
+        let _hold = match self.hold(conversation, events) {
+            Ok(hold) => hold,
+            Err(end) => return end,
+        };
         let (text, attachments, setup) = if start.is_null() {
             (text.to_string(), attachments, None)
         } else {
@@ -182,14 +172,20 @@ impl<H: Host> ChatDoor<H> {
             }
         };
         let text = text.as_str();
-        self.stop.reset();
         let attachments = attachments.map(bound_attachments);
         // Before anything is sent or kept: a model that does not read images
         // is told so, never sent the message without them.
-        if let Err(error) = self.images_accepted(attachments.as_deref()).await {
+        let settings = self.turn_settings(
+            &conversation.id,
+            setup.as_ref().and_then(|s| s.profile.clone()),
+        );
+        if let Err(error) = self
+            .images_accepted(attachments.as_deref(), &settings)
+            .await
+        {
             events.emit(ChatEvent::Error {
                 code: error.code().into(),
-                message: self.shown_error(&error, &self.engine.settings_snapshot()),
+                message: self.shown_error(&error, &settings),
                 retryable: false,
             });
             return self.finish_turn(conversation, TurnEnd::Failed, events);
@@ -307,7 +303,10 @@ impl<H: Host> ChatDoor<H> {
     /// conversation as it is (the user's message, or the tool results, are
     /// already there), so nothing is said twice.
     pub async fn retry(&self, conversation: &mut Conversation, events: &dyn ChatEvents) -> TurnEnd {
-        self.stop.reset();
+        let _hold = match self.hold(conversation, events) {
+            Ok(hold) => hold,
+            Err(end) => return end,
+        };
         // Notices after the last message (the round limit's) are the view's:
         // Continue after the round limit is a retry from the tool results.
         let retryable = conversation.paused.is_none()
@@ -338,7 +337,10 @@ impl<H: Host> ChatDoor<H> {
         decision: Decision<'_>,
         events: &dyn ChatEvents,
     ) -> TurnEnd {
-        self.stop.reset();
+        let _hold = match self.hold(conversation, events) {
+            Ok(hold) => hold,
+            Err(end) => return end,
+        };
         let Some(paused) = conversation
             .paused
             .take()
@@ -510,10 +512,57 @@ impl<H: Host> ChatDoor<H> {
         ))
     }
 
-    /// Stop: the running request is aborted by the shim; the loop ends at
-    /// its next step.
-    pub fn stop(&self) {
-        self.stop.request();
+    /// Stop for the turn of `conversation` (`None`: every turn): the loop
+    /// ends at its next step and the turn's tool processes end; the shim
+    /// aborts the requests tagged with the conversation. True while other
+    /// turns still run (then only the tagged requests may be aborted).
+    pub fn stop(&self, conversation: Option<&str>) -> bool {
+        for turn in self.open.stop(conversation) {
+            if !turn.is_empty() {
+                self.engine.host().cancel_processes(&turn);
+            }
+        }
+        self.open.running() > 0
+    }
+
+    /// The conversation is held for this turn; a second turn of it (another
+    /// view, another door) is refused with the reason, and nothing changes.
+    fn hold(
+        &self,
+        conversation: &mut Conversation,
+        events: &dyn ChatEvents,
+    ) -> Result<views::TurnHold<'_>, TurnEnd> {
+        self.open.begin(&conversation.id).map_err(|message| {
+            events.emit(ChatEvent::Error {
+                code: "chat_busy".into(),
+                message,
+                retryable: false,
+            });
+            self.finish_turn(conversation, TurnEnd::Failed, events)
+        })
+    }
+
+    /// The settings a turn of `conversation` runs under: the profile of the
+    /// saved prompt that started it (this turn only), else the one picked in
+    /// the chat's own view (several chats, several models), else the saved one.
+    pub(super) fn turn_settings(
+        &self,
+        conversation: &str,
+        prompt_profile: Option<String>,
+    ) -> Rc<crate::settings::Settings> {
+        let mut settings = self.engine.settings_snapshot();
+        if let Some(profile) = prompt_profile
+            .or_else(|| self.open.profile_of(conversation))
+            .filter(|id| settings.chat.profiles.iter().any(|p| p.id == *id))
+        {
+            Rc::make_mut(&mut settings).chat.active_profile = profile;
+        }
+        settings
+    }
+
+    /// Whether Stop was pressed for the turn of `conversation`.
+    pub(super) fn stop_requested(&self, conversation: &str) -> bool {
+        self.open.stopped(conversation)
     }
 
     pub(super) fn finish_turn(

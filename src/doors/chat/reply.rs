@@ -77,7 +77,7 @@ impl<H: Host> ChatDoor<H> {
                     ),
                 });
                 self.engine.host().sleep(wait).await;
-                if self.stop.requested() {
+                if self.stop_requested(request.tag.as_deref().unwrap_or_default()) {
                     return Err(RoundError::Stopped(String::new()));
                 }
                 continue;
@@ -109,7 +109,9 @@ impl<H: Host> ChatDoor<H> {
                 Ok(Some(chunk)) => chunk,
                 Ok(None) => break,
                 Err(failure) => {
-                    if failure.code == "ABORTED" || self.stop.requested() {
+                    if failure.code == "ABORTED"
+                        || self.stop_requested(request.tag.as_deref().unwrap_or_default())
+                    {
                         return Err(RoundError::Stopped(stream.partial_text()));
                     }
                     return Err(RoundError::Failed(match failure.code.as_str() {
@@ -142,7 +144,7 @@ impl<H: Host> ChatDoor<H> {
                     emit_piece(events, piece);
                 }
             }
-            if self.stop.requested() {
+            if self.stop_requested(request.tag.as_deref().unwrap_or_default()) {
                 return Err(RoundError::Stopped(stream.partial_text()));
             }
         }
@@ -203,6 +205,7 @@ impl<H: Host> ChatDoor<H> {
             first_byte_timeout_ms: 0,
             idle_timeout_ms: 5_000,
             connect_address: None,
+            tag: None,
         };
         match self.engine.http_open(&probe, "base URL check (/v1)").await {
             Ok(head) => {

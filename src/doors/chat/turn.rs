@@ -27,13 +27,15 @@ impl<H: Host> ChatDoor<H> {
         mut rounds: u32,
         events: &dyn ChatEvents,
     ) -> TurnEnd {
+        // Its tool processes carry the answer's id, so its Stop ends them.
+        self.open.set_turn(&conversation.id, conversation.turn_id());
         loop {
             // A call asked again after failing twice ends the turn once the
             // round's results are in.
             let mut repeated_failure: Option<String> = None;
             while !queue.is_empty() {
                 let call = queue.remove(0);
-                if self.stop.requested() {
+                if self.stop_requested(&conversation.id) {
                     let result = ToolResult::failure(
                         &ToolError::invalid(&call.name, "not run: the user pressed Stop"),
                         0.0,
@@ -100,7 +102,7 @@ impl<H: Host> ChatDoor<H> {
                     return TurnEnd::AwaitingConfirmation;
                 }
             }
-            if self.stop.requested() {
+            if self.stop_requested(&conversation.id) {
                 return self.stopped(conversation, events);
             }
             let setup = super::conversation::TurnSetup::of(conversation);
@@ -118,14 +120,7 @@ impl<H: Host> ChatDoor<H> {
                 events.emit(ChatEvent::Notice { text });
                 return TurnEnd::RoundLimit;
             }
-            let mut settings = self.engine.settings_snapshot();
-            if let Some(profile) = setup
-                .profile
-                .filter(|id| settings.chat.profiles.iter().any(|p| p.id == *id))
-            {
-                // A saved prompt's profile answers this turn only.
-                std::rc::Rc::make_mut(&mut settings).chat.active_profile = profile;
-            }
+            let settings = self.turn_settings(&conversation.id, setup.profile.clone());
             if rounds >= settings.chat.max_tool_rounds && last_is_tool_result(conversation) {
                 let limit = settings.chat.max_tool_rounds;
                 let text = format!(

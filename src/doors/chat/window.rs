@@ -98,6 +98,7 @@ pub fn probe(server: Server, provider: &ProviderSettings, api_key: Option<&str>)
         first_byte_timeout_ms: 0,
         idle_timeout_ms: PROBE_TIMEOUT_MS,
         connect_address: None,
+        tag: None,
     }
 }
 
