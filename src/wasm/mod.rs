@@ -670,7 +670,7 @@ impl VaultAgent {
         })
     }
 
-    /// The scheduled saved prompts due now (`doors::chat::schedule`): `nowMs`
+    /// The scheduled saved prompts due now (`doors::chat::scheduled_runs`): `nowMs`
     /// and the time zone's offset east of UTC in minutes are the shim's
     /// clock; `lastSlots` is what the plugin's data keeps (any value: it is
     /// read leniently). Resolves to the runs to start and the last slots to
@@ -685,10 +685,10 @@ impl VaultAgent {
         let core = self.core.clone();
         let stored = value_from_js(&last_slots, &CONVERSATION).unwrap_or(serde_json::Value::Null);
         promise(async move {
-            use crate::doors::chat::schedule;
+            use crate::doors::chat::{schedule, scheduled_runs};
             let settings = core.engine.settings_snapshot();
             let now = schedule::local_minutes(now_ms, offset_minutes);
-            let due = schedule::due(core.engine.host(), &settings, now, &stored).await;
+            let due = scheduled_runs::due(core.engine.host(), &settings, now, &stored).await;
             to_js(&due).map_err(JsValue::from)
         })
     }

@@ -23,6 +23,7 @@ pub mod repeats;
 mod reply;
 pub mod saved_prompts;
 pub mod schedule;
+pub mod scheduled_runs;
 pub mod selection;
 pub mod sources;
 pub mod sse;
