@@ -156,10 +156,15 @@ export function renderConfirmationCard(parent: HTMLElement, card: ConfirmationCa
  * the card shows already, so the colon goes with them.
  */
 function statusLine(result: ToolResult): string {
-	const first = (result.text.split("\n", 1)[0] ?? "").trim().replace(/:$/, "");
-	const sentence = /[.!?]$/.test(first) ? first : `${first}.`;
+	const sentence = headline(result.text);
 	if (!result.ok) return sentence;
-	return first === "" || first === "Done" ? "Done." : `Done. ${sentence}`;
+	return sentence === "." || sentence === "Done." ? "Done." : `Done. ${sentence}`;
+}
+
+/** A result's first line as a sentence, without the colon its diff or its moves followed. */
+export function headline(text: string): string {
+	const first = (text.split("\n", 1)[0] ?? "").trim().replace(/:$/, "");
+	return /[.!?]$/.test(first) ? first : `${first}.`;
 }
 
 /** An outside tool's call: the server, the tool, what it says of itself, and exactly what will be sent. */

@@ -298,6 +298,8 @@ describe("the chat view in a narrow sidebar, in Chromium", () => {
 		const status = await card.locator(".vault-agent-confirm-status").textContent();
 		assert.match(status, /^Done\. Edited "Projects\/Launch plan\.md" \(\+\d+ −\d+ lines?\)\.$/, status);
 		assert.equal((await blockFacts(block)).label, "Edit notes (Obsidian's vault)", "labelled by what ran once done");
+		const shown = await block.locator(".vault-agent-tool-result > pre.vault-agent-tool-text").textContent();
+		assert.match(shown, /^Edited "Projects\/Launch plan\.md" \(\+\d+ −\d+ lines?\)\.$/, `the diff is drawn once, folded above; the text keeps its first line: ${shown}`);
 		const texts = await page.locator(".vault-agent-tool-command").allTextContents();
 		for (const text of texts) assert.ok(!text.includes("\\n"), `no literal \\n in a command line: ${text}`);
 		await block.evaluate((el) => (el.open = true));
