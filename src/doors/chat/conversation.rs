@@ -117,6 +117,17 @@ impl Attachment {
 }
 
 impl ChatMessage {
+    /// What the user attached to this message (none for any other message).
+    pub fn attachments(&self) -> &[Attachment] {
+        match self {
+            ChatMessage::User {
+                attachments: Some(attachments),
+                ..
+            } => attachments,
+            _ => &[],
+        }
+    }
+
     /// An answer with nothing but text and tool calls.
     pub fn assistant(text: String, tool_calls: Vec<ToolCallRecord>) -> Self {
         ChatMessage::Assistant {
@@ -540,14 +551,8 @@ pub fn is_pdf_attachment(attachment: &Attachment) -> bool {
 
 /// The PDFs of a user message, at most `MAX_PDFS_PER_MESSAGE`.
 pub fn of_message(message: &ChatMessage) -> impl Iterator<Item = &Attachment> {
-    let attachments = match message {
-        ChatMessage::User {
-            attachments: Some(attachments),
-            ..
-        } => attachments.as_slice(),
-        _ => &[],
-    };
-    attachments
+    message
+        .attachments()
         .iter()
         .filter(|a| is_pdf_attachment(a))
         .take(MAX_PDFS_PER_MESSAGE)

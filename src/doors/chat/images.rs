@@ -103,14 +103,8 @@ pub fn vision_reported(body: &str) -> Option<bool> {
 /// The images of a user message as the model reads them (at most
 /// `MAX_IMAGES_PER_MESSAGE`).
 pub fn of_message(message: &ChatMessage) -> impl Iterator<Item = &Attachment> {
-    let attachments = match message {
-        ChatMessage::User {
-            attachments: Some(attachments),
-            ..
-        } => attachments.as_slice(),
-        _ => &[],
-    };
-    attachments
+    message
+        .attachments()
         .iter()
         .filter(|a| is_image(a))
         .take(MAX_IMAGES_PER_MESSAGE)
