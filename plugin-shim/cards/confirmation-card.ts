@@ -66,9 +66,7 @@ export function renderDiff(parent: HTMLElement, diff: NoteDiff): HTMLElement {
 export function renderConfirmationCard(parent: HTMLElement, card: ConfirmationCard, actions: CardActions): HTMLElement {
 	const root = parent.createDiv({ cls: "vault-agent-confirm" });
 	root.dataset.confirmationId = card.id;
-	if (card.requester) {
-		root.createDiv({ cls: "vault-agent-confirm-requester", text: `${card.requester} wants to change ${card.preview.target}` });
-	}
+	if (card.requested) root.createDiv({ cls: "vault-agent-confirm-requester", text: card.requested });
 	root.createDiv({ cls: "vault-agent-confirm-summary", text: card.summary });
 	if (card.writtenAsText) {
 		root.createDiv({

@@ -7,9 +7,14 @@ import type { ChangePreview, JsonValue, ToolResult } from "./api-types";
  */
 export type ConfirmationCard = { id: string, toolId: string, command: string, summary: string, preview: ChangePreview, argv: Array<string>, argvHash: string, expiresMs: number, state: ConfirmationState, 
 /**
- * The outside agent that asked ("Claude Code wants to change …").
+ * The outside agent that asked ("Claude Code").
  */
 requester?: string, 
+/**
+ * The card's first line when an outside agent asked: "Claude Code
+ * wants to change \"Plan.md\"", "… wants to make a new note \"Ideas\"".
+ */
+requested?: string, 
 /**
  * The model wrote this call as text, not as a tool call: it may be
  * echoing a call it read in a note (the card says so).

@@ -76,10 +76,15 @@ pub struct ConfirmationCard {
     pub argv_hash: String,
     pub expires_ms: f64,
     pub state: ConfirmationState,
-    /// The outside agent that asked ("Claude Code wants to change …").
+    /// The outside agent that asked ("Claude Code").
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(test, ts(optional))]
     pub requester: Option<String>,
+    /// The card's first line when an outside agent asked: "Claude Code
+    /// wants to change \"Plan.md\"", "… wants to make a new note \"Ideas\"".
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
+    pub requested: Option<String>,
     /// The model wrote this call as text, not as a tool call: it may be
     /// echoing a call it read in a note (the card says so).
     pub written_as_text: bool,

@@ -213,6 +213,19 @@ impl PendingConfirmation {
             expires_ms: self.expires_ms,
             state: self.state,
             requester: self.requester.as_ref().map(|r| visible_text(&r.name)),
+            requested: self.requester.as_ref().map(|r| {
+                let target = visible_text(&self.preview.target);
+                // A create's target is what it makes ("new note …", "a new
+                // item in base …"): nothing there is changed yet.
+                let verb = if target.starts_with("new ") {
+                    "make a"
+                } else if target.starts_with("a new ") {
+                    "add"
+                } else {
+                    "change"
+                };
+                format!("{} wants to {verb} {target}", visible_text(&r.name))
+            }),
             written_as_text: self.written_as_text,
             via: match (&self.note_edit, &self.organise) {
                 (Some(_), _) => "vault",

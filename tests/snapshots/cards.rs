@@ -272,3 +272,18 @@ fn an_outside_requester() {
     ));
     insta::assert_snapshot!(render_card(&card_of(&core, &result)));
 }
+
+/// An outside agent asked for a new note: the card says it makes one, not
+/// that it changes a "new note".
+#[test]
+fn an_outside_requester_making_a_note() {
+    let core = core(json!({"permissionMode": "askEveryChange"}));
+    let result = block_on(core.call_tool_through(
+        "obsidianEdit",
+        &json!({"command": "create", "path": "Inbox/Ideas.md", "content": "- first idea"}),
+        "Claude Code",
+        Some(PermissionMode::AskEveryChange),
+        None,
+    ));
+    insta::assert_snapshot!(render_card(&card_of(&core, &result)));
+}

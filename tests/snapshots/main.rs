@@ -38,8 +38,8 @@ pub fn render_card(card: &ConfirmationCard) -> String {
     line("state", &format!("{:?}", card.state));
     line("via", card.via);
     line(
-        "requester",
-        card.requester
+        "requested",
+        card.requested
             .as_deref()
             .unwrap_or("(the chat or the plugin itself)"),
     );

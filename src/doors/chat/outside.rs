@@ -928,6 +928,7 @@ fn outside_card(pending: &PendingOutside) -> ConfirmationCard {
         expires_ms: pending.expires_ms,
         state: ConfirmationState::Proposed,
         requester: None,
+        requested: None,
         written_as_text: false,
         via: "mcp",
         outside: Some(Box::new(OutsideCard {
