@@ -190,7 +190,12 @@ impl FakeHost {
             routed_closed: RefCell::new(Vec::new()),
             slept: RefCell::new(Vec::new()),
             retry_after: RefCell::new(None),
-            local: crate::base::host::LocalContext::default(),
+            // The day alone, as the shim gives it; no date and time text, so
+            // prompts say no local time unless a test sets one.
+            local: crate::base::host::LocalContext {
+                date: "2026-11-30".into(),
+                ..Default::default()
+            },
             journal_saves: RefCell::new(Vec::new()),
             read_batches: RefCell::new(Vec::new()),
             cancelled_tags: RefCell::new(Vec::new()),

@@ -2,10 +2,11 @@
 // note open in Obsidian (with its selection, when there is one) follows the
 // active note until the user removes it; `[[` or `@` in the input suggests
 // notes, images and PDFs with Obsidian's own suggest popover and attaches the
-// chosen one; pasted images join as chips with their thumbnail. The
-// core decides what the model is told about them (src/doors/chat/prompt.rs).
+// chosen one; pasted images join as chips with their thumbnail; a note's chip
+// offers the images the note embeds, to attach one by itself. The core
+// decides what the model is told about them (src/doors/chat/prompt.rs).
 
-import { MarkdownView, setIcon, type App, type TFile } from "obsidian";
+import { MarkdownView, setIcon, TFile, type App } from "obsidian";
 import { TextareaSuggest } from "./textarea-suggest";
 import type { Attachment } from "../core/types";
 import { MAX_IMAGES_PER_MESSAGE } from "../generated/limits";
@@ -29,11 +30,15 @@ export class AttachmentBar {
 	private openNote: Attachment | null = null;
 	/** The user removed the open-note chip: it stays away until a new chat. */
 	private openNoteRemoved = false;
+	/** The note whose embedded images are offered under the chips, or null. */
+	private picking: string | null = null;
 
 	constructor(
 		parent: HTMLElement,
 		private readonly app: App,
 		private readonly images?: ImageChips,
+		/** Why something was not attached, for the user: never a silent drop. */
+		private readonly say: (message: string) => void = () => {},
 	) {
 		this.el = parent.createDiv({ cls: "vault-agent-attachments" });
 	}
@@ -51,6 +56,7 @@ export class AttachmentBar {
 		for (const m of this.mentions) if (m.pasted) this.images?.dropped(m);
 		this.mentions = [];
 		this.openNoteRemoved = false;
+		this.picking = null;
 		this.followActiveNote();
 	}
 
@@ -61,7 +67,10 @@ export class AttachmentBar {
 	/** A note or an image; false when the message holds as many images as it can carry. */
 	add(attachment: Attachment): boolean {
 		const image = attachment.pasted || imageMime(attachment.path);
-		if (image && this.mentions.filter((m) => m.pasted || imageMime(m.path)).length >= MAX_IMAGES_PER_MESSAGE) return false;
+		if (image && this.mentions.filter((m) => m.pasted || imageMime(m.path)).length >= MAX_IMAGES_PER_MESSAGE) {
+			this.say(`One message carries ${MAX_IMAGES_PER_MESSAGE} images at most.`);
+			return false;
+		}
 		if (!this.mentions.some((m) => m.path === attachment.path)) this.mentions.push(attachment);
 		this.render();
 		return true;
@@ -86,6 +95,7 @@ export class AttachmentBar {
 		this.followActiveNote();
 		const all = [...(this.openNote ? [this.openNote] : []), ...this.mentions.filter((m) => m.path !== this.openNote?.path)];
 		this.mentions = [];
+		this.picking = null;
 		this.render();
 		return all;
 	}
@@ -102,7 +112,36 @@ export class AttachmentBar {
 		this.el.empty();
 		if (this.openNote) this.chip(this.openNote, true);
 		for (const mention of this.mentions) if (mention.path !== this.openNote?.path) this.chip(mention, false);
+		const picking = [this.openNote, ...this.mentions].some((a) => a?.path === this.picking) ? this.picking : null;
+		if (picking) this.drawEmbeddedImages(picking);
 		this.el.toggle(this.el.childElementCount > 0);
+	}
+
+	/** The images note `path` embeds (Obsidian's metadata cache, each link resolved from the note), not yet attached. */
+	private embeddedImages(path: string): TFile[] {
+		const note = this.app.vault.getAbstractFileByPath(path);
+		if (!(note instanceof TFile) || note.extension !== "md") return [];
+		const found = new Map<string, TFile>();
+		for (const embed of this.app.metadataCache.getFileCache(note)?.embeds ?? []) {
+			const file = this.app.metadataCache.getFirstLinkpathDest(embed.link.replace(/#.*$/, ""), note.path);
+			if (file && imageMime(file.path) && !this.mentions.some((m) => m.path === file.path)) found.set(file.path, file);
+		}
+		return [...found.values()];
+	}
+
+	/** A row under the chips: each image the note embeds, as a button that attaches it. */
+	private drawEmbeddedImages(path: string): void {
+		const row = this.el.createDiv({ cls: "vault-agent-embedded-images", attr: { "aria-label": `Images in ${path.replace(/\.md$/, "")}` } });
+		for (const file of this.embeddedImages(path)) {
+			const button = row.createEl("button", { cls: "vault-agent-embedded-image", attr: { "aria-label": `Attach ${file.path}`, title: file.path } });
+			const src = this.images?.src({ path: file.path });
+			if (src) button.createEl("img", { cls: "vault-agent-chip-thumb", attr: { src, alt: "" } });
+			button.createSpan({ text: file.name });
+			button.addEventListener("click", () => {
+				this.picking = null;
+				this.add({ path: file.path });
+			});
+		}
 	}
 
 	private chip(attachment: Attachment, open: boolean): void {
@@ -112,6 +151,19 @@ export class AttachmentBar {
 		if (src) chip.createEl("img", { cls: "vault-agent-chip-thumb", attr: { src, alt: "" } });
 		else setIcon(chip.createSpan({ cls: "vault-agent-chip-icon" }), open ? "file-text" : isPdf(attachment.path) ? "book-open" : "at-sign");
 		chip.createSpan({ cls: "vault-agent-chip-path", text: attachment.pasted ? "Pasted image" : attachment.path.replace(/\.md$/, "") });
+		const embedded = attachment.pasted ? [] : this.embeddedImages(attachment.path);
+		if (embedded.length > 0) {
+			const pick = chip.createEl("button", {
+				cls: "vault-agent-chip-images clickable-icon",
+				attr: { "aria-label": `Attach an image from this note (${embedded.length})`, "aria-expanded": String(this.picking === attachment.path) },
+			});
+			setIcon(pick.createSpan(), "image");
+			pick.createSpan({ text: String(embedded.length) });
+			pick.addEventListener("click", () => {
+				this.picking = this.picking === attachment.path ? null : attachment.path;
+				this.render();
+			});
+		}
 		if (attachment.selection) {
 			const short = attachment.selection.replace(/\s+/g, " ").trim();
 			chip.createSpan({

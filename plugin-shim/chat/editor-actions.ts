@@ -6,13 +6,17 @@
 // values; the core fills the prompts in, builds the edit of exactly the
 // selected range and its stale check (src/doors/chat/selection.rs).
 
-import { type App, type Editor, MarkdownView, Modal, type Plugin, Setting, SuggestModal } from "obsidian";
+import { type App, type Editor, MarkdownView, Modal, type Plugin, Setting, SuggestModal, type TextComponent } from "obsidian";
 import type { PromptValues, SavedPrompt, SelectionRequest } from "../core/types";
+import { isoDate } from "../host/vault";
+
+/** How the selection is to be rewritten: the user's words, or a saved prompt filled in by the core. */
+export type RewriteHow = { instruction: string } | { prompt: string; values: PromptValues };
 
 /** What a chat view does for the editor (view.ts forwards to the panel). */
 export interface SelectionChat {
 	askAbout(): void;
-	rewrite(request: SelectionRequest, instruction: string): Promise<void>;
+	rewrite(request: SelectionRequest, how: RewriteHow): Promise<void>;
 	runPrompt(path: string, values: PromptValues): Promise<void>;
 }
 
@@ -30,13 +34,7 @@ function activeEditor(app: App): Editor | undefined {
 /** What a saved prompt's variables are filled with: the selection, the active note, today. */
 export function promptValues(app: App): PromptValues {
 	const selection = activeEditor(app)?.getSelection();
-	const now = new Date();
-	const two = (n: number) => String(n).padStart(2, "0");
-	return {
-		selection: selection || undefined,
-		note: app.workspace.getActiveFile()?.path,
-		date: `${now.getFullYear()}-${two(now.getMonth() + 1)}-${two(now.getDate())}`,
-	};
+	return { selection: selection || undefined, note: app.workspace.getActiveFile()?.path, date: isoDate(new Date()) };
 }
 
 /** The selection with the note's text as the editor holds it now. */
@@ -52,7 +50,9 @@ export function registerEditorActions(plugin: Plugin, host: EditorActionsHost): 
 	const ask = async () => (await host.openChat())?.askAbout();
 	const rewrite = (editor: Editor) => {
 		const request = selectionRequest(app, editor);
-		if (request) new RewriteModal(app, async (instruction) => (await host.openChat())?.rewrite(request, instruction)).open();
+		if (!request) return;
+		const values = promptValues(app);
+		void host.savedPrompts().then((prompts) => new RewriteModal(app, prompts, values, async (how) => (await host.openChat())?.rewrite(request, how)).open());
 	};
 	const runOn = async (prompt: SavedPrompt) => {
 		const values = promptValues(app);
@@ -125,11 +125,14 @@ class PromptPicker extends SuggestModal<SavedPrompt> {
 	}
 }
 
-/** "Rewrite the selection…": a short instruction, sent with Enter or the button. */
+/** "Rewrite the selection…": a short instruction, or one of the saved prompts; sent with Enter or the button. */
 class RewriteModal extends Modal {
 	constructor(
 		app: App,
-		private readonly done: (instruction: string) => unknown,
+		/** Saved prompts that can run (a broken one is not offered). */
+		private readonly prompts: SavedPrompt[],
+		private readonly values: PromptValues,
+		private readonly done: (how: RewriteHow) => unknown,
 	) {
 		super(app);
 	}
@@ -138,15 +141,18 @@ class RewriteModal extends Modal {
 		this.setTitle("Rewrite the selection");
 		this.contentEl.addClass("vault-agent-rewrite");
 		let instruction = "";
+		let prompt = "";
 		const send = () => {
-			if (!instruction.trim()) return;
+			if (!prompt && !instruction.trim()) return;
 			this.close();
-			void this.done(instruction);
+			void this.done(prompt ? { prompt, values: this.values } : { instruction });
 		};
+		let how: TextComponent | null = null;
 		new Setting(this.contentEl)
 			.setName("How")
 			.setDesc("The answer is shown as a change to approve, covering only the selected text.")
 			.addText((text) => {
+				how = text;
 				text.setPlaceholder("Shorter, in plain words");
 				text.onChange((value) => (instruction = value));
 				text.inputEl.addEventListener("keydown", (event) => {
@@ -157,6 +163,20 @@ class RewriteModal extends Modal {
 				});
 				window.setTimeout(() => text.inputEl.focus(), 0);
 			});
+		const usable = this.prompts.filter((p) => !p.problem);
+		if (usable.length > 0) {
+			new Setting(this.contentEl)
+				.setName("Or a saved prompt")
+				.setDesc("Its text is the instruction, with {{selection}} the selected text.")
+				.addDropdown((dropdown) => {
+					dropdown.addOption("", "None");
+					for (const p of usable) dropdown.addOption(p.path, p.name);
+					dropdown.onChange((value) => {
+						prompt = value;
+						how?.setDisabled(value !== "");
+					});
+				});
+		}
 		new Setting(this.contentEl).addButton((button) => button.setButtonText("Rewrite").setCta().onClick(send));
 	}
 

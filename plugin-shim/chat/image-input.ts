@@ -7,7 +7,6 @@
 import type { Component } from "obsidian";
 import type { Attachment } from "../core/types";
 import type { ChatImages } from "../host/images";
-import { MAX_IMAGES_PER_MESSAGE } from "../generated/limits";
 import type { AttachmentBar, ImageChips } from "./attachments";
 
 /** The bar's view of the chat's images: thumbnails, and pasted files let go. */
@@ -35,10 +34,8 @@ export function acceptImages(options: {
 		for (const file of files) {
 			const saved = await images.save(chatId, file);
 			if ("error" in saved) options.say(saved.error.message);
-			else if (!options.bar.add({ path: saved.name, pasted: true })) {
-				void images.remove(saved.name);
-				options.say(`One message carries ${MAX_IMAGES_PER_MESSAGE} images at most.`);
-			}
+			// A full message: the bar says so, and the file goes.
+			else if (!options.bar.add({ path: saved.name, pasted: true })) void images.remove(saved.name);
 		}
 	};
 	const imagesOf = (list: FileList | null | undefined): File[] => Array.from(list ?? []).filter((f) => f.type.startsWith("image/"));

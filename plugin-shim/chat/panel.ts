@@ -12,11 +12,12 @@ import type { ToolResult } from "../vault-agent-api";
 import { AttachmentBar, NoteSuggest } from "./attachments";
 import { Banner } from "./banner";
 import type { ChatContext } from "./chat-context";
-import { promptValues } from "./editor-actions";
+import { promptValues, type RewriteHow } from "./editor-actions";
 import { renderEmptyState } from "./empty-state";
 import { ChatHeader } from "./header";
 import { HistoryPanel } from "./history";
 import { acceptImages, imageChips } from "./image-input";
+import { acceptVaultDrops } from "./vault-drops";
 import { drawRegenerate } from "./regenerate";
 import { showReport } from "./report";
 import { SlashCommandSuggest } from "./slash-commands";
@@ -104,12 +105,13 @@ export class ChatPanel implements ChatSurface {
 			imageSrc: (a) => chips.src(a),
 		});
 		const composer = root.createDiv({ cls: "vault-agent-composer" });
-		this.attachments = new AttachmentBar(composer, app, chips);
+		this.attachments = new AttachmentBar(composer, app, chips, (message) => this.showBanner(message));
 		this.inputEl = composer.createEl("textarea", {
 			cls: "vault-agent-input",
 			attr: { rows: "3", placeholder: "Ask about your vault… ([[ or @ attaches a file from the vault)" },
 		});
 		acceptImages({ owner: this.view, target: composer, bar: this.attachments, images, chatId: () => this.conversation?.id ?? null, say: (message) => this.showBanner(message) });
+		acceptVaultDrops({ app, owner: this.view, target: composer, attach: (file) => this.attachments.attach(file) });
 		this.suggest = new NoteSuggest(app, this.inputEl, (file) => this.attachments.attach(file));
 		this.slashSuggest = new SlashCommandSuggest(
 			app,
@@ -316,8 +318,8 @@ export class ChatPanel implements ChatSurface {
 		await this.model.runPrompt(path, values, this.attachments.take());
 	}
 
-	async rewrite(request: SelectionRequest, instruction: string): Promise<void> {
-		if (this.modelAnswers()) await this.model.rewrite(request, instruction);
+	async rewrite(request: SelectionRequest, how: RewriteHow): Promise<void> {
+		if (this.modelAnswers()) await this.model.rewrite(request, how);
 	}
 
 	/** Saved prompts and rewrites are our model's (the core fills them in), not a coding agent's. */

@@ -76,7 +76,8 @@ export class AgentTurn implements ChatTurn {
 				images,
 			);
 			const agent = { profile: profile.id, name: session.facts?.name ?? profile.name, sessionId: session.sessionId };
-			await chat.keep(core.keepAgentTurn(conversation, text, answers, agent));
+			// The images go into the stored message by reference (a pasted one's file stays with the chat).
+			await chat.keep(core.keepAgentTurn(conversation, text, images.length ? (attachments ?? []) : [], answers, agent));
 		} catch (error) {
 			chat.showBanner(error instanceof Error ? error.message : String(error));
 		} finally {

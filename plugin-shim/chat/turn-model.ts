@@ -6,6 +6,7 @@ import type { CardActions } from "../cards/confirmation-card";
 import type { Attachment, ChatEvent, ChatMessage, ConfirmationCard, Conversation, PromptValues, SelectionRequest, TurnResult } from "../core/types";
 import type { ToolResult } from "../vault-agent-api";
 import type { ChatSurface, ChatTurn } from "./turn";
+import type { RewriteHow } from "./editor-actions";
 
 export class ModelTurn implements ChatTurn {
 	readonly rewinds = true;
@@ -26,11 +27,12 @@ export class ModelTurn implements ChatTurn {
 		if (core && conversation) await this.run((onEvent) => core.chatSend(conversation, "", onEvent, attachments, { prompt: path, values }), (event) => this.drawUser(event));
 	}
 
-	/** The editor's selection rewritten: the answer comes back as the edit's card. */
-	async rewrite(request: SelectionRequest, instruction: string): Promise<void> {
+	/** The editor's selection rewritten (by the instruction, or by a saved prompt): the answer comes back as the edit's card. */
+	async rewrite(request: SelectionRequest, how: RewriteHow): Promise<void> {
 		const core = this.chat.ctx.core;
 		const conversation = this.chat.conversation;
-		if (core && conversation) await this.run((onEvent) => core.chatSend(conversation, "", onEvent, undefined, { rewrite: request, instruction }), (event) => this.drawUser(event));
+		const start = "prompt" in how ? { rewrite: request, instruction: "", prompt: how.prompt, values: how.values } : { rewrite: request, instruction: how.instruction };
+		if (core && conversation) await this.run((onEvent) => core.chatSend(conversation, "", onEvent, undefined, start), (event) => this.drawUser(event));
 	}
 
 	private drawUser(event: ChatEvent): void {

@@ -9,6 +9,7 @@ import type { PromptValues, SelectionRequest } from "../core/types";
 import type { ToolResult } from "../vault-agent-api";
 import type { ChatContext } from "./chat-context";
 import type { ChatPanel } from "./panel";
+import type { RewriteHow } from "./editor-actions";
 
 export const CHAT_VIEW_TYPE = "vault-agent-chat";
 
@@ -83,8 +84,8 @@ export class ChatView extends ItemView {
 		this.panel?.askAbout();
 	}
 
-	async rewrite(request: SelectionRequest, instruction: string): Promise<void> {
-		await this.panel?.rewrite(request, instruction);
+	async rewrite(request: SelectionRequest, how: RewriteHow): Promise<void> {
+		await this.panel?.rewrite(request, how);
 	}
 
 	async runPrompt(path: string, values: PromptValues): Promise<void> {

@@ -88,7 +88,7 @@ export interface HostFunctions {
 	/** Settings → Files and links → Automatically update internal links, if it can be read. */
 	linksUpdateOnMove(): boolean | undefined;
 	/** The user's local date and time, time zone and open note, for the system prompt. */
-	localContext(): { dateTime: string; timeZone: string; openNote?: string };
+	localContext(): { dateTime: string; date: string; timeZone: string; openNote?: string };
 	/** Shows the note in the current tab, at `heading` if given (`app.workspace.openLinkText`). */
 	openNote(path: string, heading: string | undefined): Promise<{ status: "opened" } | { error: { code: string; message: string } }>;
 	/** Stores the undo journal; `dropped` oldest entries were let go. Never rejects. */
@@ -118,7 +118,10 @@ export type ProfileEdit =
 	| { action: "select"; id: string };
 
 /** A message the core makes (chatSend's last argument, read by hand in src/doors/chat/mod.rs): a saved prompt filled in, or a rewrite of the editor's selection. */
-export type ChatStart = { prompt: string; values: PromptValues; scheduled?: string; late?: boolean } | { rewrite: SelectionRequest; instruction: string };
+export type ChatStart =
+	| { prompt: string; values: PromptValues; scheduled?: string; late?: boolean }
+	// A rewrite of the selection: by the instruction, or by the saved prompt at `prompt`.
+	| { rewrite: SelectionRequest; instruction: string; prompt?: string; values?: PromptValues };
 
 /** One scheduled run due now (src/doors/chat/schedule.rs); `slot` is local `YYYY-MM-DD HH:MM`. */
 export interface ScheduledRun {

@@ -18,6 +18,12 @@ function dateTime(date: Date): string {
 	return `${WEEKDAYS[date.getDay()]}, ${date.getDate()} ${MONTHS[date.getMonth()]} ${date.getFullYear()} at ${two(date.getHours())}:${two(date.getMinutes())}`;
 }
 
+/** "2026-12-02": the local day, as a saved prompt's `{{date}}` is filled in. */
+export function isoDate(date: Date): string {
+	const two = (n: number) => String(n).padStart(2, "0");
+	return `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())}`;
+}
+
 /** "UTC+01:00" for a Date's zone. */
 function utcOffset(date: Date): string {
 	const minutes = -date.getTimezoneOffset();
@@ -164,6 +170,7 @@ export function vaultFunctions(app: App): VaultFunctions {
 			const zone = /\(([^)]+)\)$/.exec(now.toString())?.[1];
 			return {
 				dateTime: dateTime(now),
+				date: isoDate(now),
 				timeZone: zone ? `${zone} (${utcOffset(now)})` : utcOffset(now),
 				openNote: app.workspace.getActiveFile()?.path,
 			};

@@ -58,6 +58,8 @@ impl PlatformFacts {
 pub struct LocalContext {
     /// The user's local date and time, e.g. "Monday, 30 November 2026, 15:25".
     pub date_time: String,
+    /// The same day as `YYYY-MM-DD`, what a saved prompt's `{{date}}` is.
+    pub date: String,
     /// The time zone, e.g. "Central European Standard Time (UTC+01:00)".
     pub time_zone: String,
     /// The vault path of the note open in Obsidian, if any.

@@ -723,16 +723,18 @@ impl VaultAgent {
         &self,
         #[wasm_bindgen(unchecked_param_type = "Conversation")] conversation: JsValue,
         text: String,
+        #[wasm_bindgen(unchecked_param_type = "Attachment[]")] images: JsValue,
         #[wasm_bindgen(unchecked_param_type = "AgentAnswerText[]")] answers: JsValue,
         #[wasm_bindgen(unchecked_param_type = "AgentChat")] agent: JsValue,
     ) -> Result<JsValue, JsError> {
         let mut conversation: Conversation =
             from_js(&conversation, &CONVERSATION).map_err(into_error)?;
+        let images = from_js(&images, &CONVERSATION).map_err(into_error)?;
         let answers = from_js(&answers, &CONVERSATION).map_err(into_error)?;
         let agent = from_js(&agent, &CONVERSATION).map_err(into_error)?;
         self.core
             .chat
-            .keep_agent_turn(&mut conversation, &text, answers, agent);
+            .keep_agent_turn(&mut conversation, &text, images, answers, agent);
         to_js(&conversation)
     }
 

@@ -134,6 +134,7 @@ fn a_coding_agents_turn_is_kept_in_the_same_conversation_type_titled_by_the_core
     core.chat.keep_agent_turn(
         &mut chat,
         &question,
+        Vec::new(),
         vec![
             AgentAnswerText {
                 text: "Looking.".into(),
@@ -147,7 +148,10 @@ fn a_coding_agents_turn_is_kept_in_the_same_conversation_type_titled_by_the_core
         agent_chat(),
     );
     assert_eq!(chat.messages.len(), 3);
-    assert!(matches!(&chat.messages[0], ChatMessage::User { text, .. } if *text == question));
+    assert!(
+        matches!(&chat.messages[0], ChatMessage::User { text, attachments: None } if *text == question),
+        "a turn without images stores none"
+    );
     assert!(
         matches!(&chat.messages[2], ChatMessage::Assistant { text, reasoning, .. } if text == "Done." && reasoning == "Read three notes.")
     );
@@ -159,8 +163,17 @@ fn a_coding_agents_turn_is_kept_in_the_same_conversation_type_titled_by_the_core
 
     // A renamed chat keeps its name; a later turn does not retitle it.
     chat.rename("Tidying");
-    core.chat
-        .keep_agent_turn(&mut chat, "next", Vec::new(), agent_chat());
+    // The images the agent was sent stay with its message, by reference.
+    let pasted: Attachment =
+        serde_json::from_value(json!({ "path": "chat-1-1-x0.png", "pasted": true })).unwrap();
+    core.chat.keep_agent_turn(
+        &mut chat,
+        "next",
+        vec![pasted.clone()],
+        Vec::new(),
+        agent_chat(),
+    );
     assert_eq!(chat.title, "Tidying");
     assert_eq!(chat.messages.len(), 4);
+    assert_eq!(chat.messages[3].attachments(), [pasted]);
 }

@@ -8,7 +8,7 @@ use std::cell::RefCell;
 
 use serde_json::{json, Value};
 use vault_agent::base::host::{HttpFailure, Os, ProcessOutcome};
-use vault_agent::doors::chat::conversation::{ChatMessage, Conversation};
+use vault_agent::doors::chat::conversation::{Attachment, ChatMessage, Conversation};
 use vault_agent::doors::chat::{ChatEvent, ChatEvents, Decision, TurnEnd};
 use vault_agent::testing::{block_on, FakeHost, ScriptedHttp};
 use vault_agent::VaultAgent;

@@ -8,6 +8,7 @@ fn the_prompt_tells_the_local_time_and_the_open_note_the_agent_may_read() {
         let mut host = FakeHost::new(Os::Linux, |_| ProcessOutcome::success("ok"));
         host.local = vault_agent::base::host::LocalContext {
             date_time: "Monday, 30 November 2026 at 15:25".into(),
+            date: "2026-11-30".into(),
             time_zone: "Europe/Berlin (UTC+01:00)".into(),
             open_note: Some("Private/Diary.md".into()),
         };

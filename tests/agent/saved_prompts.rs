@@ -200,3 +200,61 @@ fn a_rewrite_offers_no_tools_and_ends_with_the_edit_of_the_selection() {
     );
     assert_eq!(core.host().notes.borrow()["A.md"], "One.\nTwo.\nDeux.\n");
 }
+
+#[test]
+fn a_saved_prompt_rewrites_the_selection_filled_with_it_and_under_its_mode() {
+    let settings =
+        json!({"permissionMode": "askBeforeEdits", "chat": {"promptsFolder": "Prompts"}});
+    let core = with_prompt(
+        settings,
+        "---\ndescription: Plain words\nmode: askEveryChange\n---\nSay this in plain words: {{selection}} ({{date}})",
+    );
+    let note = "One.\nTwo.\nTwo.\n";
+    core.host()
+        .notes
+        .borrow_mut()
+        .insert("A.md".into(), note.into());
+    core.host().script_http(ok(openai_sse("Deux.", &[], 1)));
+    let events = Recorder::default();
+    let mut chat = conversation();
+    // No date from the view: the host's day, never its long date text.
+    let end = block_on(core.chat.send_started(
+        &mut chat,
+        "",
+        None,
+        &json!({"rewrite": {"path": "A.md", "text": note, "from": 10, "to": 14}, "instruction": "", "prompt": "Prompts/Go.md", "values": {}}),
+        &events,
+    ));
+    assert_eq!(end, TurnEnd::AwaitingConfirmation);
+    let asked = match &chat.messages[0] {
+        ChatMessage::User { text, .. } => text.clone(),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(
+        asked,
+        "Rewrite the selection: Say this in plain words: Two. (2026-11-30)"
+    );
+    let body = request_body(&core, 0);
+    assert!(
+        body.get("tools").is_none(),
+        "a rewrite offers no tools: {body}"
+    );
+    // The prompt's mode holds: the edit waits for a card even though the chat's mode would not ask.
+    assert!(events
+        .0
+        .borrow()
+        .iter()
+        .any(|e| matches!(e, ChatEvent::ConfirmationNeeded { .. })));
+
+    // A prompt that is not there is said, and nothing is added.
+    let mut other = conversation();
+    let end = block_on(core.chat.send_started(
+        &mut other,
+        "",
+        None,
+        &json!({"rewrite": {"path": "A.md", "text": note, "from": 10, "to": 14}, "instruction": "", "prompt": "Prompts/Gone.md", "values": {}}),
+        &Recorder::default(),
+    ));
+    assert_eq!(end, TurnEnd::Failed);
+    assert!(other.messages.is_empty());
+}

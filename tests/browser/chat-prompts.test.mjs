@@ -1,7 +1,8 @@
 // Saved prompts and a rewrite of a selection in Chromium from the built
 // main.js: `/` in the input lists the saved prompts (marked apart from a
 // coding agent's commands), picking one sends it filled in, and a rewrite of
-// a selected line comes back as the edit card, approved with a real click.
+// a selected line comes back as the edit card, approved with a real click;
+// the editor's Rewrite modal can use a saved prompt instead of typed words.
 import assert from "node:assert/strict";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -82,7 +83,7 @@ describe("saved prompts and rewrites in Chromium", () => {
 		await page.evaluate(
 			async ({ text, from, to }) => {
 				const view = window.__harness.app.workspace.getLeavesOfType("vault-agent-chat")[0].view;
-				await view.rewrite({ path: "Rewrite.md", text, from, to }, "shorter");
+				await view.rewrite({ path: "Rewrite.md", text, from, to }, { instruction: "shorter" });
 			},
 			{ text: NOTE, from, to: from + LINE.length },
 		);
@@ -95,5 +96,51 @@ describe("saved prompts and rewrites in Chromium", () => {
 		await page.waitForFunction(() => document.querySelector(".vault-agent-undo"), null, { timeout: 10_000 });
 		assert.equal(readFileSync(join(session.vault, "Rewrite.md"), "utf8"), NOTE.replace(LINE, "We discussed the roadmap at length and decided nothing."));
 		await session.screenshot("chat-rewrite-approved");
+	});
+
+	it("rewrites the selection with a saved prompt picked in the editor's Rewrite modal, under the prompt's mode", async () => {
+		writeFileSync(join(session.vault, "Rewrite.md"), NOTE);
+		const from = NOTE.indexOf(LINE);
+		await page.evaluate(
+			({ text, from, to }) => {
+				const { app } = window.__harness;
+				app.workspace.openFile__(app.vault.getAbstractFileByPath("Rewrite.md"), { selection: text.slice(from, to) });
+				// What Obsidian's editor answers for the selected line.
+				const offsetToPos = (offset) => {
+					const before = text.slice(0, offset).split("\n");
+					return { line: before.length - 1, ch: before.at(-1).length };
+				};
+				const editor = {
+					somethingSelected: () => true,
+					getSelection: () => text.slice(from, to),
+					getValue: () => text,
+					getCursor: (which) => offsetToPos(which === "to" ? to : from),
+					posToOffset: (pos) => text.split("\n").slice(0, pos.line).reduce((n, l) => n + l.length + 1, 0) + pos.ch,
+				};
+				app.commands.commands["vault-agent:rewrite-selection"].editorCheckCallback(false, editor);
+			},
+			{ text: NOTE, from, to: from + LINE.length },
+		);
+		const modal = page.locator(".modal .vault-agent-rewrite");
+		await modal.waitFor({ state: "visible", timeout: 10_000 });
+		const picker = modal.locator("select");
+		await picker.waitFor({ state: "visible" });
+		assert.deepEqual(await picker.locator("option").allTextContents(), ["None", "Plan my day", "Proofread"], "a prompt with a problem is not offered");
+		await picker.selectOption({ label: "Proofread" });
+		assert.equal(await modal.locator("input[type=text]").isDisabled(), true, "the prompt is the instruction");
+		await session.screenshot("chat-rewrite-with-prompt", { fit: ".modal" });
+
+		server.script({ stream: openaiStream({ text: "We talked about the roadmap for a long time and decided nothing." }) });
+		await modal.locator("button.mod-cta").click();
+		// The earlier test's card is answered; this one waits for a click.
+		const approve = page.locator(".vault-agent-confirm button.vault-agent-approve:not([disabled])");
+		await approve.waitFor({ state: "visible", timeout: 15_000 });
+		assert.equal(await page.locator(".vault-agent-msg.is-user .vault-agent-msg-text").last().textContent(), `Rewrite the selection: Proofread: ${LINE}`);
+		assert.match(await page.locator(".vault-agent-messages").textContent(), /Saved prompt “Proofread” wants to change "Rewrite.md"/, "the prompt's mode asks for every change");
+		const asked = server.requests.filter((r) => r.url.endsWith("/chat/completions")).at(-1).body;
+		assert.equal(asked.tools, undefined, "a rewrite offers no tools");
+		await approve.click();
+		await turnDone();
+		assert.equal(readFileSync(join(session.vault, "Rewrite.md"), "utf8"), NOTE.replace(LINE, "We talked about the roadmap for a long time and decided nothing."));
 	});
 });

@@ -177,6 +177,15 @@ describe("images in the chat (the built main.js, real model servers on localhost
 					assert.equal(prompts.length, 1, view.contentEl.textContent);
 					assert.deepEqual(prompts[0].images, [{ type: "image", mimeType: "image/png", data: PNG.toString("base64") }]);
 					assert.equal(prompts[0].text, "look");
+					// The stored chat keeps the image by reference, and a reopened chat shows it.
+					const [summary] = await plugin.conversations.list();
+					const stored = await plugin.conversations.load(summary.id);
+					const [image] = stored.messages[0].attachments ?? [];
+					assert.ok(image?.pasted && image.path.endsWith(".png"), JSON.stringify(stored.messages[0]));
+					assert.doesNotMatch(JSON.stringify(stored), new RegExp(PNG.toString("base64").slice(0, 20)), "no bytes in the chat file");
+					view.newChat();
+					await view.open(summary.id);
+					assert.equal(view.contentEl.querySelectorAll(".vault-agent-msg.is-user .vault-agent-msg-image").length, 1, "the reopened chat shows the image");
 				} else {
 					assert.deepEqual(prompts, [], "nothing reached the agent");
 					assert.match(view.contentEl.querySelector(".vault-agent-banner").textContent, /Scripted agent does not take images .*nothing was sent/);

@@ -283,6 +283,7 @@ pub fn core(settings: Value) -> Core {
     host.add_executable("/usr/bin/obsidian");
     host.local = LocalContext {
         date_time: "Monday, 30 November 2026 at 15:25".into(),
+        date: "2026-11-30".into(),
         time_zone: "Europe/Berlin (UTC+01:00)".into(),
         open_note: Some("Projects/Plan.md".into()),
     };

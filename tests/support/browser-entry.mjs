@@ -579,6 +579,8 @@ async function useDiskVault(app) {
 	// What metadataCache.getFirstLinkpathDest looks in (a path, then a name).
 	vault.getFileByPath = (path) => (files.has(path) ? obsidian.TFile.create__(vault, path) : null);
 	vault.getFiles = () => [...files].map((path) => obsidian.TFile.create__(vault, path));
+	// Obsidian's app:// URL of a vault file: here the page's server hands out the file on disk.
+	vault.getResourcePath = (file) => `/vault/${file.path.split("/").map(encodeURIComponent).join("/")}`;
 	vault.read = (file) => window.__vaultAgentVaultRead(file.path);
 	vault.cachedRead = vault.read;
 	vault.process = async (file, fn) => {

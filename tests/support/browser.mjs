@@ -13,7 +13,7 @@ import { access, lstat, realpath, stat } from "node:fs/promises";
 import { createServer, request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { arch, homedir, tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname, extname, join, resolve as resolvePath } from "node:path";
 import { brotliDecompressSync } from "node:zlib";
 import esbuild from "esbuild";
 import { chromium } from "playwright-core";
@@ -69,8 +69,11 @@ const INDEX_HTML = `<!doctype html>
 </html>
 `;
 
-/** Serves the page, the bundle, the stylesheets and the plugin's three files; nothing else. */
-function startServer(pluginDir, bundle) {
+/** What a vault file is served as (Obsidian's app:// URLs load images this way). */
+const VAULT_TYPES = { png: "image/png", jpg: "image/jpeg", jpeg: "image/jpeg", gif: "image/gif", webp: "image/webp", svg: "image/svg+xml", pdf: "application/pdf" };
+
+/** Serves the page, the bundle, the stylesheets, the plugin's three files and the vault's files (under /vault/); nothing else. */
+function startServer(pluginDir, bundle, vault) {
 	const routes = new Map([
 		["/", () => ["text/html; charset=utf-8", INDEX_HTML]],
 		["/harness.js", () => ["text/javascript; charset=utf-8", bundle]],
@@ -83,6 +86,13 @@ function startServer(pluginDir, bundle) {
 		const path = new URL(request.url, "http://127.0.0.1").pathname;
 		if (path === "/favicon.ico") {
 			response.writeHead(204).end();
+			return;
+		}
+		if (path.startsWith("/vault/")) {
+			const file = resolvePath(vault, decodeURIComponent(path.slice("/vault/".length)));
+			const type = VAULT_TYPES[extname(file).slice(1).toLowerCase()];
+			if (!file.startsWith(`${vault}/`) || !type || !existsSync(file)) response.writeHead(404).end();
+			else response.writeHead(200, { "Content-Type": type, "Cache-Control": "no-store" }).end(readFileSync(file));
 			return;
 		}
 		const route = routes.get(path);
@@ -383,7 +393,7 @@ export async function startBrowserPlugin({ data = null, env = {}, theme = "dark"
 	const extraEnv = typeof env === "function" ? env(vault) : env;
 	const sessionEnv = { ...process.env, ...extraEnv };
 	const bridge = createBridge(sessionEnv);
-	const server = await startServer(pluginDir, await pageBundle());
+	const server = await startServer(pluginDir, await pageBundle(), vault);
 	const url = `http://127.0.0.1:${server.address().port}/`;
 	const profile = mkdtempSync(join(tmpdir(), "vault-agent-chromium-"));
 	let context = null;

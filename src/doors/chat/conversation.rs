@@ -395,18 +395,21 @@ impl Conversation {
     }
 
     /// A coding agent's turn, kept as the chat keeps its own: the user's
-    /// message, each answer the agent gave (with the reasoning shown so far),
-    /// the agent and its session, the title from the first message.
+    /// message with the images it was sent (by reference, so a reopened chat
+    /// shows them and deleting it removes the pasted ones), each answer the
+    /// agent gave (with the reasoning shown so far), the agent and its
+    /// session, the title from the first message.
     pub fn keep_agent_turn(
         &mut self,
         text: &str,
+        images: Vec<Attachment>,
         answers: Vec<AgentAnswerText>,
         agent: AgentChat,
         now_ms: f64,
     ) {
         self.messages.push(ChatMessage::User {
             text: text.to_string(),
-            attachments: None,
+            attachments: (!images.is_empty()).then_some(images),
         });
         for answer in answers {
             let mut message = ChatMessage::assistant(answer.text, Vec::new());

@@ -234,40 +234,12 @@ impl<H: Host> ChatDoor<H> {
         start: &Value,
         attachments: Option<Vec<Attachment>>,
     ) -> Result<(String, Option<Vec<Attachment>>, Option<TurnSetup>), String> {
-        if let Some(path) = start.get("prompt").and_then(Value::as_str) {
-            let mut values = saved_prompts::PromptValues::from_value(start.get("values"));
-            if values.date.is_empty() {
-                values.date = self.engine.host().local_context().date_time;
+        let prompt = start.get("prompt").and_then(Value::as_str);
+        if start.get("rewrite").is_none() {
+            if let Some(path) = prompt {
+                let (text, setup) = self.saved_prompt(path, start, None).await?;
+                return Ok((text, attachments, Some(setup)));
             }
-            let settings = self.engine.settings_snapshot();
-            let listed = saved_prompts::list(self.engine.host(), &settings).await;
-            let Some(prompt) = listed.prompts.into_iter().find(|p| p.path == path) else {
-                return Err(listed.notice.unwrap_or_else(|| format!(
-                    "There is no saved prompt {path} in your prompts folder (Settings → Vault Agent → Model); it may have been moved or renamed."
-                )));
-            };
-            let mut setup = TurnSetup {
-                mode_cap: prompt.mode,
-                profile: prompt.profile.clone(),
-                ..TurnSetup::default()
-            };
-            if let Some(slot) = start.get("scheduled").and_then(Value::as_str) {
-                let (Some(schedule), Some(_)) = (prompt.schedule, schedule::parse_slot(slot))
-                else {
-                    return Err(format!("The saved prompt {path} has no `schedule` now (or the slot {slot} is not one), so it was not run by itself."));
-                };
-                values.date = slot[..10].to_string();
-                // The narrower of the prompt's mode and the chat's, the chat's
-                // when the prompt names none: a run nobody started never
-                // reaches further than what the user allowed the chat.
-                let chat = settings.permission_mode;
-                setup.mode_cap = Some(prompt.mode.map_or(chat, |mode| chat.at_most(mode)));
-                let late = start.get("late").and_then(Value::as_bool).unwrap_or(false);
-                setup.scheduled = Some(schedule::notice(&prompt.name, &schedule, slot, late));
-            }
-            let text = saved_prompts::fill(&prompt, &values)?;
-            setup.prompt = prompt.name;
-            return Ok((text, attachments, Some(setup)));
         }
         let request = start
             .get("rewrite")
@@ -279,7 +251,18 @@ impl<H: Host> ChatDoor<H> {
             .unwrap_or("")
             .trim();
         let rewrite = selection::locate(&request)?;
-        if instruction.is_empty() {
+        // A saved prompt run on the selection as a rewrite: its text, filled
+        // in with the selection, is the instruction, under its profile and mode.
+        let (instruction, mut setup) = match prompt {
+            Some(path) => {
+                let (text, setup) = self
+                    .saved_prompt(path, start, Some(&rewrite.selection))
+                    .await?;
+                (text, setup)
+            }
+            None => (instruction.to_string(), TurnSetup::default()),
+        };
+        if instruction.trim().is_empty() {
             return Err(
                 "Say how to rewrite the selection (e.g. \"shorter\", \"in British English\")."
                     .into(),
@@ -289,15 +272,59 @@ impl<H: Host> ChatDoor<H> {
             selection: Some(rewrite.selection.clone()),
             ..Attachment::note(&rewrite.path)
         }];
-        let setup = TurnSetup {
-            rewrite: Some(rewrite),
-            ..TurnSetup::default()
-        };
+        setup.rewrite = Some(rewrite);
         Ok((
-            format!("Rewrite the selection: {instruction}"),
+            format!("Rewrite the selection: {}", instruction.trim()),
             Some(attachments),
             Some(setup),
         ))
+    }
+
+    /// The saved prompt at `path` filled in with `start`'s values (the
+    /// selection being rewritten, when there is one), and its set-up: its
+    /// profile, at most its mode, or its scheduled run.
+    async fn saved_prompt(
+        &self,
+        path: &str,
+        start: &Value,
+        selection: Option<&str>,
+    ) -> Result<(String, TurnSetup), String> {
+        let mut values = saved_prompts::PromptValues::from_value(start.get("values"));
+        if values.date.is_empty() {
+            // `{{date}}` is the day as the shim writes it (2026-12-02), never the long form.
+            values.date = self.engine.host().local_context().date;
+        }
+        let settings = self.engine.settings_snapshot();
+        let listed = saved_prompts::list(self.engine.host(), &settings).await;
+        let Some(prompt) = listed.prompts.into_iter().find(|p| p.path == path) else {
+            return Err(listed.notice.unwrap_or_else(|| format!(
+                "There is no saved prompt {path} in your prompts folder (Settings → Vault Agent → Model); it may have been moved or renamed."
+            )));
+        };
+        let mut setup = TurnSetup {
+            mode_cap: prompt.mode,
+            profile: prompt.profile.clone(),
+            ..TurnSetup::default()
+        };
+        if let Some(slot) = start.get("scheduled").and_then(Value::as_str) {
+            let (Some(schedule), Some(_)) = (prompt.schedule, schedule::parse_slot(slot)) else {
+                return Err(format!("The saved prompt {path} has no `schedule` now (or the slot {slot} is not one), so it was not run by itself."));
+            };
+            values.date = slot[..10].to_string();
+            // The narrower of the prompt's mode and the chat's, the chat's
+            // when the prompt names none: a run nobody started never
+            // reaches further than what the user allowed the chat.
+            let chat = settings.permission_mode;
+            setup.mode_cap = Some(prompt.mode.map_or(chat, |mode| chat.at_most(mode)));
+            let late = start.get("late").and_then(Value::as_bool).unwrap_or(false);
+            setup.scheduled = Some(schedule::notice(&prompt.name, &schedule, slot, late));
+        }
+        if let Some(selection) = selection {
+            values.selection = Some(selection.to_string());
+        }
+        let text = saved_prompts::fill(&prompt, &values)?;
+        setup.prompt = prompt.name;
+        Ok((text, setup))
     }
 
     /// Retry on a failed turn's banner: the turn runs again from the
@@ -402,10 +429,11 @@ impl<H: Host> ChatDoor<H> {
         &self,
         conversation: &mut Conversation,
         text: &str,
+        images: Vec<conversation::Attachment>,
         answers: Vec<conversation::AgentAnswerText>,
         agent: conversation::AgentChat,
     ) {
-        conversation.keep_agent_turn(text, answers, agent, self.engine.host().now_ms());
+        conversation.keep_agent_turn(text, images, answers, agent, self.engine.host().now_ms());
     }
 
     /// A fresh conversation with an id no other one has.
