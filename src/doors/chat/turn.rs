@@ -407,14 +407,21 @@ impl<H: Host> ChatDoor<H> {
 
 /// Who the turn's calls come through: an outside door (`vault-agent:ask`),
 /// or a saved prompt that narrows the mode, whose cards name it.
+/// Both at once: the door's name, and the narrower of the two modes (a
+/// prompt's mode never widens what the door allows, nor the other way).
 fn outside_door(conversation: &Conversation) -> Option<super::conversation::OutsideDoor> {
-    conversation.door.clone().or_else(|| {
-        let setup = super::conversation::TurnSetup::of(conversation);
-        Some(super::conversation::OutsideDoor {
+    let setup = super::conversation::TurnSetup::of(conversation);
+    match (conversation.door.clone(), setup.mode_cap) {
+        (Some(mut door), Some(cap)) => {
+            door.mode_cap = door.mode_cap.at_most(cap);
+            Some(door)
+        }
+        (Some(door), None) => Some(door),
+        (None, cap) => Some(super::conversation::OutsideDoor {
             name: format!("Saved prompt “{}”", setup.prompt),
-            mode_cap: setup.mode_cap?,
-        })
-    })
+            mode_cap: cap?,
+        }),
+    }
 }
 
 /// The messages after the turn's user message (the whole chat if it has none).
@@ -440,5 +447,50 @@ pub(super) fn parse_arguments(raw: &str) -> Result<Value, String> {
         Ok(value @ Value::Object(_)) => Ok(value),
         Ok(other) => Err(format!("the arguments must be a JSON object, not {other}")),
         Err(e) => Err(format!("the arguments are not valid JSON ({e}); send a JSON object like {{\"command\": \"…\"}}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::doors::chat::conversation::{OutsideDoor, TurnSetup};
+    use crate::settings::PermissionMode;
+
+    #[test]
+    fn a_saved_prompts_mode_narrows_an_outside_doors_and_never_widens_it() {
+        let with = |door: Option<PermissionMode>, prompt: Option<PermissionMode>| {
+            let mut conversation = Conversation::new("chat-1".into(), 0.0);
+            conversation.door = door.map(|mode_cap| OutsideDoor {
+                name: "Obsidian CLI".into(),
+                mode_cap,
+            });
+            conversation.setup = Some(
+                TurnSetup {
+                    prompt: "Tidy".into(),
+                    mode_cap: prompt,
+                    ..TurnSetup::default()
+                }
+                .to_value(),
+            );
+            outside_door(&conversation).map(|d| (d.name, d.mode_cap))
+        };
+        use PermissionMode::*;
+        assert_eq!(
+            with(Some(AskBeforeEdits), Some(ReadOnly)),
+            Some(("Obsidian CLI".into(), ReadOnly))
+        );
+        assert_eq!(
+            with(Some(ReadOnly), Some(AskBeforeEdits)),
+            Some(("Obsidian CLI".into(), ReadOnly))
+        );
+        assert_eq!(
+            with(Some(AskEveryChange), None),
+            Some(("Obsidian CLI".into(), AskEveryChange))
+        );
+        assert_eq!(
+            with(None, Some(ReadOnly)),
+            Some(("Saved prompt “Tidy”".into(), ReadOnly))
+        );
+        assert_eq!(with(None, None), None);
     }
 }
