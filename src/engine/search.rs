@@ -156,26 +156,35 @@ impl<H: Host> Engine<H> {
         progress(&self.search_status());
         for batch in paths.chunks(READ_BATCH) {
             let texts = self.host().vault_read_many(batch, MAX_NOTE_BYTES).await;
-            {
-                let mut state = self.search.borrow_mut();
-                let state = &mut *state;
-                let index = state.index.as_mut().expect("made above");
-                for (path, text) in batch.iter().zip(texts) {
-                    if state.touched.contains(path) {
-                        continue;
-                    }
-                    match text {
-                        Some(text) => {
-                            let _ = index.upsert(path, &text);
+            let mut notes = batch.iter().zip(texts).peekable();
+            while notes.peek().is_some() {
+                // A slice of at most SLICE_MS of indexing, then a macrotask,
+                // so the app draws and handles input between slices (a
+                // batch of 200 typical notes takes longer than a frame).
+                let started = self.host().now_ms();
+                {
+                    let mut state = self.search.borrow_mut();
+                    let state = &mut *state;
+                    let index = state.index.as_mut().expect("made above");
+                    for (path, text) in notes.by_ref() {
+                        state.read += 1;
+                        if state.touched.contains(path) {
+                            continue;
                         }
-                        None => state.unread += 1,
+                        match text {
+                            Some(text) => {
+                                let _ = index.upsert(path, &text);
+                            }
+                            None => state.unread += 1,
+                        }
+                        if self.host().now_ms() - started >= SLICE_MS {
+                            break;
+                        }
                     }
                 }
-                state.read += batch.len();
+                progress(&self.search_status());
+                self.host().sleep(0).await;
             }
-            progress(&self.search_status());
-            // A macrotask, so the app draws and handles input between batches.
-            self.host().sleep(0).await;
         }
         let mut state = self.search.borrow_mut();
         if let Some(index) = state.index.as_mut() {
@@ -367,6 +376,10 @@ impl<H: Host> Engine<H> {
         Ok((ranked, passages, building))
     }
 }
+
+/// The longest the build indexes before it gives the app a turn (a frame
+/// is 16 ms; BENCHMARKS.md, "Ranked search in Chromium").
+const SLICE_MS: f64 = 8.0;
 
 /// How long a check waits for a build under way (10 000 notes build in
 /// under a second in Node; BENCHMARKS.md), and how often it looks.
