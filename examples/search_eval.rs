@@ -85,8 +85,15 @@ fn main() {
                 // `--hygiene`: the backlink suggestions' ranking of a topic
                 // (obsidianHygiene suggest topic=…), for comparison.
                 let hits: Vec<String> = if args.iter().any(|a| a == "--hygiene") {
-                    let subject = vault_agent::hygiene::suggest::Subject::Topic(text);
-                    vault_agent::hygiene::suggest::suggest(&subject, &notes, 10)
+                    use vault_agent::hygiene::suggest::{candidates, suggest, Subject};
+                    let subject = Subject::Topic(text);
+                    let picked = candidates(&subject, &index, &all);
+                    let read: Vec<(String, String)> = notes
+                        .iter()
+                        .filter(|(p, _)| picked.iter().any(|r| &r.path == p))
+                        .cloned()
+                        .collect();
+                    suggest(&subject, &index, &picked, &read, 10)
                         .into_iter()
                         .map(|s| s.path)
                         .collect()

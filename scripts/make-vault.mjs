@@ -6,8 +6,13 @@
 // was planted, so a test can check every one is found and nothing else.
 //
 //   node scripts/make-vault.mjs <folder> [notes=10000]
+//   node scripts/make-vault.mjs --typical <folder> [notes=10000]
 //
 // tests/hygiene.rs plants the same things natively (without files).
+// `--typical` (makeTypicalVault) writes notes of a typical length instead,
+// as examples/search_bench.rs generates them: properties with tags, 2-4
+// sections, about 300 words drawn from a 6 000-word vocabulary by a Zipf
+// law, about 2.5 KB a note; nothing planted (for the search benchmarks).
 
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -91,7 +96,79 @@ export function makeVault(folder, n = 10_000) {
 	return planted;
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
+/** A small deterministic generator (xorshift64, as in examples/search_bench.rs). */
+function xorshift(seed) {
+	let x = BigInt(seed);
+	const mask = (1n << 64n) - 1n;
+	return () => {
+		x ^= (x << 13n) & mask;
+		x ^= x >> 7n;
+		x ^= (x << 17n) & mask;
+		return x;
+	};
+}
+
+/** `n` made-up words of 2-4 syllables, some with an English ending. */
+export function vocabulary(n = 6000) {
+	const C = ["k", "r", "t", "m", "s", "l", "n", "p", "d", "v", "b", "g", "ch", "st"];
+	const V = ["a", "e", "i", "o", "u", "ai", "ou"];
+	const next = xorshift(7);
+	const below = (k) => Number(next() % BigInt(k));
+	const words = new Set();
+	while (words.size < n) {
+		let w = "";
+		for (let s = 2 + below(3); s > 0; s--) w += C[below(C.length)] + V[below(V.length)];
+		if (below(4) === 0) w += ["s", "ing", "ed", "er"][below(4)];
+		words.add(w);
+	}
+	return [...words];
+}
+
+/** Writes `n` notes of typical length into `folder`; returns their paths and the vocabulary. */
+export function makeTypicalVault(folder, n = 10_000, seed = 11) {
+	const words = vocabulary();
+	let sum = 0;
+	const cumulative = words.map((_, k) => (sum += 1 / (k + 1)));
+	const next = xorshift(seed);
+	const below = (k) => Number(next() % BigInt(k));
+	const zipf = () => {
+		const x = (below(1_000_000) / 1_000_000) * sum;
+		let lo = 0;
+		let hi = cumulative.length - 1;
+		while (lo < hi) {
+			const mid = (lo + hi) >> 1;
+			if (cumulative[mid] < x) lo = mid + 1;
+			else hi = mid;
+		}
+		return words[lo];
+	};
+	const paths = [];
+	for (let i = 0; i < n; i++) {
+		const lines = ["---", `tags: [${words[below(200)]}, ${words[below(200)]}]`, `status: ${["draft", "done", "idea"][i % 3]}`, "---"];
+		const sections = 2 + below(3);
+		for (let s = 0; s < sections; s++) {
+			lines.push("", `## ${zipf()} ${zipf()}`);
+			let line = [];
+			for (let w = 0; w < Math.floor(300 / sections); w++) {
+				line.push(zipf());
+				if (line.length === 12) lines.push(line.splice(0).join(" "));
+			}
+			if (line.length) lines.push(line.join(" "));
+			if (s === 0) lines.push(`See [[${words[below(words.length)]}]].`);
+		}
+		const path = `${["Projects", "Areas", "Journal", "People", "Ideas"][i % 5]}/${zipf()} ${zipf()} ${i}.md`;
+		mkdirSync(dirname(join(folder, path)), { recursive: true });
+		writeFileSync(join(folder, path), `${lines.join("\n")}\n`);
+		paths.push(path);
+	}
+	return { paths, words };
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url) && process.argv[2] === "--typical") {
+	const [folder, count = "10000"] = process.argv.slice(3);
+	const { paths } = makeTypicalVault(folder, Number(count));
+	console.log(`${paths.length} notes of typical length in ${folder}`);
+} else if (process.argv[1] === fileURLToPath(import.meta.url)) {
 	const [folder, count = "10000"] = process.argv.slice(2);
 	if (!folder) {
 		console.error("usage: node scripts/make-vault.mjs <folder> [notes=10000]");

@@ -8,6 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{json, Value};
 use vault_agent::base::host::ProcessOutcome;
+use vault_agent::engine::search::VaultEvent;
 use vault_agent::hygiene::READ_BATCH;
 use vault_agent::testing::{block_on, FakeHost};
 use vault_agent::VaultAgent;
@@ -548,5 +549,175 @@ fn base_create_warns_like_create_when_the_item_is_named() {
         let plain = block_on(core.call_tool("obsidianBases", &args));
         assert!(plain.ok, "{}", plain.text);
         assert!(!plain.text.contains("title exists"), "{}", plain.text);
+    }
+}
+
+/// The CLI commands the fake was asked to run, by name.
+fn cli_commands(core: &VaultAgent<FakeHost>) -> Vec<String> {
+    core.host()
+        .requests
+        .borrow()
+        .iter()
+        .map(|r| r.args[0].clone())
+        .collect()
+}
+
+#[test]
+fn once_the_index_is_built_create_warns_from_it_with_its_stemmer() {
+    let (notes, _) = generate(500);
+    let core = core_over(&notes, json!({"permissionMode": "askBeforeEdits"}));
+    block_on(core.build_search_index(&|_| {}));
+    // A note Obsidian reported after the build: the index holds it, the
+    // CLI's listing (fixed in this fake) never names it.
+    let made = "Ideas/Meeting notes.md";
+    core.host()
+        .notes
+        .borrow_mut()
+        .insert(made.into(), "Agenda.".into());
+    block_on(core.search_vault_event(&VaultEvent::Create { path: made.into() }));
+    // "meetings note" is 0.85 below "meeting notes" by Levenshtein (0.846):
+    // the same terms word by word under the search's stemmer.
+    let created = block_on(core.call_tool(
+        "obsidianEdit",
+        &json!({"command": "create", "path": "Inbox/Meetings note.md", "content": ""}),
+    ));
+    assert!(
+        created
+            .text
+            .contains("a very similar title exists: \"Ideas/Meeting notes.md\""),
+        "{}",
+        created.text
+    );
+    assert!(
+        !cli_commands(&core).contains(&"files".to_string()),
+        "no listing: the index answered: {:?}",
+        cli_commands(&core)
+    );
+
+    // The read scope holds for the index too: a note outside it is not named.
+    let scoped = core_over(
+        &notes,
+        json!({"permissionMode": "askBeforeEdits", "readFolders": ["Projects"]}),
+    );
+    block_on(scoped.build_search_index(&|_| {}));
+    let outside = block_on(scoped.call_tool(
+        "obsidianEdit",
+        &json!({"command": "create", "path": "Projects/Sourdough starter car.md", "content": ""}),
+    ));
+    assert!(!outside.text.contains("title exists"), "{}", outside.text);
+    let inside = block_on(scoped.call_tool(
+        "obsidianEdit",
+        &json!({"command": "create", "path": "Projects/Quarterly budget reviews.md", "content": ""}),
+    ));
+    assert!(
+        inside
+            .text
+            .contains("\"Projects/Quarterly budget review.md\""),
+        "{}",
+        inside.text
+    );
+    assert!(!inside.text.contains("Archive/"), "{}", inside.text);
+}
+
+#[test]
+fn suggest_ranks_by_the_index_and_reads_only_the_notes_it_picks() {
+    let (notes, planted) = generate(10_000);
+    let core = core_over(&notes, json!({}));
+    block_on(core.build_search_index(&|_| {}));
+    // A background note edited after the build: the event re-indexes it.
+    let edited = "Notes/Note 00007 thunder.md";
+    core.host()
+        .notes
+        .borrow_mut()
+        .insert(edited.into(), "Solar panels: maintained in May.\n".into());
+    block_on(core.search_vault_event(&VaultEvent::Modify {
+        path: edited.into(),
+    }));
+    core.host().read_batches.borrow_mut().clear();
+    let suggest = run(
+        &core,
+        json!({"command": "suggest", "path": SUBJECT, "limit": 20}),
+    );
+    assert!(suggest.ok, "{}", suggest.text);
+    let ranked: Vec<&str> = suggest
+        .text
+        .lines()
+        .filter_map(|l| l.split_once(". ").filter(|(n, _)| n.parse::<u32>().is_ok()))
+        .map(|(_, rest)| rest.split(" (score").next().unwrap())
+        .collect();
+    let top: BTreeSet<String> = ranked.iter().take(5).map(|s| s.to_string()).collect();
+    assert_eq!(top, planted.mentions, "{}", suggest.text);
+    // Found by the words the event indexed ("panels" is "panel" to the index).
+    assert_eq!(ranked.get(5), Some(&edited), "{}", suggest.text);
+    let line = suggest.text.lines().find(|l| l.contains(edited)).unwrap();
+    assert!(
+        line.contains("shares words: ") && line.contains("panel"),
+        "{line}"
+    );
+    let read: usize = core.host().read_batches.borrow().iter().sum();
+    assert!(
+        read < 20,
+        "the notes that share its rare words, not 10 000: {read}"
+    );
+    assert!(suggest.text.contains("Source: the ranked search's index"));
+    assert!(
+        !cli_commands(&core).contains(&"files".to_string()),
+        "no listing: {:?}",
+        cli_commands(&core)
+    );
+}
+
+#[test]
+fn suggest_shows_nothing_outside_the_read_folders_and_counts_it() {
+    let (notes, planted) = generate(2_000);
+    let core = core_over(&notes, json!({"readFolders": ["Projects", "Notes"]}));
+    let suggest = run(
+        &core,
+        json!({"command": "suggest", "path": SUBJECT, "limit": 50}),
+    );
+    assert!(suggest.ok, "{}", suggest.text);
+    let ranked: Vec<&str> = suggest
+        .text
+        .lines()
+        .filter_map(|l| l.split_once(". ").filter(|(n, _)| n.parse::<u32>().is_ok()))
+        .map(|(_, rest)| rest.split(" (score").next().unwrap())
+        .collect();
+    let inside: Vec<&String> = planted
+        .mentions
+        .iter()
+        .filter(|p| p.starts_with("Projects/") || p.starts_with("Notes/"))
+        .collect();
+    assert!(!inside.is_empty());
+    for path in &ranked {
+        assert!(
+            path.starts_with("Projects/") || path.starts_with("Notes/"),
+            "{path}: {}",
+            suggest.text
+        );
+    }
+    for path in inside {
+        assert!(ranked.contains(&path.as_str()), "{path}: {}", suggest.text);
+    }
+    let outside = notes
+        .keys()
+        .filter(|p| !p.starts_with("Projects/") && !p.starts_with("Notes/"))
+        .count();
+    assert_eq!(suggest.withheld, Some(outside), "{}", suggest.text);
+    // A folder narrows it again; its notes outside the scope are counted.
+    let meetings = run(
+        &core,
+        json!({"command": "suggest", "path": SUBJECT, "folder": "Notes"}),
+    );
+    assert!(meetings.ok, "{}", meetings.text);
+    assert_eq!(meetings.withheld, None, "{}", meetings.text);
+    let listed = meetings
+        .text
+        .lines()
+        .filter(|l| l.starts_with(|c: char| c.is_ascii_digit()));
+    for line in listed {
+        assert!(
+            line.split_once(". ").unwrap().1.starts_with("Notes/"),
+            "{line}"
+        );
     }
 }

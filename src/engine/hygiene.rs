@@ -10,12 +10,17 @@ use crate::base::result::ToolResult;
 use crate::base::vault_path::in_config_dir;
 use crate::cli::argv::CliInvocation;
 use crate::engine::Engine;
-use crate::hygiene::suggest::{suggest, Subject};
+use crate::hygiene::suggest::{candidates, suggest, Subject};
 use crate::hygiene::text::{body, title_of};
-use crate::hygiene::titles::{find_duplicates, matching_titles, SimilarPair};
-use crate::hygiene::{HygieneRequest, MAX_NOTES, MAX_NOTE_BYTES, MAX_READ_BYTES, READ_BATCH};
+use crate::hygiene::titles::find_duplicates;
+use crate::hygiene::{
+    HygieneRequest, DEFAULT_THRESHOLD, MAX_NOTES, MAX_NOTE_BYTES, MAX_READ_BYTES, READ_BATCH,
+};
 use crate::policy::filter::is_empty_answer;
 use crate::policy::scope::FolderScope;
+use crate::search::related::titles_like;
+use crate::search::text::Analyzer;
+use crate::search::{Language, TitleMatch};
 use crate::settings::Settings;
 
 /// Notes listed by the CLI, limited to the read scope.
@@ -55,7 +60,7 @@ impl<H: Host> Engine<H> {
                 let mut text = format!(
                     "Duplicate titles among {} notes{}. Source: titles from the CLI's `files ext=md` listing; no note was read.\n",
                     listed.paths.len(),
-                    in_folder(folder)
+                    in_folder_text(folder)
                 );
                 text.push_str(&format!(
                     "\nSame title after ignoring case, accents and punctuation: {} group{}\n",
@@ -104,7 +109,7 @@ impl<H: Host> Engine<H> {
                 let mut text = format!(
                     "Empty notes among {} notes{}: {found}. Source: the CLI's `files ext=md` listing, then each note's text through Obsidian's vault (cachedRead, {} notes a batch).\n",
                     listed.paths.len(),
-                    in_folder(folder),
+                    in_folder_text(folder),
                     READ_BATCH
                 );
                 let mut shown = 0;
@@ -132,57 +137,8 @@ impl<H: Host> Engine<H> {
                 folder,
                 limit,
             } => {
-                let listed = self.list_notes(folder.as_deref(), settings).await?;
-                let (subject_path, subject_text) = match note {
-                    Some(locate) => {
-                        let path = self.resolve_note(locate, settings).await?;
-                        let text = self.read_exact(&path).await?;
-                        (Some(path), text)
-                    }
-                    None => (None, String::new()),
-                };
-                let candidates: Vec<String> = listed
-                    .paths
-                    .iter()
-                    .filter(|p| Some(*p) != subject_path.as_ref())
-                    .cloned()
-                    .collect();
-                let read = self.read_notes(&candidates).await;
-                let subject = match (&subject_path, topic) {
-                    (Some(path), _) => Subject::Note {
-                        path,
-                        text: &subject_text,
-                    },
-                    (None, Some(topic)) => Subject::Topic(topic),
-                    (None, None) => {
-                        return Err(ToolError::invalid(
-                            "obsidianHygiene",
-                            "suggest: give `path` or `file` (a note) or `topic` (words)",
-                        ))
-                    }
-                };
-                let found = suggest(&subject, &read.notes, *limit);
-                let about = match &subject {
-                    Subject::Note { path, .. } => format!("notes that could link to \"{path}\""),
-                    Subject::Topic(topic) => format!("notes about \"{topic}\""),
-                };
-                let mut text = format!(
-                    "Backlink suggestions: {about}, from {} notes{}: {} (at most {limit}). Ranked by the title mentioned in the text, shared tags, links to the same notes and rare shared words (CJK by character bigrams and trigrams); notes that already link to it are left out. Source: the CLI's `files ext=md` listing, then each note's text through Obsidian's vault (cachedRead).\n",
-                    read.notes.len(),
-                    in_folder(folder),
-                    found.len()
-                );
-                for (rank, s) in found.iter().enumerate() {
-                    text.push_str(&format!(
-                        "{}. {} (score {}): {}\n",
-                        rank + 1,
-                        s.path,
-                        s.score,
-                        s.why.join("; ")
-                    ));
-                }
-                unread_and_cut(&mut text, &read);
-                Ok(finish(text, read.truncated || listed.truncated, &listed))
+                self.suggest_links(note.as_ref(), topic.as_deref(), folder, *limit, settings)
+                    .await
             }
         }
     }
@@ -330,32 +286,145 @@ impl<H: Host> Engine<H> {
         read
     }
 
-    /// Notes whose title is the same as or very similar to the new note's:
-    /// the check before `create`. Never an error: a listing that fails
-    /// leaves no warning.
-    pub(crate) async fn similar_titles(
+    /// Backlink suggestions, ranked by the search's index (its words and
+    /// weights, `hygiene::suggest`); only the candidates it picks are read.
+    /// An index never built is built first; one being built is waited for
+    /// (the report is the user's or the model's question about the whole
+    /// vault, and the build reads each note once, as this check used to).
+    async fn suggest_links(
         &self,
-        title: &str,
+        note: Option<&crate::base::call::NoteLocator>,
+        topic: Option<&str>,
+        folder: &Option<String>,
+        limit: usize,
         settings: &Settings,
-    ) -> Vec<SimilarPair> {
-        match self.list_notes(None, settings).await {
-            Ok(listed) => {
-                matching_titles(title, &listed.paths, crate::hygiene::DEFAULT_THRESHOLD, 3)
+    ) -> Result<ToolResult, ToolError> {
+        let (subject_path, subject_text) = match note {
+            Some(locate) => {
+                let path = self.resolve_note(locate, settings).await?;
+                let text = self.read_exact(&path).await?;
+                (Some(path), text)
             }
+            None => (None, String::new()),
+        };
+        let subject = match (&subject_path, topic) {
+            (Some(path), _) => Subject::Note {
+                path,
+                text: &subject_text,
+            },
+            (None, Some(topic)) => Subject::Topic(topic),
+            (None, None) => {
+                return Err(ToolError::invalid(
+                    "obsidianHygiene",
+                    "suggest: give `path` or `file` (a note) or `topic` (words)",
+                ))
+            }
+        };
+        let building = self.settled_search_index().await;
+        let scope = FolderScope::read(settings, self.host().platform().os());
+        let in_folder = |path: &str| {
+            folder.as_deref().is_none_or(|f| {
+                let f = f.trim_end_matches('/');
+                path.strip_prefix(f)
+                    .is_some_and(|rest| rest.starts_with('/'))
+            })
+        };
+        let visible = |path: &str| in_folder(path) && scope.contains(path);
+        let (picked, considered, withheld) = {
+            let state = self.search.borrow();
+            let Some(index) = state.index() else {
+                return Err(ToolError::invalid(
+                    "obsidianHygiene",
+                    "suggest: the search index is not available; try again once the vault has loaded",
+                ));
+            };
+            let picked = candidates(&subject, index, &visible);
+            let own = subject_path.as_deref();
+            let considered = index
+                .paths()
+                .filter(|p| visible(p) && Some(*p) != own)
+                .count();
+            let withheld = index
+                .paths()
+                .filter(|p| in_folder(p) && !scope.contains(p))
+                .count();
+            (picked, considered, withheld)
+        };
+        let paths: Vec<String> = picked.iter().map(|r| r.path.clone()).collect();
+        let read = self.read_notes(&paths).await;
+        let found = {
+            let state = self.search.borrow();
+            let index = state.index().expect("checked above");
+            suggest(&subject, index, &picked, &read.notes, limit)
+        };
+        let about = match &subject {
+            Subject::Note { path, .. } => format!("notes that could link to \"{path}\""),
+            Subject::Topic(topic) => format!("notes about \"{topic}\""),
+        };
+        let mut text = format!(
+            "Backlink suggestions: {about}, from {considered} notes{}: {} (at most {limit}). Ranked by the title mentioned in the text, shared tags, links to the same notes and rare shared words (stemmed and folded as the ranked search has them; CJK by character bigrams); notes that already link to it are left out. Source: the ranked search's index, then the text of the {} notes it picked through Obsidian's vault (cachedRead).\n",
+            in_folder_text(folder),
+            found.len(),
+            read.notes.len()
+        );
+        for (rank, s) in found.iter().enumerate() {
+            text.push_str(&format!(
+                "{}. {} (score {}): {}\n",
+                rank + 1,
+                s.path,
+                s.score,
+                s.why.join("; ")
+            ));
+        }
+        unread_and_cut(&mut text, &read);
+        if let Some((read, total)) = building {
+            text.push_str(&format!(
+                "\n[The search index is still being built: {read} of {total} notes read so far, so a note may be missing; run it again shortly.]\n"
+            ));
+        }
+        let listed = Listed {
+            paths: Vec::new(),
+            withheld,
+            truncated: false,
+        };
+        Ok(finish(text, read.truncated || building.is_some(), &listed))
+    }
+
+    /// Notes whose title is the same as or very similar to the new note's:
+    /// the check before `create`, among the notes the agent may read. From
+    /// the search's index once it is built; before that (the app starting,
+    /// a build under way) from the CLI's listing, with the same likeness.
+    /// Never waits for a build and is never an error: a listing that fails
+    /// leaves no warning.
+    pub(crate) async fn similar_titles(&self, title: &str, settings: &Settings) -> Vec<TitleMatch> {
+        let scope = FolderScope::read(settings, self.host().platform().os());
+        {
+            if let Some(index) = self.search.borrow().ready_index() {
+                return index.similar_titles(title, DEFAULT_THRESHOLD, 3, &|p| scope.contains(p));
+            }
+        }
+        match self.list_notes(None, settings).await {
+            Ok(listed) => titles_like(
+                &Analyzer::new(Language::English),
+                title,
+                listed.paths.iter().map(String::as_str),
+                DEFAULT_THRESHOLD,
+                3,
+            ),
             Err(_) => Vec::new(),
         }
     }
 }
 
 /// The warning a `create` carries when such notes exist.
-pub fn similar_title_warning(found: &[SimilarPair]) -> Option<String> {
+pub fn similar_title_warning(found: &[TitleMatch]) -> Option<String> {
     let first = found.first()?;
     let kind = if first.score >= 1.0 {
         "the same"
     } else {
         "a very similar"
     };
-    let list: Vec<String> = found.iter().map(|p| format!("\"{}\"", p.b)).collect();
+    let list: Vec<String> = found.iter().map(|p| format!("\"{}\"", p.path)).collect();
     Some(format!(
         "A note with {kind} title exists: {}. Consider adding to it (obsidianEdit `append`) instead of a new note; ask the user which they want.",
         list.join(", ")
@@ -404,7 +473,7 @@ fn unread_and_cut(text: &mut String, read: &Read) {
     }
 }
 
-fn in_folder(folder: &Option<String>) -> String {
+fn in_folder_text(folder: &Option<String>) -> String {
     folder
         .as_ref()
         .map(|f| format!(" in \"{f}\""))

@@ -87,6 +87,16 @@ pub(crate) struct SearchState {
 }
 
 impl SearchState {
+    /// The index as it stands (`None` before the first build).
+    pub(crate) fn index(&self) -> Option<&Index> {
+        self.index.as_ref()
+    }
+
+    /// The index once a build has completed.
+    pub(crate) fn ready_index(&self) -> Option<&Index> {
+        self.index.as_ref().filter(|_| self.phase == Phase::Ready)
+    }
+
     fn status(&self) -> SearchStatus {
         let notes = self.index.as_ref().map_or(0, |i| i.stats().notes);
         let label = match self.phase {
@@ -146,26 +156,35 @@ impl<H: Host> Engine<H> {
         progress(&self.search_status());
         for batch in paths.chunks(READ_BATCH) {
             let texts = self.host().vault_read_many(batch, MAX_NOTE_BYTES).await;
-            {
-                let mut state = self.search.borrow_mut();
-                let state = &mut *state;
-                let index = state.index.as_mut().expect("made above");
-                for (path, text) in batch.iter().zip(texts) {
-                    if state.touched.contains(path) {
-                        continue;
-                    }
-                    match text {
-                        Some(text) => {
-                            let _ = index.upsert(path, &text);
+            let mut notes = batch.iter().zip(texts).peekable();
+            while notes.peek().is_some() {
+                // A slice of at most SLICE_MS of indexing, then a macrotask,
+                // so the app draws and handles input between slices (a
+                // batch of 200 typical notes takes longer than a frame).
+                let started = self.host().now_ms();
+                {
+                    let mut state = self.search.borrow_mut();
+                    let state = &mut *state;
+                    let index = state.index.as_mut().expect("made above");
+                    for (path, text) in notes.by_ref() {
+                        state.read += 1;
+                        if state.touched.contains(path) {
+                            continue;
                         }
-                        None => state.unread += 1,
+                        match text {
+                            Some(text) => {
+                                let _ = index.upsert(path, &text);
+                            }
+                            None => state.unread += 1,
+                        }
+                        if self.host().now_ms() - started >= SLICE_MS {
+                            break;
+                        }
                     }
                 }
-                state.read += batch.len();
+                progress(&self.search_status());
+                self.host().sleep(0).await;
             }
-            progress(&self.search_status());
-            // A macrotask, so the app draws and handles input between batches.
-            self.host().sleep(0).await;
         }
         let mut state = self.search.borrow_mut();
         if let Some(index) = state.index.as_mut() {
@@ -177,6 +196,24 @@ impl<H: Host> Engine<H> {
         drop(state);
         progress(&status);
         status
+    }
+
+    /// The index for a check that ranks by it (the backlink suggestions):
+    /// built now if it never was; while a build runs (started at layout
+    /// ready), waited for in steps of [`BUILD_WAIT_STEP_MS`], at most
+    /// [`BUILD_WAIT_MS`]. `Some((read, total))` when the build is still
+    /// under way after that, so the check can say how far it came.
+    pub(crate) async fn settled_search_index(&self) -> Option<(usize, usize)> {
+        if self.search.borrow().phase == Phase::Idle {
+            self.build_search_index(&|_| {}).await;
+        }
+        let mut waited = 0;
+        while self.search.borrow().phase == Phase::Building && waited < BUILD_WAIT_MS {
+            self.host().sleep(BUILD_WAIT_STEP_MS).await;
+            waited += BUILD_WAIT_STEP_MS;
+        }
+        let state = self.search.borrow();
+        (state.phase == Phase::Building).then_some((state.read, state.total))
     }
 
     /// Keeps the index current: a created or modified note is read and
@@ -339,6 +376,15 @@ impl<H: Host> Engine<H> {
         Ok((ranked, passages, building))
     }
 }
+
+/// The longest the build indexes before it gives the app a turn (a frame
+/// is 16 ms; BENCHMARKS.md, "Ranked search in Chromium").
+const SLICE_MS: f64 = 8.0;
+
+/// How long a check waits for a build under way (10 000 notes build in
+/// under a second in Node; BENCHMARKS.md), and how often it looks.
+const BUILD_WAIT_MS: u32 = 30_000;
+const BUILD_WAIT_STEP_MS: u32 = 50;
 
 /// Characters of each passage in the palette's list: a few lines.
 const USER_BUDGET: usize = 240;

@@ -7,7 +7,7 @@
 //! | duplicates | titles from the CLI's `files ext=md` listing; no note is read |
 //! | empty | the listing, then every listed note's text through Obsidian's `app.vault.cachedRead`, in batches |
 //! | missing | the CLI's `unresolved verbose` (`link<TAB>source` lines); no note is read |
-//! | suggest | the listing, then the notes' text through `cachedRead`, in batches |
+//! | suggest | the ranked search's index (its words and weights), then the text of the notes it picks through `cachedRead` |
 //!
 //! Everything is bounded for a vault of tens of thousands of notes: notes
 //! are read [`READ_BATCH`] at a time, each at most [`MAX_NOTE_BYTES`], all

@@ -1,13 +1,12 @@
-//! Notes as the hygiene checks see them: wiki links, mentions of a title,
-//! and the terms text is compared by (words, and character n-grams for
-//! CJK, which has no spaces). Titles, the body after the properties, tags
-//! and the word pieces are the search's text model (`search::text`,
-//! `notes::frontmatter`), re-exported here, so both read notes alike.
+//! Notes as the hygiene checks see them: wiki links and mentions of a
+//! title. Titles, the body after the properties and tags are the search's
+//! text model (`search::text`, `notes::frontmatter`), re-exported here, so
+//! both read notes alike; words are compared by the search's index itself
+//! (`search::related`).
 
 pub use crate::notes::frontmatter::{body, frontmatter, tags};
 use crate::notes::headings::lines;
 use crate::notes::syntax::{line_kinds, link_targets, LineKind};
-use crate::search::text::{fold_accent, is_stop_word, runs, RunKind};
 pub use crate::search::text::{is_cjk, normalise_title, title_of};
 
 /// The notes a note links to, as written (without heading, block or alias):
@@ -21,47 +20,6 @@ pub fn links(text: &str) -> Vec<String> {
         .filter(|(_, kind)| *kind != LineKind::Hidden)
         .flat_map(|(line, _)| link_targets(line))
         .collect()
-}
-
-/// The terms text is compared by: words of three or more letters (lower
-/// case, accents folded, stop words left out; not stemmed) and, for CJK
-/// runs, every character bigram and trigram. `limit` bounds how many are
-/// produced. (The search's words, [`crate::search::text::Analyzer`], come
-/// from the same pieces.)
-pub fn terms(text: &str, limit: usize) -> Vec<String> {
-    let mut out = Vec::new();
-    runs(text, |kind, range| {
-        if out.len() >= limit {
-            return;
-        }
-        let run = &text[range];
-        match kind {
-            RunKind::Word => {
-                for part in run.split(['\'', '’']) {
-                    let mut folded = String::with_capacity(part.len());
-                    for c in part.chars().flat_map(char::to_lowercase) {
-                        fold_accent(c, &mut folded);
-                    }
-                    if folded.chars().count() >= 3 && !is_stop_word(&folded) {
-                        out.push(folded);
-                    }
-                }
-            }
-            RunKind::Cjk => {
-                let chars: Vec<char> = run.chars().collect();
-                if chars.len() == 1 {
-                    out.push(run.to_string());
-                }
-                for n in [2, 3] {
-                    for gram in chars.windows(n) {
-                        out.push(gram.iter().collect());
-                    }
-                }
-            }
-        }
-    });
-    out.truncate(limit);
-    out
 }
 
 /// How often `phrase` (already normalised) occurs in `text` normalised the
@@ -150,12 +108,7 @@ mod tests {
     }
 
     #[test]
-    fn cjk_text_becomes_ngrams() {
-        assert_eq!(
-            terms("会议记录", 100),
-            vec!["会议", "议记", "记录", "会议记", "议记录"]
-        );
-        assert_eq!(terms("The launch budget", 100), vec!["launch", "budget"]);
+    fn a_title_is_mentioned_on_word_boundaries_or_anywhere_in_cjk() {
         assert_eq!(mentions("see q3 plan and q3 planning", "q3 plan"), 1);
         assert_eq!(mentions("关于会议记录的", "会议记录"), 1);
     }

@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 
 use super::text::{normalise_title, title_of};
-use crate::search::related::{title_likeness, without_digits};
+use crate::search::related::without_digits;
 
 /// The work the candidate search may do (postings visited and trigrams
 /// merged) before the similar search stops and says it was cut short. A
@@ -196,37 +196,6 @@ fn sorted(mut pairs: Vec<SimilarPair>) -> Vec<SimilarPair> {
     pairs
 }
 
-/// Notes whose title is the same as, or similar to, `title` (the check
-/// before `create`), most similar first; at most `limit`. The likeness is
-/// the search index's ([`crate::search::related::title_likeness`]), so the
-/// check can move onto the index unchanged.
-pub fn matching_titles(
-    title: &str,
-    paths: &[String],
-    threshold: f64,
-    limit: usize,
-) -> Vec<SimilarPair> {
-    let wanted = normalise_title(title);
-    if wanted.is_empty() {
-        return Vec::new();
-    }
-    let mut found: Vec<SimilarPair> = paths
-        .iter()
-        .filter_map(|path| {
-            let key = normalise_title(title_of(path));
-            title_likeness(&wanted, &key, threshold).map(|score| (path, score))
-        })
-        .map(|(path, score)| SimilarPair {
-            a: title.to_string(),
-            b: path.clone(),
-            score,
-        })
-        .collect();
-    found.sort_by(|x, y| y.score.total_cmp(&x.score).then_with(|| x.b.cmp(&y.b)));
-    found.truncate(limit);
-    found
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -273,19 +242,5 @@ mod tests {
         let found = find_duplicates(&many, 0.6, 3);
         assert_eq!(found.comparisons, 3);
         assert!(found.truncated);
-    }
-
-    #[test]
-    fn a_new_title_is_matched_against_existing_notes() {
-        let existing = paths(&[
-            "Projects/Q3 Plan.md",
-            "Projects/Q3 plans.md",
-            "Q4 plan.md",
-            "Other.md",
-        ]);
-        let found = matching_titles("q3 plan", &existing, 0.85, 5);
-        let shown: Vec<&str> = found.iter().map(|p| p.b.as_str()).collect();
-        assert_eq!(shown, vec!["Projects/Q3 Plan.md", "Projects/Q3 plans.md"]);
-        assert_eq!(found[0].score, 1.0);
     }
 }

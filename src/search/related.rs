@@ -5,7 +5,7 @@
 //! predicate as the search, applied before anything is counted.
 
 use super::index::Index;
-use super::text::{normalise_title, title_of};
+use super::text::{normalise_title, title_of, Analyzer};
 
 /// A note whose title is like the one asked for.
 #[derive(Clone, Debug, PartialEq)]
@@ -39,10 +39,14 @@ pub fn without_digits(title: &str) -> String {
     title.chars().filter(|c| !c.is_numeric()).collect()
 }
 
-/// How alike two normalised titles are (normalized Levenshtein), when at
-/// least `threshold`: 1.0 for the same title, `None` for titles that differ
-/// only in their digits or that are too far apart.
-pub fn title_likeness(wanted: &str, key: &str, threshold: f64) -> Option<f64> {
+/// How alike two normalised titles are, when at least `threshold`: 1.0 for
+/// the same title; the normalized Levenshtein similarity; or, for titles
+/// whose words are pairwise the same or the same term of the text model
+/// ("Meeting notes" and "Meetings note", "Running log" and "Run logs"),
+/// `threshold` at least (the search's stemmer, so the check agrees with
+/// what the search finds). `None` for titles that differ only in their
+/// digits or that are too far apart.
+pub fn title_likeness(analyzer: &Analyzer, wanted: &str, key: &str, threshold: f64) -> Option<f64> {
     if key == wanted {
         return Some(1.0);
     }
@@ -51,11 +55,63 @@ pub fn title_likeness(wanted: &str, key: &str, threshold: f64) -> Option<f64> {
     }
     // Lengths too far apart cannot reach the threshold.
     let (la, lb) = (key.chars().count() as f64, wanted.chars().count() as f64);
-    if la.min(lb) / la.max(lb) < threshold {
-        return None;
+    if la.min(lb) / la.max(lb) >= threshold {
+        let score = strsim::normalized_levenshtein(key, wanted);
+        if score >= threshold {
+            return Some(score);
+        }
     }
-    let score = strsim::normalized_levenshtein(key, wanted);
-    (score >= threshold).then_some(score)
+    same_terms(analyzer, wanted, key).then_some(threshold)
+}
+
+/// True when two normalised titles have as many words and each pair is the
+/// same word or has the same term (a stop word or a single letter has none,
+/// so "Plan A" and "Plan B" differ).
+fn same_terms(analyzer: &Analyzer, a: &str, b: &str) -> bool {
+    let (mut x, mut y) = (a.split(' '), b.split(' '));
+    loop {
+        match (x.next(), y.next()) {
+            (None, None) => return true,
+            (Some(p), Some(q)) if p == q => {}
+            (Some(p), Some(q)) => match (analyzer.term(p), analyzer.term(q)) {
+                (Some(s), Some(t)) if s == t => {}
+                _ => return false,
+            },
+            _ => return false,
+        }
+    }
+}
+
+/// The notes among `paths` whose title is the same as, or like, `title`;
+/// most alike first, at most `limit`. The index's question, and the check
+/// before `create` while the index is not built (over the CLI's listing).
+pub fn titles_like<'a>(
+    analyzer: &Analyzer,
+    title: &str,
+    paths: impl Iterator<Item = &'a str>,
+    threshold: f64,
+    limit: usize,
+) -> Vec<TitleMatch> {
+    let wanted = normalise_title(title);
+    if wanted.is_empty() {
+        return Vec::new();
+    }
+    let mut found: Vec<TitleMatch> = paths
+        .filter_map(|path| {
+            let key = normalise_title(title_of(path));
+            title_likeness(analyzer, &wanted, &key, threshold).map(|score| TitleMatch {
+                path: path.to_string(),
+                score,
+            })
+        })
+        .collect();
+    found.sort_by(|x, y| {
+        y.score
+            .total_cmp(&x.score)
+            .then_with(|| x.path.cmp(&y.path))
+    });
+    found.truncate(limit);
+    found
 }
 
 /// Terms a subject is compared by, at most (its rarest).
@@ -71,36 +127,57 @@ impl Index {
         limit: usize,
         visible: &dyn Fn(&str) -> bool,
     ) -> Vec<TitleMatch> {
-        let wanted = normalise_title(title);
-        if wanted.is_empty() {
-            return Vec::new();
-        }
-        let mut found: Vec<TitleMatch> = self
+        let paths = self
             .notes
             .iter()
             .flatten()
-            .filter(|n| visible(&n.path))
-            .filter_map(|n| {
-                let key = normalise_title(title_of(&n.path));
-                title_likeness(&wanted, &key, threshold).map(|score| TitleMatch {
-                    path: n.path.to_string(),
-                    score,
-                })
-            })
-            .collect();
-        found.sort_by(|x, y| {
-            y.score
-                .total_cmp(&x.score)
-                .then_with(|| x.path.cmp(&y.path))
-        });
-        found.truncate(limit);
-        found
+            .map(|n| &*n.path)
+            .filter(|p| visible(p));
+        titles_like(&self.analyzer, title, paths, threshold, limit)
     }
 
-    /// Notes in scope that share rare terms with `subject`, best first, at
-    /// most `limit`; a note is never related to itself. Each shared term
-    /// counts by how few notes in scope hold it (`ln(N / df) + 0.5`, as the
-    /// backlink suggestions weigh words), terms half the notes hold not at all.
+    /// The analyzer the index was built with: the text model's words.
+    pub fn analyzer(&self) -> &Analyzer {
+        &self.analyzer
+    }
+
+    /// The distinct terms of `text` the index holds, by id.
+    fn held_terms(&self, text: &str) -> Vec<u32> {
+        let mut ids = Vec::new();
+        self.analyzer.each_term(text, |term, _| {
+            ids.extend(self.terms.get(term).copied());
+        });
+        ids.sort_unstable();
+        ids.dedup();
+        ids
+    }
+
+    /// The distinct terms of a phrase, by id; empty when one of them is in
+    /// no note (then no note holds the whole phrase).
+    fn phrase_terms(&self, text: &str) -> Vec<u32> {
+        let mut ids = Vec::new();
+        let mut unknown = false;
+        self.analyzer
+            .each_term(text, |term, _| match self.terms.get(term) {
+                Some(&id) => ids.push(id),
+                None => unknown = true,
+            });
+        if unknown {
+            return Vec::new();
+        }
+        ids.sort_unstable();
+        ids.dedup();
+        ids
+    }
+
+    /// Notes in scope related to `subject`, best first, at most `limit`; a
+    /// note is never related to itself (a subject note may lie outside the
+    /// scope: its terms are still its own). Two kinds, in this order:
+    /// notes that hold every term of the subject's phrase (its title, or the
+    /// topic: a note that mentions it holds them all), then notes that share
+    /// its rare terms. Each shared term counts by how few notes in scope hold
+    /// it (`ln(N / df) + 0.5`), terms half the notes hold not at all, and
+    /// only the subject's [`SUBJECT_TERMS`] rarest count.
     pub fn related(
         &self,
         subject: Subject<'_>,
@@ -112,56 +189,66 @@ impl Index {
             .iter()
             .map(|n| n.as_ref().is_some_and(|n| visible(&n.path)))
             .collect();
-        let total = shown.iter().filter(|s| **s).count().max(1) as f64;
-        let own = match subject {
-            Subject::Note(path) => match self.by_path.get(path) {
-                Some(&id) if shown[id as usize] => Some(id),
-                _ => return Vec::new(),
-            },
-            Subject::Topic(_) => None,
-        };
-        let mut candidates: Vec<u32> = match (subject, own) {
-            (Subject::Note(_), Some(id)) => {
+        let (own, phrase, mut candidates) = match subject {
+            Subject::Note(path) => {
+                let Some(&id) = self.by_path.get(path) else {
+                    return Vec::new();
+                };
+                // Its text and its title; not its folders (every note
+                // beside it would share them).
                 let note = self.note(id);
+                let title = title_of(path);
                 let mut all: Vec<u32> = note
                     .terms
                     .iter()
                     .chain(&note.text_terms)
-                    .chain(&note.path_terms)
+                    .chain(&self.held_terms(title))
                     .copied()
                     .collect();
                 all.sort_unstable();
                 all.dedup();
-                all
+                (Some(id), self.phrase_terms(title), all)
             }
-            _ => {
-                let Subject::Topic(topic) = subject else {
-                    return Vec::new();
-                };
-                self.analyzer
-                    .query_terms(topic)
-                    .into_iter()
-                    .filter_map(|(t, _)| self.terms.get(t.as_str()).copied())
-                    .collect()
-            }
+            Subject::Topic(topic) => (None, self.phrase_terms(topic), self.held_terms(topic)),
         };
-        // Which notes in scope hold each term.
+        // As the notes other than the subject count them.
+        let others = shown
+            .iter()
+            .enumerate()
+            .filter(|(n, s)| **s && Some(*n as u32) != own)
+            .count();
+        let total = others.max(1) as f64;
+        // Which notes in scope hold a term (each once).
         let mut mark = vec![u32::MAX; self.notes.len()];
-        let mut holders: Vec<(u32, Vec<u32>)> = Vec::new();
-        for &term in &candidates {
-            let mut notes = Vec::new();
+        let holders_of = |term: u32, mark: &mut Vec<u32>| -> Vec<u32> {
             let chunk_notes = self.postings[term as usize]
                 .iter()
                 .map(|p| self.chunks[p.chunk as usize].note);
             let note_notes = self.note_postings[term as usize].iter().map(|p| p.note);
+            let mut notes = Vec::new();
             for n in chunk_notes.chain(note_notes) {
-                if shown[n as usize] && mark[n as usize] != term {
+                if shown[n as usize] && mark[n as usize] != term && Some(n) != own {
                     mark[n as usize] = term;
                     notes.push(n);
                 }
             }
+            notes
+        };
+        // Notes holding the whole phrase.
+        let mut phrase_hits = vec![0u32; self.notes.len()];
+        for &term in &phrase {
+            for n in holders_of(term, &mut mark) {
+                phrase_hits[n as usize] += 1;
+            }
+        }
+        let whole = phrase.len() as u32;
+        let holds_phrase = |n: u32| whole > 0 && phrase_hits[n as usize] == whole;
+        let mut holders: Vec<(u32, Vec<u32>)> = Vec::new();
+        mark.fill(u32::MAX);
+        for &term in &candidates {
+            let notes = holders_of(term, &mut mark);
             let df = notes.len() as f64;
-            if df > 0.0 && (df <= total / 2.0 || total < 4.0) {
+            if !notes.is_empty() && (df <= total / 2.0 || total < 4.0) {
                 holders.push((term, notes));
             }
         }
@@ -176,37 +263,50 @@ impl Index {
         candidates.clear();
         let mut scores = vec![0.0f64; self.notes.len()];
         let mut shared: Vec<Vec<u32>> = vec![Vec::new(); self.notes.len()];
+        let mut seen = vec![false; self.notes.len()];
         for (term, notes) in &holders {
             let w = weight(notes.len());
             for &n in notes {
-                if Some(n) == own {
-                    continue;
-                }
-                if scores[n as usize] == 0.0 {
+                if !seen[n as usize] {
+                    seen[n as usize] = true;
                     candidates.push(n);
                 }
                 scores[n as usize] += w;
                 shared[n as usize].push(*term);
             }
         }
-        let mut found: Vec<RelatedNote> = candidates
+        for (n, _) in phrase_hits.iter().enumerate().filter(|(_, h)| **h > 0) {
+            if holds_phrase(n as u32) && !seen[n] {
+                seen[n] = true;
+                candidates.push(n as u32);
+            }
+        }
+        let mut found: Vec<(bool, RelatedNote)> = candidates
             .iter()
-            .map(|&n| RelatedNote {
-                path: self.note(n).path.to_string(),
-                score: (scores[n as usize] * 1000.0).round() / 1000.0,
-                shared: shared[n as usize]
-                    .iter()
-                    .take(8)
-                    .map(|t| self.term_text[*t as usize].to_string())
-                    .collect(),
+            .map(|&n| {
+                let note = RelatedNote {
+                    path: self.note(n).path.to_string(),
+                    score: (scores[n as usize] * 1000.0).round() / 1000.0,
+                    shared: shared[n as usize]
+                        .iter()
+                        .take(8)
+                        .map(|t| self.term_text[*t as usize].to_string())
+                        .collect(),
+                };
+                (holds_phrase(n), note)
             })
             .collect();
-        found.sort_by(|x, y| {
+        let by_score = |x: &RelatedNote, y: &RelatedNote| {
             y.score
                 .total_cmp(&x.score)
                 .then_with(|| x.path.cmp(&y.path))
-        });
+        };
+        // The phrase's holders are kept first when `limit` cuts, then the
+        // best of the rest; the whole is ranked by score.
+        found.sort_by(|(px, x), (py, y)| py.cmp(px).then_with(|| by_score(x, y)));
         found.truncate(limit);
+        let mut found: Vec<RelatedNote> = found.into_iter().map(|(_, note)| note).collect();
+        found.sort_by(by_score);
         found
     }
 }

@@ -5,7 +5,7 @@
 // found and nothing else. Also the similar-title warning before `create`,
 // and the palette commands that show a report in the chat.
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -30,15 +30,21 @@ describe("vault hygiene on a generated vault", () => {
 	let app;
 	let planted;
 	let log;
+	let obsidian;
 	before(async () => {
 		vault = join(mkdtempSync(join(tmpdir(), "vault-agent-hygiene-")), "Hygiene Vault");
 		planted = makeVault(vault, 1200);
-		({ plugin, app } = await loadPlugin(vault, { data: { cliPath: emulator, vaultName: "Hygiene Vault", permissionMode: "askEveryChange" } }));
+		({ plugin, app, obsidian } = await loadPlugin(vault, { data: { cliPath: emulator, vaultName: "Hygiene Vault", permissionMode: "askEveryChange" } }));
 		log = useEmulator(vault);
 	});
 	after(() => rmSync(dirname(vault), { recursive: true, force: true }));
 
 	const hygiene = (args) => plugin.core.callTool("obsidianHygiene", args);
+	/** Removes a note a test made, as Obsidian would report it, so the counts stay the planted ones. */
+	const forget = (path) => {
+		rmSync(join(vault, path));
+		app.vault.trigger("delete", obsidian.TFile.create__(app.vault, path));
+	};
 
 	it("finds every planted duplicate and similar title, and nothing else, from the listing alone", async () => {
 		const result = await hygiene({ command: "duplicates", limit: 500 });
@@ -96,6 +102,34 @@ describe("vault hygiene on a generated vault", () => {
 		card.closest(".modal").querySelector(".modal-close-button").click();
 		await settle();
 		assert.equal(existsSync(join(vault, "Inbox/Sourdough starter car.md")), false, "closing the card made nothing");
+	});
+
+	it("once the search index is built, warns from it: a note it heard of, by its stemmer, with no CLI listing", async () => {
+		await plugin.searchIndex.settled();
+		const made = "Ideas/Meeting notes.md";
+		writeFileSync(join(vault, made), "Agenda.\n");
+		app.vault.trigger("create", obsidian.TFile.create__(app.vault, made));
+		await plugin.searchIndex.settled();
+		const start = readLog(log).length;
+		// 0.846 by Levenshtein, under the 0.85 bound: the same terms word by word.
+		const result = await plugin.core.callTool("obsidianEdit", { command: "create", path: "Inbox/Meetings note.md", content: "x" });
+		assert.ok(result.pending, result.text);
+		assert.match(result.pending.preview.warning, /a very similar title exists: "Ideas\/Meeting notes\.md"/);
+		assert.deepEqual(readLog(log).slice(start).map((e) => e.argv[1]).filter((c) => c === "files"), [], "no listing: the index answered");
+		plugin.core.reject(result.pending.id);
+		forget(made);
+	});
+
+	it("suggests by the index's words: stems and folded accents the notes' own words do not match", async () => {
+		const made = "Ideas/Balcony garden.md";
+		writeFileSync(join(vault, made), "Growing tomatoes on the balcony in a café chair; watering twice a day.\n");
+		app.vault.trigger("create", obsidian.TFile.create__(app.vault, made));
+		await plugin.searchIndex.settled();
+		const result = await hygiene({ command: "suggest", topic: "tomato watered cafe" });
+		assert.equal(result.ok, true, result.text);
+		assert.match(result.text, /^1\. Ideas\/Balcony garden\.md \(score [\d.]+\): shares words: /m, result.text);
+		assert.match(result.text, /Source: the ranked search's index/);
+		forget(made);
 	});
 
 	it("refuses bad arguments with a typed error that names the fix, before any process", async () => {

@@ -386,7 +386,7 @@ function vaultFiles(vault, dir = "") {
 	return out;
 }
 
-export async function startBrowserPlugin({ data = null, env = {}, theme = "dark", viewport = { width: 1280, height: 860 } } = {}) {
+export async function startBrowserPlugin({ data = null, env = {}, theme = "dark", viewport = { width: 1280, height: 860 }, args = [], init = null } = {}) {
 	assertChromium();
 	const vault = copySampleVault();
 	const pluginDir = copyPluginFiles(vault);
@@ -408,7 +408,8 @@ export async function startBrowserPlugin({ data = null, env = {}, theme = "dark"
 		context = await chromium.launchPersistentContext(profile, {
 			executablePath: chromiumPath,
 			headless: true,
-			args: CHROMIUM_FLAGS,
+			// `args`: extra flags a benchmark asks for (`--js-flags=--expose-gc`).
+			args: [...CHROMIUM_FLAGS, ...args],
 			viewport,
 			colorScheme: theme === "light" ? "light" : "dark",
 			timeout: 60_000,
@@ -471,6 +472,8 @@ export async function startBrowserPlugin({ data = null, env = {}, theme = "dark"
 		await page.addInitScript((value) => {
 			window.__vaultAgentNode = value;
 		}, facts);
+		// `init`: a benchmark's own script, run before the page's (to watch the core's memory).
+		if (init) await page.addInitScript(init);
 		await page.goto(url);
 		const manifest = JSON.parse(readFileSync(join(pluginDir, "manifest.json"), "utf8"));
 		await page.evaluate((options) => window.__harness.loadPlugin(options), { manifest, data, vaultPath: vault, theme });
