@@ -523,7 +523,11 @@ pub fn refused(why: String) -> ToolResult {
 
 /// An outside call's result as a coding agent reads it over MCP: the text
 /// (and an error's message) wrapped as data from an outside tool, capped.
-pub fn for_agent(offered: &OfferedTool, mut result: ToolResult, cap_chars: usize) -> ToolResult {
+pub fn as_agent_data(
+    offered: &OfferedTool,
+    mut result: ToolResult,
+    cap_chars: usize,
+) -> ToolResult {
     let text = for_model(offered, &result, cap_chars);
     if let Some(error) = &mut result.error {
         error.message = text.clone();
@@ -648,7 +652,7 @@ impl<H: Host> Engine<H> {
             OutsideVerdict::Refuse(why) => refused(why),
             OutsideVerdict::Run => {
                 let result = self.outside_call(server, &offered, arguments.clone()).await;
-                for_agent(&offered, result, cap_chars)
+                as_agent_data(&offered, result, cap_chars)
             }
             OutsideVerdict::Ask => {
                 let argv = outside_argv(&offered, arguments);
@@ -714,7 +718,7 @@ impl<H: Host> Engine<H> {
                     let result = self
                         .outside_call(server, offered, wait.arguments.clone())
                         .await;
-                    for_agent(offered, result, cap_chars)
+                    as_agent_data(offered, result, cap_chars)
                 }
             },
         };
