@@ -146,6 +146,10 @@ impl Agent {
             let (calls, card) = calls_at_card.take().expect("a card was presented");
             assert_eq!(calls, calls_before, "nothing is sent before the click");
             assert_eq!(card.requester.as_deref(), Some("Codex"));
+            assert_eq!(
+                card.requested.as_deref(),
+                Some("Codex wants to call delete_item on the MCP server careful")
+            );
             assert_eq!(card.via, "mcp");
             let outside = card.outside.expect("the outside card");
             assert_eq!(outside.server, "careful");

@@ -234,6 +234,14 @@ impl PendingConfirmation {
             requester: self.requester.as_ref().map(|r| visible_text(&r.name)),
             requested: self.requester.as_ref().map(|r| {
                 let target = visible_text(&self.preview.target);
+                if let Some(wait) = &self.outside {
+                    // Nothing of the vault: a call of the user's own server.
+                    return format!(
+                        "{} wants to call {} on the MCP server {target}",
+                        visible_text(&r.name),
+                        wait.card.tool
+                    );
+                }
                 // A create's target is what it makes ("new note …", "a new
                 // item in base …"): nothing there is changed yet.
                 let verb = if target.starts_with("new ") {

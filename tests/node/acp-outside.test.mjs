@@ -64,6 +64,7 @@ describe("a coding agent calls the user's MCP servers that ask, through our serv
 		let pending = call("delete_item", { id: "a1" });
 		await until(() => (card = plugin.confirmations.currentCard()));
 		assert.equal(card.requester, "Custom agent");
+		assert.equal(card.requested, "Custom agent wants to call delete_item on the MCP server tools");
 		assert.equal(card.via, "mcp");
 		assert.equal(card.outside.server, "tools");
 		assert.equal(card.outside.tool, "delete_item");
