@@ -71,3 +71,11 @@ pub struct Preview {
     #[cfg_attr(test, ts(optional))]
     pub warning: Option<String>,
 }
+
+/// A tool as the model is told about it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ModelTool {
+    pub name: String,
+    pub description: String,
+    pub input_schema: serde_json::Value,
+}

@@ -230,6 +230,18 @@ pub struct ImageData {
     pub base64: String,
 }
 
+/// The image files a message can carry, by extension, with their MIME type
+/// (what both providers accept).
+pub const IMAGE_TYPES: [(&str, &str); 5] = [
+    ("png", "image/png"),
+    ("jpg", "image/jpeg"),
+    ("jpeg", "image/jpeg"),
+    ("gif", "image/gif"),
+    ("webp", "image/webp"),
+];
+
+/// The most images one message carries.
+pub const MAX_IMAGES_PER_MESSAGE: usize = 5;
 /// How large an image may be sent: its longest side in pixels and its size
 /// in bytes (before base64). The host scales an image down to them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

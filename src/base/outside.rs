@@ -150,3 +150,14 @@ pub enum OutsideOutcome {
     #[serde(rename_all = "camelCase")]
     Unreachable { message: String },
 }
+
+/// One outside tool as offered in this round.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OfferedTool {
+    /// The name the model calls it by.
+    pub name: String,
+    pub server: String,
+    /// The name the server gave itself.
+    pub server_name: String,
+    pub tool: OutsideTool,
+}

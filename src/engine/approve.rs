@@ -103,14 +103,23 @@ impl<H: Host> Engine<H> {
         argv_hash: &str,
         settings: &Settings,
     ) -> Result<ToolResult, ToolError> {
-        let (tool_id, arguments, argv) = {
+        let (tool_id, arguments, argv, outside) = {
             let now = self.host.now_ms();
             let mut book = self.confirmations.borrow_mut();
             let entry = book
                 .get(id, now)
                 .ok_or_else(|| ToolError::ConfirmationNotFound { id: id.to_string() })?;
-            (entry.tool_id, entry.arguments.clone(), entry.argv.clone())
+            (
+                entry.tool_id,
+                entry.arguments.clone(),
+                entry.argv.clone(),
+                entry.outside.is_some(),
+            )
         };
+        // An outside tool's call: no CLI, no probe; the policy decides again.
+        if outside {
+            return self.run_approved_outside(id, argv_hash, settings).await;
+        }
         // The switches may have changed since the card appeared (changes
         // turned off, the tool turned off, another vault): the same gate as
         // the proposal decides again, and the argv must still be the same.

@@ -22,6 +22,10 @@ pub struct Caller {
     pub name: String,
     /// The mode its calls run under (the chat's, given at each Send).
     pub mode: PermissionMode,
+    /// The user's own MCP servers the agent was handed in `session/new`
+    /// (it calls them itself); every other enabled one is offered through
+    /// our MCP server, behind our cards (`Engine::agent_outside_offer`).
+    pub handed: Vec<String>,
 }
 
 #[derive(Debug, Default)]
@@ -49,6 +53,7 @@ impl Callers {
                     token: token.to_string(),
                     name: name.to_string(),
                     mode,
+                    handed: Vec::new(),
                 });
             }
         }
@@ -78,6 +83,19 @@ impl<H: Host> Engine<H> {
     /// Lets a coding agent reach the MCP server with `token` (see `Callers::open`).
     pub(crate) fn open_caller(&self, token: &str, name: &str, mode: PermissionMode) -> bool {
         self.callers.borrow_mut().open(token, name, mode)
+    }
+
+    /// The outside servers the agent behind `token` was handed itself.
+    pub(crate) fn set_caller_handed(&self, token: &str, handed: Vec<String>) {
+        if let Some(caller) = self
+            .callers
+            .borrow_mut()
+            .open
+            .iter_mut()
+            .find(|c| c.token == token)
+        {
+            caller.handed = handed;
+        }
     }
 
     pub(crate) fn close_caller(&self, token: &str) {

@@ -165,6 +165,25 @@ pub struct PendingConfirmation {
     pub requester: Option<Requester>,
     /// The chat's model wrote the call as text instead of calling the tool.
     pub written_as_text: bool,
+    /// Set for a call of an outside tool (the user's own MCP server) that a
+    /// coding agent asked for through our MCP server: what runs on Approve
+    /// instead of the CLI (`invocation` and `probe` are empty then).
+    pub outside: Option<Box<OutsideWait>>,
+}
+
+/// What the book keeps of an outside call waiting on its card: the tool as
+/// it was offered and the exact arguments (the hash on the card binds them).
+#[derive(Clone, Debug)]
+pub struct OutsideWait {
+    pub offered: crate::base::outside::OfferedTool,
+    pub arguments: serde_json::Value,
+    /// The coding agent's caller (`engine::callers`): its mode when the user
+    /// clicks decides, not the one the card was made under.
+    pub caller: u64,
+    /// What the card shows, made when the call came.
+    pub card: crate::base::card::OutsideCard,
+    pub summary: String,
+    pub preview: Preview,
 }
 
 /// An outside agent that asked for a change, and the mode its door allows.
@@ -215,6 +234,14 @@ impl PendingConfirmation {
             requester: self.requester.as_ref().map(|r| visible_text(&r.name)),
             requested: self.requester.as_ref().map(|r| {
                 let target = visible_text(&self.preview.target);
+                if let Some(wait) = &self.outside {
+                    // Nothing of the vault: a call of the user's own server.
+                    return format!(
+                        "{} wants to call {} on the MCP server {target}",
+                        visible_text(&r.name),
+                        wait.card.tool
+                    );
+                }
                 // A create's target is what it makes ("new note …", "a new
                 // item in base …"): nothing there is changed yet.
                 let verb = if target.starts_with("new ") {
@@ -227,12 +254,16 @@ impl PendingConfirmation {
                 format!("{} wants to {verb} {target}", visible_text(&r.name))
             }),
             written_as_text: self.written_as_text,
-            via: match (&self.note_edit, &self.organise) {
-                (Some(_), _) => "vault",
-                (_, Some(_)) => "files",
+            via: match (&self.note_edit, &self.organise, &self.outside) {
+                (Some(_), _, _) => "vault",
+                (_, Some(_), _) => "files",
+                (_, _, Some(_)) => "mcp",
                 _ => "cli",
             },
-            outside: None,
+            outside: self
+                .outside
+                .as_ref()
+                .map(|wait| Box::new(wait.card.clone())),
         }
     }
 }
@@ -295,9 +326,47 @@ impl ConfirmationBook {
             outcome: None,
             requester: None,
             written_as_text: false,
+            outside: None,
         });
         self.forget_old();
         self.entries.last().expect("just pushed")
+    }
+
+    /// Files the card of an outside call a coding agent asked for: bound by
+    /// its hash to the server, the tool and the exact arguments.
+    pub fn propose_outside(
+        &mut self,
+        wait: OutsideWait,
+        argv: Vec<String>,
+        now_ms: f64,
+        expiry_ms: u32,
+    ) -> &PendingConfirmation {
+        let nothing = || CliInvocation {
+            vault: None,
+            command: String::new(),
+            parameters: Vec::new(),
+            flags: Vec::new(),
+        };
+        let proposal = Proposal {
+            tool_id: "mcp",
+            command: "call",
+            arguments: wait.arguments.clone(),
+            invocation: nothing(),
+            argv,
+            probe: nothing(),
+            probe_snapshot: String::new(),
+            probe_note: None,
+            summary: wait.summary.clone(),
+            preview: wait.preview.clone(),
+            empty_output: EmptyOutput::Error,
+            note_edit: None,
+            organise: None,
+            turn: None,
+        };
+        self.propose(proposal, now_ms, expiry_ms);
+        let entry = self.entries.last_mut().expect("just pushed");
+        entry.outside = Some(Box::new(wait));
+        entry
     }
 
     /// The confirmation with `id`, with expiry applied first.
@@ -383,6 +452,18 @@ impl ConfirmationBook {
     pub fn outcome(&mut self, id: &str, now_ms: f64) -> Option<ToolResult> {
         let entry = self.get(id, now_ms)?;
         match entry.state {
+            ConfirmationState::Rejected if entry.outside.is_some() => {
+                let mut declined = ToolResult::failure(&ToolError::ConfirmationRejected, 0.0);
+                let text = format!(
+                    "The user declined this call; nothing was sent to the MCP server `{}`. Do not call it again unless the user asks.",
+                    entry.preview.target
+                );
+                if let Some(error) = &mut declined.error {
+                    error.message = text.clone();
+                }
+                declined.text = text;
+                Some(declined)
+            }
             ConfirmationState::Rejected => {
                 Some(ToolResult::failure(&ToolError::ConfirmationRejected, 0.0))
             }

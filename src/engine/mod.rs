@@ -14,6 +14,7 @@ pub mod hygiene;
 pub mod journal;
 pub mod network;
 pub mod organise;
+pub mod outside;
 pub mod reads;
 pub use reads::pdf_page;
 mod record;

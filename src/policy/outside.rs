@@ -58,8 +58,9 @@ pub fn decide(
 /// a server whose every call would run at once anyway may go, and none
 /// whose tools the user switched off one by one (the agent would see them
 /// all) or while the mode is Read only (which refuses the calls not marked
-/// read-only). The others stay behind our cards: not handed over; the
-/// reason says why, for the user.
+/// read-only). The others stay behind our cards: not handed over, but
+/// offered through our own MCP server, where each call passes `decide`; the
+/// reason says so, for the user.
 pub fn for_agent(mode: PermissionMode, server: &OutsideServer) -> Result<(), String> {
     let id = &server.id;
     if !server.enabled {
@@ -67,17 +68,17 @@ pub fn for_agent(mode: PermissionMode, server: &OutsideServer) -> Result<(), Str
     }
     if server.trust != Trust::NeverAsk {
         return Err(format!(
-            "`{id}` asks before calls (its trust level), and the agent would call it without a card, so it is not given to the agent; set it to \"never ask\" to give it."
+            "`{id}` asks before calls (its trust level), so the agent gets its tools through Vault Agent's MCP server, where each call shows our card; set it to \"never ask\" to hand it to the agent directly."
         ));
     }
     if !server.tools_off.is_empty() {
         return Err(format!(
-            "`{id}` has tools switched off, which the agent calling it itself would not honour, so it is not given to the agent."
+            "`{id}` has tools switched off, which the agent calling it itself would not honour, so the agent gets only its switched-on tools, through Vault Agent's MCP server."
         ));
     }
     if mode == PermissionMode::ReadOnly {
         return Err(format!(
-            "`{id}` is not given to the agent in Read only: the agent would call its changing tools without the refusal."
+            "`{id}` is not given to the agent in Read only: the agent would call its changing tools without the refusal. Its tools go through Vault Agent's MCP server, which refuses the ones not marked read-only."
         ));
     }
     Ok(())

@@ -5,6 +5,7 @@
 //   stream              thoughts, then text in several chunks
 //   tool <file>         reads <file> through the MCP server the session was given
 //   tool-set <path>     sets a property through the MCP server (a card in the ask modes)
+//   call <name> <json>  calls any tool the MCP server lists; says the outside ones listed
 //   permission-edit     the same for an edit of its own (kind "edit")
 //   permission          asks permission (allow once, always, reject) and says what it got
 //   model               says the model its session runs (a session setting the client may change)
@@ -188,6 +189,13 @@ const app = acp
 			case "tool": {
 				const { text: read, isError, tools } = await mcpCall(client, sessionId, session, "Read a note", "obsidianNotes", { command: "read", file: rest.join(" ") });
 				await say(client, sessionId, `Tools: ${tools.length}. ${isError ? "Refused" : "Read"}: ${read}`);
+				break;
+			}
+			case "call": {
+				// Any tool our MCP server lists, by name, with JSON arguments.
+				const [name, ...json] = rest;
+				const { text: answer, isError, tools } = await mcpCall(client, sessionId, session, `Call ${name}`, name, JSON.parse(json.join(" ") || "{}"));
+				await say(client, sessionId, `Listed: ${tools.filter((t) => t.startsWith("mcp_")).join(",")}. ${isError ? "Refused" : "Called"}: ${answer}`);
 				break;
 			}
 			case "tool-set": {

@@ -1,8 +1,10 @@
 //! The user's own MCP servers a coding agent is given in `session/new`,
 //! beside ours: only those `policy::outside::for_agent` lets go (every call
 //! would run at once anyway), in ACP's shapes, their secrets read. The
-//! others are said, not sent: nothing that needs the user's yes reaches an
-//! agent that would call it without our card.
+//! others are not sent: nothing that needs the user's yes reaches an agent
+//! that would call it without our card. Their tools are offered through our
+//! own MCP server instead (the engine keeps which were handed, for it), where
+//! each call meets `policy::outside` and our card.
 
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -68,7 +70,11 @@ impl<H: Host> AcpDoor<H> {
             .iter_mut()
             .find(|s| s.token == token)
         {
-            Some(session) => session.handed = handed,
+            Some(session) => {
+                self.engine
+                    .set_caller_handed(token, handed.iter().map(|h| h.id.clone()).collect());
+                session.handed = handed;
+            }
             // No open door to remember them by: nothing is handed (fail closed).
             None => {
                 out.held_back.extend(out.servers.drain(..).map(|entry| {

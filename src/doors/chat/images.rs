@@ -8,27 +8,15 @@
 use serde_json::{json, Value};
 
 use crate::base::host::Host;
-pub use crate::base::host::ImageData;
+pub use crate::base::host::{ImageData, IMAGE_TYPES, MAX_IMAGES_PER_MESSAGE};
 use crate::doors::chat::conversation::{Attachment, ChatMessage};
 use crate::settings::ProviderKind;
-
-/// The image files a message can carry, by extension, with their MIME type
-/// (what both providers accept).
-pub const IMAGE_TYPES: [(&str, &str); 5] = [
-    ("png", "image/png"),
-    ("jpg", "image/jpeg"),
-    ("jpeg", "image/jpeg"),
-    ("gif", "image/gif"),
-    ("webp", "image/webp"),
-];
 
 /// What one image counts in the context budget, in tokens: about what
 /// Anthropic charges for a 1.1-megapixel image (width × height / 750) and
 /// more than OpenAI's high detail tiles of a 2048-pixel one; the servers
 /// never say before the request.
 pub const TOKENS_PER_IMAGE: usize = 1_600;
-/// The most images one message carries.
-pub const MAX_IMAGES_PER_MESSAGE: usize = 5;
 /// The largest image the chat keeps when one is pasted or dropped (before
 /// it is scaled for sending), in bytes.
 pub const MAX_PASTED_BYTES: usize = 10 * 1024 * 1024;

@@ -10,13 +10,7 @@ use super::conversation::{ChatMessage, ToolCallRecord, Usage};
 use super::sse::SseEvent;
 use crate::settings::ProviderSettings;
 
-/// A tool as the model is told about it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ModelTool {
-    pub name: String,
-    pub description: String,
-    pub input_schema: serde_json::Value,
-}
+pub use crate::base::call::ModelTool;
 
 /// Everything one request to the model needs.
 pub struct ModelRequest<'a> {

@@ -54,7 +54,8 @@ impl<H: Host> McpDoor<H> {
             Some(_) => return Answer::Error(RpcError::params("`arguments` must be an object.")),
         };
         let known = self.engine.tools().iter().any(|t| t.id == name);
-        if !known || !self.engine.settings_snapshot().tool_enabled(name) {
+        let outside = self.may_be_outside(session, name);
+        if !outside && (!known || !self.engine.settings_snapshot().tool_enabled(name)) {
             return Answer::Error(RpcError::params(format!(
                 "Unknown tool {name:?}: call tools/list for the tools that are switched on."
             )));
@@ -169,10 +170,17 @@ impl<H: Host> McpDoor<H> {
         let (mut result, mut card) = match start {
             Start::Run => {
                 self.mcp_take_slot(tag).await?;
-                let result = self
-                    .engine
-                    .call_tool_under(key.tool, key.arguments, settings)
-                    .await;
+                let result = match self
+                    .mcp_outside_call(session, key.tool, key.arguments, &settings)
+                    .await
+                {
+                    Some(result) => result,
+                    None => {
+                        self.engine
+                            .call_tool_under(key.tool, key.arguments, settings)
+                            .await
+                    }
+                };
                 self.state.borrow_mut().running -= 1;
                 let card = result.pending.as_ref().map(|p| p.id.clone());
                 (Some(result), card)

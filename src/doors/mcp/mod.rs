@@ -13,6 +13,7 @@ pub mod gate;
 pub mod jsonrpc;
 pub mod listener;
 pub mod modern;
+mod outside;
 mod resources;
 mod serve;
 mod sessions;

@@ -461,7 +461,7 @@ impl<H: Host> McpDoor<H> {
         match method {
             "ping" => Answer::Result(json!({})),
             "server/discover" => Answer::Result(modern::discover(capabilities(), INSTRUCTIONS)),
-            "tools/list" => Answer::Result(json!({ "tools": self.tools() })),
+            "tools/list" => Answer::Result(json!({ "tools": self.mcp_tools_for(session).await })),
             "tools/call" => self.mcp_call(session, exchange, id, params, events).await,
             "resources/list" => match self.mcp_list_resources(params).await {
                 Ok(value) => Answer::Result(value),
