@@ -45,6 +45,7 @@ export default class VaultAgentPlugin extends Plugin {
 	private storedExtras: Record<string, unknown> = {};
 	private abortHttp: ((tag?: string) => void) | null = null;
 	private abortProcesses: (() => void) | null = null;
+	private abortOutsideCalls: ((tag?: string) => void) | null = null;
 	/** Ends one of the user's MCP servers (switched off, Restart); the next use starts it again. */
 	stopOutsideServer: ((id: string) => Promise<void>) | null = null;
 
@@ -226,6 +227,7 @@ export default class VaultAgentPlugin extends Plugin {
 			abortProcesses();
 			abortOutsideCalls();
 		};
+		this.abortOutsideCalls = abortOutsideCalls;
 		this.stopOutsideServer = stopServer;
 		this.core = core;
 		const confirmations = new ConfirmationCoordinator(this.app, core);
@@ -488,6 +490,8 @@ export default class VaultAgentPlugin extends Plugin {
 	 */
 	abortRequests(conversation?: string): void {
 		this.abortHttp?.(conversation);
+		// Other chats still answer: only this one's outside calls go (its tool processes end with its turn).
 		if (conversation === undefined) this.abortProcesses?.();
+		else this.abortOutsideCalls?.(conversation);
 	}
 }

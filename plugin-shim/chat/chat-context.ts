@@ -27,7 +27,7 @@ export interface ChatContext {
 	exportConversation(conversation: Conversation): Promise<ToolResult>;
 	lastConversationId(): string | null;
 	rememberConversation(id: string): Promise<void>;
-	/** Stop: the model requests tagged with `conversation` end (every request and CLI process without one). */
+	/** Stop: the model requests and outside calls tagged with `conversation` end (every request, outside call and CLI process without one). */
 	abortRequests(conversation?: string): void;
 	/** Brings chat view `viewId` forward (another view asked for the chat it shows); false when it is gone. */
 	revealChat(viewId: string): boolean;

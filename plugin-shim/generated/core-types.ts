@@ -206,7 +206,12 @@ hints: Array<string>, };
 /**
  * One call the host makes for the core.
  */
-export type OutsideCall = { server: OutsideConnect, tool: string, arguments: Record<string, unknown>, timeoutMs: number, };
+export type OutsideCall = { server: OutsideConnect, tool: string, arguments: Record<string, unknown>, timeoutMs: number, 
+/**
+ * The chat whose turn makes the call, so Stop in that chat cancels it
+ * and no other chat's (as `abortHttp(tag)` does for model requests).
+ */
+tag?: string, };
 
 /**
  * How a call ended, as the host saw it.

@@ -38,7 +38,7 @@ interface Connection {
 }
 
 const connections = new Map<string, Connection>();
-const calls = new Set<AbortController>();
+const calls = new Map<AbortController, string | undefined>();
 
 function message(error: unknown): string {
 	return error instanceof Error ? error.message : String(error);
@@ -117,7 +117,7 @@ export async function outsideCall(call: OutsideCall): Promise<OutsideOutcome> {
 		return { status: "unreachable", message: message(error) };
 	}
 	const controller = new AbortController();
-	calls.add(controller);
+	calls.set(controller, call.tag);
 	try {
 		const result = await entry.client.callTool({ name: call.tool, arguments: call.arguments }, undefined, { signal: controller.signal, timeout: call.timeoutMs });
 		return { status: "answered", result };
@@ -136,9 +136,9 @@ export async function outsideCall(call: OutsideCall): Promise<OutsideOutcome> {
 	}
 }
 
-/** Stop in the chat: every outside call in flight is cancelled. */
-export function abortOutsideCalls(): void {
-	for (const controller of calls) controller.abort();
+/** Stop in a chat: its outside calls in flight are cancelled (`tag`: the chat), or every one. */
+export function abortOutsideCalls(tag?: string): void {
+	for (const [controller, of] of calls) if (tag === undefined || of === tag) controller.abort();
 }
 
 /** Switched off, Restart or unload: the session ends (DELETE) and a stdio server's process group goes. */

@@ -116,6 +116,11 @@ pub struct OutsideCall {
     #[cfg_attr(test, ts(type = "Record<string, unknown>"))]
     pub arguments: Value,
     pub timeout_ms: u32,
+    /// The chat whose turn makes the call, so Stop in that chat cancels it
+    /// and no other chat's (as `abortHttp(tag)` does for model requests).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
+    pub tag: Option<String>,
 }
 
 /// How a call ended, as the host saw it.

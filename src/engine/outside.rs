@@ -570,12 +570,14 @@ impl<H: Host> Engine<H> {
         servers.into_iter().zip(listings).collect()
     }
 
-    /// The call itself, through the host, as the tool block shows it.
+    /// The call itself, through the host, as the tool block shows it;
+    /// `tag`: the chat making it (its Stop cancels it), none for an agent's.
     pub async fn outside_call(
         &self,
         server: &OutsideServer,
         offered: &OfferedTool,
         arguments: Value,
+        tag: Option<&str>,
     ) -> ToolResult {
         let started = self.host().now_ms();
         let outcome = match self.outside_reach(server).await {
@@ -586,6 +588,7 @@ impl<H: Host> Engine<H> {
                         tool: offered.tool.name.clone(),
                         arguments,
                         timeout_ms: server.timeout_ms,
+                        tag: tag.map(str::to_string),
                     })
                     .await
             }
@@ -651,7 +654,9 @@ impl<H: Host> Engine<H> {
         ) {
             OutsideVerdict::Refuse(why) => refused(why),
             OutsideVerdict::Run => {
-                let result = self.outside_call(server, &offered, arguments.clone()).await;
+                let result = self
+                    .outside_call(server, &offered, arguments.clone(), None)
+                    .await;
                 as_agent_data(&offered, result, cap_chars)
             }
             OutsideVerdict::Ask => {
@@ -716,7 +721,7 @@ impl<H: Host> Engine<H> {
                 OutsideVerdict::Refuse(why) => refused(why),
                 _ => {
                     let result = self
-                        .outside_call(server, offered, wait.arguments.clone())
+                        .outside_call(server, offered, wait.arguments.clone(), None)
                         .await;
                     as_agent_data(offered, result, cap_chars)
                 }

@@ -171,6 +171,32 @@ describe("outside MCP servers in the chat", () => {
 		await until(() => seen().some((e) => e.tool === "slow" && e.phase === "cancelled"));
 	});
 
+	it("Stop in one chat cancels that chat's outside call only, while another chat's call runs on", async () => {
+		await useServers(stdioServer({ trust: "neverAsk" }));
+		const cancelled = () => calls("slow").filter((e) => e.phase === "cancelled").length;
+		const before = cancelled();
+		const started = calls("slow").filter((e) => e.phase === "started").length;
+		model.script({ stream: stream({ toolCalls: [["mcp_tools_slow", {}]] }) }, { stream: stream({ toolCalls: [["mcp_tools_slow", {}]] }) });
+		const [a, b] = [plugin.core.newConversation(), plugin.core.newConversation()];
+		const runningA = turn("take your time", a);
+		const runningB = turn("you too", b);
+		let bEnded = false;
+		void runningB.then(() => (bEnded = true));
+		await until(() => calls("slow").filter((e) => e.phase === "started").length === started + 2);
+		// What Stop in chat A's view does while B answers.
+		assert.equal(plugin.core.chatStop(a.id), true, "another chat still answers");
+		plugin.abortRequests(a.id);
+		const endA = await runningA;
+		assert.equal(endA.end, "stopped");
+		assert.equal(finished(endA.events).error.code, "outside_cancelled");
+		await until(() => cancelled() === before + 1);
+		assert.equal(bEnded, false, "chat B's call was not cancelled with A's");
+		plugin.core.chatStop(b.id);
+		plugin.abortRequests(b.id);
+		assert.equal((await runningB).end, "stopped");
+		await until(() => cancelled() === before + 2);
+	});
+
 	it("a server that crashes mid-call is reported with its stderr, and starts again next time", async () => {
 		await useServers(stdioServer({ trust: "neverAsk" }));
 		model.script({ stream: stream({ toolCalls: [["mcp_tools_crash", {}]] }) }, { stream: stream({ text: "It crashed." }) });

@@ -203,7 +203,10 @@ impl<H: Host> ChatDoor<H> {
                 None
             }
             OutsideVerdict::Run => {
-                let result = self.engine.outside_call(server, offered, arguments).await;
+                let result = self
+                    .engine
+                    .outside_call(server, offered, arguments, Some(&conversation.id))
+                    .await;
                 self.record_outside(conversation, call, offered, result, events);
                 None
             }
@@ -325,7 +328,12 @@ impl<H: Host> ChatDoor<H> {
                         }
                         _ => {
                             self.engine
-                                .outside_call(server, &p.offered, p.arguments.clone())
+                                .outside_call(
+                                    server,
+                                    &p.offered,
+                                    p.arguments.clone(),
+                                    Some(&conversation.id),
+                                )
                                 .await
                         }
                     },
