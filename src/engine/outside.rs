@@ -727,13 +727,7 @@ impl<H: Host> Engine<H> {
                 }
             },
         };
-        let end = if result.ok {
-            ConfirmationState::Done
-        } else {
-            ConfirmationState::Failed
-        };
-        self.confirmations.borrow_mut().finish(id, end, &result)?;
-        Ok(result)
+        self.finish_run(id, result)
     }
 }
 
