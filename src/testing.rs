@@ -84,6 +84,10 @@ pub struct FakeHost {
     /// queue: the servers' side endpoints (the context window probes). By
     /// default they answer 404, as a server without them does.
     pub http_routes: RefCell<Vec<(String, ScriptedHttp)>>,
+    /// Answers a request from what it asks (an embedding server's vectors
+    /// for its inputs) before the script is consulted; `None` passes.
+    #[allow(clippy::type_complexity)]
+    pub http_answerer: RefCell<Option<Rc<dyn Fn(&HttpRequest) -> Option<ScriptedHttp>>>>,
     /// The requests a route answered (not in `http_requests`), and which of
     /// their responses were closed.
     pub routed_requests: RefCell<Vec<HttpRequest>>,
@@ -100,6 +104,8 @@ pub struct FakeHost {
     pub opened: Rc<RefCell<Vec<OpenedNote>>>,
     /// Every journal the core saved, with how many entries it dropped.
     pub journal_saves: RefCell<Vec<(String, usize)>>,
+    /// What `save_vectors` last kept (and `load_vectors` gives back).
+    pub saved_vectors: RefCell<Option<Vec<u8>>>,
     /// Settings → Files and links → Excluded files, as `vault_notes` reports them.
     pub excluded: RefCell<Vec<String>>,
     /// The size of every batch `vault_read_many` was asked for.
@@ -172,6 +178,7 @@ impl FakeHost {
             http_closed: RefCell::new(Vec::new()),
             images_asked: RefCell::new(Vec::new()),
             pdfs: RefCell::new(HashMap::new()),
+            http_answerer: RefCell::new(None),
             http_routes: RefCell::new(
                 ["/api/show", "/api/v0/models"]
                     .into_iter()
@@ -197,6 +204,7 @@ impl FakeHost {
                 ..Default::default()
             },
             journal_saves: RefCell::new(Vec::new()),
+            saved_vectors: RefCell::new(None),
             read_batches: RefCell::new(Vec::new()),
             cancelled_tags: RefCell::new(Vec::new()),
             yield_on_sleep: false,
@@ -357,14 +365,19 @@ impl Host for FakeHost {
             None => {
                 self.http_requests.borrow_mut().push(request.clone());
                 let id = self.http_requests.borrow().len() as u32;
-                let answer =
+                let answerer = self.http_answerer.borrow().clone();
+                let answered = answerer.and_then(|answer| answer(request));
+                let answer = if let Some(answer) = answered {
+                    answer
+                } else {
                     self.http_script
                         .borrow_mut()
                         .pop_front()
                         .unwrap_or(ScriptedHttp::Failure(HttpFailure {
                             code: "ECONNREFUSED".into(),
                             message: "nothing scripted".into(),
-                        }));
+                        }))
+                };
                 (id, answer)
             }
         };
@@ -643,6 +656,14 @@ impl Host for FakeHost {
         self.journal_saves
             .borrow_mut()
             .push((json.to_string(), dropped));
+    }
+
+    async fn load_vectors(&self) -> Option<Vec<u8>> {
+        self.saved_vectors.borrow().clone()
+    }
+
+    async fn save_vectors(&self, bytes: &[u8]) {
+        *self.saved_vectors.borrow_mut() = Some(bytes.to_vec());
     }
 
     async fn outside_list(

@@ -92,6 +92,7 @@ fn core_types() -> String {
     use crate::doors::mcp::activity::StoredActivity;
     use crate::doors::mcp::setups::{ClientSetup, SetupFormat};
     use crate::doors::mcp::{ActivityEntry, ListenerLimits, McpExchange, McpReply};
+    use crate::engine::embeddings::{EmbeddingStatus, Phase as EmbeddingPhase};
     use crate::engine::journal::{EntryView, TurnChanges};
     use crate::engine::network::ConnectionEntry;
     use crate::engine::search::{Phase, SearchStatus, VaultEvent};
@@ -136,6 +137,7 @@ fn core_types() -> String {
         declaration::<ProviderSettings>(),
         declaration::<ProviderKind>(),
         declaration::<McpSettings>(),
+        declaration::<crate::settings::embeddings::EmbeddingSettings>(),
         declaration::<CodingAgentProfile>(),
         CODING_AGENT_SETTINGS.to_string(),
         declaration::<ProfileSummary>(),
@@ -166,6 +168,8 @@ fn core_types() -> String {
         declaration::<SearchStatus>(),
         declaration::<Phase>(),
         declaration::<VaultEvent>(),
+        declaration::<EmbeddingStatus>(),
+        declaration::<EmbeddingPhase>(),
         declaration::<Discovery>(),
         declaration::<Candidate>(),
         declaration::<CandidateSource>(),
@@ -361,6 +365,12 @@ fn constants() -> String {
             "The secret in Obsidian's secret storage that holds the bearer token.",
             "MCP_TOKEN_SECRET",
             text(crate::doors::mcp::MCP_TOKEN_SECRET),
+        ),
+        "\n// Search by meaning: src/search/embedding_api.rs.\n".to_string(),
+        constant(
+            "The tag of every embedding request, which Stop aborts.",
+            "EMBEDDINGS_TAG",
+            text(crate::search::embedding_api::TAG),
         ),
     ]
     .concat()

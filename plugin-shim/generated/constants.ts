@@ -33,3 +33,8 @@ export const AGENT_PREFIX = "agent:";
 
 /** The secret in Obsidian's secret storage that holds the bearer token. */
 export const MCP_TOKEN_SECRET = "vault-agent-mcp-token";
+
+// Search by meaning: src/search/embedding_api.rs.
+
+/** The tag of every embedding request, which Stop aborts. */
+export const EMBEDDINGS_TAG = "embeddings";

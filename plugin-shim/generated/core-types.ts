@@ -296,7 +296,11 @@ acpAgents: CodingAgentSettings,
 /**
  * The user's own MCP servers, whose tools the chat offers.
  */
-mcpServers: Array<OutsideServer>, };
+mcpServers: Array<OutsideServer>, 
+/**
+ * Search by meaning: the embedding model, off by default.
+ */
+embeddings: EmbeddingSettings, };
 
 /**
  * What the agent may do to the vault. Only the user changes it (the settings
@@ -433,6 +437,27 @@ export type ProviderKind = "openAi" | "anthropic";
  * chat's, and Read only until the user picks another.
  */
 export type McpSettings = { enabled: boolean, port: number, permissionMode: PermissionMode, };
+
+export type EmbeddingSettings = { 
+/**
+ * Off by default: nothing is embedded or sent until the user turns it on.
+ */
+enabled: boolean, 
+/**
+ * An OpenAI-compatible base address (`…/v1`); `/embeddings` is added.
+ */
+baseUrl: string, model: string, 
+/**
+ * The secret (Obsidian's secret storage) holding the API key; empty: none.
+ */
+apiKeySecret: string, 
+/**
+ * The server and model the user agreed to send the notes' text to
+ * (`server_identity`), after the settings said how much would go.
+ * Asked only of a server off this computer and its network; another
+ * address or model asks again.
+ */
+consented: string, };
 
 /**
  * One agent as the shim starts and shows it: the built-in with the user's changes.
@@ -717,7 +742,11 @@ line: number, matched: Array<string>, score: number, also: Array<string>,
  * the passage is cut from the section at the same place in the new
  * text, and the note should be indexed again.
  */
-changed: boolean, };
+changed: boolean, 
+/**
+ * Search by meaning found it (alone, or with its words).
+ */
+byMeaning: boolean, };
 
 export type Table = { 
 /**
@@ -827,6 +856,48 @@ export type SearchPhase = "idle" | "building" | "ready";
  * A change Obsidian reported (`app.vault.on`).
  */
 export type SearchVaultEvent = { "kind": "create", path: string, } | { "kind": "modify", path: string, } | { "kind": "delete", path: string, } | { "kind": "rename", path: string, oldPath: string, };
+
+/**
+ * What the settings and the status bar show.
+ */
+export type EmbeddingStatus = { phase: EmbeddingPhase, 
+/**
+ * Sections embedded in this run, of `total`.
+ */
+done: number, total: number, 
+/**
+ * Distinct sections of the notes, and those with a vector.
+ */
+sections: number, embedded: number, 
+/**
+ * What embedding the rest would send.
+ */
+pendingSections: number, pendingChars: number, pendingNotes: number, 
+/**
+ * False until an index build recorded the notes' sections.
+ */
+counted: boolean, model: string, host: string, 
+/**
+ * The model at its address, as a consent names it (`consented`).
+ */
+server: string, 
+/**
+ * The server is not on this computer or its private network.
+ */
+remote: boolean, 
+/**
+ * A remote server the user has not agreed to send the notes to.
+ */
+needsConsent: boolean, error: string, 
+/**
+ * One line for the status bar and the settings.
+ */
+label: string, };
+
+/**
+ * Where embedding stands.
+ */
+export type EmbeddingPhase = "off" | "idle" | "embedding" | "stopped" | "failed";
 
 /**
  * The result of a discovery run.

@@ -385,6 +385,11 @@ pub trait Host {
     /// plugin's folder. `dropped`: how many of the oldest entries were let go
     /// to stay within the bound, for the host to tell the user.
     async fn save_journal(&self, json: &str, dropped: usize);
+    /// The vectors of search by meaning as last saved (`embeddings.bin` in
+    /// the plugin's folder); `None` when there are none or they cannot be read.
+    async fn load_vectors(&self) -> Option<Vec<u8>>;
+    /// Keeps them there, replacing what was saved.
+    async fn save_vectors(&self, bytes: &[u8]);
     /// Connects to one of the user's MCP servers (a stdio server is started
     /// on first use, in a process group of its own) and lists its tools; the
     /// host keeps the client, and the listing until the server says its

@@ -9,6 +9,7 @@ pub mod callers;
 mod calls;
 pub mod confirm;
 mod edge;
+pub mod embeddings;
 mod gate;
 pub mod hygiene;
 pub mod journal;
@@ -98,6 +99,8 @@ pub struct Engine<H: Host> {
     read_cache: RefCell<crate::cli::cache::ReadCache>,
     /// The ranked search's index (`search.rs`).
     pub(crate) search: RefCell<search::SearchState>,
+    /// Search by meaning's vectors (`embeddings.rs`).
+    pub(crate) embeddings: RefCell<embeddings::EmbeddingState>,
     /// Every outbound connection since start (`network.rs`).
     connections: RefCell<network::ConnectionLog>,
 }
@@ -120,6 +123,7 @@ impl<H: Host> Engine<H> {
             callers: RefCell::default(),
             read_cache: RefCell::new(crate::cli::cache::ReadCache::default()),
             search: RefCell::default(),
+            embeddings: RefCell::default(),
             connections: RefCell::default(),
         };
         (core, repairs)

@@ -18,7 +18,9 @@ use crate::base::host::Host;
 use crate::base::result::{NoteHeading, ToolResult};
 use crate::hygiene::{MAX_NOTE_BYTES, READ_BATCH};
 use crate::policy::scope::FolderScope;
-use crate::search::{is_excluded, Index, Language, Passage, Ranked, SearchQuery, SearchRequest};
+use crate::search::{
+    fusion, is_excluded, Index, Language, Passage, Ranked, SearchError, SearchQuery, SearchRequest,
+};
 use crate::settings::Settings;
 
 /// Where the index stands.
@@ -137,6 +139,10 @@ impl<H: Host> Engine<H> {
         }
         let listing = self.host().vault_notes();
         let index = Index::new(self.host().platform().config_dir(), Language::English);
+        let recording = self.settings_snapshot().embeddings.enabled;
+        if recording {
+            self.embeddings.borrow_mut().vectors.clear_notes();
+        }
         let paths: Vec<String> = {
             let mut state = self.search.borrow_mut();
             state.excluded = listing.excluded;
@@ -174,6 +180,7 @@ impl<H: Host> Engine<H> {
                         match text {
                             Some(text) => {
                                 let _ = index.upsert(path, &text);
+                                self.embeddings_note_read(path, Some(&text));
                             }
                             None => state.unread += 1,
                         }
@@ -194,6 +201,9 @@ impl<H: Host> Engine<H> {
         state.touched.clear();
         let status = state.status();
         drop(state);
+        if recording {
+            self.embeddings.borrow_mut().counted = true;
+        }
         progress(&status);
         status
     }
@@ -230,6 +240,8 @@ impl<H: Host> Engine<H> {
                 if let Some(index) = state.index.as_mut() {
                     index.remove(path);
                 }
+                drop(state);
+                self.embeddings_note_read(path, None);
                 return;
             }
             VaultEvent::Rename { path, old_path } => (path, Some(old_path)),
@@ -246,10 +258,16 @@ impl<H: Host> Engine<H> {
                 if !wanted {
                     index.remove(old);
                 }
+                if moved {
+                    self.embeddings_note_moved(old, path);
+                } else {
+                    self.embeddings_note_read(old, None);
+                }
                 !moved && wanted
             } else {
                 if !wanted {
                     index.remove(path);
+                    self.embeddings_note_read(path, None);
                 }
                 wanted
             }
@@ -265,15 +283,17 @@ impl<H: Host> Engine<H> {
             .flatten();
         let mut state = self.search.borrow_mut();
         if let Some(index) = state.index.as_mut() {
-            match text {
+            match &text {
                 Some(text) => {
-                    let _ = index.upsert(path, &text);
+                    let _ = index.upsert(path, text);
                 }
                 None => {
                     index.remove(path);
                 }
             }
         }
+        drop(state);
+        self.embeddings_note_read(path, text.as_deref());
     }
 
     /// `obsidianSearch find`: the best passages among the notes the agent
@@ -289,11 +309,29 @@ impl<H: Host> Engine<H> {
             limit: request.limit,
             cursor: request.cursor.as_deref(),
         };
-        let (ranked, passages, building) = self
+        let Found {
+            ranked,
+            passages,
+            building,
+            meaning,
+        } = self
             .ranked_passages(&query, request.budget, &|path| scope.contains(path))
             .await
             .map_err(|e| ToolError::invalid("obsidianSearch", e))?;
         let mut text = page(&request.query, &ranked, &passages);
+        match &meaning {
+            Meaning::Used => text.insert_str(
+                0,
+                &format!(
+                    "[Ranked by words and by meaning ({}).]\n",
+                    settings.embeddings.model
+                ),
+            ),
+            Meaning::Failed(why) => text.push_str(&format!(
+                "[Search by meaning was not used, so this is by words alone: {why}]\n"
+            )),
+            Meaning::Off => {}
+        }
         if let Some((read, total)) = building {
             text.push_str(&format!(
                 "[The index is still being built: {read} of {total} notes read so far, so a note may be missing; search again shortly.]\n"
@@ -325,28 +363,73 @@ impl<H: Host> Engine<H> {
             limit,
             cursor: None,
         };
-        let (_, passages, _) = self.ranked_passages(&query, USER_BUDGET, &|_| true).await?;
-        Ok(passages)
+        Ok(self
+            .ranked_passages(&query, USER_BUDGET, &|_| true)
+            .await?
+            .passages)
     }
 
     /// The ranked hits among the notes `allowed` lets through, each with its
     /// passage cut from the note's text now, and how far a build in progress
-    /// has come. The index is built first if it never was.
+    /// has come. The index is built first if it never was. With search by
+    /// meaning on, the keyword and meaning rankings are fused.
     async fn ranked_passages(
         &self,
         query: &SearchQuery<'_>,
         budget: usize,
         allowed: &dyn Fn(&str) -> bool,
-    ) -> Result<(Ranked, Vec<Passage>, Option<(usize, usize)>), String> {
+    ) -> Result<Found, String> {
         if self.search.borrow().phase == Phase::Idle {
             self.build_search_index(&|_| {}).await;
         }
-        let (ranked, building) = {
+        let by_meaning = match query.cursor {
+            // A keyword page's cursor goes on with keywords alone.
+            Some(cursor) if !cursor.starts_with('m') => None,
+            _ => {
+                self.nearest_by_meaning(query.text, allowed, fusion::DEPTH)
+                    .await
+            }
+        };
+        let (ranked, meaning_flags, meaning, building) = {
             let state = self.search.borrow();
             let index = state.index.as_ref().expect("built above");
-            let ranked = index.search(query, allowed).map_err(|e| e.to_string())?;
             let building = (state.phase == Phase::Building).then(|| (state.read, state.total));
-            (ranked, building)
+            match by_meaning {
+                Some(Ok(hits)) => {
+                    let first = SearchQuery {
+                        text: query.text,
+                        limit: fusion::DEPTH,
+                        cursor: None,
+                    };
+                    let keyword = match index.search(&first, allowed) {
+                        Ok(ranked) => Some(ranked),
+                        Err(SearchError::EmptyQuery) => None,
+                        Err(e) => return Err(e.to_string()),
+                    };
+                    let stamp =
+                        index.generation.wrapping_mul(1_000_003) ^ self.embeddings.borrow().stamp;
+                    let fused = fusion::fuse(
+                        index,
+                        query.text,
+                        keyword,
+                        &hits,
+                        query.limit,
+                        query.cursor,
+                        stamp,
+                    )
+                    .map_err(|e| e.to_string())?;
+                    (fused.ranked, fused.by_meaning, Meaning::Used, building)
+                }
+                other => {
+                    let ranked = index.search(query, allowed).map_err(|e| e.to_string())?;
+                    let flags = vec![false; ranked.hits.len()];
+                    let meaning = match other {
+                        Some(Err(why)) => Meaning::Failed(why),
+                        _ => Meaning::Off,
+                    };
+                    (ranked, flags, meaning, building)
+                }
+            }
         };
         let paths: Vec<String> = ranked.hits.iter().map(|h| h.path.clone()).collect();
         let texts = self.host().vault_read_many(&paths, MAX_NOTE_BYTES).await;
@@ -355,9 +438,10 @@ impl<H: Host> Engine<H> {
         {
             let state = self.search.borrow();
             let index = state.index.as_ref().expect("built above");
-            for (hit, text) in ranked.hits.iter().zip(&texts) {
+            for ((hit, text), by_meaning) in ranked.hits.iter().zip(&texts).zip(&meaning_flags) {
                 let Some(text) = text else { continue };
-                let passage = index.passage(&ranked, hit, text, budget);
+                let mut passage = index.passage(&ranked, hit, text, budget);
+                passage.by_meaning = *by_meaning;
                 if passage.changed {
                     changed.push((hit.path.clone(), text.clone()));
                 }
@@ -372,9 +456,35 @@ impl<H: Host> Engine<H> {
                     let _ = index.upsert(path, text);
                 }
             }
+            drop(state);
+            for (path, text) in &changed {
+                self.embeddings_note_read(path, Some(text));
+            }
         }
-        Ok((ranked, passages, building))
+        Ok(Found {
+            ranked,
+            passages,
+            building,
+            meaning,
+        })
     }
+}
+
+/// Whether search by meaning took part in a search.
+enum Meaning {
+    /// Off, or nothing embedded yet.
+    Off,
+    Used,
+    /// On, but the query could not be embedded: keywords alone, and why.
+    Failed(String),
+}
+
+/// A search's answer as the engine cut it.
+struct Found {
+    ranked: Ranked,
+    passages: Vec<Passage>,
+    building: Option<(usize, usize)>,
+    meaning: Meaning,
 }
 
 /// The longest the build indexes before it gives the app a turn (a frame
@@ -412,13 +522,17 @@ fn page(query: &str, ranked: &Ranked, passages: &[Passage]) -> String {
         } else {
             format!("heading \"{}\"", passage.heading)
         };
+        let matched = match (passage.matched.is_empty(), passage.by_meaning) {
+            (true, _) => "found by meaning".to_string(),
+            (false, false) => format!("matched: {}", passage.matched.join(", ")),
+            (false, true) => format!("matched: {}; and by meaning", passage.matched.join(", ")),
+        };
         text.push_str(&format!(
-            "\n{}. {} {heading}, line {} (score {:.2}; matched: {})\n",
+            "\n{}. {} {heading}, line {} (score {:.2}; {matched})\n",
             first + i,
             passage.path,
             passage.line,
             passage.score,
-            passage.matched.join(", "),
         ));
         if !passage.also.is_empty() {
             text.push_str(&format!("   Also matched: {}\n", passage.also.join("; ")));
@@ -433,12 +547,17 @@ fn page(query: &str, ranked: &Ranked, passages: &[Passage]) -> String {
     text.push_str(
         "\n[Cite each note you answer from as [[path#heading]], e.g. [[Folder/Note#Heading]].]\n",
     );
-    if let (Some(next), true) = (&ranked.next, ranked.more > 0) {
-        text.push_str(&format!(
-            "\n[{} more note{}: send cursor=\"{next}\" with the same query for the next page.]\n",
+    let plural = if ranked.more == 1 { "" } else { "s" };
+    match (&ranked.next, ranked.more > 0) {
+        (Some(next), true) => text.push_str(&format!(
+            "\n[{} more note{plural}: send cursor=\"{next}\" with the same query for the next page.]\n",
             ranked.more,
-            if ranked.more == 1 { "" } else { "s" },
-        ));
+        )),
+        (None, true) => text.push_str(&format!(
+            "\n[{} more note{plural} hold some of these words but ranked below these; add words to narrow the search.]\n",
+            ranked.more,
+        )),
+        _ => {}
     }
     text
 }

@@ -31,6 +31,8 @@ pub struct Passage {
     /// the passage is cut from the section at the same place in the new
     /// text, and the note should be indexed again.
     pub changed: bool,
+    /// Search by meaning found it (alone, or with its words).
+    pub by_meaning: bool,
 }
 
 impl Index {
@@ -60,6 +62,7 @@ impl Index {
             score: (hit.score * 1000.0).round() / 1000.0,
             also: hit.also.clone(),
             changed,
+            by_meaning: false,
         }
     }
 }

@@ -7,6 +7,7 @@
 
 pub mod agents;
 mod chat;
+pub mod embeddings;
 mod modes;
 mod normalise;
 pub mod outside;
@@ -107,6 +108,8 @@ pub struct Settings {
     pub coding_agents: agents::CodingAgents,
     /// The user's own MCP servers, whose tools the chat offers.
     pub mcp_servers: Vec<outside::OutsideServer>,
+    /// Search by meaning: the embedding model, off by default.
+    pub embeddings: embeddings::EmbeddingSettings,
     /// Set for one call by the door it came through (never stored): tags the
     /// call's CLI processes so a cancelled MCP request stops exactly those.
     #[serde(skip)]
@@ -162,6 +165,7 @@ impl Default for Settings {
             local_only: false,
             coding_agents: agents::CodingAgents::default(),
             mcp_servers: Vec::new(),
+            embeddings: embeddings::EmbeddingSettings::default(),
             process_tag: None,
             written_as_text: false,
             mode_setting: ModeSetting::Chat,

@@ -4,6 +4,7 @@
 
 use serde_json::{Map, Value};
 
+use super::embeddings::EmbeddingSettings;
 use super::*;
 use crate::base::input::Lenient;
 
@@ -83,6 +84,21 @@ pub fn normalise(stored: &Value, known_tools: &[&str]) -> NormalisedSettings {
             // Its own mode: an MCP section never inherits the chat's.
             permission_mode: r.permission_mode(),
         }),
+        embeddings: reader.section("embeddings", |r| {
+            let defaults = EmbeddingSettings::default();
+            let server = r.provider(&ProviderSettings {
+                base_url: defaults.base_url.clone(),
+                model: defaults.model.clone(),
+                ..ProviderSettings::defaults(ProviderKind::OpenAi)
+            });
+            EmbeddingSettings {
+                enabled: r.boolean("enabled", false),
+                base_url: server.base_url,
+                model: server.model,
+                api_key_secret: server.api_key_secret,
+                consented: r.string("consented", ""),
+            }
+        }),
         local_only: reader.boolean("localOnly", false),
         coding_agents: super::agents::read(object.get("acpAgents"), &mut repairs),
         mcp_servers: super::outside::read(object.get("mcpServers"), &mut repairs),
@@ -109,6 +125,7 @@ pub fn normalise(stored: &Value, known_tools: &[&str]) -> NormalisedSettings {
         "localOnly",
         "acpAgents",
         "mcpServers",
+        "embeddings",
     ];
     for key in object.keys() {
         if !known_keys.contains(&key.as_str()) && !is_foreign_section(key) {

@@ -1,6 +1,7 @@
 //! `Host` implemented by calling the functions the shim passes in.
 
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
 use super::interop::{from_js, http_chunk, http_failure, process_outcome, to_js};
@@ -131,6 +132,14 @@ extern "C" {
     /// Writes the undo journal; resolves when it is stored (never rejects).
     #[wasm_bindgen(method, js_name = saveJournal)]
     fn save_journal(this: &HostFunctions, json: &str, dropped: u32) -> js_sys::Promise;
+
+    /// Resolves to the saved vectors' bytes (`Uint8Array`) or `null` (never rejects).
+    #[wasm_bindgen(method, js_name = loadVectors)]
+    fn load_vectors(this: &HostFunctions) -> js_sys::Promise;
+
+    /// Writes the vectors; resolves when they are stored (never rejects).
+    #[wasm_bindgen(method, js_name = saveVectors)]
+    fn save_vectors(this: &HostFunctions, bytes: &[u8]) -> js_sys::Promise;
 
     /// Resolves to an `OutsideListing` (never rejects).
     #[wasm_bindgen(method, js_name = outsideList)]
@@ -438,6 +447,18 @@ impl Host for JsHost {
         let dropped = u32::try_from(dropped).unwrap_or(u32::MAX);
         // A journal that could not be written is the shim's to report.
         let _ = JsFuture::from(self.functions.save_journal(json, dropped)).await;
+    }
+
+    async fn load_vectors(&self) -> Option<Vec<u8>> {
+        let answer = JsFuture::from(self.functions.load_vectors()).await.ok()?;
+        answer
+            .dyn_ref::<js_sys::Uint8Array>()
+            .map(js_sys::Uint8Array::to_vec)
+    }
+
+    async fn save_vectors(&self, bytes: &[u8]) {
+        // Vectors that could not be written are the shim's to report.
+        let _ = JsFuture::from(self.functions.save_vectors(bytes)).await;
     }
 
     async fn outside_list(&self, server: &OutsideConnect) -> OutsideListing {

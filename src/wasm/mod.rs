@@ -1,6 +1,7 @@
 //! The JavaScript face of the core. This module only translates: JS values in,
 //! a core call, JS values out. All decisions live in the core.
 
+mod embeddings;
 mod host;
 mod interop;
 mod search;

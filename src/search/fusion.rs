@@ -1,0 +1,268 @@
+//! Keyword and meaning together: the two rankings fused by reciprocal rank
+//! (Cormack, Clarke & Büttcher 2009): a note scores `1 / (K + rank)` in
+//! each ranking it appears in, summed. Ranks, not scores, because BM25's
+//! scores and cosines are on scales that cannot be compared; `K` = 60 is
+//! the paper's value, which keeps one ranking's first place from deciding
+//! alone.
+//!
+//! Each ranking contributes its first [`DEPTH`] notes; the fused list is
+//! paged with its own cursor. A note found only by meaning shows its best
+//! section; one found by its words keeps the keyword hit's section and
+//! matched words.
+
+use super::index::{fnv, Index};
+use super::query::{Ranked, RankedHit};
+use super::vectors::VectorHit;
+use super::SearchError;
+
+pub const K: f64 = 60.0;
+
+/// Notes taken from each ranking.
+pub const DEPTH: usize = 50;
+
+/// The fused page, with the hits found by meaning alone marked.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Fused {
+    pub ranked: Ranked,
+    /// Per hit of `ranked.hits`: found by meaning (alone or with its words).
+    pub by_meaning: Vec<bool>,
+}
+
+/// Fuses `keyword` (the first page of at most [`DEPTH`] notes, `None` when
+/// the query has no words to search for) with `meaning`, and cuts the page
+/// `cursor` asks for. `stamp` moves whenever the index or the vectors
+/// change, so an old cursor is refused.
+pub fn fuse(
+    index: &Index,
+    query: &str,
+    keyword: Option<Ranked>,
+    meaning: &[VectorHit],
+    limit: usize,
+    cursor: Option<&str>,
+    stamp: u64,
+) -> Result<Fused, SearchError> {
+    let offset = match cursor {
+        Some(cursor) => read_cursor(cursor, query, stamp)?,
+        None => 0,
+    };
+    let (hits, terms, withheld, beyond) = match keyword {
+        Some(ranked) => {
+            let beyond = ranked.total - ranked.hits.len();
+            (ranked.hits, ranked.terms, ranked.withheld, beyond)
+        }
+        None => (Vec::new(), Vec::new(), 0, 0),
+    };
+    // (score, keyword hit, meaning hit)
+    let mut notes: Vec<(f64, Option<usize>, Option<usize>)> = Vec::new();
+    for (rank, _) in hits.iter().enumerate() {
+        notes.push((1.0 / (K + rank as f64 + 1.0), Some(rank), None));
+    }
+    for (rank, hit) in meaning.iter().take(DEPTH).enumerate() {
+        let score = 1.0 / (K + rank as f64 + 1.0);
+        match hits.iter().position(|h| h.path == hit.path) {
+            Some(at) => {
+                notes[at].0 += score;
+                notes[at].2 = Some(rank);
+            }
+            None => notes.push((score, None, Some(rank))),
+        }
+    }
+    let path_of = |n: &(f64, Option<usize>, Option<usize>)| match n {
+        (_, Some(k), _) => hits[*k].path.as_str(),
+        (_, None, Some(m)) => meaning[*m].path.as_str(),
+        _ => "",
+    };
+    notes.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| path_of(a).cmp(path_of(b))));
+    let total = notes.len() + beyond;
+    let mut page = Vec::new();
+    let mut by_meaning = Vec::new();
+    for &(score, keyword_at, meaning_at) in notes.iter().skip(offset).take(limit) {
+        let hit = match (keyword_at, meaning_at) {
+            (Some(k), _) => Some(hits[k].clone()),
+            (None, Some(m)) => index.section_hit(&meaning[m]),
+            _ => None,
+        };
+        if let Some(mut hit) = hit {
+            hit.score = score * 100.0;
+            page.push(hit);
+            by_meaning.push(meaning_at.is_some());
+        }
+    }
+    let end = (offset + limit).min(notes.len());
+    let more = total.saturating_sub(end.max(offset));
+    let next = (end < notes.len()).then(|| make_cursor(end, query, stamp));
+    Ok(Fused {
+        ranked: Ranked {
+            hits: page,
+            total,
+            more,
+            next,
+            withheld,
+            terms,
+        },
+        by_meaning,
+    })
+}
+
+fn make_cursor(offset: usize, query: &str, stamp: u64) -> String {
+    format!("m{offset}.{stamp:x}.{:08x}", fnv(query.trim()) as u32)
+}
+
+fn read_cursor(cursor: &str, query: &str, stamp: u64) -> Result<usize, SearchError> {
+    let bad = || SearchError::BadCursor(cursor.to_string());
+    let rest = cursor.trim().strip_prefix('m').ok_or_else(bad)?;
+    let mut parts = rest.split('.');
+    let offset: usize = parts.next().and_then(|p| p.parse().ok()).ok_or_else(bad)?;
+    let made = parts
+        .next()
+        .and_then(|p| u64::from_str_radix(p, 16).ok())
+        .ok_or_else(bad)?;
+    let hash = parts
+        .next()
+        .and_then(|p| u32::from_str_radix(p, 16).ok())
+        .ok_or_else(bad)?;
+    if parts.next().is_some() || hash != fnv(query.trim()) as u32 {
+        return Err(bad());
+    }
+    if made != stamp {
+        return Err(SearchError::StaleCursor);
+    }
+    Ok(offset)
+}
+
+impl Index {
+    /// A hit for the section the vectors found, as the keyword ranking
+    /// would give it (no matched words); `None` when the index no longer
+    /// holds the note.
+    pub(crate) fn section_hit(&self, found: &VectorHit) -> Option<RankedHit> {
+        let &id = self.by_path.get(found.path.as_str())?;
+        let note = self.note(id);
+        let chunks: Vec<_> = note
+            .chunks
+            .iter()
+            .map(|&c| &self.chunks[c as usize])
+            .collect();
+        let chunk = chunks
+            .iter()
+            .find(|c| c.ordinal as usize == found.ordinal && *c.heading == *found.heading)
+            .or_else(|| chunks.iter().find(|c| *c.heading == *found.heading))
+            .or_else(|| chunks.first())?;
+        Some(RankedHit {
+            path: found.path.clone(),
+            heading: chunk.heading.to_string(),
+            score: 0.0,
+            matched: Vec::new(),
+            range: chunk.start as usize..chunk.end as usize,
+            ordinal: chunk.ordinal as usize,
+            hash: note.hash,
+            also: Vec::new(),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::{Language, SearchQuery};
+
+    fn index() -> Index {
+        let mut index = Index::new(".obsidian", Language::English);
+        index
+            .upsert("Tomatoes.md", "# Care\nTomatoes want sun and water.\n")
+            .unwrap();
+        index
+            .upsert("Roses.md", "# Care\nRoses want water.\n")
+            .unwrap();
+        index
+            .upsert("Dusk.md", "# Evening\nThe light fades over the beds.\n")
+            .unwrap();
+        index
+    }
+
+    fn meaning(paths: &[&str]) -> Vec<VectorHit> {
+        paths
+            .iter()
+            .map(|p| VectorHit {
+                path: p.to_string(),
+                heading: if *p == "Dusk.md" { "Evening" } else { "Care" }.into(),
+                ordinal: 0,
+                similarity: 0.5,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_note_found_both_ways_comes_first_and_one_found_by_meaning_alone_is_added() {
+        let index = index();
+        let keyword = index.search(&SearchQuery::new("water"), &|_| true).unwrap();
+        let first_by_words = keyword.hits[0].path.clone();
+        let fused = fuse(
+            &index,
+            "water",
+            Some(keyword),
+            &meaning(&["Dusk.md", "Roses.md"]),
+            10,
+            None,
+            1,
+        )
+        .unwrap();
+        let paths: Vec<&str> = fused.ranked.hits.iter().map(|h| h.path.as_str()).collect();
+        assert_eq!(
+            paths[0], "Roses.md",
+            "found by both: {paths:?} (words first: {first_by_words})"
+        );
+        assert!(paths.contains(&"Dusk.md"));
+        assert_eq!(fused.ranked.total, 3);
+        let dusk = paths.iter().position(|p| *p == "Dusk.md").unwrap();
+        assert!(fused.by_meaning[dusk]);
+        assert_eq!(fused.ranked.hits[dusk].heading, "Evening");
+        assert!(fused.ranked.hits[dusk].matched.is_empty());
+    }
+
+    #[test]
+    fn pages_follow_the_fused_order_and_a_changed_stamp_refuses_the_cursor() {
+        let index = index();
+        let keyword = || Some(index.search(&SearchQuery::new("water"), &|_| true).unwrap());
+        let hits = meaning(&["Dusk.md"]);
+        let whole = fuse(&index, "water", keyword(), &hits, 10, None, 7).unwrap();
+        let first = fuse(&index, "water", keyword(), &hits, 2, None, 7).unwrap();
+        assert_eq!(first.ranked.more, 1);
+        let next = first.ranked.next.clone().unwrap();
+        let second = fuse(&index, "water", keyword(), &hits, 2, Some(&next), 7).unwrap();
+        let paged: Vec<_> = first
+            .ranked
+            .hits
+            .iter()
+            .chain(&second.ranked.hits)
+            .map(|h| &h.path)
+            .collect();
+        let all: Vec<_> = whole.ranked.hits.iter().map(|h| &h.path).collect();
+        assert_eq!(paged, all);
+        assert_eq!(second.ranked.more, 0);
+        assert_eq!(
+            fuse(&index, "water", keyword(), &hits, 2, Some(&next), 8),
+            Err(SearchError::StaleCursor)
+        );
+        assert!(matches!(
+            fuse(&index, "other", keyword(), &hits, 2, Some(&next), 7),
+            Err(SearchError::BadCursor(_))
+        ));
+    }
+
+    #[test]
+    fn a_query_of_stop_words_is_answered_by_meaning_alone() {
+        let index = index();
+        let fused = fuse(
+            &index,
+            "how is it",
+            None,
+            &meaning(&["Dusk.md"]),
+            10,
+            None,
+            1,
+        )
+        .unwrap();
+        assert_eq!(fused.ranked.hits.len(), 1);
+        assert_eq!(fused.ranked.hits[0].path, "Dusk.md");
+    }
+}
