@@ -173,6 +173,7 @@ export default class VaultAgentPlugin extends Plugin {
 			{ createNodeHost, nodePlatformFacts, stopAllProcesses, abortHttp, abortProcesses, abortOutsideCalls, stopServer },
 			{ loadCore },
 			{ JournalStore },
+			{ VectorStore },
 			{ vaultFunctions },
 			{ ConfirmationCoordinator },
 			{ ConversationStore },
@@ -187,6 +188,7 @@ export default class VaultAgentPlugin extends Plugin {
 			import("./host/node-host"),
 			import("./core/load"),
 			import("./host/journal-store"),
+			import("./host/vector-store"),
 			import("./host/vault"),
 			import("./cards/confirmations"),
 			import("./host/conversation-store"),
@@ -203,11 +205,14 @@ export default class VaultAgentPlugin extends Plugin {
 		const os = Platform.isMacOS ? "macos" : Platform.isWin ? "windows" : Platform.isLinux ? "linux" : "other";
 		const pluginDir = this.manifest.dir ?? `${this.app.vault.configDir}/plugins/${this.manifest.id}`;
 		const journal = new JournalStore(adapter, pluginDir);
+		const vectors = new VectorStore(adapter, pluginDir);
 		const images = new ChatImages(this.app, pluginDir);
 		const host = {
 			...createNodeHost((name) => this.app.secretStorage.getSecret(name)),
 			...vaultFunctions(this.app),
 			saveJournal: (json: string, dropped: number) => journal.save(json, dropped),
+			loadVectors: () => vectors.load(),
+			saveVectors: (bytes: Uint8Array) => vectors.save(bytes),
 			imageData: images.imageData,
 			pdfText: pdfText(this.app),
 		};
@@ -236,7 +241,7 @@ export default class VaultAgentPlugin extends Plugin {
 		this.conversations = new ConversationStore(adapter, pluginDir, core, images);
 		this.undo = new UndoController(this.app, core, () => this.refreshUndo());
 		// Not awaited: the index builds in the background, a batch at a time.
-		this.searchIndex = startSearchIndex(this, core);
+		this.searchIndex = startSearchIndex(this, core, abortHttp);
 		const agents = new AgentDoors({
 			app: this.app,
 			core,
@@ -306,6 +311,9 @@ export default class VaultAgentPlugin extends Plugin {
 			},
 			get codingAgents() {
 				return plugin().codingAgents;
+			},
+			get search() {
+				return plugin().searchIndex;
 			},
 			started: () => this.started(),
 			updateSettings: (patch) => this.updateSettings(patch),

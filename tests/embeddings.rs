@@ -388,3 +388,26 @@ fn a_remote_server_waits_for_the_users_yes_and_local_only_refuses_it() {
     assert!(status.error.contains("Local only"), "{}", status.error);
     assert!(embedding_requests(&core).is_empty());
 }
+
+#[test]
+fn turned_on_for_a_remote_server_after_the_build_counts_what_would_go_and_sends_nothing() {
+    let core = core(&settings(json!({"embeddings": {"enabled": false}})));
+    block_on(core.build_search_index(&|_| {}));
+    core.set_settings(&settings(
+        json!({"embeddings": {"baseUrl": "https://api.example.com/v1"}}),
+    ));
+    assert!(
+        !core.embeddings_status().counted,
+        "nothing was recorded while off"
+    );
+    let status = block_on(core.embed_notes(&|_| {}));
+    assert!(
+        status.counted && status.needs_consent && status.pending_sections == 45,
+        "{status:?}"
+    );
+    assert!(status.pending_chars > 1000, "{status:?}");
+    assert!(
+        core.host().http_requests.borrow().is_empty(),
+        "counting sends nothing"
+    );
+}

@@ -93,6 +93,10 @@ export interface HostFunctions {
 	openNote(path: string, heading: string | undefined): Promise<{ status: "opened" } | { error: { code: string; message: string } }>;
 	/** Stores the undo journal; `dropped` oldest entries were let go. Never rejects. */
 	saveJournal(json: string, dropped: number): Promise<void>;
+	/** Search by meaning's stored vectors (`embeddings.bin`), or null. Never rejects. */
+	loadVectors(): Promise<Uint8Array | null>;
+	/** Stores them, replacing what was there. Never rejects. */
+	saveVectors(bytes: Uint8Array): Promise<void>;
 	/** Connects one of the user's MCP servers (a stdio one starts on first use) and lists its tools. Never rejects. */
 	outsideList(server: OutsideConnect): Promise<OutsideListing>;
 	/** Calls a tool of such a server; Stop cancels it. Never rejects. */

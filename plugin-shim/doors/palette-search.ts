@@ -52,7 +52,9 @@ export class PaletteSearchModal extends SuggestModal<Passage> {
 		const title = el.createDiv({ cls: "vault-agent-search-title" });
 		title.createSpan({ text: name });
 		if (heading && heading.toLowerCase() !== name.toLowerCase()) title.createSpan({ cls: "vault-agent-search-heading", text: ` › ${heading}` });
-		el.createDiv({ cls: "vault-agent-search-path", text: passage.path });
+		const path = el.createDiv({ cls: "vault-agent-search-path", text: passage.path });
+		// Shares no word with the query: say why it is here.
+		if (passage.byMeaning) path.createSpan({ cls: "vault-agent-search-by-meaning", text: " · found by meaning" });
 		el.createDiv({ cls: "vault-agent-search-passage", text: passage.text });
 	}
 

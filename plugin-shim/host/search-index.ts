@@ -2,27 +2,80 @@
 // ready (the core reads the notes in batches and yields between them), with
 // a status-bar line while it builds, and told of every change Obsidian
 // reports. The core decides what each event means for the index.
+//
+// Search by meaning rides on it: after the build, and a while after the
+// last change, the core is asked to embed what is new. It answers at once
+// when search by meaning is off, waits for the user's yes, or has nothing to
+// do; the settings start and stop runs through `embed` and `stopEmbedding`.
 
 import type { Plugin, TAbstractFile } from "obsidian";
-import type { CoreHandle, SearchStatus, SearchVaultEvent } from "../core/types";
+import type { CoreHandle, EmbeddingStatus, SearchStatus, SearchVaultEvent } from "../core/types";
+import { EMBEDDINGS_TAG } from "../generated/constants";
+
+/** How long after the last change the new sections are embedded. */
+const EMBED_AFTER_CHANGE_MS = 5_000;
 
 export interface SearchIndexHandle {
 	/** Resolves when the first build and every event so far are in the index. */
 	settled(): Promise<void>;
+	/** Embeds what has no vector yet (the settings' button); resolves to the final status. */
+	embed(): Promise<EmbeddingStatus>;
+	/** Stops a run: the request in flight is aborted, what was embedded is kept. */
+	stopEmbedding(): void;
+	/** Hears every status of a run (the settings' line); returns how to stop hearing. */
+	onEmbeddingStatus(listener: (status: EmbeddingStatus) => void): () => void;
 }
 
-export function startSearchIndex(plugin: Plugin, core: CoreHandle): SearchIndexHandle {
+export function startSearchIndex(plugin: Plugin, core: CoreHandle, abortHttp: (tag: string) => void): SearchIndexHandle {
 	const bar = plugin.addStatusBarItem();
 	bar.addClass("vault-agent-search-status");
 	// Empty once built (styles.css hides an empty item).
 	const show = (status: SearchStatus) => bar.setText(status.label);
+	const listeners = new Set<(status: EmbeddingStatus) => void>();
+	const showEmbedding = (status: EmbeddingStatus) => {
+		bar.setText(status.label);
+		for (const listener of listeners) listener(status);
+	};
+	let running: Promise<EmbeddingStatus> | null = null;
+	const embed = (): Promise<EmbeddingStatus> => {
+		if (running) return running;
+		const run = core
+			.embedNotes(showEmbedding)
+			.then((status) => {
+				// A refusal (off, or waiting for the yes) reports no progress: say it here.
+				showEmbedding(status);
+				return status;
+			})
+			.finally(() => {
+				running = null;
+			});
+		running = run;
+		return run;
+	};
 	// Events in the order Obsidian sent them (a modify, then a rename, of one note).
-	let chain: Promise<unknown> = core.searchBuild(show).catch((error: unknown) => {
-		console.warn("Vault Agent: the search index could not be built", error);
-		bar.setText("");
+	let chain: Promise<unknown> = core
+		.searchBuild(show)
+		.then(() => embed())
+		.catch((error: unknown) => {
+			console.warn("Vault Agent: the search index could not be built", error);
+			bar.setText("");
+		});
+	let timer: number | null = null;
+	const embedLater = () => {
+		if (timer !== null) window.clearTimeout(timer);
+		timer = window.setTimeout(() => {
+			timer = null;
+			void chain.then(() => embed());
+		}, EMBED_AFTER_CHANGE_MS);
+	};
+	plugin.register(() => {
+		if (timer !== null) window.clearTimeout(timer);
+		core.embeddingsStop();
+		abortHttp(EMBEDDINGS_TAG);
 	});
 	const send = (event: SearchVaultEvent) => {
 		chain = chain.then(() => core.searchEvent(event)).catch((error: unknown) => console.warn("Vault Agent: search index event", error));
+		embedLater();
 	};
 	const vault = plugin.app.vault;
 	plugin.registerEvent(vault.on("create", (file: TAbstractFile) => send({ kind: "create", path: file.path })));
@@ -37,6 +90,15 @@ export function startSearchIndex(plugin: Plugin, core: CoreHandle): SearchIndexH
 				seen = chain;
 				await seen;
 			}
+		},
+		embed: () => chain.then(() => embed()),
+		stopEmbedding: () => {
+			core.embeddingsStop();
+			abortHttp(EMBEDDINGS_TAG);
+		},
+		onEmbeddingStatus: (listener) => {
+			listeners.add(listener);
+			return () => listeners.delete(listener);
 		},
 	};
 }

@@ -6,6 +6,7 @@ import type { App } from "obsidian";
 import type { CoreHandle, ProfileEdit, VaultAgentSettings } from "../core/types";
 import type { AgentRunner } from "../doors/acp/runner";
 import type { AgentDoors } from "../doors/mcp";
+import type { SearchIndexHandle } from "../host/search-index";
 
 export interface SettingsContext {
 	readonly app: App;
@@ -14,6 +15,8 @@ export interface SettingsContext {
 	/** The MCP server's door (its state, token and activity). */
 	readonly agents: AgentDoors | null;
 	readonly codingAgents: AgentRunner | null;
+	/** The ranked search's index, for search by meaning's runs; null before the core starts. */
+	readonly search: SearchIndexHandle | null;
 	started(): Promise<CoreHandle | null>;
 	/** Applies a change (the user's hand) and saves what the core accepted. */
 	updateSettings(patch: Partial<VaultAgentSettings>): Promise<VaultAgentSettings>;

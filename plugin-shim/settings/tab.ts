@@ -11,6 +11,7 @@ import { type Plugin, PluginSettingTab, requireApiVersion, Setting, type Setting
 import { AdvancedSection } from "./advanced";
 import { agentsSection } from "./agents";
 import { codingAgentsSection } from "./coding-agents";
+import { embeddingsSection } from "./embeddings";
 import type { SettingsContext } from "./settings-context";
 import { mcpServersSection } from "./mcp-servers";
 import { modelSection } from "./model";
@@ -35,7 +36,7 @@ export class VaultAgentSettingTab extends PluginSettingTab {
 	/** In this order. */
 	private sections(): Section[] {
 		const redraw = () => this.redraw();
-		return [modelSection(this.ctx, redraw), safetySection(this.ctx), toolsSection(this.ctx), agentsSection(this.ctx, redraw), codingAgentsSection(this.ctx), mcpServersSection(this.ctx, redraw), this.advanced.section()];
+		return [modelSection(this.ctx, redraw), safetySection(this.ctx), toolsSection(this.ctx), embeddingsSection(this.ctx, redraw), agentsSection(this.ctx, redraw), codingAgentsSection(this.ctx), mcpServersSection(this.ctx, redraw), this.advanced.section()];
 	}
 
 	getSettingDefinitions(): SettingDefinitionItem[] {

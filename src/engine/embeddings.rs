@@ -198,10 +198,13 @@ impl<H: Host> Engine<H> {
     pub async fn embed_notes(&self, progress: &dyn Fn(&EmbeddingStatus)) -> EmbeddingStatus {
         let settings = self.settings_snapshot();
         let config = settings.embeddings.clone();
-        if !config.enabled || needs_consent(&config) {
+        if !config.enabled || self.embeddings.borrow().phase == Phase::Embedding {
             return self.embeddings_status();
         }
-        if self.embeddings.borrow().phase == Phase::Embedding {
+        // Counting is local, and the consent a remote server asks for
+        // names the count, so count before asking.
+        self.count_sections().await;
+        if needs_consent(&config) {
             return self.embeddings_status();
         }
         self.load_vectors(&config).await;
@@ -217,14 +220,6 @@ impl<H: Host> Engine<H> {
             state.total = 0;
         }
         progress(&self.embeddings_status());
-        if !self.embeddings.borrow().counted {
-            // Turned on after the index was built: build it again, which
-            // records every note's sections.
-            self.settled_search_index().await;
-            if !self.embeddings.borrow().counted {
-                self.build_search_index(&|_| {}).await;
-            }
-        }
         let scope = FolderScope::read(&settings, self.host().platform().os());
         if self
             .embeddings
@@ -254,6 +249,17 @@ impl<H: Host> Engine<H> {
         let status = self.embeddings_status();
         progress(&status);
         status
+    }
+
+    /// Turned on after the index was built: build it again, which records
+    /// every note's sections.
+    async fn count_sections(&self) {
+        if !self.embeddings.borrow().counted {
+            self.settled_search_index().await;
+            if !self.embeddings.borrow().counted {
+                self.build_search_index(&|_| {}).await;
+            }
+        }
     }
 
     /// Only notes the agent may read are sent: the read scope bounds what

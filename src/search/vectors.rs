@@ -36,6 +36,12 @@ pub const MAX_DIMS: usize = 8_192;
 /// 2 000 bytes; the title and heading come before it).
 pub const MAX_INPUT_CHARS: usize = 2_400;
 
+/// A section less similar to the query than this is not found by meaning.
+const MIN_SIMILARITY: f32 = 0.2;
+
+/// Nor is one this far behind the most similar section.
+const SIMILARITY_MARGIN: f32 = 0.25;
+
 /// One section of a note as the vectors know it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ChunkRef {
@@ -330,6 +336,13 @@ impl Vectors {
                 .total_cmp(&a.similarity)
                 .then_with(|| a.path.cmp(&b.path))
         });
+        // Every note has a nearest vector, however far: keep only those near
+        // the query, and near the best one (models differ in how close
+        // unrelated text lands, so the margin does most of the work).
+        let floor = hits.first().map_or(MIN_SIMILARITY, |best| {
+            (best.similarity - SIMILARITY_MARGIN).max(MIN_SIMILARITY)
+        });
+        hits.retain(|hit| hit.similarity >= floor);
         hits.truncate(limit);
         hits
     }
@@ -480,6 +493,27 @@ mod tests {
         assert_eq!(hits[0].heading, "Garden::Watering");
         assert!((hits[0].similarity - 1.0).abs() < 0.01, "{hits:?}");
         assert!(vectors.nearest(&[1.0, 0.0, 0.0], &|_| true, 10).is_empty());
+    }
+
+    #[test]
+    fn a_note_far_from_the_query_is_not_found_by_meaning() {
+        let mut vectors = Vectors::new("m");
+        embedded(&mut vectors, "Car.md", "# Car\n\nBrakes\n", &|_| {
+            vec![1.0, 0.0, 0.0]
+        });
+        embedded(&mut vectors, "Near.md", "# Near\n\nTyres\n", &|_| {
+            vec![0.9, 0.3, 0.0]
+        });
+        embedded(&mut vectors, "Soup.md", "# Soup\n\nLentils\n", &|_| {
+            vec![0.1, 0.0, 1.0]
+        });
+        embedded(&mut vectors, "Bread.md", "# Bread\n\nFlour\n", &|_| {
+            vec![0.6, 0.0, 0.8]
+        });
+        let hits = vectors.nearest(&[1.0, 0.0, 0.0], &all, 10);
+        let paths: Vec<&str> = hits.iter().map(|h| h.path.as_str()).collect();
+        // Soup is all but orthogonal; Bread is related, but far behind the best.
+        assert_eq!(paths, ["Car.md", "Near.md"], "{hits:?}");
     }
 
     #[test]
