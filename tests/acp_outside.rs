@@ -432,14 +432,29 @@ fn approve_for_this_chat_lets_later_calls_of_that_session_run_without_a_card() {
     assert_eq!(other.events.presented.borrow().len(), 1, "a card");
     assert_eq!(agent.core.host().outside_calls.borrow().len(), 2);
 
-    // Read only still refuses the approved tool, without a card.
+    // Read only still refuses the approved tool, without a card: set in the
+    // header mid-turn (the session not opened again), then at the next Send.
+    let mut read_only = servers("askEveryCall", true);
+    read_only["permissionMode"] = json!("readOnly");
+    agent.core.engine.set_settings(&read_only);
+    let refused = agent.call_clicking("mcp_careful_delete_item", None);
+    assert!(text(&refused).contains("Read only"), "{refused}");
+    agent
+        .core
+        .engine
+        .set_settings(&servers("askEveryCall", true));
     assert!(agent
         .core
         .acp
         .open_door(&agent.door, "Codex", PermissionMode::ReadOnly));
-    let read_only = agent.call_clicking("mcp_careful_delete_item", None);
-    assert!(text(&read_only).contains("Read only"), "{read_only}");
+    let refused = agent.call_clicking("mcp_careful_delete_item", None);
+    assert!(text(&refused).contains("Read only"), "{refused}");
     assert_eq!(agent.core.host().outside_calls.borrow().len(), 2);
+    assert_eq!(agent.events.presented.borrow().len(), 1, "no card");
+    assert!(agent
+        .core
+        .acp
+        .open_door(&agent.door, "Codex", PermissionMode::AskEveryChange));
 
     // The session closed and opened again (a new session with the same
     // token): the answer is gone with it, and a card comes again.

@@ -651,13 +651,13 @@ impl<H: Host> Engine<H> {
         let read_only = offered.tool.read_only();
         // "Approve for this chat" on an earlier card of this agent session.
         let approved = approved.contains(&approval_key(&offered.server, &offered.tool.name));
-        match decide(
-            settings.permission_mode,
-            server,
-            &offered.tool.name,
-            read_only,
-            approved,
-        ) {
+        // The agent's mode is the chat's as of the last Send; the setting
+        // may have been narrowed since, mid-turn, and a call approved for
+        // the chat shows no card to re-check it at the click.
+        let mode = settings
+            .permission_mode
+            .at_most(self.settings_snapshot().permission_mode);
+        match decide(mode, server, &offered.tool.name, read_only, approved) {
             OutsideVerdict::Refuse(why) => refused(why),
             OutsideVerdict::Run => {
                 let result = self
@@ -675,7 +675,7 @@ impl<H: Host> Engine<H> {
                     offered,
                     arguments: arguments.clone(),
                     caller,
-                    mode: settings.permission_mode,
+                    mode,
                 };
                 let view = self
                     .confirmations
