@@ -7,6 +7,7 @@
 mod mcp_support;
 
 use std::cell::RefCell;
+use std::rc::Rc;
 
 use mcp_support::*;
 use serde_json::{json, Value};
@@ -46,8 +47,17 @@ fn listing() -> OutsideListing {
     }
 }
 
+/// The user's click on an outside card.
+#[derive(Clone, Copy)]
+enum Click {
+    Once,
+    ForChat,
+    Reject,
+}
+
 struct Agent {
-    core: VaultAgent<FakeHost>,
+    /// Shared by the agent sessions of one test, as by those of one plugin.
+    core: Rc<VaultAgent<FakeHost>>,
     door: String,
     session: String,
     events: Recorded,
@@ -76,7 +86,7 @@ impl Agent {
         let events = Recorded::default();
         let session = initialize_with(&core, &events, "2025-06-18", &door);
         Agent {
-            core,
+            core: Rc::new(core),
             door,
             session,
             events,
@@ -111,6 +121,14 @@ impl Agent {
 
     /// Calls `name`; `answer` is the user's click on a card, if one comes.
     fn call(&self, name: &str, answer: Option<bool>) -> Value {
+        self.call_clicking(
+            name,
+            answer.map(|approve| if approve { Click::Once } else { Click::Reject }),
+        )
+    }
+
+    /// Calls `name`; `answer` is the user's click on the card, which must come.
+    fn call_clicking(&self, name: &str, answer: Option<Click>) -> Value {
         let call = self.exchange(
             "tools/call",
             json!({ "name": name, "arguments": { "id": "42" } }),
@@ -131,10 +149,16 @@ impl Agent {
                     let card = self.core.confirmation_card(&id).expect("the card");
                     *calls_at_card.borrow_mut() =
                         Some((self.core.host().outside_calls.borrow().len(), card.clone()));
-                    if approve {
-                        self.core.approve(&id, &card.argv_hash).await;
-                    } else {
-                        self.core.reject(&id);
+                    match approve {
+                        Click::Once => {
+                            self.core.approve(&id, &card.argv_hash).await;
+                        }
+                        Click::ForChat => {
+                            self.core.approve_for_chat(&id, &card.argv_hash).await;
+                        }
+                        Click::Reject => {
+                            self.core.reject(&id);
+                        }
                     }
                     return;
                 }
@@ -323,5 +347,159 @@ fn a_card_approved_after_the_mode_went_to_read_only_sends_nothing() {
     let result = body(&reply)["result"].clone();
     assert_eq!(result["isError"], json!(true), "{result}");
     assert!(text(&result).contains("Read only"), "{result}");
+    assert!(agent.core.host().outside_calls.borrow().is_empty());
+}
+
+#[test]
+fn a_card_approved_after_the_setting_went_to_read_only_sends_nothing() {
+    let agent = Agent::start(
+        servers("askEveryCall", true),
+        PermissionMode::AskEveryChange,
+        &["free"],
+    );
+    let call = agent.exchange(
+        "tools/call",
+        json!({ "name": "mcp_careful_delete_item", "arguments": { "id": "8" } }),
+    );
+    let user = async {
+        loop {
+            let presented = agent.events.presented.borrow().first().cloned();
+            if let Some(id) = presented {
+                let card = agent.core.confirmation_card(&id).unwrap();
+                // The user sets Vault changes to Read only while the card is
+                // open; the agent's session is not opened again (no Send).
+                let mut read_only = servers("askEveryCall", true);
+                read_only["permissionMode"] = json!("readOnly");
+                agent.core.engine.set_settings(&read_only);
+                agent.core.approve(&id, &card.argv_hash).await;
+                return;
+            }
+            agent.core.host().sleep(200).await;
+        }
+    };
+    let (reply, ()) = join(agent.core.mcp.handle(&call, &agent.events), user);
+    let result = body(&reply)["result"].clone();
+    assert_eq!(result["isError"], json!(true), "{result}");
+    assert!(text(&result).contains("Read only"), "{result}");
+    assert!(agent.core.host().outside_calls.borrow().is_empty());
+}
+
+impl Agent {
+    /// A second agent session on the same core: its own door and MCP session.
+    /// `n` makes its MCP session id another than the first session's.
+    fn another(&self, door: &str, n: u32) -> Agent {
+        assert!(self
+            .core
+            .acp
+            .open_door(door, "Codex", PermissionMode::AskEveryChange));
+        self.core
+            .acp
+            .outside_servers(door, PermissionMode::AskEveryChange, true);
+        let events = Recorded {
+            fresh_id: Some(format!("session-{:016}", 1000 + n)),
+            ..Recorded::default()
+        };
+        let session = initialize_with(&self.core, &events, "2025-06-18", door);
+        Agent {
+            core: self.core.clone(),
+            door: door.to_string(),
+            session,
+            events,
+        }
+    }
+}
+
+#[test]
+fn approve_for_this_chat_lets_later_calls_of_that_session_run_without_a_card() {
+    let agent = Agent::start(
+        servers("askEveryCall", true),
+        PermissionMode::AskEveryChange,
+        &["free"],
+    );
+    let first = agent.call_clicking("mcp_careful_delete_item", Some(Click::ForChat));
+    assert_eq!(first["isError"], json!(false), "{first}");
+    assert_eq!(agent.events.presented.borrow().len(), 1);
+    // The second call of that tool in that session: no card, sent at once.
+    let second = agent.call_clicking("mcp_careful_delete_item", None);
+    assert_eq!(second["isError"], json!(false), "{second}");
+    assert_eq!(agent.events.presented.borrow().len(), 1, "no second card");
+    assert_eq!(agent.core.host().outside_calls.borrow().len(), 2);
+
+    // Another agent session on the same core still gets a card.
+    let other = agent.another(&"0th3r".repeat(8), 1);
+    let refused = other.call("mcp_careful_delete_item", Some(false));
+    assert_eq!(refused["isError"], json!(true), "{refused}");
+    assert_eq!(other.events.presented.borrow().len(), 1, "a card");
+    assert_eq!(agent.core.host().outside_calls.borrow().len(), 2);
+
+    // Read only still refuses the approved tool, without a card: set in the
+    // header mid-turn (the session not opened again), then at the next Send.
+    let mut read_only = servers("askEveryCall", true);
+    read_only["permissionMode"] = json!("readOnly");
+    agent.core.engine.set_settings(&read_only);
+    let refused = agent.call_clicking("mcp_careful_delete_item", None);
+    assert!(text(&refused).contains("Read only"), "{refused}");
+    agent
+        .core
+        .engine
+        .set_settings(&servers("askEveryCall", true));
+    assert!(agent
+        .core
+        .acp
+        .open_door(&agent.door, "Codex", PermissionMode::ReadOnly));
+    let refused = agent.call_clicking("mcp_careful_delete_item", None);
+    assert!(text(&refused).contains("Read only"), "{refused}");
+    assert_eq!(agent.core.host().outside_calls.borrow().len(), 2);
+    assert_eq!(agent.events.presented.borrow().len(), 1, "no card");
+    assert!(agent
+        .core
+        .acp
+        .open_door(&agent.door, "Codex", PermissionMode::AskEveryChange));
+
+    // The session closed and opened again (a new session with the same
+    // token): the answer is gone with it, and a card comes again.
+    agent.core.acp.close_door(&agent.door);
+    let again = agent.another(&agent.door, 2);
+    let asked = again.call("mcp_careful_delete_item", Some(false));
+    assert_eq!(asked["isError"], json!(true), "{asked}");
+    assert_eq!(again.events.presented.borrow().len(), 1, "a card again");
+    assert_eq!(agent.core.host().outside_calls.borrow().len(), 2);
+}
+
+#[test]
+fn approve_for_this_chat_refused_at_the_click_keeps_nothing() {
+    let agent = Agent::start(
+        servers("askEveryCall", true),
+        PermissionMode::AskEveryChange,
+        &["free"],
+    );
+    let call = agent.exchange(
+        "tools/call",
+        json!({ "name": "mcp_careful_delete_item", "arguments": { "id": "9" } }),
+    );
+    let user = async {
+        loop {
+            let presented = agent.events.presented.borrow().first().cloned();
+            if let Some(id) = presented {
+                let card = agent.core.confirmation_card(&id).unwrap();
+                let mut read_only = servers("askEveryCall", true);
+                read_only["permissionMode"] = json!("readOnly");
+                agent.core.engine.set_settings(&read_only);
+                agent.core.approve_for_chat(&id, &card.argv_hash).await;
+                return;
+            }
+            agent.core.host().sleep(200).await;
+        }
+    };
+    let (reply, ()) = join(agent.core.mcp.handle(&call, &agent.events), user);
+    assert!(text(&body(&reply)["result"]).contains("Read only"));
+    // The mode back to Ask before every change: the tool still asks.
+    agent
+        .core
+        .engine
+        .set_settings(&servers("askEveryCall", true));
+    let asked = agent.call("mcp_careful_delete_item", Some(false));
+    assert_eq!(asked["isError"], json!(true), "{asked}");
+    assert_eq!(agent.events.presented.borrow().len(), 2, "a card again");
     assert!(agent.core.host().outside_calls.borrow().is_empty());
 }

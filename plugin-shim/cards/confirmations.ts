@@ -62,6 +62,13 @@ export class ConfirmationCoordinator {
 		return result;
 	}
 
+	/** "Approve for this chat" on a coding agent's outside card: the core keeps it for that agent's session only. */
+	async approveForChat(card: ConfirmationCard): Promise<ToolResult> {
+		const result = await this.core.approve(card.id, card.argvHash, true);
+		this.settle(card.id, result);
+		return result;
+	}
+
 	reject(card: ConfirmationCard): ToolResult {
 		const result = this.core.reject(card.id);
 		this.settle(card.id, result);
@@ -210,6 +217,8 @@ export class ConfirmationModal extends Modal {
 		this.updateCount();
 		renderConfirmationCard(this.contentEl, card, {
 			approve: (c) => this.coordinator.approve(c),
+			// A coding agent's outside card (the only outside card the modal shows): the core keeps the answer for that agent session.
+			...(card.outside ? { approveForChat: (c: ConfirmationCard) => this.coordinator.approveForChat(c) } : {}),
 			reject: (c) => this.coordinator.reject(c),
 			settled: (result) => {
 				if (!result.pending) new Notice(result.ok ? result.text : (result.error?.message ?? result.text));

@@ -97,11 +97,14 @@ impl<H: Host> Engine<H> {
         crate::engine::hygiene::similar_title_warning(&found)
     }
 
+    /// `for_chat`: "Approve for this chat", which only an outside tool's
+    /// card offers; on any other card it approves nothing.
     pub(super) async fn run_approved(
         &self,
         id: &str,
         argv_hash: &str,
         settings: &Settings,
+        for_chat: bool,
     ) -> Result<ToolResult, ToolError> {
         let (tool_id, arguments, argv, outside) = {
             let now = self.host.now_ms();
@@ -118,7 +121,15 @@ impl<H: Host> Engine<H> {
         };
         // An outside tool's call: no CLI, no probe; the policy decides again.
         if outside {
-            return self.run_approved_outside(id, argv_hash, settings).await;
+            return self
+                .run_approved_outside(id, argv_hash, settings, for_chat)
+                .await;
+        }
+        if for_chat {
+            return Err(ToolError::invalid(
+                tool_id,
+                "\"Approve for this chat\" is only for an outside tool's card; nothing ran",
+            ));
         }
         // The switches may have changed since the card appeared (changes
         // turned off, the tool turned off, another vault): the same gate as

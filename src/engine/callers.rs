@@ -26,6 +26,11 @@ pub struct Caller {
     /// (it calls them itself); every other enabled one is offered through
     /// our MCP server, behind our cards (`Engine::agent_outside_offer`).
     pub handed: Vec<String>,
+    /// The outside tools the user answered "Approve for this chat" for on
+    /// this agent's cards (`policy::outside::approval_key`): the agent's
+    /// session is its chat, so they go when it closes, and no other caller
+    /// nor the sidebar chat (which keeps its own in the conversation) sees them.
+    pub approved: Vec<String>,
 }
 
 #[derive(Debug, Default)]
@@ -54,6 +59,7 @@ impl Callers {
                     name: name.to_string(),
                     mode,
                     handed: Vec::new(),
+                    approved: Vec::new(),
                 });
             }
         }
@@ -98,6 +104,20 @@ impl<H: Host> Engine<H> {
         }
     }
 
+    /// "Approve for this chat" on a card of caller `id`: its later calls of
+    /// the tool under `key` run without a card (the mode still decides).
+    /// False when the caller is closed: nothing is kept for it.
+    pub(crate) fn approve_for_caller(&self, id: u64, key: String) -> bool {
+        let mut callers = self.callers.borrow_mut();
+        let Some(caller) = callers.open.iter_mut().find(|c| c.id == id) else {
+            return false;
+        };
+        if !caller.approved.contains(&key) {
+            caller.approved.push(key);
+        }
+        true
+    }
+
     pub(crate) fn close_caller(&self, token: &str) {
         self.callers.borrow_mut().close(token);
     }
@@ -137,5 +157,28 @@ mod tests {
         assert!(callers.by_id(first).is_none());
         assert!(callers.open(TOKEN, "Codex", PermissionMode::ReadOnly));
         assert_ne!(callers.by_token(TOKEN).unwrap().id, first);
+    }
+
+    #[test]
+    fn approvals_for_the_chat_stay_with_one_opening_of_one_caller() {
+        let mut callers = Callers::default();
+        let other = "fedcba9876543210fedcba9876543210";
+        assert!(callers.open(TOKEN, "Codex", PermissionMode::AskEveryChange));
+        assert!(callers.open(other, "Claude", PermissionMode::AskEveryChange));
+        let first = callers.by_token(TOKEN).unwrap().id;
+        callers
+            .open
+            .iter_mut()
+            .find(|c| c.id == first)
+            .unwrap()
+            .approved
+            .push("s\u{1f}t".into());
+        // Opened again at the next Send: the same chat, so the answer stays.
+        assert!(callers.open(TOKEN, "Codex", PermissionMode::AskBeforeEdits));
+        assert_eq!(callers.by_token(TOKEN).unwrap().approved, ["s\u{1f}t"]);
+        assert!(callers.by_token(other).unwrap().approved.is_empty());
+        callers.close(TOKEN);
+        assert!(callers.open(TOKEN, "Codex", PermissionMode::AskEveryChange));
+        assert!(callers.by_token(TOKEN).unwrap().approved.is_empty());
     }
 }

@@ -177,9 +177,13 @@ pub struct PendingConfirmation {
 pub struct OutsideWait {
     pub offered: crate::base::outside::OfferedTool,
     pub arguments: serde_json::Value,
-    /// The coding agent's caller (`engine::callers`): its mode when the user
-    /// clicks decides, not the one the card was made under.
+    /// The coding agent's caller (`engine::callers`), whose mode at the
+    /// click is one of the three that decide then.
     pub caller: u64,
+    /// The mode the call was decided under when the card was made: the
+    /// click may only narrow it (the narrower of it, the caller's mode and
+    /// the chat's setting then), never widen it.
+    pub mode: crate::settings::PermissionMode,
     /// What the card shows, made when the call came.
     pub card: crate::base::card::OutsideCard,
     pub summary: String,

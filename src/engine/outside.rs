@@ -10,6 +10,7 @@
 
 use serde_json::{json, Map, Value};
 
+use super::callers::Caller;
 use super::confirm::{argv_hash, visible_text, OutsideWait};
 use super::Engine;
 use crate::base::call::{ModelTool, Preview};
@@ -20,7 +21,7 @@ pub use crate::base::outside::OfferedTool;
 use crate::base::outside::{OutsideCall, OutsideConnect, OutsideListing, OutsideOutcome};
 use crate::base::result::{ErrorInfo, ToolResult};
 use crate::base::text::{attribute, cap, defuse_named, human_bytes};
-use crate::policy::outside::{decide, OutsideVerdict};
+use crate::policy::outside::{approval_key, decide, OutsideVerdict};
 use crate::settings::outside::{unusable, OutsideServer};
 use crate::settings::Settings;
 
@@ -624,7 +625,10 @@ impl<H: Host> Engine<H> {
         name: &str,
         arguments: &Value,
     ) -> ToolResult {
-        let Some(handed) = self.caller_by_id(caller).map(|c| c.handed) else {
+        let Some(Caller {
+            handed, approved, ..
+        }) = self.caller_by_id(caller)
+        else {
             return refused("The agent's session has ended; nothing was sent.".into());
         };
         let offer = self.agent_outside_offer(&handed).await;
@@ -645,13 +649,15 @@ impl<H: Host> Engine<H> {
         };
         let cap_chars = settings.chat.tool_result_cap_chars as usize;
         let read_only = offered.tool.read_only();
-        match decide(
-            settings.permission_mode,
-            server,
-            &offered.tool.name,
-            read_only,
-            false,
-        ) {
+        // "Approve for this chat" on an earlier card of this agent session.
+        let approved = approved.contains(&approval_key(&offered.server, &offered.tool.name));
+        // The agent's mode is the chat's as of the last Send; the setting
+        // may have been narrowed since, mid-turn, and a call approved for
+        // the chat shows no card to re-check it at the click.
+        let mode = settings
+            .permission_mode
+            .at_most(self.settings_snapshot().permission_mode);
+        match decide(mode, server, &offered.tool.name, read_only, approved) {
             OutsideVerdict::Refuse(why) => refused(why),
             OutsideVerdict::Run => {
                 let result = self
@@ -669,6 +675,7 @@ impl<H: Host> Engine<H> {
                     offered,
                     arguments: arguments.clone(),
                     caller,
+                    mode,
                 };
                 let view = self
                     .confirmations
@@ -681,14 +688,18 @@ impl<H: Host> Engine<H> {
     }
 
     /// The user approved an outside call's card: the policy decides again
-    /// under the agent's mode now and the settings now (the server may have
-    /// been switched off, or the chat set to Read only, while the card
-    /// waited), then the call goes to the server.
+    /// under the narrowest of three modes, since any of them may have been
+    /// narrowed while the card waited: the one the card was made under, the
+    /// agent session's now (the chat's, given at each Send) and the chat's
+    /// setting now (switched in the header, with no Send since). The
+    /// server may have been switched off too. `for_chat`: "Approve for this
+    /// chat", kept for the agent's session once the call may go.
     pub(super) async fn run_approved_outside(
         &self,
         id: &str,
         argv_hash: &str,
         settings: &Settings,
+        for_chat: bool,
     ) -> Result<ToolResult, ToolError> {
         let now = self.host().now_ms();
         let entry = self
@@ -703,7 +714,10 @@ impl<H: Host> Engine<H> {
         self.confirmations
             .borrow_mut()
             .advance(id, ConfirmationState::Running)?;
-        let mode = self.caller_by_id(wait.caller).map(|c| c.mode);
+        let chat_mode = self.settings_snapshot().permission_mode;
+        let mode = self
+            .caller_by_id(wait.caller)
+            .map(|c| c.mode.at_most(wait.mode).at_most(chat_mode));
         let server = settings.mcp_servers.iter().find(|s| s.id == offered.server);
         let result = match (mode, server) {
             (None, _) => refused("The agent's session has ended; nothing was sent.".into()),
@@ -720,6 +734,12 @@ impl<H: Host> Engine<H> {
             ) {
                 OutsideVerdict::Refuse(why) => refused(why),
                 _ => {
+                    if for_chat {
+                        self.approve_for_caller(
+                            wait.caller,
+                            approval_key(&offered.server, &offered.tool.name),
+                        );
+                    }
                     let result = self
                         .outside_call(server, offered, wait.arguments.clone(), None)
                         .await;

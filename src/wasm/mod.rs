@@ -477,18 +477,27 @@ impl VaultAgent {
     }
 
     /// The user clicked Approve on the card whose command line hashes to
-    /// `argvHash`. Only the plugin's own UI calls this; it is not in the
-    /// public API.
+    /// `argvHash`; `forChat`: "Approve for this chat" on a coding agent's
+    /// outside card (the core refuses it on any other). Only the plugin's
+    /// own UI calls this; it is not in the public API.
     #[wasm_bindgen(unchecked_return_type = "Promise<ToolResult>")]
     pub fn approve(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
         #[wasm_bindgen(unchecked_param_type = "string")] argv_hash: JsValue,
+        for_chat: Option<bool>,
     ) -> js_sys::Promise {
         let core = self.core.clone();
         let id = id_text(&id);
         let argv_hash = short_text(&argv_hash, MAX_ID_CHARS).unwrap_or_default();
-        promise(async move { to_js(&core.approve(&id, &argv_hash).await).map_err(JsValue::from) })
+        promise(async move {
+            let result = if for_chat == Some(true) {
+                core.approve_for_chat(&id, &argv_hash).await
+            } else {
+                core.approve(&id, &argv_hash).await
+            };
+            to_js(&result).map_err(JsValue::from)
+        })
     }
 
     /// The user clicked Reject; returns what to tell the model.

@@ -127,3 +127,38 @@ fn an_unreachable_server_is_said_and_its_tools_are_not_offered() {
         "{notices:?}"
     );
 }
+
+#[test]
+fn approve_for_this_chat_after_the_mode_went_to_read_only_sends_and_keeps_nothing() {
+    let core = with_server("askEveryCall");
+    core.host().script_http(ok(openai_sse(
+        "",
+        &[("mcp_srv_wipe", r#"{"what":"cache"}"#)],
+        3,
+    )));
+    let events = Recorder::default();
+    let mut conv = conversation();
+    let end = block_on(core.chat.send(&mut conv, "wipe the cache", &events));
+    assert_eq!(end, TurnEnd::AwaitingConfirmation);
+    let (id, hash) = card(&events);
+    // Switched to Read only in the header while the card waits.
+    core.engine.set_settings(&json!({
+        "permissionMode": "readOnly",
+        "mcpServers": [{ "id": "srv", "command": "srv-mcp", "trust": "askEveryCall" }]
+    }));
+    core.host().script_http(ok(openai_sse("Refused.", &[], 1)));
+    block_on(core.chat.resolve(
+        &mut conv,
+        &id,
+        Decision::ApproveForChat { argv_hash: &hash },
+        &Recorder::default(),
+    ));
+    assert!(core.host().outside_calls.borrow().is_empty());
+    assert!(
+        conv.approved_outside.is_empty(),
+        "a refused click approves nothing for later: {:?}",
+        conv.approved_outside
+    );
+    let body = request_body(&core, 1).to_string();
+    assert!(body.contains("Read only"), "{body}");
+}

@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { copySampleVault, emulator, isAlive, loadPlugin, removeVault, root, useEmulator } from "../support/harness.mjs";
+import { clickButton, copySampleVault, emulator, isAlive, loadPlugin, removeVault, root, useEmulator } from "../support/harness.mjs";
 
 const agentScript = join(root, "tests/support/acp-agent.mjs");
 const serverScript = join(root, "tests/support/outside-mcp-server.mjs");
@@ -37,6 +37,19 @@ describe("a coding agent calls the user's MCP servers that ask, through our serv
 		return { stop, events, said: events.filter((e) => e.type === "textDelta").map((e) => e.text).join("") };
 	}
 	const call = (tool, args) => turn(`call mcp_tools_${tool} ${JSON.stringify(args)}`);
+	/** `agent` calls `tool`; resolves with the card it raised (the call still waiting on it) or with what it said, with no card. */
+	async function cardOrAnswer(agent, tool, args) {
+		let said = null;
+		const events = [];
+		const pending = agent.prompt(`call mcp_tools_${tool} ${JSON.stringify(args)}`, (event) => events.push(event)).then(() => {
+			said = events.filter((e) => e.type === "textDelta").map((e) => e.text).join("");
+		});
+		let card = null;
+		await until(() => said !== null || (card = plugin.confirmations.currentCard()));
+		return { card, said, pending: pending.then(() => said) };
+	}
+	/** The modal's card for `card`, once it shows. */
+	const modalCard = (card) => document.querySelector(`.modal-container .vault-agent-confirm[data-confirmation-id="${card.id}"]`);
 
 	before(async () => {
 		dir = mkdtempSync(join(tmpdir(), "acp-outside-"));
@@ -88,6 +101,41 @@ describe("a coding agent calls the user's MCP servers that ask, through our serv
 		assert.deepEqual(seen("delete_item").map((e) => e.id), ["a2"]);
 	});
 
+	it("'Approve for this chat' on the agent's card: that session's later calls of the tool run without a card, another session's do not, and ending the session forgets it", async () => {
+		const first = await cardOrAnswer(session, "delete_item", { id: "b1" });
+		assert.ok(first.card, "a card the first time");
+		await until(() => modalCard(first.card));
+		const buttons = [...modalCard(first.card).querySelectorAll(".vault-agent-confirm-buttons button")].map((b) => b.textContent);
+		assert.deepEqual(buttons, ["Approve once", "Approve for this chat", "Reject"]);
+		assert.equal(seen("delete_item").filter((e) => e.id === "b1").length, 0, "nothing is sent before the click");
+		clickButton(modalCard(first.card), "Approve for this chat");
+		assert.match(await first.pending, /Called: .*Deleted b1\./s);
+
+		const second = await cardOrAnswer(session, "delete_item", { id: "b2" });
+		assert.equal(second.card, null, "no card the second time in this session");
+		assert.match(second.said, /Called: .*Deleted b2\./s);
+
+		// Another agent session (another chat) still asks.
+		const other = await plugin.codingAgents.start(plugin.codingAgents.profileFor("agent:custom"));
+		try {
+			const asked = await cardOrAnswer(other, "delete_item", { id: "b3" });
+			assert.ok(asked.card, "another session gets a card");
+			plugin.confirmations.reject(asked.card);
+			assert.match(await asked.pending, /Refused: /);
+		} finally {
+			plugin.codingAgents.end(other);
+		}
+
+		// The session ends: a new one asks again.
+		plugin.codingAgents.end(session);
+		session = await plugin.codingAgents.start(plugin.codingAgents.profileFor("agent:custom"));
+		const again = await cardOrAnswer(session, "delete_item", { id: "b4" });
+		assert.ok(again.card, "a new session gets a card again");
+		plugin.confirmations.reject(again.card);
+		await again.pending;
+		assert.deepEqual(seen("delete_item").map((e) => e.id), ["a2", "b1", "b2"]);
+	});
+
 	it("ask unless read-only runs a read-only tool at once, without a card", async () => {
 		await plugin.updateSettings({ mcpServers: [server({ trust: "askUnlessReadOnly" })] });
 		assert.ok(session.running, "a server the agent was not handed takes nothing back from it");
@@ -103,7 +151,7 @@ describe("a coding agent calls the user's MCP servers that ask, through our serv
 			const { said } = await call("delete_item", { id: "a3" });
 			assert.match(said, /Refused: .*Read only/);
 			assert.equal(plugin.confirmations.currentCard(), null);
-			assert.deepEqual(seen("delete_item").map((e) => e.id), ["a2"]);
+			assert.deepEqual(seen("delete_item").map((e) => e.id), ["a2", "b1", "b2"]);
 		} finally {
 			await plugin.updateSettings({ permissionMode: "askEveryChange" });
 		}

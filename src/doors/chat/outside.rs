@@ -27,7 +27,7 @@ use crate::engine::outside::{
 };
 use crate::policy::outside::{approval_key, decide, OutsideVerdict};
 use crate::settings::outside::OutsideServer;
-use crate::settings::Settings;
+use crate::settings::{PermissionMode, Settings};
 
 /// Card ids of outside calls start with this.
 pub const CARD_PREFIX: &str = "mcp-call-";
@@ -40,6 +40,8 @@ pub struct PendingOutside {
     pub offered: OfferedTool,
     pub arguments: Value,
     pub expires_ms: f64,
+    /// The mode the call was decided under: the click may only narrow it.
+    pub mode: PermissionMode,
 }
 
 /// Which outside servers the chat has, for its header and a new chat's page.
@@ -178,8 +180,13 @@ impl<H: Host> ChatDoor<H> {
         let approved = conversation
             .approved_outside
             .contains(&approval_key(&offered.server, &offered.tool.name));
+        // A saved prompt's mode narrows the chat's for outside tools too.
+        let mode = super::turn::outside_door(conversation)
+            .map_or(settings.permission_mode, |door| {
+                settings.permission_mode.at_most(door.mode_cap)
+            });
         match decide(
-            settings.permission_mode,
+            mode,
             server,
             &offered.tool.name,
             offered.tool.read_only(),
@@ -221,6 +228,7 @@ impl<H: Host> ChatDoor<H> {
                     arguments,
                     expires_ms: self.engine.host().now_ms()
                         + settings.confirmation_expiry_ms as f64,
+                    mode,
                 };
                 let card = outside_card(&pending);
                 let mut waiting = ToolResult::success(format!(
@@ -304,20 +312,15 @@ impl<H: Host> ChatDoor<H> {
                 )
             }
             (Some(p), Decision::Approve { .. } | Decision::ApproveForChat { .. }) => {
-                if matches!(decision, Decision::ApproveForChat { .. }) {
-                    let key = approval_key(&p.offered.server, &p.offered.tool.name);
-                    if !conversation.approved_outside.contains(&key) {
-                        conversation.approved_outside.push(key);
-                    }
-                }
                 match settings
                     .mcp_servers
                     .iter()
                     .find(|s| s.id == p.offered.server)
                 {
-                    // The mode or the server may have changed while the card waited.
+                    // The mode or the server may have changed while the card
+                    // waited: the narrower of the card's mode and the chat's now.
                     Some(server) => match decide(
-                        settings.permission_mode,
+                        p.mode.at_most(settings.permission_mode),
                         server,
                         &p.offered.tool.name,
                         p.offered.tool.read_only(),
@@ -327,6 +330,14 @@ impl<H: Host> ChatDoor<H> {
                             ToolResult::failure(&ToolError::invalid(&paused.call.name, why), 0.0)
                         }
                         _ => {
+                            // Kept only for a call that may go: a refused
+                            // click approves nothing for later either.
+                            if matches!(decision, Decision::ApproveForChat { .. }) {
+                                let key = approval_key(&p.offered.server, &p.offered.tool.name);
+                                if !conversation.approved_outside.contains(&key) {
+                                    conversation.approved_outside.push(key);
+                                }
+                            }
                             self.engine
                                 .outside_call(
                                     server,

@@ -409,7 +409,9 @@ impl<H: Host> ChatDoor<H> {
 /// or a saved prompt that narrows the mode, whose cards name it.
 /// Both at once: the door's name, and the narrower of the two modes (a
 /// prompt's mode never widens what the door allows, nor the other way).
-fn outside_door(conversation: &Conversation) -> Option<super::conversation::OutsideDoor> {
+pub(super) fn outside_door(
+    conversation: &Conversation,
+) -> Option<super::conversation::OutsideDoor> {
     let setup = super::conversation::TurnSetup::of(conversation);
     match (conversation.door.clone(), setup.mode_cap) {
         (Some(mut door), Some(cap)) => {
