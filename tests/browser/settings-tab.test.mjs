@@ -225,6 +225,7 @@ describe("settings tab in Chromium", () => {
 			Model: ["Model profile", "Profile name", "Provider", "Server address", "Model name", "API key", "Test connection", "Context window (tokens)", "Instructions for this profile", "Model accepts images", "Tool calls written as text", "Instructions note", "Prompts folder", "Saved prompts in the palette", "Extended thinking", "Thinking budget (tokens)", "Send PDFs as documents"],
 			Safety: ["Vault changes", "Folders the agent may read", "Folders the agent may change", "Local only", "Connections since start"],
 			Tools: ["All tools", ...tools],
+			"Search by meaning": ["Search by meaning", "Embedding server", "Embedding model", "Embedding API key", "Embedded sections"],
 			Agents: ["MCP server", "Port", "What MCP clients may change", "Token", ...clients, "Recent MCP activity"],
 			"Coding agents": ["Claude Code", "Codex", "Gemini CLI", "Custom agent"],
 			"MCP servers": ["Add a server", "Paste a configuration"],
