@@ -4,10 +4,15 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
-. scripts/toolchain.sh
-bash scripts/build.sh
+# Each step says when it starts, in seconds since the test command began, so
+# a slow CI run shows which step took the time.
+started=$SECONDS
+step() { printf '\n==> [%ds] %s\n' "$((SECONDS - started))" "$*"; }
 
-step() { printf '\n==> %s\n' "$*"; }
+step "toolchain (Rust target, wasm-bindgen-cli, npm ci)"
+. scripts/toolchain.sh
+step "build (scripts/build.sh)"
+bash scripts/build.sh
 
 step "cargo fmt --check"
 cargo fmt --all --check
@@ -60,4 +65,4 @@ fi
 step "browser tests: the built main.js in Chromium"
 node --test --test-concurrency=1 tests/browser/
 
-printf '\nAll checks passed.\n'
+printf '\nAll checks passed (%ds).\n' "$((SECONDS - started))"

@@ -17,6 +17,7 @@ import {
 	readLog,
 	removeVault,
 	settle,
+	until,
 	useEmulator,
 } from "../support/harness.mjs";
 
@@ -81,16 +82,15 @@ describe("settings tab fields", () => {
 
 	it("checks the CLI again when its path changes", async () => {
 		const input = findSetting(tab, "Path to the Obsidian CLI").querySelector("input");
+		// The check runs a process: waited for by the clock, not by ticks.
+		const status = () => findSetting(tab, "CLI in use").querySelector(".setting-item-description").textContent;
 		await type(input, "/nowhere/obsidian");
-		await settle(10);
-		const status = findSetting(tab, "CLI in use");
 		// Discovery goes on past the missing override and finds nothing else here
 		// only if PATH has no obsidian; either way the row now reflects the new path.
-		const text = status.querySelector(".setting-item-description").textContent;
+		const text = await until(status, (t) => !t.includes(`Found: ${emulator}`));
 		assert.ok(!text.includes(`Found: ${emulator}`), text);
 		await type(input, emulator);
-		await settle(10);
-		assert.match(findSetting(tab, "CLI in use").querySelector(".setting-item-description").textContent, new RegExp(`Found: ${emulator}`));
+		assert.match(await until(status, (t) => t.includes(`Found: ${emulator}`)), new RegExp(`Found: ${emulator}`));
 	});
 });
 

@@ -310,6 +310,22 @@ export async function settle(rounds = 3) {
 	for (let i = 0; i < rounds; i++) await new Promise((resolve) => setTimeout(resolve, 0));
 }
 
+/**
+ * Waits (a real timer, up to `timeoutMs`) until `read()` returns something
+ * `done` accepts, and returns the last value read either way, so the caller's
+ * assertion names what was there. For effects that cross a process (a CLI
+ * check), whose time depends on the machine's load, not on ticks.
+ */
+export async function until(read, done, timeoutMs = 10_000) {
+	const end = Date.now() + timeoutMs;
+	let value = await read();
+	while (!done(value) && Date.now() < end) {
+		await new Promise((resolve) => setTimeout(resolve, 20));
+		value = await read();
+	}
+	return value;
+}
+
 export const emulatorEnvKeys = ["OBSIDIAN_EMULATOR_VAULT", "OBSIDIAN_EMULATOR_LOG", "OBSIDIAN_EMULATOR_TODAY", "OBSIDIAN_EMULATOR_FAULT", "OBSIDIAN_EMULATOR_FAULT_COMMAND", "OBSIDIAN_EMULATOR_FLOOD_BYTES", "OBSIDIAN_EMULATOR_SEED", "OBSIDIAN_EMULATOR_ACTIVE_FILE", "OBSIDIAN_EMULATOR_SLOW_MS", "OBSIDIAN_EMULATOR_LATENCY_MS", "OBSIDIAN_EMULATOR_GRANDCHILD_MS"];
 
 /** The emulator's variables for `vault` (a fresh, empty log beside the vault), without applying them. */
