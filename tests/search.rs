@@ -511,6 +511,7 @@ proptest! {
         };
         prop_assert_eq!(index.stats().notes, vault.len());
         prop_assert_eq!(index.stats().chunks, fresh.stats().chunks);
+        prop_assert!(index.postings_are_sorted());
         let scope = |p: &str| !p.starts_with("Archive/");
         for query in QUERIES {
             let mut q = SearchQuery::new(query);

@@ -226,6 +226,10 @@ pub fn is_tag_char(c: char) -> bool {
 /// right after another tag (`#a#b`), has a character that is not a digit,
 /// and does not end in `/`.
 pub fn tags_in_line(line: &str) -> Vec<(usize, usize)> {
+    if !line.contains('#') {
+        // Most lines: no tag can start without one.
+        return Vec::new();
+    }
     let text = prose(line);
     let mut out = Vec::new();
     let mut after_tag = false;

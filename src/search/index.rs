@@ -2,10 +2,11 @@
 //! they point at, kept current one note at a time. Ranking lives in
 //! `query.rs`; this file only stores and updates.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 
 use super::note::{self, NoteFields};
-use super::ranking::Ranking;
+use super::ranking::{Ranking, ScopeCache};
 use super::text::{each_piece, folder_of, title_of, Analyzer, Language, Piece};
 use super::SearchError;
 use crate::base::vault_path::in_config_dir;
@@ -100,7 +101,10 @@ pub struct Index {
     /// Lower-case word → its term (`None`: a stop word), so a word is
     /// stemmed once, not at each of its occurrences.
     words: HashMap<Box<str>, Option<u32>>,
+    /// Per term, sorted by chunk id, so an edit finds a note's postings by
+    /// binary search instead of scanning lists that span the vault.
     pub(crate) postings: Vec<Vec<Posting>>,
+    /// Per term, sorted by note id, for the same reason.
     pub(crate) note_postings: Vec<Vec<NotePosting>>,
     pub(crate) notes: Vec<Option<Note>>,
     free_notes: Vec<u32>,
@@ -109,6 +113,8 @@ pub struct Index {
     free_chunks: Vec<u32>,
     /// Moves on every change, so a cursor made before it is refused.
     pub(crate) generation: u64,
+    /// The last query's scope, reused while nothing changed (`query.rs`).
+    pub(crate) scope_cache: RefCell<ScopeCache>,
 }
 
 pub(crate) fn fnv(text: &str) -> u64 {
@@ -157,6 +163,40 @@ fn clamp16(n: u32) -> u16 {
     n.min(u32::from(u16::MAX)) as u16
 }
 
+/// Puts `posting` in its place in a list sorted by chunk id: at the end
+/// while a vault is first indexed (ids only grow then), by binary search
+/// when a freed id is used again.
+fn insert_posting(list: &mut Vec<Posting>, posting: Posting) {
+    match list.last() {
+        Some(last) if last.chunk >= posting.chunk => {
+            let at = list.partition_point(|p| p.chunk < posting.chunk);
+            list.insert(at, posting);
+        }
+        _ => list.push(posting),
+    }
+}
+
+/// Takes the postings of `chunks` (sorted) out of a list sorted by chunk
+/// id: a binary search each for a note's few chunks, one pass for a note
+/// of many (an edit costs the note's size, not the lists' lengths).
+fn remove_postings(list: &mut Vec<Posting>, chunks: &[u32]) {
+    if chunks.len() > 8 {
+        list.retain(|p| chunks.binary_search(&p.chunk).is_err());
+        return;
+    }
+    for &chunk in chunks {
+        if let Ok(at) = list.binary_search_by_key(&chunk, |p| p.chunk) {
+            list.remove(at);
+        }
+    }
+}
+
+/// Where note `id`'s posting is (`Ok`) or would go (`Err`) in a list
+/// sorted by note id.
+fn find_note_posting(list: &[NotePosting], id: u32) -> Result<usize, usize> {
+    list.binary_search_by_key(&id, |p| p.note)
+}
+
 impl Index {
     /// An empty index. `config_dir` is the vault's configuration folder
     /// (`app.vault.configDir`, usually `.obsidian`): nothing in it is ever
@@ -177,6 +217,7 @@ impl Index {
             chunks: Vec::new(),
             free_chunks: Vec::new(),
             generation: 0,
+            scope_cache: RefCell::default(),
         }
     }
 
@@ -261,11 +302,11 @@ impl Index {
         let old_terms = std::mem::take(&mut self.note_mut(id).path_terms);
         for term in old_terms {
             let list = &mut self.note_postings[term as usize];
-            if let Some(i) = list.iter().position(|p| p.note == id) {
+            if let Ok(i) = find_note_posting(list, id) {
                 list[i].title = 0;
                 list[i].folder = 0;
                 if list[i].alias == 0 && list[i].meta == 0 {
-                    list.swap_remove(i);
+                    list.remove(i);
                 }
             }
         }
@@ -288,6 +329,19 @@ impl Index {
         }
         self.chunks.shrink_to_fit();
         self.notes.shrink_to_fit();
+    }
+
+    /// Whether every postings list is in the order edits rely on (for the
+    /// tests that interleave edits).
+    #[cfg(any(test, feature = "testing"))]
+    pub fn postings_are_sorted(&self) -> bool {
+        self.postings
+            .iter()
+            .all(|l| l.windows(2).all(|w| w[0].chunk < w[1].chunk))
+            && self
+                .note_postings
+                .iter()
+                .all(|l| l.windows(2).all(|w| w[0].note < w[1].note))
     }
 
     pub fn contains(&self, path: &str) -> bool {
@@ -452,13 +506,18 @@ impl Index {
         let (meta_counts, meta_len) = self.count_terms(&meta.join("\n"));
         let mut text_terms = Vec::new();
         for (term, alias, meta) in merge(&alias_counts, &meta_counts) {
-            self.note_postings[term as usize].push(NotePosting {
-                note: id,
-                title: 0,
-                alias: clamp8(alias),
-                meta: clamp8(meta),
-                folder: 0,
-            });
+            let list = &mut self.note_postings[term as usize];
+            let at = find_note_posting(list, id).unwrap_or_else(|at| at);
+            list.insert(
+                at,
+                NotePosting {
+                    note: id,
+                    title: 0,
+                    alias: clamp8(alias),
+                    meta: clamp8(meta),
+                    folder: 0,
+                },
+            );
             text_terms.push(term);
         }
         // Each chunk's heading path and text.
@@ -490,11 +549,14 @@ impl Index {
             };
             chunk_ids.push(chunk_id);
             for (term, heading, body) in merge(&heading_counts, &body_counts) {
-                self.postings[term as usize].push(Posting {
-                    chunk: chunk_id,
-                    heading: clamp8(heading),
-                    body: clamp16(body),
-                });
+                insert_posting(
+                    &mut self.postings[term as usize],
+                    Posting {
+                        chunk: chunk_id,
+                        heading: clamp8(heading),
+                        body: clamp16(body),
+                    },
+                );
                 note_terms.push(term);
             }
         }
@@ -518,23 +580,21 @@ impl Index {
             let (title, folder) = (clamp8(title), clamp8(folder));
             terms.push(term);
             let list = &mut self.note_postings[term as usize];
-            // A note being added has its text postings last.
-            let at = match list.last() {
-                Some(p) if p.note == id => Some(list.len() - 1),
-                _ => list.iter().position(|p| p.note == id),
-            };
-            match at.map(|i| &mut list[i]) {
-                Some(p) => {
-                    p.title = title;
-                    p.folder = folder;
+            match find_note_posting(list, id) {
+                Ok(i) => {
+                    list[i].title = title;
+                    list[i].folder = folder;
                 }
-                None => list.push(NotePosting {
-                    note: id,
-                    title,
-                    alias: 0,
-                    meta: 0,
-                    folder,
-                }),
+                Err(at) => list.insert(
+                    at,
+                    NotePosting {
+                        note: id,
+                        title,
+                        alias: 0,
+                        meta: 0,
+                        folder,
+                    },
+                ),
             }
         }
         let note = self.note_mut(id);
@@ -547,12 +607,16 @@ impl Index {
         let note = self.notes[id as usize]
             .take()
             .expect("note ids point at held notes");
-        // The note's own few chunk ids, not a look-up per posting.
+        let mut chunks = note.chunks.clone();
+        chunks.sort_unstable();
         for &term in &note.terms {
-            self.postings[term as usize].retain(|p| !note.chunks.contains(&p.chunk));
+            remove_postings(&mut self.postings[term as usize], &chunks);
         }
         for &term in note.text_terms.iter().chain(&note.path_terms) {
-            self.note_postings[term as usize].retain(|p| p.note != id);
+            let list = &mut self.note_postings[term as usize];
+            if let Ok(at) = find_note_posting(list, id) {
+                list.remove(at);
+            }
         }
         for &chunk in &note.chunks {
             let slot = &mut self.chunks[chunk as usize];

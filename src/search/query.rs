@@ -4,7 +4,7 @@
 use std::ops::Range;
 
 use super::index::{fnv, Index};
-use super::ranking::Field;
+use super::ranking::{ScopeCache, Stats};
 use super::SearchError;
 
 /// Hits on one page unless asked otherwise, and at most.
@@ -102,25 +102,16 @@ impl Index {
             .iter()
             .map(|n| n.as_ref().is_some_and(|n| visible(&n.path)))
             .collect();
-        let stats = Stats::of(self, &shown);
+        let scope = self.scope_for(shown);
+        let ScopeCache {
+            shown,
+            stats,
+            heading_part,
+            body_part,
+            ..
+        } = &*scope;
+        let stats = *stats;
         let r = &self.ranking;
-        // Per chunk, once per query: each field's weight over its length
-        // normalisation (0 for a chunk out of scope or free).
-        let mut heading_part = vec![0.0f64; self.chunks.len()];
-        let mut body_part = vec![0.0f64; self.chunks.len()];
-        for (id, note) in self.notes.iter().enumerate() {
-            let Some(note) = note else { continue };
-            if !shown[id] {
-                continue;
-            }
-            for &c in &note.chunks {
-                let chunk = &self.chunks[c as usize];
-                heading_part[c as usize] = r.headings.weight
-                    / stats.norm(r.headings, chunk.heading_len.into(), stats.heading);
-                body_part[c as usize] =
-                    r.body.weight / stats.norm(r.body, chunk.body_len.into(), stats.body);
-            }
-        }
         let mut scores = vec![0.0f64; self.chunks.len()];
         let mut matched = vec![0u64; self.chunks.len()];
         let mut scored: Vec<u32> = Vec::new();
@@ -210,6 +201,9 @@ impl Index {
         let note_score: Vec<f64> = best
             .iter()
             .map(|&(n, c)| {
+                if r.rest == 0.0 {
+                    return scores[c as usize];
+                }
                 let rest: f64 = self
                     .note(n)
                     .chunks
@@ -221,16 +215,24 @@ impl Index {
             })
             .collect();
         let mut order: Vec<usize> = (0..best.len()).collect();
-        order.sort_by(|&a, &b| {
+        let rank = |&a: &usize, &b: &usize| {
             note_score[b]
                 .total_cmp(&note_score[a])
                 .then_with(|| self.note(best[a].0).path.cmp(&self.note(best[b].0).path))
-        });
+        };
+        // Only the notes up to this page's end are put in order (the order
+        // is total: paths differ), not every note a common word matched.
+        let wanted = (offset + limit).min(order.len());
+        if wanted < order.len() {
+            order.select_nth_unstable_by(wanted, rank);
+            order.truncate(wanted);
+        }
+        order.sort_unstable_by(rank);
         let best: Vec<(u32, u32, f64)> = order
             .into_iter()
             .map(|i| (best[i].0, best[i].1, note_score[i]))
             .collect();
-        let total = best.len();
+        let total = note_score.len();
         let page: Vec<RankedHit> = best
             .iter()
             .skip(offset)
@@ -290,6 +292,47 @@ impl Index {
         })
     }
 
+    /// The scope's statistics and per-chunk field parts: the last query's
+    /// when the index, the ranking and the notes in scope are the same, so
+    /// a query walks only its terms' postings.
+    fn scope_for(&self, shown: Vec<bool>) -> std::cell::Ref<'_, ScopeCache> {
+        let cache = self.scope_cache.borrow();
+        if cache.generation == self.generation
+            && cache.ranking == Some(self.ranking)
+            && cache.heading_part.len() == self.chunks.len()
+            && cache.shown == shown
+        {
+            return cache;
+        }
+        drop(cache);
+        let stats = stats_of(self, &shown);
+        let r = &self.ranking;
+        let mut heading_part = vec![0.0f64; self.chunks.len()];
+        let mut body_part = vec![0.0f64; self.chunks.len()];
+        for (id, note) in self.notes.iter().enumerate() {
+            let Some(note) = note else { continue };
+            if !shown[id] {
+                continue;
+            }
+            for &c in &note.chunks {
+                let chunk = &self.chunks[c as usize];
+                heading_part[c as usize] = r.headings.weight
+                    / stats.norm(r.headings, chunk.heading_len.into(), stats.heading);
+                body_part[c as usize] =
+                    r.body.weight / stats.norm(r.body, chunk.body_len.into(), stats.body);
+            }
+        }
+        *self.scope_cache.borrow_mut() = ScopeCache {
+            generation: self.generation,
+            ranking: Some(self.ranking),
+            shown,
+            stats,
+            heading_part,
+            body_part,
+        };
+        self.scope_cache.borrow()
+    }
+
     fn make_cursor(&self, offset: usize, query: &str) -> String {
         format!(
             "{offset}.{:x}.{:08x}",
@@ -331,70 +374,55 @@ fn better(index: &Index, scores: &[f64], a: u32, b: u32) -> bool {
     }
 }
 
-/// The collection's statistics over the notes in scope.
-struct Stats {
-    chunks: usize,
-    name: f64,
-    heading: f64,
-    meta: f64,
-    body: f64,
-}
-
-impl Stats {
-    /// Average lengths are over the chunks that have the field: most notes
-    /// have no tags or aliases, and averaging their zeros in would make
-    /// every note that has some look long.
-    fn of(index: &Index, shown: &[bool]) -> Stats {
-        let mut chunks = 0u64;
-        // (sum of lengths, chunks with the field) per field.
-        let mut sums = [(0u64, 0u64); 4];
-        let mut add = |field: usize, len: u64, times: u64| {
-            if len > 0 {
-                sums[field].0 += len * times;
-                sums[field].1 += times;
-            }
-        };
-        for (id, note) in index.notes.iter().enumerate() {
-            let Some(note) = note else { continue };
-            if !shown[id] {
-                continue;
-            }
-            let n = note.chunks.len() as u64;
-            chunks += n;
-            add(
-                0,
-                u64::from(note.lengths.title) + u64::from(note.lengths.alias),
-                n,
-            );
-            add(
-                2,
-                u64::from(note.lengths.meta) + u64::from(note.lengths.folder),
-                n,
-            );
-            for &c in &note.chunks {
-                let chunk = &index.chunks[c as usize];
-                add(1, u64::from(chunk.heading_len), 1);
-                add(3, u64::from(chunk.body_len), 1);
-            }
+/// The collection's statistics over the notes in scope. Average lengths
+/// are over the chunks that have the field: most notes have no tags or
+/// aliases, and averaging their zeros in would make every note that has
+/// some look long.
+fn stats_of(index: &Index, shown: &[bool]) -> Stats {
+    let mut chunks = 0u64;
+    // (sum of lengths, chunks with the field) per field.
+    let mut sums = [(0u64, 0u64); 4];
+    let mut add = |field: usize, len: u64, times: u64| {
+        if len > 0 {
+            sums[field].0 += len * times;
+            sums[field].1 += times;
         }
-        let avg = |(sum, count): (u64, u64)| {
-            if count == 0 {
-                1.0
-            } else {
-                sum as f64 / count as f64
-            }
-        };
-        Stats {
-            chunks: chunks as usize,
-            name: avg(sums[0]),
-            heading: avg(sums[1]),
-            meta: avg(sums[2]),
-            body: avg(sums[3]),
+    };
+    for (id, note) in index.notes.iter().enumerate() {
+        let Some(note) = note else { continue };
+        if !shown[id] {
+            continue;
+        }
+        let n = note.chunks.len() as u64;
+        chunks += n;
+        add(
+            0,
+            u64::from(note.lengths.title) + u64::from(note.lengths.alias),
+            n,
+        );
+        add(
+            2,
+            u64::from(note.lengths.meta) + u64::from(note.lengths.folder),
+            n,
+        );
+        for &c in &note.chunks {
+            let chunk = &index.chunks[c as usize];
+            add(1, u64::from(chunk.heading_len), 1);
+            add(3, u64::from(chunk.body_len), 1);
         }
     }
-
-    /// BM25's length normalisation of one field.
-    fn norm(&self, field: Field, len: u32, average: f64) -> f64 {
-        1.0 - field.b + field.b * f64::from(len) / average
+    let avg = |(sum, count): (u64, u64)| {
+        if count == 0 {
+            1.0
+        } else {
+            sum as f64 / count as f64
+        }
+    };
+    Stats {
+        chunks: chunks as usize,
+        name: avg(sums[0]),
+        heading: avg(sums[1]),
+        meta: avg(sums[2]),
+        body: avg(sums[3]),
     }
 }

@@ -54,3 +54,41 @@ impl Default for Ranking {
         }
     }
 }
+
+/// The collection's statistics over the notes in a scope: how many chunks,
+/// and each field's average length.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct Stats {
+    pub chunks: usize,
+    pub name: f64,
+    pub heading: f64,
+    pub meta: f64,
+    pub body: f64,
+}
+
+impl Stats {
+    /// BM25's length normalisation of one field.
+    pub fn norm(&self, field: Field, len: u32, average: f64) -> f64 {
+        1.0 - field.b + field.b * f64::from(len) / average
+    }
+}
+
+/// What a query needs of its scope before any term is looked at (which
+/// notes are in it, their statistics, each chunk's field weights over its
+/// length normalisation), kept from one query to the next while the index
+/// and the scope stay the same: computing it walks every note and chunk,
+/// which was half of a query's time at 10 000 notes.
+#[derive(Default)]
+pub(crate) struct ScopeCache {
+    /// The index's generation it was computed at.
+    pub generation: u64,
+    /// The ranking it was computed with.
+    pub ranking: Option<Ranking>,
+    /// Per note id: in the scope.
+    pub shown: Vec<bool>,
+    pub stats: Stats,
+    /// Per chunk id: the heading and body fields' weight over their length
+    /// normalisation (0 for a chunk out of scope or free).
+    pub heading_part: Vec<f64>,
+    pub body_part: Vec<f64>,
+}

@@ -514,8 +514,15 @@ pub fn each_piece(text: &str, mut found: impl FnMut(Piece<'_>, Range<usize>)) {
     runs(text, |kind, range| match kind {
         RunKind::Word => {
             lower.clear();
-            for c in text[range.clone()].chars() {
-                lower.extend(c.to_lowercase());
+            let word = &text[range.clone()];
+            if word.is_ascii() {
+                // Most words: the same as `to_lowercase`, a byte at a time.
+                lower.push_str(word);
+                lower.make_ascii_lowercase();
+            } else {
+                for c in word.chars() {
+                    lower.extend(c.to_lowercase());
+                }
             }
             found(Piece::Word(&lower), range);
         }
@@ -549,6 +556,13 @@ pub fn hidden_markup(text: &str) -> Vec<Range<usize>> {
     let mut i = 0;
     let line_end = |from: usize| text[from..].find('\n').map_or(text.len(), |n| from + n);
     while i < bytes.len() {
+        // Every form starts with one of these ASCII bytes, which never occur
+        // inside a multi-byte character: others are stepped over a byte at
+        // a time, and `i` is a character boundary wherever text is sliced.
+        if !matches!(bytes[i], b'!' | b'[' | b']' | b'h') {
+            i += 1;
+            continue;
+        }
         let rest = &text[i..];
         if rest.starts_with("![[") {
             if let Some(end) = text[i..line_end(i)].find("]]") {
@@ -578,7 +592,7 @@ pub fn hidden_markup(text: &str) -> Vec<Range<usize>> {
             i += end;
             continue;
         }
-        i += rest.chars().next().map_or(1, char::len_utf8);
+        i += 1;
     }
     hidden
 }
