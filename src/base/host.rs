@@ -312,7 +312,8 @@ pub trait Host {
     async fn http_read(&self, id: u32) -> Result<Option<Vec<u8>>, HttpFailure>;
     /// Drops a response the core no longer reads.
     fn http_close(&self, id: u32);
-    /// Waits `ms` milliseconds (a retry's backoff).
+    /// Waits `ms` milliseconds (a retry's backoff); 0 gives the app one
+    /// turn of its event loop (drawing, input) and no more.
     async fn sleep(&self, ms: u32);
     /// The user's local date, time zone and open note (empty when unknown).
     fn local_context(&self) -> LocalContext;
