@@ -839,7 +839,7 @@ read: number, total: number,
  */
 notes: number, 
 /**
- * Notes that could not be read (gone, or over 1 MiB).
+ * Notes that could not be read (gone, or over [`NOTE_READ_LIMIT`]).
  */
 unread: number, 
 /**

@@ -16,12 +16,17 @@ use super::Engine;
 use crate::base::error::ToolError;
 use crate::base::host::Host;
 use crate::base::result::{NoteHeading, ToolResult};
-use crate::hygiene::{MAX_NOTE_BYTES, READ_BATCH};
+use crate::hygiene::READ_BATCH;
 use crate::policy::scope::FolderScope;
 use crate::search::{
     fusion, is_excluded, Index, Language, Passage, Ranked, SearchError, SearchQuery, SearchRequest,
 };
 use crate::settings::Settings;
+
+/// A note is read for the index up to this size: a long journal is found
+/// in parts like any note (the hygiene checks stop at 1 MiB). A larger one
+/// is not searched, and every answer names it.
+pub const NOTE_READ_LIMIT: usize = 16 * 1024 * 1024;
 
 /// Where the index stands.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
@@ -47,7 +52,7 @@ pub struct SearchStatus {
     pub total: usize,
     /// Notes the index holds.
     pub notes: usize,
-    /// Notes that could not be read (gone, or over 1 MiB).
+    /// Notes that could not be read (gone, or over [`NOTE_READ_LIMIT`]).
     pub unread: usize,
     /// The status bar's line (empty when there is nothing to say).
     pub label: String,
@@ -81,7 +86,9 @@ pub(crate) struct SearchState {
     phase: Phase,
     read: usize,
     total: usize,
-    unread: usize,
+    /// Notes listed that could not be read: not in the index, and named
+    /// in every answer.
+    unread: HashSet<String>,
     excluded: Vec<String>,
     /// Paths an event changed while a build runs: the build leaves them to
     /// the event (its own read may be older).
@@ -100,7 +107,7 @@ impl SearchState {
     }
 
     fn status(&self) -> SearchStatus {
-        let notes = self.index.as_ref().map_or(0, |i| i.stats().notes);
+        let notes = self.index.as_ref().map_or(0, Index::len);
         let label = match self.phase {
             Phase::Building => format!(
                 "Vault Agent: indexing notes {} of {}",
@@ -113,7 +120,7 @@ impl SearchState {
             read: self.read,
             total: self.total,
             notes,
-            unread: self.unread,
+            unread: self.unread.len(),
             label,
         }
     }
@@ -154,14 +161,14 @@ impl<H: Host> Engine<H> {
             state.index = Some(index);
             state.phase = Phase::Building;
             state.read = 0;
-            state.unread = 0;
+            state.unread.clear();
             state.total = paths.len();
             state.touched.clear();
             paths
         };
         progress(&self.search_status());
         for batch in paths.chunks(READ_BATCH) {
-            let texts = self.host().vault_read_many(batch, MAX_NOTE_BYTES).await;
+            let texts = self.host().vault_read_many(batch, NOTE_READ_LIMIT).await;
             let mut notes = batch.iter().zip(texts).peekable();
             while notes.peek().is_some() {
                 // A slice of at most SLICE_MS of indexing, then a macrotask,
@@ -182,7 +189,9 @@ impl<H: Host> Engine<H> {
                                 let _ = index.upsert(path, &text);
                                 self.embeddings_note_read(path, Some(&text));
                             }
-                            None => state.unread += 1,
+                            None => {
+                                state.unread.insert(path.clone());
+                            }
                         }
                         if self.host().now_ms() - started >= SLICE_MS {
                             break;
@@ -237,6 +246,7 @@ impl<H: Host> Engine<H> {
             VaultEvent::Delete { path } => {
                 let mut state = self.search.borrow_mut();
                 state.touched.insert(path.clone());
+                state.unread.remove(path);
                 if let Some(index) = state.index.as_mut() {
                     index.remove(path);
                 }
@@ -254,6 +264,9 @@ impl<H: Host> Engine<H> {
             let wanted = indexable(index, &state.excluded, path);
             if let Some(old) = old {
                 state.touched.insert(old.clone());
+                if state.unread.remove(old) && wanted {
+                    state.unread.insert(path.clone());
+                }
                 let moved = wanted && index.rename(old, path).unwrap_or(false);
                 if !wanted {
                     index.remove(old);
@@ -266,6 +279,7 @@ impl<H: Host> Engine<H> {
                 !moved && wanted
             } else {
                 if !wanted {
+                    state.unread.remove(path);
                     index.remove(path);
                     self.embeddings_note_read(path, None);
                 }
@@ -277,22 +291,26 @@ impl<H: Host> Engine<H> {
         }
         let text = self
             .host()
-            .vault_read_many(std::slice::from_ref(path), MAX_NOTE_BYTES)
+            .vault_read_many(std::slice::from_ref(path), NOTE_READ_LIMIT)
             .await
             .pop()
             .flatten();
-        let mut state = self.search.borrow_mut();
-        if let Some(index) = state.index.as_mut() {
-            match &text {
-                Some(text) => {
-                    let _ = index.upsert(path, text);
-                }
-                None => {
-                    index.remove(path);
+        {
+            let mut state = self.search.borrow_mut();
+            let state = &mut *state;
+            if let Some(index) = state.index.as_mut() {
+                match &text {
+                    Some(text) => {
+                        state.unread.remove(path);
+                        let _ = index.upsert(path, text);
+                    }
+                    None => {
+                        state.unread.insert(path.clone());
+                        index.remove(path);
+                    }
                 }
             }
         }
-        drop(state);
         self.embeddings_note_read(path, text.as_deref());
     }
 
@@ -337,6 +355,9 @@ impl<H: Host> Engine<H> {
                 "[The index is still being built: {read} of {total} notes read so far, so a note may be missing; search again shortly.]\n"
             ));
         }
+        if let Some(notice) = self.unread_notice(&|path| scope.contains(path)) {
+            text.push_str(&notice);
+        }
         let mut result = ToolResult::success(text);
         if ranked.withheld > 0 {
             result.withheld = Some(ranked.withheld);
@@ -351,6 +372,33 @@ impl<H: Host> Engine<H> {
                 .collect(),
         );
         Ok(result)
+    }
+
+    /// Names the notes in scope the index could not read (over
+    /// [`NOTE_READ_LIMIT`], or unreadable), so the model knows they were
+    /// not searched and can look into them another way.
+    fn unread_notice(&self, allowed: &dyn Fn(&str) -> bool) -> Option<String> {
+        let state = self.search.borrow();
+        let mut unread: Vec<&str> = state
+            .unread
+            .iter()
+            .map(String::as_str)
+            .filter(|p| allowed(p))
+            .collect();
+        if unread.is_empty() {
+            return None;
+        }
+        unread.sort_unstable();
+        let shown = unread.len().min(3);
+        let more = match unread.len() - shown {
+            0 => String::new(),
+            n => format!(" and {n} more"),
+        };
+        Some(format!(
+            "[Not searched here (over {} MiB, or unreadable): {}{more}. The CLI's `search` still looks in them.]\n",
+            NOTE_READ_LIMIT >> 20,
+            unread[..shown].join(", ")
+        ))
     }
 
     /// The palette's "Search the vault": the user's own search, over every
@@ -432,7 +480,7 @@ impl<H: Host> Engine<H> {
             }
         };
         let paths: Vec<String> = ranked.hits.iter().map(|h| h.path.clone()).collect();
-        let texts = self.host().vault_read_many(&paths, MAX_NOTE_BYTES).await;
+        let texts = self.host().vault_read_many(&paths, NOTE_READ_LIMIT).await;
         let mut passages = Vec::new();
         let mut changed = Vec::new();
         {

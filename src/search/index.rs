@@ -344,6 +344,15 @@ impl Index {
                 .all(|l| l.windows(2).all(|w| w[0].note < w[1].note))
     }
 
+    /// How many notes the index holds.
+    pub fn len(&self) -> usize {
+        self.by_path.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.by_path.is_empty()
+    }
+
     pub fn contains(&self, path: &str) -> bool {
         self.by_path.contains_key(path)
     }

@@ -231,3 +231,75 @@ describe("ranked search on an empty vault", () => {
 		assert.match(empty.text, /no words to search for/);
 	});
 });
+
+describe("ranked search over a note larger than the hygiene checks read, and one too large for the index", () => {
+	let vault;
+	let plugin;
+	let app;
+	before(async () => {
+		vault = copySampleVault();
+		// 3 MB: over the 1 MiB the hygiene checks read, under the index's 16 MiB.
+		const days = Array.from({ length: 600 }, (_, i) => `## Day ${i}\n\n${"Walked to the harbour and wrote about the tides. ".repeat(100)}`).join("\n\n");
+		writeFileSync(join(vault, "Ideas/Logbook.md"), `# Logbook\n\n${days}\n\n## Last day\n\nThe narwhal came back at dawn.\n`);
+		// 17 MB: more than the index reads.
+		writeFileSync(join(vault, "Ideas/Archive dump.md"), `# Dump\n\n${"Ledger line about the pelican. ".repeat(560_000)}`);
+		({ plugin, app } = await loadPlugin(vault));
+		await plugin.searchIndex.settled();
+	});
+	after(() => removeVault(vault));
+
+	it("finds a word at the end of a 3 MB note, in its own section", async () => {
+		const result = await find(plugin, { query: "narwhal" });
+		assert.equal(result.ok, true, result.text);
+		assert.match(result.text, /^1\. Ideas\/Logbook\.md heading "Logbook::Last day"/m, result.text);
+		assert.match(result.text, /narwhal came back at dawn/);
+	});
+
+	it("names a note too large for the index in every answer, until it is small enough", async () => {
+		assert.equal(plugin.core.searchStatus().unread, 1);
+		const result = await find(plugin, { query: "pelican ledger" });
+		assert.equal(result.ok, true, result.text);
+		assert.match(result.text, /^No note matches/m, result.text);
+		assert.match(result.text, /\[Not searched here \(over 16 MiB, or unreadable\): Ideas\/Archive dump\.md\. The CLI's `search` still looks in them\.\]/, result.text);
+		// Outside the read scope it is neither named nor counted.
+		await plugin.updateSettings({ readFolders: ["Projects"] });
+		const scoped = await find(plugin, { query: "pelican ledger" });
+		assert.doesNotMatch(scoped.text, /Archive dump|Not searched/, scoped.text);
+		await plugin.updateSettings({ readFolders: [] });
+		// Cut down to a normal size: indexed, and no longer named.
+		writeFileSync(join(vault, "Ideas/Archive dump.md"), "# Dump\n\nLedger line about the pelican.\n");
+		app.vault.trigger("modify", app.vault.getAbstractFileByPath("Ideas/Archive dump.md"));
+		await plugin.searchIndex.settled();
+		const after = await find(plugin, { query: "pelican ledger" });
+		assert.equal(paths(after.text)[0], "Ideas/Archive dump.md", after.text);
+		assert.doesNotMatch(after.text, /Not searched/);
+		assert.equal(plugin.core.searchStatus().unread, 0);
+	});
+});
+
+describe("ranked search over 10 000 tiny notes", () => {
+	let vault;
+	let plugin;
+	before(async () => {
+		vault = copySampleVault();
+		mkdirSync(join(vault, "Tiny"));
+		for (let i = 0; i < 10_000; i++) writeFileSync(join(vault, `Tiny/Note ${i}.md`), `Tiny note ${i}: a word of ${i % 7 === 0 ? "sevens" : "others"}.\n`);
+		writeFileSync(join(vault, "Tiny/Note 4321.md"), "Tiny note 4321 holds the only mention of the axolotl.\n");
+		({ plugin } = await loadPlugin(vault));
+		await plugin.searchIndex.settled();
+	});
+	after(() => removeVault(vault));
+
+	it("indexes every one and ranks the one that answers first", async () => {
+		const status = plugin.core.searchStatus();
+		assert.equal(status.phase, "ready");
+		assert.ok(status.notes >= 10_000, `${status.notes} notes indexed`);
+		assert.equal(status.unread, 0);
+		const result = await find(plugin, { query: "axolotl" });
+		assert.deepEqual(paths(result.text), ["Tiny/Note 4321.md"], result.text);
+		const common = await find(plugin, { query: "sevens", limit: 5 });
+		assert.equal(paths(common.text).length, 5, common.text);
+		// 1 429 of the notes hold it: the page says how many more there are.
+		assert.match(common.text, /\[1424 more notes: send cursor=/, common.text);
+	});
+});
