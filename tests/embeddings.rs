@@ -13,8 +13,9 @@ use std::rc::Rc;
 
 use serde_json::{json, Value};
 use vault_agent::base::host::{HttpFailure, HttpRequest};
-use vault_agent::engine::embeddings::Phase;
+use vault_agent::engine::embeddings::{Phase, QUERY_BACKOFF_MS};
 use vault_agent::engine::search::VaultEvent;
+use vault_agent::search::embedding_api;
 use vault_agent::testing::{block_on, FakeHost, ScriptedHttp};
 use vault_agent::VaultAgent;
 
@@ -322,6 +323,65 @@ fn a_failing_or_garbage_server_leaves_keyword_search_working_and_says_why() {
     let text = find(&core, "automobile");
     assert!(text.contains("Garage/Automobile repair.md"), "{text}");
     assert!(text.contains("Search by meaning was not used, so this is by words alone: The embedding server at http://localhost:11434/v1/embeddings answered 503."), "{text}");
+}
+
+#[test]
+fn a_search_asks_a_failing_server_once_a_minute_and_waits_briefly_under_its_own_tag() {
+    let core = core(&settings(json!({})));
+    block_on(core.build_search_index(&|_| {}));
+    block_on(core.embed_notes(&|_| {}));
+    let asked = || core.host().http_requests.borrow().len();
+    *core.host().http_answerer.borrow_mut() = Some(Rc::new(|_| {
+        Some(ScriptedHttp::Response {
+            status: 503,
+            chunks: vec![],
+        })
+    }));
+    let before = asked();
+    let text = find(&core, "automobile");
+    assert!(text.contains("answered 503"), "{text}");
+    let query = core.host().http_requests.borrow().last().cloned().unwrap();
+    // Stop in the settings aborts the runs' tag, never a search's.
+    assert_eq!(query.tag.as_deref(), Some(embedding_api::QUERY_TAG));
+    assert_ne!(embedding_api::QUERY_TAG, embedding_api::TAG);
+    assert_eq!(query.first_byte_timeout_ms, embedding_api::QUERY_WAIT_MS);
+    const { assert!(embedding_api::QUERY_WAIT_MS <= 10_000) };
+    // The next searches in the minute go by words at once and say why.
+    let text = find(&core, "automobile");
+    assert!(text.contains("Garage/Automobile repair.md"), "{text}");
+    assert!(
+        text.contains("failed a search less than 60 s ago"),
+        "{text}"
+    );
+    assert_eq!(asked(), before + 1, "the server was not asked again");
+    // A minute on, it is asked again; once it answers, meaning is back.
+    core.host().advance_ms(QUERY_BACKOFF_MS + 1.0);
+    *core.host().http_answerer.borrow_mut() = Some(Rc::new(|r: &HttpRequest| Some(answer(r))));
+    let text = find(&core, "automobile");
+    assert_eq!(asked(), before + 2);
+    assert!(
+        text.starts_with("[Ranked by words and by meaning"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_run_lets_go_of_the_vectors_no_section_holds_any_more() {
+    let core = core(&settings(json!({})));
+    block_on(core.build_search_index(&|_| {}));
+    block_on(core.embed_notes(&|_| {}));
+    let held = core.embedding_vectors_held();
+    // Every section of one note changes: its old vectors are orphans until the next run.
+    let path = "Garage/Automobile repair.md";
+    core.host().notes.borrow_mut().insert(
+        path.into(),
+        "# Automobile repair\n\nNew text about tyres.\n".into(),
+    );
+    block_on(core.search_vault_event(&VaultEvent::Modify { path: path.into() }));
+    block_on(core.embed_notes(&|_| {}));
+    let after = core.embedding_vectors_held();
+    assert!(after.1 < held.1, "vectors {} -> {}", held.1, after.1);
+    assert_eq!(after.0, 0, "no orphan left");
 }
 
 #[test]

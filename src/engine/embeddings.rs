@@ -85,7 +85,14 @@ pub(crate) struct EmbeddingState {
     stop: bool,
     /// Moves whenever the vectors change (the fused pages' cursors).
     pub(crate) stamp: u64,
+    /// When a search's query last could not be embedded (the host's
+    /// clock): searches go by words alone for [`QUERY_BACKOFF_MS`] after,
+    /// rather than each waiting on a server that is down or hung.
+    query_failed_at: Option<f64>,
 }
+
+/// How long searches leave the embedding server alone after it failed one.
+pub const QUERY_BACKOFF_MS: f64 = 60_000.0;
 
 /// True for an address off this computer and its private network: names
 /// other than `localhost` count as remote, since what they resolve to can
@@ -148,6 +155,13 @@ impl<H: Host> Engine<H> {
             error: state.error.clone(),
             label,
         }
+    }
+
+    /// Vectors no section holds any more, and vectors held in all.
+    #[cfg(any(test, feature = "testing"))]
+    pub fn embedding_vectors_held(&self) -> (usize, usize) {
+        let state = self.embeddings.borrow();
+        (state.vectors.orphans(), state.vectors.len())
     }
 
     /// Records a note's sections as the index reads it (only while search
@@ -234,6 +248,17 @@ impl<H: Host> Engine<H> {
             return status;
         }
         let outcome = self.embed_pending(&config, &scope, progress).await;
+        {
+            // Edits leave vectors behind; a run is when they are let go.
+            let mut state = self.embeddings.borrow_mut();
+            if state.vectors.orphans() > 0 {
+                state.vectors.compact();
+            }
+            // A run that worked says the server answers again.
+            if outcome.is_ok() {
+                state.query_failed_at = None;
+            }
+        }
         self.save_vectors().await;
         let mut state = self.embeddings.borrow_mut();
         state.phase = match outcome {
@@ -418,6 +443,15 @@ impl<H: Host> Engine<H> {
                 return None;
             }
         }
+        let now = self.host().now_ms();
+        if let Some(at) = self.embeddings.borrow().query_failed_at {
+            if now - at < QUERY_BACKOFF_MS {
+                return Some(Err(format!(
+                    "the embedding server failed a search less than {} s ago, so searches go by words alone for a while",
+                    QUERY_BACKOFF_MS as u64 / 1000
+                )));
+            }
+        }
         let key = (!config.api_key_secret.is_empty())
             .then(|| self.host().secret(&config.api_key_secret))
             .flatten();
@@ -425,8 +459,14 @@ impl<H: Host> Engine<H> {
             .embed(config, key.as_deref(), &[query.to_string()], true)
             .await
         {
-            Ok(mut vectors) => vectors.pop().unwrap_or_default(),
-            Err(why) => return Some(Err(why)),
+            Ok(mut vectors) => {
+                self.embeddings.borrow_mut().query_failed_at = None;
+                vectors.pop().unwrap_or_default()
+            }
+            Err(why) => {
+                self.embeddings.borrow_mut().query_failed_at = Some(self.host().now_ms());
+                return Some(Err(why));
+            }
         };
         let state = self.embeddings.borrow();
         if state.vectors.dims() != vector.len() {

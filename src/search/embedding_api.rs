@@ -8,8 +8,17 @@ use super::vectors::MAX_DIMS;
 use crate::base::host::HttpRequest;
 use crate::settings::embeddings::EmbeddingSettings;
 
-/// The tag of every embedding request, so Stop ends them (`abortHttp`).
+/// The tag of every request of an embedding run, so Stop ends them
+/// (`abortHttp`).
 pub const TAG: &str = "embeddings";
+
+/// The tag of a search's own request (its query's vector): apart from the
+/// runs', so Stop in the settings never cuts off a search in a chat.
+pub const QUERY_TAG: &str = "embeddings-query";
+
+/// How long a search waits for its query's vector: a search in a chat must
+/// not hang on a slow server (a run waits minutes, for a model on a CPU).
+pub const QUERY_WAIT_MS: u32 = 8_000;
 
 /// The longest answer read (a batch of 32 vectors of 4 096 numbers as JSON
 /// is about 3 MB).
@@ -28,7 +37,7 @@ pub fn request(
     if let Some(key) = api_key {
         headers.push(("Authorization".to_string(), format!("Bearer {key}")));
     }
-    let wait = if for_query { 20_000 } else { 180_000 };
+    let wait = if for_query { QUERY_WAIT_MS } else { 180_000 };
     HttpRequest {
         method: "POST".into(),
         url: format!("{}/embeddings", settings.base_url.trim_end_matches('/')),
@@ -38,7 +47,7 @@ pub fn request(
         first_byte_timeout_ms: wait,
         idle_timeout_ms: 60_000,
         connect_address: None,
-        tag: Some(TAG.to_string()),
+        tag: Some(if for_query { QUERY_TAG } else { TAG }.to_string()),
     }
 }
 

@@ -189,6 +189,11 @@ impl Vectors {
         self.notes.clear();
     }
 
+    /// Vectors held, orphans included.
+    pub fn len(&self) -> usize {
+        self.slots.len()
+    }
+
     /// No vector is held.
     pub fn is_empty(&self) -> bool {
         self.slots.is_empty()
@@ -345,6 +350,46 @@ impl Vectors {
         hits.retain(|hit| hit.similarity >= floor);
         hits.truncate(limit);
         hits
+    }
+
+    /// Vectors no note's section has any more (an edited or deleted
+    /// section's): kept until [`Vectors::compact`], since an undo may
+    /// bring the section back.
+    pub fn orphans(&self) -> usize {
+        let held: std::collections::HashSet<u64> = self
+            .notes
+            .values()
+            .flatten()
+            .map(|c| c.key)
+            .filter(|k| self.slots.contains_key(k))
+            .collect();
+        self.slots.len() - held.len()
+    }
+
+    /// Drops the vectors no note holds, so a long session of edits does not
+    /// grow the memory without end.
+    pub fn compact(&mut self) {
+        let mut keys: Vec<u64> = self
+            .notes
+            .values()
+            .flatten()
+            .map(|c| c.key)
+            .filter(|k| self.slots.contains_key(k))
+            .collect();
+        keys.sort_unstable();
+        keys.dedup();
+        let mut slots = HashMap::with_capacity(keys.len());
+        let mut scales = Vec::with_capacity(keys.len());
+        let mut data = Vec::with_capacity(keys.len() * self.dims);
+        for key in keys {
+            let slot = self.slots[&key] as usize;
+            slots.insert(key, scales.len() as u32);
+            scales.push(self.scales[slot]);
+            data.extend_from_slice(&self.data[slot * self.dims..(slot + 1) * self.dims]);
+        }
+        self.slots = slots;
+        self.scales = scales;
+        self.data = data;
     }
 
     /// The stored form: only vectors some note still holds.
@@ -554,6 +599,25 @@ mod tests {
             .load(&bytes[..bytes.len() - 1], "http://x/v1 m")
             .unwrap_err()
             .contains("damaged"));
+    }
+
+    #[test]
+    fn compacting_drops_only_the_vectors_no_section_holds() {
+        let mut vectors = Vectors::new("m");
+        let unit = |_: &str| vec![1.0, 0.0, 0.0];
+        embedded(&mut vectors, "a.md", "# A\n\nOne.\n\n## B\n\nTwo.\n", &unit);
+        embedded(&mut vectors, "c.md", "# C\n\nThree.\n", &unit);
+        let before = vectors.slots.len();
+        // An edit of one section and a deleted note leave three vectors behind.
+        vectors.set_note("a.md", "# A\n\nOne changed.\n\n## B\n\nTwo.\n");
+        vectors.remove_note("c.md");
+        assert_eq!(vectors.orphans(), before - 1);
+        let kept = vectors.encode();
+        vectors.compact();
+        assert_eq!(vectors.orphans(), 0);
+        assert_eq!(vectors.slots.len(), 1, "only B's vector is still held");
+        assert_eq!(vectors.encode(), kept, "the stored form is the same");
+        assert_eq!(vectors.nearest(&[1.0, 0.0, 0.0], &all, 5).len(), 1);
     }
 
     #[test]

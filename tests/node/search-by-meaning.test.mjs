@@ -86,10 +86,14 @@ describe("search by meaning with a local embedding server", () => {
 
 	it("a server that answers garbage keeps nothing of it and says so", async () => {
 		server.state.mode = "garbage";
+		const before = plugin.core.embeddingsStatus();
+		assert.ok(before.embedded < before.sections, "the failed run left a section to embed");
+		const asked = server.state.requests.length;
 		const status = await plugin.searchIndex.embed();
 		assert.equal(status.phase, "failed", JSON.stringify(status));
 		assert.match(status.error, /embedding/i, status.error);
-		assert.ok(status.embedded < status.sections, "the bad batch was not kept");
+		assert.ok(server.state.requests.length > asked, "the garbage was served");
+		assert.equal(status.embedded, before.embedded, "nothing of the bad batch was kept");
 		server.state.mode = "ok";
 		const again = await plugin.searchIndex.embed();
 		assert.equal(again.phase, "idle", JSON.stringify(again));
