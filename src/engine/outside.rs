@@ -180,6 +180,14 @@ pub fn offer(listings: &[(&OutsideServer, OutsideListing)], compact: bool) -> Of
 }
 
 pub fn unreachable_notice(server: &OutsideServer, listing: &OutsideListing) -> String {
+    // A 401 to a request that carried the user's token refuses that token:
+    // asking for a sign-in would send them looking for a feature, not the typo.
+    if let (true, Some(secret)) = (listing.needs_sign_in, authorization_secret(server)) {
+        return format!(
+            "The MCP server `{}` refused its bearer token (401), so its tools are not offered: the token in the secret `{secret}` is wrong or has expired. Put the right one in that secret (Obsidian's secret storage) or in the server's row in Settings → Vault Agent → MCP servers, then Test it.",
+            server.id
+        );
+    }
     if listing.needs_sign_in {
         return format!(
             "The MCP server `{}` asks for a sign-in (OAuth), which Vault Agent does not support yet: the browser sign-in and keeping its tokens safely are not built. Use a server that takes a token (a header or bearer token from secret storage), or switch it off.",
@@ -198,6 +206,18 @@ pub fn unreachable_notice(server: &OutsideServer, listing: &OutsideListing) -> S
         ));
     }
     text
+}
+
+/// The secret whose value goes in `server`'s `Authorization` header, if one does.
+fn authorization_secret(server: &OutsideServer) -> Option<&str> {
+    if !server.bearer_secret.is_empty() {
+        return Some(&server.bearer_secret);
+    }
+    server
+        .headers
+        .iter()
+        .find(|h| h.name.eq_ignore_ascii_case("authorization"))
+        .map(|h| h.secret.as_str())
 }
 
 /// How the host reaches `server`, its secrets read; or why it cannot.
@@ -899,6 +919,39 @@ mod tests {
             "{}",
             done.text
         );
+    }
+
+    #[test]
+    fn a_401_to_a_token_refuses_the_token_and_without_one_asks_for_a_sign_in() {
+        let refused = OutsideListing {
+            needs_sign_in: true,
+            ..OutsideListing::default()
+        };
+        let mut server = OutsideServer {
+            id: "web".into(),
+            bearer_secret: "web-token".into(),
+            ..OutsideServer::default()
+        };
+        let said = unreachable_notice(&server, &refused);
+        assert!(
+            said.contains("`web` refused its bearer token (401)"),
+            "{said}"
+        );
+        assert!(said.contains("the secret `web-token`"), "{said}");
+        assert!(!said.contains("OAuth"), "{said}");
+        server.bearer_secret.clear();
+        server.headers = vec![crate::settings::outside::SecretValue {
+            name: "authorization".into(),
+            secret: "mcp-web-authorization".into(),
+        }];
+        let said = unreachable_notice(&server, &refused);
+        assert!(
+            said.contains("the secret `mcp-web-authorization`"),
+            "{said}"
+        );
+        server.headers.clear();
+        let said = unreachable_notice(&server, &refused);
+        assert!(said.contains("asks for a sign-in (OAuth)"), "{said}");
     }
 
     #[test]
