@@ -106,22 +106,27 @@ describe("outside MCP servers over real transports", () => {
 		});
 	});
 
-	it("a call past the server's timeout is cancelled on the server, the model is told what to do, and the chat goes on", async () => {
+	it("a call past the server's timeout: the chat shows the error, the server is told to cancel, the model is told what to do, and the chat goes on", async () => {
 		plugin.app.secretStorage.setSecret("web-token", TOKEN);
 		await plugin.updateSettings({ mcpServers: [web({ timeoutMs: 1000 })] });
+		const view = await plugin.openChat();
 		model.script({ stream: stream({ toolCalls: [["mcp_web_slow", {}]] }) }, { stream: stream({ text: "It timed out." }) });
-		const { end, events } = await turn("take your time");
-		assert.equal(end, "done", "the turn ends by itself");
-		const result = finished(events);
-		assert.equal(result.error.code, "outside_timeout");
-		assert.match(result.text, /gave no answer within 1 s, so the call was cancelled/);
+		view.inputEl.value = "take your time";
+		await view.send();
+		const block = view.contentEl.querySelector(".vault-agent-tool-call.is-error");
+		assert.ok(block, "the tool block shows an error");
+		assert.equal(block.querySelector(".vault-agent-tool-status").textContent, "Error: outside_timeout");
+		assert.match(block.querySelector(".vault-agent-tool-result").textContent, /gave no answer within 1 s, so the call was cancelled/);
+		assert.equal(view.contentEl.querySelector(".vault-agent-chat.is-running, .vault-agent-tool-call.is-running"), null, "nothing is left running");
+		const answer = () => [...view.contentEl.querySelectorAll(".vault-agent-msg.is-assistant")].at(-1).textContent;
+		assert.match(answer(), /It timed out\./, "the model answered after the timeout");
 		const told = toolMessages(model.requests.at(-1)).at(-1);
 		assert.match(told, /gave no answer within 1 s[\s\S]*Do not call it again at once: tell the user it timed out/);
-		assert.equal(events.filter((e) => e.type === "textDelta").map((e) => e.text).join(""), "It timed out.");
 		await until(() => calls("slow").some((e) => e.phase === "cancelled"));
 		model.script({ stream: stream({ toolCalls: [["mcp_web_lookup", { word: "after" }]] }) }, { stream: stream({ text: "Still here." }) });
-		const next = await turn("look up after");
-		assert.equal(next.end, "done");
-		assert.equal(finished(next.events).ok, true, "the server is used again at once");
+		view.inputEl.value = "look up after";
+		await view.send();
+		assert.equal(calls("lookup").at(-1).word, "after", "the next message reaches the server at once");
+		assert.match(answer(), /Still here\./);
 	});
 });
