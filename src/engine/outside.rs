@@ -194,10 +194,22 @@ pub fn unreachable_notice(server: &OutsideServer, listing: &OutsideListing) -> S
             server.id
         );
     }
+    let error = listing.error.as_deref().unwrap_or("no answer");
+    // Node's "spawn <command> ENOENT": the program (or the folder it runs in) is not there.
+    if !server.is_http() && error.contains("ENOENT") {
+        let folder = if server.cwd.is_empty() {
+            String::new()
+        } else {
+            format!(", or its working folder `{}` does not exist", server.cwd)
+        };
+        return format!(
+            "The MCP server `{}` could not start, so its tools are not offered: the command `{}` was not found{folder}. Check that the program is installed and on the PATH Obsidian starts with, or give its full path in Settings → Vault Agent → MCP servers.",
+            server.id, server.command
+        );
+    }
     let mut text = format!(
-        "The MCP server `{}` could not be reached, so its tools are not offered: {}",
+        "The MCP server `{}` could not be reached, so its tools are not offered: {error}",
         server.id,
-        listing.error.as_deref().unwrap_or("no answer")
     );
     if !listing.stderr_tail.trim().is_empty() {
         text.push_str(&format!(
@@ -952,6 +964,32 @@ mod tests {
         server.headers.clear();
         let said = unreachable_notice(&server, &refused);
         assert!(said.contains("asks for a sign-in (OAuth)"), "{said}");
+    }
+
+    #[test]
+    fn a_command_that_is_not_there_is_named_with_what_to_check() {
+        let missing = OutsideListing {
+            error: Some("spawn vault-agent-no-such-server ENOENT".into()),
+            ..OutsideListing::default()
+        };
+        let mut server = OutsideServer {
+            id: "missing".into(),
+            command: "vault-agent-no-such-server".into(),
+            ..OutsideServer::default()
+        };
+        let said = unreachable_notice(&server, &missing);
+        assert!(
+            said.contains("the command `vault-agent-no-such-server` was not found."),
+            "{said}"
+        );
+        assert!(said.contains("on the PATH Obsidian starts with"), "{said}");
+        assert!(!said.contains("working folder"), "{said}");
+        server.cwd = "/no/such/folder".into();
+        let said = unreachable_notice(&server, &missing);
+        assert!(
+            said.contains("or its working folder `/no/such/folder` does not exist"),
+            "{said}"
+        );
     }
 
     #[test]
