@@ -682,7 +682,7 @@ impl<H: Host> Engine<H> {
         let cap_chars = settings.chat.tool_result_cap_chars as usize;
         let read_only = offered.tool.read_only();
         // "Approve for this chat" on an earlier card of this agent session.
-        let approved = approved.contains(&approval_key(&offered.server, &offered.tool.name));
+        let approved = approved.contains(&approval_key(server, &offered.tool.name));
         // The agent's mode is the chat's as of the last Send; the setting
         // may have been narrowed since, mid-turn, and a call approved for
         // the chat shows no card to re-check it at the click.
@@ -769,7 +769,7 @@ impl<H: Host> Engine<H> {
                     if for_chat {
                         self.approve_for_caller(
                             wait.caller,
-                            approval_key(&offered.server, &offered.tool.name),
+                            approval_key(server, &offered.tool.name),
                         );
                     }
                     let result = self

@@ -13,7 +13,8 @@ import { copySampleVault, emulator, loadPlugin, removeVault, root } from "../sup
 import { openaiStream as stream, startModelServer } from "../support/model-servers.mjs";
 
 const serverScript = join(root, "tests/support/outside-mcp-server.mjs");
-const KEY = "tools\u001fdelete_item";
+/** The key the chat keeps: the server's name, a fingerprint of what it runs, the tool. */
+const KEY = /^tools\u001f[0-9a-f]{12}\u001fdelete_item$/;
 
 /** Waits (no time limit of its own: the test runner's timeout ends a hang) until `check` holds. */
 async function until(check) {
@@ -27,9 +28,11 @@ describe("'Approve for this chat' for an outside tool lives with that chat, in t
 	let dir;
 	let logPath;
 	let chatId;
+	let view;
 	const deleted = () => (existsSync(logPath) ? readFileSync(logPath, "utf8").trim().split("\n").filter(Boolean).map((line) => JSON.parse(line)) : []).filter((e) => e.tool === "delete_item").map((e) => e.id);
 	const running = (view) => view.contentEl.querySelector(".vault-agent-chat.is-running") !== null;
-	const openCards = (view) => view.contentEl.querySelectorAll(".vault-agent-confirm:not(.is-done)").length;
+	/** Cards still waiting for an answer (an answered one is is-done, a refused one is-closed). */
+	const openCards = (view) => view.contentEl.querySelectorAll(".vault-agent-confirm:not(.is-done):not(.is-closed)").length;
 
 	/** The plugin as Obsidian starts it, with `data` as its data.json; secret storage is the app's. */
 	async function start(data) {
@@ -57,7 +60,7 @@ describe("'Approve for this chat' for an outside tool lives with that chat, in t
 	});
 
 	it("is given with a click on the chat's card, and the saved chat keeps it", async () => {
-		const view = await plugin.openChat();
+		view = await plugin.openChat();
 		model.script({ stream: stream({ toolCalls: [["mcp_tools_delete_item", { id: "c1" }]] }) }, { stream: stream({ text: "Deleted." }) });
 		view.inputEl.value = "delete c1";
 		await view.send();
@@ -69,7 +72,7 @@ describe("'Approve for this chat' for an outside tool lives with that chat, in t
 		await until(() => deleted().length === 1 && !running(view));
 		const [summary] = await plugin.conversations.list();
 		chatId = summary.id;
-		await until(async () => (await plugin.conversations.load(chatId))?.approvedOutside?.includes(KEY));
+		await until(async () => (await plugin.conversations.load(chatId))?.approvedOutside?.some((key) => KEY.test(key)));
 	});
 
 	it("the same chat reopened after a restart runs the tool without a card; a new chat asks", async () => {
@@ -78,7 +81,7 @@ describe("'Approve for this chat' for an outside tool lives with that chat, in t
 		assert.equal(saved.lastConversation, chatId);
 		plugin.unload();
 		await start(saved);
-		const view = await plugin.openChat();
+		view = await plugin.openChat();
 		await until(() => view.contentEl.querySelector(".vault-agent-msg.is-user"));
 		assert.match(view.contentEl.querySelector(".vault-agent-msg.is-user").textContent, /delete c1/, "the last chat is open again");
 		model.script({ stream: stream({ toolCalls: [["mcp_tools_delete_item", { id: "c2" }]] }) }, { stream: stream({ text: "Deleted too." }) });
@@ -92,7 +95,22 @@ describe("'Approve for this chat' for an outside tool lives with that chat, in t
 		model.script({ stream: stream({ toolCalls: [["mcp_tools_delete_item", { id: "c3" }]] }) });
 		const other = await plugin.core.chatSend(plugin.core.newConversation(), "delete c3", (event) => events.push(event));
 		assert.equal(other.end, "awaitingConfirmation", "another chat asks");
-		assert.ok(!(other.conversation.approvedOutside ?? []).includes(KEY));
+		assert.deepEqual(other.conversation.approvedOutside ?? [], []);
 		assert.deepEqual(deleted(), ["c1", "c2"], "and sends nothing before its own click");
+	});
+
+	it("a server of that name that runs another program is asked about again in that chat", async () => {
+		const [server] = plugin.core.settings().mcpServers;
+		// Removed and added again under the same name, or edited: another program the user never approved.
+		await plugin.updateSettings({ mcpServers: [{ ...server, args: [...server.args, "--another-build"] }] });
+		model.script({ stream: stream({ toolCalls: [["mcp_tools_delete_item", { id: "c4" }]] }) }, { stream: stream({ text: "Not deleted." }) });
+		view.inputEl.value = "and c4";
+		await view.send();
+		let reject = null;
+		await until(() => (reject = view.contentEl.querySelector(".vault-agent-confirm:not(.is-done):not(.is-closed) button.vault-agent-reject")));
+		assert.deepEqual(deleted(), ["c1", "c2"], "a card, and nothing sent");
+		reject.click();
+		await until(() => !running(view) && openCards(view) === 0);
+		assert.deepEqual(deleted(), ["c1", "c2"]);
 	});
 });
