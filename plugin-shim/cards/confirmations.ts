@@ -194,7 +194,6 @@ export class ConfirmationModal extends Modal {
 	}
 
 	onOpen(): void {
-		this.titleEl.setText("Approve this change?");
 		this.refresh();
 	}
 
@@ -212,6 +211,8 @@ export class ConfirmationModal extends Modal {
 			return;
 		}
 		this.shown = card;
+		// An outside tool's call may change nothing: it is asked as a call.
+		this.titleEl.setText(card.outside ? "Approve this call?" : "Approve this change?");
 		this.contentEl.empty();
 		this.contentEl.createDiv({ cls: "vault-agent-confirm-queue" });
 		this.updateCount();

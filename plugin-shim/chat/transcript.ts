@@ -287,7 +287,7 @@ export class Transcript {
 		const summary = block.createEl("summary");
 		const icon = summary.createSpan({ cls: "vault-agent-tool-icon" });
 		setIcon(icon, "terminal-square");
-		summary.createSpan({ cls: "vault-agent-tool-name", text: displayName });
+		breakAtUnderscores(summary.createSpan({ cls: "vault-agent-tool-name" }), displayName);
 		summary.createSpan({ cls: "vault-agent-tool-status", text: "Running" });
 		summary.createSpan({ cls: "vault-agent-tool-duration" });
 		showWords(block.createEl("code", { cls: "vault-agent-tool-command" }), describeArguments(args));
@@ -395,6 +395,15 @@ export function iconButton(parent: HTMLElement, cls: string, icon: string, label
 }
 
 /** A command line, one span a word, so a narrow view breaks it between words (styles.css), not inside them. */
+/** `text` with a line-break opportunity after each `_`: a long tool name (mcp_github_create_issue) wraps between its words. */
+function breakAtUnderscores(el: HTMLElement, text: string): void {
+	const parts = text.split(/(?<=_)/);
+	parts.forEach((part, i) => {
+		el.appendText(part);
+		if (i < parts.length - 1) el.createEl("wbr");
+	});
+}
+
 function showWords(el: HTMLElement, words: string[]): void {
 	el.empty();
 	words.forEach((word, i) => {

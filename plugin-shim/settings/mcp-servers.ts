@@ -71,9 +71,10 @@ export function mcpServersSection(ctx: SettingsContext, redraw: () => void): Sec
 	});
 	section.rows.push({
 		name: "Paste a configuration",
-		desc: "The JSON of Claude Desktop or Cursor (mcpServers) or of VS Code (servers): every server in it is added, switched on and asking before every call. Keys and tokens in it go to Obsidian's secret storage.",
+		desc: `The JSON of Claude Desktop or Cursor (mcpServers) or of VS Code (servers): every server in it is added, switched on and asking before every call. Keys and tokens in it go to Obsidian's secret storage. ${DISCLOSURE}`,
 		aliases,
 		render: (setting) => {
+			setting.settingEl.addClass("vault-agent-mcp-paste-config");
 			let pasted = "";
 			const report = setting.descEl.createDiv({ cls: "vault-agent-mcp-report" });
 			setting.addTextArea((area) => {
@@ -117,7 +118,8 @@ function serverRow(
 		desc: `${server.kind === "http" ? "Streamable HTTP" : "Command"}: ${where}${secrets.length ? `; ${secrets.join(", ")}` : ""}.${server.trust === "neverAsk" ? " Warning: every call of its tools runs without asking you." : ""}`,
 		render: (setting: Setting) => {
 			setting.settingEl.addClass("vault-agent-mcp-server");
-			const report = setting.descEl.createDiv({ cls: "vault-agent-mcp-report" });
+			// Under the name and the controls, the row's whole width: a tool list needs the room.
+			const report = setting.settingEl.createDiv({ cls: "vault-agent-mcp-report" });
 			setting.addToggle((toggle) =>
 				toggle.setValue(server.enabled).onChange(async (on) => {
 					if (!on) await ctx.stopOutsideServer(server.id);
@@ -158,10 +160,13 @@ function drawListing(report: HTMLElement, listing: OutsideListing, server: Outsi
 		report.setText(listing.error ?? "It did not answer.");
 		return;
 	}
-	report.createDiv({ text: `${listing.name || server.id} ${listing.version} answered with ${listing.tools.length} tools.` });
+	const count = listing.tools.length;
+	const who = [listing.name || server.id, listing.version].filter(Boolean).join(" ");
+	report.createDiv({ cls: "vault-agent-mcp-answered", text: `${who} answered with ${count} ${count === 1 ? "tool" : "tools"}.` });
 	const list = report.createEl("ul", { cls: "vault-agent-mcp-tools" });
 	for (const tool of listing.tools) {
-		const item = list.createEl("li");
+		// A label: a click on the tool's name flips its switch too.
+		const item = list.createEl("li").createEl("label", { cls: "vault-agent-mcp-tool" });
 		const box = item.createEl("input", { type: "checkbox" });
 		box.checked = !server.toolsOff.includes(tool.name);
 		box.setAttribute("aria-label", `Offer ${tool.name}`);
@@ -169,8 +174,11 @@ function drawListing(report: HTMLElement, listing: OutsideListing, server: Outsi
 			const off = server.toolsOff.filter((name) => name !== tool.name);
 			void change(server.id, { toolsOff: box.checked ? off : [...off, tool.name] });
 		});
-		item.createSpan({ cls: "vault-agent-mcp-tool-name", text: tool.name });
-		item.createSpan({ cls: "vault-agent-mcp-tool-hints", text: ` (${tool.hints.join(", ")}) ` });
-		item.createSpan({ text: tool.description.split("\n", 1)[0] ?? "" });
+		const text = item.createDiv({ cls: "vault-agent-mcp-tool-text" });
+		text.createSpan({ cls: "vault-agent-mcp-tool-name", text: tool.name });
+		const hints = text.createSpan({ cls: "vault-agent-mcp-tool-hints" });
+		for (const hint of tool.hints) hints.createSpan({ cls: "vault-agent-mcp-tool-hint", text: hint });
+		const description = tool.description.split("\n", 1)[0] ?? "";
+		if (description) text.createDiv({ cls: "vault-agent-mcp-tool-desc", text: description });
 	}
 }

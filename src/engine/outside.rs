@@ -180,16 +180,36 @@ pub fn offer(listings: &[(&OutsideServer, OutsideListing)], compact: bool) -> Of
 }
 
 pub fn unreachable_notice(server: &OutsideServer, listing: &OutsideListing) -> String {
+    // A 401 to a request that carried the user's token refuses that token:
+    // asking for a sign-in would send them looking for a feature, not the typo.
+    if let (true, Some(secret)) = (listing.needs_sign_in, authorization_secret(server)) {
+        return format!(
+            "The MCP server `{}` refused its bearer token (401), so its tools are not offered: the token in the secret `{secret}` is wrong or has expired. Put the right one in that secret (Obsidian's secret storage) or in the server's row in Settings → Vault Agent → MCP servers, then Test it.",
+            server.id
+        );
+    }
     if listing.needs_sign_in {
         return format!(
             "The MCP server `{}` asks for a sign-in (OAuth), which Vault Agent does not support yet: the browser sign-in and keeping its tokens safely are not built. Use a server that takes a token (a header or bearer token from secret storage), or switch it off.",
             server.id
         );
     }
+    let error = listing.error.as_deref().unwrap_or("no answer");
+    // Node's "spawn <command> ENOENT": the program (or the folder it runs in) is not there.
+    if !server.is_http() && error.contains("ENOENT") {
+        let folder = if server.cwd.is_empty() {
+            String::new()
+        } else {
+            format!(", or its working folder `{}` does not exist", server.cwd)
+        };
+        return format!(
+            "The MCP server `{}` could not start, so its tools are not offered: the command `{}` was not found{folder}. Check that the program is installed and on the PATH Obsidian starts with, or give its full path in Settings → Vault Agent → MCP servers.",
+            server.id, server.command
+        );
+    }
     let mut text = format!(
-        "The MCP server `{}` could not be reached, so its tools are not offered: {}",
+        "The MCP server `{}` could not be reached, so its tools are not offered: {error}",
         server.id,
-        listing.error.as_deref().unwrap_or("no answer")
     );
     if !listing.stderr_tail.trim().is_empty() {
         text.push_str(&format!(
@@ -198,6 +218,18 @@ pub fn unreachable_notice(server: &OutsideServer, listing: &OutsideListing) -> S
         ));
     }
     text
+}
+
+/// The secret whose value goes in `server`'s `Authorization` header, if one does.
+fn authorization_secret(server: &OutsideServer) -> Option<&str> {
+    if !server.bearer_secret.is_empty() {
+        return Some(&server.bearer_secret);
+    }
+    server
+        .headers
+        .iter()
+        .find(|h| h.name.eq_ignore_ascii_case("authorization"))
+        .map(|h| h.secret.as_str())
 }
 
 /// How the host reaches `server`, its secrets read; or why it cannot.
@@ -650,7 +682,7 @@ impl<H: Host> Engine<H> {
         let cap_chars = settings.chat.tool_result_cap_chars as usize;
         let read_only = offered.tool.read_only();
         // "Approve for this chat" on an earlier card of this agent session.
-        let approved = approved.contains(&approval_key(&offered.server, &offered.tool.name));
+        let approved = approved.contains(&approval_key(server, &offered.tool.name));
         // The agent's mode is the chat's as of the last Send; the setting
         // may have been narrowed since, mid-turn, and a call approved for
         // the chat shows no card to re-check it at the click.
@@ -737,7 +769,7 @@ impl<H: Host> Engine<H> {
                     if for_chat {
                         self.approve_for_caller(
                             wait.caller,
-                            approval_key(&offered.server, &offered.tool.name),
+                            approval_key(server, &offered.tool.name),
                         );
                     }
                     let result = self
@@ -898,6 +930,65 @@ mod tests {
             2,
             "{}",
             done.text
+        );
+    }
+
+    #[test]
+    fn a_401_to_a_token_refuses_the_token_and_without_one_asks_for_a_sign_in() {
+        let refused = OutsideListing {
+            needs_sign_in: true,
+            ..OutsideListing::default()
+        };
+        let mut server = OutsideServer {
+            id: "web".into(),
+            bearer_secret: "web-token".into(),
+            ..OutsideServer::default()
+        };
+        let said = unreachable_notice(&server, &refused);
+        assert!(
+            said.contains("`web` refused its bearer token (401)"),
+            "{said}"
+        );
+        assert!(said.contains("the secret `web-token`"), "{said}");
+        assert!(!said.contains("OAuth"), "{said}");
+        server.bearer_secret.clear();
+        server.headers = vec![crate::settings::outside::SecretValue {
+            name: "authorization".into(),
+            secret: "mcp-web-authorization".into(),
+        }];
+        let said = unreachable_notice(&server, &refused);
+        assert!(
+            said.contains("the secret `mcp-web-authorization`"),
+            "{said}"
+        );
+        server.headers.clear();
+        let said = unreachable_notice(&server, &refused);
+        assert!(said.contains("asks for a sign-in (OAuth)"), "{said}");
+    }
+
+    #[test]
+    fn a_command_that_is_not_there_is_named_with_what_to_check() {
+        let missing = OutsideListing {
+            error: Some("spawn vault-agent-no-such-server ENOENT".into()),
+            ..OutsideListing::default()
+        };
+        let mut server = OutsideServer {
+            id: "missing".into(),
+            command: "vault-agent-no-such-server".into(),
+            ..OutsideServer::default()
+        };
+        let said = unreachable_notice(&server, &missing);
+        assert!(
+            said.contains("the command `vault-agent-no-such-server` was not found."),
+            "{said}"
+        );
+        assert!(said.contains("on the PATH Obsidian starts with"), "{said}");
+        assert!(!said.contains("working folder"), "{said}");
+        server.cwd = "/no/such/folder".into();
+        let said = unreachable_notice(&server, &missing);
+        assert!(
+            said.contains("or its working folder `/no/such/folder` does not exist"),
+            "{said}"
         );
     }
 

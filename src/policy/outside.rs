@@ -4,6 +4,8 @@
 //! safeguards are these: the permission mode, the server's trust level,
 //! the tool's switch and the user's answer on the card.
 
+use sha2::{Digest, Sha256};
+
 use crate::settings::outside::{OutsideServer, Trust};
 use crate::settings::PermissionMode;
 
@@ -84,9 +86,23 @@ pub fn for_agent(mode: PermissionMode, server: &OutsideServer) -> Result<(), Str
     Ok(())
 }
 
-/// The key "Approve for this chat" remembers.
-pub fn approval_key(server: &str, tool: &str) -> String {
-    format!("{server}\u{1f}{tool}")
+/// The key "Approve for this chat" remembers: the server's name, a
+/// fingerprint of what it is (its kind, command and arguments, or its
+/// address) and the tool. The answer is kept with the chat, also in the
+/// history; a server removed and added again under the same name, or edited
+/// to run another program, is not the one the user approved, so it asks again.
+pub fn approval_key(server: &OutsideServer, tool: &str) -> String {
+    let mut hasher = Sha256::new();
+    let what = [&server.kind, &server.command, &server.url];
+    for part in what.into_iter().chain(&server.args) {
+        hasher.update(part.as_bytes());
+        hasher.update([0u8]);
+    }
+    let fingerprint: String = hasher.finalize()[..6]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    format!("{}\u{1f}{fingerprint}\u{1f}{tool}", server.id)
 }
 
 #[cfg(test)]
@@ -101,6 +117,55 @@ mod tests {
             tools_off: vec!["off".into()],
             ..OutsideServer::default()
         }
+    }
+
+    #[test]
+    fn an_approval_is_for_the_server_as_it_was_when_given() {
+        let given = server(Trust::AskEveryCall);
+        let key = approval_key(&given, "t");
+        assert_eq!(
+            approval_key(&given.clone(), "t"),
+            key,
+            "the same server and tool"
+        );
+        assert_ne!(approval_key(&given, "u"), key, "another tool");
+        let trusted = OutsideServer {
+            trust: Trust::NeverAsk,
+            tools_off: Vec::new(),
+            ..given.clone()
+        };
+        assert_eq!(
+            approval_key(&trusted, "t"),
+            key,
+            "its trust and switches are not what it is"
+        );
+        for other in [
+            OutsideServer {
+                command: "y".into(),
+                ..given.clone()
+            },
+            OutsideServer {
+                args: vec!["--other".into()],
+                ..given.clone()
+            },
+            OutsideServer {
+                id: "s2".into(),
+                ..given.clone()
+            },
+        ] {
+            assert_ne!(approval_key(&other, "t"), key, "{other:?}");
+        }
+        // An argument cannot pass for the command: the parts are kept apart.
+        let split = OutsideServer {
+            command: "x y".into(),
+            ..given.clone()
+        };
+        let joined = OutsideServer {
+            command: "x".into(),
+            args: vec!["y".into()],
+            ..given
+        };
+        assert_ne!(approval_key(&split, "t"), approval_key(&joined, "t"));
     }
 
     #[test]

@@ -5,9 +5,11 @@
 // builtins the plugin uses, whose effects are forwarded to the Node side
 // (real processes, the real file system) through functions the harness
 // exposes with Playwright's page.exposeFunction: child_process.execFile and spawn,
-// fs.promises.stat/lstat/access, http(s).request and zlib.brotliDecompress. `window.__harness` is
+// fs.promises.stat/lstat/access, http(s).request (and, when asked, http.createServer:
+// browser-http-server.mjs) and zlib.brotliDecompress. `window.__harness` is
 // what tests drive through page.evaluate.
 
+import { makeBuffer, makeCreateServer } from "./browser-http-server.mjs";
 import {
 	clickButton,
 	closeSettings,
@@ -474,6 +476,8 @@ class ClientRequest extends Emitter {
 	async #pump(response) {
 		for (;;) {
 			const next = await window.__vaultAgentHttpRead(this.#id);
+			// Destroyed while the read waited (a reader cancelled the body): as in Node, nothing more is emitted.
+			if (this.destroyed) return;
 			for (const chunk of next.chunks) response.emit("data", bufferFromBase64(chunk));
 			if (next.error) {
 				response.emit("error", rebuildError(next.error));
@@ -507,7 +511,13 @@ function requestFor(protocol) {
 	};
 }
 
+// http.createServer only when the test asked for it: without it, the plugin says its MCP
+// listener could not start (what tests/browser/acp-agent.test.mjs checks).
 const http = { request: requestFor("http:") };
+if (node.listen) {
+	http.createServer = makeCreateServer({ Emitter, rebuildError, bufferFromBase64, bytesToBase64 });
+	window.Buffer = makeBuffer(BrowserBuffer);
+}
 const https = { request: requestFor("https:") };
 
 // ---------------------------------------------------------------------------

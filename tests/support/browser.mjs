@@ -17,6 +17,7 @@ import { dirname, extname, join, resolve as resolvePath } from "node:path";
 import { brotliDecompressSync } from "node:zlib";
 import esbuild from "esbuild";
 import { chromium } from "playwright-core";
+import { createListenBridge } from "./browser-listen.mjs";
 import { copyPluginFiles, copySampleVault, removeVault, root } from "./harness.mjs";
 
 export const chromiumPath = process.env.VAULT_AGENT_CHROMIUM ?? "/usr/bin/chromium";
@@ -368,6 +369,8 @@ export function assertChromium() {
  *   runs, on top of this process's environment; an object, or a function of
  *   the vault path (for the emulator: `(vault) => emulatorEnv(vault)`).
  * - `theme`: "dark" (default) or "light"; `viewport`: { width, height }.
+ * - `listen`: the page gets http.createServer (a real server on this side),
+ *   so the plugin's MCP listener runs and processes outside the page reach it.
  *
  * Returns { page, context, vault, pluginDir, url, env, errors, logs, savedData,
  * saveCount, waitForSave, openSettings, setEnv, screenshot, close }.
@@ -386,19 +389,21 @@ function vaultFiles(vault, dir = "") {
 	return out;
 }
 
-export async function startBrowserPlugin({ data = null, env = {}, theme = "dark", viewport = { width: 1280, height: 860 }, args = [], init = null } = {}) {
+export async function startBrowserPlugin({ data = null, env = {}, theme = "dark", viewport = { width: 1280, height: 860 }, args = [], init = null, listen = false } = {}) {
 	assertChromium();
 	const vault = copySampleVault();
 	const pluginDir = copyPluginFiles(vault);
 	const extraEnv = typeof env === "function" ? env(vault) : env;
 	const sessionEnv = { ...process.env, ...extraEnv };
 	const bridge = createBridge(sessionEnv);
+	const listener = createListenBridge();
 	const server = await startServer(pluginDir, await pageBundle(), vault);
 	const url = `http://127.0.0.1:${server.address().port}/`;
 	const profile = mkdtempSync(join(tmpdir(), "vault-agent-chromium-"));
 	let context = null;
 	const close = async () => {
 		bridge.killAll();
+		listener.closeAll();
 		await context?.close().catch(() => {});
 		await new Promise((resolve) => server.close(resolve));
 		rmSync(profile, { recursive: true, force: true });
@@ -433,6 +438,13 @@ export async function startBrowserPlugin({ data = null, env = {}, theme = "dark"
 		await page.exposeFunction("__vaultAgentHttpOpen", (id, spec, body) => bridge.httpOpen(id, spec, body));
 		await page.exposeFunction("__vaultAgentHttpRead", (id) => bridge.httpRead(id));
 		await page.exposeFunction("__vaultAgentHttpAbort", (id) => bridge.httpAbort(id));
+		// http.createServer (`listen`): a real server here, its requests played back in the page.
+		await page.exposeFunction("__vaultAgentListen", (id, port, host) => listener.listen(id, port, host));
+		await page.exposeFunction("__vaultAgentListenNext", (id) => listener.next(id));
+		await page.exposeFunction("__vaultAgentListenRespond", (id, rid, what, data) => listener.respond(id, rid, what, data));
+		await page.exposeFunction("__vaultAgentListenSocket", (id, cid, what, data) => listener.socket(id, cid, what, data));
+		await page.exposeFunction("__vaultAgentListenClose", (id) => listener.close(id));
+		await page.exposeFunction("__vaultAgentListenCloseConnections", (id) => listener.closeConnections(id));
 		// dns.lookup(host, { all: true }), for Local only: Node's own resolver.
 		await page.exposeFunction("__vaultAgentDnsLookup", (host) =>
 			dnsLookupAllRaw(host, { all: true }).then(
@@ -468,6 +480,7 @@ export async function startBrowserPlugin({ data = null, env = {}, theme = "dark"
 			homedir: homedir(),
 			tmpdir: tmpdir(),
 			fsConstants: { F_OK: fsConstants.F_OK, R_OK: fsConstants.R_OK, W_OK: fsConstants.W_OK, X_OK: fsConstants.X_OK },
+			listen,
 		};
 		await page.addInitScript((value) => {
 			window.__vaultAgentNode = value;

@@ -3,7 +3,11 @@
 // over its stdin/stdout; `node outside-mcp-server.mjs http` listens on a free
 // port of 127.0.0.1 (Streamable HTTP) and prints `port <n>`. Every call it
 // receives is appended to OUTSIDE_MCP_LOG (one JSON line), so a test can say
-// what the server saw and when.
+// what the server saw and when. OUTSIDE_MCP_TOKEN (http): every request
+// without `Authorization: Bearer <it>` is answered 401. OUTSIDE_MCP_GRANDCHILD=1
+// (stdio): the server starts a helper process of its own at once (in its
+// process group, running until killed) and logs `{ grandchild: <pid> }`.
+import { spawn } from "node:child_process";
 import { appendFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -90,4 +94,8 @@ if (process.argv[2] === "http") {
 } else {
 	await server().connect(new StdioServerTransport());
 	log({ started: true });
+	if (process.env.OUTSIDE_MCP_GRANDCHILD === "1") {
+		const helper = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" });
+		log({ grandchild: helper.pid });
+	}
 }

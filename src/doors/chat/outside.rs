@@ -179,7 +179,7 @@ impl<H: Host> ChatDoor<H> {
         };
         let approved = conversation
             .approved_outside
-            .contains(&approval_key(&offered.server, &offered.tool.name));
+            .contains(&approval_key(server, &offered.tool.name));
         // A saved prompt's mode narrows the chat's for outside tools too.
         let mode = super::turn::outside_door(conversation)
             .map_or(settings.permission_mode, |door| {
@@ -333,7 +333,7 @@ impl<H: Host> ChatDoor<H> {
                             // Kept only for a call that may go: a refused
                             // click approves nothing for later either.
                             if matches!(decision, Decision::ApproveForChat { .. }) {
-                                let key = approval_key(&p.offered.server, &p.offered.tool.name);
+                                let key = approval_key(server, &p.offered.tool.name);
                                 if !conversation.approved_outside.contains(&key) {
                                     conversation.approved_outside.push(key);
                                 }
