@@ -67,7 +67,8 @@ export function renderConfirmationCard(parent: HTMLElement, card: ConfirmationCa
 	const root = parent.createDiv({ cls: "vault-agent-confirm" });
 	root.dataset.confirmationId = card.id;
 	if (card.requested) root.createDiv({ cls: "vault-agent-confirm-requester", text: card.requested });
-	root.createDiv({ cls: "vault-agent-confirm-summary", text: card.summary });
+	// An agent's call of an outside tool: its first line already says what is called, and where.
+	if (!(card.outside && card.requested)) root.createDiv({ cls: "vault-agent-confirm-summary", text: card.summary });
 	if (card.writtenAsText) {
 		root.createDiv({
 			cls: ["vault-agent-confirm-warning", "vault-agent-confirm-text-call"],

@@ -62,6 +62,7 @@ describe("a coding agent's call of the user's MCP server behind our card, in Chr
 		await card.waitFor({ state: "visible", timeout: 20_000 });
 		assert.equal(await page.locator(".modal-container .modal-title").textContent(), "Approve this call?", "a call, not a change");
 		assert.match(await card.textContent(), /Custom agent wants to call delete_item on the MCP server tracker/);
+		assert.equal(await card.locator(".vault-agent-confirm-summary").count(), 0, "what is called is said once, not again as a second title");
 		assert.match(await card.locator(".vault-agent-confirm-outside-tags").textContent(), /may be destructive/);
 		assert.match(await card.locator("pre").textContent(), /"id": "issue-7"[\s\S]*more characters\)/, "the long note is folded");
 		assert.deepEqual(await card.locator(".vault-agent-confirm-buttons button").allTextContents(), ["Approve once", "Approve for this chat", "Reject"]);
