@@ -48,6 +48,7 @@ export default class VaultAgentPlugin extends Plugin {
 	private abortOutsideCalls: ((tag?: string) => void) | null = null;
 	/** Ends one of the user's MCP servers (switched off, Restart); the next use starts it again. */
 	stopOutsideServer: ((id: string) => Promise<void>) | null = null;
+	private runningOutsideServers: (() => string[]) | null = null;
 
 	/** The start of the core (once): at layout ready, or at first use if that comes first. */
 	private starting: Promise<CoreHandle | null> | null = null;
@@ -170,7 +171,7 @@ export default class VaultAgentPlugin extends Plugin {
 
 	private async start(): Promise<CoreHandle | null> {
 		const [
-			{ createNodeHost, nodePlatformFacts, stopAllProcesses, abortHttp, abortProcesses, abortOutsideCalls, stopServer },
+			{ createNodeHost, nodePlatformFacts, stopAllProcesses, abortHttp, abortProcesses, abortOutsideCalls, runningServers, stopServer },
 			{ loadCore },
 			{ JournalStore },
 			{ VectorStore },
@@ -234,6 +235,7 @@ export default class VaultAgentPlugin extends Plugin {
 		};
 		this.abortOutsideCalls = abortOutsideCalls;
 		this.stopOutsideServer = stopServer;
+		this.runningOutsideServers = runningServers;
 		this.core = core;
 		const confirmations = new ConfirmationCoordinator(this.app, core);
 		this.register(() => confirmations.dispose());
@@ -419,6 +421,8 @@ export default class VaultAgentPlugin extends Plugin {
 		this.storedExtras = { ...extras, ...settings };
 		await this.saveData(this.storedExtras);
 		if (patch.mcp) await this.agents?.apply();
+		// A server these settings switch off or remove stops now, whoever changed them.
+		for (const id of core.outsideServersToStop(this.runningOutsideServers?.() ?? [])) await this.stopOutsideServer?.(id);
 		// A coding agent that was handed a server the new settings would not hand is ended.
 		this.codingAgents?.settingsChanged();
 		if (patch.chat) void this.syncPromptCommands();

@@ -12,7 +12,7 @@ import { cancelProcesses, killProcesses, runProcess } from "./processes";
 
 export { abortHttp } from "./http";
 export { abortProcesses, runProcess } from "./processes";
-export { abortOutsideCalls, stopServer } from "./outside-servers";
+export { abortOutsideCalls, runningServers, stopServer } from "./outside-servers";
 
 /** Stops every CLI process group, model request and MCP server still running (plugin unload). */
 export function stopAllProcesses(): void {

@@ -151,6 +151,11 @@ export async function stopServer(id: string): Promise<void> {
 	await entry.client.close().catch(() => undefined);
 }
 
+/** The ids of the servers connected now (the core says which to stop after a settings change). */
+export function runningServers(): string[] {
+	return [...connections.keys()];
+}
+
 export async function stopAllServers(): Promise<void> {
 	await Promise.all([...connections.keys()].map((id) => stopServer(id)));
 }

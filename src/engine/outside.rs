@@ -570,6 +570,25 @@ pub fn as_agent_data(
 }
 
 impl<H: Host> Engine<H> {
+    /// Of the servers the host has running, those the settings no longer
+    /// want running: switched off, or gone. Asked after every settings
+    /// change, whoever made it (the tab, the API, a pasted configuration),
+    /// so a server never runs on past the user's off. A changed command or
+    /// address starts anew at its next use (the connection's digest).
+    pub fn outside_servers_to_stop(&self, running: &[String]) -> Vec<String> {
+        let settings = self.settings_snapshot();
+        running
+            .iter()
+            .filter(|id| {
+                !settings
+                    .mcp_servers
+                    .iter()
+                    .any(|server| &server.id == *id && server.enabled)
+            })
+            .cloned()
+            .collect()
+    }
+
     /// How the host reaches `server`, once Local only allows its address.
     pub async fn outside_reach(&self, server: &OutsideServer) -> Result<OutsideConnect, String> {
         let mut spec = connect_spec(self.host(), server)?;

@@ -854,6 +854,13 @@ impl VaultAgent {
         })
     }
 
+    /// Which of the running MCP servers (by id) the settings no longer
+    /// want: the shim stops them after every settings change.
+    #[wasm_bindgen(js_name = outsideServersToStop)]
+    pub fn outside_servers_to_stop(&self, running: Vec<String>) -> Vec<String> {
+        self.core.engine.outside_servers_to_stop(&running)
+    }
+
     /// Each enabled MCP server as the chat last listed it (the header).
     #[wasm_bindgen(
         js_name = outsideStatus,

@@ -91,9 +91,25 @@ describe("a stdio MCP server and the processes it started end together", () => {
 		assert.notEqual(second.server, first.server, "a new process");
 	});
 
-	it("unloading the plugin ends a running server and its helper", async () => {
+	it("settings changed through the API end a server they remove, and one they switch off", async () => {
 		const running = entries().filter((e) => e.grandchild && isAlive(e.pid));
 		assert.equal(running.length, 1, "the server Restart's test started still runs");
+		await plugin.updateSettings({ mcpServers: [] });
+		await gone({ server: running[0].pid, helper: running[0].grandchild });
+		await plugin.updateSettings({ mcpServers: [server()] });
+		const started = await startWithTest();
+		// Another setting changed leaves it running.
+		await plugin.updateSettings({ timeoutMs: 20_000 });
+		assert.ok(isAlive(started.server) && isAlive(started.helper), "still running");
+		await plugin.updateSettings({ mcpServers: [server({ enabled: false })] });
+		await gone(started);
+		await plugin.updateSettings({ mcpServers: [server()] });
+		await startWithTest();
+	});
+
+	it("unloading the plugin ends a running server and its helper", async () => {
+		const running = entries().filter((e) => e.grandchild && isAlive(e.pid));
+		assert.equal(running.length, 1, "the server the last test started still runs");
 		plugin.unload();
 		unloaded = true;
 		await gone({ server: running[0].pid, helper: running[0].grandchild });
