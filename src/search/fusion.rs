@@ -11,7 +11,7 @@
 //! matched words.
 
 use super::index::{fnv, Index};
-use super::query::{Ranked, RankedHit};
+use super::query::{Ranked, RankedHit, SearchQuery};
 use super::vectors::VectorHit;
 use super::SearchError;
 
@@ -102,6 +102,40 @@ pub fn fuse(
         },
         by_meaning,
     })
+}
+
+/// The ranked search with search by meaning, as the engine runs it: the
+/// first [`DEPTH`] notes by words among those `visible` lets through (none
+/// when the query has no words to search for) fused with `meaning`, the
+/// notes nearest the query by meaning (`Vectors::nearest` over the same
+/// notes, at most [`DEPTH`]); `query.limit` and `query.cursor` cut the page.
+/// The native evaluation (examples/search_eval.rs) ranks through this too.
+pub fn search(
+    index: &Index,
+    query: &SearchQuery<'_>,
+    visible: &dyn Fn(&str) -> bool,
+    meaning: &[VectorHit],
+    stamp: u64,
+) -> Result<Fused, SearchError> {
+    let first = SearchQuery {
+        text: query.text,
+        limit: DEPTH,
+        cursor: None,
+    };
+    let keyword = match index.search(&first, visible) {
+        Ok(ranked) => Some(ranked),
+        Err(SearchError::EmptyQuery) => None,
+        Err(e) => return Err(e),
+    };
+    fuse(
+        index,
+        query.text,
+        keyword,
+        meaning,
+        query.limit,
+        query.cursor,
+        stamp,
+    )
 }
 
 fn make_cursor(offset: usize, query: &str, stamp: u64) -> String {
