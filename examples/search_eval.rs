@@ -2,17 +2,37 @@
 //! (`scripts/eval-search.mjs`) and for trying queries by hand:
 //!
 //!   cargo run --release --example search_eval -- <vault> --questions q.json [--hygiene]
+//!   cargo run --release --example search_eval -- <vault> --questions q.json \
+//!       --embeddings http://127.0.0.1:8089/v1 --model all-MiniLM-L6-v2 [--cache vectors.bin]
 //!   cargo run --release --example search_eval -- <vault> --query "how do I …"
 //!
 //! With `--questions` (a JSON array of objects with a `q` field) it prints
 //! one JSON line per question: the ranked note paths (at most 10). Notes are
 //! every `.md` file under the folder outside hidden folders, as Obsidian
 //! lists them.
+//!
+//! With `--embeddings <base url> --model <name>` (an OpenAI-compatible
+//! `POST /v1/embeddings`) every section is embedded as the plugin embeds it
+//! (`vectors::note_inputs`, requests of `EMBED_BATCH`, the request and the
+//! answer's parsing of `search::embedding_api`), each question is embedded
+//! as the plugin embeds a query, and each line also holds `fused` (the
+//! keyword and meaning rankings fused by `search::fusion::search`, what the
+//! plugin's `find` returns with search by meaning on) and `meaning` (the
+//! nearest notes by meaning alone, as `Vectors::nearest` gives them to the
+//! fusion). `--cache FILE` keeps the vectors between runs (`embeddings.bin`'s
+//! format), so only sections not in it are sent.
 
+use std::io::{Read, Write};
+use std::net::TcpStream;
 use std::path::Path;
+use std::time::{Duration, Instant};
 
+use vault_agent::engine::embeddings::EMBED_BATCH;
+use vault_agent::search::fusion::{self, DEPTH};
 use vault_agent::search::ranking::{Field, Ranking};
-use vault_agent::search::{Index, Language, SearchQuery};
+use vault_agent::search::vectors::{note_inputs, VectorHit, Vectors};
+use vault_agent::search::{embedding_api, Index, Language, SearchQuery};
+use vault_agent::settings::embeddings::EmbeddingSettings;
 
 fn walk(root: &Path, dir: &Path, out: &mut Vec<(String, String)>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
@@ -39,6 +59,137 @@ fn walk(root: &Path, dir: &Path, out: &mut Vec<(String, String)>) {
             }
         }
     }
+}
+
+/// The value after `name` on the command line.
+fn option<'a>(args: &'a [String], name: &str) -> Option<&'a str> {
+    let at = args.iter().position(|a| a == name)?;
+    args.get(at + 1).map(String::as_str)
+}
+
+/// One request to the embedding server, as the plugin makes it
+/// (`embedding_api::request`), sent over plain HTTP/1.0 (the evaluation's
+/// server is on this computer); the answer parsed as the plugin parses it.
+fn embed(config: &EmbeddingSettings, inputs: &[String], for_query: bool) -> Vec<Vec<f32>> {
+    let request = embedding_api::request(config, None, inputs, for_query);
+    let rest = request
+        .url
+        .strip_prefix("http://")
+        .expect("an http:// address of a server on this computer");
+    let (authority, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
+    let address = if authority.contains(':') {
+        authority.to_string()
+    } else {
+        format!("{authority}:80")
+    };
+    let body = request.body.unwrap_or_default();
+    let mut head = format!(
+        "POST {path} HTTP/1.0\r\nHost: {authority}\r\nContent-Length: {}\r\n",
+        body.len()
+    );
+    for (name, value) in &request.headers {
+        head.push_str(&format!("{name}: {value}\r\n"));
+    }
+    head.push_str("\r\n");
+    let mut stream = TcpStream::connect(&address)
+        .unwrap_or_else(|e| panic!("the embedding server at {address}: {e}"));
+    stream
+        .set_read_timeout(Some(Duration::from_millis(request.timeout_ms.into())))
+        .expect("a timeout");
+    stream.write_all(head.as_bytes()).expect("request sent");
+    stream.write_all(body.as_bytes()).expect("request sent");
+    let mut answer = Vec::new();
+    stream.read_to_end(&mut answer).expect("answer read");
+    let answer = String::from_utf8_lossy(&answer);
+    let (head, body) = answer.split_once("\r\n\r\n").expect("an HTTP answer");
+    let status: u16 = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    let body = if head
+        .to_ascii_lowercase()
+        .contains("transfer-encoding: chunked")
+    {
+        dechunk(body)
+    } else {
+        body.to_string()
+    };
+    if status != 200 {
+        panic!("{}", embedding_api::failure(config, status, &body));
+    }
+    embedding_api::parse(&body, inputs.len()).unwrap_or_else(|why| panic!("{why}"))
+}
+
+fn dechunk(mut body: &str) -> String {
+    let mut out = String::new();
+    while let Some((size, rest)) = body.split_once("\r\n") {
+        let size = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
+        if size == 0 || rest.len() < size {
+            break;
+        }
+        out.push_str(&rest[..size]);
+        body = rest[size..].trim_start_matches("\r\n");
+    }
+    out
+}
+
+/// Every note's sections with a vector, as the plugin would hold them after
+/// "Embed now"; the cache's vectors are reused, the rest embedded.
+fn embed_notes(
+    config: &EmbeddingSettings,
+    notes: &[(String, String)],
+    cache: Option<&str>,
+) -> Vectors {
+    let identity = format!("search_eval {}", config.model);
+    let mut vectors = Vectors::new(&identity);
+    for (path, text) in notes {
+        vectors.set_note(path, text);
+    }
+    if let Some(bytes) = cache.and_then(|file| std::fs::read(file).ok()) {
+        if let Err(why) = vectors.load(&bytes, &identity) {
+            eprintln!("search_eval: the cache was not used: {why}");
+        }
+    }
+    let mut queue: Vec<(u64, String)> = Vec::new();
+    for (path, text) in notes {
+        for (chunk, input) in note_inputs(path, text) {
+            if !vectors.has_vector(chunk.key) && !queue.iter().any(|(k, _)| *k == chunk.key) {
+                queue.push((chunk.key, input));
+            }
+        }
+    }
+    let started = Instant::now();
+    for (done, batch) in queue.chunks(EMBED_BATCH).enumerate() {
+        let inputs: Vec<String> = batch.iter().map(|(_, text)| text.clone()).collect();
+        for ((key, _), vector) in batch.iter().zip(embed(config, &inputs, false)) {
+            vectors
+                .insert(*key, &vector)
+                .unwrap_or_else(|why| panic!("{why}"));
+        }
+        if done % 20 == 19 {
+            eprintln!(
+                "search_eval: embedded {} of {} sections",
+                (done + 1) * EMBED_BATCH,
+                queue.len()
+            );
+        }
+    }
+    eprintln!(
+        "search_eval: {} sections embedded now ({:.1} s), {} from the cache, {} dimensions",
+        queue.len(),
+        started.elapsed().as_secs_f64(),
+        vectors.counts(&|_| true).embedded - queue.len(),
+        vectors.dims()
+    );
+    if let Some(file) = cache {
+        std::fs::write(file, vectors.encode()).expect("cache written");
+    }
+    vectors
+}
+
+fn paths(hits: &[VectorHit]) -> Vec<String> {
+    hits.iter().take(10).map(|h| h.path.clone()).collect()
 }
 
 fn main() {
@@ -73,6 +224,18 @@ fn main() {
         index.upsert(path, text).expect("vault paths are indexable");
     }
     let all = |_: &str| true;
+    let meaning = option(&args, "--embeddings").map(|url| {
+        let config = EmbeddingSettings {
+            enabled: true,
+            base_url: url.to_string(),
+            model: option(&args, "--model")
+                .expect("--model NAME with --embeddings")
+                .to_string(),
+            ..EmbeddingSettings::default()
+        };
+        let vectors = embed_notes(&config, &notes, option(&args, "--cache"));
+        (config, vectors)
+    });
     match args.get(1).map(String::as_str) {
         Some("--questions") => {
             let file = std::fs::read_to_string(&args[2]).expect("questions file");
@@ -103,7 +266,44 @@ fn main() {
                         Err(_) => Vec::new(),
                     }
                 };
-                println!("{}", serde_json::json!({ "q": text, "hits": hits }));
+                match &meaning {
+                    None => println!("{}", serde_json::json!({ "q": text, "hits": hits })),
+                    Some((config, vectors)) => {
+                        // As the plugin: the query embedded alone, its nearest
+                        // notes (at most DEPTH) fused with the words' ranking.
+                        let vector = embed(config, &[text.to_string()], true).remove(0);
+                        let near = vectors.nearest(&vector, &all, DEPTH);
+                        let fused: Vec<String> =
+                            match fusion::search(&index, &query, &all, &near, 0) {
+                                Ok(fused) => {
+                                    fused.ranked.hits.into_iter().map(|h| h.path).collect()
+                                }
+                                Err(_) => Vec::new(),
+                            };
+                        let mut line = serde_json::json!({ "q": text, "hits": hits, "fused": fused, "meaning": paths(&near) });
+                        // `--dump`: both rankings with their scores (the words'
+                        // first DEPTH, every note by meaning), to study fusions.
+                        if args.iter().any(|a| a == "--dump") {
+                            let first = SearchQuery {
+                                text,
+                                limit: DEPTH,
+                                cursor: None,
+                            };
+                            let words: Vec<(String, f64)> = index
+                                .search(&first, &all)
+                                .map(|r| r.hits.into_iter().map(|h| (h.path, h.score)).collect())
+                                .unwrap_or_default();
+                            let similar: Vec<(String, f32)> = vectors
+                                .similarities(&vector, &all)
+                                .into_iter()
+                                .map(|h| (h.path, h.similarity))
+                                .collect();
+                            line["words"] = serde_json::json!(words);
+                            line["similar"] = serde_json::json!(similar);
+                        }
+                        println!("{line}");
+                    }
+                }
             }
         }
         Some("--query") => {

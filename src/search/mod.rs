@@ -9,7 +9,7 @@
 //! - `passage.rs`: the passage of a hit, cut from the note's text.
 //! - `related.rs`: similar titles and related notes on the same index.
 //! - `vectors.rs`: the optional vectors of search by meaning, per section.
-//! - `fusion.rs`: keyword and meaning ranks fused (reciprocal rank fusion).
+//! - `fusion.rs`: keyword and meaning ranks merged by taking turns.
 //!
 //! # What was chosen, and why
 //!
@@ -74,8 +74,10 @@
 //! generated vault whose questions avoid the answers' titles, 77 % on 43
 //! questions written by hand over Obsidian's help vault (the CLI's `search`:
 //! 0 % and 7 %); the misses are paraphrases the notes do not use, which is
-//! what the optional embeddings are for. The weights above were swept: none
-//! of them moved recall@5 by more than one question.
+//! what the optional embeddings are for: with all-MiniLM-L6-v2, 93 % on the
+//! help vault and still 100 % on the generated one ("Quality with
+//! embeddings"). The weights above were swept: none of them moved recall@5
+//! by more than one question.
 
 pub mod embedding_api;
 pub mod fusion;

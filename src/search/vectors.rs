@@ -303,13 +303,31 @@ impl Vectors {
 
     /// The `limit` notes whose best section is nearest `query` in meaning,
     /// among the notes `visible` lets through, nearest first (by path on a
-    /// tie). Empty when the query's length is not the vectors'.
+    /// tie), and only those near enough to be found by meaning. Empty when
+    /// the query's length is not the vectors'.
     pub fn nearest(
         &self,
         query: &[f32],
         visible: &dyn Fn(&str) -> bool,
         limit: usize,
     ) -> Vec<VectorHit> {
+        let mut hits = self.similarities(query, visible);
+        // Every note has a nearest vector, however far: keep only those near
+        // the query, and near the best one (models differ in how close
+        // unrelated text lands, so the margin does most of the work).
+        let floor = hits.first().map_or(MIN_SIMILARITY, |best| {
+            (best.similarity - SIMILARITY_MARGIN).max(MIN_SIMILARITY)
+        });
+        hits.retain(|hit| hit.similarity >= floor);
+        hits.truncate(limit);
+        hits
+    }
+
+    /// Every note `visible` lets through that has a vector, by its best
+    /// section's similarity to `query`, nearest first (by path on a tie),
+    /// however far (the evaluation looks at the whole ranking). Empty when
+    /// the query's length is not the vectors'.
+    pub fn similarities(&self, query: &[f32], visible: &dyn Fn(&str) -> bool) -> Vec<VectorHit> {
         let norm = query.iter().map(|x| x * x).sum::<f32>().sqrt();
         if query.len() != self.dims || norm == 0.0 || !norm.is_finite() {
             return Vec::new();
@@ -341,14 +359,6 @@ impl Vectors {
                 .total_cmp(&a.similarity)
                 .then_with(|| a.path.cmp(&b.path))
         });
-        // Every note has a nearest vector, however far: keep only those near
-        // the query, and near the best one (models differ in how close
-        // unrelated text lands, so the margin does most of the work).
-        let floor = hits.first().map_or(MIN_SIMILARITY, |best| {
-            (best.similarity - SIMILARITY_MARGIN).max(MIN_SIMILARITY)
-        });
-        hits.retain(|hit| hit.similarity >= floor);
-        hits.truncate(limit);
         hits
     }
 
