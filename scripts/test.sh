@@ -44,7 +44,10 @@ step "eslint (eslint-plugin-obsidianmd recommended)"
 npx --no-install eslint --max-warnings 0 plugin-shim package.json manifest.json
 
 step "node tests against the built main.js"
-node --test --test-concurrency=1 tests/node/
+# Two test files at a time, one per core of a 2-core CI machine: each file
+# is mostly waiting on the processes it starts (the suite went from 3.8 to
+# 2.1 minutes here, every test passing as before).
+node --test --test-concurrency=2 tests/node/
 
 step "Chromium for the browser tests (Debian's package)"
 # VAULT_AGENT_CHROMIUM names another Chromium-based browser (the GitHub
@@ -63,6 +66,6 @@ elif [ ! -x /usr/bin/chromium ]; then
 fi
 
 step "browser tests: the built main.js in Chromium"
-node --test --test-concurrency=1 tests/browser/
+node --test --test-concurrency=2 tests/browser/
 
 printf '\nAll checks passed (%ds).\n' "$((SECONDS - started))"
