@@ -10,6 +10,8 @@ import { commitOnChange, numberRow, type Section } from "./section";
 
 export class AdvancedSection {
 	private status: CliStatus | null = null;
+	/** Counts the checks asked, so only the latest one's answer is shown. */
+	private checks = 0;
 
 	constructor(private readonly ctx: SettingsContext) {}
 
@@ -96,7 +98,12 @@ export class AdvancedSection {
 		const core = this.ctx.core;
 		if (!core) return;
 		setting.setDesc("Looking for the CLI…");
-		this.status = await core.cliStatus();
+		const check = ++this.checks;
+		const status = await core.cliStatus();
+		// A path typed after this check began has a check of its own: an
+		// older answer that arrives later must not replace it.
+		if (check !== this.checks) return;
+		this.status = status;
 		this.render(setting);
 	}
 

@@ -87,10 +87,30 @@ describe("settings tab fields", () => {
 		await type(input, "/nowhere/obsidian");
 		// Discovery goes on past the missing override and finds nothing else here
 		// only if PATH has no obsidian; either way the row now reflects the new path.
-		const text = await until(status, (t) => !t.includes(`Found: ${emulator}`));
+		const text = await until(status, (t) => t.includes('"/nowhere/obsidian", does not exist'));
 		assert.ok(!text.includes(`Found: ${emulator}`), text);
-		await type(input, emulator);
-		assert.match(await until(status, (t) => t.includes(`Found: ${emulator}`)), new RegExp(`Found: ${emulator}`));
+		// A path typed while the check of the one before still runs: only the
+		// newer answer may stand, however late the older one arrives.
+		const core = plugin.core;
+		const check = core.cliStatus;
+		let release;
+		const held = new Promise((resolve) => (release = resolve));
+		core.cliStatus = async function () {
+			const path = core.settings().cliPath;
+			const answer = await check.call(core);
+			if (path === "/nowhere/else") await held;
+			return answer;
+		};
+		try {
+			await type(input, "/nowhere/else");
+			await type(input, emulator);
+			assert.match(await until(status, (t) => t.includes(`Found: ${emulator}`)), new RegExp(`Found: ${emulator}`));
+			release();
+			await settle(10);
+			assert.match(status(), new RegExp(`Found: ${emulator}`), "the older check's late answer is not shown");
+		} finally {
+			delete core.cliStatus;
+		}
 	});
 });
 
