@@ -114,7 +114,7 @@ impl<H: Host> Engine<H> {
         let scope = FolderScope::read(&settings, self.host().platform().os());
         let state = self.embeddings.borrow();
         let counts = state.vectors.counts(&|path| scope.contains(path));
-        let current = state.vectors.identity() == config.server_identity();
+        let current = state.vectors.identity() == config.vectors_identity();
         let embedded = if current { counts.embedded } else { 0 };
         let pending = counts.sections - embedded;
         let phase = if config.enabled {
@@ -190,9 +190,9 @@ impl<H: Host> Engine<H> {
         let saved = self.host().load_vectors().await;
         let mut state = self.embeddings.borrow_mut();
         state.loaded = true;
-        state.vectors.use_model(&config.server_identity());
+        state.vectors.use_model(&config.vectors_identity());
         if let Some(bytes) = saved {
-            if let Err(why) = state.vectors.load(&bytes, &config.server_identity()) {
+            if let Err(why) = state.vectors.load(&bytes, &config.vectors_identity()) {
                 state.error = why;
             }
         }
@@ -224,7 +224,7 @@ impl<H: Host> Engine<H> {
         self.load_vectors(&config).await;
         {
             let mut state = self.embeddings.borrow_mut();
-            if state.vectors.use_model(&config.server_identity()) {
+            if state.vectors.use_model(&config.vectors_identity()) {
                 state.stamp += 1;
             }
             state.phase = Phase::Embedding;
@@ -439,7 +439,7 @@ impl<H: Host> Engine<H> {
         self.load_vectors(config).await;
         {
             let state = self.embeddings.borrow();
-            if state.vectors.identity() != config.server_identity() || state.vectors.is_empty() {
+            if state.vectors.identity() != config.vectors_identity() || state.vectors.is_empty() {
                 return None;
             }
         }

@@ -6,7 +6,7 @@ use serde_json::{json, Value};
 
 use super::vectors::MAX_DIMS;
 use crate::base::host::HttpRequest;
-use crate::settings::embeddings::EmbeddingSettings;
+use crate::settings::embeddings::{task_prefixes, EmbeddingSettings};
 
 /// The tag of every request of an embedding run, so Stop ends them
 /// (`abortHttp`).
@@ -42,13 +42,27 @@ pub fn request(
         method: "POST".into(),
         url: format!("{}/embeddings", settings.base_url.trim_end_matches('/')),
         headers,
-        body: Some(json!({ "model": settings.model, "input": inputs }).to_string()),
+        body: Some(
+            json!({ "model": settings.model, "input": with_prefix(settings, inputs, for_query) })
+                .to_string(),
+        ),
         timeout_ms: wait,
         first_byte_timeout_ms: wait,
         idle_timeout_ms: 60_000,
         connect_address: None,
         tag: Some(if for_query { QUERY_TAG } else { TAG }.to_string()),
     }
+}
+
+/// The texts as the model is sent them: after the task prefix its card
+/// asks for, if any (`settings::embeddings::task_prefixes`).
+fn with_prefix(settings: &EmbeddingSettings, inputs: &[String], for_query: bool) -> Vec<String> {
+    let (query, document) = task_prefixes(&settings.model);
+    let prefix = if for_query { query } else { document };
+    inputs
+        .iter()
+        .map(|text| format!("{prefix}{text}"))
+        .collect()
 }
 
 /// What went wrong, in words that say what to do (`status` 0: no answer).
@@ -125,6 +139,26 @@ pub fn parse(body: &str, inputs: usize) -> Result<Vec<Vec<f32>>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_model_that_wants_task_prefixes_is_sent_them() {
+        let body = |settings: &EmbeddingSettings, for_query| -> Value {
+            let request = request(settings, None, &["Brake pads".to_string()], for_query);
+            serde_json::from_str(request.body.as_deref().unwrap()).unwrap()
+        };
+        let nomic = EmbeddingSettings::default();
+        assert_eq!(body(&nomic, true)["input"][0], "search_query: Brake pads");
+        assert_eq!(
+            body(&nomic, false)["input"][0],
+            "search_document: Brake pads"
+        );
+        let plain = EmbeddingSettings {
+            model: "all-minilm".into(),
+            ..EmbeddingSettings::default()
+        };
+        assert_eq!(body(&plain, true)["input"][0], "Brake pads");
+        assert_eq!(body(&plain, false)["input"][0], "Brake pads");
+    }
 
     #[test]
     fn the_answers_vectors_follow_their_index() {
