@@ -366,19 +366,11 @@ impl Vectors {
     /// section's): kept until [`Vectors::compact`], since an undo may
     /// bring the section back.
     pub fn orphans(&self) -> usize {
-        let held: std::collections::HashSet<u64> = self
-            .notes
-            .values()
-            .flatten()
-            .map(|c| c.key)
-            .filter(|k| self.slots.contains_key(k))
-            .collect();
-        self.slots.len() - held.len()
+        self.slots.len() - self.held_keys().len()
     }
 
-    /// Drops the vectors no note holds, so a long session of edits does not
-    /// grow the memory without end.
-    pub fn compact(&mut self) {
+    /// The keys of the vectors some note's section still has, sorted.
+    fn held_keys(&self) -> Vec<u64> {
         let mut keys: Vec<u64> = self
             .notes
             .values()
@@ -388,6 +380,13 @@ impl Vectors {
             .collect();
         keys.sort_unstable();
         keys.dedup();
+        keys
+    }
+
+    /// Drops the vectors no note holds, so a long session of edits does not
+    /// grow the memory without end.
+    pub fn compact(&mut self) {
+        let keys = self.held_keys();
         let mut slots = HashMap::with_capacity(keys.len());
         let mut scales = Vec::with_capacity(keys.len());
         let mut data = Vec::with_capacity(keys.len() * self.dims);
@@ -404,15 +403,7 @@ impl Vectors {
 
     /// The stored form: only vectors some note still holds.
     pub fn encode(&self) -> Vec<u8> {
-        let mut keys: Vec<u64> = self
-            .notes
-            .values()
-            .flatten()
-            .map(|c| c.key)
-            .filter(|k| self.slots.contains_key(k))
-            .collect();
-        keys.sort_unstable();
-        keys.dedup();
+        let keys = self.held_keys();
         let header = serde_json::json!({
             "model": self.identity,
             "dims": self.dims,
