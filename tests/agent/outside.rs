@@ -162,3 +162,46 @@ fn approve_for_this_chat_after_the_mode_went_to_read_only_sends_and_keeps_nothin
     let body = request_body(&core, 1).to_string();
     assert!(body.contains("Read only"), "{body}");
 }
+
+#[test]
+fn the_outside_tools_count_in_the_context_budget() {
+    // A window too small for anything: the error says what the prompt needs.
+    let needed = |tools: usize| {
+        let core = agent(json!({
+            "chat": {"profiles": [{"id": "a", "provider": "openAi", "contextWindow": 512}]},
+            "mcpServers": [{ "id": "srv", "command": "srv-mcp", "trust": "askEveryCall" }]
+        }));
+        core.host().outside_servers.borrow_mut().push((
+            "srv".into(),
+            OutsideListing {
+                ok: true,
+                name: "Server".into(),
+                tools: (0..tools)
+                    .map(|i| OutsideTool {
+                        name: format!("lookup_{i}"),
+                        description: "Looks a word up in the dictionary.".into(),
+                        input_schema: json!({ "type": "object", "properties": { "word": { "type": "string" } } }),
+                        annotations: json!({ "readOnlyHint": true }),
+                        ..OutsideTool::default()
+                    })
+                    .collect(),
+                ..OutsideListing::default()
+            },
+        ));
+        let events = Recorder::default();
+        block_on(core.chat.send(&mut conversation(), "hi", &events));
+        let (code, message) = failure(&events);
+        assert_eq!(code, "prompt_too_large", "{message}");
+        message
+            .split(|c: char| !c.is_ascii_digit())
+            .filter_map(|n| n.parse::<usize>().ok())
+            .max()
+            .unwrap()
+    };
+    let none = needed(0);
+    let ten = needed(10);
+    assert!(
+        ten >= none + 100,
+        "{none} tokens with no outside tool, {ten} with ten"
+    );
+}
