@@ -54,9 +54,11 @@ export interface HostFunctions {
 	resolveHost(host: string): Promise<{ addresses: string[] } | { error: HttpFailure }>;
 	httpRead(id: number): Promise<HttpChunk>;
 	httpClose(id: number): void;
-	/** Resolves after `ms` milliseconds (a retry's backoff). */
+	/** Resolves after `ms` milliseconds (a retry's backoff); 0 gives the app one turn and no more. */
 	sleep(ms: number): Promise<void>;
 	secret(name: string): string | undefined;
+	/** `new RegExp(pattern).test(text)` (an Excluded files filter); `undefined` when the pattern is not valid. */
+	patternMatches(pattern: string, text: string): boolean | undefined;
 	vaultRead(path: string): Promise<{ content: string } | { error: { code: string; message: string } }>;
 	/**
 	 * Many notes at once through `app.vault.cachedRead` (the hygiene checks):

@@ -65,6 +65,22 @@ export function sleep(ms: number): Promise<void> {
 	});
 }
 
+/** Each Excluded files pattern compiled once (null: not a valid one); a build tests every note against it. */
+const patterns = new Map<string, RegExp | null>();
+
+function patternMatches(pattern: string, text: string): boolean | undefined {
+	let compiled = patterns.get(pattern);
+	if (compiled === undefined) {
+		try {
+			compiled = new RegExp(pattern);
+		} catch {
+			compiled = null;
+		}
+		patterns.set(pattern, compiled);
+	}
+	return compiled === null ? undefined : compiled.test(text);
+}
+
 export function createNodeHost(secret: (name: string) => string | null): Omit<HostFunctions, "vaultRead" | "vaultReadMany" | "vaultNotes" | "vaultReadBytes" | "vaultProcess" | "vaultTrash" | "vaultMove" | "vaultCreate" | "linksUpdateOnMove" | "openNote" | "localContext" | "saveJournal" | "loadVectors" | "saveVectors" | "imageData" | "pdfText"> {
 	return {
 		runProcess,
@@ -79,6 +95,7 @@ export function createNodeHost(secret: (name: string) => string | null): Omit<Ho
 		sleep,
 		httpClose,
 		secret: (name) => secret(name) ?? undefined,
+		patternMatches,
 		outsideList,
 		outsideCall,
 	};

@@ -319,6 +319,11 @@ pub trait Host {
     fn local_context(&self) -> LocalContext;
     /// A secret from Obsidian's secret storage (API keys), by its name.
     fn secret(&self, name: &str) -> Option<String>;
+    /// Whether the JavaScript regular expression `pattern` (no flags)
+    /// matches `text`, as Obsidian tests a `/regex/` Excluded files filter;
+    /// `None` when it is not a valid one. The engine's own: the plugin
+    /// carries no regular-expression engine of its own.
+    fn pattern_matches(&self, pattern: &str, text: &str) -> Option<bool>;
     /// The exact text of the note at `path` (vault-relative), through
     /// Obsidian's vault (`app.vault.read`): the CLI's output is not byte-exact.
     async fn vault_read(&self, path: &str) -> Result<String, VaultFailure>;

@@ -128,8 +128,12 @@ impl SearchState {
 
 /// True when the index should hold `path`: a Markdown note outside the
 /// configuration folder and the user's excluded files.
-fn indexable(index: &Index, excluded: &[String], path: &str) -> bool {
-    path.ends_with(".md") && index.check_path(path).is_ok() && !is_excluded(path, excluded)
+fn indexable(host: &impl Host, index: &Index, excluded: &[String], path: &str) -> bool {
+    path.ends_with(".md")
+        && index.check_path(path).is_ok()
+        && !is_excluded(path, excluded, &|pattern, text| {
+            host.pattern_matches(pattern, text)
+        })
 }
 
 impl<H: Host> Engine<H> {
@@ -156,7 +160,7 @@ impl<H: Host> Engine<H> {
             let paths: Vec<String> = listing
                 .paths
                 .into_iter()
-                .filter(|p| indexable(&index, &state.excluded, p))
+                .filter(|p| indexable(self.host(), &index, &state.excluded, p))
                 .collect();
             state.index = Some(index);
             state.phase = Phase::Building;
@@ -261,7 +265,7 @@ impl<H: Host> Engine<H> {
             let state = &mut *state;
             state.touched.insert(path.clone());
             let index = state.index.as_mut().expect("checked above");
-            let wanted = indexable(index, &state.excluded, path);
+            let wanted = indexable(self.host(), index, &state.excluded, path);
             if let Some(old) = old {
                 state.touched.insert(old.clone());
                 if state.unread.remove(old) && wanted {

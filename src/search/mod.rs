@@ -123,15 +123,22 @@ pub struct SearchRequest {
 
 /// True when `path` is left out by one of Obsidian's "Excluded files"
 /// filters: a plain filter matches the paths it begins (`Archive/`,
-/// `Drafts/old`), as Obsidian matches it. A `/regex/` filter is not
-/// followed (the plugin carries no regular-expression engine): the note
-/// stays indexed, and the folder scopes remain what keeps a note from the
-/// agent.
-pub fn is_excluded(path: &str, filters: &[String]) -> bool {
-    filters.iter().any(|filter| {
-        let regex = filter.len() > 1 && filter.starts_with('/') && filter.ends_with('/');
-        !filter.is_empty() && !regex && path.starts_with(filter.as_str())
-    })
+/// `Drafts/old`), a `/regex/` one the paths its regular expression matches,
+/// as Obsidian matches them. `regex` tests a pattern (the host's engine:
+/// the plugin carries none of its own); an invalid one leaves the note
+/// indexed, as it leaves it shown in Obsidian, and the folder scopes remain
+/// what keeps a note from the agent.
+pub fn is_excluded(
+    path: &str,
+    filters: &[String],
+    regex: &dyn Fn(&str, &str) -> Option<bool>,
+) -> bool {
+    filters.iter().any(
+        |filter| match filter.strip_prefix('/').and_then(|f| f.strip_suffix('/')) {
+            Some(pattern) if !pattern.is_empty() => regex(pattern, path) == Some(true),
+            _ => !filter.is_empty() && path.starts_with(filter.as_str()),
+        },
+    )
 }
 
 /// A page of passages, as the reader gets it.
@@ -174,5 +181,34 @@ impl Index {
             withheld: ranked.withheld,
             unread,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_excluded;
+
+    #[test]
+    fn excluded_files_are_plain_beginnings_or_regular_expressions() {
+        let filters = vec![
+            "Archive/".to_string(),
+            "/draft/".to_string(),
+            "/".to_string(),
+        ];
+        // The host's engine, here: "draft" found anywhere; "(" invalid.
+        let regex =
+            |pattern: &str, text: &str| (!pattern.contains('(')).then(|| text.contains(pattern));
+        assert!(is_excluded("Archive/Old.md", &filters, &regex));
+        assert!(is_excluded("Notes/My draft.md", &filters, &regex));
+        assert!(!is_excluded("Notes/Final.md", &filters, &regex));
+        assert!(
+            !is_excluded("Notes/Archive/Old.md", &filters, &regex),
+            "a plain filter is a beginning"
+        );
+        let invalid = vec!["/dra(ft/".to_string()];
+        assert!(
+            !is_excluded("Notes/My draft.md", &invalid, &regex),
+            "an invalid pattern leaves the note in"
+        );
     }
 }

@@ -60,6 +60,10 @@ extern "C" {
     #[wasm_bindgen(method)]
     fn secret(this: &HostFunctions, name: &str) -> Option<String>;
 
+    /// `new RegExp(pattern).test(text)`; `undefined` for an invalid pattern.
+    #[wasm_bindgen(method, js_name = patternMatches)]
+    fn pattern_matches(this: &HostFunctions, pattern: &str, text: &str) -> Option<bool>;
+
     /// Resolves to `{ content }` or `{ error: { code, message } }`.
     #[wasm_bindgen(method, js_name = vaultRead)]
     fn vault_read(this: &HostFunctions, path: &str) -> js_sys::Promise;
@@ -259,6 +263,10 @@ impl Host for JsHost {
 
     fn secret(&self, name: &str) -> Option<String> {
         self.functions.secret(name)
+    }
+
+    fn pattern_matches(&self, pattern: &str, text: &str) -> Option<bool> {
+        self.functions.pattern_matches(pattern, text)
     }
 
     async fn vault_read(&self, path: &str) -> Result<String, VaultFailure> {

@@ -3,7 +3,7 @@
 // Obsidian's vault, kept current by the vault's events, limited to the read
 // scope in every result and count, never holding the configuration folder.
 import assert from "node:assert/strict";
-import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { copySampleVault, loadPlugin, removeVault } from "../support/harness.mjs";
@@ -89,13 +89,28 @@ describe("ranked search on the sample vault", () => {
 		}
 	});
 
-	it("follows Obsidian's Excluded files", async () => {
-		app.vault.config__.userIgnoreFilters = ["Ideas/"];
+	it("follows Obsidian's Excluded files, plain and /regex/", async () => {
+		const all = (await plugin.core.searchBuild(() => {})).notes;
+		const ideas = readdirSync(join(vault, "Ideas")).filter((f) => f.endsWith(".md")).length;
 		try {
-			await plugin.core.searchBuild(() => {});
+			app.vault.config__.userIgnoreFilters = ["Ideas/"];
+			assert.equal((await plugin.core.searchBuild(() => {})).notes, all - ideas);
 			const result = await find(plugin, { query: "quokka festival" });
 			assert.match(result.text, /^No note matches/, result.text);
+			// A regular expression, as Obsidian tests it: this one note alone.
+			app.vault.config__.userIgnoreFilters = ["/Alman[a-z]+\\.md$/"];
+			assert.equal((await plugin.core.searchBuild(() => {})).notes, all - 1);
+			assert.match((await find(plugin, { query: "quokka festival" })).text, /^No note matches/);
+			// A note made later that it matches is left out too.
+			writeFileSync(join(vault, "Projects/Almanack.md"), "# Almanack\n\nThe quokka festival, again.\n");
+			app.vault.trigger("create", app.vault.getAbstractFileByPath("Projects/Almanack.md"));
+			await plugin.searchIndex.settled();
+			assert.match((await find(plugin, { query: "quokka festival" })).text, /^No note matches/);
+			// One that is not a valid expression leaves every note in.
+			app.vault.config__.userIgnoreFilters = ["/Alman(ac/"];
+			assert.equal((await plugin.core.searchBuild(() => {})).notes, all + 1);
 		} finally {
+			rmSync(join(vault, "Projects/Almanack.md"), { force: true });
 			app.vault.config__.userIgnoreFilters = [];
 			await plugin.core.searchBuild(() => {});
 		}
