@@ -52,12 +52,17 @@ export function startSearchIndex(plugin: Plugin, core: CoreHandle, abortHttp: (t
 		running = run;
 		return run;
 	};
+	// A build cut short by unloading the plugin is no failure to report.
+	let unloaded = false;
+	plugin.register(() => {
+		unloaded = true;
+	});
 	// Events in the order Obsidian sent them (a modify, then a rename, of one note).
 	let chain: Promise<unknown> = core
 		.searchBuild(show)
 		.then(() => embed())
 		.catch((error: unknown) => {
-			console.warn("Vault Agent: the search index could not be built", error);
+			if (!unloaded) console.warn("Vault Agent: the search index could not be built", error);
 			bar.setText("");
 		});
 	let timer: number | null = null;
@@ -74,7 +79,11 @@ export function startSearchIndex(plugin: Plugin, core: CoreHandle, abortHttp: (t
 		abortHttp(EMBEDDINGS_TAG);
 	});
 	const send = (event: SearchVaultEvent) => {
-		chain = chain.then(() => core.searchEvent(event)).catch((error: unknown) => console.warn("Vault Agent: search index event", error));
+		chain = chain
+			.then(() => core.searchEvent(event))
+			.catch((error: unknown) => {
+				if (!unloaded) console.warn("Vault Agent: search index event", error);
+			});
 		embedLater();
 	};
 	const vault = plugin.app.vault;

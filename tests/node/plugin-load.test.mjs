@@ -1,6 +1,8 @@
 // The built main.js inside the Obsidian double: what it registers where.
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { copySampleVault, emulator, loadOtherPlugin, loadPlugin, removeVault, settle } from "../support/harness.mjs";
 import { markLayoutReady } from "../support/obsidian-ui-double.mjs";
 
@@ -157,6 +159,29 @@ describe("loading the built plugin", () => {
 		assert.equal(plugin.statusBarItems__.length, 0);
 		assert.equal(lines.length, 1);
 		assert.match(lines[0], /desktop app/);
+	});
+
+	it("says nothing when it is unloaded while the search index is still being built", async () => {
+		const vault = copySampleVault();
+		vaults.push(vault);
+		mkdirSync(join(vault, "Many"));
+		for (let i = 0; i < 3000; i++) writeFileSync(join(vault, `Many/Note ${i}.md`), `Note ${i} about lighthouses and tides.\n`);
+		const warnings = [];
+		const original = console.warn;
+		console.warn = (...args) => warnings.push(args.join(" "));
+		try {
+			const { plugin } = await loadPlugin(vault);
+			await plugin.started();
+			assert.equal(plugin.core.searchStatus().phase, "building", "unloaded mid-build");
+			plugin.unload();
+			await new Promise((resolve) => setTimeout(resolve, 300));
+		} finally {
+			console.warn = original;
+		}
+		assert.deepEqual(
+			warnings.filter((w) => /search index/.test(w)),
+			[],
+		);
 	});
 
 	it("repairs a broken data.json instead of failing to load", async () => {
