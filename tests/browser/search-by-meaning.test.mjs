@@ -60,7 +60,8 @@ describe("search by meaning in Chromium", () => {
 		assert.match(line, /^\d+ of \d+ sections embedded with concepts at 127\.0\.0\.1/, line);
 		assert.equal(await row.locator("button", { hasText: "Stop" }).isDisabled(), true, "nothing to stop");
 		assert.equal(await row.locator("button", { hasText: "Embed now" }).isEnabled(), true);
-		await page.locator(".vault-agent-settings .setting-item-heading", { hasText: "Search by meaning" }).scrollIntoViewIfNeeded();
+		// The section from its heading down, its status row and buttons included.
+		await page.locator(".vault-agent-settings .setting-item-heading", { hasText: "Search by meaning" }).evaluate((heading) => heading.scrollIntoView({ block: "start" }));
 		await page.screenshot({ path: join(outputDir, "search-by-meaning-settings.png") });
 	});
 });
