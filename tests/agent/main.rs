@@ -182,6 +182,18 @@ fn failure(events: &Recorder) -> (String, String) {
         .expect("an error event")
 }
 
+/// What a turn refused as `prompt_too_large` said the prompt needs, in
+/// tokens (the largest number in its message).
+fn tokens_needed(events: &Recorder) -> usize {
+    let (code, message) = failure(events);
+    assert_eq!(code, "prompt_too_large", "{message}");
+    message
+        .split(|c: char| !c.is_ascii_digit())
+        .filter_map(|n| n.parse::<usize>().ok())
+        .max()
+        .unwrap()
+}
+
 /// Whether the core said the failed turn's banner may offer Retry.
 fn retryable(events: &Recorder) -> bool {
     events
