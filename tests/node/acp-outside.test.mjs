@@ -9,15 +9,10 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { clickButton, copySampleVault, emulator, isAlive, loadPlugin, removeVault, root, useEmulator } from "../support/harness.mjs";
+import { clickButton, copySampleVault, emulator, eventually, isAlive, loadPlugin, removeVault, root, useEmulator } from "../support/harness.mjs";
 
 const agentScript = join(root, "tests/support/acp-agent.mjs");
 const serverScript = join(root, "tests/support/outside-mcp-server.mjs");
-
-/** Waits (no time limit of its own: the test runner's timeout ends a hang) until `check` holds. */
-async function until(check) {
-	while (!(await check())) await new Promise((resolve) => setTimeout(resolve, 20));
-}
 
 describe("a coding agent calls the user's MCP servers that ask, through our server and our cards", () => {
 	let vault;
@@ -45,7 +40,7 @@ describe("a coding agent calls the user's MCP servers that ask, through our serv
 			said = events.filter((e) => e.type === "textDelta").map((e) => e.text).join("");
 		});
 		let card = null;
-		await until(() => said !== null || (card = plugin.confirmations.currentCard()));
+		await eventually(() => said !== null || (card = plugin.confirmations.currentCard()));
 		return { card, said, pending: pending.then(() => said) };
 	}
 	/** The modal's card for `card`, once it shows. */
@@ -66,7 +61,7 @@ describe("a coding agent calls the user's MCP servers that ask, through our serv
 	after(async () => {
 		const pids = plugin.codingAgents.running().map((s) => s.pid);
 		await plugin.codingAgents.dispose();
-		await until(() => pids.every((pid) => !isAlive(pid)));
+		await eventually(() => pids.every((pid) => !isAlive(pid)));
 		plugin.unload();
 		removeVault(vault);
 		rmSync(dir, { recursive: true, force: true });
@@ -75,7 +70,7 @@ describe("a coding agent calls the user's MCP servers that ask, through our serv
 	it("a destructive call waits for our card: rejected, the server sees nothing; approved, the agent gets the result as data", async () => {
 		let card = null;
 		let pending = call("delete_item", { id: "a1" });
-		await until(() => (card = plugin.confirmations.currentCard()));
+		await eventually(() => (card = plugin.confirmations.currentCard()));
 		assert.equal(card.requester, "Custom agent");
 		assert.equal(card.requested, "Custom agent wants to call delete_item on the MCP server tools");
 		assert.equal(card.via, "mcp");
@@ -91,7 +86,7 @@ describe("a coding agent calls the user's MCP servers that ask, through our serv
 		assert.equal(seen("delete_item").length, 0, "rejected: still nothing");
 
 		pending = call("delete_item", { id: "a2" });
-		await until(() => (card = plugin.confirmations.currentCard()));
+		await eventually(() => (card = plugin.confirmations.currentCard()));
 		assert.equal(seen("delete_item").length, 0);
 		await plugin.confirmations.approve(card);
 		({ said } = await pending);
@@ -104,7 +99,7 @@ describe("a coding agent calls the user's MCP servers that ask, through our serv
 	it("'Approve for this chat' on the agent's card: that session's later calls of the tool run without a card, another session's do not, and ending the session forgets it", async () => {
 		const first = await cardOrAnswer(session, "delete_item", { id: "b1" });
 		assert.ok(first.card, "a card the first time");
-		await until(() => modalCard(first.card));
+		await eventually(() => modalCard(first.card));
 		const buttons = [...modalCard(first.card).querySelectorAll(".vault-agent-confirm-buttons button")].map((b) => b.textContent);
 		assert.deepEqual(buttons, ["Approve once", "Approve for this chat", "Reject"]);
 		assert.equal(seen("delete_item").filter((e) => e.id === "b1").length, 0, "nothing is sent before the click");

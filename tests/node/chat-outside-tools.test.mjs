@@ -8,15 +8,10 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { copySampleVault, emulator, isAlive, loadPlugin, removeVault, root } from "../support/harness.mjs";
+import { copySampleVault, emulator, eventually, isAlive, loadPlugin, removeVault, root } from "../support/harness.mjs";
 import { anthropicStream, openaiStream as stream, startModelServer } from "../support/model-servers.mjs";
 
 const serverScript = join(root, "tests/support/outside-mcp-server.mjs");
-
-/** Waits (no time limit of its own: the test runner's timeout ends a hang) until `check` holds. */
-async function until(check) {
-	while (!(await check())) await new Promise((resolve) => setTimeout(resolve, 20));
-}
 
 describe("outside MCP servers in the chat", () => {
 	let vault;
@@ -164,13 +159,13 @@ describe("outside MCP servers in the chat", () => {
 		await useServers(stdioServer({ trust: "neverAsk" }));
 		model.script({ stream: stream({ toolCalls: [["mcp_tools_slow", {}]] }) });
 		const running = turn("take your time");
-		await until(() => seen().some((e) => e.tool === "slow" && e.phase === "started"));
+		await eventually(() => seen().some((e) => e.tool === "slow" && e.phase === "started"));
 		plugin.core.chatStop();
 		plugin.abortRequests();
 		const { end, events } = await running;
 		assert.equal(end, "stopped");
 		assert.equal(finished(events).error.code, "outside_cancelled");
-		await until(() => seen().some((e) => e.tool === "slow" && e.phase === "cancelled"));
+		await eventually(() => seen().some((e) => e.tool === "slow" && e.phase === "cancelled"));
 	});
 
 	it("Stop in one chat cancels that chat's outside call only, while another chat's call runs on", async () => {
@@ -184,19 +179,19 @@ describe("outside MCP servers in the chat", () => {
 		const runningB = turn("you too", b);
 		let bEnded = false;
 		void runningB.then(() => (bEnded = true));
-		await until(() => calls("slow").filter((e) => e.phase === "started").length === started + 2);
+		await eventually(() => calls("slow").filter((e) => e.phase === "started").length === started + 2);
 		// What Stop in chat A's view does while B answers.
 		assert.equal(plugin.core.chatStop(a.id), true, "another chat still answers");
 		plugin.abortRequests(a.id);
 		const endA = await runningA;
 		assert.equal(endA.end, "stopped");
 		assert.equal(finished(endA.events).error.code, "outside_cancelled");
-		await until(() => cancelled() === before + 1);
+		await eventually(() => cancelled() === before + 1);
 		assert.equal(bEnded, false, "chat B's call was not cancelled with A's");
 		plugin.core.chatStop(b.id);
 		plugin.abortRequests(b.id);
 		assert.equal((await runningB).end, "stopped");
-		await until(() => cancelled() === before + 2);
+		await eventually(() => cancelled() === before + 2);
 	});
 
 	it("a server that crashes mid-call is reported with its stderr, and starts again next time", async () => {
@@ -229,7 +224,7 @@ describe("outside MCP servers in the chat", () => {
 		assert.match(result.text, /Here it is\.\n\[Image: image\/png/);
 		assert.equal(plugin.core.outsideStatus()[0][1].name, "test-tools");
 		await plugin.stopOutsideServer("web");
-		await until(() => seen().some((e) => e.deleted));
+		await eventually(() => seen().some((e) => e.deleted));
 	});
 
 	describe("an image result", () => {
@@ -377,6 +372,6 @@ describe("outside MCP servers in the chat", () => {
 		assert.ok(isAlive(pid));
 		plugin.unload();
 		unloaded = true;
-		await until(() => !isAlive(pid));
+		await eventually(() => !isAlive(pid));
 	});
 });

@@ -9,17 +9,12 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { copySampleVault, emulator, loadPlugin, removeVault, root } from "../support/harness.mjs";
+import { copySampleVault, emulator, eventually, loadPlugin, removeVault, root } from "../support/harness.mjs";
 import { openaiStream as stream, startModelServer } from "../support/model-servers.mjs";
 
 const serverScript = join(root, "tests/support/outside-mcp-server.mjs");
 /** The key the chat keeps: the server's name, a fingerprint of what it runs, the tool. */
 const KEY = /^tools\u001f[0-9a-f]{12}\u001fdelete_item$/;
-
-/** Waits (no time limit of its own: the test runner's timeout ends a hang) until `check` holds. */
-async function until(check) {
-	while (!(await check())) await new Promise((resolve) => setTimeout(resolve, 20));
-}
 
 describe("'Approve for this chat' for an outside tool lives with that chat, in the history too", () => {
 	let vault;
@@ -65,14 +60,14 @@ describe("'Approve for this chat' for an outside tool lives with that chat, in t
 		view.inputEl.value = "delete c1";
 		await view.send();
 		let button = null;
-		await until(() => (button = view.contentEl.querySelector(".vault-agent-confirm button.vault-agent-approve-chat")));
+		await eventually(() => (button = view.contentEl.querySelector(".vault-agent-confirm button.vault-agent-approve-chat")));
 		assert.equal(button.textContent, "Approve for this chat");
 		assert.deepEqual(deleted(), [], "nothing is sent before the click");
 		button.click();
-		await until(() => deleted().length === 1 && !running(view));
+		await eventually(() => deleted().length === 1 && !running(view));
 		const [summary] = await plugin.conversations.list();
 		chatId = summary.id;
-		await until(async () => (await plugin.conversations.load(chatId))?.approvedOutside?.some((key) => KEY.test(key)));
+		await eventually(async () => (await plugin.conversations.load(chatId))?.approvedOutside?.some((key) => KEY.test(key)));
 	});
 
 	it("the same chat reopened after a restart runs the tool without a card; a new chat asks", async () => {
@@ -82,12 +77,12 @@ describe("'Approve for this chat' for an outside tool lives with that chat, in t
 		plugin.unload();
 		await start(saved);
 		view = await plugin.openChat();
-		await until(() => view.contentEl.querySelector(".vault-agent-msg.is-user"));
+		await eventually(() => view.contentEl.querySelector(".vault-agent-msg.is-user"));
 		assert.match(view.contentEl.querySelector(".vault-agent-msg.is-user").textContent, /delete c1/, "the last chat is open again");
 		model.script({ stream: stream({ toolCalls: [["mcp_tools_delete_item", { id: "c2" }]] }) }, { stream: stream({ text: "Deleted too." }) });
 		view.inputEl.value = "and c2";
 		await view.send();
-		await until(() => !running(view));
+		await eventually(() => !running(view));
 		assert.equal(openCards(view), 0, "no card in the chat it was given in");
 		assert.deepEqual(deleted(), ["c1", "c2"]);
 
@@ -107,10 +102,10 @@ describe("'Approve for this chat' for an outside tool lives with that chat, in t
 		view.inputEl.value = "and c4";
 		await view.send();
 		let reject = null;
-		await until(() => (reject = view.contentEl.querySelector(".vault-agent-confirm:not(.is-done):not(.is-closed) button.vault-agent-reject")));
+		await eventually(() => (reject = view.contentEl.querySelector(".vault-agent-confirm:not(.is-done):not(.is-closed) button.vault-agent-reject")));
 		assert.deepEqual(deleted(), ["c1", "c2"], "a card, and nothing sent");
 		reject.click();
-		await until(() => !running(view) && openCards(view) === 0);
+		await eventually(() => !running(view) && openCards(view) === 0);
 		assert.deepEqual(deleted(), ["c1", "c2"]);
 	});
 });

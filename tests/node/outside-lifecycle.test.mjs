@@ -9,14 +9,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { clickButton, clickToggle, closeSettings, copySampleVault, emulator, findSetting, isAlive, loadPlugin, openSettingTab, removeVault, root } from "../support/harness.mjs";
+import { clickButton, clickToggle, closeSettings, copySampleVault, emulator, eventually, findSetting, isAlive, loadPlugin, openSettingTab, removeVault, root } from "../support/harness.mjs";
 
 const serverScript = join(root, "tests/support/outside-mcp-server.mjs");
-
-/** Waits (no time limit of its own: the test runner's timeout ends a hang) until `check` holds. */
-async function until(check) {
-	while (!(await check())) await new Promise((resolve) => setTimeout(resolve, 20));
-}
 
 describe("a stdio MCP server and the processes it started end together", () => {
 	let vault;
@@ -45,16 +40,16 @@ describe("a stdio MCP server and the processes it started end together", () => {
 	async function startWithTest() {
 		const known = new Set(entries().map((e) => e.pid));
 		clickButton(row(), "Test");
-		await until(() => /answered with \d+ tools/.test(report()));
+		await eventually(() => /answered with \d+ tools/.test(report()));
 		let started;
-		await until(() => (started = entries().find((e) => e.grandchild && !known.has(e.pid))));
+		await eventually(() => (started = entries().find((e) => e.grandchild && !known.has(e.pid))));
 		const pids = { server: started.pid, helper: started.grandchild };
 		assert.ok(isAlive(pids.server), "the server runs");
 		assert.ok(isAlive(pids.helper), "its helper runs");
 		assert.notEqual(pids.server, pids.helper);
 		return pids;
 	}
-	const gone = (pids) => until(() => !isAlive(pids.server) && !isAlive(pids.helper));
+	const gone = (pids) => eventually(() => !isAlive(pids.server) && !isAlive(pids.helper));
 
 	before(async () => {
 		dir = mkdtempSync(join(tmpdir(), "outside-lifecycle-"));

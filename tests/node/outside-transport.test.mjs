@@ -9,16 +9,11 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { copySampleVault, emulator, loadPlugin, removeVault, root } from "../support/harness.mjs";
+import { copySampleVault, emulator, eventually, loadPlugin, removeVault, root } from "../support/harness.mjs";
 import { openaiStream as stream, startModelServer } from "../support/model-servers.mjs";
 
 const serverScript = join(root, "tests/support/outside-mcp-server.mjs");
 const TOKEN = "tok-0123456789abcdef";
-
-/** Waits (no time limit of its own: the test runner's timeout ends a hang) until `check` holds. */
-async function until(check) {
-	while (!(await check())) await new Promise((resolve) => setTimeout(resolve, 20));
-}
 
 describe("outside MCP servers over real transports", () => {
 	let vault;
@@ -122,7 +117,7 @@ describe("outside MCP servers over real transports", () => {
 		assert.match(answer(), /It timed out\./, "the model answered after the timeout");
 		const told = toolMessages(model.requests.at(-1)).at(-1);
 		assert.match(told, /gave no answer within 1 s[\s\S]*Do not call it again at once: tell the user it timed out/);
-		await until(() => calls("slow").some((e) => e.phase === "cancelled"));
+		await eventually(() => calls("slow").some((e) => e.phase === "cancelled"));
 		model.script({ stream: stream({ toolCalls: [["mcp_web_lookup", { word: "after" }]] }) }, { stream: stream({ text: "Still here." }) });
 		view.inputEl.value = "look up after";
 		await view.send();

@@ -326,6 +326,15 @@ export async function until(read, done, timeoutMs = 10_000) {
 	return value;
 }
 
+/**
+ * Waits until `check` (sync or async) holds, with no time limit of its own:
+ * the test runner's timeout ends a hang. For the outside-server tests, whose
+ * processes take what the machine's load gives them.
+ */
+export async function eventually(check) {
+	while (!(await check())) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
 export const emulatorEnvKeys = ["OBSIDIAN_EMULATOR_VAULT", "OBSIDIAN_EMULATOR_LOG", "OBSIDIAN_EMULATOR_TODAY", "OBSIDIAN_EMULATOR_FAULT", "OBSIDIAN_EMULATOR_FAULT_COMMAND", "OBSIDIAN_EMULATOR_FLOOD_BYTES", "OBSIDIAN_EMULATOR_SEED", "OBSIDIAN_EMULATOR_ACTIVE_FILE", "OBSIDIAN_EMULATOR_SLOW_MS", "OBSIDIAN_EMULATOR_LATENCY_MS", "OBSIDIAN_EMULATOR_GRANDCHILD_MS"];
 
 /** The emulator's variables for `vault` (a fresh, empty log beside the vault), without applying them. */
