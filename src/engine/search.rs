@@ -533,6 +533,30 @@ const BUILD_WAIT_STEP_MS: u32 = 50;
 /// Characters of each passage in the palette's list: a few lines.
 const USER_BUDGET: usize = 240;
 
+/// The query's words that no note in scope holds, said before the page:
+/// most misses of the ranked search are questions asked in other words than
+/// the notes use ("money back" for a refund; BENCHMARKS.md, "Search
+/// quality"), and only the caller knows the vault's likely words. A word
+/// held only outside the read scope weighs 0 as well, so it is named like a
+/// word no note holds, and nothing about hidden notes shows.
+fn unused_words(ranked: &Ranked) -> String {
+    let mut words: Vec<&str> = Vec::new();
+    for term in ranked.terms.iter().filter(|t| t.weight == 0.0) {
+        if !words.contains(&term.word.as_str()) {
+            words.push(&term.word);
+        }
+    }
+    if words.is_empty() {
+        return String::new();
+    }
+    let quoted: Vec<String> = words.iter().map(|w| format!("\"{w}\"")).collect();
+    format!(
+        "[No note holds {}: if these passages do not answer, search again with the words the notes would use for {}.]\n",
+        quoted.join(", "),
+        if words.len() == 1 { "it" } else { "them" },
+    )
+}
+
 /// The page the reader gets: one entry per note, best first, each with its
 /// heading path as the section reader takes it, the score, the words that
 /// matched and the passage; then what follows.
@@ -550,6 +574,7 @@ fn page(query: &str, ranked: &Ranked, passages: &[Passage]) -> String {
         first,
         first + ranked.hits.len() - 1,
     );
+    text.push_str(&unused_words(ranked));
     for (i, passage) in passages.iter().enumerate() {
         let heading = if passage.heading.is_empty() {
             "(before the first heading)".to_string()

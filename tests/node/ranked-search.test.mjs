@@ -42,6 +42,15 @@ describe("ranked search on the sample vault", () => {
 		assert.equal(section.ok, true, section.text);
 	});
 
+	it("names the query's words that no note holds, so the caller can ask in the notes' words", async () => {
+		const result = await find(plugin, { query: "when is the public launch for the zeppelin pilot" });
+		assert.equal(result.ok, true, result.text);
+		assert.equal(paths(result.text)[0], "Projects/Launch plan.md", result.text);
+		assert.match(result.text, /^\[No note holds "zeppelin", "pilot": if these passages do not answer, search again with the words the notes would use for them\.\]$/m);
+		const held = await find(plugin, { query: "when is the public launch" });
+		assert.doesNotMatch(held.text, /No note holds/, "every word is in some note");
+	});
+
 	it("pages with a cursor, and refuses one made for another query", async () => {
 		const first = await find(plugin, { query: "notes plan project", limit: 2 });
 		assert.equal(first.ok, true, first.text);
@@ -83,6 +92,9 @@ describe("ranked search on the sample vault", () => {
 			}
 			const outside = await find(plugin, { query: "quokka festival" });
 			assert.match(outside.text, /^No note matches/);
+			// A word only a hidden note holds is named like one no note holds.
+			const mixed = await find(plugin, { query: "launch quokka zeppelin" });
+			assert.match(mixed.text, /^\[No note holds "quokka", "zeppelin": /m, mixed.text);
 			assert.equal(outside.withheld, 1, "the almanac is counted, not shown");
 		} finally {
 			await plugin.updateSettings({ readFolders: [] });
