@@ -9,6 +9,7 @@
 // insight, the ranking by meaning alone.
 //
 //   node scripts/eval-search.mjs [--help-vault <folder>] [--notes 2000]
+//       [--vault <folder> --questions <file> [--name <label>]]
 //       [--embedding-server <python> [--model-dir <folder>] | --embeddings <url> --model <name> | --stand-in]
 //       [--cache-dir <folder>]
 //
@@ -19,7 +20,14 @@
 //     HEAD -- ':(glob)en/**/*.md' | tar -x`). Its text is copied into a
 //     temporary folder, never into this repository. The questions are in
 //     scripts/eval-search/help-questions.json, written by hand.
-//     Without --help-vault only (a) runs.
+// (c) Any other real vault: --vault <folder> with its hand-written
+//     --questions <file> (the same format: [{"q": ..., "expect": [paths]}]),
+//     labelled --name <label> (the folder's name if absent), to see whether
+//     the figures hold on notes written by others again. Copied like (b);
+//     e.g. the Tasks plugin's documentation (obsidian-tasks-group/
+//     obsidian-tasks, folder docs/) with scripts/eval-search/
+//     tasks-docs-questions.json.
+//     Without --help-vault or --vault only (a) runs.
 //
 // Embeddings, one of:
 //   --embedding-server <python>  starts scripts/eval-search/embedding-server.py
@@ -40,7 +48,7 @@
 import { execFile, execFileSync, spawn } from "node:child_process";
 import { cpSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { makeSearchVault } from "./eval-search/make-search-vault.mjs";
@@ -148,6 +156,13 @@ async function report(name, vault, questions, questionsFile, embeddings, cacheNa
 	}
 }
 
+/** A real vault's notes in the temporary folder: hidden files left out, and an
+ * `.obsidian` folder, so that the copy is a vault as Obsidian would see it. */
+function copyVault(from, to) {
+	mkdirSync(join(to, ".obsidian"), { recursive: true });
+	cpSync(from, to, { recursive: true, filter: (src) => !basename(src).startsWith(".") || src === from });
+}
+
 /** The embedding server the options ask for, started here when it is ours. */
 async function startEmbeddings() {
 	const cacheDir = option("--cache-dir");
@@ -192,15 +207,25 @@ try {
 	const help = option("--help-vault");
 	if (help) {
 		const vault = join(work, "help");
-		mkdirSync(join(vault, ".obsidian"), { recursive: true });
-		cpSync(help, vault, { recursive: true, filter: (src) => !basename(src).startsWith(".") || src === help });
+		copyVault(help, vault);
 		const file = join(root, "scripts/eval-search/help-questions.json");
 		const helpQuestions = JSON.parse(readFileSync(file, "utf8"));
 		writeFileSync(join(work, "help-questions.json"), JSON.stringify(helpQuestions));
 		await report("Obsidian's help vault (en/)", vault, helpQuestions, file, embeddings, "help");
-	} else {
-		console.log("\n(no --help-vault: the real vault's set was skipped)");
 	}
+	const other = option("--vault");
+	if (other) {
+		if (!option("--questions")) throw new Error("--vault needs --questions <file>, the hand-written questions for it");
+		const file = resolve(option("--questions"));
+		const name = option("--name") ?? basename(other.replace(/\/+$/, ""));
+		// The label names the copy and the embeddings' cache, so two vaults never share vectors.
+		const slug = name.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "-").replace(/^-|-$/g, "") || "vault";
+		const vault = join(work, `vault-${slug}`);
+		copyVault(resolve(other), vault);
+		const questions = JSON.parse(readFileSync(file, "utf8"));
+		await report(name, vault, questions, file, embeddings, `vault-${slug}`);
+	}
+	if (!help && !other) console.log("\n(no --help-vault or --vault: the real vaults' sets were skipped)");
 } finally {
 	await embeddings?.close();
 	rmSync(work, { recursive: true, force: true });
