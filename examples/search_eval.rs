@@ -282,16 +282,27 @@ fn main() {
                             };
                         let mut line = serde_json::json!({ "q": text, "hits": hits, "fused": fused, "meaning": paths(&near) });
                         // `--dump`: both rankings with their scores (the words'
-                        // first DEPTH, every note by meaning), to study fusions.
+                        // first DEPTH with the words each matched, every note by
+                        // meaning) and the query's terms with their weights, to
+                        // study fusions.
                         if args.iter().any(|a| a == "--dump") {
                             let first = SearchQuery {
                                 text,
                                 limit: DEPTH,
                                 cursor: None,
                             };
-                            let words: Vec<(String, f64)> = index
-                                .search(&first, &all)
-                                .map(|r| r.hits.into_iter().map(|h| (h.path, h.score)).collect())
+                            let ranked = index.search(&first, &all).ok();
+                            let words: Vec<(String, f64, Vec<String>)> = ranked
+                                .as_ref()
+                                .map(|r| {
+                                    r.hits
+                                        .iter()
+                                        .map(|h| (h.path.clone(), h.score, h.matched.clone()))
+                                        .collect()
+                                })
+                                .unwrap_or_default();
+                            let terms: Vec<(String, f64)> = ranked
+                                .map(|r| r.terms.into_iter().map(|t| (t.word, t.weight)).collect())
                                 .unwrap_or_default();
                             let similar: Vec<(String, f32)> = vectors
                                 .similarities(&vector, &all)
@@ -299,6 +310,7 @@ fn main() {
                                 .map(|h| (h.path, h.similarity))
                                 .collect();
                             line["words"] = serde_json::json!(words);
+                            line["terms"] = serde_json::json!(terms);
                             line["similar"] = serde_json::json!(similar);
                         }
                         println!("{line}");
