@@ -549,13 +549,24 @@ fn unused_words(ranked: &Ranked) -> String {
     if words.is_empty() {
         return String::new();
     }
-    let quoted: Vec<String> = words.iter().map(|w| format!("\"{w}\"")).collect();
+    let mut named: Vec<String> = words
+        .iter()
+        .take(UNUSED_SHOWN)
+        .map(|w| format!("\"{w}\""))
+        .collect();
+    if words.len() > UNUSED_SHOWN {
+        named.push(format!("{} more", words.len() - UNUSED_SHOWN));
+    }
     format!(
         "[No note holds {}: if these passages do not answer, search again with the words the notes would use for {}.]\n",
-        quoted.join(", "),
+        named.join(", "),
         if words.len() == 1 { "it" } else { "them" },
     )
 }
+
+/// Words [`unused_words`] names at most (a pasted paragraph is not a
+/// question; the count says the rest).
+const UNUSED_SHOWN: usize = 8;
 
 /// The page the reader gets: one entry per note, best first, each with its
 /// heading path as the section reader takes it, the score, the words that
@@ -619,4 +630,47 @@ fn page(query: &str, ranked: &Ranked, passages: &[Passage]) -> String {
         _ => {}
     }
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::query::QueryTerm;
+
+    fn ranked_with(terms: &[(&str, f64)]) -> Ranked {
+        Ranked {
+            hits: Vec::new(),
+            total: 1,
+            more: 0,
+            next: None,
+            withheld: 0,
+            terms: terms
+                .iter()
+                .map(|&(word, weight)| QueryTerm {
+                    term: word.to_lowercase(),
+                    word: word.to_string(),
+                    weight,
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn unused_words_are_named_once_and_only_when_there_are_some() {
+        assert_eq!(unused_words(&ranked_with(&[("launch", 2.0)])), "");
+        assert_eq!(
+            unused_words(&ranked_with(&[("money", 0.0), ("license", 1.5), ("money", 0.0)])),
+            "[No note holds \"money\": if these passages do not answer, search again with the words the notes would use for it.]\n"
+        );
+    }
+
+    #[test]
+    fn a_long_query_names_the_first_unused_words_and_counts_the_rest() {
+        let words: Vec<String> = (0..11).map(|i| format!("w{i}")).collect();
+        let terms: Vec<(&str, f64)> = words.iter().map(|w| (w.as_str(), 0.0)).collect();
+        let text = unused_words(&ranked_with(&terms));
+        assert!(text.starts_with("[No note holds \"w0\", "), "{text}");
+        assert!(text.contains("\"w7\", 3 more: "), "{text}");
+        assert!(!text.contains("\"w8\""), "{text}");
+    }
 }
