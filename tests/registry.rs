@@ -98,6 +98,32 @@ fn random_read_schema_comes_from_its_doc_comments() {
     );
 }
 
+/// A field several commands share but describe differently (`limit`: 8 and
+/// at most 50 for `find`, 20 and at most 200 for `search`) says so per
+/// command; the first command's default and bound are not given to all.
+#[test]
+fn a_shared_field_described_differently_says_so_per_command() {
+    let tool = builtin_tools()
+        .into_iter()
+        .find(|t| t.id == "obsidianSearch")
+        .unwrap();
+    let schema = tool.input_schema();
+    let limit = &schema["properties"]["limit"];
+    let text = limit["description"].as_str().unwrap();
+    assert!(text.starts_with("For find: "), "{text}");
+    assert!(text.contains("For search, search:context: "), "{text}");
+    assert!(text.contains("default 20, at most 200"), "{text}");
+    assert!(!text.contains("For: "), "{text}");
+    assert_eq!(limit.get("maximum"), None, "the bounds differ: {limit}");
+    assert_eq!(limit.get("default"), None, "the defaults differ: {limit}");
+    assert_eq!(limit["minimum"], json!(1), "the same for every command");
+    // One description for all: as before, with the commands that take it.
+    let cursor = schema["properties"]["cursor"]["description"]
+        .as_str()
+        .unwrap();
+    assert!(cursor.ends_with("For: find."), "{cursor}");
+}
+
 #[test]
 fn every_command_refuses_unknown_fields() {
     for tool in builtin_tools() {

@@ -51,7 +51,7 @@ export class ProfileSwitcher {
 		}
 		for (const agent of this.ctx.codingAgents?.profiles() ?? []) {
 			this.dropdown.addOption(`${AGENT_PREFIX}${agent.id}`, `${agent.name} (agent)`);
-			select.options[select.options.length - 1]?.setAttribute("title", agent.command ? `${agent.command} ${agent.args.join(" ")}`.trim() : "Set its command in Settings → Vault Agent → Agents");
+			select.options[select.options.length - 1]?.setAttribute("title", agent.command ? `${agent.command} ${agent.args.join(" ")}`.trim() : "Set its command in Settings → Vault Agent → Coding agents");
 		}
 		const agent = this.ctx.selectedAgent();
 		const picked = this.ctx.pickedProfile();

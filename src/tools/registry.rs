@@ -306,7 +306,7 @@ impl ToolSpec {
 
     fn input_schema_from(&self, arguments_schema: &mut dyn FnMut(&CommandSpec) -> Value) -> Value {
         let mut properties = Map::new();
-        let mut users: Vec<(String, Vec<&str>, Vec<&str>)> = Vec::new(); // (field, used by, required by)
+        let mut users: Vec<SharedField> = Vec::new();
         let command_help: Vec<String> = self
             .commands
             .iter()
@@ -336,17 +336,23 @@ impl ToolSpec {
                 continue;
             };
             for (name, prop) in props {
-                let entry = match users.iter_mut().find(|(n, _, _)| n == name) {
-                    Some(entry) => entry,
+                let entry = match users.iter_mut().position(|f| &f.name == name) {
+                    Some(at) => &mut users[at],
                     None => {
                         properties.insert(name.clone(), prop.clone());
-                        users.push((name.clone(), Vec::new(), Vec::new()));
+                        users.push(SharedField::new(name));
                         users.last_mut().expect("just pushed")
                     }
                 };
-                entry.1.push(command.name);
-                if required.contains(name) {
-                    entry.2.push(command.name);
+                entry.add(command.name, prop, required.contains(name));
+                if let Some(Value::Object(first)) = properties.get_mut(name) {
+                    // Bounds that differ between commands cannot be one
+                    // field's: each command's stay in its description.
+                    for key in BOUNDS {
+                        if first.get(key) != prop.get(key) {
+                            first.remove(key);
+                        }
+                    }
                 }
                 merge_enum(properties.get_mut(name), prop);
             }
@@ -355,23 +361,21 @@ impl ToolSpec {
         if self.commands.len() > 1 {
             top_required.push(Value::from("command"));
         }
-        for (name, used_by, required_by) in &users {
-            let Some(Value::Object(prop)) = properties.get_mut(name) else {
+        for field in &users {
+            let Some(Value::Object(prop)) = properties.get_mut(&field.name) else {
                 continue;
             };
             prop.remove("title");
-            let mut description = prop
-                .get("description")
-                .and_then(Value::as_str)
-                .unwrap_or("")
-                .trim_end_matches('.')
-                .to_string();
-            if required_by.len() == self.commands.len() {
-                top_required.push(Value::from(name.as_str()));
+            let mut description = field.description();
+            if field.required_by.len() == self.commands.len() {
+                top_required.push(Value::from(field.name.as_str()));
             } else if self.commands.len() > 1 {
-                description.push_str(&format!(". For: {}", used_by.join(", ")));
-                if !required_by.is_empty() {
-                    description.push_str(&format!(" (required by {})", required_by.join(", ")));
+                if field.described.len() == 1 {
+                    description.push_str(&format!(". For: {}", field.used_by.join(", ")));
+                }
+                if !field.required_by.is_empty() {
+                    description
+                        .push_str(&format!(" (required by {})", field.required_by.join(", ")));
                 }
             }
             description.push('.');
@@ -409,6 +413,61 @@ fn schema_generator() -> SchemaGenerator {
 
 /// When two commands share a parameter with different allowed values, the
 /// schema offers the union; `parse_call` still checks per command.
+/// Schema keywords of a field that several commands share, kept only where
+/// every command gives the same.
+const BOUNDS: [&str; 5] = ["minimum", "maximum", "default", "minLength", "maxLength"];
+
+/// A field of the tool's flat schema and the commands that take it.
+struct SharedField<'a> {
+    name: String,
+    used_by: Vec<&'a str>,
+    required_by: Vec<&'a str>,
+    /// Each distinct description, with the commands that give it: a field
+    /// that means another thing for another command (`limit`'s default and
+    /// bound) says so per command instead of taking the first command's.
+    described: Vec<(String, Vec<&'a str>)>,
+}
+
+impl<'a> SharedField<'a> {
+    fn new(name: &str) -> SharedField<'a> {
+        SharedField {
+            name: name.to_string(),
+            used_by: Vec::new(),
+            required_by: Vec::new(),
+            described: Vec::new(),
+        }
+    }
+
+    fn add(&mut self, command: &'a str, prop: &Value, required: bool) {
+        self.used_by.push(command);
+        if required {
+            self.required_by.push(command);
+        }
+        let text = prop
+            .get("description")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .trim_end_matches('.')
+            .to_string();
+        match self.described.iter_mut().find(|(d, _)| *d == text) {
+            Some((_, commands)) => commands.push(command),
+            None => self.described.push((text, vec![command])),
+        }
+    }
+
+    /// One description, or one per group of commands when they differ.
+    fn description(&self) -> String {
+        match self.described.as_slice() {
+            [(only, _)] => only.clone(),
+            groups => groups
+                .iter()
+                .map(|(text, commands)| format!("For {}: {text}", commands.join(", ")))
+                .collect::<Vec<_>>()
+                .join(". "),
+        }
+    }
+}
+
 fn merge_enum(existing: Option<&mut Value>, incoming: &Value) {
     let (Some(Value::Object(existing)), Some(Value::Array(new_values))) =
         (existing, incoming.get("enum"))

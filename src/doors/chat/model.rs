@@ -187,9 +187,9 @@ pub enum ChatError {
     ContextFull { window: usize, needed: usize },
     #[error("The model answered with nothing: no text and no tool call. Send the message again; if it repeats, start a new chat (a small model may have run out of context) or choose another model.")]
     EmptyReply,
-    #[error("The model server accepted the request but sent no answer within {seconds} s. A model on a CPU may still be reading the prompt: raise \"Wait for the first token\" in Settings → Vault Agent → Model, or use a smaller model; check that the server is still running.")]
+    #[error("The model server accepted the request but sent no answer within {seconds} s. A model on a CPU may still be reading the prompt: raise \"Wait for the first token\" in Settings → Vault Agent → Advanced, or use a smaller model; check that the server is still running.")]
     NoFirstToken { seconds: u32 },
-    #[error("The model server sent nothing for {seconds} s in the middle of the answer, so the request was ended. Check that the server is still running (a local model may be out of memory), or raise \"Wait between tokens\" in Settings → Vault Agent → Model.")]
+    #[error("The model server sent nothing for {seconds} s in the middle of the answer, so the request was ended. Check that the server is still running (a local model may be out of memory), or raise \"Wait between tokens\" in Settings → Vault Agent → Advanced.")]
     Stalled { seconds: u32 },
     #[error("The model server closed the connection before the answer was complete ({detail}). Send the message again; if it repeats, the server may be out of memory or have hit its own time limit.")]
     Cut { detail: String },

@@ -231,7 +231,7 @@ pub fn connection_error(url: &str, failure: &HttpFailure) -> ChatError {
         "ECONNREFUSED" if url.contains(":1234") => "Is LM Studio's server running? Start it in LM Studio (Developer → Start server), or check the base URL.",
         "ECONNREFUSED" if local => "Is the model server running? Start it, or check the base URL.",
         "ENOTFOUND" | "EAI_AGAIN" => "Check the base URL and your internet connection.",
-        "ETIMEDOUT" | "TIMEOUT" => "The server did not answer in time; check that it is running, or raise \"Wait for the first token\" in Settings → Vault Agent → Model (a model on a CPU reads the prompt before it answers).",
+        "ETIMEDOUT" | "TIMEOUT" => "The server did not answer in time; check that it is running, or raise \"Wait for the first token\" in Settings → Vault Agent → Advanced (a model on a CPU reads the prompt before it answers).",
         _ => "Check the base URL in Settings → Vault Agent → Model.",
     };
     ChatError::Connection {

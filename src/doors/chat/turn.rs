@@ -124,7 +124,7 @@ impl<H: Host> ChatDoor<H> {
             if rounds >= settings.chat.max_tool_rounds && last_is_tool_result(conversation) {
                 let limit = settings.chat.max_tool_rounds;
                 let text = format!(
-                    "Stopped after {limit} tool round{}, the limit for one message (Settings → Vault Agent → Model). Continue, or send another message, to let the agent go on.",
+                    "Stopped after {limit} tool round{}, the limit for one message (\"Tool rounds per message\", Settings → Vault Agent → Advanced). Continue, or send another message, to let the agent go on.",
                     if limit == 1 { "" } else { "s" }
                 );
                 conversation
