@@ -325,6 +325,53 @@ fn a_failing_or_garbage_server_leaves_keyword_search_working_and_says_why() {
     assert!(text.contains("Search by meaning was not used, so this is by words alone: The embedding server at http://localhost:11434/v1/embeddings answered 503."), "{text}");
 }
 
+/// A fused page's cursor, sent when the server has since failed: the next
+/// page cannot be cut from a ranking by words alone, and the answer says
+/// why and what to do (it used to say the cursor "was not made by this
+/// search").
+#[test]
+fn a_fused_pages_cursor_after_the_server_fails_says_meaning_is_unavailable() {
+    let core = core(&settings(json!({})));
+    block_on(core.build_search_index(&|_| {}));
+    block_on(core.embed_notes(&|_| {}));
+    let first = block_on(core.call_tool(
+        "obsidianSearch",
+        &json!({"command": "find", "query": "car costs", "limit": 1}),
+    ));
+    assert!(first.ok, "{}", first.text);
+    let cursor = first
+        .text
+        .split("send cursor=\"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .expect("a next page")
+        .to_string();
+    assert!(cursor.starts_with('m'), "{cursor}");
+    *core.host().http_answerer.borrow_mut() = Some(Rc::new(|_| {
+        Some(ScriptedHttp::Response {
+            status: 503,
+            chunks: vec![],
+        })
+    }));
+    let next = block_on(core.call_tool(
+        "obsidianSearch",
+        &json!({"command": "find", "query": "car costs", "limit": 1, "cursor": cursor}),
+    ));
+    assert!(!next.ok, "{}", next.text);
+    assert!(
+        next.text.contains("search by meaning is not available")
+            && next.text.contains("answered 503")
+            && next.text.contains("without a cursor"),
+        "{}",
+        next.text
+    );
+    assert!(
+        !next.text.contains("was not made by this search"),
+        "{}",
+        next.text
+    );
+}
+
 #[test]
 fn a_search_asks_a_failing_server_once_a_minute_and_waits_briefly_under_its_own_tag() {
     let core = core(&settings(json!({})));

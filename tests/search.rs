@@ -252,6 +252,83 @@ fn pages_follow_a_cursor_and_refuse_a_stale_or_foreign_one() {
     assert!(err.to_string().contains("without a cursor"));
 }
 
+/// A cursor says nothing of the notes outside the scope: not how many the
+/// vault holds (it used to carry the index's generation, bumped once per
+/// note indexed), nor that one of them changed (the page over the notes in
+/// scope is the same). A change of the scope, or of a note in it, makes it
+/// stale; an offset past the last note was not made by this search.
+#[test]
+fn a_cursor_depends_on_the_notes_in_scope_alone() {
+    let mut index = Index::new(".obsidian", Language::English);
+    for i in 0..12 {
+        index
+            .upsert(
+                &format!("Work/{i:02}.md"),
+                &format!("harbor {}", "harbor ".repeat(i)),
+            )
+            .unwrap();
+    }
+    let work = |p: &str| p.starts_with("Work/");
+    let q = |cursor: Option<&'static str>| SearchQuery {
+        text: "harbor",
+        limit: 5,
+        cursor,
+    };
+    let next = index.search(&q(None), &work).unwrap().next.unwrap();
+    for i in 0..300 {
+        index
+            .upsert(&format!("Secret/{i}.md"), "harbor secrets")
+            .unwrap();
+    }
+    index.remove("Secret/7.md");
+    let again = index.search(&q(None), &work).unwrap().next.unwrap();
+    assert_eq!(again, next, "hidden notes move nothing in the cursor");
+    let next: &'static str = Box::leak(next.into_boxed_str());
+    let page = index.search(&q(Some(next)), &work).unwrap();
+    assert_eq!(page.hits.len(), 5, "the cursor still serves its next page");
+    // The whole vault is another scope: its pages are other pages.
+    assert_eq!(
+        index.search(&q(Some(next)), &all).unwrap_err(),
+        SearchError::StaleCursor
+    );
+    // A note in scope that changes does make it stale.
+    index.upsert("Work/03.md", "harbor, rewritten").unwrap();
+    assert_eq!(
+        index.search(&q(Some(next)), &work).unwrap_err(),
+        SearchError::StaleCursor
+    );
+    // Offsets this search never made: past the last note, and huge.
+    let fresh = index.search(&q(None), &work).unwrap().next.unwrap();
+    let (_, rest) = fresh.split_once('.').unwrap();
+    for offset in ["12", "400", "18446744073709551615"] {
+        let forged: &'static str = Box::leak(format!("{offset}.{rest}").into_boxed_str());
+        assert!(
+            matches!(
+                index.search(&q(Some(forged)), &work),
+                Err(SearchError::BadCursor(_))
+            ),
+            "{forged}"
+        );
+    }
+    // An error repeats a long cursor only in part.
+    let long: &'static str = Box::leak("7.".repeat(5000).into_boxed_str());
+    let err = index.search(&q(Some(long)), &work).unwrap_err().to_string();
+    assert!(err.len() < 400, "{} characters", err.len());
+}
+
+#[test]
+fn words_past_the_query_limit_are_counted_as_not_searched() {
+    let index = index_of(&[("Journal/Diary.md", "The heliotrope bloomed.")]);
+    let filler: Vec<String> = (0..70).map(|i| format!("zzq{i}x")).collect();
+    let text = format!("{} heliotrope", filler.join(" "));
+    let ranked = index.search(&SearchQuery::new(&text), &all).unwrap();
+    assert_eq!(ranked.terms.len(), 64);
+    assert_eq!(ranked.unsearched, 7, "six filler words and heliotrope");
+    assert_eq!(ranked.total, 0);
+    let short = index.search(&SearchQuery::new("heliotrope"), &all).unwrap();
+    assert_eq!(short.unsearched, 0);
+}
+
 /// A vault whose notes are split by a folder scope.
 fn scoped_vault() -> Vec<(String, String)> {
     let words = ["budget", "harbor", "meadow", "copper", "lantern", "orchid"];

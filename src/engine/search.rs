@@ -18,6 +18,8 @@ use crate::base::host::Host;
 use crate::base::result::{NoteHeading, ToolResult};
 use crate::hygiene::READ_BATCH;
 use crate::policy::scope::FolderScope;
+use crate::search::query::MAX_QUERY_TERMS;
+use crate::search::vectors::VectorHit;
 use crate::search::{
     fusion, is_excluded, Index, Language, Passage, Ranked, SearchQuery, SearchRequest,
 };
@@ -354,10 +356,12 @@ impl<H: Host> Engine<H> {
             )),
             Meaning::Off => {}
         }
-        if let Some((read, total)) = building {
-            text.push_str(&format!(
-                "[The index is still being built: {read} of {total} notes read so far, so a note may be missing; search again shortly.]\n"
-            ));
+        // No counts: the vault's, notes outside the scope included, are not
+        // the reader's to know.
+        if building {
+            text.push_str(
+                "[The index is still being built, so a note may be missing; search again shortly.]\n",
+            );
         }
         if let Some(notice) = self.unread_notice(&|path| scope.contains(path)) {
             text.push_str(&notice);
@@ -442,31 +446,35 @@ impl<H: Host> Engine<H> {
                     .await
             }
         };
-        let (ranked, meaning_flags, meaning, building) = {
-            let state = self.search.borrow();
-            let index = state.index.as_ref().expect("built above");
-            let building = (state.phase == Phase::Building).then(|| (state.read, state.total));
-            match by_meaning {
-                Some(Ok(hits)) => {
-                    let stamp =
-                        index.generation.wrapping_mul(1_000_003) ^ self.embeddings.borrow().stamp;
-                    let fused = fusion::search(index, query, allowed, &hits, stamp)
-                        .map_err(|e| e.to_string())?;
-                    (fused.ranked, fused.by_meaning, Meaning::Used, building)
-                }
-                other => {
-                    let ranked = index.search(query, allowed).map_err(|e| e.to_string())?;
-                    let flags = vec![false; ranked.hits.len()];
-                    let meaning = match other {
-                        Some(Err(why)) => Meaning::Failed(why),
-                        _ => Meaning::Off,
-                    };
-                    (ranked, flags, meaning, building)
-                }
-            }
-        };
+        let (mut ranked, mut meaning_flags, meaning, building) =
+            self.rank(query, allowed, by_meaning.as_ref())?;
         let paths: Vec<String> = ranked.hits.iter().map(|h| h.path.clone()).collect();
-        let texts = self.host().vault_read_many(&paths, NOTE_READ_LIMIT).await;
+        let mut texts = self.host().vault_read_many(&paths, NOTE_READ_LIMIT).await;
+        // A note on the page that is gone from the vault without an event
+        // reaching us (a folder deleted outside Obsidian): dropped from the
+        // index, and the page ranked again, so its counts and numbers hold.
+        if texts.iter().any(Option::is_none) {
+            let present = self.host().vault_notes().paths;
+            let gone: Vec<&String> = paths
+                .iter()
+                .zip(&texts)
+                .filter(|(path, text)| text.is_none() && !present.contains(path))
+                .map(|(path, _)| path)
+                .collect();
+            if !gone.is_empty() {
+                if let Some(index) = self.search.borrow_mut().index.as_mut() {
+                    for path in &gone {
+                        index.remove(path);
+                    }
+                }
+                for path in &gone {
+                    self.embeddings_note_read(path, None);
+                }
+                (ranked, meaning_flags, _, _) = self.rank(query, allowed, by_meaning.as_ref())?;
+                let paths: Vec<String> = ranked.hits.iter().map(|h| h.path.clone()).collect();
+                texts = self.host().vault_read_many(&paths, NOTE_READ_LIMIT).await;
+            }
+        }
         let mut passages = Vec::new();
         let mut changed = Vec::new();
         {
@@ -502,6 +510,47 @@ impl<H: Host> Engine<H> {
             meaning,
         })
     }
+
+    /// One ranking of the notes `allowed` lets through: by words, or fused
+    /// with `by_meaning`'s nearest notes when there are some; with which
+    /// hits meaning found, and whether the index was still being built.
+    fn rank(
+        &self,
+        query: &SearchQuery<'_>,
+        allowed: &dyn Fn(&str) -> bool,
+        by_meaning: Option<&Result<Vec<VectorHit>, String>>,
+    ) -> Result<(Ranked, Vec<bool>, Meaning, bool), String> {
+        let state = self.search.borrow();
+        let index = state.index.as_ref().expect("built before ranking");
+        let building = state.phase == Phase::Building;
+        match by_meaning {
+            Some(Ok(hits)) => {
+                let stamp = self.embeddings.borrow().stamp;
+                let fused = fusion::search(index, query, allowed, hits, stamp)
+                    .map_err(|e| e.to_string())?;
+                Ok((fused.ranked, fused.by_meaning, Meaning::Used, building))
+            }
+            other => {
+                // A fused page's cursor cannot go on by words alone.
+                if query.cursor.is_some_and(|c| c.starts_with('m')) {
+                    let why = match other {
+                        Some(Err(why)) => why.as_str(),
+                        _ => "it is off now.",
+                    };
+                    return Err(format!(
+                        "That cursor is for a page ranked by words and by meaning, and search by meaning is not available: {why} Run the search again without a cursor."
+                    ));
+                }
+                let ranked = index.search(query, allowed).map_err(|e| e.to_string())?;
+                let flags = vec![false; ranked.hits.len()];
+                let meaning = match other {
+                    Some(Err(why)) => Meaning::Failed(why.clone()),
+                    _ => Meaning::Off,
+                };
+                Ok((ranked, flags, meaning, building))
+            }
+        }
+    }
 }
 
 /// Whether search by meaning took part in a search.
@@ -517,7 +566,8 @@ enum Meaning {
 struct Found {
     ranked: Ranked,
     passages: Vec<Passage>,
-    building: Option<(usize, usize)>,
+    /// The index was still being built.
+    building: bool,
     meaning: Meaning,
 }
 
@@ -538,8 +588,10 @@ const USER_BUDGET: usize = 240;
 /// the notes use ("money back" for a refund; BENCHMARKS.md, "Search
 /// quality"), and only the caller knows the vault's likely words. A word
 /// held only outside the read scope weighs 0 as well, so it is named like a
-/// word no note holds, and nothing about hidden notes shows.
+/// word no note holds ("you may search": the withheld count may still say
+/// that hidden notes matched), and nothing more about hidden notes shows.
 fn unused_words(ranked: &Ranked) -> String {
+    let mut text = unsearched_words(ranked);
     let mut words: Vec<&str> = Vec::new();
     for term in ranked.terms.iter().filter(|t| t.weight == 0.0) {
         if !words.contains(&term.word.as_str()) {
@@ -547,7 +599,7 @@ fn unused_words(ranked: &Ranked) -> String {
         }
     }
     if words.is_empty() {
-        return String::new();
+        return text;
     }
     let mut named: Vec<String> = words
         .iter()
@@ -557,11 +609,33 @@ fn unused_words(ranked: &Ranked) -> String {
     if words.len() > UNUSED_SHOWN {
         named.push(format!("{} more", words.len() - UNUSED_SHOWN));
     }
-    format!(
-        "[No note holds {}: if these passages do not answer, search again with the words the notes would use for {}.]\n",
+    text.push_str(&format!(
+        "[No note you may search holds {}: if these passages do not answer, search again with the words the notes would use for {}.]\n",
         named.join(", "),
         if words.len() == 1 { "it" } else { "them" },
+    ));
+    text
+}
+
+/// Says that the query's words past [`MAX_QUERY_TERMS`] were not searched
+/// (none of them can have matched, nor be named as held by no note).
+fn unsearched_words(ranked: &Ranked) -> String {
+    if ranked.unsearched == 0 {
+        return String::new();
+    }
+    format!(
+        "[Only the first {MAX_QUERY_TERMS} words of the query were searched; {} more were left out. Ask with fewer words.]\n",
+        ranked.unsearched
     )
+}
+
+/// The query as a page repeats it: a pasted page is not repeated whole.
+fn shortened_query(query: &str) -> String {
+    const SHOWN: usize = 200;
+    if query.chars().count() <= SHOWN {
+        return query.to_string();
+    }
+    format!("{}…", query.chars().take(SHOWN).collect::<String>())
 }
 
 /// Words [`unused_words`] names at most (a pasted paragraph is not a
@@ -573,13 +647,17 @@ const UNUSED_SHOWN: usize = 8;
 /// matched and the passage; then what follows.
 fn page(query: &str, ranked: &Ranked, passages: &[Passage]) -> String {
     if ranked.total == 0 {
-        return format!(
-            "No note matches \"{query}\". Try other words the notes would use, or obsidianSearch `search` for an exact phrase.\n"
+        let mut text = format!(
+            "No note matches \"{}\". Try other words the notes would use, or obsidianSearch `search` for an exact phrase.\n",
+            shortened_query(query)
         );
+        text.push_str(&unsearched_words(ranked));
+        return text;
     }
     let first = ranked.total - ranked.more - ranked.hits.len() + 1;
     let mut text = format!(
-        "Ranked search for \"{query}\": {} note{} match; {}-{} below, best first.\n",
+        "Ranked search for \"{}\": {} note{} match; {}-{} below, best first.\n",
+        shortened_query(query),
         ranked.total,
         if ranked.total == 1 { "" } else { "s" },
         first,
@@ -644,6 +722,7 @@ mod tests {
             more: 0,
             next: None,
             withheld: 0,
+            unsearched: 0,
             terms: terms
                 .iter()
                 .map(|&(word, weight)| QueryTerm {
@@ -660,7 +739,7 @@ mod tests {
         assert_eq!(unused_words(&ranked_with(&[("launch", 2.0)])), "");
         assert_eq!(
             unused_words(&ranked_with(&[("money", 0.0), ("license", 1.5), ("money", 0.0)])),
-            "[No note holds \"money\": if these passages do not answer, search again with the words the notes would use for it.]\n"
+            "[No note you may search holds \"money\": if these passages do not answer, search again with the words the notes would use for it.]\n"
         );
     }
 
@@ -669,7 +748,10 @@ mod tests {
         let words: Vec<String> = (0..11).map(|i| format!("w{i}")).collect();
         let terms: Vec<(&str, f64)> = words.iter().map(|w| (w.as_str(), 0.0)).collect();
         let text = unused_words(&ranked_with(&terms));
-        assert!(text.starts_with("[No note holds \"w0\", "), "{text}");
+        assert!(
+            text.starts_with("[No note you may search holds \"w0\", "),
+            "{text}"
+        );
         assert!(text.contains("\"w7\", 3 more: "), "{text}");
         assert!(!text.contains("\"w8\""), "{text}");
     }

@@ -34,8 +34,8 @@
 //! matched words. The score shown is `100 / (K + rank)` of the note's
 //! better rank.
 
-use super::index::{fnv, Index};
-use super::query::{Ranked, RankedHit, SearchQuery};
+use super::index::Index;
+use super::query::{shortened, Cursor, Ranked, RankedHit, SearchQuery};
 use super::vectors::VectorHit;
 use super::SearchError;
 
@@ -66,8 +66,8 @@ struct Placed {
 
 /// Fuses `keyword` (the first page of at most [`DEPTH`] notes, `None` when
 /// the query has no words to search for) with `meaning`, and cuts the page
-/// `cursor` asks for. `stamp` moves whenever the index or the vectors
-/// change, so an old cursor is refused.
+/// `cursor` asks for. `stamp` moves whenever the notes in scope or the
+/// vectors change, so an old cursor is refused.
 pub fn fuse(
     index: &Index,
     query: &str,
@@ -78,15 +78,21 @@ pub fn fuse(
     stamp: u64,
 ) -> Result<Fused, SearchError> {
     let offset = match cursor {
-        Some(cursor) => read_cursor(cursor, query, stamp)?,
+        Some(cursor) => Cursor::read(cursor, query, "m")?.offset_if_made_at(stamp)?,
         None => 0,
     };
-    let (hits, terms, withheld, beyond) = match keyword {
+    let (hits, terms, withheld, beyond, unsearched) = match keyword {
         Some(ranked) => {
             let beyond = ranked.total - ranked.hits.len();
-            (ranked.hits, ranked.terms, ranked.withheld, beyond)
+            (
+                ranked.hits,
+                ranked.terms,
+                ranked.withheld,
+                beyond,
+                ranked.unsearched,
+            )
         }
-        None => (Vec::new(), Vec::new(), 0, 0),
+        None => (Vec::new(), Vec::new(), 0, 0, 0),
     };
     // Each note at its better rank; on a tie, the words' note first.
     let mut notes: Vec<Placed> = (0..hits.len())
@@ -116,6 +122,10 @@ pub fn fuse(
         }
     }
     notes.sort_by_key(|n| (n.rank, n.by_meaning_first));
+    // A cursor is only made before the last note.
+    if offset > 0 && offset >= notes.len() {
+        return Err(SearchError::BadCursor(shortened(cursor.unwrap_or(""))));
+    }
     let total = notes.len() + beyond;
     let mut page = Vec::new();
     let mut by_meaning = Vec::new();
@@ -133,9 +143,9 @@ pub fn fuse(
             by_meaning.push(meaning_at.is_some());
         }
     }
-    let end = (offset + limit).min(notes.len());
+    let end = offset.saturating_add(limit).min(notes.len());
     let more = total.saturating_sub(end.max(offset));
-    let next = (end < notes.len()).then(|| make_cursor(end, query, stamp));
+    let next = (end < notes.len()).then(|| Cursor::make(end, stamp, query, "m"));
     Ok(Fused {
         ranked: Ranked {
             hits: page,
@@ -144,6 +154,7 @@ pub fn fuse(
             next,
             withheld,
             terms,
+            unsearched,
         },
         by_meaning,
     })
@@ -154,7 +165,9 @@ pub fn fuse(
 /// when the query has no words to search for) fused with `meaning`, the
 /// notes nearest the query by meaning (`Vectors::nearest` over the same
 /// notes, at most [`DEPTH`]); `query.limit` and `query.cursor` cut the page.
-/// The native evaluation (examples/search_eval.rs) ranks through this too.
+/// `stamp` moves when the vectors change; the notes in scope are added to
+/// it here. The native evaluation (examples/search_eval.rs) ranks through
+/// this too.
 pub fn search(
     index: &Index,
     query: &SearchQuery<'_>,
@@ -172,6 +185,8 @@ pub fn search(
         Err(SearchError::EmptyQuery) => None,
         Err(e) => return Err(e),
     };
+    // The pages are over the notes in scope and the vectors as they are.
+    let stamp = (index.scope_fingerprint(visible) ^ stamp).wrapping_mul(0x0000_0100_0000_01b3);
     fuse(
         index,
         query.text,
@@ -181,32 +196,6 @@ pub fn search(
         query.cursor,
         stamp,
     )
-}
-
-fn make_cursor(offset: usize, query: &str, stamp: u64) -> String {
-    format!("m{offset}.{stamp:x}.{:08x}", fnv(query.trim()) as u32)
-}
-
-fn read_cursor(cursor: &str, query: &str, stamp: u64) -> Result<usize, SearchError> {
-    let bad = || SearchError::BadCursor(cursor.to_string());
-    let rest = cursor.trim().strip_prefix('m').ok_or_else(bad)?;
-    let mut parts = rest.split('.');
-    let offset: usize = parts.next().and_then(|p| p.parse().ok()).ok_or_else(bad)?;
-    let made = parts
-        .next()
-        .and_then(|p| u64::from_str_radix(p, 16).ok())
-        .ok_or_else(bad)?;
-    let hash = parts
-        .next()
-        .and_then(|p| u32::from_str_radix(p, 16).ok())
-        .ok_or_else(bad)?;
-    if parts.next().is_some() || hash != fnv(query.trim()) as u32 {
-        return Err(bad());
-    }
-    if made != stamp {
-        return Err(SearchError::StaleCursor);
-    }
-    Ok(offset)
 }
 
 impl Index {

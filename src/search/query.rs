@@ -75,6 +75,8 @@ pub struct Ranked {
     /// counted.
     pub withheld: usize,
     pub terms: Vec<QueryTerm>,
+    /// Words of the query past [`MAX_QUERY_TERMS`], not searched.
+    pub unsearched: usize,
 }
 
 impl Index {
@@ -91,11 +93,12 @@ impl Index {
         if words.is_empty() {
             return Err(SearchError::EmptyQuery);
         }
+        let unsearched = words.len().saturating_sub(MAX_QUERY_TERMS);
         words.truncate(MAX_QUERY_TERMS);
         let limit = query.limit.clamp(1, MAX_LIMIT);
-        let offset = match query.cursor {
-            Some(cursor) => self.read_cursor(cursor, query.text)?,
-            None => 0,
+        let cursor = match query.cursor {
+            Some(cursor) => Some(Cursor::read(cursor, query.text, "")?),
+            None => None,
         };
         let shown: Vec<bool> = self
             .notes
@@ -111,6 +114,10 @@ impl Index {
             ..
         } = &*scope;
         let stats = *stats;
+        let offset = match &cursor {
+            Some(cursor) => cursor.offset_if_made_at(scope.fingerprint)?,
+            None => 0,
+        };
         let r = &self.ranking;
         let mut scores = vec![0.0f64; self.chunks.len()];
         let mut matched = vec![0u64; self.chunks.len()];
@@ -222,7 +229,15 @@ impl Index {
         };
         // Only the notes up to this page's end are put in order (the order
         // is total: paths differ), not every note a common word matched.
-        let wanted = (offset + limit).min(order.len());
+        let total = note_score.len();
+        // A cursor is only made before the last note; one past it was not
+        // made by this search.
+        if offset > 0 && offset >= total {
+            return Err(SearchError::BadCursor(shortened(
+                query.cursor.unwrap_or(""),
+            )));
+        }
+        let wanted = offset.saturating_add(limit).min(order.len());
         if wanted < order.len() {
             order.select_nth_unstable_by(wanted, rank);
             order.truncate(wanted);
@@ -232,7 +247,6 @@ impl Index {
             .into_iter()
             .map(|i| (best[i].0, best[i].1, note_score[i]))
             .collect();
-        let total = note_score.len();
         let page: Vec<RankedHit> = best
             .iter()
             .skip(offset)
@@ -286,10 +300,22 @@ impl Index {
             hits: page,
             total,
             more,
-            next: (more > 0).then(|| self.make_cursor(end, query.text)),
+            next: (more > 0).then(|| Cursor::make(end, scope.fingerprint, query.text, "")),
             withheld: hidden_hit.iter().filter(|h| **h).count(),
             terms,
+            unsearched,
         })
+    }
+
+    /// The hash of the notes `visible` lets through, as a cursor is checked
+    /// against it (for the fused pages, which make their own cursors).
+    pub(crate) fn scope_fingerprint(&self, visible: &dyn Fn(&str) -> bool) -> u64 {
+        let shown: Vec<bool> = self
+            .notes
+            .iter()
+            .map(|n| n.as_ref().is_some_and(|n| visible(&n.path)))
+            .collect();
+        self.scope_for(shown).fingerprint
     }
 
     /// The scope's statistics and per-chunk field parts: the last query's
@@ -309,10 +335,14 @@ impl Index {
         let r = &self.ranking;
         let mut heading_part = vec![0.0f64; self.chunks.len()];
         let mut body_part = vec![0.0f64; self.chunks.len()];
+        let mut fingerprint = 0xcbf2_9ce4_8422_2325u64;
         for (id, note) in self.notes.iter().enumerate() {
             let Some(note) = note else { continue };
             if !shown[id] {
                 continue;
+            }
+            for part in [id as u64, fnv(&note.path), note.hash] {
+                fingerprint = (fingerprint ^ part).wrapping_mul(0x0000_0100_0000_01b3);
             }
             for &c in &note.chunks {
                 let chunk = &self.chunks[c as usize];
@@ -329,25 +359,40 @@ impl Index {
             stats,
             heading_part,
             body_part,
+            fingerprint,
         };
         self.scope_cache.borrow()
     }
+}
 
-    fn make_cursor(&self, offset: usize, query: &str) -> String {
+/// A page's cursor: where the next page starts, a hash of the notes in
+/// scope as indexed (each note's path and text: a change outside the scope
+/// does not make it stale, and it says nothing of how many notes the vault
+/// holds or how often it changed), and a hash of the query it was made for.
+/// `kind` tells the keyword pages ("") from the fused ones ("m").
+pub(crate) struct Cursor {
+    offset: usize,
+    made_at: u32,
+}
+
+impl Cursor {
+    pub(crate) fn make(offset: usize, fingerprint: u64, query: &str, kind: &str) -> String {
         format!(
-            "{offset}.{:x}.{:08x}",
-            self.generation,
+            "{kind}{offset}.{:08x}.{:08x}",
+            fingerprint as u32,
             fnv(query.trim()) as u32
         )
     }
 
-    fn read_cursor(&self, cursor: &str, query: &str) -> Result<usize, SearchError> {
-        let bad = || SearchError::BadCursor(cursor.to_string());
-        let mut parts = cursor.trim().split('.');
+    /// The cursor's parts, or why it is not one this search made.
+    pub(crate) fn read(cursor: &str, query: &str, kind: &str) -> Result<Cursor, SearchError> {
+        let bad = || SearchError::BadCursor(shortened(cursor));
+        let rest = cursor.trim().strip_prefix(kind).ok_or_else(bad)?;
+        let mut parts = rest.split('.');
         let offset: usize = parts.next().and_then(|p| p.parse().ok()).ok_or_else(bad)?;
-        let generation = parts
+        let made_at = parts
             .next()
-            .and_then(|p| u64::from_str_radix(p, 16).ok())
+            .and_then(|p| u32::from_str_radix(p, 16).ok())
             .ok_or_else(bad)?;
         let hash = parts
             .next()
@@ -356,11 +401,25 @@ impl Index {
         if parts.next().is_some() || hash != fnv(query.trim()) as u32 {
             return Err(bad());
         }
-        if generation != self.generation {
+        Ok(Cursor { offset, made_at })
+    }
+
+    /// The offset, when the notes in scope are the ones it was made over.
+    pub(crate) fn offset_if_made_at(&self, fingerprint: u64) -> Result<usize, SearchError> {
+        if self.made_at != fingerprint as u32 {
             return Err(SearchError::StaleCursor);
         }
-        Ok(offset)
+        Ok(self.offset)
     }
+}
+
+/// A cursor as an error repeats it: a pasted page is not a cursor.
+pub(crate) fn shortened(cursor: &str) -> String {
+    const SHOWN: usize = 40;
+    if cursor.chars().count() <= SHOWN {
+        return cursor.to_string();
+    }
+    format!("{}…", cursor.chars().take(SHOWN).collect::<String>())
 }
 
 /// True when chunk `a` ranks before chunk `b` of the same note.

@@ -91,4 +91,7 @@ pub(crate) struct ScopeCache {
     /// normalisation (0 for a chunk out of scope or free).
     pub heading_part: Vec<f64>,
     pub body_part: Vec<f64>,
+    /// A hash of the notes in scope as indexed (each one's id, path and
+    /// text): what a page's cursor is checked against.
+    pub fingerprint: u64,
 }

@@ -46,9 +46,9 @@ describe("ranked search on the sample vault", () => {
 		const result = await find(plugin, { query: "when is the public launch for the zeppelin pilot" });
 		assert.equal(result.ok, true, result.text);
 		assert.equal(paths(result.text)[0], "Projects/Launch plan.md", result.text);
-		assert.match(result.text, /^\[No note holds "zeppelin", "pilot": if these passages do not answer, search again with the words the notes would use for them\.\]$/m);
+		assert.match(result.text, /^\[No note you may search holds "zeppelin", "pilot": if these passages do not answer, search again with the words the notes would use for them\.\]$/m);
 		const held = await find(plugin, { query: "when is the public launch" });
-		assert.doesNotMatch(held.text, /No note holds/, "every word is in some note");
+		assert.doesNotMatch(held.text, /No note you may search holds/, "every word is in some note");
 	});
 
 	it("pages with a cursor, and refuses one made for another query", async () => {
@@ -74,6 +74,23 @@ describe("ranked search on the sample vault", () => {
 		assert.match(result.text, /quokka festival closes the year/);
 	});
 
+	it("drops a note that is gone from the vault without an event, and ranks the page again", async () => {
+		writeFileSync(join(vault, "Projects/Gone.md"), "# Gone\n\nThe narwhal of the north.\n");
+		app.vault.trigger("create", app.vault.getAbstractFileByPath("Projects/Gone.md"));
+		await plugin.searchIndex.settled();
+		assert.match((await find(plugin, { query: "narwhal" })).text, /^1\. Projects\/Gone\.md /m);
+		// Deleted on disk, as a sync or a file manager might, with no event.
+		rmSync(join(vault, "Projects/Gone.md"));
+		for (const attempt of [1, 2]) {
+			const result = await find(plugin, { query: "narwhal north" });
+			assert.equal(result.ok, true, result.text);
+			assert.doesNotMatch(result.text, /Gone\.md/, `attempt ${attempt}`);
+			// What the page counts, it lists: no blank places.
+			const counted = Number(result.text.match(/: (\d+) notes? match/)?.[1] ?? 0);
+			assert.equal(paths(result.text).length, Math.min(counted, 8), result.text);
+		}
+	});
+
 	it("never holds the configuration folder", async () => {
 		const result = await find(plugin, { query: "zebracorn secret" });
 		assert.equal(result.ok, true, result.text);
@@ -94,7 +111,7 @@ describe("ranked search on the sample vault", () => {
 			assert.match(outside.text, /^No note matches/);
 			// A word only a hidden note holds is named like one no note holds.
 			const mixed = await find(plugin, { query: "launch quokka zeppelin" });
-			assert.match(mixed.text, /^\[No note holds "quokka", "zeppelin": /m, mixed.text);
+			assert.match(mixed.text, /^\[No note you may search holds "quokka", "zeppelin": /m, mixed.text);
 			assert.equal(outside.withheld, 1, "the almanac is counted, not shown");
 		} finally {
 			await plugin.updateSettings({ readFolders: [] });
