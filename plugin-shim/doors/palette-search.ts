@@ -1,9 +1,9 @@
 // "Search the vault": the user's own ranked search from the palette. The
 // core ranks and cuts the passages (engine::search, `searchVault`); this
 // draws them in Obsidian's suggestion list and opens the one chosen at its
-// heading (Ctrl/Cmd: in a new tab).
+// passage's line (Ctrl/Cmd: in a new tab).
 
-import { type App, Keymap, SuggestModal } from "obsidian";
+import { type App, Keymap, Notice, SuggestModal, TFile } from "obsidian";
 import type { CoreHandle, Passage } from "../core/types";
 
 /** Notes listed at most. */
@@ -59,13 +59,20 @@ export class PaletteSearchModal extends SuggestModal<Passage> {
 	}
 
 	onChooseSuggestion(passage: Passage, evt: MouseEvent | KeyboardEvent): void {
-		const note = passage.path.replace(/\.md$/, "");
-		const heading = lastLevel(passage.heading);
-		void this.app.workspace.openLinkText(heading ? `${note}#${heading}` : note, "", Keymap.isModEvent(evt));
+		// By path and line, not a link text: a name made outside Obsidian may
+		// hold "#", and a heading's own "::" reads as a level of the heading path.
+		const file = this.app.vault.getAbstractFileByPath(passage.path);
+		if (!(file instanceof TFile)) {
+			new Notice(`There is no note at ${passage.path} any more.`);
+			return;
+		}
+		// The core counts lines from 1, Obsidian from 0.
+		const line = Math.max(0, passage.line - 1);
+		void this.app.workspace.getLeaf(Keymap.isModEvent(evt)).openFile(file, { active: true, eState: { line } });
 	}
 }
 
-/** `Parent::Child` as Obsidian links a heading: its last level. */
+/** `Parent::Child`'s last level, shown after the note's name. */
 function lastLevel(heading: string): string {
 	return heading.split("::").pop()?.trim() ?? "";
 }

@@ -4,9 +4,10 @@
 // reports. The core decides what each event means for the index.
 //
 // Search by meaning rides on it: after the build, and a while after the
-// last change, the core is asked to embed what is new. It answers at once
-// when search by meaning is off, waits for the user's yes, or has nothing to
-// do; the settings start and stop runs through `embed` and `stopEmbedding`.
+// last change (or after the run going then), the core is asked to embed what
+// is new. It answers at once when search by meaning is off, waits for the
+// user's yes, or has nothing to do; the settings start and stop runs through
+// `embed` and `stopEmbedding`.
 
 import type { Plugin, TAbstractFile } from "obsidian";
 import type { CoreHandle, EmbeddingStatus, SearchStatus, SearchVaultEvent } from "../core/types";
@@ -16,7 +17,11 @@ import { EMBEDDINGS_TAG } from "../generated/constants";
 const EMBED_AFTER_CHANGE_MS = 5_000;
 
 export interface SearchIndexHandle {
-	/** Resolves when the first build and every event so far are in the index. */
+	/**
+	 * Resolves when the first build and every event so far are in the index,
+	 * and no embedding run is going (the first, after the build, included).
+	 * Events reach the words index without waiting for a run.
+	 */
 	settled(): Promise<void>;
 	/** Embeds what has no vector yet (the settings' button); resolves to the final status. */
 	embed(): Promise<EmbeddingStatus>;
@@ -36,6 +41,15 @@ export function startSearchIndex(plugin: Plugin, core: CoreHandle, abortHttp: (t
 		bar.setText(status.label);
 		for (const listener of listeners) listener(status);
 	};
+	// A build cut short by unloading the plugin is no failure to report.
+	let unloaded = false;
+	plugin.register(() => {
+		unloaded = true;
+	});
+	let timer: number | null = null;
+	// A change came while a run was going: the run read its notes list at the
+	// start, so another run follows it (the core has recorded the change).
+	let again = false;
 	let running: Promise<EmbeddingStatus> | null = null;
 	const embed = (): Promise<EmbeddingStatus> => {
 		if (running) return running;
@@ -48,35 +62,48 @@ export function startSearchIndex(plugin: Plugin, core: CoreHandle, abortHttp: (t
 			})
 			.finally(() => {
 				running = null;
+				if (again && !unloaded) {
+					again = false;
+					embedLater();
+				}
 			});
 		running = run;
 		return run;
 	};
-	// A build cut short by unloading the plugin is no failure to report.
-	let unloaded = false;
-	plugin.register(() => {
-		unloaded = true;
-	});
-	// Events in the order Obsidian sent them (a modify, then a rename, of one note).
-	let chain: Promise<unknown> = core
-		.searchBuild(show)
-		.then(() => embed())
-		.catch((error: unknown) => {
+	const warnEmbedding = (error: unknown) => {
+		if (!unloaded) console.warn("Vault Agent: embedding the notes", error);
+	};
+	// Vault events in the order Obsidian sent them (a modify, then a rename, of
+	// one note), after the build. Embedding runs never join this queue: a run
+	// can take hours against a slow model, and the words index must not wait.
+	const built = core.searchBuild(show).then(
+		() => true,
+		(error: unknown) => {
 			if (!unloaded) console.warn("Vault Agent: the search index could not be built", error);
 			bar.setText("");
-		});
-	let timer: number | null = null;
+			return false;
+		},
+	);
+	let chain: Promise<unknown> = built;
+	const firstRun = built.then((ok) => (ok ? embed() : undefined)).catch(warnEmbedding);
 	const embedLater = () => {
 		if (timer !== null) window.clearTimeout(timer);
 		timer = window.setTimeout(() => {
 			timer = null;
-			void chain.then(() => embed());
+			void chain.then(() => {
+				if (running) again = true;
+				else void embed().catch(warnEmbedding);
+			});
 		}, EMBED_AFTER_CHANGE_MS);
+	};
+	const stop = () => {
+		again = false;
+		core.embeddingsStop();
+		abortHttp(EMBEDDINGS_TAG);
 	};
 	plugin.register(() => {
 		if (timer !== null) window.clearTimeout(timer);
-		core.embeddingsStop();
-		abortHttp(EMBEDDINGS_TAG);
+		stop();
 	});
 	const send = (event: SearchVaultEvent) => {
 		chain = chain
@@ -93,18 +120,18 @@ export function startSearchIndex(plugin: Plugin, core: CoreHandle, abortHttp: (t
 	plugin.registerEvent(vault.on("rename", (file: TAbstractFile, oldPath: string) => send({ kind: "rename", path: file.path, oldPath })));
 	return {
 		settled: async () => {
-			let seen: Promise<unknown> | null = null;
-			// Events may arrive while waiting: wait until the chain stops growing.
-			while (seen !== chain) {
-				seen = chain;
+			await firstRun;
+			// Events may arrive, and a run start, while waiting: wait until neither does.
+			for (;;) {
+				const seen = chain;
 				await seen;
+				const run = running;
+				if (run) await run.catch(() => undefined);
+				else if (seen === chain) return;
 			}
 		},
 		embed: () => chain.then(() => embed()),
-		stopEmbedding: () => {
-			core.embeddingsStop();
-			abortHttp(EMBEDDINGS_TAG);
-		},
+		stopEmbedding: stop,
 		onEmbeddingStatus: (listener) => {
 			listeners.add(listener);
 			return () => listeners.delete(listener);

@@ -1,13 +1,15 @@
 // Search by meaning through the built main.js: a real embedding server on
 // localhost (tests/support/embedding-server.mjs stands in for Ollama or LM
-// Studio), the vectors kept in the plugin's folder, Stop during a run, a
+// Studio), the vectors kept in the plugin's folder, notes changed during a
+// run that waits on a slow server (search by words takes them in at once, the
+// next run embeds them), Stop during a run, a
 // server that fails or answers garbage (keyword search goes on and says why),
 // and a server off this computer, which waits for the user's yes.
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { clickButton, closeSettings, copySampleVault, findSetting, loadPlugin, openSettingTab, removeVault, settle } from "../support/harness.mjs";
+import { clickButton, closeSettings, copySampleVault, eventually, findSetting, loadPlugin, openSettingTab, removeVault, settle, until } from "../support/harness.mjs";
 import { startEmbeddingServer } from "../support/embedding-server.mjs";
 
 const find = (plugin, query) => plugin.core.callTool("obsidianSearch", { command: "find", query });
@@ -98,6 +100,47 @@ describe("search by meaning with a local embedding server", () => {
 		const again = await plugin.searchIndex.embed();
 		assert.equal(again.phase, "idle", JSON.stringify(again));
 		assert.equal(again.embedded, again.sections);
+	});
+});
+
+describe("vault changes while an embedding run waits on a slow server", () => {
+	let vault;
+	let server;
+	let plugin;
+	before(async () => {
+		vault = copySampleVault();
+		// A local model can take hours over a vault: this one answers only when the test says.
+		server = await startEmbeddingServer({ hold: true });
+		({ plugin } = await loadPlugin(vault, { data: settingsFor(server) }));
+	});
+	after(async () => {
+		plugin.unload();
+		await server.close();
+		removeVault(vault);
+	});
+
+	it("search by words takes in new and renamed notes during the run, and the next run embeds them", { timeout: 60_000 }, async () => {
+		await eventually(() => server.state.held.length > 0);
+		writeFileSync(join(vault, "Ideas/Capybara.md"), "# Capybara\n\nThe capybara plan for the garden pond.\n");
+		plugin.app.vault.trigger("create", { path: "Ideas/Capybara.md" });
+		renameSync(join(vault, "People/Bob.md"), join(vault, "People/Robert.md"));
+		plugin.app.vault.trigger("rename", { path: "People/Robert.md" }, "People/Bob.md");
+		const created = await until(() => find(plugin, "capybara"), (r) => /Ideas\/Capybara\.md/.test(r.text));
+		assert.match(created.text, /^1\. Ideas\/Capybara\.md/m, created.text);
+		const renamed = await until(() => find(plugin, "roadmap"), (r) => /People\/Robert\.md/.test(r.text));
+		assert.match(renamed.text, /People\/Robert\.md/, renamed.text);
+		assert.doesNotMatch(renamed.text, /People\/Bob\.md/, renamed.text);
+		assert.equal(plugin.core.embeddingsStatus().phase, "embedding", "the run still waits on the server");
+		// Past the wait after a change (5 s), so the run after this one is asked for while it goes.
+		await new Promise((done) => setTimeout(done, 6_000));
+		// The run ends; what changed during it is embedded after it.
+		server.release();
+		await eventually(() => {
+			const status = plugin.core.embeddingsStatus();
+			return status.phase === "idle" && status.embedded === status.sections;
+		});
+		const embedded = server.state.requests.flatMap((r) => r.input);
+		assert.ok(embedded.some((text) => /capybara plan/.test(text)), "the new note was sent");
 	});
 });
 

@@ -2,7 +2,8 @@
 // for the tests of search by meaning. Its "model" knows a few concepts: words of
 // one concept get vectors that point the same way, so "car repairs" lands near
 // "brake pads and tyres" though they share no word. Any other word gets a small
-// direction of its own. It can also fail, answer garbage, or answer slowly.
+// direction of its own. It can also fail, answer garbage, answer slowly, or hold
+// its answers until the test lets them go (a run that outlasts what a test does).
 import { createServer } from "node:http";
 
 const CONCEPTS = [
@@ -32,10 +33,11 @@ export function embedText(text) {
 
 /**
  * Starts the server. `mode`: "ok", "fail" (HTTP 500), "garbage" (200 with vectors
- * of the wrong shape); `delayMs` holds every answer. Both can be changed later.
+ * of the wrong shape); `delayMs` holds every answer; `hold` keeps every answer
+ * until `release()` (`state.held` counts those waiting). All can be changed later.
  */
-export async function startEmbeddingServer({ mode = "ok", delayMs = 0 } = {}) {
-	const state = { mode, delayMs, requests: [], inputs: 0 };
+export async function startEmbeddingServer({ mode = "ok", delayMs = 0, hold = false } = {}) {
+	const state = { mode, delayMs, hold, held: [], requests: [], inputs: 0 };
 	const server = createServer((req, res) => {
 		let body = "";
 		req.on("data", (chunk) => (body += chunk));
@@ -59,15 +61,25 @@ export async function startEmbeddingServer({ mode = "ok", delayMs = 0 } = {}) {
 					res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ object: "list", model: request.model, data }));
 				}
 			};
-			if (state.delayMs > 0) setTimeout(answer, state.delayMs);
+			if (state.hold) state.held.push(answer);
+			else if (state.delayMs > 0) setTimeout(answer, state.delayMs);
 			else answer();
 		});
 	});
 	await new Promise((done) => server.listen(0, "127.0.0.1", done));
 	const { port } = server.address();
+	/** Stops holding and sends every answer held. */
+	const release = () => {
+		state.hold = false;
+		for (const answer of state.held.splice(0)) answer();
+	};
 	return {
 		state,
 		baseUrl: `http://127.0.0.1:${port}/v1`,
-		close: () => new Promise((done) => server.close(done)),
+		release,
+		close: () => {
+			release();
+			return new Promise((done) => server.close(done));
+		},
 	};
 }
