@@ -239,7 +239,7 @@ pub fn tool() -> ToolSpec {
     ToolSpec {
         id: "obsidianSearch",
         display_name: "Search (CLI)",
-        description: "Search the vault's notes for text with Obsidian's search.",
+        description: "Find the passages that answer a question (the plugin's ranked index), or search the notes' text with Obsidian's search.",
         guidance: "For a question about what the notes say (\"what did I write about X?\"), use \
                    obsidianSearch `find` first, with the user's own words: it ranks the notes' \
                    sections and returns the passages that answer, each with its note and heading \
