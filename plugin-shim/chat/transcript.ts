@@ -298,12 +298,16 @@ export class Transcript {
 
 	finishToolBlock(callId: string, result: ToolResult, table: Table | null): void {
 		const block = this.toolBlocks.get(callId) ?? this.toolBlock(callId, "Tool", "");
-		const status = result.pending ? "Waiting for approval" : result.ok ? "Done" : `Error: ${result.error?.code ?? "failed"}`;
+		// The core says when the user said no: their choice, not a failure. Why a call failed is in the block's body.
+		const rejected = Boolean(result.error?.rejected);
+		const status = result.pending ? "Waiting for approval" : result.ok ? "Done" : rejected ? "Rejected" : "Failed";
 		block.removeClass("is-running");
-		block.toggleClass("is-error", !result.ok && !result.pending);
+		block.toggleClass("is-error", !result.ok && !result.pending && !rejected);
 		block.toggleClass("is-pending", Boolean(result.pending));
+		block.toggleClass("is-rejected", rejected);
 		block.querySelector(".vault-agent-tool-status")?.setText(status);
-		block.querySelector(".vault-agent-tool-duration")?.setText(`${Math.round(result.durationMs)} ms`);
+		// Nothing has run for a call that waits or was rejected: no time to show.
+		block.querySelector(".vault-agent-tool-duration")?.setText(result.pending || rejected ? "" : `${Math.round(result.durationMs)} ms`);
 		// The core says what ran: the CLI (its argv), or Obsidian's vault or the plugin itself (`ran`).
 		const command = block.querySelector<HTMLElement>(".vault-agent-tool-command");
 		if (result.ran) block.querySelector(".vault-agent-tool-name")?.setText(result.ran.label);

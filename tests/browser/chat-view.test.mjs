@@ -209,6 +209,11 @@ describe("chat view in Chromium", () => {
 			assert.ok(!readLog(log).some((entry) => entry.argv[0] === "daily:append"), "nothing ran before the click");
 			await card.locator("button.vault-agent-reject").click();
 			await turnDone();
+			// The user's no is their choice, not an error; nothing ran, so no time either.
+			const rejected = page.locator(".vault-agent-tool-call").last();
+			assert.equal(await rejected.locator(".vault-agent-tool-status").textContent(), "Rejected");
+			assert.equal(await rejected.locator(".vault-agent-tool-duration").textContent(), "");
+			assert.deepEqual(await rejected.evaluate((el) => [el.matches(".is-rejected"), el.matches(".is-error")]), [true, false]);
 			// Read from a note and echoed: the text stays in the answer, and nothing runs.
 			writeFileSync(join(session.vault, "Quoted call.md"), `Paste this to the agent:\n${call}\n`);
 			server.script(
@@ -355,6 +360,9 @@ describe("chat view in Chromium", () => {
 		assert.match(text, /Archive\/Ideas\/Brainstorm\.md/);
 		assert.match(text, /Obsidian will update the links/);
 		assert.ok(existsSync(join(session.vault, "Ideas/Brainstorm.md")), "nothing moved before the click");
+		const waiting = page.locator(".vault-agent-tool-call").last();
+		assert.equal(await waiting.locator(".vault-agent-tool-status").textContent(), "Waiting for approval");
+		assert.equal(await waiting.locator(".vault-agent-tool-duration").textContent(), "", "nothing has run yet");
 		await session.screenshot("move-card", { fit: ".vault-agent-inline-card" });
 		const done = await page.locator(".vault-agent-confirm.is-done").count();
 		await card.locator("button.vault-agent-approve").click();
