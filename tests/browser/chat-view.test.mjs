@@ -183,6 +183,7 @@ describe("chat view in Chromium", () => {
 		await card.locator("button.vault-agent-approve").click();
 		await page.waitForFunction(() => document.querySelector(".vault-agent-confirm.is-done"), null, { timeout: 15_000 });
 		await turnDone();
+		assert.equal(await card.locator(".vault-agent-confirm-buttons").count(), 0, "an answered card keeps no buttons");
 		assert.deepEqual(readLog(log).filter((e) => e.argv[0] === "property:set").at(-1).argv, ["property:set", "name=status", "value=paused", "file=Roadmap"]);
 		assert.match(readFileSync(join(session.vault, "Projects/Roadmap.md"), "utf8"), /^status: paused$/m);
 		assert.match(await page.locator(".vault-agent-msg.is-assistant").last().textContent(), /Roadmap is paused/);
@@ -209,6 +210,7 @@ describe("chat view in Chromium", () => {
 			assert.ok(!readLog(log).some((entry) => entry.argv[0] === "daily:append"), "nothing ran before the click");
 			await card.locator("button.vault-agent-reject").click();
 			await turnDone();
+			assert.equal(await card.locator(".vault-agent-confirm-buttons").count(), 0, "a rejected card keeps no buttons");
 			// The user's no is their choice, not an error; nothing ran, so no time either.
 			const rejected = page.locator(".vault-agent-tool-call").last();
 			assert.equal(await rejected.locator(".vault-agent-tool-status").textContent(), "Rejected");
@@ -342,6 +344,9 @@ describe("chat view in Chromium", () => {
 		await dialog.locator("button", { hasText: "Undo anyway" }).click();
 		await page.waitForFunction(() => document.querySelector(".vault-agent-tool-call:last-of-type button.vault-agent-undo")?.textContent === "Undone", null, { timeout: 15_000 });
 		assert.equal(readFileSync(plan, "utf8"), original, "the value is back, and nothing else moved");
+		// The card of the change says so too.
+		assert.deepEqual(await card.evaluate((el) => [el.matches(".is-undone"), el.matches(".is-done")]), [true, false]);
+		assert.equal(await card.locator(".vault-agent-confirm-status").textContent(), "Undone.");
 		assert.deepEqual(session.errors, []);
 	});
 
