@@ -325,6 +325,7 @@ describe("chat view in Chromium", () => {
 		// Unfold the block and its diff for the picture.
 		await block.locator(":scope > summary .vault-agent-tool-name").click();
 		await block.locator(".vault-agent-tool-diff > summary").click();
+		assert.equal(await block.locator(".vault-agent-tool-diff > summary").evaluate((el) => getComputedStyle(el).display), "list-item", "a fold inside the block keeps its triangle");
 		assert.match(await block.locator(".vault-agent-tool-diff .vault-agent-diff-line.is-added").textContent(), /done/);
 		await block.scrollIntoViewIfNeeded();
 		await session.screenshot("chat-undo-button");
