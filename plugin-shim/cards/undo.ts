@@ -41,7 +41,8 @@ export class UndoConflictModal extends Modal {
 			contentEl.createDiv({ cls: "vault-agent-confirm-label", text: "What the agent left, then what is there now" });
 			renderDiff(contentEl, this.result.diff);
 		}
-		const buttons = contentEl.createDiv({ cls: "vault-agent-confirm-buttons" });
+		// Obsidian's own row of modal buttons: at the right, as in its dialogs.
+		const buttons = contentEl.createDiv({ cls: "modal-button-container" });
 		const anyway = new ButtonComponent(buttons)
 			.setButtonText("Undo anyway")
 			.setClass("vault-agent-undo-anyway")

@@ -337,6 +337,12 @@ describe("chat view in Chromium", () => {
 		assert.match(await dialog.locator(".modal-title").textContent(), /Changed since the agent's change/);
 		assert.match(await dialog.locator(".vault-agent-diff-line.is-removed").textContent(), /done/);
 		assert.match(await dialog.locator(".vault-agent-diff-line.is-added").textContent(), /shipped/);
+		// Obsidian's row of modal buttons, at the right of the dialog as in its own.
+		const row = await dialog.locator(".vault-agent-undo-keep").evaluate((keep) => {
+			const content = keep.closest(".modal-content").getBoundingClientRect();
+			return { container: keep.parentElement.className, gap: Math.round(content.right - keep.getBoundingClientRect().right) };
+		});
+		assert.deepEqual(row, { container: "modal-button-container", gap: 0 }, JSON.stringify(row));
 		await session.screenshot("chat-undo-conflict");
 		await dialog.locator("button", { hasText: "Keep" }).click();
 		assert.match(readFileSync(plan, "utf8"), /^status: shipped$/m, "Keep changes nothing");
