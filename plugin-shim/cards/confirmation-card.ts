@@ -111,15 +111,15 @@ export function renderConfirmationCard(parent: HTMLElement, card: ConfirmationCa
 	const status = root.createDiv({ cls: "vault-agent-confirm-status" });
 	// Answered: the buttons and the wait for an answer go.
 	const answered = () => {
-		approve.setDisabled(true);
-		reject.setDisabled(true);
-		forChat?.setDisabled(true);
+		buttons.remove();
 		expiry.remove();
 	};
 	const finish = (result: ToolResult, label: string) => {
 		answered();
 		root.addClass(result.ok ? "is-done" : "is-closed");
 		status.setText(label);
+		// Undo repaints the card from the journal (cards/undo.ts) once this change is undone.
+		if (result.ok && result.journal) root.dataset.journalEntry = result.journal.entry;
 		actions.settled?.(result);
 	};
 	const run = async (answer: (card: ConfirmationCard) => Promise<ToolResult>) => {

@@ -41,7 +41,8 @@ export class UndoConflictModal extends Modal {
 			contentEl.createDiv({ cls: "vault-agent-confirm-label", text: "What the agent left, then what is there now" });
 			renderDiff(contentEl, this.result.diff);
 		}
-		const buttons = contentEl.createDiv({ cls: "vault-agent-confirm-buttons" });
+		// Obsidian's own row of modal buttons: at the right, as in its dialogs.
+		const buttons = contentEl.createDiv({ cls: "modal-button-container" });
 		const anyway = new ButtonComponent(buttons)
 			.setButtonText("Undo anyway")
 			.setClass("vault-agent-undo-anyway")
@@ -157,10 +158,19 @@ export class UndoController {
 		this.paintTurn(bar);
 	}
 
-	/** Repaints every undo button under `root` from the journal. */
+	/** Repaints every undo button, and every card of a change, under `root` from the journal. */
 	refresh(root: HTMLElement): void {
 		for (const button of Array.from(root.querySelectorAll<HTMLElement>("button.vault-agent-undo"))) this.paintEntry(button);
 		for (const bar of Array.from(root.querySelectorAll<HTMLElement>(".vault-agent-turn-undo"))) this.paintTurn(bar);
+		for (const card of Array.from(root.querySelectorAll<HTMLElement>(".vault-agent-confirm[data-journal-entry]"))) this.paintCard(card);
+	}
+
+	/** An approved card whose change was undone says so, as its tool block does. */
+	private paintCard(card: HTMLElement): void {
+		if (!this.core.journalEntry(card.dataset.journalEntry ?? "")?.undone) return;
+		card.removeClass("is-done");
+		card.addClass("is-undone");
+		card.querySelector(".vault-agent-confirm-status")?.setText("Undone.");
 	}
 
 	private paintEntry(button: HTMLElement): void {

@@ -22,8 +22,10 @@ export function renderPermission(parent: HTMLElement, agentName: string, ask: Pe
 	setIcon(head.createSpan(), "shield-question");
 	head.createSpan({ text: `${agentName} asks: ${ask.title}` });
 	const buttons = card.createDiv({ cls: "vault-agent-permission-options" });
+	// One call-to-action, the narrowest yes: "Allow once" (or the agent's first allow when it offers no once).
+	const cta = ask.options.find((o) => o.kind === "allow_once") ?? ask.options.find((o) => o.kind.startsWith("allow"));
 	for (const option of ask.options) {
-		const button = buttons.createEl("button", { text: option.name, cls: option.kind.startsWith("allow") ? "mod-cta" : "" });
+		const button = buttons.createEl("button", { text: option.name, cls: option === cta ? "mod-cta" : "" });
 		if (option.kind === "allow_always") button.setAttribute("title", "For this chat session only");
 		button.addEventListener("click", () => {
 			ask.answer(option.optionId);

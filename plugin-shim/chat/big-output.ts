@@ -47,16 +47,46 @@ export function appendLinkedText(el: HTMLElement, text: string, exists: NoteExis
 		}
 		let last = 0;
 		for (const match of line.matchAll(LINK_OR_PATH)) {
-			const [whole, wiki, bare] = match;
-			const target = wiki !== undefined ? (wiki.split("|")[0] ?? "").trim() : bare;
-			if (!target || (bare !== undefined && !exists(bare))) continue;
-			plain += line.slice(last, match.index);
-			link(whole, target);
+			const [whole, wiki] = match;
+			if (wiki !== undefined) {
+				const target = (wiki.split("|")[0] ?? "").trim();
+				if (!target) continue;
+				plain += line.slice(last, match.index);
+				link(whole, target);
+				last = match.index + whole.length;
+				continue;
+			}
+			const path = withSpaces(line.slice(last, match.index), whole, exists);
+			if (path === null) continue;
+			plain += line.slice(last, match.index + whole.length - path.length);
+			link(path, path);
 			last = match.index + whole.length;
 		}
 		plain += line.slice(last);
 	}
 	if (plain) el.appendText(plain);
+}
+
+/** Words before a path that the pattern stops at (a space), tried as part of it. */
+const WORDS_BEFORE_PATH = 8;
+
+/**
+ * The note a path names, `bare` or the longest one that ends in it and
+ * begins a few words before (`before`): "Projects/Launch plan.md" in a list
+ * of paths, which the pattern cuts at its space. Only notes there are count.
+ */
+function withSpaces(before: string, bare: string, exists: NoteExists): string | null {
+	let found = exists(bare) ? bare : null;
+	let start = before.length;
+	for (let words = 0; words < WORDS_BEFORE_PATH && before[start - 1] === " "; words++) {
+		const from = before.lastIndexOf(" ", start - 2) + 1;
+		const word = before.slice(from, start - 1);
+		if (!word || /["'`<>|[\]()]/.test(word)) break;
+		start = from;
+		const path = before.slice(start) + bare;
+		if (exists(path)) found = path;
+	}
+	return found;
 }
 
 /** The text as the CLI printed it, its head first when it is long. */

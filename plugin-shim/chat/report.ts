@@ -16,6 +16,8 @@ export async function showReport(
 	showBanner: (message: string) => void,
 ): Promise<ToolResult> {
 	const id = `report-${++reports}`;
+	// The report is what the chat shows now: the new chat's prompts go, as they do for a message.
+	transcript.removeEmptyState();
 	const block = transcript.toolBlock(id, call.displayName, JSON.stringify(call.args));
 	block.addClass("is-report");
 	transcript.scrollToEnd();

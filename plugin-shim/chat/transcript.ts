@@ -4,7 +4,7 @@
 // turn-agent.ts) draw here through the same events; the core decided what
 // they say.
 
-import { type App, type Component, Keymap, MarkdownRenderer, setIcon } from "obsidian";
+import { type App, type Component, Keymap, MarkdownRenderer, setIcon, setTooltip } from "obsidian";
 import { type CardActions, commandWords, headline, renderConfirmationCard } from "../cards/confirmation-card";
 import type { UndoController } from "../cards/undo";
 import type { Attachment, ChatEvent, ChatMessage, ConfirmationCard, Table, Usage } from "../core/types";
@@ -287,7 +287,7 @@ export class Transcript {
 		const summary = block.createEl("summary");
 		const icon = summary.createSpan({ cls: "vault-agent-tool-icon" });
 		setIcon(icon, "terminal-square");
-		breakAtUnderscores(summary.createSpan({ cls: "vault-agent-tool-name" }), displayName);
+		toolName(summary.createSpan({ cls: "vault-agent-tool-name" }), displayName);
 		summary.createSpan({ cls: "vault-agent-tool-status", text: "Running" });
 		summary.createSpan({ cls: "vault-agent-tool-duration" });
 		showWords(block.createEl("code", { cls: "vault-agent-tool-command" }), describeArguments(args));
@@ -298,15 +298,20 @@ export class Transcript {
 
 	finishToolBlock(callId: string, result: ToolResult, table: Table | null): void {
 		const block = this.toolBlocks.get(callId) ?? this.toolBlock(callId, "Tool", "");
-		const status = result.pending ? "Waiting for approval" : result.ok ? "Done" : `Error: ${result.error?.code ?? "failed"}`;
+		// The core says when the user said no: their choice, not a failure. Why a call failed is in the block's body.
+		const rejected = Boolean(result.error?.rejected);
+		const status = result.pending ? "Waiting for approval" : result.ok ? "Done" : rejected ? "Rejected" : "Failed";
 		block.removeClass("is-running");
-		block.toggleClass("is-error", !result.ok && !result.pending);
+		block.toggleClass("is-error", !result.ok && !result.pending && !rejected);
 		block.toggleClass("is-pending", Boolean(result.pending));
+		block.toggleClass("is-rejected", rejected);
 		block.querySelector(".vault-agent-tool-status")?.setText(status);
-		block.querySelector(".vault-agent-tool-duration")?.setText(`${Math.round(result.durationMs)} ms`);
+		// Nothing has run for a call that waits or was rejected: no time to show.
+		block.querySelector(".vault-agent-tool-duration")?.setText(result.pending || rejected ? "" : `${Math.round(result.durationMs)} ms`);
 		// The core says what ran: the CLI (its argv), or Obsidian's vault or the plugin itself (`ran`).
 		const command = block.querySelector<HTMLElement>(".vault-agent-tool-command");
-		if (result.ran) block.querySelector(".vault-agent-tool-name")?.setText(result.ran.label);
+		const name = block.querySelector<HTMLElement>(".vault-agent-tool-name");
+		if (result.ran && name) toolName(name, result.ran.label);
 		const words = result.ran?.words ?? (result.argv && commandWords(result.argv));
 		if (words && command) showWords(command, words);
 		const body = block.querySelector(".vault-agent-tool-result");
@@ -396,12 +401,10 @@ export function iconButton(parent: HTMLElement, cls: string, icon: string, label
 
 /** A command line, one span a word, so a narrow view breaks it between words (styles.css), not inside them. */
 /** `text` with a line-break opportunity after each `_`: a long tool name (mcp_github_create_issue) wraps between its words. */
-function breakAtUnderscores(el: HTMLElement, text: string): void {
-	const parts = text.split(/(?<=_)/);
-	parts.forEach((part, i) => {
-		el.appendText(part);
-		if (i < parts.length - 1) el.createEl("wbr");
-	});
+/** A tool block's name: one line, cut with an ellipsis in a narrow sidebar; the whole name in its tooltip. */
+function toolName(el: HTMLElement, text: string): void {
+	el.setText(text);
+	setTooltip(el, text);
 }
 
 function showWords(el: HTMLElement, words: string[]): void {

@@ -105,10 +105,16 @@ export class AgentDoors {
 		await this.listener.stop();
 	}
 
-	/** Ready-to-paste client set-ups, with the token in them (made by the core, as in the README). */
+	/** Ready-to-paste client set-ups, with the token in them (made by the core, as in the README): what Copy copies. */
 	clientConfigs(): McpClientSetup[] {
 		const { port } = this.host.core.settings().mcp;
 		return this.host.core.mcpClientSetups(port, this.token());
+	}
+
+	/** The same set-ups with `<token>` where the token goes: what the screen shows, so a screenshot of the settings leaks nothing. */
+	shownClientConfigs(): McpClientSetup[] {
+		const { port } = this.host.core.settings().mcp;
+		return this.host.core.mcpClientSetups(port, null);
 	}
 
 	private setStatus(status: string): void {

@@ -69,7 +69,12 @@ export type ErrorInfo = { code: string, message: string,
  * True when the user, not the model, has to act (a setting, the app,
  * the CLI): the chat shows the message as a banner too.
  */
-userFix?: boolean, };
+userFix?: boolean, 
+/**
+ * True when the user said no to the call (a card's Reject): nothing
+ * ran, by their choice, so the chat shows it as rejected, not failed.
+ */
+rejected?: boolean, };
 
 /**
  * An image as the host hands it over for one model request: its MIME type

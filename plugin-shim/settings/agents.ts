@@ -87,18 +87,21 @@ export function agentsSection(ctx: SettingsContext, redraw: () => void): Section
 			},
 		},
 	];
-	for (const config of agents.clientConfigs()) {
+	// The screen shows `<token>`; only what Copy copies holds the token.
+	const copies = agents.clientConfigs();
+	agents.shownClientConfigs().forEach((shown, i) => {
+		const copied = copies[i] ?? shown;
 		rows.push({
-			name: config.name,
-			desc: config.note,
+			name: shown.name,
+			desc: shown.note,
 			aliases,
 			render: (setting) => {
-				setting.addButton((button) => button.setButtonText("Copy").onClick(() => copy(config.text, config.name)));
+				setting.addButton((button) => button.setButtonText("Copy").onClick(() => copy(copied.text, shown.name)));
 				setting.settingEl.addClass("vault-agent-client-config");
-				setting.descEl.createEl("pre", { cls: "vault-agent-client-config-text", text: config.text });
+				setting.descEl.createEl("pre", { cls: "vault-agent-client-config-text", text: shown.text });
 			},
 		});
-	}
+	});
 	rows.push({
 		name: "Recent MCP activity",
 		desc: `The newest ${ACTIVITY_SHOWN} calls; changes are in the undo journal like the chat's.`,

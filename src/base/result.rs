@@ -21,6 +21,10 @@ pub struct ErrorInfo {
         skip_serializing_if = "std::ops::Not::not"
     )]
     pub user_fix: bool,
+    /// True when the user said no to the call (a card's Reject): nothing
+    /// ran, by their choice, so the chat shows it as rejected, not failed.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub rejected: bool,
 }
 
 /// The outcome of one tool call.
@@ -177,6 +181,7 @@ impl ToolResult {
                 code: error.code().to_string(),
                 message,
                 user_fix: error.user_fix(),
+                rejected: matches!(error, ToolError::ConfirmationRejected),
             }),
             program: None,
             argv: None,

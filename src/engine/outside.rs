@@ -301,6 +301,7 @@ pub fn outcome_result(outcome: &OutsideOutcome, tool: &str, timeout_ms: u32) -> 
             code: code.into(),
             message: text,
             user_fix: false,
+            rejected: false,
         }),
         ..ToolResult::success("")
     };
@@ -550,6 +551,7 @@ pub fn refused(why: String) -> ToolResult {
         code: "outside_refused".into(),
         message: why,
         user_fix: false,
+        rejected: false,
     });
     result
 }

@@ -128,6 +128,7 @@ describe("a coding agent in the chat view, in Chromium", () => {
 		await card.waitFor({ state: "visible", timeout: 15_000 });
 		assert.match(await card.textContent(), /asks: Run the linter/);
 		assert.deepEqual(await card.locator("button").allTextContents(), ["Allow once", "Always allow", "Reject"]);
+		assert.deepEqual(await card.locator("button.mod-cta").allTextContents(), ["Allow once"], "one call to action: the narrowest yes");
 		await session.screenshot("acp-agent-permission");
 		await card.locator("button", { hasText: "Reject" }).click();
 		await turnDone();

@@ -255,6 +255,8 @@ describe("the chat view in a narrow sidebar, in Chromium", () => {
 			const name = el.querySelector(".vault-agent-tool-name").getBoundingClientRect();
 			return {
 				label: el.querySelector(".vault-agent-tool-name").textContent,
+				tooltip: el.querySelector(".vault-agent-tool-name").getAttribute("aria-label"),
+				nameLines: Math.round(name.height / parseFloat(getComputedStyle(el.querySelector(".vault-agent-tool-name")).lineHeight)),
 				words: [...el.querySelectorAll(".vault-agent-tool-command .vault-agent-arg")].map((w) => w.textContent),
 				durationOnLabelRow: middle(".vault-agent-tool-duration") >= name.top && middle(".vault-agent-tool-duration") <= name.bottom,
 				duration: el.querySelector(".vault-agent-tool-duration").textContent,
@@ -281,7 +283,9 @@ describe("the chat view in a narrow sidebar, in Chromium", () => {
 		const waiting = await blockFacts(block);
 		assert.equal(waiting.label, "Edit notes (Obsidian's vault)", JSON.stringify(waiting));
 		assert.deepEqual(waiting.words, ["edit", "Projects/Launch plan.md"], "the operation and the note, no made-up command line");
-		assert.equal(waiting.durationOnLabelRow, true, `the duration on the label's row at 320 px: ${JSON.stringify(waiting)}`);
+		assert.equal(waiting.duration, "", "nothing has run while the card waits: no time");
+		assert.equal(waiting.nameLines, 1, `the name on one line at 320 px, cut with an ellipsis: ${JSON.stringify(waiting)}`);
+		assert.equal(waiting.tooltip, "Edit notes (Obsidian's vault)", "the whole name in its tooltip");
 		const card = page.locator(".vault-agent-inline-card .vault-agent-confirm").last();
 		assert.equal(await card.locator(".vault-agent-confirm-expiry").count(), 1, "the card waits until a time");
 		await block.screenshot({ path: join(outputDir, "chat-vault-edit-block-320.png") });

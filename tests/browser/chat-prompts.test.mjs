@@ -128,6 +128,16 @@ describe("saved prompts and rewrites in Chromium", () => {
 		assert.deepEqual(await picker.locator("option").allTextContents(), ["None", "Plan my day", "Proofread"], "a prompt with a problem is not offered");
 		await picker.selectOption({ label: "Proofread" });
 		assert.equal(await modal.locator("input[type=text]").isDisabled(), true, "the prompt is the instruction");
+		// The open note's chip with its selection fits the sidebar; the selection gives way before the note's name.
+		const chip = await page.locator(".vault-agent-chip.is-open-note").evaluate((el) => {
+			const box = el.getBoundingClientRect();
+			const holder = el.parentElement.getBoundingClientRect();
+			const path = el.querySelector(".vault-agent-chip-path");
+			const remove = el.querySelector(".vault-agent-chip-remove").getBoundingClientRect();
+			return { right: box.right, holder: holder.right, removeRight: remove.right, path: path.textContent, pathCut: path.scrollWidth > path.clientWidth };
+		});
+		assert.ok(chip.right <= chip.holder + 0.5 && chip.removeRight <= chip.holder + 0.5, `the chip stays inside the sidebar: ${JSON.stringify(chip)}`);
+		assert.equal(chip.pathCut, false, `the note's name is whole: ${JSON.stringify(chip)}`);
 		await session.screenshot("chat-rewrite-with-prompt", { fit: ".modal" });
 
 		server.script({ stream: openaiStream({ text: "We talked about the roadmap for a long time and decided nothing." }) });

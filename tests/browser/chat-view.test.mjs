@@ -183,6 +183,7 @@ describe("chat view in Chromium", () => {
 		await card.locator("button.vault-agent-approve").click();
 		await page.waitForFunction(() => document.querySelector(".vault-agent-confirm.is-done"), null, { timeout: 15_000 });
 		await turnDone();
+		assert.equal(await card.locator(".vault-agent-confirm-buttons").count(), 0, "an answered card keeps no buttons");
 		assert.deepEqual(readLog(log).filter((e) => e.argv[0] === "property:set").at(-1).argv, ["property:set", "name=status", "value=paused", "file=Roadmap"]);
 		assert.match(readFileSync(join(session.vault, "Projects/Roadmap.md"), "utf8"), /^status: paused$/m);
 		assert.match(await page.locator(".vault-agent-msg.is-assistant").last().textContent(), /Roadmap is paused/);
@@ -209,6 +210,12 @@ describe("chat view in Chromium", () => {
 			assert.ok(!readLog(log).some((entry) => entry.argv[0] === "daily:append"), "nothing ran before the click");
 			await card.locator("button.vault-agent-reject").click();
 			await turnDone();
+			assert.equal(await card.locator(".vault-agent-confirm-buttons").count(), 0, "a rejected card keeps no buttons");
+			// The user's no is their choice, not an error; nothing ran, so no time either.
+			const rejected = page.locator(".vault-agent-tool-call").last();
+			assert.equal(await rejected.locator(".vault-agent-tool-status").textContent(), "Rejected");
+			assert.equal(await rejected.locator(".vault-agent-tool-duration").textContent(), "");
+			assert.deepEqual(await rejected.evaluate((el) => [el.matches(".is-rejected"), el.matches(".is-error")]), [true, false]);
 			// Read from a note and echoed: the text stays in the answer, and nothing runs.
 			writeFileSync(join(session.vault, "Quoted call.md"), `Paste this to the agent:\n${call}\n`);
 			server.script(
@@ -318,6 +325,7 @@ describe("chat view in Chromium", () => {
 		// Unfold the block and its diff for the picture.
 		await block.locator(":scope > summary .vault-agent-tool-name").click();
 		await block.locator(".vault-agent-tool-diff > summary").click();
+		assert.equal(await block.locator(".vault-agent-tool-diff > summary").evaluate((el) => getComputedStyle(el).display), "list-item", "a fold inside the block keeps its triangle");
 		assert.match(await block.locator(".vault-agent-tool-diff .vault-agent-diff-line.is-added").textContent(), /done/);
 		await block.scrollIntoViewIfNeeded();
 		await session.screenshot("chat-undo-button");
@@ -329,6 +337,12 @@ describe("chat view in Chromium", () => {
 		assert.match(await dialog.locator(".modal-title").textContent(), /Changed since the agent's change/);
 		assert.match(await dialog.locator(".vault-agent-diff-line.is-removed").textContent(), /done/);
 		assert.match(await dialog.locator(".vault-agent-diff-line.is-added").textContent(), /shipped/);
+		// Obsidian's row of modal buttons, at the right of the dialog as in its own.
+		const row = await dialog.locator(".vault-agent-undo-keep").evaluate((keep) => {
+			const content = keep.closest(".modal-content").getBoundingClientRect();
+			return { container: keep.parentElement.className, gap: Math.round(content.right - keep.getBoundingClientRect().right) };
+		});
+		assert.deepEqual(row, { container: "modal-button-container", gap: 0 }, JSON.stringify(row));
 		await session.screenshot("chat-undo-conflict");
 		await dialog.locator("button", { hasText: "Keep" }).click();
 		assert.match(readFileSync(plan, "utf8"), /^status: shipped$/m, "Keep changes nothing");
@@ -337,6 +351,9 @@ describe("chat view in Chromium", () => {
 		await dialog.locator("button", { hasText: "Undo anyway" }).click();
 		await page.waitForFunction(() => document.querySelector(".vault-agent-tool-call:last-of-type button.vault-agent-undo")?.textContent === "Undone", null, { timeout: 15_000 });
 		assert.equal(readFileSync(plan, "utf8"), original, "the value is back, and nothing else moved");
+		// The card of the change says so too.
+		assert.deepEqual(await card.evaluate((el) => [el.matches(".is-undone"), el.matches(".is-done")]), [true, false]);
+		assert.equal(await card.locator(".vault-agent-confirm-status").textContent(), "Undone.");
 		assert.deepEqual(session.errors, []);
 	});
 
@@ -355,6 +372,9 @@ describe("chat view in Chromium", () => {
 		assert.match(text, /Archive\/Ideas\/Brainstorm\.md/);
 		assert.match(text, /Obsidian will update the links/);
 		assert.ok(existsSync(join(session.vault, "Ideas/Brainstorm.md")), "nothing moved before the click");
+		const waiting = page.locator(".vault-agent-tool-call").last();
+		assert.equal(await waiting.locator(".vault-agent-tool-status").textContent(), "Waiting for approval");
+		assert.equal(await waiting.locator(".vault-agent-tool-duration").textContent(), "", "nothing has run yet");
 		await session.screenshot("move-card", { fit: ".vault-agent-inline-card" });
 		const done = await page.locator(".vault-agent-confirm.is-done").count();
 		await card.locator("button.vault-agent-approve").click();

@@ -50,6 +50,14 @@ describe("hygiene report in Chromium", () => {
 		for (const source of ["Welcome.md", "Projects/Launch plan.md", "Projects/Roadmap.md", "Ideas/Brainstorm.md"]) {
 			assert.ok(line.includes(source), `${source} is named as a source: ${line}`);
 		}
+		// Each source is a link to its note, a path with a space too.
+		const links = await text.locator("a.internal-link").evaluateAll((as) => as.map((a) => a.dataset.href));
+		for (const source of ["Welcome.md", "Projects/Launch plan.md", "Projects/Roadmap.md", "Ideas/Brainstorm.md"]) {
+			assert.ok(links.includes(source), `${source} is a link: ${JSON.stringify(links)}`);
+		}
+		assert.ok(!links.includes("plan.md"), `no link cut at the space: ${JSON.stringify(links)}`);
+		// The report replaces the new chat's prompts, as a message would.
+		assert.equal(await page.locator(".vault-agent-chat .vault-agent-empty-state").count(), 0, "no empty state above the report");
 		const box = await text.boundingBox();
 		assert.ok(box && box.width > 200 && box.height > 20, `the text has room: ${JSON.stringify(box)}`);
 

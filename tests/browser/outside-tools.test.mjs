@@ -81,11 +81,14 @@ describe("an outside tool's card in Chromium", () => {
 		await page.locator(".vault-agent-send").click();
 		const card = page.locator(".vault-agent-confirm:has(.vault-agent-confirm-outside)").last();
 		await card.waitFor({ state: "visible", timeout: 20_000 });
-		// The name's text, not only its box, ends before the status begins.
+		// The name's text as it shows (cut at its box with an ellipsis), not only its box, ends before the status begins.
 		const [nameEnd, statusStart] = await page.locator(".vault-agent-tool-call").last().evaluate((block) => {
+			const name = block.querySelector(".vault-agent-tool-name");
 			const text = document.createRange();
-			text.selectNodeContents(block.querySelector(".vault-agent-tool-name"));
-			return [Math.max(...[...text.getClientRects()].map((r) => r.right)), block.querySelector(".vault-agent-tool-status").getBoundingClientRect().left];
+			text.selectNodeContents(name);
+			const textEnd = Math.max(...[...text.getClientRects()].map((r) => r.right));
+			const shownEnd = getComputedStyle(name).overflow === "hidden" ? Math.min(textEnd, name.getBoundingClientRect().right) : textEnd;
+			return [shownEnd, block.querySelector(".vault-agent-tool-status").getBoundingClientRect().left];
 		});
 		assert.ok(nameEnd <= statusStart, `the tool's name (to ${nameEnd} px) stays clear of its status (from ${statusStart} px)`);
 		await session.screenshot("outside-tool-card-320");

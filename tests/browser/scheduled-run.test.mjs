@@ -73,6 +73,10 @@ describe("a scheduled prompt in Chromium", () => {
 		const messages = page.locator(".vault-agent-messages");
 		await messages.getByText("Here is today's plan").waitFor({ state: "visible", timeout: 5_000 });
 		assert.match(await messages.textContent(), /Scheduled: the saved prompt “Morning” ran for its slot \d{4}-\d\d-\d\d 00:00 \(daily 00:00\)\. It ran late/);
+		// The refused write reads "Failed" (the reason is in the block), not its code.
+		const refused = messages.locator(".vault-agent-tool-call.is-error");
+		assert.equal(await refused.locator(".vault-agent-tool-status").textContent(), "Failed");
+		assert.match(await refused.locator(".vault-agent-tool-result").textContent(), /Read only/);
 		await session.screenshot("scheduled-run-chat");
 	});
 });

@@ -62,7 +62,7 @@ describe("the MCP client set-ups", () => {
 		removeVault(vault);
 	});
 
-	it("are the texts the settings tab shows, and docs/mcp.md's with <token>", async () => {
+	it("are what the settings tab's Copy copies; the tab shows them with <token>, as docs/mcp.md does", async () => {
 		assert.deepEqual(
 			setups.map((s) => s.name.split(" ")[0]),
 			["Claude", "Cursor", "VS", "Codex", "Claude"],
@@ -71,7 +71,9 @@ describe("the MCP client set-ups", () => {
 		await settle(6);
 		const shown = [...tab.querySelectorAll(".vault-agent-client-config-text")].map((pre) => pre.textContent);
 		closeSettings(plugin.app);
-		assert.deepEqual(shown, setups.map((s) => s.text));
+		assert.deepEqual(shown, plugin.agents.shownClientConfigs().map((s) => s.text));
+		assert.deepEqual(shown, setups.map((s) => s.text.replaceAll(token, "<token>")), "the same set-ups, the token left out");
+		assert.ok(!shown.some((text) => text.includes(token)), "a screenshot of the settings shows no token");
 		const docs = readFileSync(join(root, "docs/mcp.md"), "utf8");
 		const fence = { shell: "sh", json: "json", toml: "toml" };
 		for (const written of plugin.core.mcpClientSetups(DEFAULT_PORT, null)) {

@@ -205,6 +205,7 @@ impl<H: Host> ChatDoor<H> {
                     code: "outside_refused".into(),
                     message: why,
                     user_fix: false,
+                    rejected: false,
                 });
                 self.record_outside(conversation, call, offered, result, events);
                 None
@@ -361,6 +362,7 @@ impl<H: Host> ChatDoor<H> {
                     code: "rejected".into(),
                     message: rejected.text.clone(),
                     user_fix: false,
+                    rejected: true,
                 });
                 rejected
             }
