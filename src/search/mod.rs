@@ -99,7 +99,7 @@ pub use text::Language;
 /// Why the search refused a call; each says what to do instead.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SearchError {
-    #[error("The query has no words to search for (only very short or very common words such as \"the\" or \"how\"). Add a word the notes would contain.")]
+    #[error("The query has no words to search for (only very short or very common words such as \"the\" or \"how\"). Add a word the notes would contain, or use Obsidian's search (obsidianSearch `search`) for an exact word such as \"IT\" or \"May\".")]
     EmptyQuery,
     #[error("The cursor \"{0}\" was not made by this search. Pass the `next` value of the previous page with the same query, or search again without a cursor.")]
     BadCursor(String),
