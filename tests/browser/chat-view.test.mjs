@@ -123,8 +123,9 @@ describe("chat view in Chromium", () => {
 		// A second profile, added as the settings tab adds one: the header follows at once.
 		await page.evaluate(() => window.__harness.plugin.editModelProfiles({ action: "add", preset: "openrouter" }));
 		const names = await switcher.locator("option").allTextContents();
-		// The coding agents (ACP) follow the model profiles.
-		assert.deepEqual(names.slice(1), ["OpenRouter", "Claude Code (agent)", "Codex (agent)", "Gemini CLI (agent)", "Custom agent (agent)"]);
+		// The coding agents (ACP) follow the model profiles, in a group of their own.
+		assert.deepEqual(names.slice(1), ["OpenRouter", "Claude Code", "Codex", "Gemini CLI", "Custom agent"]);
+		assert.deepEqual(await switcher.locator("optgroup").evaluateAll((groups) => groups.map((g) => [g.label, g.children.length])), [["Coding agents", 4]]);
 		assert.equal(await switcher.locator("option:checked").textContent(), "OpenRouter", "the new profile is in use");
 		// The full name (a narrow header cuts it), then the model and server.
 		assert.equal(await switcher.getAttribute("title"), "OpenRouter (openai/gpt-4.1-mini · openrouter.ai)");
