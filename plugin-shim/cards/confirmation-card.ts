@@ -28,10 +28,18 @@ export function commandWords(argv: string[]): string[] {
 	return ["obsidian", ...argv].map((arg) => (/^[\w:./=#@+-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, "'\\''")}'`));
 }
 
-/** A unified diff: counts, then hunks of lines with the changed words marked; long diffs fold. */
-export function renderDiff(parent: HTMLElement, diff: NoteDiff): HTMLElement {
+/** A diff's counts as the core words them: "+2 −1 lines". */
+export function diffCounts(diff: NoteDiff): string {
+	return `+${diff.added} −${diff.removed} lines`;
+}
+
+/**
+ * A unified diff: counts (unless the title above it says them already), then
+ * hunks of lines with the changed words marked; long diffs fold.
+ */
+export function renderDiff(parent: HTMLElement, diff: NoteDiff, counts = true): HTMLElement {
 	const box = parent.createDiv({ cls: "vault-agent-diff" });
-	box.createDiv({ cls: "vault-agent-diff-counts", text: `+${diff.added} −${diff.removed} lines` });
+	if (counts) box.createDiv({ cls: "vault-agent-diff-counts", text: diffCounts(diff) });
 	const body = box.createDiv({ cls: "vault-agent-diff-body" });
 	let shown = 0;
 	const total = diff.hunks.reduce((sum, hunk) => sum + hunk.lines.length + 1, 0);
@@ -79,7 +87,8 @@ export function renderConfirmationCard(parent: HTMLElement, card: ConfirmationCa
 	if (card.outside) {
 		renderOutsideCall(root, card.outside);
 	} else if (card.preview.diff) {
-		renderDiff(root, card.preview.diff);
+		// The card's first line has the counts as a rule ("Edit "a.md" (+1 −1 lines)"): once is enough.
+		renderDiff(root, card.preview.diff, !card.summary.includes(diffCounts(card.preview.diff)));
 	} else {
 		const preview = root.createDiv({ cls: "vault-agent-confirm-preview" });
 		preview.createDiv({ cls: "vault-agent-confirm-label", text: "Now" });
@@ -114,10 +123,16 @@ export function renderConfirmationCard(parent: HTMLElement, card: ConfirmationCa
 		buttons.remove();
 		expiry.remove();
 	};
-	const finish = (result: ToolResult, label: string) => {
+	const finish = (result: ToolResult, label: string, reply = "") => {
 		answered();
 		root.addClass(result.ok ? "is-done" : "is-closed");
 		status.setText(label);
+		// An outside server's words, apart from the plugin's and marked as its own: they may try to speak for it.
+		if (reply) {
+			const quote = root.createDiv({ cls: "vault-agent-confirm-reply" });
+			quote.createDiv({ cls: "vault-agent-confirm-label", text: "The server replied:" });
+			quote.createEl("blockquote", { cls: "vault-agent-confirm-reply-text", text: reply });
+		}
 		// Undo repaints the card from the journal (cards/undo.ts) once this change is undone.
 		if (result.ok && result.journal) root.dataset.journalEntry = result.journal.entry;
 		actions.settled?.(result);
@@ -126,7 +141,8 @@ export function renderConfirmationCard(parent: HTMLElement, card: ConfirmationCa
 		answered();
 		status.setText("Running…");
 		const result = await answer(card);
-		finish(result, statusLine(result));
+		const reply = card.outside ? serverReply(result) : "";
+		finish(result, reply ? (result.ok ? "Done." : "The server reported an error.") : statusLine(result), reply);
 	};
 	const approve = new ButtonComponent(buttons)
 		.setButtonText(card.outside ? "Approve once" : "Approve")
@@ -158,6 +174,34 @@ function statusLine(result: ToolResult): string {
 	const sentence = headline(result.text);
 	if (!result.ok) return sentence;
 	return sentence === "." || sentence === "Done." ? "Done." : `Done. ${sentence}`;
+}
+
+/**
+ * What an outside server answered, in its own words: its text, less the line
+ * of each image drawn and the core's note to the model after an error. Empty
+ * when it said nothing, or when the call failed before it answered (the
+ * plugin's own words then, as other results).
+ */
+function serverReply(result: ToolResult): string {
+	if (!result.ok && result.error?.code !== "outside_tool_error") return "";
+	return withoutShownImages(result.text, result.images)
+		.replace(/\n\[The tool [^\n]*\]$/, "")
+		.trim();
+}
+
+/**
+ * A result's text less the "[Image: image/png, 72 bytes]" line of each image
+ * drawn under it (for the model, which does not see the picture). An image
+ * not shown keeps its line, which says why.
+ */
+export function withoutShownImages(text: string, images: ToolResult["images"]): string {
+	let left = images?.length ?? 0;
+	if (left === 0) return text;
+	const placeholder = /^\[Image: [\w.+-]+\/[\w.+-]+, [^;\]]*\]$/;
+	return text
+		.split("\n")
+		.filter((line) => !(left > 0 && placeholder.test(line.trim()) && left-- > 0))
+		.join("\n");
 }
 
 /** A result's first line as a sentence, without the colon its diff or its moves followed. */

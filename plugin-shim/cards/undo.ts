@@ -5,7 +5,7 @@
 // "Keep"). Nothing here is reachable from the model or the public API.
 
 import { type App, ButtonComponent, Modal, Notice, setTooltip } from "obsidian";
-import { renderDiff } from "./confirmation-card";
+import { diffCounts, renderDiff } from "./confirmation-card";
 import type { CoreHandle } from "../core/types";
 import type { ToolResult } from "../vault-agent-api";
 
@@ -117,8 +117,9 @@ export class UndoController {
 		const body = block.querySelector(".vault-agent-tool-result");
 		if (result.diff && body instanceof HTMLElement) {
 			const fold = createEl("details", { cls: "vault-agent-tool-diff" });
-			fold.createEl("summary", { text: `Change: +${result.diff.added} −${result.diff.removed} lines` });
-			renderDiff(fold, result.diff);
+			// The fold's title has the counts: the diff does not repeat them.
+			fold.createEl("summary", { text: `Change: ${diffCounts(result.diff)}` });
+			renderDiff(fold, result.diff, false);
 			body.prepend(fold);
 		}
 		const header = block.querySelector(":scope > summary");
@@ -180,15 +181,23 @@ export class UndoController {
 		button.removeClass("is-disabled");
 		button.removeAttribute("aria-disabled");
 		setDisabled(button, false);
+		button.show();
 		if (!view) {
 			setDisabled(button, true);
 			setTooltip(button, "This change is no longer in the undo journal, which keeps the most recent changes.");
 		} else if (view.undone) {
-			button.setText("Undone");
 			setDisabled(button, true);
 			setTooltip(button, `Undone: ${view.summary}`);
-			block?.querySelector(".vault-agent-tool-status")?.setText("Undone");
+			const status = block?.querySelector(".vault-agent-tool-status");
 			block?.addClass("is-undone");
+			// Said once: the block's status says Undone, and the spent button goes; without a status, the button says it.
+			if (status) {
+				status.setText("Undone");
+				status.setAttribute("title", `Undone: ${view.summary}`);
+				button.hide();
+			} else {
+				button.setText("Undone");
+			}
 		} else if (!view.undoable) {
 			// Not the `disabled` attribute: the tooltip must still show the reason.
 			button.addClass("is-disabled");

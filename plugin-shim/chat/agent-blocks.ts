@@ -1,7 +1,7 @@
 // What a coding agent (ACP) adds to the chat: its plan, its permission
 // questions with its own options, and its session settings (model…).
 
-import { DropdownComponent, setIcon } from "obsidian";
+import { DropdownComponent, setIcon, setTooltip } from "obsidian";
 import type { AgentConfigOption, PermissionAsk } from "../doors/acp/events";
 
 export function renderPlan(parent: HTMLElement, entries: Array<{ content: string; status: string }>): void {
@@ -47,10 +47,10 @@ export function renderAgentConfig(parent: HTMLElement, options: AgentConfigOptio
 		dropdown.setValue(option.current);
 		dropdown.selectEl.addClass("vault-agent-agent-setting");
 		dropdown.selectEl.dataset.category = option.category;
-		dropdown.selectEl.setAttribute("aria-label", option.name);
-		// What a narrow header cuts: the setting and its choice, then what it does.
+		// Its name, then what a narrow header cuts: its choice and what it does. Obsidian shows it as a tooltip.
+		const label = option.category === "model" ? "Agent's model" : option.category === "mode" ? "Agent's mode" : option.name;
 		const chosen = option.choices.find((c) => c.value === option.current)?.name ?? option.current;
-		dropdown.selectEl.setAttribute("title", `${option.name}: ${chosen}${option.description ? ` (${option.description})` : ""}`);
+		setTooltip(dropdown.selectEl, `${label}: ${chosen}${option.description ? ` (${option.description})` : ""}`);
 		dropdown.onChange((value) => set(option.id, value));
 	}
 }

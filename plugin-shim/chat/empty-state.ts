@@ -1,10 +1,9 @@
 // What a new chat shows: what the agent can do, how it is set up (the model,
-// the mode, the user's standing instructions, whether the CLI was found)
-// and prompts to try.
+// the user's standing instructions, a CLI that was not found) and prompts to
+// try. The mode is not repeated: the header's select shows it.
 
 import type { CoreHandle } from "../core/types";
 import { activeProfile } from "../settings/active-profile";
-import { permissionModeText } from "../settings/permission-modes";
 
 /** Draws the empty state into `parent`; a prompt clicked goes to `pick`. */
 export function renderEmptyState(parent: HTMLElement, core: CoreHandle, pick: (prompt: string) => void): void {
@@ -16,15 +15,14 @@ export function renderEmptyState(parent: HTMLElement, core: CoreHandle, pick: (p
 	});
 	const facts = empty.createEl("ul", { cls: "vault-agent-empty-facts" });
 	facts.createEl("li", { text: `Model: ${activeProfile(settings.chat)?.model || "none set"}` });
-	facts.createEl("li", { text: `Vault changes: ${permissionModeText(settings.permissionMode).label}` });
 	const profile = activeProfile(settings.chat);
 	const instructions = [settings.chat.instructionsNote, profile?.instructions ? "this profile's own" : ""].filter((part) => part !== "");
 	facts.createEl("li", { cls: "vault-agent-empty-instructions", text: `Your instructions: ${instructions.length > 0 ? instructions.join(" and ") : "none (add a note in Settings → Vault Agent → Model)"}` });
 	const outside = core.outsideSummary();
 	if (outside.servers.length > 0) facts.createEl("li", { cls: "vault-agent-empty-mcp", text: `MCP servers: ${outside.servers.join(", ")}` });
-	const cli = facts.createEl("li", { text: "Command line interface: looking for it…" });
+	// A CLI that was found needs no word; a missing one gets a line with what to do.
 	void core.cliStatus().then((status) => {
-		cli.setText(status.discovery.binary ? `Command line interface: found (${status.discovery.binary})` : "Command line interface: not found. Turn it on in Obsidian's general settings.");
+		if (!status.discovery.binary) facts.createEl("li", { text: "Command line interface: not found. Turn it on in Obsidian's general settings." });
 	});
 	const examples = empty.createDiv({ cls: "vault-agent-empty-examples" });
 	for (const prompt of ["What are my open tasks?", "Summarise today's daily note", "Which notes link to nothing?"]) {

@@ -2,7 +2,7 @@
 // Local only and MCP badges, who answers (this view's pick), the icons, and
 // a coding agent's own selects in a second row.
 
-import { DropdownComponent, ExtraButtonComponent, setIcon } from "obsidian";
+import { DropdownComponent, ExtraButtonComponent, setIcon, setTooltip } from "obsidian";
 import type { PermissionMode } from "../core/types";
 import { asPermissionMode, PERMISSION_MODES, permissionModeText } from "../settings/permission-modes";
 import type { ViewContext } from "./view-context";
@@ -68,7 +68,7 @@ export class ChatHeader {
 		const agentRow = bar.createDiv({ cls: "vault-agent-agent-row" });
 		this.agentModeDropdown = new DropdownComponent(agentRow);
 		this.agentModeDropdown.selectEl.addClass("vault-agent-agent-mode");
-		this.agentModeDropdown.selectEl.setAttribute("aria-label", "Agent mode");
+		setTooltip(this.agentModeDropdown.selectEl, "Agent's mode");
 		this.agentModeDropdown.selectEl.hide();
 		this.agentModeDropdown.onChange((mode) => actions.agentMode(mode));
 		this.agentConfigEl = agentRow.createDiv({ cls: "vault-agent-agent-config" });

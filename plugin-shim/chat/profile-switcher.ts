@@ -49,9 +49,15 @@ export class ProfileSwitcher {
 			this.dropdown.addOption(profile.id, profile.name);
 			select.options[select.options.length - 1]?.setAttribute("title", profile.detail);
 		}
-		for (const agent of this.ctx.codingAgents?.profiles() ?? []) {
-			this.dropdown.addOption(`${AGENT_PREFIX}${agent.id}`, `${agent.name} (agent)`);
-			select.options[select.options.length - 1]?.setAttribute("title", agent.command ? `${agent.command} ${agent.args.join(" ")}`.trim() : "Set its command in Settings → Vault Agent → Coding agents");
+		// Coding agents (ACP) in a group of their own under the model profiles.
+		const agents = this.ctx.codingAgents?.profiles() ?? [];
+		const group = agents.length > 0 ? select.createEl("optgroup", { attr: { label: "Coding agents" } }) : null;
+		for (const agent of agents) {
+			group?.createEl("option", {
+				value: `${AGENT_PREFIX}${agent.id}`,
+				text: agent.name,
+				attr: { title: agent.command ? `${agent.command} ${agent.args.join(" ")}`.trim() : "Set its command in Settings → Vault Agent → Coding agents" },
+			});
 		}
 		const agent = this.ctx.selectedAgent();
 		const picked = this.ctx.pickedProfile();

@@ -5,7 +5,7 @@
 // commands, a crash). ACP cannot rewind an agent's history.
 
 import type { ContentBlock } from "@agentclientprotocol/sdk";
-import type { DropdownComponent } from "obsidian";
+import { setTooltip, type DropdownComponent } from "obsidian";
 import type { AgentAnswerText, Attachment } from "../core/types";
 import type { AgentProfile } from "../doors/acp/profiles";
 import type { AgentEvent } from "../doors/acp/events";
@@ -136,6 +136,8 @@ export class AgentTurn implements ChatTurn {
 		}
 		for (const mode of modes.available) dropdown.addOption(mode.id, mode.name);
 		dropdown.setValue(modes.current);
+		// Its name, and the mode a narrow header cuts: Obsidian shows it as a tooltip.
+		setTooltip(select, `Agent's mode: ${select.selectedOptions[0]?.text ?? modes.current}`);
 		select.show();
 	}
 

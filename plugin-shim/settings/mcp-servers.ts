@@ -5,7 +5,7 @@
 // trust level, Test (what the server says of itself and its tools, with a
 // switch per tool), Restart and Remove.
 
-import type { Setting } from "obsidian";
+import { type Setting, ToggleComponent } from "obsidian";
 import type { OutsideListing, OutsideServer, Trust } from "../core/types";
 import type { Row, Section } from "./section";
 import type { SettingsContext } from "./settings-context";
@@ -165,16 +165,16 @@ function drawListing(report: HTMLElement, listing: OutsideListing, server: Outsi
 	report.createDiv({ cls: "vault-agent-mcp-answered", text: `${who} answered with ${count} ${count === 1 ? "tool" : "tools"}.` });
 	const list = report.createEl("ul", { cls: "vault-agent-mcp-tools" });
 	for (const tool of listing.tools) {
-		// A label: a click on the tool's name flips its switch too.
-		const item = list.createEl("li").createEl("label", { cls: "vault-agent-mcp-tool" });
-		const box = item.createEl("input", { type: "checkbox" });
-		box.checked = !server.toolsOff.includes(tool.name);
-		box.setAttribute("aria-label", `Offer ${tool.name}`);
-		box.addEventListener("change", () => {
-			const off = server.toolsOff.filter((name) => name !== tool.name);
-			void change(server.id, { toolsOff: box.checked ? off : [...off, tool.name] });
-		});
+		// The tool, then Obsidian's switch at the right, as every other on/off in the tab.
+		const item = list.createEl("li", { cls: "vault-agent-mcp-tool" });
 		const text = item.createDiv({ cls: "vault-agent-mcp-tool-text" });
+		new ToggleComponent(item)
+			.setValue(!server.toolsOff.includes(tool.name))
+			.setTooltip(`Offer ${tool.name}`)
+			.onChange((on) => {
+				const off = server.toolsOff.filter((name) => name !== tool.name);
+				void change(server.id, { toolsOff: on ? off : [...off, tool.name] });
+			});
 		text.createSpan({ cls: "vault-agent-mcp-tool-name", text: tool.name });
 		const hints = text.createSpan({ cls: "vault-agent-mcp-tool-hints" });
 		for (const hint of tool.hints) hints.createSpan({ cls: "vault-agent-mcp-tool-hint", text: hint });

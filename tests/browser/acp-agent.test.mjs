@@ -196,6 +196,9 @@ describe("a coding agent in the chat view, in Chromium", () => {
 		const missing = row("Claude Code").locator(".vault-agent-coding-agent-report.is-error");
 		await missing.waitFor({ state: "visible", timeout: 10_000 });
 		assert.match(await missing.textContent(), /"vault-agent-no-such-agent" was not found on PATH\. Install it with: npm install -g @zed-industries\/claude-agent-acp/);
+		// The user is on that page: the message says what to do there, without a pointer to "Settings → … → Coding agents".
+		assert.doesNotMatch(await missing.textContent(), /Settings →/);
+		assert.match(await missing.textContent(), /Or give its full path as the command\.$/);
 		await page.locator(".vault-agent-coding-agent").first().scrollIntoViewIfNeeded();
 		await page.locator(".vault-agent-coding-agent").first().locator("xpath=..").screenshot({ path: join(outputDir, "acp-agents-settings.png") });
 	});

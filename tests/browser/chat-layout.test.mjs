@@ -52,15 +52,21 @@ function headerFacts(page) {
 			const box = el.getBoundingClientRect();
 			return box.right > headerBox.right + 1 || box.left < headerBox.left - 1;
 		});
-		const cutWithoutTooltip = [...header.querySelectorAll("select")]
-			.filter((el) => el.getClientRects().length > 0)
+		const selects = [...header.querySelectorAll("select")].filter((el) => el.getClientRects().length > 0);
+		// A tooltip: the title, or Obsidian's from aria-label.
+		const tooltip = (el) => el.getAttribute("title") || el.closest("[title]")?.getAttribute("title") || el.getAttribute("aria-label") || "";
+		const cutWithoutTooltip = selects
 			.filter((el) => el.scrollWidth > el.clientWidth || el.clientWidth < 90)
-			.filter((el) => !(el.getAttribute("title") || el.closest("[title]")?.getAttribute("title") || "").includes(el.selectedOptions[0]?.text ?? "\u0000"));
+			.filter((el) => !tooltip(el).includes(el.selectedOptions[0]?.text ?? "\u0000"));
 		return {
 			rows: rows.length,
 			height: Math.round(headerBox.height),
 			outside: outside.map((el) => el.className),
 			cutWithoutTooltip: cutWithoutTooltip.map((el) => el.className),
+			// Every select the same height and text size, each with a name.
+			selectHeights: [...new Set(selects.map((el) => Math.round(el.getBoundingClientRect().height)))],
+			selectFonts: [...new Set(selects.map((el) => getComputedStyle(el).fontSize))],
+			selectLabels: selects.map((el) => el.getAttribute("aria-label") ?? ""),
 			icons: [...header.querySelectorAll(".clickable-icon")].map((el) => ({ label: el.getAttribute("aria-label"), tag: el.tagName, svg: Boolean(el.querySelector("svg")) })),
 		};
 	});
@@ -332,6 +338,8 @@ describe("the chat view in a narrow sidebar, in Chromium", () => {
 			assert.equal(facts.rows, rows, `${rows} rows at ${width} px: ${JSON.stringify(facts)}`);
 			assert.deepEqual(facts.outside, [], `nothing past the edge at ${width} px`);
 			assert.deepEqual(facts.cutWithoutTooltip, [], `no label cut without a tooltip at ${width} px`);
+			assert.equal(facts.selectHeights.length, 1, `one height for every select: ${facts.selectHeights}`);
+			assert.equal(facts.selectFonts.length, 1, `one text size for every select: ${facts.selectFonts}`);
 			assert.deepEqual(
 				facts.icons.map((i) => [i.label, i.tag, i.svg]),
 				[
@@ -385,6 +393,12 @@ describe("the chat header with a coding agent, in Chromium", () => {
 			assert.deepEqual(facts.outside, [], `nothing past the edge at ${width} px`);
 			assert.deepEqual(facts.cutWithoutTooltip, [], `no label cut without a tooltip at ${width} px`);
 			assert.ok(facts.height < 36 * rows, `a compact header: ${facts.height} px`);
+			assert.equal(facts.selectHeights.length, 1, `one height for every select: ${facts.selectHeights}`);
+			assert.equal(facts.selectFonts.length, 1, `one text size for every select: ${facts.selectFonts}`);
+			// The agent's own selects say what each is (Obsidian shows the label as a tooltip).
+			const agentLabels = facts.selectLabels.slice(2);
+			assert.deepEqual(agentLabels.map((l) => l.split(":")[0]), ["Agent's mode", "Agent's model", "Brief answers"], JSON.stringify(facts.selectLabels));
+			assert.match(agentLabels[1], /^Agent's model: Scripted large/);
 			await session.screenshot(`acp-agent-header-${width}`);
 		}
 	});

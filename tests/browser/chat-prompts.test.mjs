@@ -90,6 +90,7 @@ describe("saved prompts and rewrites in Chromium", () => {
 		const card = page.locator(".vault-agent-inline-card .vault-agent-confirm").last();
 		await card.waitFor({ state: "visible", timeout: 15_000 });
 		assert.match(await page.locator(".vault-agent-msg.is-user").last().textContent(), /Rewrite the selection: shorter/);
+		assert.equal((await card.textContent()).match(/\+1 −1 lines/g)?.length, 1, "the counts once");
 		await session.screenshot("chat-rewrite-card");
 		await card.locator("button.vault-agent-approve").click();
 		await turnDone();

@@ -58,8 +58,12 @@ describe("chat view in Chromium", () => {
 		await empty.waitFor({ state: "visible", timeout: 10_000 });
 		const text = await empty.textContent();
 		assert.match(text, /Model: test-model/);
-		assert.match(text, /Vault changes: Ask before edits/);
-		await page.waitForFunction(() => /Command line interface: found/.test(document.querySelector(".vault-agent-empty-state")?.textContent ?? ""), null, { timeout: 10_000 });
+		// The header's mode select says it already.
+		assert.doesNotMatch(text, /Vault changes/);
+		// Once the CLI is found there is nothing to say of it (only a missing one gets a line, with what to do).
+		await page.evaluate(() => window.__harness.plugin.core.cliStatus().then(() => true));
+		await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+		assert.doesNotMatch(await empty.textContent(), /Command line interface/);
 		assert.equal(await empty.locator("button.vault-agent-example").count(), 3);
 		await session.screenshot("chat-empty-state");
 		await empty.locator("button.vault-agent-example").first().click();
@@ -123,8 +127,9 @@ describe("chat view in Chromium", () => {
 		// A second profile, added as the settings tab adds one: the header follows at once.
 		await page.evaluate(() => window.__harness.plugin.editModelProfiles({ action: "add", preset: "openrouter" }));
 		const names = await switcher.locator("option").allTextContents();
-		// The coding agents (ACP) follow the model profiles.
-		assert.deepEqual(names.slice(1), ["OpenRouter", "Claude Code (agent)", "Codex (agent)", "Gemini CLI (agent)", "Custom agent (agent)"]);
+		// The coding agents (ACP) follow the model profiles, in a group of their own.
+		assert.deepEqual(names.slice(1), ["OpenRouter", "Claude Code", "Codex", "Gemini CLI", "Custom agent"]);
+		assert.deepEqual(await switcher.locator("optgroup").evaluateAll((groups) => groups.map((g) => [g.label, g.children.length])), [["Coding agents", 4]]);
 		assert.equal(await switcher.locator("option:checked").textContent(), "OpenRouter", "the new profile is in use");
 		// The full name (a narrow header cuts it), then the model and server.
 		assert.equal(await switcher.getAttribute("title"), "OpenRouter (openai/gpt-4.1-mini · openrouter.ai)");
@@ -250,7 +255,9 @@ describe("chat view in Chromium", () => {
 			const status = await page.locator(".vault-agent-tool-call").last().textContent();
 			assert.fail(`no diff card; the tool block says: ${status}`);
 		}
-		assert.match(await card.locator(".vault-agent-diff-counts").textContent(), /^\+2 −\d+ lines$/);
+		// The counts once, in the card's first line.
+		assert.match(await card.locator(".vault-agent-confirm-summary").textContent(), /\(\+2 −\d+ lines\)$/);
+		assert.equal((await card.textContent()).match(/lines\)?/g).length, 1, "no second line of counts");
 		assert.ok((await card.locator(".vault-agent-diff-line.is-added").count()) >= 2);
 		assert.ok((await card.locator(".vault-agent-diff-line.is-removed").count()) >= 1);
 		assert.match(await card.locator(".vault-agent-confirm-via").textContent(), /only if the note still reads as shown/);
@@ -275,7 +282,9 @@ describe("chat view in Chromium", () => {
 			await turnDone();
 			const create = page.locator(".vault-agent-inline-card .vault-agent-confirm:has(.vault-agent-diff)").last();
 			assert.match(await create.locator(".vault-agent-confirm-summary").textContent(), /^Create new note "Projects\/Q3 plan\.md"/);
+			// Its first line has no counts: the diff's own line says them, once.
 			assert.match(await create.locator(".vault-agent-diff-counts").textContent(), /^\+7 −0 lines$/);
+			assert.equal((await create.textContent()).match(/lines/g).length, 1);
 			await session.screenshot("diff-card-create", { fit: ".vault-agent-inline-card" });
 			await create.locator("button.vault-agent-approve").click();
 			await page.waitForFunction(() => document.querySelectorAll(".vault-agent-confirm.is-done").length >= 3, null, { timeout: 15_000 });
@@ -327,6 +336,7 @@ describe("chat view in Chromium", () => {
 		await block.locator(".vault-agent-tool-diff > summary").click();
 		assert.equal(await block.locator(".vault-agent-tool-diff > summary").evaluate((el) => getComputedStyle(el).display), "list-item", "a fold inside the block keeps its triangle");
 		assert.match(await block.locator(".vault-agent-tool-diff .vault-agent-diff-line.is-added").textContent(), /done/);
+		assert.equal(await block.locator(".vault-agent-tool-diff .vault-agent-diff-counts").count(), 0, "the fold's title has the counts");
 		await block.scrollIntoViewIfNeeded();
 		await session.screenshot("chat-undo-button");
 		// The user changes the value in Obsidian meanwhile.
@@ -349,7 +359,10 @@ describe("chat view in Chromium", () => {
 		await undo.click();
 		await dialog.waitFor({ state: "visible", timeout: 15_000 });
 		await dialog.locator("button", { hasText: "Undo anyway" }).click();
-		await page.waitForFunction(() => document.querySelector(".vault-agent-tool-call:last-of-type button.vault-agent-undo")?.textContent === "Undone", null, { timeout: 15_000 });
+		await page.waitForFunction(() => document.querySelector(".vault-agent-tool-call:last-of-type .vault-agent-tool-status")?.textContent === "Undone", null, { timeout: 15_000 });
+		// "Undone" once: the status says it, the spent button goes.
+		assert.equal(await undo.isVisible(), false, "no Undone button beside the Undone status");
+		assert.equal((await block.locator(":scope > summary").textContent()).match(/Undone/g).length, 1);
 		assert.equal(readFileSync(plan, "utf8"), original, "the value is back, and nothing else moved");
 		// The card of the change says so too.
 		assert.deepEqual(await card.evaluate((el) => [el.matches(".is-undone"), el.matches(".is-done")]), [true, false]);

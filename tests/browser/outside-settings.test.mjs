@@ -68,8 +68,9 @@ describe("the MCP servers settings in Chromium", () => {
 				name: tool.querySelector(".vault-agent-mcp-tool-name").textContent,
 				hints: [...tool.querySelectorAll(".vault-agent-mcp-tool-hint")].map((hint) => hint.textContent),
 				description: tool.querySelector(".vault-agent-mcp-tool-desc")?.textContent ?? "",
-				on: tool.querySelector("input[type=checkbox]").checked,
-				label: tool.querySelector("input").getAttribute("aria-label"),
+				// Obsidian's switch, as every other on/off in the tab.
+				on: tool.querySelector(".checkbox-container").classList.contains("is-enabled"),
+				label: tool.querySelector(".checkbox-container").getAttribute("aria-label"),
 			})),
 		);
 		const by = Object.fromEntries(items.map((item) => [item.name, item]));
@@ -88,7 +89,7 @@ describe("the MCP servers settings in Chromium", () => {
 
 	it("a tool's switch saves the tool as off", async () => {
 		const saves = await session.saveCount();
-		await row("tools").locator("li", { hasText: "delete_item" }).locator("input[type=checkbox]").click();
+		await row("tools").locator("li", { hasText: "delete_item" }).locator(".checkbox-container").click();
 		const saved = await session.waitForSave(saves);
 		assert.deepEqual(saved.mcpServers.find((s) => s.id === "tools").toolsOff, ["crash", "delete_item"]);
 	});

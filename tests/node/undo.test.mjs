@@ -200,7 +200,9 @@ describe("undo in the chat", () => {
 		const undo = block.querySelector("button.vault-agent-undo");
 		assert.equal(undo.textContent, "Undo");
 		undo.click();
-		await until(() => undo.textContent === "Undone", "the button to say Undone");
+		await until(() => block.querySelector(".vault-agent-tool-status").textContent === "Undone", "the block to say Undone");
+		// Said once: the spent button goes.
+		assert.equal(undo.style.display, "none", "no Undone button beside the Undone status");
 		assert.equal(block.open, false, "the click did not unfold the block");
 		assert.deepEqual(readFileSync(join(vault, DAILY)), before);
 		assert.equal(block.querySelector(".vault-agent-tool-status").textContent, "Undone");
@@ -247,7 +249,10 @@ describe("undo in the chat", () => {
 		const view = app.workspace.getLeavesOfType("vault-agent-chat")[0].view;
 		view.newChat();
 		await view.open(id);
-		const buttons = [...document.querySelectorAll(".vault-agent-chat button.vault-agent-undo")].map((b) => b.textContent);
+		// An undone change: its status says so and its button is gone; the last change can still be undone.
+		const buttons = [...document.querySelectorAll(".vault-agent-chat button.vault-agent-undo")].map((b) =>
+			b.style.display === "none" ? b.closest(".vault-agent-tool-call").querySelector(".vault-agent-tool-status").textContent : b.textContent,
+		);
 		assert.deepEqual(buttons, ["Undone", "Undone", "Undone", "Undone", "Undo"]);
 		assert.equal(document.querySelectorAll(".vault-agent-chat .vault-agent-turn-undo").length, 2);
 	});

@@ -61,7 +61,8 @@ export class AgentRunner {
 		try {
 			return { ok: true, facts: await session.initialize() };
 		} catch (error) {
-			const message = error instanceof AgentStartError ? error.message : `${profile.name} did not answer initialize: ${error instanceof Error ? error.message : String(error)}${session.stderrTail.trim() ? `\n${session.stderrTail.trim()}` : ""}`;
+			// Said on the Coding agents page: no pointer to that page.
+			const message = error instanceof AgentStartError ? error.onSettingsPage : `${profile.name} did not answer initialize: ${error instanceof Error ? error.message : String(error)}${session.stderrTail.trim() ? `\n${session.stderrTail.trim()}` : ""}`;
 			return { ok: false, message };
 		} finally {
 			this.end(session);

@@ -124,7 +124,7 @@ export class AgentSession {
 	/** Starts the process and `initialize`s it; rejects with what to do when it cannot start. */
 	async initialize(): Promise<AgentFacts> {
 		const profile = this.profile;
-		if (!profile.command) throw new AgentStartError(`${profile.name}: set its command in Settings → Vault Agent → Coding agents.`);
+		if (!profile.command) throw new AgentStartError(`${profile.name}: set its command in Settings → Vault Agent → Coding agents.`, `${profile.name}: set its command.`);
 		const env: Record<string, string> = {};
 		for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
 		for (const [name, secret] of Object.entries(profile.envSecrets)) {
@@ -143,10 +143,11 @@ export class AgentSession {
 			child.once("error", (error: NodeJS.ErrnoException) => {
 				this.ended = true;
 				const hint = profile.install ? ` Install it with: ${profile.install}.` : "";
+				const missing = `${profile.name}: "${profile.command}" was not found on PATH.${hint}`;
 				reject(
-					new AgentStartError(
-						error.code === "ENOENT" ? `${profile.name}: "${profile.command}" was not found on PATH.${hint} Or set its full path in Settings → Vault Agent → Coding agents.` : `${profile.name} could not start: ${error.message}`,
-					),
+					error.code === "ENOENT"
+						? new AgentStartError(`${missing} Or set its full path in Settings → Vault Agent → Coding agents.`, `${missing} Or give its full path as the command.`)
+						: new AgentStartError(`${profile.name} could not start: ${error.message}`),
 				);
 			});
 		});
