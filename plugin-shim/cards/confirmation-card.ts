@@ -141,7 +141,8 @@ export function renderConfirmationCard(parent: HTMLElement, card: ConfirmationCa
 		answered();
 		status.setText("Running…");
 		const result = await answer(card);
-		const reply = card.outside ? serverReply(result) : "";
+		// The server's own words, as the core set them apart (none when the call failed before it answered).
+		const reply = card.outside ? (result.reply ?? "") : "";
 		finish(result, reply ? (result.ok ? "Done." : "The server reported an error.") : statusLine(result), reply);
 	};
 	const approve = new ButtonComponent(buttons)
@@ -174,34 +175,6 @@ function statusLine(result: ToolResult): string {
 	const sentence = headline(result.text);
 	if (!result.ok) return sentence;
 	return sentence === "." || sentence === "Done." ? "Done." : `Done. ${sentence}`;
-}
-
-/**
- * What an outside server answered, in its own words: its text, less the line
- * of each image drawn and the core's note to the model after an error. Empty
- * when it said nothing, or when the call failed before it answered (the
- * plugin's own words then, as other results).
- */
-function serverReply(result: ToolResult): string {
-	if (!result.ok && result.error?.code !== "outside_tool_error") return "";
-	return withoutShownImages(result.text, result.images)
-		.replace(/\n\[The tool [^\n]*\]$/, "")
-		.trim();
-}
-
-/**
- * A result's text less the "[Image: image/png, 72 bytes]" line of each image
- * drawn under it (for the model, which does not see the picture). An image
- * not shown keeps its line, which says why.
- */
-export function withoutShownImages(text: string, images: ToolResult["images"]): string {
-	let left = images?.length ?? 0;
-	if (left === 0) return text;
-	const placeholder = /^\[Image: [\w.+-]+\/[\w.+-]+, [^;\]]*\]$/;
-	return text
-		.split("\n")
-		.filter((line) => !(left > 0 && placeholder.test(line.trim()) && left-- > 0))
-		.join("\n");
 }
 
 /** A result's first line as a sentence, without the colon its diff or its moves followed. */

@@ -5,7 +5,7 @@
 // they say.
 
 import { type App, type Component, Keymap, MarkdownRenderer, setIcon, setTooltip } from "obsidian";
-import { type CardActions, commandWords, headline, renderConfirmationCard, withoutShownImages } from "../cards/confirmation-card";
+import { type CardActions, commandWords, headline, renderConfirmationCard } from "../cards/confirmation-card";
 import type { UndoController } from "../cards/undo";
 import type { Attachment, ChatEvent, ChatMessage, ConfirmationCard, Table, Usage } from "../core/types";
 import type { ToolResult } from "../vault-agent-api";
@@ -327,8 +327,9 @@ export class Transcript {
 			textHolder.createEl("summary", { text: "Text as the CLI printed it" });
 		}
 		// A change's diff is drawn above (decorateToolBlock): its text says it again, so only its first line stays.
-		// An image drawn below needs no "[Image: …]" line (the model's) above it.
-		renderToolText(textHolder, result.diff ? headline(result.text) : withoutShownImages(result.text, result.images), exists);
+		// An outside server's answer as the core set it apart for the user: no
+		// "[Image: …]" line above an image drawn below, no note for the model.
+		renderToolText(textHolder, result.diff ? headline(result.text) : (result.reply ?? result.text), exists);
 		renderToolImages(body, result.images);
 		// A change that ran: its diff folded, and Undo (cards/undo.ts).
 		this.host.undo()?.decorateToolBlock(block, result);

@@ -59,7 +59,15 @@ ran?: Ran,
  * base64, capped), shown in the tool block and, when the profile's
  * model reads images, sent to it.
  */
-images?: Array<ImageData>, durationMs: number, };
+images?: Array<ImageData>, 
+/**
+ * What an outside server answered, in its own words, for the user: the
+ * text less the lines written for the model (an image's line when the
+ * image is shown, the note on what to do after an error). The chat
+ * shows it apart from the plugin's words, since it may try to speak
+ * for the plugin.
+ */
+reply?: string, durationMs: number, };
 
 /**
  * A stable error code and a message that says what to do next.

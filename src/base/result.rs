@@ -88,6 +88,14 @@ pub struct ToolResult {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[cfg_attr(test, ts(as = "Option<Vec<ImageData>>", optional))]
     pub images: Vec<ImageData>,
+    /// What an outside server answered, in its own words, for the user: the
+    /// text less the lines written for the model (an image's line when the
+    /// image is shown, the note on what to do after an error). The chat
+    /// shows it apart from the plugin's words, since it may try to speak
+    /// for the plugin.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
+    pub reply: Option<String>,
     pub duration_ms: f64,
 }
 
@@ -194,6 +202,7 @@ impl ToolResult {
             found: None,
             ran: None,
             images: Vec::new(),
+            reply: None,
             duration_ms,
         }
     }
@@ -218,6 +227,7 @@ impl ToolResult {
             found: None,
             ran: None,
             images: Vec::new(),
+            reply: None,
             duration_ms: 0.0,
         }
     }

@@ -307,16 +307,21 @@ pub fn outcome_result(outcome: &OutsideOutcome, tool: &str, timeout_ms: u32) -> 
     };
     match outcome {
         OutsideOutcome::Answered { result } => {
-            let text = content_text(result);
+            let text = content_text(result, false);
+            let reply = Some(content_text(result, true)).filter(|r| !r.trim().is_empty());
             if result.get("isError") == Some(&Value::Bool(true)) {
-                return failed(
-                    "outside_tool_error",
-                    format!("{text}\n[The tool {tool} reported an error. If the arguments caused it, fix them and call once more; otherwise tell the user what failed.]"),
-                );
+                return ToolResult {
+                    reply,
+                    ..failed(
+                        "outside_tool_error",
+                        format!("{text}\n[The tool {tool} reported an error. If the arguments caused it, fix them and call once more; otherwise tell the user what failed.]"),
+                    )
+                };
             }
             let mut done = ToolResult::success(text);
             done.empty = done.text.trim().is_empty() && !has_images(result);
             done.images = kept_images(result);
+            done.reply = reply;
             done
         }
         OutsideOutcome::Failed { code, message } => failed(
@@ -346,8 +351,10 @@ pub fn outcome_result(outcome: &OutsideOutcome, tool: &str, timeout_ms: u32) -> 
     }
 }
 
-/// Every piece of a `CallToolResult`'s content as text.
-fn content_text(result: &Value) -> String {
+/// Every piece of a `CallToolResult`'s content as text; `for_user` leaves
+/// out the line of each image that is shown (the user sees the image; the
+/// model, which may not, reads the line).
+fn content_text(result: &Value, for_user: bool) -> String {
     let mut parts = Vec::new();
     let items = result.get("content").and_then(Value::as_array);
     for item in items.into_iter().flatten() {
@@ -356,6 +363,7 @@ fn content_text(result: &Value) -> String {
         parts.push(match text("type") {
             "text" => text("text").to_string(),
             "image" => match kept_image(item) {
+                Some(_) if for_user => continue,
                 Some(_) => format!("[Image: {}, {}]", text("mimeType"), size("data")),
                 None => format!(
                     "[Image: {}, {}; not shown: only PNG, JPEG, GIF and WebP up to {} are]",
@@ -929,6 +937,39 @@ mod tests {
             assert_eq!(result.code(), Some(code));
             assert!(result.text.contains(says), "{}", result.text);
         }
+    }
+
+    /// The user reads the server's own words apart from the plugin's: the
+    /// reply leaves out the lines written for the model.
+    #[test]
+    fn the_reply_is_the_servers_words_without_the_lines_for_the_model() {
+        let answered =
+            |result: Value| outcome_result(&OutsideOutcome::Answered { result }, "t", 1000);
+        let shown = answered(json!({ "content": [
+            { "type": "text", "text": "Here it is." },
+            { "type": "image", "mimeType": "image/png", "data": "AAAA" },
+            { "type": "image", "mimeType": "image/tiff", "data": "AAAA" }
+        ] }));
+        assert!(shown.text.contains("[Image: image/png"), "{}", shown.text);
+        let reply = shown.reply.expect("the server said something");
+        assert!(reply.starts_with("Here it is."), "{reply}");
+        assert!(
+            !reply.contains("image/png"),
+            "the shown image's line: {reply}"
+        );
+        assert!(reply.contains("[Image: image/tiff") && reply.contains("not shown"), "{reply}");
+        let failed = answered(json!({ "isError": true, "content": [
+            { "type": "text", "text": "No such issue." }
+        ] }));
+        assert_eq!(failed.code(), Some("outside_tool_error"));
+        assert!(failed.text.contains("reported an error"), "{}", failed.text);
+        assert_eq!(failed.reply.as_deref(), Some("No such issue."));
+        assert_eq!(answered(json!({ "content": [] })).reply, None);
+        let timed_out = outcome_result(&OutsideOutcome::TimedOut, "t", 1000);
+        assert_eq!(
+            timed_out.reply, None,
+            "the plugin's words, not the server's"
+        );
     }
 
     #[test]

@@ -281,6 +281,7 @@ pub(super) fn result_of(run: CliRun) -> ToolResult {
             found: None,
             ran: None,
             images: Vec::new(),
+            reply: None,
             duration_ms: 0.0,
         },
         Err(error) => ToolResult::failure(&error, 0.0),
