@@ -957,7 +957,10 @@ mod tests {
             !reply.contains("image/png"),
             "the shown image's line: {reply}"
         );
-        assert!(reply.contains("[Image: image/tiff") && reply.contains("not shown"), "{reply}");
+        assert!(
+            reply.contains("[Image: image/tiff") && reply.contains("not shown"),
+            "{reply}"
+        );
         let failed = answered(json!({ "isError": true, "content": [
             { "type": "text", "text": "No such issue." }
         ] }));
