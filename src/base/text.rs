@@ -52,3 +52,26 @@ pub fn cap(text: &str, max: usize) -> (&str, usize) {
         None => (text, 0),
     }
 }
+
+/// `text` cut to its first `max` characters, with "…" when some were left
+/// out: how an answer repeats what it was given (a pasted page is not
+/// repeated whole).
+pub fn clipped(text: &str, max: usize) -> String {
+    match cap(text, max) {
+        (kept, 0) => kept.to_string(),
+        (kept, _) => format!("{kept}…"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::clipped;
+
+    #[test]
+    fn clipped_cuts_at_characters_and_says_so() {
+        assert_eq!(clipped("harbor", 6), "harbor");
+        assert_eq!(clipped("harbors", 6), "harbor…");
+        assert_eq!(clipped("été à la mer", 3), "été…");
+        assert_eq!(clipped("", 3), "");
+    }
+}

@@ -16,6 +16,7 @@ use super::Engine;
 use crate::base::error::ToolError;
 use crate::base::host::Host;
 use crate::base::result::{NoteHeading, ToolResult};
+use crate::base::text::clipped;
 use crate::hygiene::READ_BATCH;
 use crate::policy::scope::FolderScope;
 use crate::search::query::MAX_QUERY_TERMS;
@@ -631,11 +632,7 @@ fn unsearched_words(ranked: &Ranked) -> String {
 
 /// The query as a page repeats it: a pasted page is not repeated whole.
 fn shortened_query(query: &str) -> String {
-    const SHOWN: usize = 200;
-    if query.chars().count() <= SHOWN {
-        return query.to_string();
-    }
-    format!("{}…", query.chars().take(SHOWN).collect::<String>())
+    clipped(query, 200)
 }
 
 /// Words [`unused_words`] names at most (a pasted paragraph is not a

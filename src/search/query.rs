@@ -6,6 +6,7 @@ use std::ops::Range;
 use super::index::{fnv, Index};
 use super::ranking::{ScopeCache, Stats};
 use super::SearchError;
+use crate::base::text::clipped;
 
 /// Hits on one page unless asked otherwise, and at most.
 pub const DEFAULT_LIMIT: usize = 8;
@@ -415,11 +416,7 @@ impl Cursor {
 
 /// A cursor as an error repeats it: a pasted page is not a cursor.
 pub(crate) fn shortened(cursor: &str) -> String {
-    const SHOWN: usize = 40;
-    if cursor.chars().count() <= SHOWN {
-        return cursor.to_string();
-    }
-    format!("{}…", cursor.chars().take(SHOWN).collect::<String>())
+    clipped(cursor, 40)
 }
 
 /// True when chunk `a` ranks before chunk `b` of the same note.

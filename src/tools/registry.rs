@@ -12,6 +12,7 @@ use serde_json::{json, Map, Value};
 
 use crate::base::call::Access;
 use crate::base::error::ToolError;
+use crate::base::text::clipped;
 use crate::cli::argv::CliInvocation;
 use crate::cli::outcome::EmptyOutput;
 use crate::tools::{is_excluded, CommandArgs, ParsedArgs};
@@ -484,12 +485,7 @@ fn merge_enum(existing: Option<&mut Value>, incoming: &Value) {
 }
 
 fn short_json(value: &Value) -> String {
-    let text = value.to_string();
-    if text.chars().count() > 60 {
-        format!("{}…", text.chars().take(60).collect::<String>())
-    } else {
-        text
-    }
+    clipped(&value.to_string(), 60)
 }
 
 fn not_allowed_reason(command: &str, allowed: &[&str]) -> String {
