@@ -396,6 +396,7 @@ impl Host for FakeHost {
                     } else {
                         self.retry_after.borrow_mut().take()
                     },
+                    remote_address: request.connect_address.clone(),
                 })
             }
             ScriptedHttp::BrokenAfter { chunks, failure } => {
@@ -407,6 +408,7 @@ impl Host for FakeHost {
                     status: 200,
                     content_type: None,
                     retry_after: None,
+                    remote_address: request.connect_address.clone(),
                 })
             }
         }

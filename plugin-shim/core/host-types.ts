@@ -37,6 +37,8 @@ export interface HttpOpened {
 	status: number;
 	contentType?: string;
 	retryAfter?: string;
+	/** The address the socket connected to (the connection log shows it). */
+	remoteAddress?: string;
 }
 
 export type HttpChunk = { chunk: Uint8Array } | { done: true } | { error: HttpFailure };

@@ -163,6 +163,11 @@ timeoutMs: number,
  */
 connectAddress?: string, 
 /**
+ * The host the core read from `url`: the host refuses to connect when
+ * its own reading of `url` names another (empty for stdio).
+ */
+expectedHost: string, 
+/**
  * A digest of everything above: the host restarts a client whose
  * digest changed (a new command, another secret).
  */
@@ -187,7 +192,11 @@ needsSignIn: boolean,
 /**
  * The last lines the server wrote to stderr (stdio).
  */
-stderrTail: string, };
+stderrTail: string, 
+/**
+ * The address an HTTP server's socket connected to, for the log.
+ */
+remoteAddress?: string, };
 
 /**
  * One tool as the server lists it.
@@ -1106,6 +1115,11 @@ idleTimeoutMs: number,
  * names the server (TLS, the Host header).
  */
 connectAddress?: string | null, 
+/**
+ * The host the core read from `url` (`Engine::http_open` sets it): the
+ * host refuses to connect when its own reading of `url` names another.
+ */
+expectedHost: string, 
 /**
  * The chat's conversation the request answers, so Stop in one chat
  * view ends its own request and no other (`abortHttp(tag)`).

@@ -55,14 +55,30 @@ export function resolveHost(host: string): Promise<{ addresses: string[] } | { e
 	});
 }
 
+/**
+ * The address as Node reads it, when that is the host the core read and
+ * checked (Local only); otherwise why not. Two readings that differ would
+ * let the check pass one host and the socket reach another.
+ */
+export function sameHost(address: string, expectedHost: string): URL | HttpFailure {
+	let url: URL;
+	try {
+		url = new URL(address);
+	} catch {
+		return { code: "ERR_INVALID_URL", message: `Not a valid address: ${address}` };
+	}
+	if (url.hostname !== expectedHost || expectedHost === "") {
+		return { code: "HOST_MISMATCH", message: `Refused: the address names ${url.hostname || "no host"} here but ${expectedHost || "no host"} where it was checked; nothing was sent.` };
+	}
+	return url;
+}
+
 /** Node's http/https from the renderer: no CORS, and a real stream. */
 export function httpOpen(spec: HttpRequestSpec): Promise<HttpOpened | { error: HttpFailure }> {
 	return new Promise((resolve) => {
-		let url: URL;
-		try {
-			url = new URL(spec.url);
-		} catch {
-			resolve({ error: { code: "ERR_INVALID_URL", message: `Not a valid address: ${spec.url}` } });
+		const url = sameHost(spec.url, spec.expectedHost);
+		if (!(url instanceof URL)) {
+			resolve({ error: url });
 			return;
 		}
 		const send = url.protocol === "https:" ? httpsRequest : httpRequest;
@@ -120,7 +136,7 @@ export function httpOpen(spec: HttpRequestSpec): Promise<HttpOpened | { error: H
 				const value = response.headers[name];
 				return Array.isArray(value) ? value[0] : value;
 			};
-			resolve({ id, status: response.statusCode ?? 0, contentType: header("content-type"), retryAfter: header("retry-after") });
+			resolve({ id, status: response.statusCode ?? 0, contentType: header("content-type"), retryAfter: header("retry-after"), remoteAddress: response.socket?.remoteAddress });
 		});
 		requests.set(request, spec.tag);
 		request.on("close", () => requests.delete(request));

@@ -4,21 +4,32 @@
 
 import * as http from "http";
 import * as https from "https";
-import { pinnedLookup } from "./http";
+import { pinnedLookup, sameHost } from "./http";
 
 /** Statuses whose Response may carry no body. */
 const NO_BODY = [101, 103, 204, 205, 304];
 
-/**
- * `nodeFetch` that connects only to `address` (Local only's checked address,
- * never looked up again), or looks the name up as usual without one.
- */
-export function fetchTo(address: string | undefined): typeof fetch {
-	return (input, init) => nodeFetch(input, init, address);
+/** Where a server's connections may go, as the core checked it. */
+export interface CheckedReach {
+	/** The host the core read from the server's address. */
+	expectedHost: string;
+	/** Local only's checked address (never looked up again); none: look the name up. */
+	address?: string;
+	/** Told the address each response's socket connected to. */
+	connected?: (remoteAddress: string) => void;
 }
 
-export function nodeFetch(input: string | URL | Request, init: RequestInit = {}, address?: string): Promise<Response> {
-	const url = new URL(typeof input === "string" || input instanceof URL ? input : input.url);
+/** `nodeFetch` held to `reach`: only its host, and with Local only only its address. */
+export function fetchTo(reach: CheckedReach): typeof fetch {
+	return (input, init) => nodeFetch(input, init ?? {}, reach);
+}
+
+export function nodeFetch(input: string | URL | Request, init: RequestInit, reach: CheckedReach): Promise<Response> {
+	const address = reach.address;
+	const raw = typeof input === "string" || input instanceof URL ? input.toString() : input.url;
+	const checked = sameHost(raw, reach.expectedHost);
+	if (!(checked instanceof URL)) return Promise.reject(new Error(checked.message));
+	const url = checked;
 	const headers: Record<string, string> = {};
 	new Headers(init.headers).forEach((value, key) => {
 		headers[key] = value;
@@ -30,6 +41,7 @@ export function nodeFetch(input: string | URL | Request, init: RequestInit = {},
 			for (const [key, value] of Object.entries(response.headers)) {
 				if (value !== undefined) responseHeaders.set(key, Array.isArray(value) ? value.join(", ") : value);
 			}
+			if (response.socket?.remoteAddress) reach.connected?.(response.socket.remoteAddress);
 			const status = response.statusCode ?? 502;
 			if (NO_BODY.includes(status)) {
 				response.resume();

@@ -13,6 +13,7 @@ import { ErrorCode, McpError, ToolListChangedNotificationSchema } from "@modelco
 import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import type { OutsideCall, OutsideConnect, OutsideListing, OutsideOutcome, OutsideTool } from "../core/types";
 import { fetchTo } from "./outside-fetch";
+import { sameHost } from "./http";
 import { GroupStdioTransport } from "./outside-stdio";
 
 /** Pages of tools/list read at most. */
@@ -35,6 +36,8 @@ interface Connection {
 	ready: Promise<void>;
 	listing: OutsideListing | null;
 	closed: boolean;
+	/** The address an HTTP server's socket last connected to. */
+	remoteAddress?: string;
 }
 
 const connections = new Map<string, Connection>();
@@ -54,8 +57,11 @@ async function connection(spec: OutsideConnect): Promise<Connection> {
 	if (existing) await stopServer(spec.id);
 	const client = new Client({ name: "vault-agent", version: "1" }, { capabilities: {}, jsonSchemaValidator: acceptAll });
 	const stdio = spec.kind === "stdio" ? new GroupStdioTransport(spec) : null;
-	const http = stdio ? null : new StreamableHTTPClientTransport(new URL(spec.url), { requestInit: { headers: Object.fromEntries(spec.headers) }, fetch: fetchTo(spec.connectAddress) });
-	const entry: Connection = { digest: spec.digest, client, stdio, http, ready: Promise.resolve(), listing: null, closed: false };
+	const checked = stdio ? null : sameHost(spec.url, spec.expectedHost);
+	if (checked && !(checked instanceof URL)) throw new Error(checked.message);
+	const entry: Connection = { digest: spec.digest, client, stdio, http: null, ready: Promise.resolve(), listing: null, closed: false };
+	const http = checked ? new StreamableHTTPClientTransport(checked, { requestInit: { headers: Object.fromEntries(spec.headers) }, fetch: fetchTo({ expectedHost: spec.expectedHost, address: spec.connectAddress, connected: (remote) => (entry.remoteAddress = remote) }) }) : null;
+	entry.http = http;
 	client.onclose = () => {
 		entry.closed = true;
 	};
@@ -90,7 +96,7 @@ export async function outsideList(spec: OutsideConnect): Promise<OutsideListing>
 			if (!cursor) break;
 		}
 		const info = entry.client.getServerVersion();
-		entry.listing = { ok: true, name: info?.name ?? "", version: info?.version ?? "", tools, needsSignIn: false, stderrTail: entry.stdio?.stderrTail ?? "" };
+		entry.listing = { ok: true, name: info?.name ?? "", version: info?.version ?? "", tools, needsSignIn: false, stderrTail: entry.stdio?.stderrTail ?? "", ...(entry.remoteAddress ? { remoteAddress: entry.remoteAddress } : {}) };
 		return entry.listing;
 	} catch (error) {
 		const text = message(error);

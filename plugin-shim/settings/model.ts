@@ -93,6 +93,10 @@ export function modelSection(ctx: SettingsContext, redraw: () => void): Section 
 				: "The OpenAI-compatible base address, ending in /v1.",
 		aliases: ["base URL"],
 		render: (setting) => {
+			// Where the address really goes, as every connection reads it: a
+			// typo such as a stray backslash shows here, not in a failed chat.
+			const reading = ctx.core?.destinationOf(profile.baseUrl);
+			if (reading) setting.descEl.createDiv({ cls: "vault-agent-destination", text: "error" in reading ? reading.error : `Connects to ${reading.hostname}, port ${reading.port}.` });
 			setting.addText((text) =>
 				commitOnChange(text, profile.baseUrl, async (baseUrl) => {
 					const kept = (await saveProfile(ctx, { baseUrl }))?.baseUrl ?? baseUrl;

@@ -68,7 +68,7 @@ export function safetySection(ctx: SettingsContext): Section {
 			),
 			{
 				name: "Local only",
-				desc: "While on, Vault Agent connects only to this computer and your private network (model servers such as Ollama or LM Studio), and refuses any other address before a connection is opened. Coding agents run as programs of their own: this switch cannot hold them to it.",
+				desc: "While on, Vault Agent connects only to this computer (127.0.0.0/8, ::1) and your private network (10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16, 169.254.0.0/16, fc00::/7, fe80::/10), never to a cloud's metadata service (169.254.169.254), and refuses any other address before a connection is opened. Coding agents run as programs of their own: this switch cannot hold them to it.",
 				aliases: ["offline", "privacy", "no cloud", "private"],
 				render: (setting) => {
 					setting.settingEl.addClass("vault-agent-local-only");

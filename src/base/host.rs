@@ -176,6 +176,10 @@ pub struct HttpRequest {
     /// names the server (TLS, the Host header).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub connect_address: Option<String>,
+    /// The host the core read from `url` (`Engine::http_open` sets it): the
+    /// host refuses to connect when its own reading of `url` names another.
+    #[serde(default)]
+    pub expected_host: String,
     /// The chat's conversation the request answers, so Stop in one chat
     /// view ends its own request and no other (`abortHttp(tag)`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -197,6 +201,9 @@ pub struct HttpResponseHead {
     /// The `Retry-After` header of a 429 or 503, if any.
     #[serde(default)]
     pub retry_after: Option<String>,
+    /// The address the socket connected to, for the connection log.
+    #[serde(default)]
+    pub remote_address: Option<String>,
 }
 
 /// Why an HTTP exchange failed before or while the body arrived.

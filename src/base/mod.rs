@@ -4,6 +4,7 @@
 //! implements, bounded input, vault paths and small text helpers. Nothing
 //! here imports anything above it (`tests/layers.rs`).
 
+pub mod address;
 pub mod call;
 pub mod card;
 pub mod diff;

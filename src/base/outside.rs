@@ -33,6 +33,13 @@ pub struct OutsideConnect {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(test, ts(optional))]
     pub connect_address: Option<String>,
+    /// The host the core read from `url`: the host refuses to connect when
+    /// its own reading of `url` names another (empty for stdio).
+    pub expected_host: String,
+    /// The connection log's entry for this reach, to note where the socket went.
+    #[serde(skip)]
+    #[cfg_attr(test, ts(skip))]
+    pub log_entry: Option<usize>,
     /// A digest of everything above: the host restarts a client whose
     /// digest changed (a new command, another secret).
     pub digest: String,
@@ -56,6 +63,10 @@ pub struct OutsideListing {
     pub needs_sign_in: bool,
     /// The last lines the server wrote to stderr (stdio).
     pub stderr_tail: String,
+    /// The address an HTTP server's socket connected to, for the log.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
+    pub remote_address: Option<String>,
 }
 
 /// One tool as the server lists it.

@@ -8,9 +8,9 @@
 use serde::Serialize;
 
 use super::Engine;
+use crate::base::address::{destination, reach_of_ip, Reach};
 use crate::base::host::Host;
 use crate::hygiene::{MAX_NOTE_BYTES, READ_BATCH};
-use crate::policy::network::{destination, reach_of_address};
 use crate::policy::scope::FolderScope;
 use crate::search::embedding_api::{self, MAX_ANSWER_BYTES};
 use crate::search::vectors::{note_inputs, VectorHit, Vectors};
@@ -96,11 +96,15 @@ pub const QUERY_BACKOFF_MS: f64 = 60_000.0;
 
 /// True for an address off this computer and its private network: names
 /// other than `localhost` count as remote, since what they resolve to can
-/// change.
+/// change, and so does an address that cannot be read.
 pub fn is_remote(url: &str) -> bool {
-    let host = destination(url).map(|(h, _)| h).unwrap_or_default();
-    let host = host.trim_start_matches('[').trim_end_matches(']');
-    !(host.eq_ignore_ascii_case("localhost") || reach_of_address(host).is_some())
+    match destination(url) {
+        Ok(found) => match found.ip {
+            Some(ip) => !matches!(reach_of_ip(ip), Reach::Loopback | Reach::Private),
+            None => found.hostname != "localhost",
+        },
+        Err(_) => true,
+    }
 }
 
 fn needs_consent(config: &EmbeddingSettings) -> bool {
@@ -478,5 +482,35 @@ impl<H: Host> Engine<H> {
         }
         let hits = state.vectors.nearest(&vector, allowed, limit);
         Some(Ok(hits))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_remote;
+
+    /// Consent is asked before any text goes to a server off this computer
+    /// and its network; a public IP literal once passed as local.
+    #[test]
+    fn only_this_computer_and_its_network_are_not_remote() {
+        for local in [
+            "http://localhost:11434/v1",
+            "http://127.0.0.1:1234/v1",
+            "http://[::1]:8080/v1",
+            "http://192.168.1.5/v1",
+            "http://0x7f.1/v1",
+        ] {
+            assert!(!is_remote(local), "{local}");
+        }
+        for remote in [
+            "https://api.openai.com/v1",
+            "http://8.8.8.8/v1",
+            "http://[2606:4700::1111]/v1",
+            "http://169.254.169.254/v1",
+            "http://93.184.215.14\\@127.0.0.1/v1",
+            "not an address",
+        ] {
+            assert!(is_remote(remote), "{remote}");
+        }
     }
 }

@@ -286,6 +286,8 @@ pub fn connect_spec<H: Host>(host: &H, server: &OutsideServer) -> Result<Outside
         process_group: host.platform().os() != crate::base::host::Os::Windows,
         timeout_ms: server.timeout_ms.min(30_000),
         connect_address: None,
+        expected_host: String::new(),
+        log_entry: None,
         digest: argv_hash(&parts),
     })
 }
@@ -603,15 +605,29 @@ impl<H: Host> Engine<H> {
     pub async fn outside_reach(&self, server: &OutsideServer) -> Result<OutsideConnect, String> {
         let mut spec = connect_spec(self.host(), server)?;
         if server.is_http() {
-            spec.connect_address = self
+            let checked = self
                 .vet_connection(&server.url, &format!("MCP server {}", server.id))
-                .await?;
+                .await
+                .map_err(|refusal| refusal.message().to_string())?;
+            spec.url = checked.url;
+            spec.expected_host = checked.hostname;
+            spec.connect_address = checked.connect_address;
+            spec.log_entry = Some(checked.entry);
             if let Some(address) = &spec.connect_address {
                 // Another address is another connection.
                 spec.digest = format!("{}@{address}", spec.digest);
             }
         }
         Ok(spec)
+    }
+
+    /// `spec`'s listing, through the host; the log notes where it connected.
+    pub async fn outside_list(&self, spec: &OutsideConnect) -> OutsideListing {
+        let listing = self.host().outside_list(spec).await;
+        if let Some(entry) = spec.log_entry {
+            self.note_connected(entry, listing.remote_address.clone());
+        }
+        listing
     }
 
     /// Each of `servers`' listings, asked together (a stdio one starts on first use).
@@ -621,7 +637,7 @@ impl<H: Host> Engine<H> {
     ) -> Vec<(&'s OutsideServer, OutsideListing)> {
         let asks = servers.iter().map(|server| async move {
             match self.outside_reach(server).await {
-                Ok(spec) => self.host().outside_list(&spec).await,
+                Ok(spec) => self.outside_list(&spec).await,
                 Err(error) => OutsideListing {
                     error: Some(error),
                     ..OutsideListing::default()

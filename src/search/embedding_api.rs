@@ -50,6 +50,7 @@ pub fn request(
         first_byte_timeout_ms: wait,
         idle_timeout_ms: 60_000,
         connect_address: None,
+        expected_host: String::new(),
         tag: Some(if for_query { QUERY_TAG } else { TAG }.to_string()),
     }
 }

@@ -116,14 +116,15 @@ impl ModelProfile {
 pub fn profile_name(kind: ProviderKind, server: &ProviderSettings) -> String {
     match crate::settings::presets::preset_for(kind, &server.base_url) {
         Some(preset) => preset.label.to_string(),
-        None => host_of(&server.base_url).to_string(),
+        None => host_of(&server.base_url),
     }
 }
 
-/// `localhost:11434` of `http://localhost:11434/v1`.
-pub fn host_of(url: &str) -> &str {
-    let rest = url.split_once("://").map_or(url, |(_, rest)| rest);
-    rest.split('/').next().unwrap_or(rest)
+/// `localhost:11434` of `http://localhost:11434/v1`, read as every
+/// connection reads it; an address that cannot be read is shown as written.
+pub fn host_of(url: &str) -> String {
+    crate::base::address::destination(url)
+        .map_or_else(|_| url.trim().to_string(), |found| found.shown)
 }
 
 /// The chat agent's settings: the saved model profiles, the one in use, and

@@ -87,7 +87,7 @@ impl EmbeddingSettings {
     }
 
     /// The address's host, for the settings' and the errors' words.
-    pub fn host(&self) -> &str {
+    pub fn host(&self) -> String {
         host_of(&self.base_url)
     }
 }

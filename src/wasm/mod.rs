@@ -993,6 +993,24 @@ impl VaultAgent {
         to_js(&chat)
     }
 
+    /// An address as every connection reads it (`base::address`): where
+    /// it goes, or why it goes nowhere. The settings show it under a
+    /// server's address; the Node tests hold it to Node's own reading.
+    #[wasm_bindgen(
+        js_name = destinationOf,
+        unchecked_return_type = "{ url: string; hostname: string; port: number } | { error: string }"
+    )]
+    pub fn destination_of(&self, address: String) -> Result<JsValue, JsError> {
+        to_js(&match crate::base::address::destination(&address) {
+            Ok(found) => serde_json::json!({
+                "url": found.url,
+                "hostname": found.hostname,
+                "port": found.port,
+            }),
+            Err(error) => serde_json::json!({ "error": error }),
+        })
+    }
+
     /// Every outbound connection since start, oldest first (Settings → Safety).
     #[wasm_bindgen(js_name = connectionLog, unchecked_return_type = "ConnectionEntry[]")]
     pub fn connection_log(&self) -> Result<JsValue, JsError> {

@@ -91,6 +91,33 @@ describe("Local only (the built main.js, real sockets)", () => {
 		assert.ok(log.length > 0 && log.every((e) => e.refused && e.destination === `models.example.com:${port}`), JSON.stringify(log));
 	});
 
+	it("refuses a public address that a backslash hides behind a local one, before any socket is opened", async () => {
+		const port = new URL(server.url).port;
+		for (const tail of [`\\@127.0.0.1:${port}/v1`, `\\\\@localhost:${port}/v1`]) {
+			const plugin = await setup(`http://93.184.215.14:${port}${tail}`);
+			const before = connects;
+			const requests = server.requests.length;
+			const { end, error } = await turn(plugin);
+			assert.equal(end, "failed", tail);
+			assert.equal(error.code, "local_only", error.message);
+			assert.match(error.message, /93\.184\.215\.14 is 93\.184\.215\.14/);
+			assert.equal(connects, before, "no connection was tried");
+			assert.equal(server.requests.length, requests);
+			const log = plugin.core.connectionLog();
+			assert.ok(log.length > 0 && log.every((e) => e.refused && e.destination === `93.184.215.14:${port}`), JSON.stringify(log));
+		}
+	});
+
+	it("refuses the cloud's metadata service, though it is link-local", async () => {
+		const plugin = await setup("http://169.254.169.254/latest/v1");
+		const before = connects;
+		const { end, error } = await turn(plugin);
+		assert.equal(end, "failed");
+		assert.equal(error.code, "local_only", error.message);
+		assert.match(error.message, /metadata service/);
+		assert.equal(connects, before, "no connection was tried");
+	});
+
 	it("reaches a server on this computer, at the address it checked", async () => {
 		const port = new URL(server.url).port;
 		const plugin = await setup(`http://localhost:${port}/v1`);
@@ -110,7 +137,9 @@ describe("Local only (the built main.js, real sockets)", () => {
 		const { end, error } = await turn(plugin);
 		assert.equal(end, "done", error?.message);
 		assert.deepEqual(reached, [PRIVATE], "the socket went to the address the core checked");
+		// The log names where the socket really went (remoteAddress): here the
+		// loopback listener this test redirected 10.0.0.7 to, not the address expected.
 		const last = plugin.core.connectionLog().at(-1);
-		assert.deepEqual([last.refused, last.address, last.destination], [false, PRIVATE, `nas.lan:${port}`]);
+		assert.deepEqual([last.refused, last.address, last.destination], [false, "127.0.0.1", `nas.lan:${port}`]);
 	});
 });

@@ -140,6 +140,7 @@ pub fn messages_request(request: &ModelRequest) -> HttpRequest {
         first_byte_timeout_ms: request.first_token_timeout_ms,
         idle_timeout_ms: request.timeout_ms,
         connect_address: None,
+        expected_host: String::new(),
         tag: None,
     }
 }
@@ -154,6 +155,7 @@ pub fn models_request(settings: &ProviderSettings, api_key: Option<String>) -> H
         first_byte_timeout_ms: 0,
         idle_timeout_ms: 15_000,
         connect_address: None,
+        expected_host: String::new(),
         tag: None,
     }
 }
@@ -176,6 +178,7 @@ pub fn ping_request(settings: &ProviderSettings, api_key: Option<String>) -> Htt
         first_byte_timeout_ms: 0,
         idle_timeout_ms: 30_000,
         connect_address: None,
+        expected_host: String::new(),
         tag: None,
     }
 }

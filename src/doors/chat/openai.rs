@@ -115,6 +115,7 @@ pub fn chat_request(request: &ModelRequest) -> HttpRequest {
         first_byte_timeout_ms: request.first_token_timeout_ms,
         idle_timeout_ms: request.timeout_ms,
         connect_address: None,
+        expected_host: String::new(),
         tag: None,
     }
 }
@@ -129,6 +130,7 @@ pub fn models_request(settings: &ProviderSettings, api_key: Option<String>) -> H
         first_byte_timeout_ms: 0,
         idle_timeout_ms: 15_000,
         connect_address: None,
+        expected_host: String::new(),
         tag: None,
     }
 }

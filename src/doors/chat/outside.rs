@@ -395,7 +395,7 @@ impl<H: Host> ChatDoor<H> {
             };
         };
         let mut listing = match self.engine.outside_reach(server).await {
-            Ok(spec) => self.engine.host().outside_list(&spec).await,
+            Ok(spec) => self.engine.outside_list(&spec).await,
             Err(error) => OutsideListing {
                 error: Some(error),
                 ..OutsideListing::default()

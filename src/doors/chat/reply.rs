@@ -205,6 +205,7 @@ impl<H: Host> ChatDoor<H> {
             first_byte_timeout_ms: 0,
             idle_timeout_ms: 5_000,
             connect_address: None,
+            expected_host: String::new(),
             tag: None,
         };
         match self.engine.http_open(&probe, "base URL check (/v1)").await {

@@ -27,14 +27,13 @@ pub enum Server {
 /// The server behind an OpenAI-compatible base URL: by its default port, or
 /// by name in the host or path (Open WebUI proxies Ollama under `/ollama`).
 pub fn server(base_url: &str) -> Option<Server> {
-    let url = base_url.to_ascii_lowercase();
-    let rest = url.split_once("://").map_or(url.as_str(), |(_, r)| r);
-    let (authority, path) = rest.split_once('/').unwrap_or((rest, ""));
-    let port = authority.rsplit_once(':').map(|(_, p)| p);
-    let named = |name: &str| authority.contains(name) || path.split('/').any(|s| s == name);
-    if port == Some("11434") || named("ollama") {
+    let found = crate::base::address::destination(base_url).ok()?;
+    let path = found.url.to_ascii_lowercase();
+    let path = path.splitn(4, '/').nth(3).unwrap_or("");
+    let named = |name: &str| found.hostname.contains(name) || path.split('/').any(|s| s == name);
+    if found.port == 11434 || named("ollama") {
         Some(Server::Ollama)
-    } else if port == Some("1234") || named("lmstudio") || named("lm-studio") {
+    } else if found.port == 1234 || named("lmstudio") || named("lm-studio") {
         Some(Server::LmStudio)
     } else if named("openrouter.ai") || named("openrouter") {
         Some(Server::OpenRouter)
@@ -98,6 +97,7 @@ pub fn probe(server: Server, provider: &ProviderSettings, api_key: Option<&str>)
         first_byte_timeout_ms: 0,
         idle_timeout_ms: PROBE_TIMEOUT_MS,
         connect_address: None,
+        expected_host: String::new(),
         tag: None,
     }
 }
