@@ -61,6 +61,7 @@ export type ToolErrorCode =
 	| "outside_turn"
 	| "not_utf8"
 	| "path_outside_vault"
+	| "read_through_link"
 	| "config_folder"
 	| "out_of_scope"
 	| "output_flood"

@@ -149,6 +149,10 @@ fn tool_samples() -> Vec<ToolError> {
             target: s("\"Linked/Plan.md\""),
             detail: s("leads through a symbolic link to /home/me/elsewhere/Plan.md"),
         },
+        ToolError::ReadThroughLink {
+            target: s("\"Projects/Diary.md\""),
+            detail: s("leads through a symbolic link to a place outside the folders the agent may read"),
+        },
         ToolError::ConfirmationNotFound { id: s("c-17") },
         ToolError::ConfirmationUsed {
             state: s("approved"),
@@ -218,6 +222,7 @@ fn tool_when(error: &ToolError) -> &'static str {
         ToolError::NoteTooLarge { .. } => "A coding agent's file read of a note over the size it may read whole (it is never sent shortened).",
         ToolError::OutsideTurn { .. } => "A coding agent's file request or question after its turn ended, or after its session closed.",
         ToolError::NotUtf8 { .. } => "An edit of a file that is not UTF-8 text.",
+        ToolError::ReadThroughLink { .. } => "A read whose real path, every symbolic link followed, leaves the vault, the read folders or enters the configuration folder.",
         ToolError::PathOutsideVault { .. } => "A change whose target leads through a symbolic link out of the vault or into its configuration folder, or a coding agent's path outside the vault.",
         ToolError::ConfirmationNotFound { .. } => "No pending card has that id (answered already, or the plugin was reloaded).",
         ToolError::ConfirmationUsed { .. } => "The card was answered already; each is used once.",

@@ -149,6 +149,9 @@ pub enum ToolError {
     #[error("{target} {detail}, so nothing was changed: the agent changes only files inside the vault, never through a symbolic link that leads out of it or into the configuration folder.")]
     PathOutsideVault { target: String, detail: String },
 
+    #[error("{target} {detail}, so it was not read: the agent reads a file only where its real place on disk, every symbolic link followed, lies inside the vault and the folders it may read. Ask the user to add that folder to the folders the agent may read (Settings → Vault Agent → Safety), or read another note.")]
+    ReadThroughLink { target: String, detail: String },
+
     #[error("There is no pending confirmation \"{id}\". It may have been answered already or the plugin was reloaded; ask for the change again.")]
     ConfirmationNotFound { id: String },
 
@@ -248,6 +251,7 @@ impl ToolError {
             ToolError::OutsideTurn { .. } => "outside_turn",
             ToolError::NotUtf8 { .. } => "not_utf8",
             ToolError::PathOutsideVault { .. } => "path_outside_vault",
+            ToolError::ReadThroughLink { .. } => "read_through_link",
             ToolError::ConfirmationNotFound { .. } => "confirmation_not_found",
             ToolError::ConfirmationUsed { .. } => "confirmation_used",
             ToolError::ConfirmationExpired => "confirmation_expired",

@@ -106,6 +106,39 @@ pub fn normalised(key: &str, value: &str, kind: PathKind) -> Result<String, Stri
     Ok(text)
 }
 
+/// A path that comes from the user or from stored state (a chip, an image
+/// or PDF attached in the chat, a saved prompt's path, a restored chat) in
+/// the one form every scope check and every read then uses: `\\` read as
+/// `/`, repeated slashes and `.` parts dropped, each `..` taking back the
+/// folder before it; then the rule of [`normalised`]. A path whose `..`
+/// climbs above the vault's top folder is refused, never clamped, so no
+/// check passes on one name while the host reads another. (A tool's own
+/// arguments keep the stricter rule: the model is told to write them plainly.)
+pub fn resolved(key: &str, value: &str, kind: PathKind) -> Result<String, String> {
+    let text = nfc(value);
+    let text = text.trim();
+    if text.starts_with(['/', '\\']) {
+        // Absolute, or a network share: said by `normalised`.
+        return normalised(key, text, kind);
+    }
+    let mut parts: Vec<&str> = Vec::new();
+    for part in text.split(['/', '\\']) {
+        match part {
+            "" | "." => {}
+            ".." => {
+                if parts.pop().is_none() {
+                    return Err(format!(
+                        "`{key}` climbs out of the vault (its `..` goes above the vault's top folder); give {}",
+                        kind.example()
+                    ));
+                }
+            }
+            _ => parts.push(part),
+        }
+    }
+    normalised(key, &parts.join("/"), kind)
+}
+
 /// How the running engine composes Unicode (NFC), when it has its own.
 static ENGINE_NFC: OnceLock<fn(&str) -> String> = OnceLock::new();
 
@@ -402,6 +435,49 @@ mod tests {
                 assert!(err.contains(word), "{input:?} should mention {word}: {err}");
                 assert!(err.contains("such as"), "{input:?}: {err}");
             }
+        }
+    }
+
+    /// Issue 36, item 2: what the user or stored state names is resolved
+    /// the way the file system will read it before any check.
+    #[test]
+    fn a_path_from_the_user_is_resolved_before_it_is_checked() {
+        for (given, meant) in [
+            ("Projects/../Secret/Diary.md", "Secret/Diary.md"),
+            ("./Projects/Plan.md", "Projects/Plan.md"),
+            ("Projects//Plan.md", "Projects/Plan.md"),
+            ("Projects\\Plan.md", "Projects/Plan.md"),
+            ("Projects/./2026/../Plan.md", "Projects/Plan.md"),
+            (" Projects\\.\\Plan.md ", "Projects/Plan.md"),
+            ("Cafe\u{301}/x.md", "Caf\u{e9}/x.md"),
+        ] {
+            assert_eq!(
+                resolved("attachment", given, PathKind::File).as_deref(),
+                Ok(meant),
+                "{given:?}"
+            );
+            // Once resolved, it stays as it is.
+            assert_eq!(
+                resolved("attachment", meant, PathKind::File).as_deref(),
+                Ok(meant)
+            );
+        }
+        for (given, word) in [
+            ("../Secret.md", "climbs out of the vault"),
+            ("Projects/../../x.md", "climbs out of the vault"),
+            ("Projects\\..\\..\\x.md", "climbs out of the vault"),
+            ("/etc/passwd", "absolute"),
+            ("\\\\server\\share\\x.md", "absolute"),
+            ("C:\\x.md", "absolute"),
+            (".", "empty"),
+            ("Projects/..", "empty"),
+            ("a/.. /x.md", "`..`"),
+            ("%2e%2e/x.md", "%-encoded"),
+        ] {
+            let err = resolved("attachment", given, PathKind::File).unwrap_err();
+            assert!(err.starts_with("`attachment`"), "{given:?}: {err}");
+            assert!(err.contains(word), "{given:?} should say {word}: {err}");
+            assert!(err.contains("such as"), "{given:?}: {err}");
         }
     }
 

@@ -3,8 +3,11 @@
 //! Before any write (the CLI's, the vault's, an undo's) the real path of the
 //! target, or of its nearest folder that exists, must lie inside the vault's
 //! real folder and outside its configuration folder; otherwise the write is
-//! refused as `path_outside_vault`. Reads follow the read scope as for any
-//! other note.
+//! refused as `path_outside_vault`. A read (a tool's, an attached image or
+//! PDF, the instructions note, a saved prompt) is refused the same way when
+//! its real path leaves the vault or the read scope
+//! ([`real_read_refusal`]): a link inside an allowed folder reads only what
+//! the folder it leads to may give.
 
 use crate::base::call::NoteLocator;
 use crate::base::error::ToolError;
@@ -12,7 +15,7 @@ use crate::base::host::{Host, Os};
 use crate::base::vault_path::{in_config_dir, inside_real_folder};
 use crate::engine::record::Before;
 use crate::engine::Engine;
-use crate::policy::scope::Place;
+use crate::policy::scope::{FolderScope, Place, Reach, Resolved};
 use crate::tools::ToolCall;
 
 impl<H: Host> Engine<H> {
@@ -28,6 +31,37 @@ impl<H: Host> Engine<H> {
                 _ => continue,
             };
             self.check_real_place(&path).await?;
+        }
+        Ok(())
+    }
+
+    /// Every place a call reads by path (a write's too: what it changes
+    /// must be readable), checked on disk against the vault and the read
+    /// scope. A name is checked once looked up (`resolved`); while reading
+    /// is not limited, names are not looked up and the CLI resolves them.
+    pub(crate) async fn check_read_places(
+        &self,
+        reach: &Reach,
+        resolved: &Resolved,
+        scope: &FolderScope<'_>,
+    ) -> Result<(), ToolError> {
+        for place in &reach.places {
+            let path = match place {
+                Place::Note(NoteLocator::Path(path)) | Place::NewNote(Some(path)) => path.as_str(),
+                Place::Note(other) => match resolved.path_of(other) {
+                    Some(path) => path,
+                    None => continue,
+                },
+                Place::Within(Some(folder)) | Place::PickFrom(Some(folder)) => folder.as_str(),
+                Place::Reference(path) => path.as_str(),
+                _ => continue,
+            };
+            if let Some(detail) = real_read_refusal(self.host(), path, scope).await {
+                return Err(ToolError::ReadThroughLink {
+                    target: format!("\"{}\"", path.trim_end_matches('/')),
+                    detail,
+                });
+            }
         }
         Ok(())
     }
@@ -100,4 +134,48 @@ impl<H: Host> Engine<H> {
             }
         }
     }
+}
+
+/// Why a read of `path` (vault-relative) is refused on disk, or `None`: its
+/// real path, every link followed, must lie inside the vault's real folder,
+/// outside its configuration folder, and inside the read scope. What is not
+/// there (yet) reads nothing and is left to the read to say; a vault that is
+/// no folder on disk has no link to follow. The reason never says where a
+/// link leads: that place is one the agent may not read.
+pub(crate) async fn real_read_refusal<H: Host>(
+    host: &H,
+    path: &str,
+    scope: &FolderScope<'_>,
+) -> Option<String> {
+    let facts = host.platform();
+    let vault = facts.vault_path.clone()?;
+    let windows = facts.os() == Os::Windows;
+    let Ok(root) = host.real_path(&vault).await else {
+        return Some("cannot be checked: the vault's own folder could not be resolved".into());
+    };
+    let place = path.trim_end_matches('/');
+    let separator = if windows { "\\" } else { "/" };
+    let absolute = format!(
+        "{}{separator}{}",
+        vault.trim_end_matches(['/', '\\']),
+        place.replace('/', separator)
+    );
+    let real = match host.real_path(&absolute).await {
+        Ok(real) => real,
+        Err(failure) if failure.code == "not_found" => return None,
+        Err(failure) => return Some(format!("cannot be checked on disk ({})", failure.message)),
+    };
+    let Some(inside) = inside_real_folder(&root, &real, windows) else {
+        return Some("leads through a symbolic link to a place outside the vault".into());
+    };
+    if in_config_dir(&inside, facts.config_dir()) && !in_config_dir(place, facts.config_dir()) {
+        return Some("leads through a symbolic link into the vault's configuration folder".into());
+    }
+    if !scope.contains(&inside) {
+        return Some(
+            "leads through a symbolic link to a place outside the folders the agent may read"
+                .into(),
+        );
+    }
+    None
 }

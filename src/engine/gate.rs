@@ -83,6 +83,9 @@ impl<H: Host> Engine<H> {
                         // No write follows a symbolic link out of the vault.
                         self.check_write_places(&call).await?;
                     }
+                    // No read follows one out of the vault or the read scope.
+                    let read = scope::FolderScope::read(settings, self.host.platform().os());
+                    self.check_read_places(&reach, &resolved, &read).await?;
                     let mut invocation = call.invocation(settings.vault())?;
                     // Filtered from the CLI's JSON, whatever the model asked
                     // for; written back in its form after (`policy::filter`).

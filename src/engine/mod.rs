@@ -8,7 +8,7 @@ mod approve;
 pub mod callers;
 mod calls;
 pub mod confirm;
-mod edge;
+pub(crate) mod edge;
 pub mod embeddings;
 mod gate;
 pub mod hygiene;

@@ -195,7 +195,7 @@ pub struct Resolved {
 }
 
 impl Resolved {
-    fn path_of(&self, locate: &NoteLocator) -> Option<&str> {
+    pub fn path_of(&self, locate: &NoteLocator) -> Option<&str> {
         self.notes
             .iter()
             .find(|(l, _)| l == locate)

@@ -18,6 +18,7 @@ mod failures;
 mod images;
 mod local_only;
 mod outside;
+mod paths;
 mod prompt;
 mod providers;
 mod saved_prompts;

@@ -185,6 +185,10 @@ fn samples() -> Vec<ToolError> {
             target: s("\"Linked/Plan.md\""),
             detail: s("leads through a symbolic link to a place outside the vault"),
         },
+        ReadThroughLink {
+            target: s("\"Projects/Diary.md\""),
+            detail: s("leads through a symbolic link to a place outside the folders the agent may read"),
+        },
         ConfirmationNotFound { id: s("c7-1a2b3c4d") },
         ConfirmationUsed { state: s("done") },
         ConfirmationExpired,

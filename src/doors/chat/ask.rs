@@ -5,7 +5,7 @@ use crate::base::host::Host;
 use crate::doors::chat::conversation::{Attachment, ChatMessage, Conversation};
 use crate::doors::chat::images;
 use crate::doors::chat::model::{ChatError, ModelReply, ModelRequest, StreamPiece};
-use crate::doors::chat::prompt::{attachments_given, model_messages, system_prompt};
+use crate::doors::chat::prompt::{attachments_given, model_messages, stored_path, system_prompt};
 use crate::doors::chat::provider::{build_request, status_error};
 use crate::doors::chat::{budget, model_tools, ChatDoor, ChatEvent, ChatEvents};
 use crate::settings::{ProviderKind, Settings};
@@ -141,11 +141,12 @@ impl<H: Host> ChatDoor<H> {
             crate::policy::scope::FolderScope::read(&settings, self.engine.host().platform().os());
         let documents = settings.chat.provider() == ProviderKind::Anthropic
             && settings.chat.active().pdf_documents;
+        let linked = linked_away(self.engine.host(), attachments.iter(), &scope).await;
         super::pdf::check(
             self.engine.host(),
             &self.session.turn_pdfs,
             attachments,
-            &|path| scope.contains(path),
+            &|path| scope.contains(path) && !linked.iter().any(|l| l == path),
             documents,
         )
         .await
@@ -233,11 +234,24 @@ impl<H: Host> ChatDoor<H> {
         let scope =
             crate::policy::scope::FolderScope::read(settings, self.engine.host().platform().os());
         // Chips, when the chat sent them, say which notes the user means.
-        let open_note = local
-            .open_note
-            .as_deref()
-            .filter(|path| scope.contains(path) && !attachments_given(&conversation.messages));
-        let messages = model_messages(&conversation.messages, &|path| scope.contains(path));
+        let open_note = local.open_note.as_deref().filter(|path| {
+            stored_path(path).as_deref() == Some(*path)
+                && scope.contains(path)
+                && !attachments_given(&conversation.messages)
+        });
+        // Images and PDFs the host would read through a link out of the scope.
+        let linked = linked_away(
+            self.engine.host(),
+            conversation
+                .messages
+                .iter()
+                .flat_map(ChatMessage::attachments),
+            &scope,
+        )
+        .await;
+        let messages = model_messages(&conversation.messages, &|path| {
+            scope.contains(path) && !linked.iter().any(|l| l == path)
+        });
         let mut system = system_prompt(
             &descriptors,
             self.engine.host().now_ms(),
@@ -455,4 +469,36 @@ pub(super) fn emit_piece(events: &dyn ChatEvents, piece: StreamPiece) {
         StreamPiece::Text(text) => ChatEvent::TextDelta { text },
         StreamPiece::Reasoning(text) => ChatEvent::ReasoningDelta { text },
     });
+}
+
+/// The attached images and PDFs (the host reads those itself; a note is read
+/// through the tools' gate) that the read scope allows by name but whose
+/// real path, every symbolic link followed, leaves the vault or the scope:
+/// they are withheld like any file the agent may not read.
+async fn linked_away<'a, H: Host>(
+    host: &H,
+    attachments: impl Iterator<Item = &'a Attachment>,
+    scope: &crate::policy::scope::FolderScope<'_>,
+) -> Vec<String> {
+    let mut refused: Vec<String> = Vec::new();
+    for attachment in attachments {
+        if attachment.pasted
+            || !(images::is_image(attachment) || super::pdf::is_pdf_attachment(attachment))
+        {
+            continue;
+        }
+        let Some(path) = stored_path(&attachment.path) else {
+            continue;
+        };
+        if refused.contains(&path) || !scope.contains(&path) {
+            continue;
+        }
+        if crate::engine::edge::real_read_refusal(host, &path, scope)
+            .await
+            .is_some()
+        {
+            refused.push(path);
+        }
+    }
+    refused
 }

@@ -41,6 +41,14 @@ pub async fn standing<H: Host>(host: &H, settings: &Settings) -> Standing {
             ..compose(None, profile)
         };
     }
+    if let Some(detail) = crate::engine::edge::real_read_refusal(host, path, &scope).await {
+        return Standing {
+            notice: Some(format!(
+                "Your instructions note {path} {detail}, so the model was not given it. Choose a note that is really in a folder the agent may read (Settings → Vault Agent → Model)."
+            )),
+            ..compose(None, profile)
+        };
+    }
     let text = host
         .vault_read_many(&[path.to_string()], MAX_NOTE_BYTES)
         .await

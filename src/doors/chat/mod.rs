@@ -40,6 +40,7 @@ use std::rc::Rc;
 use serde_json::Value;
 
 use crate::base::host::Host;
+use crate::base::vault_path::PathKind;
 use crate::doors::chat::conversation::{
     Attachment, ChatMessage, Conversation, PausedTurn, TurnSetup,
 };
@@ -173,7 +174,18 @@ impl<H: Host> ChatDoor<H> {
             }
         };
         let text = text.as_str();
-        let attachments = attachments.map(bound_attachments);
+        // Checked, kept and read in the form the file system reads them.
+        let attachments = match attachments.map(prompt::resolved_attachments).transpose() {
+            Ok(attachments) => attachments.map(bound_attachments),
+            Err(message) => {
+                events.emit(ChatEvent::Error {
+                    code: "not_sent".into(),
+                    message,
+                    retryable: false,
+                });
+                return self.finish_turn(conversation, TurnEnd::Failed, events);
+            }
+        };
         // Before anything is sent or kept: a model that does not read images
         // is told so, never sent the message without them.
         let settings = self.turn_settings(
@@ -295,8 +307,11 @@ impl<H: Host> ChatDoor<H> {
             values.date = self.engine.host().local_context().date;
         }
         let settings = self.engine.settings_snapshot();
+        // A stored or scheduled prompt's path is found in the form it is read.
+        let path = &crate::base::vault_path::resolved("prompt", path, PathKind::File)
+            .map_err(|why| format!("The saved prompt {path} was not run: {why}."))?;
         let listed = saved_prompts::list(self.engine.host(), &settings).await;
-        let Some(prompt) = listed.prompts.into_iter().find(|p| p.path == path) else {
+        let Some(prompt) = listed.prompts.into_iter().find(|p| p.path == *path) else {
             return Err(listed.notice.unwrap_or_else(|| format!(
                 "There is no saved prompt {path} in your prompts folder (Settings → Vault Agent → Model); it may have been moved or renamed."
             )));

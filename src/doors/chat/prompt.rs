@@ -4,6 +4,7 @@
 use crate::base::host::LocalContext;
 use crate::base::result::ToolResult;
 pub(super) use crate::base::text::{attribute, cap, defuse_named};
+use crate::base::vault_path::{resolved, PathKind};
 use crate::doors::chat::conversation::{Attachment, ChatMessage};
 use crate::doors::chat::images;
 use crate::engine::ToolDescriptor;
@@ -112,6 +113,36 @@ pub fn bound_attachments(attachments: Vec<Attachment>) -> Vec<Attachment> {
     kept
 }
 
+/// The attachments of a new message with each vault path in the one form
+/// every check and read uses (`vault_path::resolved`: `.`, `..`, `//` and
+/// `\\` resolved), or why one cannot be sent: it climbs out of the vault or
+/// can name no file. A pasted image keeps its name (`bound_attachments`
+/// checks it).
+pub fn resolved_attachments(attachments: Vec<Attachment>) -> Result<Vec<Attachment>, String> {
+    attachments
+        .into_iter()
+        .map(|attachment| {
+            if attachment.pasted {
+                return Ok(attachment);
+            }
+            match resolved("attachment", &attachment.path, PathKind::File) {
+                Ok(path) => Ok(Attachment { path, ..attachment }),
+                Err(why) => Err(format!(
+                    "The attached file \"{}\" was not sent: {why}. Attach it again from the vault's file list.",
+                    attachment.path.chars().filter(|c| !c.is_control()).collect::<String>()
+                )),
+            }
+        })
+        .collect()
+}
+
+/// The form a stored attachment's path is read in, `None` when it names no
+/// file of the vault (a chat kept before paths were resolved, or edited by
+/// hand): such an attachment is withheld like one the agent may not read.
+pub fn stored_path(path: &str) -> Option<String> {
+    resolved("attachment", path, PathKind::File).ok()
+}
+
 /// A user message as the model reads it: the user's words, then the notes
 /// the user attached, by path (the model reads them with its tools when the
 /// question needs them; nothing of a note is pasted), with the selected text,
@@ -165,8 +196,34 @@ pub fn model_messages(
     messages: &[ChatMessage],
     readable: &dyn Fn(&str) -> bool,
 ) -> Vec<ChatMessage> {
+    // A stored path is checked, and read, as it resolves; one that resolves
+    // to nothing is never readable.
+    let readable = |path: &str| stored_path(path).as_deref() == Some(path) && readable(path);
+    let readable: &dyn Fn(&str) -> bool = &readable;
     let mut out: Vec<ChatMessage> = Vec::with_capacity(messages.len());
     for message in messages {
+        let resolved_message;
+        let message = match message {
+            ChatMessage::User {
+                text,
+                attachments: Some(attachments),
+            } => {
+                resolved_message = ChatMessage::User {
+                    text: text.clone(),
+                    attachments: Some(
+                        attachments
+                            .iter()
+                            .map(|a| match (a.pasted, stored_path(&a.path)) {
+                                (false, Some(path)) => Attachment { path, ..a.clone() },
+                                _ => a.clone(),
+                            })
+                            .collect(),
+                    ),
+                };
+                &resolved_message
+            }
+            other => other,
+        };
         let message = match message {
             ChatMessage::User {
                 text,

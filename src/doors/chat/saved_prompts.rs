@@ -109,6 +109,17 @@ pub async fn list<H: Host>(host: &H, settings: &Settings) -> SavedPrompts {
         .collect();
     paths.sort();
     paths.truncate(MAX_PROMPTS);
+    // A prompt note behind a link out of the scope is no prompt the agent may read.
+    let mut readable = Vec::with_capacity(paths.len());
+    for path in paths {
+        if crate::engine::edge::real_read_refusal(host, &path, &scope)
+            .await
+            .is_none()
+        {
+            readable.push(path);
+        }
+    }
+    let paths = readable;
     let texts = host.vault_read_many(&paths, MAX_PROMPT_BYTES).await;
     let prompts = paths
         .iter()
