@@ -57,11 +57,13 @@ export function score(task, run) {
  */
 export function diagnose(task, run, failed) {
 	if (!failed.length) return null;
-	if (run.errors.length) return `server error ${run.errors[0].code}: ${run.errors[0].message.split("\n")[0]}`;
+	const firstSentence = (text) => text.split("\n")[0].replace(/\.\s.*$/, ".");
+	if (run.errors.length) return `server error ${run.errors[0].code}: ${firstSentence(run.errors[0].message)}`;
 	if (run.notices.some((n) => TEXT_CALL_NOTICE.test(n))) return "tool call written as text (text-form calls are off)";
-	if (run.end === "roundLimit") return `stopped by the loop guard: ${run.roundLimit ?? "round limit"}`;
-	const wantsCalls = (task.expect.calls ?? []).length > 0;
-	if (wantsCalls && !run.calls.length) return "no tool called";
+	if (run.end === "roundLimit") return `stopped by the loop guard: ${firstSentence(run.roundLimit ?? run.notices.at(-1) ?? "the round limit")}`;
+	// A task its careful solution needs tools for, answered without any.
+	const needsTools = (task.perfect ?? []).some((step) => step.calls) || (task.expect.calls ?? []).length > 0;
+	if (needsTools && !run.calls.length) return "no tool called";
 	return failed[0];
 }
 
