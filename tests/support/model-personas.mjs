@@ -47,7 +47,8 @@ function llamaCppOverflow(promptTokens, window) {
  * `scripts`: `{ [prompt]: steps }`, where a step is `{ calls: [[tool, args], …] }`
  * (or a function of the tool results so far that returns the calls) or
  * `{ answer, from }`: the final answer, given only when every string of `from`
- * is in what the tools returned (else NOT_FOUND_ANSWER). A message matches the
+ * is in what the tools returned (else NOT_FOUND_ANSWER); `answer` may be a
+ * function of the tool results' texts (a probe's random word repeated). A message matches the
  * script whose prompt it contains.
  * Returns `{ url, provider, model, requests, close() }`: `url` is the base
  * address a profile takes (`…/v1` for OpenAI-compatible servers).
@@ -163,6 +164,7 @@ function nextMove(script, turn) {
 			if (pending.length) return { calls: pending };
 			continue;
 		}
+		if (typeof step.answer === "function") return { text: step.answer(turn.results) };
 		const seen = turn.results.join("\n").toLowerCase();
 		const grounded = (step.from ?? []).every((fact) => seen.includes(fact.toLowerCase()));
 		return { text: grounded ? step.answer : NOT_FOUND_ANSWER };
