@@ -25,8 +25,8 @@ const subset = TASKS.filter((t) => SUBSET.includes(t.id));
 /** The only subset task a careful model answers without a tool: Read only is in the system prompt. */
 const NO_TOOL_NEEDED = ["read-only-rename"];
 
-async function benchmark(persona, tasks, profile = {}) {
-	const server = await startPersona(persona, { scripts: perfectScripts() });
+async function benchmark(persona, tasks, profile = {}, personaOptions = {}) {
+	const server = await startPersona(persona, { scripts: perfectScripts(), ...personaOptions });
 	try {
 		const runs = await runBenchmark(tasks, { provider: server.provider, url: server.url, model: server.model, apiKey: server.provider === "anthropic" ? "sk-ant-persona" : "", ...profile });
 		return { runs, requests: server.requests };
@@ -135,6 +135,13 @@ describe("the task benchmark against scripted model personas", () => {
 		assert.ok(requests.some((r) => r.body?.messages && JSON.stringify(r.body).length > 4 * 4096), "the refused request was the long one");
 		// Reading only the section it needs (map, then section) fits.
 		assert.ok(runs.find((r) => r.task === "long-one-section").success);
+	});
+
+	it("the same window cut from the front, as Ollama does, fails that task silently: the model, its tools cut away, answers without them", async () => {
+		const { runs } = await benchmark("small-window", TASKS.filter((t) => t.id === "long-read-whole"), {}, { overflow: "truncate" });
+		// Nothing tells the user the prompt was cut (the model check is where that shows).
+		assert.deepEqual(failures(runs), { "long-read-whole": 'the answer lacks "2026-04-02"' });
+		assert.equal(runs[0].end, "done");
 	});
 
 	it("--repeat gives the spread: every task runs n times and the report counts them", async () => {
