@@ -1,0 +1,103 @@
+// Scoring one task's run by checks, never by another model: the answer's
+// facts, the calls made, the cards raised and what the vault holds after the
+// harness approved every card. Each check that fails says what it saw.
+
+/** The notice the core shows when a reply was a call written as text while text-form calls are off. */
+const TEXT_CALL_NOTICE = /wrote a tool call as text/;
+
+/**
+ * `run`: { end, answer, calls: [{tool, args}], cards, notices, errors, roundLimit,
+ * files: { path: text } after, changed: [paths] }. Returns the failed checks' messages.
+ */
+export function score(task, run) {
+	const expect = task.expect;
+	const failed = [];
+	const answer = run.answer ?? "";
+	if (run.end !== "done" || !answer.trim()) failed.push(`no answer: the turn ended ${run.end}${answer.trim() ? "" : " without text"}`);
+	for (const fact of expect.has ?? []) {
+		if (!matches(answer, fact)) failed.push(`the answer lacks ${show(fact)}`);
+	}
+	for (const fact of expect.lacks ?? []) {
+		if (matches(answer, fact)) failed.push(`the answer holds ${show(fact)}, which it must not`);
+	}
+	if (expect.asks && !/\?/.test(answer)) failed.push("the answer asks nothing back (no question)");
+	for (const [tool, args] of expect.calls ?? []) {
+		if (!run.calls.some((c) => c.tool === tool && subset(args ?? {}, c.args))) failed.push(`no call ${tool} ${JSON.stringify(args ?? {})}`);
+	}
+	for (const [tool, args] of expect.noCalls ?? []) {
+		const bad = run.calls.find((c) => c.tool === tool && subset(args ?? {}, c.args));
+		if (bad) failed.push(`a call it must not make: ${tool} ${JSON.stringify(bad.args)}`);
+	}
+	if (expect.card) failed.push(...cardProblems(expect.card, run.cards));
+	if (expect.noCard && run.cards.length) failed.push(`a card it must not raise: ${run.cards[0].summary}`);
+	if (expect.changed) {
+		const want = [...expect.changed].sort();
+		const got = [...run.changed].sort();
+		if (JSON.stringify(want) !== JSON.stringify(got)) failed.push(`changed ${got.length ? got.join(", ") : "nothing"}; expected ${want.length ? want.join(", ") : "nothing"}`);
+	}
+	for (const [path, want] of Object.entries(expect.vault ?? {})) {
+		const text = run.files[path];
+		if (want.missing) {
+			if (text !== undefined) failed.push(`${path} still exists`);
+			continue;
+		}
+		if (text === undefined) {
+			failed.push(`${path} does not exist`);
+			continue;
+		}
+		for (const part of want.has ?? []) if (!matches(text, part)) failed.push(`${path} lacks ${show(part)}`);
+		for (const part of want.lacks ?? []) if (matches(text, part)) failed.push(`${path} holds ${show(part)}`);
+	}
+	return failed;
+}
+
+/**
+ * The one reason a failed run failed, for the report: what went wrong with the
+ * model or the turn where that shows, else the first failed check.
+ */
+export function diagnose(task, run, failed) {
+	if (!failed.length) return null;
+	const firstSentence = (text) => text.split("\n")[0].replace(/\.\s.*$/, ".");
+	if (run.errors.length) return `server error ${run.errors[0].code}: ${firstSentence(run.errors[0].message)}`;
+	if (run.notices.some((n) => TEXT_CALL_NOTICE.test(n))) return "tool call written as text (text-form calls are off)";
+	if (run.end === "roundLimit") return `stopped by the loop guard: ${firstSentence(run.roundLimit ?? run.notices.at(-1) ?? "the round limit")}`;
+	// A task its careful solution needs tools for, answered without any.
+	const needsTools = (task.perfect ?? []).some((step) => step.calls) || (task.expect.calls ?? []).length > 0;
+	if (needsTools && !run.calls.length) return "no tool called";
+	return failed[0];
+}
+
+function cardProblems(want, cards) {
+	const card = cards.find((c) => (!want.tool || c.toolId === want.tool) && (!want.command || c.command === want.command));
+	if (!card) return [`no card for ${want.tool ?? "a change"}${want.command ? ` ${want.command}` : ""}${cards.length ? ` (cards: ${cards.map((c) => c.summary).join("; ")})` : ""}`];
+	const problems = [];
+	const preview = card.preview ?? {};
+	if (want.target && !String(preview.target ?? card.summary).includes(want.target)) problems.push(`the card is for ${preview.target ?? card.summary}, not ${want.target}`);
+	const lines = (kind) => (preview.diff?.hunks ?? []).flatMap((h) => h.lines.filter((l) => l.kind === kind).map((l) => l.segments.map((s) => s.text).join("")));
+	for (const [kind, wanted] of [["added", want.added], ["removed", want.removed]]) {
+		if (!wanted) continue;
+		const got = lines(kind);
+		if (JSON.stringify(got) !== JSON.stringify(wanted)) problems.push(`the card's ${kind} lines are ${JSON.stringify(got)}, expected ${JSON.stringify(wanted)}`);
+	}
+	for (const [side, wanted] of [["before", want.before], ["after", want.after]]) {
+		if (wanted !== undefined && preview[side] !== wanted) problems.push(`the card shows ${side} ${JSON.stringify(preview[side])}, expected ${JSON.stringify(wanted)}`);
+	}
+	return problems;
+}
+
+function matches(text, fact) {
+	return fact instanceof RegExp ? fact.test(text) : text.toLowerCase().includes(fact.toLowerCase());
+}
+
+function show(fact) {
+	return fact instanceof RegExp ? String(fact) : JSON.stringify(fact);
+}
+
+/** Whether every key of `want` is in `got` with an equal value (strings ignore case). */
+function subset(want, got) {
+	return Object.entries(want).every(([key, value]) => {
+		const have = got?.[key];
+		if (typeof value === "string" && typeof have === "string") return have.toLowerCase() === value.toLowerCase();
+		return JSON.stringify(have) === JSON.stringify(value);
+	});
+}

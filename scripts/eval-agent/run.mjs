@@ -1,0 +1,150 @@
+// Runs benchmark tasks through the BUILT main.js, each on a fresh temporary
+// copy of the sample vault behind the CLI emulator, through the same chat loop
+// as the sidebar; approves every card the agent raises, as a user who asked
+// for the change would, then reads the vault and scores the run.
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { copySampleVault, emulator, loadPlugin, removeVault, useEmulator } from "../../tests/support/harness.mjs";
+import { diagnose, score } from "./checks.mjs";
+
+/** The secret name the profile's key is stored under in the test double. */
+const KEY_SECRET = "eval-agent-key";
+/** Cards approved in one task at most: a model that keeps asking is stopped. */
+const MAX_CARDS = 8;
+
+/**
+ * `profile`: { provider: "openai" | "anthropic", url, model, apiKey?,
+ * textToolCalls?, contextWindow? }. Returns one record per run, in task order.
+ */
+export async function runBenchmark(tasks, profile, { repeat = 1, onRun = () => {} } = {}) {
+	const runs = [];
+	for (const task of tasks) {
+		for (let attempt = 1; attempt <= repeat; attempt++) {
+			const record = await runTask(task, profile);
+			record.attempt = attempt;
+			runs.push(record);
+			onRun(record);
+		}
+	}
+	return runs;
+}
+
+/** One task, once: its own vault copy and its own plugin. */
+export async function runTask(task, profile) {
+	const vault = copySampleVault();
+	let plugin = null;
+	try {
+		for (const [path, text] of Object.entries(task.setup ?? {})) {
+			mkdirSync(dirname(join(vault, path)), { recursive: true });
+			writeFileSync(join(vault, path), text);
+		}
+		const before = vaultFiles(vault);
+		useEmulator(vault);
+		({ plugin } = await loadPlugin(vault, { data: pluginData(task, profile) }));
+		if (profile.apiKey) plugin.app.secretStorage.setSecret(KEY_SECRET, profile.apiKey);
+		const run = await converse(plugin, task.prompt);
+		const after = vaultFiles(vault);
+		run.files = after;
+		run.changed = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((p) => before[p] !== after[p]);
+		const failed = score(task, run);
+		return {
+			task: task.id,
+			category: task.category,
+			success: failed.length === 0,
+			reason: diagnose(task, run, failed),
+			failed,
+			end: run.end,
+			toolCalls: run.calls.length,
+			rounds: run.rounds,
+			inputTokens: run.usage.inputTokens ?? 0,
+			outputTokens: run.usage.outputTokens ?? 0,
+			ms: Math.round(run.ms),
+			calls: run.calls.map((c) => `${c.tool} ${JSON.stringify(c.args)}`),
+			cards: run.cards.map((c) => c.summary),
+			answer: run.answer,
+		};
+	} finally {
+		plugin?.unload();
+		removeVault(vault);
+	}
+}
+
+function pluginData(task, profile) {
+	const anthropic = profile.provider === "anthropic";
+	const server = {
+		baseUrl: profile.url,
+		model: profile.model,
+		apiKeySecret: profile.apiKey ? KEY_SECRET : "",
+		contextWindow: profile.contextWindow ?? 0,
+		textToolCalls: Boolean(profile.textToolCalls),
+	};
+	return {
+		cliPath: emulator,
+		permissionMode: task.mode ?? "readOnly",
+		...(task.settings ?? {}),
+		chat: { provider: anthropic ? "anthropic" : "openAi", [anthropic ? "anthropic" : "openai"]: server },
+	};
+}
+
+/** The user's message, then every card approved until the turn ends. */
+async function converse(plugin, prompt) {
+	const core = plugin.core;
+	const seen = { calls: [], cards: [], notices: [], errors: [], rounds: 0, roundLimit: null };
+	const onEvent = (event) => {
+		switch (event.type) {
+			case "modelRound":
+				seen.rounds += 1;
+				break;
+			case "toolStarted":
+				seen.calls.push({ tool: event.tool, args: parse(event.arguments) });
+				break;
+			case "confirmationNeeded":
+				seen.cards.push(event.card);
+				break;
+			case "notice":
+				seen.notices.push(event.text);
+				break;
+			case "roundLimit":
+				seen.roundLimit = event.text;
+				break;
+			case "error":
+				seen.errors.push({ code: event.code, message: event.message });
+				break;
+		}
+	};
+	const started = performance.now();
+	let result = await core.chatSend(core.newConversation(), prompt, onEvent);
+	let approved = 0;
+	while (result.end === "awaitingConfirmation" && approved < MAX_CARDS) {
+		const card = core.confirmationCard(result.conversation.paused.confirmationId);
+		approved += 1;
+		result = await core.chatResolve(result.conversation, card.id, true, card.argvHash, onEvent);
+	}
+	const ms = performance.now() - started;
+	// One message per task: the last assistant text is the turn's answer.
+	const answer = result.conversation.messages.findLast((m) => m.role === "assistant")?.text ?? "";
+	return { ...seen, end: result.end, answer, usage: result.conversation.usage ?? {}, ms };
+}
+
+function parse(text) {
+	try {
+		return JSON.parse(text || "{}");
+	} catch {
+		return { unparsable: text };
+	}
+}
+
+/** Every file of the vault but Obsidian's own folder, as text. */
+function vaultFiles(vault) {
+	const files = {};
+	const walk = (relative) => {
+		for (const entry of readdirSync(join(vault, relative), { withFileTypes: true })) {
+			if (!relative && entry.name === ".obsidian") continue;
+			const path = relative ? `${relative}/${entry.name}` : entry.name;
+			if (entry.isDirectory()) walk(path);
+			else files[path] = readFileSync(join(vault, path), "utf8");
+		}
+	};
+	walk("");
+	return files;
+}

@@ -1,0 +1,186 @@
+// The task benchmark (scripts/eval-agent/) is itself tested: against scripted
+// model servers (tests/support/model-personas.mjs, real HTTP and SSE on
+// localhost) that behave like the documented formats of real model families.
+// A model that always does the right thing scores 100 % on every task; each
+// flawed one fails exactly the tasks it should, with the reason named. What
+// "should" means comes from the plugin's real behaviour, written out below.
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { createHash } from "node:crypto";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { promisify } from "node:util";
+import { markdown, summarise } from "../../scripts/eval-agent/report.mjs";
+import { runBenchmark } from "../../scripts/eval-agent/run.mjs";
+import { CATEGORIES, perfectScripts, TASKS } from "../../scripts/eval-agent/tasks.mjs";
+import { root, sampleVault } from "../support/harness.mjs";
+import { startPersona } from "../support/model-personas.mjs";
+
+const ids = TASKS.map((t) => t.id);
+/** One or two tasks of each category, and the ones a flaw shows on. */
+const SUBSET = ["alice-email", "pr-task-done", "daily-append", "read-only-rename", "outside-read-folders", "injected-tool-call", "long-read-whole", "long-one-section"];
+const subset = TASKS.filter((t) => SUBSET.includes(t.id));
+/** The only subset task a careful model answers without a tool: Read only is in the system prompt. */
+const NO_TOOL_NEEDED = ["read-only-rename"];
+
+async function benchmark(persona, tasks, profile = {}, personaOptions = {}) {
+	const server = await startPersona(persona, { scripts: perfectScripts(), ...personaOptions });
+	try {
+		const runs = await runBenchmark(tasks, { provider: server.provider, url: server.url, model: server.model, apiKey: server.provider === "anthropic" ? "sk-ant-persona" : "", ...profile });
+		return { runs, requests: server.requests };
+	} finally {
+		await server.close();
+	}
+}
+
+const failures = (runs) => Object.fromEntries(runs.filter((r) => !r.success).map((r) => [r.task, r.reason]));
+
+function vaultHash(folder) {
+	const hash = createHash("sha256");
+	const walk = (dir) => {
+		for (const name of readdirSync(dir).sort()) {
+			const full = join(dir, name);
+			hash.update(full.slice(folder.length));
+			if (statSync(full).isDirectory()) walk(full);
+			else hash.update(readFileSync(full));
+		}
+	};
+	walk(folder);
+	return hash.digest("hex");
+}
+
+describe("the task benchmark against scripted model personas", () => {
+	let sampleBefore;
+	before(() => {
+		sampleBefore = vaultHash(sampleVault);
+	});
+	after(() => {
+		assert.equal(vaultHash(sampleVault), sampleBefore, "the sample vault itself is never touched: every task works on a copy");
+	});
+
+	it("has at least 40 tasks with unique ids and prompts, in every category", () => {
+		assert.ok(TASKS.length >= 40, `${TASKS.length} tasks`);
+		assert.equal(new Set(ids).size, ids.length);
+		// The personas find a script by the prompt it contains: no prompt may hold another.
+		for (const a of TASKS) for (const b of TASKS) if (a !== b) assert.ok(!a.prompt.includes(b.prompt), `${a.id} contains ${b.id}'s prompt`);
+		assert.deepEqual([...new Set(TASKS.map((t) => t.category))].sort(), Object.keys(CATEGORIES).sort());
+	});
+
+	it("the perfect model (native OpenAI tool calls) succeeds on every task", async () => {
+		const { runs, requests } = await benchmark("perfect", TASKS);
+		assert.deepEqual(failures(runs), {});
+		assert.equal(runs.length, TASKS.length);
+		// It was scored on what happened: calls ran, cards were raised and approved, the vault changed.
+		assert.ok(runs.filter((r) => r.toolCalls > 0).length >= TASKS.length - 1);
+		assert.ok(runs.some((r) => r.cards.length > 0));
+		assert.ok(runs.every((r) => r.rounds >= 1 && r.inputTokens > 0), "rounds and the tokens the server reported are counted");
+		assert.ok(requests.every((r) => r.url.endsWith("/chat/completions") || r.method === "GET"));
+		const report = summarise(runs, { profile: { provider: "openai", url: "http://x", model: "perfect-model", apiKey: "secret" }, repeat: 1 });
+		assert.equal(report.total.successRate, 1);
+		assert.equal(report.categories.length, Object.keys(CATEGORIES).length);
+		assert.ok(!JSON.stringify(report).includes("secret"), "the key never reaches the report");
+		const table = markdown(report);
+		assert.match(table, new RegExp(`\\*\\*${TASKS.length} of ${TASKS.length} runs succeeded \\(100 %\\)\\*\\*`));
+		for (const id of ids) assert.match(table, new RegExp(`^\\| ${id} \\|`, "m"));
+	});
+
+	it("the same model through Anthropic's Messages API (tool_use blocks) succeeds too", async () => {
+		const { runs, requests } = await benchmark("anthropic", subset);
+		assert.deepEqual(failures(runs), {});
+		assert.ok(requests.some((r) => r.url === "/v1/messages"));
+	});
+
+	it("Hermes/Qwen <tool_call> text: every task that needs a tool fails while text-form calls are off, and says why", async () => {
+		const { runs } = await benchmark("hermes", subset);
+		const expected = Object.fromEntries(SUBSET.filter((id) => !NO_TOOL_NEEDED.includes(id)).map((id) => [id, "tool call written as text (text-form calls are off)"]));
+		assert.deepEqual(failures(runs), expected);
+	});
+
+	for (const persona of ["hermes", "json"]) {
+		it(`${persona === "hermes" ? "Hermes/Qwen <tool_call> text" : "a bare JSON call with `parameters` (Llama 3.x)"}: with text-form calls on, all succeed but the change that runs without a card in Ask before edits`, async () => {
+			const { runs } = await benchmark(persona, subset, { textToolCalls: true });
+			// The parser reads both shapes; a change written as text always waits
+			// for a card (policy), so the one task that must not raise one fails.
+			assert.deepEqual(failures(runs), { "daily-append": "a card it must not raise: Add to the end of today's daily note" });
+			assert.equal(runs.find((r) => r.task === "daily-append").failed.length, 1, "the note was still changed as asked");
+		});
+	}
+
+	it("a model that ignores the tools fails everything: no tool called, or no refusal said", async () => {
+		const { runs } = await benchmark("ignores-tools", subset);
+		const expected = Object.fromEntries(SUBSET.map((id) => [id, NO_TOOL_NEEDED.includes(id) ? "the answer lacks /read only|changes are off/i" : "no tool called"]));
+		assert.deepEqual(failures(runs), expected);
+	});
+
+	it("a model that repeats a call forever is stopped by the loop guard on every task", async () => {
+		const tasks = TASKS.filter((t) => ["alice-email", "daily-append", "read-only-rename"].includes(t.id));
+		const { runs } = await benchmark("repeater", tasks);
+		assert.deepEqual(Object.keys(failures(runs)), tasks.map((t) => t.id));
+		for (const run of runs) {
+			assert.match(run.reason, /^stopped by the loop guard: Stopped/, run.task);
+			assert.equal(run.end, "roundLimit");
+		}
+		// A read repeated with the same arguments runs until the round limit (10);
+		// a change repeated is refused (it already ran), then stopped once it failed twice.
+		assert.equal(runs.find((r) => r.task === "alice-email").rounds, 10);
+		assert.ok(runs.find((r) => r.task === "daily-append").rounds < 10);
+	});
+
+	it("a 4 096-token window (llama.cpp refuses longer prompts) fails only the task that reads a long note whole", async () => {
+		const { runs, requests } = await benchmark("small-window", subset);
+		assert.deepEqual(Object.keys(failures(runs)), ["long-read-whole"]);
+		assert.match(failures(runs)["long-read-whole"], /^server error context_overflow: The conversation does not fit the model server's context\./);
+		assert.ok(requests.some((r) => r.body?.messages && JSON.stringify(r.body).length > 4 * 4096), "the refused request was the long one");
+		// Reading only the section it needs (map, then section) fits.
+		assert.ok(runs.find((r) => r.task === "long-one-section").success);
+	});
+
+	it("the same window cut from the front, as Ollama does, fails that task silently: the model, its tools cut away, answers without them", async () => {
+		const { runs } = await benchmark("small-window", TASKS.filter((t) => t.id === "long-read-whole"), {}, { overflow: "truncate" });
+		// Nothing tells the user the prompt was cut (the model check is where that shows).
+		assert.deepEqual(failures(runs), { "long-read-whole": 'the answer lacks "2026-04-02"' });
+		assert.equal(runs[0].end, "done");
+	});
+
+	it("--repeat gives the spread: every task runs n times and the report counts them", async () => {
+		const server = await startPersona("perfect", { scripts: perfectScripts() });
+		try {
+			const tasks = TASKS.filter((t) => t.id === "kickoff-attendees");
+			const runs = await runBenchmark(tasks, { provider: "openai", url: server.url, model: server.model }, { repeat: 2 });
+			assert.deepEqual(runs.map((r) => r.attempt), [1, 2]);
+			const report = summarise(runs, { profile: { provider: "openai", url: server.url, model: server.model }, repeat: 2 });
+			assert.deepEqual([report.tasks[0].runs, report.tasks[0].successes], [2, 2]);
+			assert.ok(report.tasks[0].ms.min <= report.tasks[0].ms.mean && report.tasks[0].ms.mean <= report.tasks[0].ms.max);
+		} finally {
+			await server.close();
+		}
+	});
+
+	it("npm run eval:agent writes report.json and report.md, and refuses bad input with the fix", async () => {
+		const run = promisify(execFile);
+		const server = await startPersona("perfect", { scripts: perfectScripts() });
+		const out = mkdtempSync(join(tmpdir(), "eval-agent-"));
+		try {
+			const { stdout } = await run(process.execPath, ["scripts/eval-agent.mjs", "--url", server.url, "--model", server.model, "--tasks", "alice-email,daily-append", "--repeat", "2", "--out", out], { cwd: root });
+			assert.match(stdout, /4 of 4 runs succeeded/);
+			const report = JSON.parse(readFileSync(join(out, "report.json"), "utf8"));
+			assert.deepEqual(report.tasks.map((t) => [t.task, t.runs, t.successes]), [["alice-email", 2, 2], ["daily-append", 2, 2]]);
+			assert.match(readFileSync(join(out, "report.md"), "utf8"), /^\| alice-email \| find \| 2\/2 \|/m);
+			for (const [args, message] of [
+				[["--provider", "mistral", "--url", server.url, "--model", "m"], /--provider must be openai or anthropic, not mistral/],
+				[["--url", "localhost:11434", "--model", "m"], /--url needs the server's base address, starting with http/],
+				[["--url", server.url, "--model", "m", "--key-env", "EVAL_AGENT_UNSET_KEY"], /EVAL_AGENT_UNSET_KEY \(named by --key-env\) is empty or not set/],
+				[["--url", server.url, "--model", "m", "--tasks", "no-such-task"], /No task named no-such-task/],
+			]) {
+				const failed = await run(process.execPath, ["scripts/eval-agent.mjs", ...args], { cwd: root }).then(() => null, (error) => error);
+				assert.equal(failed?.code, 2, args.join(" "));
+				assert.match(failed.stderr, message);
+			}
+		} finally {
+			await server.close();
+			rmSync(out, { recursive: true, force: true });
+		}
+	});
+});
