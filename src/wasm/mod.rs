@@ -58,7 +58,7 @@ const TS_TYPES: &str = r#"
 import type { ToolDescriptor, ToolResult } from "../../plugin-shim/generated/api-types";
 import type {
     AgentAnswer, AgentAnswerText, AgentChat, AgentFileWrite, AgentProfile, AgentQuestion, AgentRefusal, Attachment, ChatEvent, ChatMessage,
-    ChatSettings, CliStatus, CodingAgentSettings, ConfirmationCard, ConnectionEntry, ConnectionReport, Conversation, JournalEntryView,
+    ChatSettings, CliStatus, CodingAgentSettings, ConfirmationCard, ConnectionEntry, ConnectionReport, Conversation, ModelCheckReport, JournalEntryView,
     EmbeddingStatus, LoadedConversation, McpActivityRead, McpClientSetup, McpExchange, McpListenerLimits, McpReply,
     AgentServers, OutsideImport, OutsideListing, OutsideSummary,
     Passage, PlatformFacts, ProcessTree, ProfileSummary, ProviderPreset, SavedPrompts, SearchStatus, SearchVaultEvent,
