@@ -24,6 +24,7 @@ import type { PromptScheduler } from "./doors/scheduled-prompts";
 import type { ConversationStore } from "./host/conversation-store";
 import type { SearchIndexHandle } from "./host/search-index";
 import type { SettingsContext } from "./settings/settings-context";
+import { ModelCheckModal } from "./settings/model-check";
 import { VaultAgentSettingTab } from "./settings/tab";
 import type { ToolResult, VaultAgentApi } from "./vault-agent-api";
 
@@ -108,6 +109,15 @@ export default class VaultAgentPlugin extends Plugin {
 				if (leaf?.view instanceof ChatView) this.lastChatLeaf = leaf;
 			}),
 		);
+		// No default hotkey: a check takes a minute and asks the model server.
+		this.addCommand({
+			id: "check-model",
+			name: "Check this model",
+			callback: async () => {
+				await this.started();
+				new ModelCheckModal(this.app, this).open();
+			},
+		});
 		this.addCommand({ id: "search-vault", name: "Search the vault", callback: () => new PaletteSearchModal(this.app, () => this.started()).open() });
 		// Vault hygiene, shown in the chat (computed in the core, like the model's calls).
 		this.addCommand({ id: "find-duplicate-titles", name: "Find duplicate note titles", callback: () => this.report({ command: "duplicates" }) });
@@ -251,6 +261,7 @@ export default class VaultAgentPlugin extends Plugin {
 			adapter,
 			pluginDir,
 			registerCliHandler: typeof this.registerCliHandler === "function" ? this.registerCliHandler.bind(this) : undefined,
+			modelCheck: this,
 		});
 		this.agents = agents;
 		this.register(() => void agents.dispose());
@@ -322,6 +333,7 @@ export default class VaultAgentPlugin extends Plugin {
 			editModelProfiles: (edit) => this.editModelProfiles(edit),
 			saveAgentProfile: (id, change) => this.saveAgentProfile(id, change),
 			stopOutsideServer: (id) => this.stopOutsideServer?.(id) ?? Promise.resolve(),
+			abortRequests: (tag) => this.abortRequests(tag),
 		};
 	}
 

@@ -143,6 +143,11 @@ fn core_types() -> String {
         declaration::<ProfileSummary>(),
         declaration::<ProviderPreset>(),
         declaration::<ConnectionReport>(),
+        declaration::<crate::doors::chat::check_verdict::ModelCheckReport>(),
+        declaration::<crate::doors::chat::check_verdict::CheckRow>(),
+        declaration::<crate::doors::chat::check_verdict::CheckStatus>(),
+        declaration::<crate::doors::chat::check_verdict::CheckFix>(),
+        declaration::<crate::settings::ModelCheckRecord>(),
         declaration::<Conversation>(),
         declaration::<LoadedConversation>(),
         declaration::<PausedTurn>(),
@@ -371,6 +376,12 @@ fn constants() -> String {
             "The tag of every embedding request, which Stop aborts.",
             "EMBEDDINGS_TAG",
             text(crate::search::embedding_api::TAG),
+        ),
+        "\n// Check this model: src/doors/chat/model_check.rs.\n".to_string(),
+        constant(
+            "The tag of every request of \"Check this model\", which its Stop aborts.",
+            "MODEL_CHECK_TAG",
+            text(crate::doors::chat::model_check::CHECK_TAG),
         ),
     ]
     .concat()

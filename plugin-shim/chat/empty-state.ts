@@ -18,6 +18,9 @@ export function renderEmptyState(parent: HTMLElement, core: CoreHandle, pick: (p
 	const profile = activeProfile(settings.chat);
 	const instructions = [settings.chat.instructionsNote, profile?.instructions ? "this profile's own" : ""].filter((part) => part !== "");
 	facts.createEl("li", { cls: "vault-agent-empty-instructions", text: `Your instructions: ${instructions.length > 0 ? instructions.join(" and ") : "none (add a note in Settings → Vault Agent → Model)"}` });
+	// A model whose tool calls failed the check, or one never checked, says so here.
+	const hint = core.modelCheckHint();
+	if (hint) facts.createEl("li", { cls: "vault-agent-empty-check", text: hint });
 	const outside = core.outsideSummary();
 	if (outside.servers.length > 0) facts.createEl("li", { cls: "vault-agent-empty-mcp", text: `MCP servers: ${outside.servers.join(", ")}` });
 	// A CLI that was found needs no word; a missing one gets a line with what to do.

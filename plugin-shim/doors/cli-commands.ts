@@ -1,11 +1,12 @@
 // The plugin's own Obsidian CLI commands (`obsidian vault-agent:tools`,
-// `vault-agent:call`, `vault-agent:ask`, Obsidian 1.12.2+): a door like the
+// `vault-agent:call`, `vault-agent:ask`, `vault-agent:check`, Obsidian 1.12.2+): a door like the
 // others, through the core's gate, its cards shown in Obsidian's modal.
 
 import type { ConfirmationCoordinator } from "../cards/confirmations";
 import type { ChatMessage, CoreHandle, TurnResult } from "../core/types";
 import type { ToolResult } from "../vault-agent-api";
 import { PERMISSION_MODE_KEYS_LISTED, PERMISSION_MODES } from "../generated/constants";
+import { applyCheckFix, runModelCheck, type ModelCheckHost } from "../settings/model-check";
 
 /** `Plugin.registerCliHandler`, as this Obsidian has it. */
 export type RegisterCliHandler = (
@@ -18,15 +19,16 @@ export type RegisterCliHandler = (
 const MODE_KEYS: readonly string[] = PERMISSION_MODES.map((m) => m.mode);
 const MODE_FLAG = `${PERMISSION_MODE_KEYS_LISTED}; never more than the chat allows.`;
 
-/** Registers the three commands with `register`. */
-export function registerCliCommands(core: CoreHandle, confirmations: ConfirmationCoordinator, register: RegisterCliHandler): void {
-	new CliCommands(core, confirmations).register(register);
+/** Registers the four commands with `register`. */
+export function registerCliCommands(core: CoreHandle, confirmations: ConfirmationCoordinator, modelCheck: ModelCheckHost, register: RegisterCliHandler): void {
+	new CliCommands(core, confirmations, modelCheck).register(register);
 }
 
 class CliCommands {
 	constructor(
 		private readonly core: CoreHandle,
 		private readonly confirmations: ConfirmationCoordinator,
+		private readonly modelCheck: ModelCheckHost,
 	) {}
 
 	register(register: RegisterCliHandler): void {
@@ -50,6 +52,20 @@ class CliCommands {
 			},
 			(params) => this.cliAsk(params),
 		);
+		register(
+			"vault-agent:check",
+			"Check the chat's model: whether it answers, how fast, its context window, tool calls, and what to change. Sends nothing from the vault.",
+			{ fix: { description: "Apply the settings the check names as fixes (then run it again)." } },
+			(params) => this.cliCheck(params),
+		);
+	}
+
+	private async cliCheck(params: Record<string, string>): Promise<string> {
+		const report = await runModelCheck(this.modelCheck, () => {});
+		if (!report) return "Error: not_started: Vault Agent has not started yet.";
+		if (params.fix === undefined || report.fixes.length === 0) return report.text;
+		for (const fix of report.fixes) await applyCheckFix(this.modelCheck, report, fix);
+		return `${report.text}\nApplied: ${report.fixes.map((fix) => fix.label).join("; ")}. Run vault-agent:check again to confirm.`;
 	}
 
 	private cliTools(): string {

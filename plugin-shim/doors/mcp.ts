@@ -7,6 +7,7 @@ import { Notice, type App, type DataAdapter } from "obsidian";
 import type { ConfirmationCoordinator } from "../cards/confirmations";
 import type { CoreHandle, McpActivityEntry, McpClientSetup } from "../core/types";
 import { registerCliCommands, type RegisterCliHandler } from "./cli-commands";
+import type { ModelCheckHost } from "../settings/model-check";
 import { MCP_TOKEN_SECRET } from "../generated/constants";
 import { MCP_ACTIVITY_KEPT as ACTIVITY_KEPT } from "../generated/limits";
 import { McpListener, randomHex } from "./mcp-listener";
@@ -19,6 +20,8 @@ export interface AgentDoorsHost {
 	pluginDir: string;
 	/** `Plugin.registerCliHandler` when this Obsidian has it (1.12.2+). */
 	registerCliHandler?: RegisterCliHandler;
+	/** "Check this model" for `vault-agent:check`. */
+	modelCheck: ModelCheckHost;
 }
 
 export class AgentDoors {
@@ -55,7 +58,7 @@ export class AgentDoors {
 		}
 		await this.apply();
 		const register = this.host.registerCliHandler;
-		if (register) registerCliCommands(this.host.core, this.host.confirmations, register);
+		if (register) registerCliCommands(this.host.core, this.host.confirmations, this.host.modelCheck, register);
 	}
 
 	/** The settings tab repaints when the server's state or the log changes. */

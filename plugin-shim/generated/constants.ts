@@ -38,3 +38,8 @@ export const MCP_TOKEN_SECRET = "vault-agent-mcp-token";
 
 /** The tag of every embedding request, which Stop aborts. */
 export const EMBEDDINGS_TAG = "embeddings";
+
+// Check this model: src/doors/chat/model_check.rs.
+
+/** The tag of every request of "Check this model", which its Stop aborts. */
+export const MODEL_CHECK_TAG = "model-check";

@@ -366,7 +366,12 @@ export type ModelProfile = {
 /**
  * Stable, lowercase letters, digits and dashes; never shown.
  */
-id: string, name: string, provider: ProviderKind, baseUrl: string, model: string, apiKeySecret: string, 
+id: string, name: string, provider: ProviderKind, 
+/**
+ * What "Check this model" found the last time it ran on this profile
+ * (`doors::chat::check_verdict`); `None`: never checked.
+ */
+lastCheck?: ModelCheckRecord, baseUrl: string, model: string, apiKeySecret: string, 
 /**
  * Tokens the model can read at once; 0: what the server is known to
  * offer (`agent::budget::context_window`).
@@ -512,6 +517,71 @@ export type ProviderPreset = { id: string, label: string, kind: ProviderKind, ba
  * The answer of "Test connection".
  */
 export type ConnectionReport = { ok: boolean, models: Array<string>, message: string, };
+
+/**
+ * The answer of "Check this model".
+ */
+export type ModelCheckReport = { 
+/**
+ * The checked profile's id and model.
+ */
+profile: string, model: string, rows: Array<CheckRow>, 
+/**
+ * What to do, most important first; never empty.
+ */
+advice: Array<string>, fixes: Array<CheckFix>, 
+/**
+ * What the profile keeps; `None` when the check was stopped (half a
+ * check says nothing about the model).
+ */
+record: ModelCheckRecord | null, stopped: boolean, 
+/**
+ * The table and the advice as plain text (the CLI prints it).
+ */
+text: string, };
+
+/**
+ * One line of the table.
+ */
+export type CheckRow = { 
+/**
+ * Stable name (kept in the profile's record): `reachable`, `toolCall` …
+ */
+probe: string, 
+/**
+ * What the user reads, in sentence case.
+ */
+name: string, status: CheckStatus, 
+/**
+ * The measured figure, or why it did not apply.
+ */
+figure: string, };
+
+/**
+ * How one probe came out.
+ */
+export type CheckStatus = "passed" | "failed" | "notApplicable";
+
+/**
+ * A setting change that fixes what the check found: the shim applies
+ * `patch` to the checked profile as it is, then the check may run again.
+ */
+export type CheckFix = { 
+/**
+ * The button's words.
+ */
+label: string, patch: Partial<ModelProfile>, };
+
+/**
+ * A model check as the profile keeps it: when, which model, which probes
+ * passed and failed, whether the model's tool calls work with the profile
+ * as it was, and the advice given.
+ */
+export type ModelCheckRecord = { atMs: number, model: string, passed: Array<string>, failed: Array<string>, 
+/**
+ * Tool calls worked, natively or written as text with the switch on.
+ */
+tools: boolean, advice: string, };
 
 export type Conversation = { id: string, title: string, createdMs: number, updatedMs: number, messages: Array<ChatMessage>, paused: PausedTurn | null, 
 /**

@@ -5,6 +5,7 @@
 import { type DropdownComponent, Notice, SecretComponent, type Setting } from "obsidian";
 import type { ModelProfile, ProfileEdit } from "../core/types";
 import { activeProfile, withActiveProfile } from "./active-profile";
+import { ModelCheckPanel } from "./model-check";
 import type { SettingsContext } from "./settings-context";
 import { THINKING_BUDGET_RANGE } from "../generated/limits";
 import { commitOnChange, numberRow, type Row, type Section } from "./section";
@@ -132,6 +133,16 @@ export function modelSection(ctx: SettingsContext, redraw: () => void): Section 
 			name: "Test connection",
 			desc: "Lists the models the server of this profile offers. At an Anthropic address that lists none, sends a one-token message instead.",
 			render: (setting) => testConnection(ctx, redraw, setting),
+		},
+		{
+			name: "Check this model",
+			desc: "Asks this profile's model a few made-up questions with one made-up tool, within about a minute: whether the server answers, how fast, its context window, whether the model calls tools, uses their answers and stops, and reads images. Nothing from your vault is sent. Says what to change, with a button where a setting fixes it.",
+			aliases: ["model check", "diagnose", "tool calling", "does my model work"],
+			render: (setting) => {
+				setting.settingEl.addClass("vault-agent-check-model");
+				const panel = new ModelCheckPanel(ctx, setting.controlEl, setting.descEl.createDiv(), redraw);
+				panel.showLast(profile);
+			},
 		},
 		numberRow(
 			ctx,

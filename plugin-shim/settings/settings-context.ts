@@ -25,4 +25,6 @@ export interface SettingsContext {
 	saveAgentProfile(id: string, change: { command?: string; args?: string[]; envSecrets?: Record<string, string> }): Promise<void>;
 	/** Ends one of the user's MCP servers (switched off, Restart, removed); the next use starts it again. */
 	stopOutsideServer(id: string): Promise<void>;
+	/** Ends the model requests in flight tagged `tag` ("Check this model"'s Stop). */
+	abortRequests(tag?: string): void;
 }

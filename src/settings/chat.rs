@@ -91,6 +91,68 @@ pub struct ModelProfile {
     pub provider: ProviderKind,
     #[serde(flatten)]
     pub server: ProviderSettings,
+    /// What "Check this model" found the last time it ran on this profile
+    /// (`doors::chat::check_verdict`); `None`: never checked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
+    pub last_check: Option<ModelCheckRecord>,
+}
+
+/// The most probe names and advice characters a kept check holds (a
+/// hand-edited data.json cannot make it grow).
+const MAX_CHECK_NAMES: usize = 20;
+const MAX_CHECK_ADVICE_CHARS: usize = 1_000;
+
+/// A model check as the profile keeps it: when, which model, which probes
+/// passed and failed, whether the model's tool calls work with the profile
+/// as it was, and the advice given.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct ModelCheckRecord {
+    pub at_ms: f64,
+    pub model: String,
+    pub passed: Vec<String>,
+    pub failed: Vec<String>,
+    /// Tool calls worked, natively or written as text with the switch on.
+    pub tools: bool,
+    pub advice: String,
+}
+
+impl ModelCheckRecord {
+    /// Read leniently from data.json: anything that is not a whole record
+    /// is no record (the profile then reads as never checked).
+    pub fn from_value(value: &serde_json::Value) -> Option<ModelCheckRecord> {
+        let at_ms = value
+            .get("atMs")?
+            .as_f64()
+            .filter(|n| n.is_finite() && *n >= 0.0)?;
+        let model = value.get("model")?.as_str()?.to_string();
+        let names = |key: &str| -> Option<Vec<String>> {
+            let list = value.get(key)?.as_array()?;
+            Some(
+                list.iter()
+                    .filter_map(|v| v.as_str())
+                    .take(MAX_CHECK_NAMES)
+                    .map(|s| s.chars().take(40).collect())
+                    .collect(),
+            )
+        };
+        Some(ModelCheckRecord {
+            at_ms,
+            model,
+            passed: names("passed")?,
+            failed: names("failed")?,
+            tools: value.get("tools")?.as_bool()?,
+            advice: value
+                .get("advice")
+                .and_then(|v| v.as_str())
+                .unwrap_or("")
+                .chars()
+                .take(MAX_CHECK_ADVICE_CHARS)
+                .collect(),
+        })
+    }
 }
 
 impl ModelProfile {
@@ -102,6 +164,7 @@ impl ModelProfile {
             name: profile_name(ProviderKind::OpenAi, &server),
             provider: ProviderKind::OpenAi,
             server,
+            last_check: None,
         }
     }
 

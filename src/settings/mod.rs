@@ -21,7 +21,8 @@ use serde::Serialize;
 use serde_json::Value;
 
 pub use self::chat::{
-    host_of, profile_name, ChatSettings, ModelProfile, ProviderKind, ProviderSettings,
+    host_of, profile_name, ChatSettings, ModelCheckRecord, ModelProfile, ProviderKind,
+    ProviderSettings,
 };
 pub use self::modes::{ModeSetting, PermissionMode};
 pub use self::normalise::{normalise, normalise_loaded};

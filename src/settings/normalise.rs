@@ -260,6 +260,7 @@ impl Reader<'_> {
                 name: profile_name(kind, &server),
                 provider: kind,
                 server,
+                last_check: None,
             });
         }
         let active = profiles[0].id.clone();
@@ -369,6 +370,10 @@ impl Reader<'_> {
             name: name.trim().to_string(),
             provider,
             server,
+            last_check: self
+                .object
+                .get("lastCheck")
+                .and_then(ModelCheckRecord::from_value),
         }
     }
 

@@ -197,6 +197,7 @@ impl ChatSettings {
             name,
             provider,
             server,
+            last_check: None,
         });
     }
 }
@@ -347,5 +348,40 @@ mod tests {
                 n.repairs
             );
         }
+    }
+    #[test]
+    fn a_model_check_is_kept_with_its_profile_and_read_leniently() {
+        use crate::settings::normalise;
+        let record = json!({"atMs": 1.5e12, "model": "m", "passed": ["reachable"], "failed": ["toolCall"], "tools": false, "advice": "Turn it on."});
+        let n = normalise(
+            &json!({"chat": {"profiles": [{"id": "a", "provider": "openAi", "model": "m", "lastCheck": record}]}}),
+            &[],
+        );
+        let kept = n.settings.chat.profile().last_check.clone().unwrap();
+        assert_eq!(
+            (kept.model.as_str(), kept.tools, kept.failed.clone()),
+            ("m", false, vec!["toolCall".to_string()])
+        );
+        // Saved and read back the same.
+        assert_eq!(
+            n.settings.to_json()["chat"]["profiles"][0]["lastCheck"],
+            record
+        );
+        assert_eq!(normalise(&n.settings.to_json(), &[]).settings, n.settings);
+        // Anything but a whole record is no record: the profile reads as never checked.
+        for wrong in [
+            json!("yes"),
+            json!({"atMs": 1, "model": "m"}),
+            json!({"atMs": -1, "model": "m", "passed": [], "failed": [], "tools": true}),
+        ] {
+            let n = normalise(
+                &json!({"chat": {"profiles": [{"id": "a", "lastCheck": wrong}]}}),
+                &[],
+            );
+            assert_eq!(n.settings.chat.profile().last_check, None, "{wrong}");
+        }
+        // A new profile starts unchecked.
+        let chat = edit(&n.settings.chat, json!({"action": "duplicate", "id": "a"})).unwrap();
+        assert_eq!(chat.profile().last_check, None);
     }
 }

@@ -58,7 +58,7 @@ const TS_TYPES: &str = r#"
 import type { ToolDescriptor, ToolResult } from "../../plugin-shim/generated/api-types";
 import type {
     AgentAnswer, AgentAnswerText, AgentChat, AgentFileWrite, AgentProfile, AgentQuestion, AgentRefusal, Attachment, ChatEvent, ChatMessage,
-    ChatSettings, CliStatus, CodingAgentSettings, ConfirmationCard, ConnectionEntry, ConnectionReport, Conversation, JournalEntryView,
+    ChatSettings, CliStatus, CodingAgentSettings, ConfirmationCard, ConnectionEntry, ConnectionReport, Conversation, ModelCheckReport, JournalEntryView,
     EmbeddingStatus, LoadedConversation, McpActivityRead, McpClientSetup, McpExchange, McpListenerLimits, McpReply,
     AgentServers, OutsideImport, OutsideListing, OutsideSummary,
     Passage, PlatformFacts, ProcessTree, ProfileSummary, ProviderPreset, SavedPrompts, SearchStatus, SearchVaultEvent,
@@ -966,6 +966,43 @@ impl VaultAgent {
     pub fn test_connection(&self) -> js_sys::Promise {
         let core = self.core.clone();
         promise(async move { to_js(&core.chat.test_connection().await).map_err(JsValue::from) })
+    }
+
+    /// "Check this model" on the profile in use: `onProgress` gets a line
+    /// as each probe starts (empty at the end). Resolves to the report; it
+    /// never rejects. The shim keeps `record` with the profile.
+    #[wasm_bindgen(js_name = checkModel, unchecked_return_type = "Promise<ModelCheckReport>")]
+    pub fn check_model(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "(line: string) => void")]
+        on_progress: js_sys::Function,
+    ) -> js_sys::Promise {
+        let core = self.core.clone();
+        promise(async move {
+            let progress = |line: &str| {
+                let _ = on_progress.call1(&JsValue::NULL, &JsValue::from_str(line));
+            };
+            to_js(&core.chat.check_model(&progress).await).map_err(JsValue::from)
+        })
+    }
+
+    /// Stop for a running check (the shim aborts the requests tagged
+    /// `MODEL_CHECK_TAG`).
+    #[wasm_bindgen(js_name = checkModelStop)]
+    pub fn check_model_stop(&self) {
+        self.core.chat.check_stop();
+    }
+
+    /// What a new chat says of the profile in use's last check: that its
+    /// tool calls failed and what to do, that it was never checked, or null.
+    #[wasm_bindgen(js_name = modelCheckHint)]
+    pub fn model_check_hint(&self) -> Option<String> {
+        let settings = self.core.settings();
+        let profile = settings.chat.profile();
+        crate::doors::chat::check_verdict::empty_state_hint(
+            &profile.server.model,
+            profile.last_check.as_ref(),
+        )
     }
 
     /// The model profiles as the settings tab and the chat header show them.

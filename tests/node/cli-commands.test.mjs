@@ -46,8 +46,8 @@ describe("the vault-agent:* CLI commands of the built main.js", () => {
 		removeVault(vault);
 	});
 
-	it("registers three commands with descriptions and flags for `obsidian help`", () => {
-		assert.deepEqual([...app.cli__.keys()].sort(), ["vault-agent:ask", "vault-agent:call", "vault-agent:tools"]);
+	it("registers four commands with descriptions and flags for `obsidian help`", () => {
+		assert.deepEqual([...app.cli__.keys()].sort(), ["vault-agent:ask", "vault-agent:call", "vault-agent:check", "vault-agent:tools"]);
 		const call = app.cli__.get("vault-agent:call");
 		assert.match(call.description, /tool call/);
 		assert.equal(call.flags.tool.required, true);

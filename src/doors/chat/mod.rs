@@ -9,11 +9,14 @@
 pub mod anthropic;
 mod ask;
 pub mod budget;
+pub mod check_probes;
+pub mod check_verdict;
 pub mod conversation;
 pub mod events;
 pub mod images;
 pub mod instructions;
 pub mod model;
+pub mod model_check;
 pub mod openai;
 pub mod outside;
 pub mod pdf;
