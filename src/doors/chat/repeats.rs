@@ -19,7 +19,17 @@ pub enum Repeat {
     FailedTwice,
     /// The same change already ran in this turn.
     ChangeDone,
+    /// The same read already ran `READS_ALLOWED` times in this turn: its
+    /// result is above.
+    ReadDone,
+    /// The same read, asked again after it was refused as `ReadDone`: the
+    /// model is not reading its results, so the turn ends.
+    ReadIgnored,
 }
+
+/// Times one read runs in a turn (twice: a read again after a change sees
+/// the change).
+pub const READS_ALLOWED: usize = 2;
 
 /// The same call: the same tool, arguments equal as JSON (as text when they
 /// do not parse).
@@ -68,13 +78,22 @@ pub fn outcomes(messages: &[ChatMessage], call: &ToolCallRecord) -> (usize, usiz
 }
 
 /// Whether `call` may run: a call that failed twice is not tried a third
-/// time, and a change (`is_change`) that already ran is not made again.
+/// time, a change (`is_change`) that already ran is not made again, and a
+/// read that ran twice is answered from above.
 pub fn check(messages: &[ChatMessage], call: &ToolCallRecord, is_change: bool) -> Repeat {
     let (failed, done) = outcomes(messages, call);
     if failed >= FAILURES_ALLOWED {
         Repeat::FailedTwice
     } else if is_change && done > 0 {
         Repeat::ChangeDone
+    } else if !is_change && done >= READS_ALLOWED {
+        // Its refusal counts as a failure of the call: asked once after it,
+        // the model is not reading what it gets.
+        if failed > 0 {
+            Repeat::ReadIgnored
+        } else {
+            Repeat::ReadDone
+        }
     } else {
         Repeat::Fresh
     }
@@ -85,6 +104,7 @@ pub fn refusal(repeat: Repeat) -> &'static str {
     match repeat {
         Repeat::FailedTwice => "not run: this same call (same tool, same arguments) already failed twice in this message. Do not send it again; change the arguments, use another tool, or tell the user what went wrong",
         Repeat::ChangeDone => "not run: this exact change was already made in this message, so making it again would repeat it. Do not send it again; if the user wants it twice, ask them",
+        Repeat::ReadDone | Repeat::ReadIgnored => "not run: this same read (same tool, same arguments) already ran twice in this message and its result is above. Do not send it again; answer from that result, or read something else",
         Repeat::Fresh => "",
     }
 }
@@ -146,6 +166,31 @@ mod tests {
         assert_eq!(check(&messages, &again, false), Repeat::Fresh);
     }
 
+    /// Small models read the same note round after round until the limit
+    /// (ten rounds, about 22 000 tokens for one question, measured by the
+    /// task benchmark's repeating persona).
+    #[test]
+    fn a_read_asked_a_third_time_is_answered_from_above_then_ends_the_turn() {
+        let args = r#"{"command":"read","path":"a.md"}"#;
+        let mut messages = vec![user("read a")];
+        messages.extend(round("call_0", args, false));
+        assert_eq!(check(&messages, &call("c", args), false), Repeat::Fresh);
+        messages.extend(round("call_0", args, false));
+        assert_eq!(check(&messages, &call("c", args), false), Repeat::ReadDone);
+        // The refusal is what the model got: asked once more, the turn ends.
+        messages.extend(round("call_0", args, true));
+        assert_eq!(
+            check(&messages, &call("c", args), false),
+            Repeat::ReadIgnored
+        );
+        assert!(refusal(Repeat::ReadDone).contains("its result is above"));
+        // Another read is another call; a new message starts the count again.
+        let other = call("c", r#"{"command":"read","path":"b.md"}"#);
+        assert_eq!(check(&messages, &other, false), Repeat::Fresh);
+        messages.push(user("again"));
+        assert_eq!(check(&messages, &call("c", args), false), Repeat::Fresh);
+    }
+
     #[test]
     fn a_change_that_ran_is_not_made_again_in_the_turn() {
         let args = r#"{"command":"append","path":"a.md","content":"x"}"#;
@@ -155,7 +200,7 @@ mod tests {
             check(&messages, &call("call_2", args), true),
             Repeat::ChangeDone
         );
-        // A read that succeeded may be read again.
+        // A read that succeeded may be read again (after a change, say).
         assert_eq!(
             check(&messages, &call("call_2", args), false),
             Repeat::Fresh

@@ -30,9 +30,9 @@ impl<H: Host> ChatDoor<H> {
         // Its tool processes carry the answer's id, so its Stop ends them.
         self.open.set_turn(&conversation.id, conversation.turn_id());
         loop {
-            // A call asked again after failing twice ends the turn once the
-            // round's results are in.
-            let mut repeated_failure: Option<String> = None;
+            // A call asked again after failing twice, or a read asked again
+            // after it was refused, ends the turn once the round's results are in.
+            let mut repeated_failure: Option<(Repeat, String)> = None;
             while !queue.is_empty() {
                 let call = queue.remove(0);
                 if self.stop_requested(&conversation.id) {
@@ -51,8 +51,8 @@ impl<H: Host> ChatDoor<H> {
                     );
                     self.announce_tool(&call, events);
                     self.record_tool_result(conversation, &call, result, events);
-                    if repeat == Repeat::FailedTwice {
-                        repeated_failure.get_or_insert(self.display_name(&call.name));
+                    if matches!(repeat, Repeat::FailedTwice | Repeat::ReadIgnored) {
+                        repeated_failure.get_or_insert((repeat, self.display_name(&call.name)));
                     }
                     continue;
                 }
@@ -110,9 +110,14 @@ impl<H: Host> ChatDoor<H> {
                 // The rewrite's edit was answered: the turn has done its one job.
                 return TurnEnd::Done;
             }
-            if let Some(tool) = repeated_failure {
+            if let Some((repeat, tool)) = repeated_failure {
+                let what = if repeat == Repeat::ReadIgnored {
+                    "whose result it already had"
+                } else {
+                    "that had already failed twice with the same arguments"
+                };
                 let text = format!(
-                    "Stopped: the model asked again for a {tool} call that had already failed twice with the same arguments. Send another message to let the agent try another way (or rephrase what you want)."
+                    "Stopped: the model asked again for a {tool} call {what}. Send another message to let the agent try another way (or rephrase what you want)."
                 );
                 conversation
                     .messages
