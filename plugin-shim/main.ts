@@ -217,7 +217,7 @@ export default class VaultAgentPlugin extends Plugin {
 		const pluginDir = this.manifest.dir ?? `${this.app.vault.configDir}/plugins/${this.manifest.id}`;
 		const journal = new JournalStore(adapter, pluginDir);
 		const vectors = new VectorStore(adapter, pluginDir);
-		const images = new ChatImages(this.app, pluginDir);
+		const images = new ChatImages(this.app, pluginDir, () => this.core);
 		const host = {
 			...createNodeHost((name) => this.app.secretStorage.getSecret(name)),
 			...vaultFunctions(this.app),

@@ -80,6 +80,8 @@ pub struct FakeHost {
     pub images_asked: RefCell<Vec<(String, bool, u32, usize)>>,
     /// PDFs by path, as their pages' text (what PDF.js would read).
     pub pdfs: RefCell<HashMap<String, Vec<String>>>,
+    /// How many PDF pages `pdf_text` handed over, for tests of how much is read.
+    pub pdf_pages_read: std::cell::Cell<usize>,
     /// Answers by URL ending, for every request to it, checked before the
     /// queue: the servers' side endpoints (the context window probes). By
     /// default they answer 404, as a server without them does.
@@ -178,6 +180,7 @@ impl FakeHost {
             http_closed: RefCell::new(Vec::new()),
             images_asked: RefCell::new(Vec::new()),
             pdfs: RefCell::new(HashMap::new()),
+            pdf_pages_read: std::cell::Cell::new(0),
             http_answerer: RefCell::new(None),
             http_routes: RefCell::new(
                 ["/api/show", "/api/v0/models"]
@@ -575,15 +578,24 @@ impl Host for FakeHost {
         })
     }
 
-    async fn pdf_text(&self, path: &str, _max_bytes: usize) -> Result<Vec<String>, VaultFailure> {
-        self.pdfs
-            .borrow()
-            .get(path)
-            .cloned()
-            .ok_or_else(|| VaultFailure {
-                code: "not_found".into(),
-                message: format!("{path} is not in the vault"),
-            })
+    async fn pdf_text(
+        &self,
+        path: &str,
+        _max_bytes: usize,
+        first: usize,
+        last: usize,
+    ) -> Result<crate::base::host::PdfText, VaultFailure> {
+        let pdfs = self.pdfs.borrow();
+        let pages = pdfs.get(path).ok_or_else(|| VaultFailure {
+            code: "not_found".into(),
+            message: format!("{path} is not in the vault"),
+        })?;
+        self.pdf_pages_read
+            .set(self.pdf_pages_read.get() + last.min(pages.len()).saturating_sub(first - 1));
+        Ok(crate::base::host::PdfText {
+            total: pages.len(),
+            pages: pages.iter().take(last).skip(first - 1).cloned().collect(),
+        })
     }
 
     async fn vault_trash(&self, path: &str) -> Result<(), VaultFailure> {

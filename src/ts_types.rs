@@ -327,6 +327,16 @@ fn limits() -> String {
             "MAX_PASTED_PER_CHAT",
             crate::doors::chat::images::MAX_PASTED_PER_CHAT,
         ),
+        constant(
+            "How much of an image's start the core reads before it is decoded (bytes).",
+            "IMAGE_HEAD_BYTES",
+            crate::doors::chat::images::IMAGE_HEAD_BYTES,
+        ),
+        constant(
+            "How much of an image's end the core reads before it is decoded (bytes).",
+            "IMAGE_TAIL_BYTES",
+            crate::doors::chat::images::IMAGE_TAIL_BYTES,
+        ),
     ]
     .concat()
 }

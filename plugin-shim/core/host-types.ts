@@ -83,8 +83,8 @@ export interface HostFunctions {
 	vaultReadBytes(path: string, maxBytes: number): Promise<{ bytes: Uint8Array } | { error: { code: string; message: string } }>;
 	/** An image for a model request in base64 (a vault file, or a pasted one by name), scaled to the limits where a canvas exists. */
 	imageData(path: string, pasted: boolean, maxSide: number, maxBytes: number): Promise<{ mime: string; base64: string } | { error: { code: string; message: string } }>;
-	/** A PDF's text page by page, read with Obsidian's PDF.js (`loadPdfJs`); `too_large` past `maxBytes`. */
-	pdfText(path: string, maxBytes: number): Promise<{ pages: string[] } | { error: { code: string; message: string } }>;
+	/** Pages `first` to `last` of a PDF as text, and how many it has, read with Obsidian's PDF.js (`loadPdfJs`); `too_large` past `maxBytes`, `encrypted`, `damaged`. */
+	pdfText(path: string, maxBytes: number, first: number, last: number): Promise<{ total: number; pages: string[] } | { error: { code: string; message: string } }>;
 	/** Makes a file holding exactly these bytes (`app.vault.createBinary`); fails if one is there. */
 	vaultCreate(path: string, bytes: Uint8Array): Promise<{ status: "created" } | { error: { code: string; message: string } }>;
 	/** The real path of an absolute path, every symbolic link followed (`fs.realpath`); `not_found` when nothing is there. */

@@ -65,3 +65,9 @@ export const MAX_PASTED_BYTES = 10485760;
 
 /** Pasted images one chat keeps in the plugin's folder. */
 export const MAX_PASTED_PER_CHAT = 20;
+
+/** How much of an image's start the core reads before it is decoded (bytes). */
+export const IMAGE_HEAD_BYTES = 1048576;
+
+/** How much of an image's end the core reads before it is decoded (bytes). */
+export const IMAGE_TAIL_BYTES = 1024;

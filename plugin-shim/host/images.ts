@@ -3,11 +3,16 @@
 // the bytes of any image handed to the core for one model request, scaled
 // down on a canvas to the limits the core names for the provider. What is
 // an image, the limits and whether a model takes images are the core's
-// (src/doors/chat/images.rs); this file only reads, writes and scales.
+// (src/doors/chat/images.rs), and so is whether an image may be decoded at
+// all: its first and last bytes go to the core (`imageHeader`) before a
+// canvas sees it, so a 20 000 × 20 000 PNG of a few hundred bytes, a file
+// cut short or text named .png never reaches the decoder. This file only
+// reads, writes and scales.
 
 import { arrayBufferToBase64, normalizePath, TFile, type App, type DataAdapter } from "obsidian";
 import type { HostFunctions } from "../core/host-types";
-import { IMAGE_TYPES, MAX_PASTED_BYTES, MAX_PASTED_PER_CHAT } from "../generated/limits";
+import type { CoreHandle } from "../core/types";
+import { IMAGE_HEAD_BYTES, IMAGE_TAIL_BYTES, IMAGE_TYPES, MAX_PASTED_BYTES, MAX_PASTED_PER_CHAT } from "../generated/limits";
 
 type Failure = { error: { code: string; message: string } };
 
@@ -23,6 +28,8 @@ export class ChatImages {
 	constructor(
 		private readonly app: App,
 		pluginDir: string,
+		/** The core, which judges an image's header (null before it started). */
+		private readonly core: () => CoreHandle | null,
 	) {
 		this.folder = normalizePath(`${pluginDir}/chat-images`);
 	}
@@ -47,6 +54,8 @@ export class ChatImages {
 		const ext = IMAGE_TYPES.find(([, mime]) => mime === blob.type)?.[0];
 		if (!ext) return fail("Only PNG, JPEG, GIF and WebP images can be sent.");
 		if (blob.size > MAX_PASTED_BYTES) return fail(`The image is larger than ${mb(MAX_PASTED_BYTES)}.`);
+		const header = this.header(new Uint8Array(await blob.slice(0, IMAGE_HEAD_BYTES).arrayBuffer()), new Uint8Array(await blob.slice(-IMAGE_TAIL_BYTES).arrayBuffer()), blob.size);
+		if ("refusal" in header) return fail(`The pasted image was not attached: ${header.refusal}.`);
 		const kept = (await this.of(chatId)).length;
 		if (kept >= MAX_PASTED_PER_CHAT) return fail(`A chat keeps ${MAX_PASTED_PER_CHAT} pasted images at most.`);
 		const name = `${chatId.replace(/[^\w-]/g, "_")}-${Date.now().toString(36)}${kept}.${ext}`;
@@ -69,6 +78,11 @@ export class ChatImages {
 		return file instanceof TFile ? file : null;
 	}
 
+	/** The core's word on an image's first and last bytes (no core yet: nothing is decoded). */
+	private header(head: Uint8Array, tail: Uint8Array, size: number): { mime: string } | { refusal: string } {
+		return this.core()?.imageHeader(head, tail, size) ?? { refusal: "the plugin has not started yet; try again in a moment" };
+	}
+
 	/** Where a thumbnail's `<img>` loads the image from. */
 	src(path: string, pasted: boolean): string | null {
 		const file = pasted ? null : this.file(path);
@@ -81,7 +95,11 @@ export class ChatImages {
 			const file = pasted ? null : this.file(path);
 			if (!pasted && !file) return fail("its file is gone", "not_found");
 			const bytes = file ? await this.app.vault.readBinary(file) : await this.adapter.readBinary(this.path(path));
-			const fitted = await scaled(bytes, imageMime(path) ?? "", maxSide, maxBytes);
+			const all = new Uint8Array(bytes);
+			const header = this.header(all.subarray(0, IMAGE_HEAD_BYTES), all.subarray(-IMAGE_TAIL_BYTES), all.length);
+			if ("refusal" in header) return fail(header.refusal);
+			const fitted = await scaled(bytes, header.mime, maxSide, maxBytes);
+			if (fitted === "undecodable") return fail("the image cannot be decoded", "undecodable");
 			if (!fitted) return fail(`it is over ${mb(maxBytes)} and cannot be scaled down here`, "too_large");
 			return { mime: fitted.mime, base64: arrayBufferToBase64(fitted.bytes) };
 		} catch {
@@ -93,26 +111,34 @@ export class ChatImages {
 /**
  * The image within `maxSide` pixels and `maxBytes`: as it is when it fits,
  * else drawn smaller on a canvas (JPEG, lower quality until it fits). Null
- * when it does not fit and there is no canvas (or it cannot be decoded).
+ * when it does not fit and there is no canvas; "undecodable" when the
+ * canvas cannot decode it (the core passed its header).
  */
-async function scaled(bytes: ArrayBuffer, mime: string, maxSide: number, maxBytes: number): Promise<{ mime: string; bytes: ArrayBuffer } | null> {
+async function scaled(bytes: ArrayBuffer, mime: string, maxSide: number, maxBytes: number): Promise<{ mime: string; bytes: ArrayBuffer } | "undecodable" | null> {
 	const fits = bytes.byteLength <= maxBytes ? { mime, bytes } : null;
+	const canvas = createEl("canvas");
+	const context = canvas.getContext("2d");
+	// No canvas here (Node's test DOM): as it is, if it fits.
+	if (typeof createImageBitmap !== "function" || !context) return fits;
 	let bitmap: ImageBitmap;
 	try {
 		bitmap = await createImageBitmap(new Blob([bytes], { type: mime }));
 	} catch {
-		// No canvas here (or an image it cannot decode): as it is, if it fits.
-		return fits;
+		return "undecodable";
 	}
 	const scale = Math.min(1, maxSide / Math.max(bitmap.width, bitmap.height));
-	if (scale === 1 && fits) return fits;
-	const canvas = createEl("canvas", { attr: { width: Math.round(bitmap.width * scale) || 1, height: Math.round(bitmap.height * scale) || 1 } });
-	const context = canvas.getContext("2d");
-	if (!context) return null;
+	if (scale === 1 && fits) {
+		bitmap.close();
+		return fits;
+	}
+	canvas.width = Math.round(bitmap.width * scale) || 1;
+	canvas.height = Math.round(bitmap.height * scale) || 1;
 	// JPEG has no transparency: what was transparent becomes white, not black.
 	context.fillStyle = "#fff";
 	context.fillRect(0, 0, canvas.width, canvas.height);
 	context.drawImage(bitmap, 0, 0, canvas.width, canvas.height);
+	// The decoded pixels go now, not when the collector finds them.
+	bitmap.close();
 	for (const quality of [0.9, 0.75, 0.6, 0.45]) {
 		const blob = await new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, "image/jpeg", quality));
 		if (blob && blob.size <= maxBytes) return { mime: "image/jpeg", bytes: await blob.arrayBuffer() };

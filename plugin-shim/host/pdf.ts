@@ -1,6 +1,9 @@
 // A vault PDF's text for the core, page by page, read with Obsidian's own
-// PDF.js (`loadPdfJs`). What is sent, how many pages fit and what the model
-// is told are the core's (src/doors/chat/pdf.rs); this file only reads.
+// PDF.js (`loadPdfJs`): only the pages the core asks for (a 10 000-page PDF
+// is not read whole). What is sent, how many pages fit and what the user
+// and the model are told are the core's (src/doors/chat/pdf.rs); this file
+// only reads, and names PDF.js's failure: a password it was not given
+// (`encrypted`) or a file it cannot read (`damaged`).
 
 import { loadPdfJs, TFile, type App } from "obsidian";
 import type { HostFunctions } from "../core/host-types";
@@ -21,9 +24,15 @@ function fail(message: string, code: string): Failure {
 	return { error: { code, message } };
 }
 
+/** PDF.js's error, as the core reads it: PDF.js names a missing password `PasswordException`. */
+function failed(error: unknown): Failure {
+	const message = error instanceof Error ? error.message : String(error);
+	return fail(message, error instanceof Error && error.name === "PasswordException" ? "encrypted" : "damaged");
+}
+
 /** The host function the core asks for a PDF's pages. */
 export function pdfText(app: App): HostFunctions["pdfText"] {
-	return async (path, maxBytes) => {
+	return async (path, maxBytes, first, last) => {
 		const file = app.vault.getAbstractFileByPath(path);
 		if (!(file instanceof TFile)) return fail("its file is gone", "not_found");
 		let bytes: ArrayBuffer;
@@ -38,17 +47,17 @@ export function pdfText(app: App): HostFunctions["pdfText"] {
 			const pdfjs = (await loadPdfJs()) as PdfJs;
 			document = await pdfjs.getDocument({ data: new Uint8Array(bytes) }).promise;
 		} catch (error) {
-			return fail(`PDF.js cannot open it (${error instanceof Error ? error.message : String(error)})`, "refused");
+			return failed(error);
 		}
 		try {
 			const pages: string[] = [];
-			for (let number = 1; number <= document.numPages; number++) {
+			for (let number = Math.max(1, first); number <= Math.min(last, document.numPages); number++) {
 				const content = await (await document.getPage(number)).getTextContent();
 				pages.push(content.items.map((item) => `${item.str ?? ""}${item.hasEOL ? "\n" : ""}`).join(""));
 			}
-			return { pages };
+			return { total: document.numPages, pages };
 		} catch (error) {
-			return fail(`PDF.js cannot read its pages (${error instanceof Error ? error.message : String(error)})`, "refused");
+			return failed(error);
 		} finally {
 			void document.destroy();
 		}

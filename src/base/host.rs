@@ -237,6 +237,15 @@ pub struct ImageData {
     pub base64: String,
 }
 
+/// Pages of a PDF as the host read them (`Host::pdf_text`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PdfText {
+    /// How many pages the PDF has.
+    pub total: usize,
+    /// The text of the pages asked for, from the first of them.
+    pub pages: Vec<String>,
+}
+
 /// The image files a message can carry, by extension, with their MIME type
 /// (what both providers accept).
 pub const IMAGE_TYPES: [(&str, &str); 5] = [
@@ -375,11 +384,20 @@ pub trait Host {
         max_side: u32,
         max_bytes: usize,
     ) -> Result<ImageData, VaultFailure>;
-    /// The text of the PDF at `path`, page by page, as Obsidian's own PDF.js
-    /// reads it (`loadPdfJs`): one string per page, in order, empty for a
-    /// page without text (a scan). Fails with `not_found`, `too_large` (a
-    /// file over `max_bytes`) or `refused` (not a PDF that PDF.js opens).
-    async fn pdf_text(&self, path: &str, max_bytes: usize) -> Result<Vec<String>, VaultFailure>;
+    /// The text of pages `first` to `last` (from 1; cut at the PDF's end)
+    /// of the PDF at `path`, as Obsidian's own PDF.js reads it
+    /// (`loadPdfJs`): one string per page, in order, empty for a page
+    /// without text (a scan), and how many pages it has; no other page is
+    /// read. Fails with `not_found`, `too_large` (a file over `max_bytes`),
+    /// `encrypted` (it needs a password) or `damaged` (PDF.js cannot open
+    /// it or read a page; the message is PDF.js's).
+    async fn pdf_text(
+        &self,
+        path: &str,
+        max_bytes: usize,
+        first: usize,
+        last: usize,
+    ) -> Result<PdfText, VaultFailure>;
     /// Makes a file at `path` holding exactly `bytes`
     /// (`app.vault.createBinary`); fails if one is there. Undoing a deletion.
     async fn vault_create(&self, path: &str, bytes: &[u8]) -> Result<(), VaultFailure>;

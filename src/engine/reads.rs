@@ -61,20 +61,24 @@ impl<H: Host> Engine<H> {
         first: usize,
         last: usize,
     ) -> Result<ToolResult, ToolError> {
-        let pages = self
+        let read = self
             .host()
-            .pdf_text(path, crate::tools::MAX_PDF_BYTES)
+            .pdf_text(path, crate::tools::MAX_PDF_BYTES, first, last)
             .await
+            .and_then(|read| match read.total {
+                0 => Err(crate::tools::pdf::no_pages()),
+                _ => Ok(read),
+            })
             .map_err(|failure| match failure.code.as_str() {
                 "not_found" => ToolError::NoteNotFound {
                     target: quoted(path),
                 },
                 _ => ToolError::VaultFailed {
                     target: quoted(path),
-                    detail: failure.message,
+                    detail: crate::tools::pdf::unreadable(&failure),
                 },
             })?;
-        let total = pages.len();
+        let total = read.total;
         if first > total {
             return Err(ToolError::invalid(
                 "obsidianNotes",
@@ -82,11 +86,13 @@ impl<H: Host> Engine<H> {
             ));
         }
         let last = last.min(total);
+        // Only the pages asked for were read: `pages[0]` is page `first`.
+        let pages = &read.pages[..read.pages.len().min(last + 1 - first)];
         let mut text = format!("{path}, pages {first}-{last} of {total}:\n");
-        for (at, page) in pages.iter().enumerate().take(last).skip(first - 1) {
-            text.push_str(&pdf_page(at + 1, page));
+        for (at, page) in pages.iter().enumerate() {
+            text.push_str(&pdf_page(first + at, page));
         }
-        if pages[first - 1..last].iter().all(|p| p.trim().is_empty()) {
+        if pages.iter().all(|p| p.trim().is_empty()) {
             text.push_str("[These pages have no text: the PDF may be a scan.]\n");
         }
         Ok(ToolResult::success(text))

@@ -16,6 +16,37 @@ use crate::tools::Plan;
 pub const MAX_PDF_BYTES: usize = 50 * 1024 * 1024;
 /// The most pages one call reads: a longer range is cut to its first ones.
 pub const MAX_PAGES_PER_READ: usize = 20;
+/// The most pages of an attached PDF read for the chat, from the first:
+/// about what the largest context windows (a million tokens) hold of dense
+/// pages. A 10 000-page PDF is not read whole for the few hundred pages a
+/// model can take; the model is told the pages left out, and reads them
+/// with `pdf`.
+pub const MAX_PDF_PAGES_READ: usize = 500;
+
+/// Why a PDF could not be read, for "… could not be read as a PDF: …",
+/// with what to do, from the host's failure (`Host::pdf_text`).
+pub fn unreadable(failure: &crate::base::host::VaultFailure) -> String {
+    let check =
+        "Open it in a PDF reader to check it, or save or export it again, and attach the new copy";
+    match failure.code.as_str() {
+        "encrypted" => "it is protected by a password. Open it in a PDF reader, save a copy without the password, and attach that".into(),
+        "damaged" => format!(
+            "it is damaged or not a PDF (PDF.js: {}). {check}",
+            failure.message.trim_end_matches('.')
+        ),
+        "no_pages" => format!("it has no pages (it is damaged, or was cut short). {check}"),
+        _ => failure.message.trim_end_matches('.').to_string(),
+    }
+}
+
+/// The failure for a PDF that opens with no pages: a damaged page tree, or
+/// a file cut short (not a scan: a scan has pages without text).
+pub fn no_pages() -> crate::base::host::VaultFailure {
+    crate::base::host::VaultFailure {
+        code: "no_pages".into(),
+        message: "it has no pages".into(),
+    }
+}
 
 /// Arguments of `pdf`.
 #[derive(Debug, Deserialize, Serialize, JsonSchema)]

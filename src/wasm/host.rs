@@ -115,7 +115,13 @@ extern "C" {
 
     /// Resolves to `{ pages: string[] }` or `{ error }`.
     #[wasm_bindgen(method, js_name = pdfText)]
-    fn pdf_text(this: &HostFunctions, path: &str, max_bytes: f64) -> js_sys::Promise;
+    fn pdf_text(
+        this: &HostFunctions,
+        path: &str,
+        max_bytes: f64,
+        first: f64,
+        last: f64,
+    ) -> js_sys::Promise;
 
     /// Resolves to `{ status: "created" }` or `{ error }`.
     #[wasm_bindgen(method, js_name = vaultCreate)]
@@ -391,22 +397,41 @@ impl Host for JsHost {
         Ok(crate::base::host::ImageData { mime, base64 })
     }
 
-    async fn pdf_text(&self, path: &str, max_bytes: usize) -> Result<Vec<String>, VaultFailure> {
-        let answer = JsFuture::from(self.functions.pdf_text(path, max_bytes as f64))
-            .await
-            .map_err(|e| vault_failure(&e))?;
+    async fn pdf_text(
+        &self,
+        path: &str,
+        max_bytes: usize,
+        first: usize,
+        last: usize,
+    ) -> Result<crate::base::host::PdfText, VaultFailure> {
+        let answer = JsFuture::from(self.functions.pdf_text(
+            path,
+            max_bytes as f64,
+            first as f64,
+            last as f64,
+        ))
+        .await
+        .map_err(|e| vault_failure(&e))?;
         vault_error(&answer)?;
         let pages = js_sys::Reflect::get(&answer, &"pages".into()).unwrap_or_default();
-        if !js_sys::Array::is_array(&pages) {
+        let total = js_sys::Reflect::get(&answer, &"total".into())
+            .ok()
+            .and_then(|t| t.as_f64());
+        let (Some(total), true) = (total, js_sys::Array::is_array(&pages)) else {
             return Err(VaultFailure {
                 code: "host_error".into(),
                 message: "PDF.js returned no pages".into(),
             });
-        }
-        Ok(js_sys::Array::from(&pages)
-            .iter()
-            .map(|page| page.as_string().unwrap_or_default())
-            .collect())
+        };
+        // Never more pages than were asked for, whatever the host gave.
+        Ok(crate::base::host::PdfText {
+            total: total as usize,
+            pages: js_sys::Array::from(&pages)
+                .iter()
+                .take((last + 1).saturating_sub(first))
+                .map(|page| page.as_string().unwrap_or_default())
+                .collect(),
+        })
     }
 
     async fn vault_create(&self, path: &str, bytes: &[u8]) -> Result<(), VaultFailure> {

@@ -329,6 +329,24 @@ impl VaultAgent {
         }
     }
 
+    /// Whether an image may be decoded and sent, from its first bytes
+    /// (`head`), its last ones (`tail`) and its `size`, before anything
+    /// decodes it: `{ mime, width, height }`, or `{ refusal }`, a clause
+    /// saying why and what to do (`doors::chat::images::inspect`).
+    #[wasm_bindgen(
+        js_name = imageHeader,
+        unchecked_return_type = "{ mime: string; width: number; height: number } | { refusal: string }"
+    )]
+    pub fn image_header(&self, head: &[u8], tail: &[u8], size: f64) -> Result<JsValue, JsError> {
+        use crate::doors::chat::images::{inspect, IMAGE_HEAD_BYTES, IMAGE_TAIL_BYTES};
+        let head = &head[..head.len().min(IMAGE_HEAD_BYTES)];
+        let tail = &tail[tail.len().saturating_sub(IMAGE_TAIL_BYTES)..];
+        match inspect(head, tail, size as usize) {
+            Ok(header) => to_js(&header),
+            Err(refusal) => to_js(&serde_json::json!({ "refusal": refusal })),
+        }
+    }
+
     /// Whether the agent's request (`method`, ACP's name) may be served now:
     /// `null`, or an `AgentRefusal` (the agent's error and the user's notice).
     #[wasm_bindgen(js_name = agentRequest, unchecked_return_type = "AgentRefusal | null")]

@@ -15,9 +15,16 @@ import { after, describe, it } from "node:test";
 import { copySampleVault, emulator, loadPlugin, removeVault, root, settle, useEmulator } from "../support/harness.mjs";
 import { anthropicStream, openaiStream, startModelServer } from "../support/model-servers.mjs";
 
-/** A 1×1 PNG and the first bytes of a JPEG: what matters is that they arrive unchanged. */
+/**
+ * A 1×1 PNG and a 1×1 JPEG (whole: the chat refuses an image cut short,
+ * tests/node/chat-hostile-media.test.mjs): what matters is that they
+ * arrive unchanged.
+ */
 const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64");
-const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01]);
+const JPEG = Buffer.from(
+	"/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDABALDA4MChAODQ4SERATGCgaGBYWGDEjJR0oOjM9PDkzODdASFxOQERXRTc4UG1RV19iZ2hnPk1xeXBkeFxlZ2P/2wBDARESEhgVGC8aGi9jQjhCY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2P/wAARCAABAAEDASIAAhEBAxEB/8QAFQABAQAAAAAAAAAAAAAAAAAAAAX/xAAUEAEAAAAAAAAAAAAAAAAAAAAA/8QAFQEBAQAAAAAAAAAAAAAAAAAABAb/xAAUEQEAAAAAAAAAAAAAAAAAAAAA/9oADAMBAAIRAxEAPwCeAGpH/9k=",
+	"base64",
+);
 
 describe("images in the chat (the built main.js, real model servers on localhost)", () => {
 	const vaults = [];

@@ -6,7 +6,9 @@
 // `hasEOL` where the text moves to a new line (`T*`, `Td`, `TD`, `'`). It
 // answers through the same calls the plugin makes (`getDocument({ data })
 // .promise`, `numPages`, `getPage(n)`, `getTextContent()`, `destroy()`) and
-// refuses anything that is not a PDF as PDF.js does (InvalidPDFException).
+// refuses anything that is not a PDF as PDF.js does (InvalidPDFException),
+// and a PDF whose trailer names an /Encrypt dictionary as PDF.js does one
+// it has no password for (PasswordException).
 // `simplePdf(pages)` writes such a PDF (with a correct xref table) for a test.
 
 /** What PDF.js throws for bytes that are not a PDF. */
@@ -14,6 +16,15 @@ class InvalidPDFException extends Error {
 	constructor(message) {
 		super(message);
 		this.name = "InvalidPDFException";
+	}
+}
+
+/** What PDF.js throws for a PDF that needs a password it was not given. */
+class PasswordException extends Error {
+	constructor(message) {
+		super(message);
+		this.name = "PasswordException";
+		this.code = 1;
 	}
 }
 
@@ -49,6 +60,7 @@ function textItems(stream) {
 function openDocument(data) {
 	const text = latin1(data instanceof Uint8Array ? data : new Uint8Array(data));
 	if (!text.startsWith("%PDF-")) throw new InvalidPDFException("Invalid PDF structure.");
+	if (/trailer\s*<<[\s\S]*\/Encrypt\s+\d+ 0 R/.test(text)) throw new PasswordException("No password given");
 	const objects = new Map();
 	for (const m of text.matchAll(/(\d+) 0 obj\b([\s\S]*?)\bendobj/g)) objects.set(Number(m[1]), m[2]);
 	const ref = (body, key) => Number(new RegExp(`/${key}\\s+(\\d+) 0 R`).exec(body ?? "")?.[1]);
@@ -68,6 +80,7 @@ function openDocument(data) {
 		async getPage(number) {
 			const page = pages[number - 1];
 			if (!page) throw new Error("Invalid page request.");
+			pdfjsDouble.pagesRead += 1;
 			return { async getTextContent() { return { items: textItems(streamOf(page)) }; } };
 		},
 		async destroy() {},
@@ -78,6 +91,8 @@ function openDocument(data) {
 export const pdfjsDouble = {
 	/** How many documents were opened, for tests of how often a PDF is read. */
 	opened: 0,
+	/** How many pages were asked for, for tests of how much of a PDF is read. */
+	pagesRead: 0,
 	getDocument(source) {
 		pdfjsDouble.opened += 1;
 		return { promise: Promise.resolve().then(() => openDocument(source.data)) };
