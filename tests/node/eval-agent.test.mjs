@@ -138,11 +138,14 @@ describe("the task benchmark against scripted model personas", () => {
 		assert.ok(runs.find((r) => r.task === "long-one-section").success);
 	});
 
-	it("the same window cut from the front, as Ollama does, fails that task silently: the model, its tools cut away, answers without them", async () => {
+	it("the same window cut from the front, as Ollama does, fails that task, and the chat says the server cut the prompt and what to do", async () => {
 		const { runs } = await benchmark("small-window", TASKS.filter((t) => t.id === "long-read-whole"), {}, { overflow: "truncate" });
-		// Nothing tells the user the prompt was cut (the model check is where that shows).
 		assert.deepEqual(failures(runs), { "long-read-whole": 'the answer lacks "2026-04-02"' });
 		assert.equal(runs[0].end, "done");
+		// The server's usage gives it away: it read about 4 096 tokens of a much longer prompt.
+		const cut = runs[0].notices.find((n) => /cut the start of the prompt/.test(n));
+		assert.ok(cut, JSON.stringify(runs[0].notices));
+		assert.match(cut, /OLLAMA_CONTEXT_LENGTH/);
 	});
 
 	it("--repeat gives the spread: every task runs n times and the report counts them", async () => {

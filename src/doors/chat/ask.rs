@@ -345,6 +345,7 @@ impl<H: Host> ChatDoor<H> {
                 .no_stream_usage
                 .borrow()
                 .contains(&provider.base_url);
+        let fitted_tokens = fitted.tokens;
         // The images' bytes, scaled to what the provider takes, for this round only.
         let mut fitted = fitted;
         let tool_images = fitted
@@ -425,6 +426,20 @@ impl<H: Host> ChatDoor<H> {
             events.emit(ChatEvent::Notice {
                 text: format!(
                     "This model seems to ignore the tools: its server reports reading {reported} tokens, less than the tools alone take (about {tools_tokens}), so it cannot look into the vault. Serve it with a chat template that supports tools (llama.cpp: start it with --jinja) or pick a model with tool calling; a server whose context is smaller than the window setting cuts the prompt the same way."
+                ),
+            });
+        }
+        let prompt_tokens = fixed + fitted_tokens;
+        if chat.provider() == ProviderKind::OpenAi
+            && reply
+                .usage
+                .is_some_and(|u| budget::prompt_seems_cut(u.input_tokens, prompt_tokens))
+            && self.session.first_dropped_tools_notice(provider)
+        {
+            let reported = reply.usage.map_or(0, |u| u.input_tokens);
+            events.emit(ChatEvent::Notice {
+                text: format!(
+                    "The model server read only {reported} tokens of a prompt of about {prompt_tokens}: it runs with a smaller context than the profile's {window} and cut the start of the prompt (the instructions and the tools), so this answer may ignore them. Raise the server's context length (Ollama: the app's context slider or OLLAMA_CONTEXT_LENGTH, then restart it; llama.cpp: -c) or set the profile's context window to {reported}."
                 ),
             });
         }

@@ -59,6 +59,19 @@ pub fn tools_seem_dropped(reported_input: u64, tools_tokens: usize) -> bool {
     tools_tokens >= MIN_TOOLS_TO_CHECK && (reported_input as usize).saturating_mul(2) < tools_tokens
 }
 
+/// Whether a server seems to have cut the prompt: Ollama runs with its own
+/// context length and keeps only the end of a longer prompt, silently (the
+/// instructions and tools go first). It reports reading fewer than half the
+/// tokens `estimate` gives the whole prompt; `estimate` counts on the safe
+/// side, but never twice the real count. Short prompts are not judged.
+pub fn prompt_seems_cut(reported_input: u64, prompt_tokens: usize) -> bool {
+    prompt_tokens >= MIN_PROMPT_TO_CHECK
+        && (reported_input as usize).saturating_mul(2) < prompt_tokens
+}
+
+/// Below this a prompt is too short for a cut to be told from noise.
+pub const MIN_PROMPT_TO_CHECK: usize = 1_000;
+
 /// Below this the tools are too small a part of a request to judge by.
 pub const MIN_TOOLS_TO_CHECK: usize = 400;
 
@@ -482,5 +495,15 @@ mod tests {
         assert_eq!(estimate("abcdef"), 2);
         assert_eq!(estimate("日本語"), 3);
         assert!(estimate(&"The quick brown fox. ".repeat(100)) >= 2100 / 4);
+    }
+
+    #[test]
+    fn a_prompt_read_to_less_than_half_its_estimate_was_cut() {
+        // Ollama at 4 096 tokens, a 12 000-token prompt: cut.
+        assert!(prompt_seems_cut(4_096, 12_000));
+        // The estimate is on the safe side: a real count of 70 % of it is whole.
+        assert!(!prompt_seems_cut(8_400, 12_000));
+        // Too short to judge.
+        assert!(!prompt_seems_cut(100, 900));
     }
 }
