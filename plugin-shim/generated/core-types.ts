@@ -64,7 +64,13 @@ export type OutsideServer = {
  * The name the user gave: unique, letters, digits, `-` and `_`
  * (it becomes part of the tool names the model sees).
  */
-id: string, enabled: boolean, 
+id: string, 
+/**
+ * Made when the server is added and never edited: a server removed
+ * and added again under the same name is another server, so what the
+ * user approved for the old one asks again (`policy::outside`).
+ */
+addedId: string, enabled: boolean, 
 /**
  * `stdio` (a command) or `http` (Streamable HTTP at `url`).
  */
