@@ -854,6 +854,16 @@ unread: number,
 label: string, };
 
 /**
+ * What the palette's search found, or why it could not search.
+ */
+export type UserSearch = { passages: Array<Passage>, 
+/**
+ * Why nothing was searched (a query of only punctuation or stop
+ * words), for the user; none when the search ran.
+ */
+unanswered: string | null, };
+
+/**
  * Where the index stands.
  */
 export type SearchPhase = "idle" | "building" | "ready";
