@@ -47,7 +47,8 @@ step "node tests against the built main.js"
 # Two test files at a time, one per core of a 2-core CI machine: each file
 # is mostly waiting on the processes it starts (the suite went from 3.8 to
 # 2.1 minutes here, every test passing as before).
-node --test --test-concurrency=2 tests/node/
+# Any promise rejection nobody handled fails the run (tests/support/no-unhandled-rejections.mjs).
+node --test --test-concurrency=2 --import ./tests/support/no-unhandled-rejections.mjs tests/node/
 
 step "Chromium for the browser tests (Debian's package)"
 # VAULT_AGENT_CHROMIUM names another Chromium-based browser (the GitHub

@@ -95,7 +95,7 @@ fn core_types() -> String {
     use crate::engine::embeddings::{EmbeddingStatus, Phase as EmbeddingPhase};
     use crate::engine::journal::{EntryView, TurnChanges};
     use crate::engine::network::ConnectionEntry;
-    use crate::engine::search::{Phase, SearchStatus, VaultEvent};
+    use crate::engine::search::{Phase, SearchStatus, UserSearch, VaultEvent};
     use crate::policy::agent_files::AgentFileWrite;
     use crate::policy::agent_questions::{
         AgentAnswer, AgentOption, AgentQuestion, AnsweredBecause,
@@ -171,6 +171,7 @@ fn core_types() -> String {
         declaration::<CliStatus>(),
         declaration::<ConnectionEntry>(),
         declaration::<SearchStatus>(),
+        declaration::<UserSearch>(),
         declaration::<Phase>(),
         declaration::<VaultEvent>(),
         declaration::<EmbeddingStatus>(),

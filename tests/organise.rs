@@ -332,3 +332,98 @@ fn undo_refuses_when_something_else_took_the_old_place() {
     );
     assert!(notes.borrow().contains_key("Inbox/Thought.md"));
 }
+
+/// An image of `len` bytes (not UTF-8, so its copy is kept as base64).
+fn image(len: usize) -> Vec<u8> {
+    let mut bytes = b"\x89PNG\r\n\x1a\n".to_vec();
+    bytes.extend((0..len - 8).map(|i| (i % 251) as u8 | 0x80));
+    bytes
+}
+
+#[test]
+fn a_deleted_image_is_made_again_byte_for_byte_and_one_too_large_to_keep_is_not_deleted() {
+    let (core, _) = self::core(json!({}));
+    let binary = core.host().binary.clone();
+    let small = image(300_000);
+    binary
+        .borrow_mut()
+        .insert("Attachments/small.png".into(), small.clone());
+    let done = approve(
+        &core,
+        &call(
+            &core,
+            json!({"command": "delete", "path": "Attachments/small.png"}),
+        ),
+    );
+    assert!(done.ok, "{}", done.text);
+    assert!(!binary.borrow().contains_key("Attachments/small.png"));
+    let undone = block_on(core.undo(&done.journal.unwrap().entry, None));
+    assert!(undone.ok, "{}", undone.text);
+    assert_eq!(
+        binary.borrow()["Attachments/small.png"],
+        small,
+        "byte for byte"
+    );
+
+    // Under the read limit, but its copy (base64, a third larger) is not:
+    // deleted, it could not be undone, so it is not deleted.
+    let (core, _) = self::core(json!({}));
+    let binary = core.host().binary.clone();
+    let large = image(7 * 1024 * 1024);
+    binary
+        .borrow_mut()
+        .insert("Attachments/large.png".into(), large.clone());
+    let result = approve(
+        &core,
+        &call(
+            &core,
+            json!({"command": "delete", "path": "Attachments/large.png"}),
+        ),
+    );
+    assert!(!result.ok, "{}", result.text);
+    assert!(
+        result
+            .text
+            .contains("too large to keep a copy for undo, so it was not deleted"),
+        "{}",
+        result.text
+    );
+    assert_eq!(
+        binary.borrow()["Attachments/large.png"],
+        large,
+        "still there"
+    );
+
+    // Two that fit one by one but not together: the second stays.
+    let (core, _) = self::core(json!({}));
+    let binary = core.host().binary.clone();
+    for name in ["a", "b"] {
+        binary
+            .borrow_mut()
+            .insert(format!("Attachments/{name}.png"), image(4 * 1024 * 1024));
+    }
+    let result = approve(
+        &core,
+        &call(
+            &core,
+            json!({"command": "delete", "paths": ["Attachments/a.png", "Attachments/b.png"]}),
+        ),
+    );
+    assert!(!result.ok, "{}", result.text);
+    assert!(
+        binary.borrow().contains_key("Attachments/b.png"),
+        "{}",
+        result.text
+    );
+    assert!(
+        result
+            .text
+            .contains("with those of the files deleted before it"),
+        "{}",
+        result.text
+    );
+    let journal = result.journal.expect("the first deletion is journalled");
+    assert!(journal.undoable, "and can be undone");
+    assert!(block_on(core.undo(&journal.entry, None)).ok);
+    assert_eq!(binary.borrow()["Attachments/a.png"], image(4 * 1024 * 1024));
+}

@@ -97,7 +97,7 @@ export function renderConfirmationCard(parent: HTMLElement, card: ConfirmationCa
 		preview.createEl("pre", { cls: "vault-agent-confirm-after", text: card.preview.after });
 	}
 	if (card.via === "mcp") {
-		root.createDiv({ cls: "vault-agent-confirm-via", text: "Nothing is sent to the server before you answer. Folder scopes and undo cannot reach what an outside tool does." });
+		root.createDiv({ cls: "vault-agent-confirm-via", text: "Nothing is sent to the server before you answer. Folder scopes cannot reach what an outside tool does." });
 	} else if (card.via === "vault" || card.via === "files") {
 		root.createDiv({
 			cls: "vault-agent-confirm-via",

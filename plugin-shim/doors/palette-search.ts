@@ -35,11 +35,11 @@ export class PaletteSearchModal extends SuggestModal<Passage> {
 			return [];
 		}
 		try {
-			const passages = await core.searchVault(query, LIMIT);
-			this.emptyStateText = `No note matches "${query}".`;
-			return passages;
+			const found = await core.searchVault(query, LIMIT);
+			// The core's reason when it could not search (a query with no words).
+			this.emptyStateText = found.unanswered ?? `No note matches "${query}".`;
+			return found.passages;
 		} catch (error) {
-			// The core's reason (a query with no words, an index being built).
 			this.emptyStateText = error instanceof Error ? error.message : String(error);
 			return [];
 		}

@@ -64,7 +64,13 @@ export type OutsideServer = {
  * The name the user gave: unique, letters, digits, `-` and `_`
  * (it becomes part of the tool names the model sees).
  */
-id: string, enabled: boolean, 
+id: string, 
+/**
+ * Made when the server is added and never edited: a server removed
+ * and added again under the same name is another server, so what the
+ * user approved for the old one asks again (`policy::outside`).
+ */
+addedId: string, enabled: boolean, 
 /**
  * `stdio` (a command) or `http` (Streamable HTTP at `url`).
  */
@@ -925,6 +931,16 @@ unread: number,
  * The status bar's line (empty when there is nothing to say).
  */
 label: string, };
+
+/**
+ * What the palette's search found, or why it could not search.
+ */
+export type UserSearch = { passages: Array<Passage>, 
+/**
+ * Why nothing was searched (a query of only punctuation or stop
+ * words), for the user; none when the search ran.
+ */
+unanswered: string | null, };
 
 /**
  * Where the index stands.

@@ -19,6 +19,11 @@ const TRUST: Record<Trust, string> = {
 const DISCLOSURE =
 	"Each call sends the tool's arguments, which the model chose from your chat and notes, to that server (a program on this computer, or the address you gave). Folder scopes and undo cannot reach what it does. How far you trust it is your choice.";
 
+/** Random bits for an added server's own id (its approvals are for it alone). */
+function freshId(): string {
+	return window.crypto.randomUUID();
+}
+
 export function mcpServersSection(ctx: SettingsContext, redraw: () => void): Section {
 	const section: Section = { heading: "MCP servers", cls: "vault-agent-mcp-servers", rows: [] };
 	const core = ctx.core;
@@ -57,7 +62,7 @@ export function mcpServersSection(ctx: SettingsContext, redraw: () => void): Sec
 				button.setButtonText("Add").onClick(async () => {
 					let added;
 					try {
-						added = core.outsideAdd(form.name, form.target, form.values, form.bearer, form.cwd);
+						added = core.outsideAdd(form.name, form.target, form.values, form.bearer, form.cwd, freshId());
 					} catch (error) {
 						report.setText(error instanceof Error ? error.message : String(error));
 						report.addClass("is-error");
@@ -85,7 +90,7 @@ export function mcpServersSection(ctx: SettingsContext, redraw: () => void): Sec
 				button.setButtonText("Add servers").onClick(async () => {
 					let found;
 					try {
-						found = core.outsideImport(pasted);
+						found = core.outsideImport(pasted, freshId());
 					} catch (error) {
 						report.setText(error instanceof Error ? error.message : String(error));
 						report.addClass("is-error");

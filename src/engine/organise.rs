@@ -23,6 +23,9 @@ use crate::tools::ToolCall;
 
 /// Lines of a deleted note the card shows.
 const FIRST_LINES: usize = 3;
+/// The deleted files' copies one journal entry may keep: the journal's
+/// bound, less room for the rest of the entry (its summary lists the paths).
+const COPIES_MAX_BYTES: usize = MAX_BYTES - 256 * 1024;
 
 impl<H: Host> Engine<H> {
     /// Finds every note, checks where each would go, and files one card.
@@ -187,6 +190,7 @@ impl<H: Host> Engine<H> {
         let mut moves = Vec::new();
         let mut deleted = Vec::new();
         let mut failure = None;
+        let mut copies_bytes = 0usize;
         for item in &plan.items {
             // Checked again: a link may have appeared since the card.
             let places = std::iter::once(&item.from).chain(item.to.iter());
@@ -202,17 +206,40 @@ impl<H: Host> Engine<H> {
                 break;
             }
             // A deletion keeps the file's exact bytes for its undo (an image,
-            // a note that is not UTF-8): without them it does not run.
+            // a note that is not UTF-8): without them it does not run. The
+            // copy is counted as the journal stores it (an image's base64 is
+            // a third larger than the file), with the copies before it in
+            // this change, so none is deleted that the journal cannot keep.
+            let limit = crate::base::text::human_bytes(COPIES_MAX_BYTES as u64);
+            let too_large = |with_others: bool| {
+                ToolError::VaultFailed {
+                target: format!("\"{}\"", item.from),
+                detail: match with_others {
+                    false => format!("it is larger than {limit}, too large to keep a copy for undo, so it was not deleted; delete it yourself in Obsidian"),
+                    true => format!("its copy with those of the files deleted before it is larger than {limit}, too large to keep for undo, so it was not deleted; delete it in a change of its own"),
+                },
+            }
+            };
             let kept = match &item.to {
                 Some(_) => None,
                 None => match self.host().vault_read_bytes(&item.from, MAX_BYTES).await {
-                    Ok(bytes) => Some(bytes),
+                    Ok(bytes) => {
+                        let copy = DeletedNote::of(item.from.clone(), bytes);
+                        let stored = serde_json::to_string(&copy).map_or(usize::MAX, |s| s.len());
+                        if stored > COPIES_MAX_BYTES - copies_bytes {
+                            failure =
+                                Some(too_large(copies_bytes > 0 && stored <= COPIES_MAX_BYTES));
+                            break;
+                        }
+                        copies_bytes += stored;
+                        Some(copy)
+                    }
                     Err(error) => {
-                        failure = Some(ToolError::VaultFailed {
-                            target: format!("\"{}\"", item.from),
-                            detail: match error.code.as_str() {
-                                "too_large" => format!("it is larger than {}, too large to keep a copy for undo, so it was not deleted; delete it yourself in Obsidian", crate::base::text::human_bytes(MAX_BYTES as u64)),
-                                _ => format!("{}; it was not deleted", error.message),
+                        failure = Some(match error.code.as_str() {
+                            "too_large" => too_large(false),
+                            _ => ToolError::VaultFailed {
+                                target: format!("\"{}\"", item.from),
+                                detail: format!("{}; it was not deleted", error.message),
                             },
                         });
                         break;
@@ -249,7 +276,7 @@ impl<H: Host> Engine<H> {
                     from: item.from.clone(),
                     to: to.clone(),
                 }),
-                None => deleted.push(DeletedNote::of(item.from.clone(), kept.unwrap_or_default())),
+                None => deleted.extend(kept),
             }
         }
         let done_count = moves.len() + deleted.len();

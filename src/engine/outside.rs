@@ -526,14 +526,22 @@ pub fn outside_summary(offered: &OfferedTool) -> String {
     )
 }
 
-/// The card's preview of an outside call: its server as the target.
+/// The card's preview of an outside call: its server as the target, and
+/// for a tool its server does not mark read-only, that Vault Agent cannot
+/// undo what it changes (it is no note edit, so no journal entry keeps it).
 pub fn outside_preview(offered: &OfferedTool) -> Preview {
+    let warning = (!offered.tool.read_only()).then(|| {
+        visible_text(&format!(
+            "Vault Agent cannot undo this. Whatever `{}` changes, the MCP server `{}` changes it outside Vault Agent: no Undo button or \"Undo this answer's changes\" reaches it.",
+            offered.tool.name, offered.server
+        ))
+    });
     Preview {
         target: visible_text(&offered.server),
         before: String::new(),
         after: String::new(),
         diff: None,
-        warning: None,
+        warning,
     }
 }
 
@@ -832,6 +840,38 @@ impl<H: Host> Engine<H> {
 mod tests {
     use super::*;
     use crate::base::outside::OutsideTool;
+
+    #[test]
+    fn the_card_of_a_changing_tool_says_vault_agent_cannot_undo_it() {
+        let tool = |annotations: Value| OfferedTool {
+            name: "mcp_tools_delete_item".into(),
+            server: "tools".into(),
+            server_name: String::new(),
+            tool: OutsideTool {
+                name: "delete_item".into(),
+                annotations,
+                ..Default::default()
+            },
+        };
+        for changing in [
+            serde_json::json!({}),
+            serde_json::json!({ "destructiveHint": true }),
+            serde_json::json!({ "readOnlyHint": false }),
+        ] {
+            let warning = outside_preview(&tool(changing.clone())).warning;
+            assert_eq!(
+                warning.as_deref(),
+                Some("Vault Agent cannot undo this. Whatever `delete_item` changes, the MCP server `tools` changes it outside Vault Agent: no Undo button or \"Undo this answer's changes\" reaches it."),
+                "{changing}"
+            );
+        }
+        let read_only = tool(serde_json::json!({ "readOnlyHint": true }));
+        assert_eq!(
+            outside_preview(&read_only).warning,
+            None,
+            "it changes nothing"
+        );
+    }
 
     #[test]
     fn names_never_collide_and_keep_the_providers_rule() {

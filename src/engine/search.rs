@@ -44,6 +44,17 @@ pub enum Phase {
     Ready,
 }
 
+/// What the palette's search found, or why it could not search.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct UserSearch {
+    pub passages: Vec<Passage>,
+    /// Why nothing was searched (a query of only punctuation or stop
+    /// words), for the user; none when the search ran.
+    pub unanswered: Option<String>,
+}
+
 /// The index's state, for the status bar and the tests.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
@@ -414,16 +425,24 @@ impl<H: Host> Engine<H> {
     /// note the index holds (the folder scopes bound what the agent reads,
     /// not what the user may find in their own vault; the configuration
     /// folder and Excluded files are never indexed).
-    pub async fn search_for_user(&self, text: &str, limit: usize) -> Result<Vec<Passage>, String> {
+    /// A query the search cannot answer (no searchable words) is an answer
+    /// that says why, never an error thrown at the palette.
+    pub async fn search_for_user(&self, text: &str, limit: usize) -> UserSearch {
         let query = SearchQuery {
             text,
             limit,
             cursor: None,
         };
-        Ok(self
-            .ranked_passages(&query, USER_BUDGET, &|_| true)
-            .await?
-            .passages)
+        match self.ranked_passages(&query, USER_BUDGET, &|_| true).await {
+            Ok(found) => UserSearch {
+                passages: found.passages,
+                unanswered: None,
+            },
+            Err(why) => UserSearch {
+                passages: Vec::new(),
+                unanswered: Some(why),
+            },
+        }
     }
 
     /// The ranked hits among the notes `allowed` lets through, each with its

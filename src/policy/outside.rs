@@ -87,27 +87,62 @@ pub fn for_agent(mode: PermissionMode, server: &OutsideServer) -> Result<(), Str
 }
 
 /// The key "Approve for this chat" remembers: the server's name, a
-/// fingerprint of what it is (its kind, command and arguments, or its
-/// address) and the tool. The answer is kept with the chat, also in the
-/// history; a server removed and added again under the same name, or edited
-/// to run another program, is not the one the user approved, so it asks again.
+/// fingerprint of all that it is, and the tool. The answer is kept with the
+/// chat, also in the history; a server edited to run another program, with
+/// other environment variables (`NODE_OPTIONS=--require …`), in another
+/// folder, with other headers or another token, or removed and added again
+/// under the same name (its `added_id`), is not the one the user approved,
+/// so it asks again. Secrets count by their name: their values stay in
+/// secret storage. How far it is trusted, its timeout, whether it is on and
+/// which tools are off are not what it is, so they keep the answer.
 pub fn approval_key(server: &OutsideServer, tool: &str) -> String {
+    let OutsideServer {
+        id,
+        added_id,
+        kind,
+        command,
+        args,
+        env,
+        cwd,
+        url,
+        headers,
+        bearer_secret,
+        enabled: _,
+        trust: _,
+        tools_off: _,
+        timeout_ms: _,
+    } = server;
     let mut hasher = Sha256::new();
-    let what = [&server.kind, &server.command, &server.url];
-    for part in what.into_iter().chain(&server.args) {
-        hasher.update(part.as_bytes());
+    // Every part ends in a NUL and every list starts with its length, so no
+    // part can pass for another (an argument for the command, a header for
+    // an environment variable).
+    let mut part = |text: &str| {
+        hasher.update(text.as_bytes());
         hasher.update([0u8]);
+    };
+    for single in [added_id, kind, command, cwd, url, bearer_secret] {
+        part(single);
+    }
+    part(&args.len().to_string());
+    args.iter().for_each(|arg| part(arg));
+    for values in [env, headers] {
+        part(&values.len().to_string());
+        for value in values {
+            part(&value.name);
+            part(&value.secret);
+        }
     }
     let fingerprint: String = hasher.finalize()[..6]
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect();
-    format!("{}\u{1f}{fingerprint}\u{1f}{tool}", server.id)
+    format!("{id}\u{1f}{fingerprint}\u{1f}{tool}")
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::settings::outside::SecretValue;
 
     fn server(trust: Trust) -> OutsideServer {
         OutsideServer {
@@ -121,7 +156,21 @@ mod tests {
 
     #[test]
     fn an_approval_is_for_the_server_as_it_was_when_given() {
-        let given = server(Trust::AskEveryCall);
+        let given = OutsideServer {
+            added_id: "a1".into(),
+            args: vec!["--stdio".into()],
+            env: vec![SecretValue {
+                name: "KEY".into(),
+                secret: "mcp-s-key".into(),
+            }],
+            cwd: "/tools".into(),
+            headers: vec![SecretValue {
+                name: "X-Team".into(),
+                secret: "mcp-s-team".into(),
+            }],
+            bearer_secret: "mcp-s-bearer".into(),
+            ..server(Trust::AskEveryCall)
+        };
         let key = approval_key(&given, "t");
         assert_eq!(
             approval_key(&given.clone(), "t"),
@@ -129,43 +178,168 @@ mod tests {
             "the same server and tool"
         );
         assert_ne!(approval_key(&given, "u"), key, "another tool");
-        let trusted = OutsideServer {
-            trust: Trust::NeverAsk,
-            tools_off: Vec::new(),
-            ..given.clone()
+
+        // What it is: each change on its own asks again.
+        let other_env = |name: &str, secret: &str| {
+            vec![SecretValue {
+                name: name.into(),
+                secret: secret.into(),
+            }]
         };
-        assert_eq!(
-            approval_key(&trusted, "t"),
-            key,
-            "its trust and switches are not what it is"
-        );
-        for other in [
-            OutsideServer {
-                command: "y".into(),
-                ..given.clone()
-            },
-            OutsideServer {
-                args: vec!["--other".into()],
-                ..given.clone()
-            },
-            OutsideServer {
-                id: "s2".into(),
-                ..given.clone()
-            },
-        ] {
-            assert_ne!(approval_key(&other, "t"), key, "{other:?}");
+        let changed: [(&str, OutsideServer); 14] = [
+            (
+                "name",
+                OutsideServer {
+                    id: "s2".into(),
+                    ..given.clone()
+                },
+            ),
+            (
+                "added again",
+                OutsideServer {
+                    added_id: "a2".into(),
+                    ..given.clone()
+                },
+            ),
+            (
+                "kind",
+                OutsideServer {
+                    kind: "http".into(),
+                    ..given.clone()
+                },
+            ),
+            (
+                "command",
+                OutsideServer {
+                    command: "y".into(),
+                    ..given.clone()
+                },
+            ),
+            (
+                "arguments",
+                OutsideServer {
+                    args: vec!["--other".into()],
+                    ..given.clone()
+                },
+            ),
+            (
+                "an environment variable's name",
+                OutsideServer {
+                    env: other_env("NODE_OPTIONS", "mcp-s-key"),
+                    ..given.clone()
+                },
+            ),
+            (
+                "an environment variable's secret",
+                OutsideServer {
+                    env: other_env("KEY", "mcp-s-other"),
+                    ..given.clone()
+                },
+            ),
+            (
+                "an environment variable more",
+                OutsideServer {
+                    env: [
+                        given.env.clone(),
+                        other_env("NODE_OPTIONS", "mcp-s-require"),
+                    ]
+                    .concat(),
+                    ..given.clone()
+                },
+            ),
+            (
+                "working folder",
+                OutsideServer {
+                    cwd: "/elsewhere".into(),
+                    ..given.clone()
+                },
+            ),
+            (
+                "address",
+                OutsideServer {
+                    url: "http://127.0.0.1:9/mcp".into(),
+                    ..given.clone()
+                },
+            ),
+            (
+                "a header's name",
+                OutsideServer {
+                    headers: other_env("X-Other", "mcp-s-team"),
+                    ..given.clone()
+                },
+            ),
+            (
+                "a header's secret",
+                OutsideServer {
+                    headers: other_env("X-Team", "mcp-s-other"),
+                    ..given.clone()
+                },
+            ),
+            (
+                "no header",
+                OutsideServer {
+                    headers: Vec::new(),
+                    ..given.clone()
+                },
+            ),
+            (
+                "token",
+                OutsideServer {
+                    bearer_secret: "mcp-s-other".into(),
+                    ..given.clone()
+                },
+            ),
+        ];
+        for (what, other) in changed {
+            assert_ne!(approval_key(&other, "t"), key, "{what}: {other:?}");
         }
-        // An argument cannot pass for the command: the parts are kept apart.
+
+        // How far it is trusted and what is switched is not what it is.
+        let switched = [
+            OutsideServer {
+                trust: Trust::NeverAsk,
+                ..given.clone()
+            },
+            OutsideServer {
+                tools_off: Vec::new(),
+                ..given.clone()
+            },
+            OutsideServer {
+                enabled: false,
+                ..given.clone()
+            },
+            OutsideServer {
+                timeout_ms: 5_000,
+                ..given.clone()
+            },
+        ];
+        for same in switched {
+            assert_eq!(approval_key(&same, "t"), key, "{same:?}");
+        }
+
+        // A part cannot pass for another: they are kept apart.
         let split = OutsideServer {
             command: "x y".into(),
+            args: Vec::new(),
             ..given.clone()
         };
         let joined = OutsideServer {
             command: "x".into(),
             args: vec!["y".into()],
-            ..given
+            ..given.clone()
         };
         assert_ne!(approval_key(&split, "t"), approval_key(&joined, "t"));
+        let as_env = OutsideServer {
+            env: given.headers.clone(),
+            headers: Vec::new(),
+            ..given.clone()
+        };
+        let as_header = OutsideServer {
+            env: Vec::new(),
+            headers: given.headers.clone(),
+            ..given
+        };
+        assert_ne!(approval_key(&as_env, "t"), approval_key(&as_header, "t"));
     }
 
     #[test]

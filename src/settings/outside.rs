@@ -7,6 +7,7 @@
 
 use serde::Serialize;
 use serde_json::{Map, Value};
+use sha2::{Digest, Sha256};
 
 use super::type_name;
 
@@ -67,6 +68,10 @@ pub struct OutsideServer {
     /// The name the user gave: unique, letters, digits, `-` and `_`
     /// (it becomes part of the tool names the model sees).
     pub id: String,
+    /// Made when the server is added and never edited: a server removed
+    /// and added again under the same name is another server, so what the
+    /// user approved for the old one asks again (`policy::outside`).
+    pub added_id: String,
     pub enabled: bool,
     /// `stdio` (a command) or `http` (Streamable HTTP at `url`).
     pub kind: String,
@@ -91,6 +96,7 @@ impl Default for OutsideServer {
     fn default() -> Self {
         OutsideServer {
             id: String::new(),
+            added_id: String::new(),
             enabled: true,
             kind: "stdio".into(),
             command: String::new(),
@@ -150,6 +156,29 @@ pub fn unique_id(id: &str, taken: &[&str]) -> String {
         .expect("some suffix is free")
 }
 
+/// The id of the `n`th server of one addition (the settings' form, a
+/// paste), made from `fresh`: random bits from the platform, new for each
+/// addition. Refused when they are missing, so no two additions share one.
+pub fn added_id(fresh: &str, n: usize) -> Result<String, String> {
+    if fresh.trim().len() < 16 {
+        return Err("No fresh id was given for the server being added (at least 16 random characters); nothing was added.".into());
+    }
+    Ok(hex_digest(&["added", fresh.trim(), &n.to_string()]))
+}
+
+/// 16 hex digits of SHA-256 over `parts`, kept apart.
+fn hex_digest(parts: &[&str]) -> String {
+    let mut hasher = Sha256::new();
+    for part in parts {
+        hasher.update(part.as_bytes());
+        hasher.update([0u8]);
+    }
+    hasher.finalize()[..8]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
 /// Reads `mcpServers` leniently: each server on its own, a broken one
 /// dropped and said, wrong fields repaired to the safe value.
 pub fn read(stored: Option<&Value>, repairs: &mut Vec<String>) -> Vec<OutsideServer> {
@@ -189,8 +218,19 @@ pub fn read(stored: Option<&Value>, repairs: &mut Vec<String>) -> Vec<OutsideSer
                 server.id
             ));
         }
+        // A server stored before servers had this id gets one from what is
+        // stored of it, the same at every start until the settings are
+        // saved with it (silently: nothing is wrong).
+        let added_id = match server.added_id.is_empty() {
+            true => hex_digest(&["stored", &id, &item.to_string()]),
+            false => server.added_id.clone(),
+        };
         repairs.extend(said.into_iter().map(|r| format!("mcpServers `{id}`: {r}")));
-        servers.push(OutsideServer { id, ..server });
+        servers.push(OutsideServer {
+            id,
+            added_id,
+            ..server
+        });
     }
     servers
 }
@@ -272,6 +312,7 @@ fn read_server(fields: &Map<String, Value>, said: &mut Vec<String>) -> OutsideSe
     };
     let mut server = OutsideServer {
         id,
+        added_id: text("addedId", said),
         enabled,
         kind: kind.into(),
         command: text("command", said),
@@ -411,6 +452,28 @@ mod tests {
         ] {
             assert!(said.contains(expected), "{expected} in {said}");
         }
+    }
+
+    #[test]
+    fn a_server_stored_without_its_added_id_gets_one_that_lasts_until_saved() {
+        let stored = json!([
+            { "id": "old", "command": "x" },
+            { "id": "old-twin", "command": "x" },
+            { "id": "kept", "command": "x", "addedId": "0123456789abcdef" }
+        ]);
+        let mut repairs = Vec::new();
+        let first = read(Some(&stored), &mut repairs);
+        assert!(repairs.is_empty(), "nothing is wrong: {repairs:?}");
+        assert_eq!(first[0].added_id.len(), 16);
+        assert_ne!(first[0].added_id, first[1].added_id, "each its own");
+        assert_eq!(
+            first[2].added_id, "0123456789abcdef",
+            "a stored one is kept"
+        );
+        let again = read(Some(&stored), &mut repairs);
+        assert_eq!(again, first, "the same at the next start");
+        let saved = serde_json::to_value(&first).unwrap();
+        assert_eq!(read(Some(&saved), &mut repairs), first, "and saved with it");
     }
 
     #[test]

@@ -8,7 +8,7 @@
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 
-use super::outside::{server_id, unique_id, OutsideServer, SecretValue};
+use super::outside::{added_id, server_id, unique_id, OutsideServer, SecretValue};
 
 /// What a paste became.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
@@ -22,8 +22,10 @@ pub struct OutsideImport {
     pub notes: Vec<String>,
 }
 
-/// The paste's servers, named apart from `taken` (the servers already set).
-pub fn import(text: &str, taken: &[&str]) -> Result<OutsideImport, String> {
+/// The paste's servers, named apart from `taken` (the servers already set),
+/// each with its own id made from `fresh` (`outside::added_id`).
+pub fn import(text: &str, taken: &[&str], fresh: &str) -> Result<OutsideImport, String> {
+    added_id(fresh, 0)?;
     let value: Value = serde_json::from_str(text.trim()).map_err(|e| {
         format!(
             "This is not JSON ({e}). Paste the whole file, starting with {{ and ending with }}."
@@ -66,6 +68,9 @@ pub fn import(text: &str, taken: &[&str]) -> Result<OutsideImport, String> {
     }
     if out.servers.is_empty() {
         return Err(format!("No server could be added: {}", out.notes.join(" ")));
+    }
+    for (n, server) in out.servers.iter_mut().enumerate() {
+        server.added_id = added_id(fresh, n)?;
     }
     Ok(out)
 }
@@ -185,11 +190,14 @@ pub struct AddForm<'a> {
 /// The form as a server, named apart from `taken`. A value that names a
 /// secret in secret storage (`has_secret`) is read from it; any other value
 /// goes to secret storage like a paste's, so `data.json` keeps no value.
+/// Its id is made from `fresh` (`outside::added_id`).
 pub fn add(
     form: &AddForm,
     taken: &[&str],
     has_secret: &dyn Fn(&str) -> bool,
+    fresh: &str,
 ) -> Result<OutsideImport, String> {
+    let stamp = added_id(fresh, 0)?;
     let target = form.target.trim();
     if target.is_empty() {
         return Err(
@@ -292,6 +300,7 @@ pub fn add(
     }
     out.secrets.retain(|(secret, _)| !named.contains(secret));
     out.notes.clear();
+    server.added_id = stamp;
     out.servers.push(server);
     Ok(out)
 }
@@ -313,6 +322,45 @@ pub fn secret_name(id: &str, name: &str) -> String {
 mod tests {
     use super::*;
 
+    /// Random bits as the shim gives them.
+    const FRESH: &str = "0123456789abcdef0123456789abcdef";
+
+    #[test]
+    fn each_added_server_gets_its_own_id_and_no_addition_goes_without() {
+        let paste = r#"{ "mcpServers": { "a": { "command": "x" }, "b": { "command": "x" } } }"#;
+        let first = import(paste, &[], FRESH).unwrap();
+        let again = import(paste, &[], "fedcba9876543210fedcba9876543210").unwrap();
+        let ids: Vec<&str> = first
+            .servers
+            .iter()
+            .chain(&again.servers)
+            .map(|s| s.added_id.as_str())
+            .collect();
+        assert!(ids.iter().all(|id| id.len() == 16), "{ids:?}");
+        let mut distinct = ids.clone();
+        distinct.sort();
+        distinct.dedup();
+        assert_eq!(
+            distinct.len(),
+            4,
+            "one paste's two, and the same paste again: {ids:?}"
+        );
+        let form = AddForm {
+            target: "npx x",
+            ..AddForm::default()
+        };
+        let added = add(&form, &[], &|_| false, FRESH).unwrap();
+        assert_eq!(added.servers[0].added_id.len(), 16);
+        for fresh in ["", "short"] {
+            assert!(import(paste, &[], fresh)
+                .unwrap_err()
+                .contains("No fresh id"));
+            assert!(add(&form, &[], &|_| false, fresh)
+                .unwrap_err()
+                .contains("No fresh id"));
+        }
+    }
+
     #[test]
     fn claude_desktop_json_becomes_servers_with_secrets() {
         let paste = r#"{ "mcpServers": {
@@ -321,7 +369,7 @@ mod tests {
             "remote": { "url": "https://example.com/mcp", "headers": { "Authorization": "Bearer tok", "X-Team": "t1" } },
             "old": { "type": "sse", "url": "https://example.com/sse" }
         } }"#;
-        let import = import(paste, &["filesystem"]).unwrap();
+        let import = import(paste, &["filesystem"], FRESH).unwrap();
         let ids: Vec<&str> = import.servers.iter().map(|s| s.id.as_str()).collect();
         assert_eq!(ids, ["filesystem-2", "brave-search", "remote"]);
         assert_eq!(
@@ -347,7 +395,7 @@ mod tests {
             "github": { "type": "http", "url": "https://api.example.com/mcp/" },
             "db": { "type": "stdio", "command": "uvx", "args": ["db-mcp"], "env": { "TOKEN": "${input:token}" } }
         } }"#;
-        let import = import(paste, &[]).unwrap();
+        let import = import(paste, &[], FRESH).unwrap();
         assert_eq!(import.servers.len(), 2);
         assert!(import.notes[0].contains("mcp-db-token"));
     }
@@ -362,7 +410,7 @@ mod tests {
             bearer: "my-token",
             ..AddForm::default()
         };
-        let added = add(&form, &["Web-tools"], &known).unwrap();
+        let added = add(&form, &["Web-tools"], &known, FRESH).unwrap();
         let web = &added.servers[0];
         assert_eq!(web.id, "Web-tools-2");
         assert_eq!(
@@ -382,7 +430,7 @@ mod tests {
             cwd: "/home/me/tools",
             ..AddForm::default()
         };
-        let stdio = add(&form, &[], &known).unwrap();
+        let stdio = add(&form, &[], &known, FRESH).unwrap();
         let server = &stdio.servers[0];
         assert_eq!(
             (server.id.as_str(), server.command.as_str()),
@@ -428,7 +476,7 @@ mod tests {
                 "for an HTTP server",
             ),
         ] {
-            let error = add(&form, &[], &known).unwrap_err();
+            let error = add(&form, &[], &known, FRESH).unwrap_err();
             assert!(error.contains(says), "{error}");
         }
     }
@@ -445,7 +493,7 @@ mod tests {
                 "neither a command",
             ),
         ] {
-            let error = import(paste, &[]).unwrap_err();
+            let error = import(paste, &[], FRESH).unwrap_err();
             assert!(error.contains(says), "{paste}: {error}");
         }
     }

@@ -61,7 +61,7 @@ import type {
     ChatSettings, CliStatus, CodingAgentSettings, ConfirmationCard, ConnectionEntry, ConnectionReport, Conversation, ModelCheckReport, JournalEntryView,
     EmbeddingStatus, LoadedConversation, McpActivityRead, McpClientSetup, McpExchange, McpListenerLimits, McpReply,
     AgentServers, OutsideImport, OutsideListing, OutsideSummary,
-    Passage, PlatformFacts, ProcessTree, ProfileSummary, ProviderPreset, SavedPrompts, SearchStatus, SearchVaultEvent,
+    Passage, PlatformFacts, ProcessTree, ProfileSummary, ProviderPreset, SavedPrompts, SearchStatus, SearchVaultEvent, UserSearch,
     TurnChanges, VaultAgentSettings,
 } from "../../plugin-shim/generated/core-types";
 import type {
@@ -896,7 +896,7 @@ impl VaultAgent {
 
     /// The settings tab's "Add a server" form as a server named apart from
     /// those set, with the values it gave for secret storage; throws with
-    /// what to fix.
+    /// what to fix. `fresh`: random bits (crypto) for the server's own id.
     #[wasm_bindgen(js_name = outsideAdd, unchecked_return_type = "OutsideImport")]
     pub fn outside_add(
         &self,
@@ -905,6 +905,7 @@ impl VaultAgent {
         values: String,
         bearer: String,
         cwd: String,
+        fresh: String,
     ) -> Result<JsValue, JsError> {
         let settings = self.core.settings();
         let taken: Vec<&str> = settings.mcp_servers.iter().map(|s| s.id.as_str()).collect();
@@ -917,19 +918,20 @@ impl VaultAgent {
         };
         let has_secret =
             |secret: &str| crate::base::host::Host::secret(self.core.host(), secret).is_some();
-        let added = crate::settings::outside_import::add(&form, &taken, &has_secret)
+        let added = crate::settings::outside_import::add(&form, &taken, &has_secret, &fresh)
             .map_err(|e| JsError::new(&e))?;
         to_js(&added)
     }
 
     /// Pasted Claude Desktop / Cursor / VS Code JSON as servers named apart
-    /// from those set; throws with what to paste instead.
+    /// from those set; throws with what to paste instead. `fresh`: random
+    /// bits (crypto) for the servers' own ids.
     #[wasm_bindgen(js_name = outsideImport, unchecked_return_type = "OutsideImport")]
-    pub fn outside_import(&self, text: String) -> Result<JsValue, JsError> {
+    pub fn outside_import(&self, text: String, fresh: String) -> Result<JsValue, JsError> {
         let settings = self.core.settings();
         let taken: Vec<&str> = settings.mcp_servers.iter().map(|s| s.id.as_str()).collect();
-        let import =
-            crate::settings::outside_import::import(&text, &taken).map_err(|e| JsError::new(&e))?;
+        let import = crate::settings::outside_import::import(&text, &taken, &fresh)
+            .map_err(|e| JsError::new(&e))?;
         to_js(&import)
     }
 

@@ -48,17 +48,14 @@ impl VaultAgent {
     }
 
     /// The palette's "Search the vault": the best passages for `query`
-    /// among every indexed note, at most `limit`; rejects with the reason
-    /// when the query has no words.
-    #[wasm_bindgen(js_name = searchVault, unchecked_return_type = "Promise<Passage[]>")]
+    /// among every indexed note, at most `limit`, or the reason there are
+    /// none to look for (a query with no searchable words).
+    #[wasm_bindgen(js_name = searchVault, unchecked_return_type = "Promise<UserSearch>")]
     pub fn search_vault(&self, query: String, limit: u32) -> js_sys::Promise {
         let core = self.core.clone();
         promise(async move {
-            let passages = core
-                .search_for_user(&query, limit as usize)
-                .await
-                .map_err(|e| JsValue::from(JsError::new(&e)))?;
-            to_js(&passages).map_err(JsValue::from)
+            let found = core.search_for_user(&query, limit as usize).await;
+            to_js(&found).map_err(JsValue::from)
         })
     }
 

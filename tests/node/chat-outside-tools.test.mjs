@@ -4,6 +4,7 @@
 // shim, the core's decisions, and the scripted model server.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -77,6 +78,7 @@ describe("outside MCP servers in the chat", () => {
 		assert.equal(shown.outside.tool, "lookup");
 		assert.equal(shown.outside.serverName, "test-tools");
 		assert.deepEqual(shown.outside.annotations, ["read-only"]);
+		assert.equal(shown.preview.warning ?? null, null, "a read-only tool changes nothing, so there is nothing to undo");
 		assert.match(shown.outside.arguments, /"word": "vault"/);
 		model.script({ stream: stream({ text: "It is a word." }) });
 		const done = await resolve(paused.conversation, shown, true);
@@ -105,6 +107,10 @@ describe("outside MCP servers in the chat", () => {
 		assert.equal(asked.end, "awaitingConfirmation");
 		const shown = card(asked.events);
 		assert.ok(shown.outside.annotations.includes("may be destructive"), shown.outside.annotations.join());
+		assert.equal(
+			shown.preview.warning,
+			'Vault Agent cannot undo this. Whatever `delete_item` changes, the MCP server `tools` changes it outside Vault Agent: no Undo button or "Undo this answer\'s changes" reaches it.',
+		);
 		assert.equal(shown.outside.folded, true, "the long string is folded");
 		assert.match(shown.outside.fullArguments, /x{900}/);
 		assert.equal(calls("delete_item").length, 0);
@@ -285,10 +291,11 @@ describe("outside MCP servers in the chat", () => {
 
 	it("the add form's environment variable and working folder reach a stdio server, a header and bearer token from secret storage reach an HTTP one", async () => {
 		plugin.app.secretStorage.setSecret("greeting-secret", "hello from secret storage");
-		const stdio = plugin.core.outsideAdd("formed", `${process.execPath} ${serverScript} stdio`, `OUTSIDE_MCP_GREETING=greeting-secret\nOUTSIDE_MCP_LOG=${logPath}`, "", dir);
+		const stdio = plugin.core.outsideAdd("formed", `${process.execPath} ${serverScript} stdio`, `OUTSIDE_MCP_GREETING=greeting-secret\nOUTSIDE_MCP_LOG=${logPath}`, "", dir, randomUUID());
 		assert.deepEqual(stdio.secrets, [["mcp-formed-outside-mcp-log", logPath]], "a plain value goes to secret storage");
+		assert.match(stdio.servers[0].addedId, /^[0-9a-f]{16}$/, "an id of its own, made as it is added");
 		for (const [name, value] of stdio.secrets) plugin.app.secretStorage.setSecret(name, value);
-		const web = plugin.core.outsideAdd("formweb", httpUrl, "X-Test-Team: blue", "", "");
+		const web = plugin.core.outsideAdd("formweb", httpUrl, "X-Test-Team: blue", "", "", randomUUID());
 		for (const [name, value] of web.secrets) plugin.app.secretStorage.setSecret(name, value);
 		const saved = await useServers({ ...stdio.servers[0], trust: "neverAsk" }, { ...web.servers[0], trust: "neverAsk" });
 		assert.deepEqual(saved.mcpServers[0].env[0], { name: "OUTSIDE_MCP_GREETING", secret: "greeting-secret" });
@@ -301,7 +308,7 @@ describe("outside MCP servers in the chat", () => {
 		assert.equal(where.greeting, "hello from secret storage");
 		assert.equal(where.cwd, dir);
 		assert.ok(seen().some((e) => e.header === "blue"), "the header reached the HTTP server");
-		assert.throws(() => plugin.core.outsideAdd("x", "npx x", "NOT A PAIR", "", ""), /Line 1/);
+		assert.throws(() => plugin.core.outsideAdd("x", "npx x", "NOT A PAIR", "", "", randomUUID()), /Line 1/);
 		await plugin.stopOutsideServer("formweb");
 	});
 
@@ -349,7 +356,7 @@ describe("outside MCP servers in the chat", () => {
 
 	it("adds every server of a pasted Claude Desktop configuration, its values in secret storage", async () => {
 		const paste = JSON.stringify({ mcpServers: { "pasted tools": { command: process.execPath, args: [serverScript, "stdio"], env: { OUTSIDE_MCP_LOG: logPath } } } });
-		const found = plugin.core.outsideImport(paste);
+		const found = plugin.core.outsideImport(paste, randomUUID());
 		assert.deepEqual(found.servers.map((s) => s.id), ["pasted-tools"]);
 		assert.deepEqual(found.secrets, [["mcp-pasted-tools-outside-mcp-log", logPath]]);
 		for (const [name, value] of found.secrets) plugin.app.secretStorage.setSecret(name, value);
@@ -361,7 +368,7 @@ describe("outside MCP servers in the chat", () => {
 		model.script({ stream: stream({ text: "ok" }) });
 		await resolve(paused.conversation, card(paused.events), true);
 		assert.ok(calls("lookup").some((c) => c.word === "pasted"));
-		assert.throws(() => plugin.core.outsideImport('{ "servers": [] }'), /object of servers/);
+		assert.throws(() => plugin.core.outsideImport('{ "servers": [] }', randomUUID()), /object of servers/);
 	});
 
 	it("ends a running stdio server's process group when the plugin unloads", async () => {

@@ -274,6 +274,17 @@ describe("ranked search on an empty vault", () => {
 		assert.equal(empty.ok, false);
 		assert.match(empty.text, /no words to search for/);
 	});
+
+	it("the palette's search answers a query of no searchable words with a result that says so, never a rejection", async () => {
+		for (const query of ["?? !!", "the how", "…"]) {
+			const found = await plugin.core.searchVault(query, 20);
+			assert.deepEqual(found.passages, [], query);
+			assert.match(found.unanswered, /no words to search for/, query);
+		}
+		const none = await plugin.core.searchVault("lighthouse keeper", 20);
+		assert.deepEqual(none.passages, []);
+		assert.equal(none.unanswered ?? null, null, "a search that ran, finding nothing");
+	});
 });
 
 describe("ranked search over a note larger than the hygiene checks read, and one too large for the index", () => {
