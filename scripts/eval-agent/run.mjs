@@ -61,6 +61,7 @@ export async function runTask(task, profile) {
 			ms: Math.round(run.ms),
 			calls: run.calls.map((c) => `${c.tool} ${JSON.stringify(c.args)}`),
 			cards: run.cards.map((c) => c.summary),
+			notices: run.notices,
 			answer: run.answer,
 		};
 	} finally {
