@@ -698,6 +698,33 @@ impl VaultAgent {
         })
     }
 
+    /// The skills of the skills folder, each with what is wrong with it
+    /// (if anything).
+    #[wasm_bindgen(js_name = skills, unchecked_return_type = "Promise<Skills>")]
+    pub fn skills(&self) -> js_sys::Promise {
+        let core = self.core.clone();
+        promise(async move {
+            let settings = core.engine.settings_snapshot();
+            let listed = crate::doors::chat::skills::list(core.engine.host(), &settings).await;
+            to_js(&listed).map_err(JsValue::from)
+        })
+    }
+
+    /// Writes the built-in skills into the skills folder (the user's click),
+    /// leaving any `SKILL.md` already there as it is. Rejects with why when
+    /// no folder is set or a write fails.
+    #[wasm_bindgen(js_name = addBuiltinSkills, unchecked_return_type = "Promise<AddedSkills>")]
+    pub fn add_builtin_skills(&self) -> js_sys::Promise {
+        let core = self.core.clone();
+        promise(async move {
+            let settings = core.engine.settings_snapshot();
+            let done = crate::doors::chat::skills::add_builtins(core.engine.host(), &settings)
+                .await
+                .map_err(|why| JsValue::from(js_sys::Error::new(&why)))?;
+            to_js(&done).map_err(JsValue::from)
+        })
+    }
+
     /// The scheduled saved prompts due now (`doors::chat::scheduled_runs`): `nowMs`
     /// and the time zone's offset east of UTC in minutes are the shim's
     /// clock; `lastSlots` is what the plugin's data keeps (any value: it is
