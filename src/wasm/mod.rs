@@ -61,7 +61,7 @@ import type {
     ChatSettings, CliStatus, CodingAgentSettings, ConfirmationCard, ConnectionEntry, ConnectionReport, Conversation, ModelCheckReport, JournalEntryView,
     EmbeddingStatus, LoadedConversation, McpActivityRead, McpClientSetup, McpExchange, McpListenerLimits, McpReply,
     AgentServers, OutsideImport, OutsideListing, OutsideSummary,
-    Passage, PlatformFacts, ProcessTree, ProfileSummary, ProviderPreset, SavedPrompts, SearchStatus, SearchVaultEvent,
+    Passage, PlatformFacts, ProcessTree, ProfileSummary, ProviderPreset, SavedPrompts, SearchStatus, SearchVaultEvent, Skills, AddedSkills,
     TurnChanges, VaultAgentSettings,
 } from "../../plugin-shim/generated/core-types";
 import type {
