@@ -87,6 +87,7 @@ fn core_types() -> String {
     };
     use crate::doors::chat::saved_prompts::{PromptValues, SavedPrompt, SavedPrompts};
     use crate::doors::chat::selection::SelectionRequest;
+    use crate::doors::chat::skills::{AddedSkills, Skill, Skills};
     use crate::doors::chat::stored::LoadedConversation;
     use crate::doors::chat::{ChatEvent, ConnectionReport, TurnEnd};
     use crate::doors::mcp::activity::StoredActivity;
@@ -154,6 +155,9 @@ fn core_types() -> String {
         declaration::<OutsideDoor>(),
         declaration::<SavedPrompts>(),
         declaration::<SavedPrompt>(),
+        declaration::<Skills>(),
+        declaration::<Skill>(),
+        declaration::<AddedSkills>(),
         declaration::<PromptValues>(),
         declaration::<SelectionRequest>(),
         declaration::<AgentChat>(),

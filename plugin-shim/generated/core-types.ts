@@ -361,7 +361,12 @@ promptsFolder: string,
 /**
  * Saved prompts (their paths) that get a command in the palette.
  */
-promptCommands: Array<string>, };
+promptCommands: Array<string>, 
+/**
+ * A folder whose subfolders holding a `SKILL.md` are Agent Skills
+ * (`doors::chat::skills`); empty: none.
+ */
+skillsFolder: string, };
 
 /**
  * A saved model setup the user switches between (settings tab, chat header).
@@ -686,6 +691,30 @@ mode?: PermissionMode,
  * What is wrong with the note and how to fix it; such a prompt is not run.
  */
 problem?: string, };
+
+/**
+ * The skills of the folder, or why there are none to offer.
+ */
+export type Skills = { skills: Array<Skill>, notice?: string, };
+
+/**
+ * One skill as the settings list it and the prompt names it.
+ */
+export type Skill = { 
+/**
+ * Its `SKILL.md`, from the vault root.
+ */
+path: string, name: string, description: string, 
+/**
+ * What is wrong with its front matter and how to fix it; such a skill
+ * is not offered to the model.
+ */
+problem?: string, };
+
+/**
+ * What `add_builtins` did: the skills it wrote and those already there.
+ */
+export type AddedSkills = { added: Array<string>, kept: Array<string>, };
 
 /**
  * What the variables are filled with, as the shim found them at send

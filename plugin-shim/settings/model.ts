@@ -9,6 +9,7 @@ import { ModelCheckPanel } from "./model-check";
 import type { SettingsContext } from "./settings-context";
 import { THINKING_BUDGET_RANGE } from "../generated/limits";
 import { commitOnChange, numberRow, type Row, type Section } from "./section";
+import { skillsRows } from "./skills";
 
 export function modelSection(ctx: SettingsContext, redraw: () => void): Section {
 	const core = ctx.core;
@@ -239,6 +240,7 @@ export function modelSection(ctx: SettingsContext, redraw: () => void): Section 
 			},
 		},
 	);
+	rows.push(...skillsRows(ctx, settings, redraw));
 	if (profile.provider === "anthropic") {
 		rows.push(
 			{

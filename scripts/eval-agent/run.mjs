@@ -83,7 +83,7 @@ function pluginData(task, profile) {
 		cliPath: emulator,
 		permissionMode: task.mode ?? "readOnly",
 		...(task.settings ?? {}),
-		chat: { provider: anthropic ? "anthropic" : "openAi", [anthropic ? "anthropic" : "openai"]: server },
+		chat: { ...(task.settings?.chat ?? {}), provider: anthropic ? "anthropic" : "openAi", [anthropic ? "anthropic" : "openai"]: server },
 	};
 }
 

@@ -24,6 +24,7 @@ export const CATEGORIES = {
 	refuse: "Refuse or ask",
 	injection: "A note with instructions",
 	long: "A long note",
+	skills: "A skill used",
 };
 
 const find = [
@@ -513,6 +514,35 @@ const long = [
 	},
 ];
 
+const MEETING_SKILL = `---
+name: meeting-notes
+description: How the user files meeting notes. Use when asked to write or file a meeting note.
+---
+# Meeting notes
+
+- Create the note at \`Meetings/YYYY-MM-DD <Topic>.md\`, with today's date.
+- Start it with a \`## Attendees\` list of [[wikilinks]] to the people, then an empty \`## Notes\` section.
+`;
+
+const STANDUP = "Meetings/2026-03-03 Standup.md";
+
+const skills = [
+	{
+		id: "skill-meeting-note",
+		mode: "askBeforeEdits",
+		settings: { chat: { skillsFolder: "Skills" } },
+		setup: { "Skills/meeting-notes/SKILL.md": MEETING_SKILL },
+		prompt: "File a meeting note for today's standup with Alice and Bob.",
+		// The skill is listed by name and description; a careful model reads it before it writes.
+		perfect: [
+			calls(read({ path: "Skills/meeting-notes/SKILL.md" })),
+			calls(["obsidianEdit", { command: "create", path: STANDUP, content: "## Attendees\n\n- [[Alice]]\n- [[Bob]]\n\n## Notes\n" }]),
+			answer("Filed [[2026-03-03 Standup]] in Meetings, with Alice and Bob as attendees.", ["## Attendees"]),
+		],
+		expect: { has: ["Standup"], calls: [["obsidianNotes", { command: "read", path: "Skills/meeting-notes/SKILL.md" }]], changed: [STANDUP], vault: { [STANDUP]: { has: ["## Attendees", "[[Alice]]", "[[Bob]]"] } } },
+	},
+];
+
 function tagged(category, list) {
 	return list.map((task) => ({ ...task, category }));
 }
@@ -524,6 +554,7 @@ export const TASKS = [
 	...tagged("refuse", refuse),
 	...tagged("injection", injection),
 	...tagged("long", long),
+	...tagged("skills", skills),
 ];
 
 /** The perfect model's scripts, keyed by prompt (what tests/support/model-personas.mjs reads). */

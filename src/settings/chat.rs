@@ -217,6 +217,9 @@ pub struct ChatSettings {
     pub prompts_folder: String,
     /// Saved prompts (their paths) that get a command in the palette.
     pub prompt_commands: Vec<String>,
+    /// A folder whose subfolders holding a `SKILL.md` are Agent Skills
+    /// (`doors::chat::skills`); empty: none.
+    pub skills_folder: String,
 }
 
 impl Default for ChatSettings {
@@ -234,6 +237,7 @@ impl Default for ChatSettings {
             instructions_note: String::new(),
             prompts_folder: String::new(),
             prompt_commands: Vec::new(),
+            skills_folder: String::new(),
         }
     }
 }

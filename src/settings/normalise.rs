@@ -213,6 +213,7 @@ impl Reader<'_> {
                 instructions_note: r.note_path("instructionsNote"),
                 prompts_folder: r.folder("promptsFolder"),
                 prompt_commands: r.note_paths("promptCommands"),
+                skills_folder: r.folder("skillsFolder"),
             }
         })
     }

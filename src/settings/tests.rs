@@ -559,3 +559,25 @@ fn the_prompts_folder_and_its_palette_commands_are_paths_or_nothing() {
         "{repairs:?}"
     );
 }
+
+#[test]
+fn the_skills_folder_is_a_folder_or_nothing() {
+    let chat = |value: Value| {
+        let n = normalise(&json!({ "chat": value }), &[]);
+        (n.settings.chat.skills_folder, n.repairs)
+    };
+    // A data.json from before it: none (skills off).
+    assert_eq!(chat(json!({})), (String::new(), Vec::new()));
+    assert_eq!(
+        chat(json!({"skillsFolder": " Vault Agent/Skills/ "})).0,
+        "Vault Agent/Skills"
+    );
+    for wrong in [json!("../Elsewhere"), json!("/etc"), json!(7)] {
+        let (folder, repairs) = chat(json!({ "skillsFolder": wrong }));
+        assert_eq!(folder, "", "{wrong}");
+        assert!(
+            repairs.iter().any(|r| r.contains("skillsFolder")),
+            "{wrong}: {repairs:?}"
+        );
+    }
+}

@@ -61,7 +61,7 @@ import type {
     ChatSettings, CliStatus, CodingAgentSettings, ConfirmationCard, ConnectionEntry, ConnectionReport, Conversation, ModelCheckReport, JournalEntryView,
     EmbeddingStatus, LoadedConversation, McpActivityRead, McpClientSetup, McpExchange, McpListenerLimits, McpReply,
     AgentServers, OutsideImport, OutsideListing, OutsideSummary,
-    Passage, PlatformFacts, ProcessTree, ProfileSummary, ProviderPreset, SavedPrompts, SearchStatus, SearchVaultEvent, UserSearch,
+    Passage, PlatformFacts, ProcessTree, ProfileSummary, ProviderPreset, SavedPrompts, SearchStatus, SearchVaultEvent, UserSearch, Skills, AddedSkills,
     TurnChanges, VaultAgentSettings,
 } from "../../plugin-shim/generated/core-types";
 import type {
@@ -695,6 +695,33 @@ impl VaultAgent {
             let listed =
                 crate::doors::chat::saved_prompts::list(core.engine.host(), &settings).await;
             to_js(&listed).map_err(JsValue::from)
+        })
+    }
+
+    /// The skills of the skills folder, each with what is wrong with it
+    /// (if anything).
+    #[wasm_bindgen(js_name = skills, unchecked_return_type = "Promise<Skills>")]
+    pub fn skills(&self) -> js_sys::Promise {
+        let core = self.core.clone();
+        promise(async move {
+            let settings = core.engine.settings_snapshot();
+            let listed = crate::doors::chat::skills::list(core.engine.host(), &settings).await;
+            to_js(&listed).map_err(JsValue::from)
+        })
+    }
+
+    /// Writes the built-in skills into the skills folder (the user's click),
+    /// leaving any `SKILL.md` already there as it is. Rejects with why when
+    /// no folder is set or a write fails.
+    #[wasm_bindgen(js_name = addBuiltinSkills, unchecked_return_type = "Promise<AddedSkills>")]
+    pub fn add_builtin_skills(&self) -> js_sys::Promise {
+        let core = self.core.clone();
+        promise(async move {
+            let settings = core.engine.settings_snapshot();
+            let done = crate::doors::chat::skills::add_builtins(core.engine.host(), &settings)
+                .await
+                .map_err(|why| JsValue::from(js_sys::Error::new(&why)))?;
+            to_js(&done).map_err(JsValue::from)
         })
     }
 

@@ -401,3 +401,40 @@ fn the_instructions_count_in_the_context_budget() {
         "{without} tokens without, {with} with"
     );
 }
+
+#[test]
+fn skills_are_named_in_the_prompt_only_with_their_read_tool_and_within_a_small_windows_budget() {
+    let skill = |i: usize| {
+        format!("---\nname: skill-{i}\ndescription: What skill {i} does and when to use it, said at some length so that many of them fill a prompt.\n---\nBody {i}.")
+    };
+    let system = |settings: Value| {
+        let core = agent(settings);
+        for i in 0..100 {
+            core.host()
+                .notes
+                .borrow_mut()
+                .insert(format!("Skills/skill-{i}/SKILL.md"), skill(i));
+        }
+        core.host().script_http(ok(openai_sse("Hi.", &[], 1)));
+        block_on(
+            core.chat
+                .send(&mut conversation(), "hi", &Recorder::default()),
+        );
+        request_body(&core, 0)["messages"][0]["content"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    // The default server's 4 096-token window is a compact one: a short list.
+    let small = system(json!({"chat": {"skillsFolder": "Skills"}}));
+    assert!(small.contains("<skills>"), "{small}");
+    let listed = small.matches("(path=Skills/").count();
+    assert!(
+        listed > 0 && listed < 100,
+        "{listed} skills listed in a 4 096-token window"
+    );
+    // Without obsidianNotes the model could not read a skill: none is named.
+    let no_read =
+        system(json!({"chat": {"skillsFolder": "Skills"}, "tools": {"obsidianNotes": false}}));
+    assert!(!no_read.contains("<skills>"), "{no_read}");
+}

@@ -268,10 +268,27 @@ impl<H: Host> ChatDoor<H> {
         let standing = super::instructions::standing(self.engine.host(), settings).await;
         system.push_str(&standing.section);
         // Once a turn: its first round answers the user's message.
-        if let (Some(text), Some(ChatMessage::User { .. })) =
-            (standing.notice, conversation.messages.last())
-        {
+        let first_round = matches!(conversation.messages.last(), Some(ChatMessage::User { .. }));
+        if let (Some(text), true) = (standing.notice, first_round) {
             events.emit(ChatEvent::Notice { text });
+        }
+        // Skills are read with obsidianNotes: without it (or any tool) there are none to offer.
+        if !rewriting && settings.tool_enabled("obsidianNotes") {
+            let skills = super::skills::list(self.engine.host(), settings).await;
+            let room = match compact {
+                true => super::skills::MAX_SECTION_TOKENS_COMPACT,
+                false => super::skills::MAX_SECTION_TOKENS,
+            };
+            system.push_str(&super::skills::section(&skills.skills, room));
+            if first_round {
+                for text in skills
+                    .notice
+                    .into_iter()
+                    .chain(skills.skills.into_iter().filter_map(|skill| skill.problem))
+                {
+                    events.emit(ChatEvent::Notice { text });
+                }
+            }
         }
         let tools_tokens = tools
             .iter()

@@ -28,6 +28,7 @@ pub mod saved_prompts;
 pub mod schedule;
 pub mod scheduled_runs;
 pub mod selection;
+pub mod skills;
 pub mod sources;
 pub mod sse;
 pub mod stored;
