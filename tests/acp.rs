@@ -50,7 +50,7 @@ fn requests_are_served_while_a_turn_runs_and_refused_before_after_and_once_close
         "{}",
         before.notice
     );
-    core.acp.turn(DOOR, true);
+    core.acp.turn(DOOR, Some("chat-1#1".into()));
     for request in [
         AgentRequest::ReadTextFile,
         AgentRequest::WriteTextFile,
@@ -61,7 +61,7 @@ fn requests_are_served_while_a_turn_runs_and_refused_before_after_and_once_close
     // Opened again at the next Send (the mode follows the chat's): the turn holds.
     assert!(core.acp.open_door(DOOR, "Codex", PermissionMode::ReadOnly));
     assert_eq!(ask(AgentRequest::ReadTextFile), None);
-    core.acp.turn(DOOR, false);
+    core.acp.turn(DOOR, None);
     let after = ask(AgentRequest::RequestPermission).expect("refused after the turn");
     assert!(
         after
@@ -71,7 +71,7 @@ fn requests_are_served_while_a_turn_runs_and_refused_before_after_and_once_close
         after.message
     );
     assert!(after.message.contains("only while its turn runs"));
-    core.acp.turn(DOOR, true);
+    core.acp.turn(DOOR, Some("chat-1#1".into()));
     core.acp.close_door(DOOR);
     let closed = ask(AgentRequest::ReadTextFile).expect("refused once closed");
     assert!(
@@ -84,7 +84,7 @@ fn requests_are_served_while_a_turn_runs_and_refused_before_after_and_once_close
     assert!(core
         .acp
         .open_door(&other, "Gemini", PermissionMode::AskEveryChange));
-    core.acp.turn(&other, true);
+    core.acp.turn(&other, Some("chat-2#1".into()));
     assert!(ask(AgentRequest::ReadTextFile).is_some());
 }
 

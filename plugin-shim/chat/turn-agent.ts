@@ -74,6 +74,7 @@ export class AgentTurn implements ChatTurn {
 					this.event(event);
 				},
 				images,
+				conversation,
 			);
 			const agent = { profile: profile.id, name: session.facts?.name ?? profile.name, sessionId: session.sessionId };
 			// The images go into the stored message by reference (a pasted one's file stays with the chat).

@@ -31,12 +31,19 @@ pub struct Caller {
     /// session is its chat, so they go when it closes, and no other caller
     /// nor the sidebar chat (which keeps its own in the conversation) sees them.
     pub approved: Vec<String>,
+    /// The chat answer its changes are journalled under ("Undo this
+    /// answer's changes"): the turn running now, or the last one.
+    pub turn: Option<String>,
+    /// A turn runs now; a change between turns gets an answer of its own.
+    pub in_turn: bool,
 }
 
 #[derive(Debug, Default)]
 pub struct Callers {
     open: Vec<Caller>,
     opened: u64,
+    /// Changes made between turns so far (part of their own turn ids).
+    between: u64,
 }
 
 impl Callers {
@@ -60,6 +67,8 @@ impl Callers {
                     mode,
                     handed: Vec::new(),
                     approved: Vec::new(),
+                    turn: None,
+                    in_turn: false,
                 });
             }
         }
@@ -116,6 +125,38 @@ impl<H: Host> Engine<H> {
             caller.approved.push(key);
         }
         true
+    }
+
+    /// A turn of the agent behind `token` starts under the answer id
+    /// `turn`, or (`None`) ends.
+    pub(crate) fn set_caller_turn(&self, token: &str, turn: Option<String>) {
+        let mut callers = self.callers.borrow_mut();
+        if let Some(caller) = callers.open.iter_mut().find(|c| c.token == token) {
+            caller.in_turn = turn.is_some();
+            if turn.is_some() {
+                caller.turn = turn;
+            }
+        }
+    }
+
+    /// The answer a change by caller `id` is journalled under: its turn
+    /// while one runs; between turns, an answer of its own, so "Undo this
+    /// answer's changes" never folds it into an earlier answer nor skips it
+    /// for one. `None` for a closed caller.
+    pub(crate) fn caller_turn(&self, id: u64) -> Option<String> {
+        let now = self.host.now_ms();
+        let mut callers = self.callers.borrow_mut();
+        callers.between += 1;
+        let between = callers.between;
+        let caller = callers.by_id(id)?;
+        match (&caller.turn, caller.in_turn) {
+            (Some(turn), true) => Some(turn.clone()),
+            (last, _) => Some(format!(
+                "{}~between-{}-{between}",
+                last.as_deref().unwrap_or("agent"),
+                now as u64
+            )),
+        }
     }
 
     pub(crate) fn close_caller(&self, token: &str) {

@@ -97,14 +97,16 @@ impl<H: Host> Engine<H> {
     }
 
     /// `call_tool` through another door: under `settings` (that door's
-    /// permission mode and process tag; see `settings_under`).
+    /// permission mode and process tag; see `settings_under`), a change
+    /// journalled under `turn` where the caller has one (a coding agent's).
     pub(crate) async fn call_tool_under(
         &self,
         tool_id: &str,
         args: &Value,
         settings: Rc<Settings>,
+        turn: Option<&str>,
     ) -> ToolResult {
-        self.timed(self.run_tool(tool_id, args, None, settings))
+        self.timed(self.run_tool(tool_id, args, turn, settings))
             .await
     }
 

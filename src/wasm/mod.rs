@@ -310,10 +310,58 @@ impl VaultAgent {
         Ok(())
     }
 
-    /// A turn of the agent behind door `token` starts (`open`) or ends.
+    /// A turn of the agent behind door `token` starts (`open`) or ends; its
+    /// changes are journalled as the answer to the message `conversation`
+    /// is about to keep (an id of the door's own when none is given).
     #[wasm_bindgen(js_name = agentTurn)]
-    pub fn agent_turn(&self, token: String, open: bool) {
-        self.core.acp.turn(&token, open);
+    pub fn agent_turn(
+        &self,
+        token: String,
+        open: bool,
+        #[wasm_bindgen(unchecked_param_type = "Conversation | null | undefined")]
+        conversation: JsValue,
+    ) -> Result<(), JsError> {
+        let answer = match (open, conversation.is_null() || conversation.is_undefined()) {
+            (false, _) => None,
+            (true, true) => Some(self.core.acp.fresh_turn()),
+            (true, false) => {
+                let conversation: Conversation =
+                    from_js(&conversation, &CONVERSATION).map_err(into_error)?;
+                Some(conversation.next_turn_id())
+            }
+        };
+        self.core.acp.turn(&token, answer);
+        Ok(())
+    }
+
+    /// `callToolThrough` for the coding agent behind door `token` (its
+    /// `fs/write_text_file`): a change is journalled under its answer.
+    #[wasm_bindgen(js_name = agentCallTool, unchecked_return_type = "Promise<ToolResult>")]
+    pub fn agent_call_tool(
+        &self,
+        token: String,
+        tool: String,
+        #[wasm_bindgen(unchecked_param_type = "unknown")] args: JsValue,
+        requester: String,
+        mode: String,
+    ) -> js_sys::Promise {
+        let core = self.core.clone();
+        let args = value_from_js(&args, &TOOL_ARGUMENTS);
+        promise(async move {
+            let cap = crate::settings::PermissionMode::from_key(&mode);
+            let result = match args {
+                Ok(args) => {
+                    core.acp
+                        .call_tool(&token, &tool, &args, &requester, cap)
+                        .await
+                }
+                Err(problem) => ToolResult::failure(
+                    &ToolError::invalid(&tool, format!("arguments: {problem}")),
+                    0.0,
+                ),
+            };
+            to_js(&result).map_err(JsValue::from)
+        })
     }
 
     /// How images go to coding agent `agent`: `{ maxSide, maxBytes }`, or

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { copySampleVault, emulator, loadPlugin, removeVault } from "../support/harness.mjs";
+import { clickButton, copySampleVault, emulator, loadPlugin, removeVault, runCommand, settle } from "../support/harness.mjs";
 import { openaiStream, startModelServer } from "../support/model-servers.mjs";
 
 describe("saved prompts and rewrites (the built main.js, a real model server on localhost)", () => {
@@ -138,6 +138,80 @@ describe("saved prompts and rewrites (the built main.js, a real model server on 
 		assert.ok(result.ok && result.journal?.undoable, JSON.stringify(result));
 
 		assert.equal((await plugin.core.undo(result.journal.entry, null)).ok, true);
+		assert.ok(readFileSync(file).equals(Buffer.from(NOTE)), "the note is back byte for byte");
+	});
+
+	/** Waits until `check()` is true (the model server and the CLI run in between). */
+	async function until(check, what) {
+		for (let i = 0; i < 1000; i++) {
+			if (check()) return;
+			await new Promise((resolve) => setTimeout(resolve, 10));
+		}
+		assert.fail(`timed out waiting for ${what}`);
+	}
+
+	/**
+	 * The user selects `from`..`to` of Rewrite.md, runs "Rewrite the
+	 * selection…", types `instruction`, approves the card in the chat, and
+	 * the answer ends (`file` changed). Returns the chat view's element.
+	 */
+	async function rewriteFromEditor(app, file, text, from, to, instruction) {
+		app.workspace.openFile__(app.vault.getAbstractFileByPath("Rewrite.md"), { selection: text.slice(from, to) });
+		// What Obsidian's editor answers for the selection.
+		const offsetToPos = (offset) => {
+			const before = text.slice(0, offset).split("\n");
+			return { line: before.length - 1, ch: before.at(-1).length };
+		};
+		const editor = {
+			somethingSelected: () => true,
+			getSelection: () => text.slice(from, to),
+			getValue: () => text,
+			getCursor: (which) => offsetToPos(which === "to" ? to : from),
+			posToOffset: (pos) => text.split("\n").slice(0, pos.line).reduce((n, l) => n + l.length + 1, 0) + pos.ch,
+		};
+		const cardsBefore = document.querySelectorAll(".vault-agent-confirm").length;
+		app.commands.commands["vault-agent:rewrite-selection"].editorCheckCallback(false, editor);
+		let modal = null;
+		await until(() => (modal = document.querySelector(".modal .vault-agent-rewrite")), "the Rewrite modal");
+		const input = modal.querySelector("input[type=text]");
+		input.value = instruction;
+		input.dispatchEvent(new Event("input"));
+		clickButton(modal, "Rewrite");
+		let approve = null;
+		await until(
+			() => document.querySelectorAll(".vault-agent-confirm").length > cardsBefore && (approve = [...document.querySelectorAll(".vault-agent-confirm button.vault-agent-approve:not([disabled])")].at(-1)),
+			"the card in the chat",
+		);
+		approve.click();
+		const chat = app.workspace.getLeavesOfType("vault-agent-chat")[0].view.containerEl;
+		await until(() => !chat.querySelector(".vault-agent-chat").classList.contains("is-running") && readFileSync(file, "utf8") !== text, "the rewrite");
+		await settle();
+		return chat;
+	}
+
+	it("a rewrite from the editor's action, approved in the chat, is undone by the answer's Undo and by the command, byte for byte", async () => {
+		const { server, plugin, vault, app } = await setup();
+		const file = join(vault, "Rewrite.md");
+		writeFileSync(file, NOTE);
+		await runCommand(app, "vault-agent:open-chat");
+		server.script({ stream: openaiStream({ text: "Other words there." }) });
+		const chat = await rewriteFromEditor(app, file, NOTE, selection.from, selection.to, "say it differently");
+		assert.equal(readFileSync(file, "utf8"), `${NOTE.slice(0, selection.from)}Other words there.${NOTE.slice(selection.to)}`);
+		const bar = [...chat.querySelectorAll(".vault-agent-turn-undo")].at(-1);
+		assert.ok(bar, "the answer has its Undo");
+		assert.match(bar.textContent, /1 change in this answer/);
+		clickButton(bar, "Undo this answer's changes");
+		await until(() => bar.querySelector("button").disabled, "the answer's change to be undone");
+		assert.ok(readFileSync(file).equals(Buffer.from(NOTE)), "the note is back byte for byte");
+
+		// Again, undone this time from the palette's "Undo this answer's changes".
+		server.script({ stream: openaiStream({ text: "Different words, ünïcode 😀." }) });
+		await rewriteFromEditor(app, file, NOTE, selection.from, selection.to, "again");
+		assert.equal(readFileSync(file, "utf8"), `${NOTE.slice(0, selection.from)}Different words, ünïcode 😀.${NOTE.slice(selection.to)}`);
+		const turn = plugin.core.lastTurn();
+		assert.ok(turn, "the rewrite is an answer with a change");
+		assert.equal(await runCommand(app, "vault-agent:undo-last-answer"), true);
+		await until(() => plugin.core.turnChanges(turn).undone === 1, "the command's undo");
 		assert.ok(readFileSync(file).equals(Buffer.from(NOTE)), "the note is back byte for byte");
 	});
 

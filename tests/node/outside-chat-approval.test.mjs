@@ -5,6 +5,7 @@
 // "How a call is decided"). A real stdio server written with the official
 // SDK logs what it receives.
 import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -25,7 +26,10 @@ describe("'Approve for this chat' for an outside tool lives with that chat, in t
 	let chatId;
 	let view;
 	const deleted = () => (existsSync(logPath) ? readFileSync(logPath, "utf8").trim().split("\n").filter(Boolean).map((line) => JSON.parse(line)) : []).filter((e) => e.tool === "delete_item").map((e) => e.id);
-	const running = (view) => view.contentEl.querySelector(".vault-agent-chat.is-running") !== null;
+	// The view's own element is the chat (`.vault-agent-chat`): querySelector,
+	// which looks only below it, never saw it running, so a test went on while
+	// the last answer still ran and its next Send was dropped (a wait for ever).
+	const running = (view) => view.contentEl.classList.contains("is-running");
 	/** Cards still waiting for an answer (an answered one is is-done, a refused one is-closed). */
 	const openCards = (view) => view.contentEl.querySelectorAll(".vault-agent-confirm:not(.is-done):not(.is-closed)").length;
 
@@ -111,5 +115,57 @@ describe("'Approve for this chat' for an outside tool lives with that chat, in t
 		reject.click();
 		await eventually(() => !running(view) && openCards(view) === 0);
 		assert.deepEqual(deleted(), ["c1", "c2"]);
+	});
+
+	/** Asks the chat to delete `id`: the open card's buttons, or null when it ran without one. */
+	async function askToDelete(id) {
+		model.script({ stream: stream({ toolCalls: [["mcp_tools_delete_item", { id }]] }) }, { stream: stream({ text: "Done." }) });
+		view.inputEl.value = `delete ${id}`;
+		await view.send();
+		let card = null;
+		await eventually(() => (card = view.contentEl.querySelector(".vault-agent-confirm:not(.is-done):not(.is-closed)")) || (!running(view) && deleted().includes(id)));
+		return card;
+	}
+
+	/** "Approve for this chat" on the server as it is now: the call runs, the next one runs without a card. */
+	async function approveForThisChat(id, next) {
+		const card = await askToDelete(id);
+		assert.ok(card, "the server as it is now was never approved in this chat: a card");
+		card.querySelector("button.vault-agent-approve-chat").click();
+		await eventually(() => deleted().includes(id) && !running(view));
+		assert.equal(await askToDelete(next), null, "approved for this chat: no card");
+		assert.ok(deleted().includes(next));
+	}
+
+	/** The next call asks, and nothing is sent; the card is rejected. */
+	async function asksAgain(id, why) {
+		const card = await askToDelete(id);
+		assert.ok(card, why);
+		assert.equal(deleted().includes(id), false, "nothing is sent before an answer");
+		card.querySelector("button.vault-agent-reject").click();
+		await eventually(() => !running(view) && openCards(view) === 0);
+		assert.equal(deleted().includes(id), false);
+	}
+
+	it("the server edited to run with another environment (NODE_OPTIONS) is asked about again", async () => {
+		const [server] = plugin.core.settings().mcpServers;
+		await approveForThisChat("e1", "e2");
+		plugin.app.secretStorage.setSecret("mcp-tools-node-options", "--no-deprecation");
+		await plugin.updateSettings({ mcpServers: [{ ...server, env: [...server.env, { name: "NODE_OPTIONS", secret: "mcp-tools-node-options" }] }] });
+		await asksAgain("e3", "another environment is not the server the user approved");
+	});
+
+	it("the server removed and added again with the same settings is asked about again", async () => {
+		await approveForThisChat("r1", "r2");
+		const [server] = plugin.core.settings().mcpServers;
+		await plugin.updateSettings({ mcpServers: [] });
+		// Added again through the settings' form, exactly as before.
+		const added = plugin.core.outsideAdd("tools", `${process.execPath} ${serverScript} stdio --another-build`, "OUTSIDE_MCP_LOG=mcp-tools-log\nNODE_OPTIONS=mcp-tools-node-options", "", "", randomUUID());
+		assert.deepEqual(added.secrets, [], "the values name the secrets already stored");
+		const again = { ...added.servers[0], trust: server.trust };
+		assert.deepEqual({ ...again, addedId: "" }, { ...server, addedId: "" }, "the same settings");
+		assert.notEqual(again.addedId, server.addedId);
+		await plugin.updateSettings({ mcpServers: [again] });
+		await asksAgain("r3", "a server added again is not the one the user approved");
 	});
 });

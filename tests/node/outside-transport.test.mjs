@@ -113,7 +113,9 @@ describe("outside MCP servers over real transports", () => {
 		// The header says it failed, in words; the reason is in the block.
 		assert.equal(block.querySelector(".vault-agent-tool-status").textContent, "Failed");
 		assert.match(block.querySelector(".vault-agent-tool-result").textContent, /gave no answer within 1 s, so the call was cancelled/);
-		assert.equal(view.contentEl.querySelector(".vault-agent-chat.is-running, .vault-agent-tool-call.is-running"), null, "nothing is left running");
+		// The view's element is the chat itself: querySelector looks only below it.
+		assert.equal(view.contentEl.classList.contains("is-running"), false, "the answer is not left running");
+		assert.equal(view.contentEl.querySelector(".vault-agent-tool-call.is-running"), null, "nothing is left running");
 		const answer = () => [...view.contentEl.querySelectorAll(".vault-agent-msg.is-assistant")].at(-1).textContent;
 		assert.match(answer(), /It timed out\./, "the model answered after the timeout");
 		const told = toolMessages(model.requests.at(-1)).at(-1);

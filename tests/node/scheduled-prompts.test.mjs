@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it, mock } from "node:test";
-import { copySampleVault, emulator, loadPlugin, removeVault, settle, useEmulator, visibleNotices } from "../support/harness.mjs";
+import { copySampleVault, emulator, loadPlugin, removeVault, runCommand, settle, useEmulator, visibleNotices } from "../support/harness.mjs";
 import { openaiStream, startModelServer } from "../support/model-servers.mjs";
 
 // Berlin in December is UTC+1: the shim takes the offset from `Date`.
@@ -93,6 +93,59 @@ describe("scheduled saved prompts (the built main.js, a real model server on loc
 		assert.deepEqual(await stored(plugin), { "Prompts/Morning.md": "2026-12-03 08:30" });
 		const [latest] = await plugin.conversations.list();
 		assert.match((await plugin.conversations.load(latest.id)).messages[0].text, /slot 2026-12-03 08:30 \(daily 08:30\)\. It ran late/);
+		plugin.unload();
+		await settle(5);
+	});
+});
+
+describe("a scheduled prompt's change, undone (the built main.js)", () => {
+	let server;
+	let vault;
+	after(async () => {
+		mock.timers.reset();
+		await server?.close();
+		if (vault) removeVault(vault);
+	});
+
+	it("a change approved under the prompt's mode is undone by the command: the note back byte for byte, the journal entry marked undone", async () => {
+		server = await startModelServer();
+		vault = copySampleVault();
+		useEmulator(vault);
+		mkdirSync(join(vault, "Prompts"), { recursive: true });
+		writeFileSync(join(vault, "Prompts", "Evening.md"), "---\nschedule: daily 18:00\nmode: askEveryChange\n---\nAdd the day's close to Welcome.\n");
+		const welcome = readFileSync(join(vault, "Welcome.md"));
+		// 16:59 UTC: 17:59 in Berlin, a minute before the slot.
+		mock.timers.enable({ apis: ["Date", "setInterval"], now: Date.parse("2026-12-02T16:59:00Z") });
+		const chat = { profiles: [{ id: "p", name: "Local", provider: "openAi", baseUrl: `${server.url}/v1`, model: "test-model" }], activeProfile: "p", promptsFolder: "Prompts" };
+		const { plugin, app } = await loadPlugin(vault, { data: { cliPath: emulator, permissionMode: "askBeforeEdits", chat } });
+		await plugin.scheduler.check();
+
+		server.script(
+			{ stream: openaiStream({ toolCalls: [["obsidianEdit", { command: "append", file: "Welcome", content: "- Closed the day ☕" }]] }) },
+			{ stream: openaiStream({ text: "Added the close." }) },
+		);
+		mock.timers.tick(60_000);
+		const running = plugin.scheduler.check();
+		// Ask every change (the prompt's) is narrower than Ask before edits: the append waits for its card.
+		let card = null;
+		for (let i = 0; i < 500 && !(card = plugin.confirmations.currentCard()); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+		assert.ok(card, "the scheduled prompt's append asks first");
+		assert.equal(card.requester, "Saved prompt “Evening”");
+		assert.deepEqual(readFileSync(join(vault, "Welcome.md")), welcome, "nothing changes before the approval");
+		const approved = await plugin.confirmations.approve(card);
+		assert.equal(approved.ok, true, approved.text);
+		await running;
+		assert.match(readFileSync(join(vault, "Welcome.md"), "utf8"), /- Closed the day ☕\n?$/);
+		const entry = approved.journal?.entry;
+		assert.ok(entry && approved.journal.undoable, "the change is in the undo journal");
+		assert.ok(approved.journal.turn, "as the answer of the scheduled chat");
+		assert.equal(plugin.core.lastTurn(), approved.journal.turn);
+
+		assert.equal(await runCommand(app, "vault-agent:undo-last-answer"), true);
+		for (let i = 0; i < 500 && !plugin.core.journalEntry(entry)?.undone; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+		assert.equal(plugin.core.journalEntry(entry)?.undone, true, "the journal entry is marked undone");
+		assert.deepEqual(readFileSync(join(vault, "Welcome.md")), welcome, "the note is back byte for byte");
+		assert.deepEqual(plugin.core.turnChanges(approved.journal.turn), { total: 1, undoable: 0, undone: 1 });
 		plugin.unload();
 		await settle(5);
 	});

@@ -20,7 +20,8 @@
 //   flood <MiB>         streams <MiB> of text and as much of thoughts, in 64 KiB chunks, and a plan of 10 000 entries
 //   permission-allow-only  asks permission to edit, offering only allow options
 //   later <what> <arg>  ends the turn, then (50 ms later) does <what> outside any turn:
-//                       write <path>|<text>, read <path>, or permission; the outcome goes to ACP_AGENT_LOG
+//                       write <path>|<text>, read <path>, tool-set <path> (over MCP), or permission;
+//                       the outcome goes to ACP_AGENT_LOG
 // ACP_AGENT_NO_HTTP=1: it says it has no HTTP MCP, and starts the stdio server it is given.
 // ACP_AGENT_LOG, when set, is a file that gets one JSON line per request it received.
 import * as acp from "@agentclientprotocol/sdk";
@@ -103,7 +104,11 @@ async function mcpCall(client, sessionId, session, title, name, args) {
 async function outsideTurn(client, sessionId, what, arg) {
 	try {
 		let answer;
-		if (what === "write") {
+		if (what === "tool-set") {
+			const session = sessions.get(sessionId);
+			answer = await mcpCall(client, sessionId, session, "Set a property", "obsidianProperties", { command: "property:set", path: arg, name: "status", value: "done" });
+			if (answer.isError) throw new Error(answer.text);
+		} else if (what === "write") {
 			const [path, content] = arg.split("|");
 			answer = await client.request("fs/write_text_file", { sessionId, path, content });
 		} else if (what === "read") answer = await client.request("fs/read_text_file", { sessionId, path: arg });

@@ -120,7 +120,8 @@ export class AgentRequests {
 		const { tool, arguments: args, title: displayName, path } = plan;
 		const callId = `acp-write-${Date.now().toString(36)}`;
 		this.host.emit({ type: "toolStarted", callId, tool, displayName, arguments: JSON.stringify({ command: args.command, path }) });
-		let result = await core.callToolThrough(tool, args, this.host.name, this.host.mode());
+		// Through the agent's door: the change is journalled under its answer (or one of its own between turns).
+		let result = await core.agentCallTool(this.host.token() ?? "", tool, args, this.host.name, this.host.mode());
 		if (result.pending) {
 			const card = core.confirmationCard(result.pending.id);
 			if (card) this.host.emit({ type: "confirmationNeeded", callId, card });

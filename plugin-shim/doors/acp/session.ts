@@ -14,7 +14,7 @@
 import * as acp from "@agentclientprotocol/sdk";
 import { spawn, type ChildProcess } from "child_process";
 import type { ConfirmationCoordinator } from "../../cards/confirmations";
-import type { CoreHandle, ProcessTree } from "../../core/types";
+import type { Conversation, CoreHandle, ProcessTree } from "../../core/types";
 import { signalTree } from "../../host/processes";
 import type { ToolResult } from "../../vault-agent-api";
 import type { AgentConfigOption, AgentEvent, AgentFacts, PermissionAsk } from "./events";
@@ -238,8 +238,12 @@ export class AgentSession {
 		if (opened.configOptions) this.config = configOptions(opened.configOptions);
 	}
 
-	/** One turn: resolves with the stop reason; the events arrive on `onEvent` meanwhile. */
-	async prompt(text: string, onEvent: (event: AgentEvent) => void, images: acp.ContentBlock[] = []): Promise<string> {
+	/**
+	 * One turn: resolves with the stop reason; the events arrive on `onEvent`
+	 * meanwhile. Its changes are journalled as the answer to the message
+	 * `conversation` keeps next (its "Undo this answer's changes").
+	 */
+	async prompt(text: string, onEvent: (event: AgentEvent) => void, images: acp.ContentBlock[] = [], conversation: Conversation | null = null): Promise<string> {
 		const agent = this.connection?.agent;
 		if (!agent || !this.sessionId) throw new Error("The agent has no session.");
 		this.onEvent = onEvent;
@@ -249,7 +253,7 @@ export class AgentSession {
 		// The door's mode follows the chat's, as it is at each Send; its file requests and questions are served until the turn ends.
 		if (this.token) {
 			this.host.core.openAgentDoor(this.token, this.profile.name, this.host.permissionMode());
-			this.host.core.agentTurn(this.token, true);
+			this.host.core.agentTurn(this.token, true, conversation);
 		}
 		onEvent({ type: "modelRound", round: 1 });
 		for (const text of this.pendingNotices.splice(0)) onEvent({ type: "notice", text });
@@ -280,7 +284,7 @@ export class AgentSession {
 			this.inTurn = false;
 			stream.dispose();
 			if (this.stream === stream) this.stream = null;
-			if (this.token) this.host.core.agentTurn(this.token, false);
+			if (this.token) this.host.core.agentTurn(this.token, false, null);
 			this.requests.cancelAsks();
 		}
 	}

@@ -82,8 +82,11 @@ impl<H: Host> AcpDoor<H> {
         ProcessTree::for_os(self.engine.host().platform().os())
     }
 
-    /// A turn of the agent behind door `token` starts (`open`) or ends.
-    pub fn turn(&self, token: &str, open: bool) {
+    /// A turn of the agent behind door `token` starts (`Some`: the chat
+    /// answer its changes are journalled under) or ends (`None`).
+    pub fn turn(&self, token: &str, answer: Option<String>) {
+        let open = answer.is_some();
+        self.engine.set_caller_turn(token, answer);
         if let Some(session) = self
             .sessions
             .borrow_mut()
@@ -92,6 +95,32 @@ impl<H: Host> AcpDoor<H> {
         {
             session.in_turn = open;
         }
+    }
+
+    /// A turn id for an agent chat that named none (unique across loads:
+    /// the journal outlives them).
+    pub fn fresh_turn(&self) -> String {
+        format!("agent-{}", self.engine.host().now_ms() as u64)
+    }
+
+    /// One of our tools called for the agent behind door `token` (its
+    /// `fs/write_text_file`): under `mode`, its card naming `requester`, and
+    /// a change journalled under the agent's answer (`Engine::caller_turn`).
+    pub async fn call_tool(
+        &self,
+        token: &str,
+        tool: &str,
+        args: &serde_json::Value,
+        requester: &str,
+        mode: Option<PermissionMode>,
+    ) -> crate::base::result::ToolResult {
+        let turn = self
+            .engine
+            .caller(token)
+            .and_then(|caller| self.engine.caller_turn(caller.id));
+        self.engine
+            .call_tool_through(tool, args, requester, mode, turn.as_deref())
+            .await
     }
 
     /// Whether the agent behind door `token` may have `request` served now

@@ -383,11 +383,22 @@ impl Conversation {
     /// user's message it answers ("chat-…#3"), so its changes can be undone
     /// together.
     pub fn turn_id(&self) -> String {
-        let asked = self
-            .messages
-            .iter()
-            .filter(|m| matches!(m, ChatMessage::User { .. }))
-            .count();
+        self.turn_id_after(0)
+    }
+
+    /// The answer to the message the user sends next: a coding agent's turn
+    /// runs before the chat keeps its message (`keep_agent_turn`).
+    pub fn next_turn_id(&self) -> String {
+        self.turn_id_after(1)
+    }
+
+    fn turn_id_after(&self, more: usize) -> String {
+        let asked = more
+            + self
+                .messages
+                .iter()
+                .filter(|m| matches!(m, ChatMessage::User { .. }))
+                .count();
         match self.rewinds {
             0 => format!("{}#{asked}", self.id),
             n => format!("{}#{asked}r{n}", self.id),

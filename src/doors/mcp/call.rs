@@ -176,8 +176,13 @@ impl<H: Host> McpDoor<H> {
                 {
                     Some(result) => result,
                     None => {
+                        // A coding agent's change belongs to its answer in the chat.
+                        let turn = session
+                            .caller
+                            .as_ref()
+                            .and_then(|caller| self.engine.caller_turn(caller.id));
                         self.engine
-                            .call_tool_under(key.tool, key.arguments, settings)
+                            .call_tool_under(key.tool, key.arguments, settings, turn.as_deref())
                             .await
                     }
                 };

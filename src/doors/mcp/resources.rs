@@ -145,7 +145,9 @@ impl<H: Host> McpDoor<H> {
     async fn mcp_read(&self, tool: &str, args: Value) -> ToolResult {
         let mode = self.engine.settings_snapshot().mcp.permission_mode;
         let settings = self.engine.settings_under(mode, None);
-        self.engine.call_tool_under(tool, &args, settings).await
+        self.engine
+            .call_tool_under(tool, &args, settings, None)
+            .await
     }
 }
 
