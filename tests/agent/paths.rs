@@ -353,3 +353,62 @@ fn a_saved_or_scheduled_prompt_is_found_in_the_form_it_is_read_and_one_that_clim
         "nothing sent"
     );
 }
+
+/// Issue 36, item 2: `{{note}}` is the open note's path; a note the agent
+/// may not read (outside the read folders, by `..`, or behind a link out of
+/// them) is never named in the prompt: the run stops and says why.
+#[test]
+fn a_saved_prompt_never_names_an_open_note_outside_the_read_folders() {
+    let core = agent(
+        json!({"readFolders": ["Projects", "Prompts"], "chat": {"promptsFolder": "Prompts"}}),
+    );
+    core.host()
+        .notes
+        .borrow_mut()
+        .insert("Prompts/Sum.md".into(), "Summarise {{ note }}.".into());
+    link(&core, "Projects/Linked.md", "/vault/Secret/Linked.md");
+    for open in [
+        "Secret/Diary.md",
+        "Projects/../Secret/Diary.md",
+        "Projects/Linked.md",
+        ".obsidian/app.json",
+    ] {
+        let sent = core.host().http_requests.borrow().len();
+        let events = Recorder::default();
+        let end = block_on(core.chat.send_started(
+            &mut conversation(),
+            "",
+            None,
+            &json!({"prompt": "Prompts/Sum.md", "values": {"date": "2026-12-01", "note": open}}),
+            &events,
+        ));
+        assert_eq!(end, TurnEnd::Failed, "{open}: {:?}", events.0.borrow());
+        let (_, message) = failure(&events);
+        assert!(
+            message.contains("outside the folders the agent may read"),
+            "{message}"
+        );
+        assert!(message.contains("Folders the agent may read"), "{message}");
+        assert!(
+            !message.contains("Diary") && !message.contains("Linked"),
+            "{message}"
+        );
+        assert_eq!(
+            core.host().http_requests.borrow().len(),
+            sent,
+            "{open}: nothing sent"
+        );
+    }
+    // A note inside is named as it resolves.
+    core.host().script_http(ok(openai_sse("Done.", &[], 1)));
+    let events = Recorder::default();
+    let end = block_on(core.chat.send_started(
+        &mut conversation(),
+        "",
+        None,
+        &json!({"prompt": "Prompts/Sum.md", "values": {"date": "2026-12-01", "note": "Projects/./Plan.md"}}),
+        &events,
+    ));
+    assert_eq!(end, TurnEnd::Done, "{:?}", events.0.borrow());
+    assert!(first_user_text(&core).contains("Summarise Projects/Plan.md."));
+}
