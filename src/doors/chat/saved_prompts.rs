@@ -235,7 +235,7 @@ pub fn uses(prompt: &SavedPrompt, variable: &str) -> bool {
 /// the folders the agent may read, so even its name stays with the user.
 pub fn note_withheld(prompt: &SavedPrompt) -> String {
     format!(
-        "The saved prompt “{}” uses {{{{note}}}}, but the open note is outside the folders the agent may read, so its name was not sent. Add its folder to Folders the agent may read (Settings → Vault Agent), or open a note inside them, then run the prompt again.",
+        "The saved prompt “{}” uses {{{{note}}}}, but the open note is outside the folders the agent may read, so its name was not sent. Add its folder to Folders the agent may read (Settings → Vault Agent → Safety), or open a note inside them, then run the prompt again.",
         prompt.name
     )
 }
