@@ -666,6 +666,20 @@ impl Host for FakeHost {
         Ok(path.to_string())
     }
 
+    async fn vault_links(&self, vault: &str) -> Vec<crate::base::host::VaultLink> {
+        let prefix = format!("{}/", vault.trim_end_matches('/'));
+        let mut links: Vec<crate::base::host::VaultLink> = Vec::new();
+        for (link, target) in self.links.borrow().iter() {
+            if let Some(path) = link.strip_prefix(&prefix) {
+                links.push(crate::base::host::VaultLink {
+                    path: path.to_string(),
+                    real: Some(target.clone()),
+                });
+            }
+        }
+        links
+    }
+
     fn links_update_on_move(&self) -> Option<bool> {
         self.links_update
     }

@@ -89,6 +89,8 @@ export interface HostFunctions {
 	vaultCreate(path: string, bytes: Uint8Array): Promise<{ status: "created" } | { error: { code: string; message: string } }>;
 	/** The real path of an absolute path, every symbolic link followed (`fs.realpath`); `not_found` when nothing is there. */
 	realPath(path: string): Promise<{ path: string } | { error: { code: string; message: string } }>;
+	/** Every symbolic link under the vault's folder (path from the vault's top, with `/`) and its real target; none is followed to look inside. */
+	vaultLinks(vault: string): Promise<{ links: { path: string; real?: string }[] }>;
 	/** Settings → Files and links → Automatically update internal links, if it can be read. */
 	linksUpdateOnMove(): boolean | undefined;
 	/** The user's local date and time, time zone and open note, for the system prompt. */

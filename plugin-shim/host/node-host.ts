@@ -3,8 +3,9 @@
 // the core's start, so mobile never loads Node builtins. Nothing here decides
 // anything: the core says what to run, with which limits.
 
-import { constants as fsConstants, promises as fs } from "fs";
+import { constants as fsConstants, promises as fs, type Dirent } from "fs";
 import { homedir } from "os";
+import { join } from "path";
 import type { FileStatus, HostFunctions, PlatformFacts } from "../core/types";
 import { abortHttp, httpClose, httpOpen, httpRead, resolveHost } from "./http";
 import { outsideCall, outsideList, stopAllServers } from "./outside-servers";
@@ -47,6 +48,41 @@ export async function realPath(path: string): Promise<{ path: string } | { error
 	}
 }
 
+/** Folders walked at most by `vaultLinks`: a bound on one listing's cost. */
+const MAX_LINK_WALK = 20_000;
+
+/**
+ * The symbolic links under `vault` and where each really leads (`real` left
+ * out when nothing is there). Reports facts only; the core decides which may
+ * be read. One walk of the folders, links not followed; folders whose name
+ * starts with a dot hold no notes Obsidian lists and are not walked.
+ */
+export async function vaultLinks(vault: string): Promise<{ links: { path: string; real?: string }[] }> {
+	const links: { path: string; real?: string }[] = [];
+	const folders = [""];
+	let walked = 0;
+	while (folders.length > 0 && walked < MAX_LINK_WALK) {
+		const folder = folders.pop() ?? "";
+		walked += 1;
+		let entries: Dirent[];
+		try {
+			entries = await fs.readdir(folder === "" ? vault : join(vault, folder), { withFileTypes: true });
+		} catch {
+			continue;
+		}
+		for (const entry of entries) {
+			const path = folder === "" ? entry.name : `${folder}/${entry.name}`;
+			if (entry.isSymbolicLink()) {
+				const real = await fs.realpath(join(vault, path)).catch(() => undefined);
+				links.push(real === undefined ? { path } : { path, real });
+			} else if (entry.isDirectory() && !entry.name.startsWith(".")) {
+				folders.push(path);
+			}
+		}
+	}
+	return { links };
+}
+
 /**
  * Resolves after `ms` milliseconds; 0 gives the app one turn (a task of its
  * own, so it draws and handles input) and no more. Not setTimeout(0): a
@@ -87,6 +123,7 @@ export function createNodeHost(secret: (name: string) => string | null): Omit<Ho
 		cancelProcesses,
 		fileStatus,
 		realPath,
+		vaultLinks,
 		env: (name) => process.env[name],
 		now: () => performance.timeOrigin + performance.now(),
 		httpOpen,

@@ -291,6 +291,19 @@ pub struct VaultNotes {
     pub excluded: Vec<String>,
 }
 
+/// A symbolic link under the vault's folder, as the host found it on disk.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase", default)]
+pub struct VaultLink {
+    /// Its path from the vault's top folder, with `/`.
+    pub path: String,
+    /// Where it leads, every link followed (absolute); `None` when nothing
+    /// is there.
+    #[cfg_attr(test, ts(optional))]
+    pub real: Option<String>,
+}
+
 /// What `vault_process` did.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", tag = "status")]
@@ -405,6 +418,10 @@ pub trait Host {
     /// it followed (`fs.realpath`); `not_found` when nothing is there.
     /// Before a write, so no write follows a link out of the vault.
     async fn real_path(&self, path: &str) -> Result<String, VaultFailure>;
+    /// Every symbolic link under the vault's folder `vault` (absolute) and
+    /// where it leads, without following one to look inside: one call, so
+    /// a listing or a search is checked against links once, not per note.
+    async fn vault_links(&self, vault: &str) -> Vec<VaultLink>;
     /// Whether Obsidian updates links when a note moves (Settings → Files and
     /// links → Automatically update internal links); `None` if unknown.
     fn links_update_on_move(&self) -> Option<bool>;

@@ -179,3 +179,40 @@ pub(crate) async fn real_read_refusal<H: Host>(
     }
     None
 }
+
+/// The symbolic links under the vault whose real place `scope` does not
+/// give: outside the vault, in its configuration folder, or outside the
+/// read folders. Nothing under one is listed or found
+/// ([`FolderScope::barring`]). One host call lists the links and each is
+/// judged once here, so a listing costs no look-up per entry. Fails closed:
+/// when the vault's own folder cannot be resolved, every link is barred.
+pub(crate) async fn links_out<H: Host>(host: &H, scope: &FolderScope<'_>) -> Vec<String> {
+    let facts = host.platform();
+    let Some(vault) = facts.vault_path.clone() else {
+        return Vec::new();
+    };
+    let links = host.vault_links(&vault).await;
+    if links.is_empty() {
+        return Vec::new();
+    }
+    let windows = facts.os() == Os::Windows;
+    let root = host.real_path(&vault).await.ok();
+    let config = facts.config_dir();
+    links
+        .into_iter()
+        .filter(|link| {
+            let inside = match (&root, &link.real) {
+                (Some(root), Some(real)) => inside_real_folder(root, real, windows),
+                _ => None,
+            };
+            match inside {
+                None => true,
+                Some(inside) => {
+                    (in_config_dir(&inside, config) && !in_config_dir(&link.path, config))
+                        || !scope.contains(&inside)
+                }
+            }
+        })
+        .map(|link| link.path)
+        .collect()
+}

@@ -2,14 +2,14 @@
 
 use serde_json::Value;
 
-use super::Engine;
+use super::{edge, Engine};
 use crate::base::call::{Access, NoteLocator};
 use crate::base::error::ToolError;
 use crate::base::host::Host;
 use crate::cli::argv::CliInvocation;
 use crate::policy;
 use crate::policy::scope;
-use crate::policy::scope::{Output, Resolved, ScopeCheck};
+use crate::policy::scope::{Output, Place, Reach, Resolved, ScopeCheck};
 use crate::settings::Settings;
 use crate::tools::{ToolCall, ToolSpec};
 
@@ -23,6 +23,9 @@ pub(crate) struct Authorised<'t> {
     pub arguments: Value,
     /// How to filter what the command prints to the folders the agent may read.
     pub filter: Option<Output>,
+    /// Symbolic links whose real place the agent may not read: what the
+    /// command prints under one is withheld too (`edge::links_out`).
+    pub barred: Vec<String>,
 }
 
 /// Lookups one call may need before its places are known (a name, today's note).
@@ -79,12 +82,38 @@ impl<H: Host> Engine<H> {
                 &resolved,
             )? {
                 ScopeCheck::Allowed(filter) => {
+                    let read = scope::FolderScope::read(settings, self.host.platform().os());
+                    let unresolved = unresolved_note(&reach, &resolved);
+                    let barred = if filter.is_some()
+                        || (read.is_whole_vault()
+                            && (reach.output.is_filterable() || unresolved.is_some()))
+                    {
+                        edge::links_out(self.host(), &read).await
+                    } else {
+                        Vec::new()
+                    };
+                    if let (Some(locate), false) = (unresolved, barred.is_empty()) {
+                        // A link leads out: a name is looked up, so the note
+                        // it stands for is checked on disk like a path.
+                        let path = self.resolve_note(&locate, settings).await?;
+                        if let NoteLocator::Name(name) = &locate {
+                            pin_to_path(&mut arguments, name, &path);
+                        }
+                        resolved.notes.push((locate, path));
+                        continue;
+                    }
+                    // With no read folders, only the links filter what it prints.
+                    let filter = match filter {
+                        None if !barred.is_empty() && reach.output.is_filterable() => {
+                            Some(reach.output.clone())
+                        }
+                        other => other,
+                    };
                     if access.is_write() {
                         // No write follows a symbolic link out of the vault.
                         self.check_write_places(&call).await?;
                     }
                     // No read follows one out of the vault or the read scope.
-                    let read = scope::FolderScope::read(settings, self.host.platform().os());
                     self.check_read_places(&reach, &resolved, &read).await?;
                     let mut invocation = call.invocation(settings.vault())?;
                     // Filtered from the CLI's JSON, whatever the model asked
@@ -98,6 +127,7 @@ impl<H: Host> Engine<H> {
                         invocation,
                         arguments,
                         filter,
+                        barred,
                     });
                 }
                 ScopeCheck::Resolve(locate) => {
@@ -122,6 +152,18 @@ impl<H: Host> Engine<H> {
             .map(|t| t.id)
             .collect()
     }
+}
+
+/// A note the call names (by name, or today's) that was not looked up.
+fn unresolved_note(reach: &Reach, resolved: &Resolved) -> Option<NoteLocator> {
+    reach.places.iter().find_map(|place| match place {
+        Place::Note(locate @ (NoteLocator::Name(_) | NoteLocator::Daily))
+            if resolved.path_of(locate).is_none() =>
+        {
+            Some(locate.clone())
+        }
+        _ => None,
+    })
 }
 
 /// Puts the path a name was checked as in place of the name, so the CLI

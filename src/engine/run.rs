@@ -41,6 +41,7 @@ impl<H: Host> Engine<H> {
             invocation,
             arguments,
             filter,
+            barred,
         } = self.authorise(tool_id, args, &settings).await?;
         let _forget = access.is_write().then(|| self.changing());
         let args = &arguments;
@@ -85,12 +86,12 @@ impl<H: Host> Engine<H> {
                 let result = self
                     .run_write(&call, &invocation, &write, &settings, turn)
                     .await?;
-                Ok(self.shown(&call, result, filter.as_ref(), None, &settings))
+                Ok(self.shown(&call, result, filter.as_ref(), &barred, None, &settings))
             }
             Plan::Read { present } if access == Access::Read => {
                 let run = self.run_cli(&call, access, &invocation, &settings).await;
                 let result = result_of(run);
-                Ok(self.shown(&call, result, filter.as_ref(), present, &settings))
+                Ok(self.shown(&call, result, filter.as_ref(), &barred, present, &settings))
             }
             // A tool whose plan says otherwise than its access: nothing runs.
             Plan::Read { .. } | Plan::CliWrite(_) => Err(ToolError::invalid(
@@ -148,6 +149,7 @@ impl<H: Host> Engine<H> {
         call: &ToolCall<'_>,
         mut result: ToolResult,
         filter: Option<&scope::Output>,
+        barred: &[String],
         present: Option<&dyn Presents>,
         settings: &Settings,
     ) -> ToolResult {
@@ -155,7 +157,8 @@ impl<H: Host> Engine<H> {
             return result;
         }
         if let Some(shape) = filter {
-            let scope = scope::FolderScope::read(settings, self.host.platform().os());
+            let scope =
+                scope::FolderScope::read(settings, self.host.platform().os()).barring(barred);
             let filtered = filter::filter(call.command.name, &result.text, shape, scope);
             result.text = filtered.text;
             if filtered.withheld > 0 {

@@ -17,7 +17,9 @@ use crate::base::error::ToolError;
 use crate::base::host::Host;
 use crate::base::result::{NoteHeading, ToolResult};
 use crate::base::text::clipped;
+use crate::engine::edge;
 use crate::hygiene::READ_BATCH;
+use crate::policy::names::NameRule;
 use crate::policy::scope::FolderScope;
 use crate::search::query::MAX_QUERY_TERMS;
 use crate::search::vectors::VectorHit;
@@ -184,6 +186,17 @@ impl<H: Host> Engine<H> {
             state.touched.clear();
             paths
         };
+        // A note behind a link out of the vault is never read into the index.
+        let whole_vault = FolderScope::new(&[], NameRule::of(self.host().platform().os()));
+        let barred = edge::links_out(self.host(), &whole_vault).await;
+        let paths: Vec<String> = if barred.is_empty() {
+            paths
+        } else {
+            let outside = whole_vault.barring(&barred);
+            let kept: Vec<String> = paths.into_iter().filter(|p| outside.contains(p)).collect();
+            self.search.borrow_mut().total = kept.len();
+            kept
+        };
         progress(&self.search_status());
         for batch in paths.chunks(READ_BATCH) {
             let texts = self.host().vault_read_many(batch, NOTE_READ_LIMIT).await;
@@ -340,6 +353,9 @@ impl<H: Host> Engine<H> {
         settings: &Settings,
     ) -> Result<ToolResult, ToolError> {
         let scope = FolderScope::read(settings, self.host().platform().os());
+        // Nothing behind a link whose real place may not be read is found.
+        let barred = edge::links_out(self.host(), &scope).await;
+        let scope = scope.barring(&barred);
         let query = SearchQuery {
             text: &request.query,
             limit: request.limit,

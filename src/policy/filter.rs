@@ -62,7 +62,7 @@ pub fn is_empty_answer(command: &str, text: &str) -> bool {
 
 /// Keeps what `command` printed in `shape` that lies in `scope`.
 pub fn filter(command: &str, text: &str, shape: &Output, scope: FolderScope<'_>) -> Filtered {
-    if scope.is_whole_vault() || is_empty_answer(command, text) {
+    if scope.holds_everything() || is_empty_answer(command, text) {
         return Filtered::all(text);
     }
     match shape {

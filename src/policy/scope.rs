@@ -172,6 +172,19 @@ impl Output {
         Output::Json { key, render }
     }
 
+    /// True when what the command prints names notes line by line (or in
+    /// JSON) and can be filtered by path.
+    pub fn is_filterable(&self) -> bool {
+        matches!(
+            self,
+            Output::Lines { .. }
+                | Output::TagNotes
+                | Output::Links
+                | Output::Json { .. }
+                | Output::FirstLinePath
+        )
+    }
+
     /// True when the CLI must be asked for `format=json` to filter this.
     pub fn asks_json(&self) -> bool {
         matches!(self, Output::Json { .. })
@@ -208,12 +221,29 @@ impl Resolved {
 pub struct FolderScope<'a> {
     folders: &'a [String],
     names: NameRule,
+    /// Symbolic links whose real place the agent may not read
+    /// (`engine::edge::links_out`): nothing under one is inside.
+    barred: &'a [String],
 }
 
 impl<'a> FolderScope<'a> {
     /// `names`: how the platform's file system compares names.
     pub fn new(folders: &'a [String], names: NameRule) -> Self {
-        FolderScope { folders, names }
+        FolderScope {
+            folders,
+            names,
+            barred: &[],
+        }
+    }
+
+    /// The same scope, with nothing under the links `barred` inside it.
+    pub fn barring(self, barred: &'a [String]) -> Self {
+        FolderScope { barred, ..self }
+    }
+
+    /// True when every path is inside: no folder list and no link barred.
+    pub fn holds_everything(&self) -> bool {
+        self.is_whole_vault() && self.barred.is_empty()
     }
 
     /// The folders the agent may read, on `os`.
@@ -242,10 +272,21 @@ impl<'a> FolderScope<'a> {
     /// without case on Windows, without case and Unicode form on macOS.
     /// Nothing is trimmed: `Projects /x.md` is in the folder `Projects `.
     pub fn contains(&self, path: &str) -> bool {
-        if self.is_whole_vault() {
+        if self.holds_everything() {
             return true;
         }
         let path = self.names.key(path.strip_prefix("./").unwrap_or(path));
+        let place = path.trim_end_matches('/');
+        if self
+            .barred
+            .iter()
+            .any(|link| inside(place, &self.names.key(link)))
+        {
+            return false;
+        }
+        if self.is_whole_vault() {
+            return true;
+        }
         self.folders
             .iter()
             .any(|folder| inside(&path, &self.names.key(folder)))

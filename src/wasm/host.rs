@@ -131,6 +131,10 @@ extern "C" {
     #[wasm_bindgen(method, js_name = realPath)]
     fn real_path(this: &HostFunctions, path: &str) -> js_sys::Promise;
 
+    /// Resolves to `{ links: [{ path, real? }] }`: the symbolic links under `vault`.
+    #[wasm_bindgen(method, js_name = vaultLinks)]
+    fn vault_links(this: &HostFunctions, vault: &str) -> js_sys::Promise;
+
     /// `true`, `false`, or `undefined` when the setting cannot be read.
     #[wasm_bindgen(method, js_name = linksUpdateOnMove)]
     fn links_update_on_move(this: &HostFunctions) -> Option<bool>;
@@ -463,6 +467,22 @@ impl Host for JsHost {
             &crate::base::input::CONVERSATION,
         )
         .unwrap_or_default()
+    }
+
+    async fn vault_links(&self, vault: &str) -> Vec<crate::base::host::VaultLink> {
+        #[derive(serde::Deserialize, Default)]
+        #[serde(default)]
+        struct Answer {
+            links: Vec<crate::base::host::VaultLink>,
+        }
+        // A listing that failed lists nothing; each read is still checked
+        // on its own real path (`engine::edge::real_read_refusal`).
+        let Ok(answer) = JsFuture::from(self.functions.vault_links(vault)).await else {
+            return Vec::new();
+        };
+        from_js::<Answer>(&answer, &crate::base::input::CONVERSATION)
+            .unwrap_or_default()
+            .links
     }
 
     fn links_update_on_move(&self) -> Option<bool> {

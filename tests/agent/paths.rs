@@ -353,3 +353,200 @@ fn a_saved_or_scheduled_prompt_is_found_in_the_form_it_is_read_and_one_that_clim
         "nothing sent"
     );
 }
+
+/// Issue 36, item 2: `{{note}}` is the open note's path; a note the agent
+/// may not read (outside the read folders, by `..`, or behind a link out of
+/// them) is never named in the prompt: the run stops and says why.
+#[test]
+fn a_saved_prompt_never_names_an_open_note_outside_the_read_folders() {
+    let core = agent(
+        json!({"readFolders": ["Projects", "Prompts"], "chat": {"promptsFolder": "Prompts"}}),
+    );
+    core.host()
+        .notes
+        .borrow_mut()
+        .insert("Prompts/Sum.md".into(), "Summarise {{ note }}.".into());
+    link(&core, "Projects/Linked.md", "/vault/Secret/Linked.md");
+    for open in [
+        "Secret/Diary.md",
+        "Projects/../Secret/Diary.md",
+        "Projects/Linked.md",
+        ".obsidian/app.json",
+    ] {
+        let sent = core.host().http_requests.borrow().len();
+        let events = Recorder::default();
+        let end = block_on(core.chat.send_started(
+            &mut conversation(),
+            "",
+            None,
+            &json!({"prompt": "Prompts/Sum.md", "values": {"date": "2026-12-01", "note": open}}),
+            &events,
+        ));
+        assert_eq!(end, TurnEnd::Failed, "{open}: {:?}", events.0.borrow());
+        let (_, message) = failure(&events);
+        assert!(
+            message.contains("outside the folders the agent may read"),
+            "{message}"
+        );
+        assert!(message.contains("Folders the agent may read"), "{message}");
+        assert!(
+            !message.contains("Diary") && !message.contains("Linked"),
+            "{message}"
+        );
+        assert_eq!(
+            core.host().http_requests.borrow().len(),
+            sent,
+            "{open}: nothing sent"
+        );
+    }
+    // A note inside is named as it resolves.
+    core.host().script_http(ok(openai_sse("Done.", &[], 1)));
+    let events = Recorder::default();
+    let end = block_on(core.chat.send_started(
+        &mut conversation(),
+        "",
+        None,
+        &json!({"prompt": "Prompts/Sum.md", "values": {"date": "2026-12-01", "note": "Projects/./Plan.md"}}),
+        &events,
+    ));
+    assert_eq!(end, TurnEnd::Done, "{:?}", events.0.borrow());
+    assert!(first_user_text(&core).contains("Summarise Projects/Plan.md."));
+}
+
+/// A core over a CLI that lists and finds a note behind the link
+/// `Projects/Elsewhere`, and looks the name `Diary` up there.
+fn listing_agent(settings: Value) -> VaultAgent<FakeHost> {
+    let mut host = FakeHost::new(Os::Linux, |request| {
+        ProcessOutcome::success(match request.args[0].as_str() {
+            // Searches are asked for JSON, so they can be filtered by path.
+            "search:context" => {
+                r#"[{"file":"Projects/Plan.md","matches":[{"line":1,"text":"the launch"}]},{"file":"Projects/Elsewhere/Diary.md","matches":[{"line":2,"text":"swordfish"}]}]"#
+            }
+            "search" => r#"["Projects/Plan.md","Projects/Elsewhere/Diary.md"]"#,
+            "files" => "Projects/Plan.md\nProjects/Elsewhere/Diary.md",
+            "file" if request.args.iter().any(|a| a == "file=Diary") => {
+                "path\tProjects/Elsewhere/Diary.md\nname\tDiary"
+            }
+            "file" => "path\tProjects/Plan.md\nname\tPlan",
+            _ => "ok",
+        })
+    });
+    host.env.insert("PATH".into(), "/usr/bin".into());
+    host.add_executable("/usr/bin/obsidian");
+    let core = VaultAgent::new(host, &settings).0;
+    let mut notes = core.host().notes.borrow_mut();
+    notes.insert("Projects/Plan.md".into(), "The launch is in May.".into());
+    notes.insert(
+        "Projects/Elsewhere/Diary.md".into(),
+        "The launch word is swordfish.".into(),
+    );
+    drop(notes);
+    core
+}
+
+/// The links out: of the vault with no read folders, of the read folders
+/// into the vault's `Secret`.
+fn links_out() -> [(Value, &'static str); 2] {
+    [
+        (json!({}), "/home/ada/Private"),
+        (json!({"readFolders": ["Projects"]}), "/vault/Secret"),
+    ]
+}
+
+/// Issue 36, items 2 and 4: a listing or a search is filtered by where a
+/// note really is, not by its path as written: nothing behind a link out
+/// of the vault or of the read folders is named or quoted.
+#[test]
+fn listings_and_searches_withhold_what_lies_behind_a_link_out() {
+    for (settings, target) in links_out() {
+        let core = listing_agent(settings.clone());
+        link(&core, "Projects/Elsewhere", target);
+        for (tool, args) in [
+            (
+                "obsidianSearch",
+                json!({"command": "search:context", "query": "launch"}),
+            ),
+            (
+                "obsidianSearch",
+                json!({"command": "search", "query": "launch"}),
+            ),
+            ("obsidianNotes", json!({"command": "files"})),
+            (
+                "obsidianSearch",
+                json!({"command": "find", "query": "launch"}),
+            ),
+        ] {
+            let result = block_on(core.call_tool(tool, &args));
+            assert!(result.ok, "{settings} {args}: {:?}", result.error);
+            assert!(
+                !result.text.contains("Elsewhere") && !result.text.contains("swordfish"),
+                "{settings} {args}: {}",
+                result.text
+            );
+            assert!(
+                result.text.contains("Projects/Plan.md"),
+                "{settings} {args}: {}",
+                result.text
+            );
+        }
+    }
+    // A link that stays inside the read folders hides nothing.
+    let core = listing_agent(json!({"readFolders": ["Projects"]}));
+    link(&core, "Projects/Elsewhere", "/vault/Projects/2026");
+    let result = block_on(core.call_tool(
+        "obsidianSearch",
+        &json!({"command": "search:context", "query": "launch"}),
+    ));
+    assert!(
+        result.text.contains("Elsewhere/Diary.md:2: swordfish"),
+        "{}",
+        result.text
+    );
+}
+
+/// Issue 36, item 4: a note named by name, with no read folders, that the
+/// CLI finds behind a link out of the vault is refused once looked up; with
+/// no link out, a name is not looked up at all (the CLI resolves it).
+#[test]
+fn a_note_named_by_name_behind_a_link_out_of_the_vault_is_refused() {
+    let core = listing_agent(json!({}));
+    link(&core, "Projects/Elsewhere", "/home/ada/Private");
+    let before = core.host().process_count();
+    let read = block_on(core.call_tool(
+        "obsidianNotes",
+        &json!({"command": "read", "file": "Diary"}),
+    ));
+    assert_eq!(
+        read.code(),
+        Some("read_through_link"),
+        "{:?} {}",
+        read.error,
+        read.text
+    );
+    let message = read.error.unwrap().message;
+    assert!(!message.contains("/home/ada"), "{message}");
+    assert_eq!(
+        core.host().process_count(),
+        before + 1,
+        "only the lookup ran"
+    );
+    // A name found elsewhere is read, at the path it was checked as.
+    let plain =
+        block_on(core.call_tool("obsidianNotes", &json!({"command": "read", "file": "Plan"})));
+    assert!(plain.ok, "{:?}", plain.error);
+    let requests = core.host().requests.borrow();
+    let last = &requests.last().unwrap().args;
+    assert!(
+        last.iter().any(|a| a == "path=Projects/Plan.md"),
+        "{last:?}"
+    );
+    drop(requests);
+    // No link out: no lookup.
+    let core = listing_agent(json!({}));
+    let read = block_on(core.call_tool(
+        "obsidianNotes",
+        &json!({"command": "read", "file": "Diary"}),
+    ));
+    assert!(read.ok, "{:?}", read.error);
+    assert_eq!(core.host().process_count(), 1);
+}

@@ -6,7 +6,7 @@
 // folders or out of the vault is refused. The model's requests never hold the
 // name or the bytes of a note outside the read folders.
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -28,14 +28,16 @@ describe("paths from the user, stored chats and symbolic links (the built main.j
 		outside = mkdtempSync(join(tmpdir(), "vault-agent-outside-"));
 		writeFileSync(join(vault, "Ideas", "Diary.md"), `# Diary\n\n${SECRET}\n`);
 		writeFileSync(join(vault, "Ideas", "pic.png"), PICTURE);
-		writeFileSync(join(outside, "Elsewhere.md"), `# Elsewhere\n\n${SECRET}\n`);
+		writeFileSync(join(outside, "Elsewhere.md"), `# Elsewhere\n\n${SECRET}\n\n- [ ] ${SECRET} task\n`);
+		mkdirSync(join(vault, "Projects", "Prompts"));
+		writeFileSync(join(vault, "Projects", "Prompts", "About.md"), "Summarise {{note}}.\n");
 		// Inside the read folder, leading out of it and out of the vault.
 		symlinkSync(join(vault, "Ideas", "Diary.md"), join(vault, "Projects", "Linked diary.md"));
 		symlinkSync(join(vault, "Ideas"), join(vault, "Projects", "Linked ideas"));
 		symlinkSync(join(outside, "Elsewhere.md"), join(vault, "Projects", "Linked elsewhere.md"));
 		symlinkSync(outside, join(vault, "Projects", "Linked folder"));
 		symlinkSync(join(vault, "Ideas", "pic.png"), join(vault, "Projects", "pic.png"));
-		const chat = { profiles: [{ id: "p", provider: "openAi", baseUrl: `${server.url}/v1`, model: "test-model", contextWindow: 32000, apiKeySecret: "", images: true }], activeProfile: "p" };
+		const chat = { profiles: [{ id: "p", provider: "openAi", baseUrl: `${server.url}/v1`, model: "test-model", contextWindow: 32000, apiKeySecret: "", images: true }], activeProfile: "p", promptsFolder: "Projects/Prompts" };
 		({ plugin } = await loadPlugin(vault, { data: { cliPath: emulator, readFolders: ["Projects"], chat } }));
 	});
 	after(async () => {
@@ -140,5 +142,68 @@ describe("paths from the user, stored chats and symbolic links (the built main.j
 		assert.equal(end, "done");
 		assert.ok(!bodies[0].includes(PICTURE.toString("base64")), "the picture's bytes stayed home");
 		assert.match(bodies[0], /1 attached image\(s\) in folders the agent may not read/);
+	});
+
+	/** What a listing or search shows must hold nothing that lies behind a link out. */
+	function assertNothingLinkedOut(label, result, withheld) {
+		assert.equal(result.ok, true, `${label}: ${JSON.stringify(result.error)}`);
+		for (const secret of [SECRET, ...withheld]) assert.ok(!result.text.includes(secret), `${label} shows ${secret}: ${result.text}`);
+	}
+
+	const listings = [
+		["search:context", "obsidianSearch", { command: "search:context", query: "swordfish" }],
+		["search", "obsidianSearch", { command: "search", query: "swordfish" }],
+		["tasks", "obsidianTasks", { command: "tasks", all: true, todo: true, verbose: true }],
+		["files", "obsidianNotes", { command: "files", folder: "Projects" }],
+		["find", "obsidianSearch", { command: "find", query: "swordfish in the diary" }],
+	];
+
+	it("lists and finds nothing behind a link out of the read folders or the vault", async () => {
+		for (const [label, tool, args] of listings) {
+			const result = await plugin.core.callTool(tool, args);
+			assertNothingLinkedOut(label, result, ["Linked diary", "Linked ideas", "Linked elsewhere", "Linked folder"]);
+		}
+		const files = await plugin.core.callTool("obsidianNotes", { command: "files", folder: "Projects" });
+		assert.match(files.text, /Projects\/Roadmap\.md/, "the rest is listed");
+	});
+
+	it("with no read folders, lists nothing behind a link out of the vault and refuses such a note named by name", async () => {
+		await plugin.updateSettings({ readFolders: [] });
+		try {
+			for (const [label, tool, args] of listings) {
+				const result = await plugin.core.callTool(tool, args);
+				assert.equal(result.ok, true, `${label}: ${JSON.stringify(result.error)}`);
+				assert.ok(!result.text.includes("Linked elsewhere") && !result.text.includes("Linked folder"), `${label}: ${result.text}`);
+			}
+			const read = await plugin.core.callTool("obsidianNotes", { command: "read", file: "Elsewhere" });
+			assert.equal(read.ok, false, read.text);
+			assert.equal(read.error.code, "read_through_link");
+			assert.ok(!JSON.stringify(read).includes(SECRET));
+			// A name inside the vault is read as before.
+			const plain = await plugin.core.callTool("obsidianNotes", { command: "read", file: "Roadmap" });
+			assert.equal(plain.ok, true, JSON.stringify(plain.error));
+		} finally {
+			await plugin.updateSettings({ readFolders: ["Projects"] });
+		}
+	});
+
+	it("never names in a saved prompt's {{note}} an open note outside the read folders", async () => {
+		for (const note of ["Ideas/Diary.md", "Projects/../Ideas/Diary.md", "Projects/Linked diary.md", "Projects/Linked folder/Elsewhere.md"]) {
+			const before = server.requests.length;
+			const events = [];
+			const { end } = await plugin.core.chatSend(plugin.core.newConversation(), "", (e) => events.push(e), undefined, { prompt: "Projects/Prompts/About.md", values: { note, date: "2026-12-01" } });
+			assert.equal(end, "failed", note);
+			const error = events.find((e) => e.type === "error");
+			assert.match(error.message, /outside the folders the agent may read/);
+			assert.match(error.message, /Add its folder to Folders the agent may read/);
+			assert.equal(server.requests.length, before, `${note}: nothing reached the model`);
+		}
+		// A note inside is named as it resolves.
+		const before = server.requests.length;
+		server.script({ stream: openaiStream({ text: "Done." }) });
+		const { end } = await plugin.core.chatSend(plugin.core.newConversation(), "", () => {}, undefined, { prompt: "Projects/Prompts/About.md", values: { note: "Projects/./Roadmap.md", date: "2026-12-01" } });
+		assert.equal(end, "done");
+		const body = JSON.stringify(server.requests.slice(before).find((r) => r.method === "POST").body);
+		assert.match(body, /Summarise Projects\/Roadmap\.md\./);
 	});
 });

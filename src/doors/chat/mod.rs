@@ -44,7 +44,7 @@ use std::rc::Rc;
 use serde_json::Value;
 
 use crate::base::host::Host;
-use crate::base::vault_path::PathKind;
+use crate::base::vault_path::{in_config_dir, PathKind};
 use crate::doors::chat::conversation::{
     Attachment, ChatMessage, Conversation, PausedTurn, TurnSetup,
 };
@@ -52,6 +52,8 @@ use crate::doors::chat::model::{ChatError, ModelTool};
 use crate::doors::chat::prompt::bound_attachments;
 use crate::doors::chat::provider::{connection_error, status_error};
 use crate::engine::{Engine, ToolDescriptor};
+use crate::policy::scope::FolderScope;
+use crate::settings::Settings;
 
 pub use self::events::{ChatEvent, ChatEvents, ConnectionReport, Decision, TurnEnd};
 
@@ -341,9 +343,32 @@ impl<H: Host> ChatDoor<H> {
         if let Some(selection) = selection {
             values.selection = Some(selection.to_string());
         }
+        if let Some(note) = values.note.as_deref().filter(|n| !n.trim().is_empty()) {
+            if saved_prompts::uses(&prompt, "note") {
+                // The note's path is checked, and sent, as it resolves.
+                let readable = self.readable_note(note, &settings).await;
+                values.note = Some(readable.ok_or_else(|| saved_prompts::note_withheld(&prompt))?);
+            }
+        }
         let text = saved_prompts::fill(&prompt, &values)?;
         setup.prompt = prompt.name;
         Ok((text, setup))
+    }
+
+    /// `path` as it resolves when the agent may read it: inside the read
+    /// folders, outside the configuration folder, and led nowhere else by a
+    /// symbolic link; `None` otherwise.
+    async fn readable_note(&self, path: &str, settings: &Settings) -> Option<String> {
+        let host = self.engine.host();
+        let path = crate::base::vault_path::resolved("note", path, PathKind::File).ok()?;
+        let scope = FolderScope::read(settings, host.platform().os());
+        if !scope.contains(&path) || in_config_dir(&path, host.platform().config_dir()) {
+            return None;
+        }
+        crate::engine::edge::real_read_refusal(host, &path, &scope)
+            .await
+            .is_none()
+            .then_some(path)
     }
 
     /// Retry on a failed turn's banner: the turn runs again from the

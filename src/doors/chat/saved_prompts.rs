@@ -215,6 +215,31 @@ pub fn parse(path: &str, text: Option<&str>, settings: &Settings) -> SavedPrompt
     prompt
 }
 
+/// True when the prompt's text fills in `{{variable}}` (spaces inside allowed).
+pub fn uses(prompt: &SavedPrompt, variable: &str) -> bool {
+    let mut rest = prompt.text.as_str();
+    while let Some(open) = rest.find("{{") {
+        let after = &rest[open + 2..];
+        let Some(close) = after.find("}}") else {
+            return false;
+        };
+        if after[..close].trim() == variable {
+            return true;
+        }
+        rest = &after[close + 2..];
+    }
+    false
+}
+
+/// Why the open note's path may not fill `{{note}}`: the note lies outside
+/// the folders the agent may read, so even its name stays with the user.
+pub fn note_withheld(prompt: &SavedPrompt) -> String {
+    format!(
+        "The saved prompt “{}” uses {{{{note}}}}, but the open note is outside the folders the agent may read, so its name was not sent. Add its folder to Folders the agent may read (Settings → Vault Agent → Safety), or open a note inside them, then run the prompt again.",
+        prompt.name
+    )
+}
+
 /// The first `{{name}}` that is not one of the variables.
 fn unknown_variable(text: &str) -> Option<String> {
     let mut rest = text;

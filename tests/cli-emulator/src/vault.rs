@@ -228,6 +228,9 @@ impl Vault {
     }
 }
 
+/// How many folders deep a walk follows symbolic links (a loop ends here).
+const MAX_LINKED_DEPTH: usize = 24;
+
 fn scan(
     dir: &Path,
     rel: &str,
@@ -240,12 +243,21 @@ fn scan(
         if name.starts_with('.') {
             continue;
         }
-        let ty = entry.file_type()?;
+        let mut ty = entry.file_type()?;
         let child = if rel.is_empty() {
             name.clone()
         } else {
             format!("{rel}/{name}")
         };
+        if ty.is_symlink() {
+            // Obsidian lists what a symbolic link leads to as if it were
+            // there; a link that leads nowhere, or deeper than any vault
+            // goes (a loop), lists nothing.
+            match std::fs::metadata(entry.path()) {
+                Ok(meta) if child.matches('/').count() < MAX_LINKED_DEPTH => ty = meta.file_type(),
+                _ => continue,
+            }
+        }
         if ty.is_dir() {
             folders.push(child.clone());
             scan(&entry.path(), &child, files, folders)?;
