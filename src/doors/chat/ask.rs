@@ -268,10 +268,13 @@ impl<H: Host> ChatDoor<H> {
         let standing = super::instructions::standing(self.engine.host(), settings).await;
         system.push_str(&standing.section);
         // Once a turn: its first round answers the user's message.
-        if let (Some(text), Some(ChatMessage::User { .. })) =
-            (standing.notice, conversation.messages.last())
-        {
-            events.emit(ChatEvent::Notice { text });
+        if matches!(conversation.messages.last(), Some(ChatMessage::User { .. })) {
+            self.session
+                .instructions_problem
+                .replace(standing.notice.clone());
+            if let Some(text) = standing.notice {
+                events.emit(ChatEvent::Notice { text });
+            }
         }
         let tools_tokens = tools
             .iter()
