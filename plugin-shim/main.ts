@@ -12,7 +12,7 @@
 import { FileSystemAdapter, Notice, Platform, Plugin, type WorkspaceLeaf } from "obsidian";
 import type { ConfirmationCoordinator } from "./cards/confirmations";
 import type { UndoController } from "./cards/undo";
-import type { ChatContext } from "./chat/chat-context";
+import type { ChatContext, SettingsGroup } from "./chat/chat-context";
 import { type PromptCommands, registerEditorActions } from "./chat/editor-actions";
 import { CHAT_VIEW_TYPE, ChatView } from "./chat/view";
 import type { CodingAgentEdit, Conversation, CoreHandle, ProfileEdit, VaultAgentSettings } from "./core/types";
@@ -366,7 +366,21 @@ export default class VaultAgentPlugin extends Plugin {
 			rememberConversation: (id) => this.rememberConversation(id),
 			abortRequests: (conversation) => this.abortRequests(conversation),
 			revealChat: (viewId) => this.revealChat(viewId),
+			openSettings: (group) => this.openSettings(group),
 		};
+	}
+
+	/** Settings → Vault Agent, scrolled to `group` (Obsidian's settings window has no public API). */
+	openSettings(group: SettingsGroup): void {
+		const setting = (this.app as unknown as { setting?: { open(): void; openTabById(id: string): unknown } }).setting;
+		if (!setting) return;
+		setting.open();
+		setting.openTabById(this.manifest.id);
+		window.setTimeout(() => {
+			const cls = { model: "vault-agent-model-settings", safety: "vault-agent-safety-settings", mcp: "vault-agent-mcp-servers" }[group];
+			const el = activeDocument.querySelector(`.vault-agent-settings .${cls}`);
+			el?.scrollIntoView({ block: "start" });
+		}, 0);
 	}
 
 	/** Runs a hygiene check and shows its report in the chat. */

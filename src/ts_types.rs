@@ -89,7 +89,7 @@ fn core_types() -> String {
     use crate::doors::chat::selection::SelectionRequest;
     use crate::doors::chat::skills::{AddedSkills, Skill, Skills};
     use crate::doors::chat::stored::LoadedConversation;
-    use crate::doors::chat::{ChatEvent, ConnectionReport, TurnEnd};
+    use crate::doors::chat::{ChatEvent, ConnectionReport, TurnEnd, WayOut};
     use crate::doors::mcp::activity::StoredActivity;
     use crate::doors::mcp::setups::{ClientSetup, SetupFormat};
     use crate::doors::mcp::{ActivityEntry, ListenerLimits, McpExchange, McpReply};
@@ -172,6 +172,7 @@ fn core_types() -> String {
         declaration::<AnswerUsage>(),
         declaration::<ChatEvent>(),
         declaration::<TurnEnd>(),
+        declaration::<WayOut>(),
         declaration::<CliStatus>(),
         declaration::<ConnectionEntry>(),
         declaration::<SearchStatus>(),

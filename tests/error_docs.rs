@@ -244,7 +244,7 @@ fn chat_samples() -> Vec<ChatError> {
     vec![
         ChatError::Connection {
             url: s("http://localhost:11434/v1"),
-            detail: s("ECONNREFUSED"),
+            detail: s("the connection was refused (ECONNREFUSED)"),
             fix: s("Is Ollama running? Start it (`ollama serve`), or check the base URL."),
         },
         ChatError::PromptTooLarge {
@@ -372,8 +372,10 @@ fn render() -> String {
     out.push_str(
         "\n## Chat errors\n\n\
          A chat turn that cannot go on shows the error right after the message that failed, with the \
-         fix and, where trying again can help, a **Retry** button, which runs the failed turn again \
-         without sending the message twice. A server's own error text is shown as \
+         fix and its ways out: where trying again can help, a **Retry** button, which runs the failed turn again \
+         without sending the message twice; where the model profile's settings are the cause, \
+         **Open this profile's settings** and (with more than one profile) **Switch profile**. An unreachable \
+         server is named with its profile (\"The profile \"Local\" could not reach …\"). A server's own error text is shown as \
          one line of at most 300 characters, with the API key and anything shaped like a credential \
          replaced by `[hidden]`.\n\n\
          | Code | When | Example message |\n|---|---|---|\n",

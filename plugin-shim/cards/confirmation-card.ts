@@ -16,6 +16,8 @@ export interface CardActions {
 	reject(card: ConfirmationCard): ToolResult;
 	/** Called once the card is answered; `result.pending` means "asked again". */
 	settled?(result: ToolResult): void;
+	/** Undoes an approved change from the card's folded line (the chat's undo); without it, no Undo there. */
+	undo?(entry: string): Promise<unknown>;
 }
 
 /** Shell-like quoting, only for showing the command line to a person. */
@@ -41,16 +43,22 @@ export function renderDiff(parent: HTMLElement, diff: NoteDiff, counts = true): 
 	const box = parent.createDiv({ cls: "vault-agent-diff" });
 	if (counts) box.createDiv({ cls: "vault-agent-diff-counts", text: diffCounts(diff) });
 	const body = box.createDiv({ cls: "vault-agent-diff-body" });
+	// Two number columns, before and after, each as wide as its largest number.
+	const widest = Math.max(1, ...diff.hunks.flatMap((h) => h.lines.map((l) => Math.max(l.oldLine ?? 0, l.newLine ?? 0))));
+	body.style.setProperty("--vault-agent-diff-digits", `${String(widest).length + 1}ch`);
 	let shown = 0;
 	const total = diff.hunks.reduce((sum, hunk) => sum + hunk.lines.length + 1, 0);
 	for (const hunk of diff.hunks) {
-		body.createDiv({ cls: "vault-agent-diff-hunk", text: hunk.header });
+		// "Line 18", not "@@ -18,13 +18,8 @@" (a journal entry from before labels has only the header).
+		const first = hunk.lines.find((l) => l.newLine !== null) ?? hunk.lines[0];
+		body.createDiv({ cls: "vault-agent-diff-hunk", text: hunk.label || `Line ${first?.newLine ?? first?.oldLine ?? 1}` });
 		shown += 1;
 		for (const line of hunk.lines) {
 			const row = body.createDiv({ cls: `vault-agent-diff-line is-${line.kind}` });
 			if (shown >= FOLDED_DIFF_LINES) row.addClass("is-folded");
 			shown += 1;
-			row.createSpan({ cls: "vault-agent-diff-number", text: String(line.newLine ?? line.oldLine ?? "") });
+			row.createSpan({ cls: "vault-agent-diff-number is-old", text: line.oldLine === null ? "" : String(line.oldLine), attr: line.oldLine === null ? {} : { "aria-label": `Line ${line.oldLine} before` } });
+			row.createSpan({ cls: "vault-agent-diff-number is-new", text: line.newLine === null ? "" : String(line.newLine), attr: line.newLine === null ? {} : { "aria-label": `Line ${line.newLine} after` } });
 			row.createSpan({ cls: "vault-agent-diff-sign", text: line.kind === "added" ? "+" : line.kind === "removed" ? "−" : " " });
 			const text = row.createSpan({ cls: "vault-agent-diff-text" });
 			for (const segment of line.segments) {
@@ -117,16 +125,25 @@ export function renderConfirmationCard(parent: HTMLElement, card: ConfirmationCa
 		text: `Waiting for your answer until ${expires.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}.`,
 	});
 	const buttons = root.createDiv({ cls: "vault-agent-confirm-buttons" });
-	const status = root.createDiv({ cls: "vault-agent-confirm-status" });
-	// Answered: the buttons and the wait for an answer go.
+	const statusLineEl = root.createDiv({ cls: "vault-agent-confirm-status-line" });
+	const status = statusLineEl.createDiv({ cls: "vault-agent-confirm-status" });
+	// Answered: the buttons and the wait for an answer go, and what spoke of
+	// the change to come (its preview, how it will be written) folds away.
 	const answered = () => {
 		buttons.remove();
 		expiry.remove();
+		root.addClass("is-answered");
 	};
 	const finish = (result: ToolResult, label: string, reply = "") => {
 		answered();
 		root.addClass(result.ok ? "is-done" : "is-closed");
 		status.setText(label);
+		const entry = result.ok ? result.journal?.entry : undefined;
+		if (entry && actions.undo) {
+			const undo = new ButtonComponent(statusLineEl).setButtonText("Undo").setClass("vault-agent-undo");
+			undo.buttonEl.dataset.journalEntry = entry;
+			undo.onClick(() => void actions.undo?.(entry));
+		}
 		// An outside server's words, apart from the plugin's and marked as its own: they may try to speak for it.
 		if (reply) {
 			const quote = root.createDiv({ cls: "vault-agent-confirm-reply" });

@@ -9,6 +9,9 @@ import type { AgentRunner } from "../doors/acp/runner";
 import type { ConversationStore } from "../host/conversation-store";
 import type { ToolResult } from "../vault-agent-api";
 
+/** A group of Settings → Vault Agent that the chat opens at. */
+export type SettingsGroup = "model" | "safety" | "mcp";
+
 export interface ChatContext {
 	/** The core, once it has started; null before and after. */
 	readonly core: CoreHandle | null;
@@ -29,6 +32,8 @@ export interface ChatContext {
 	rememberConversation(id: string): Promise<void>;
 	/** Stop: the model requests and outside calls tagged with `conversation` end (every request, outside call and CLI process without one). */
 	abortRequests(conversation?: string): void;
+	/** Opens Settings → Vault Agent at a group (the Model group: the profile in use). */
+	openSettings(group: SettingsGroup): void;
 	/** Brings chat view `viewId` forward (another view asked for the chat it shows); false when it is gone. */
 	revealChat(viewId: string): boolean;
 }

@@ -2,7 +2,7 @@
 // Local only and MCP badges, who answers (this view's pick), the icons, and
 // a coding agent's own selects in a second row.
 
-import { DropdownComponent, ExtraButtonComponent, setIcon, setTooltip } from "obsidian";
+import { type App, ButtonComponent, DropdownComponent, ExtraButtonComponent, Modal, setIcon, setTooltip } from "obsidian";
 import type { PermissionMode } from "../core/types";
 import { asPermissionMode, PERMISSION_MODES, permissionModeText } from "../settings/permission-modes";
 import type { ViewContext } from "./view-context";
@@ -26,6 +26,7 @@ export class ChatHeader {
 	readonly agentConfigEl: HTMLElement;
 	private readonly profileSwitcher: ProfileSwitcher;
 	private readonly modeEl: HTMLElement;
+	private readonly titleEl: HTMLElement;
 	/** Shown while Settings → Safety → Local only is on. */
 	private readonly localOnlyEl: HTMLElement;
 	private readonly outsideEl: HTMLElement;
@@ -36,16 +37,27 @@ export class ChatHeader {
 		root: HTMLElement,
 		private readonly ctx: ViewContext,
 		actions: HeaderActions,
+		app: App,
 	) {
-		// Two rows at most: the mode, who answers and the icons; then a coding
-		// agent's own selects, in one compact row (hidden while empty).
+		// Two rows, each laid out on purpose (nothing that merely wrapped): the
+		// chat's title, the status badges and the icons; then the mode and who
+		// answers. A coding agent's own selects add a compact row (hidden while empty).
 		const bar = root.createDiv({ cls: "vault-agent-chat-header" });
-		const header = bar.createDiv({ cls: "vault-agent-header-main" });
-		this.localOnlyEl = header.createDiv({ cls: "vault-agent-local-only-badge", text: "Local only", attr: { title: "Vault Agent connects only to this computer and your private network (Settings → Safety)" } });
+		const top = bar.createDiv({ cls: "vault-agent-header-top" });
+		this.titleEl = top.createDiv({ cls: "vault-agent-chat-title", attr: { role: "heading", "aria-level": "2" } });
+		// Local only is a status: its icon and name; a click explains it, with the way to its setting.
+		this.localOnlyEl = top.createEl("button", { cls: "vault-agent-local-only-badge", attr: { "aria-label": "Local only: what it means", title: LOCAL_ONLY_TEXT } });
+		setIcon(this.localOnlyEl.createSpan({ cls: "vault-agent-local-only-icon" }), "shield");
+		this.localOnlyEl.createSpan({ cls: "vault-agent-local-only-label", text: "Local only" });
+		this.localOnlyEl.addEventListener("click", () => new LocalOnlyModal(app, ctx).open());
 		this.localOnlyEl.hide();
-		// The user's own MCP servers that are on: names, or a count, with each one's state as the tooltip.
-		this.outsideEl = header.createDiv({ cls: "vault-agent-outside-badge" });
+		// The chat's status: the user's own MCP servers that are on (names, or a count) and what is
+		// wrong that is about no message; a click opens the panel with each state and its fix.
+		this.outsideEl = top.createEl("button", { cls: "vault-agent-outside-badge" });
+		this.outsideEl.addEventListener("click", () => new StatusModal(app, ctx).open());
 		this.outsideEl.hide();
+		const icons = top.createDiv({ cls: "vault-agent-header-icons" });
+		const header = bar.createDiv({ cls: "vault-agent-header-main" });
 		// The permission mode, where the user sees it while chatting. Only this
 		// dropdown (a user's click) and the settings tab change it.
 		this.modeEl = header.createDiv({ cls: "vault-agent-mode" });
@@ -59,12 +71,13 @@ export class ChatHeader {
 			if (permissionMode) await ctx.updateSettings({ permissionMode });
 		});
 		this.profileSwitcher = new ProfileSwitcher(header, ctx, () => actions.agentChanged());
-		const icons = header.createDiv({ cls: "vault-agent-header-icons" });
 		const icon = (name: string, tooltip: string, cls: string, run: () => void) =>
-			new ExtraButtonComponent(icons).setIcon(name).setTooltip(tooltip).onClick(run).extraSettingsEl.addClass(cls);
+			// A named icon button is a button to a screen reader too.
+			new ExtraButtonComponent(icons).setIcon(name).setTooltip(tooltip).onClick(run).extraSettingsEl.addClass(cls, "vault-agent-icon-button");
 		icon("plus", "New chat", "vault-agent-new-chat", () => actions.newChat());
 		icon("history", "Chat history", "vault-agent-history-button", () => actions.toggleHistory());
 		icon("file-output", "Export to note", "vault-agent-export", () => actions.exportChat());
+		for (const el of Array.from(icons.querySelectorAll(".vault-agent-icon-button"))) el.setAttribute("role", "button");
 		const agentRow = bar.createDiv({ cls: "vault-agent-agent-row" });
 		this.agentModeDropdown = new DropdownComponent(agentRow);
 		this.agentModeDropdown.selectEl.addClass("vault-agent-agent-mode");
@@ -72,6 +85,17 @@ export class ChatHeader {
 		this.agentModeDropdown.selectEl.hide();
 		this.agentModeDropdown.onChange((mode) => actions.agentMode(mode));
 		this.agentConfigEl = agentRow.createDiv({ cls: "vault-agent-agent-config" });
+	}
+
+	/** The chat's title, cut at its end where the row is short (whole in its tooltip). */
+	setTitle(title: string): void {
+		this.titleEl.setText(title);
+		this.titleEl.setAttribute("title", title);
+	}
+
+	/** Switch profile (an error's way out): the model picker, focused and open. */
+	openProfileSwitcher(): void {
+		this.profileSwitcher.open();
 	}
 
 	/** Shows the permission mode and which model answers, as saved now. */
@@ -82,13 +106,15 @@ export class ChatHeader {
 		this.localOnlyEl.toggle(settings.localOnly);
 		this.profileSwitcher.refresh();
 		const outside = this.ctx.core?.outsideSummary();
-		this.outsideEl.toggle(Boolean(outside?.label));
-		if (!outside?.label) return;
+		const problems = outside?.problems.length ?? 0;
+		this.outsideEl.toggle(Boolean(outside?.label) || problems > 0);
+		if (!outside || (!outside.label && problems === 0)) return;
 		this.outsideEl.empty();
-		setIcon(this.outsideEl.createSpan({ cls: "vault-agent-outside-icon" }), "plug");
-		this.outsideEl.createSpan({ cls: "vault-agent-outside-label", text: outside.label });
-		this.outsideEl.toggleClass("is-error", outside.unreachable);
-		this.outsideEl.setAttribute("aria-label", `MCP servers: ${outside.servers.join("; ")}`);
+		setIcon(this.outsideEl.createSpan({ cls: "vault-agent-outside-icon" }), problems > 0 ? "alert-triangle" : "plug");
+		this.outsideEl.createSpan({ cls: "vault-agent-outside-label", text: outside.label || (problems === 1 ? "1 problem" : `${problems} problems`) });
+		this.outsideEl.toggleClass("is-error", outside.unreachable || problems > 0);
+		const states = outside.servers.length > 0 ? `MCP servers: ${outside.servers.join("; ")}` : "Status";
+		this.outsideEl.setAttribute("aria-label", problems > 0 ? `${states}. ${problems === 1 ? "1 problem" : `${problems} problems`}: open the status` : states);
 	}
 
 	private showMode(mode: PermissionMode): void {
@@ -98,5 +124,75 @@ export class ChatHeader {
 		// The label too: a narrow header cuts it.
 		this.modeEl.setAttribute("title", `${text.label}: ${text.description}`);
 		setIcon(this.modeIcon, text.mode === "readOnly" ? "lock" : text.mode === "askEveryChange" ? "shield-check" : "pencil");
+	}
+}
+
+const LOCAL_ONLY_TEXT = "Vault Agent connects only to this computer and your private network (Settings → Safety).";
+
+/** What Local only means, opened from its badge, with the way to its setting. */
+class LocalOnlyModal extends Modal {
+	constructor(
+		app: App,
+		private readonly ctx: ViewContext,
+	) {
+		super(app);
+	}
+
+	onOpen(): void {
+		this.setTitle("Local only is on");
+		this.contentEl.createEl("p", { text: "Vault Agent connects only to this computer and your private network: model servers, MCP servers and downloads elsewhere are refused before anything is sent." });
+		this.contentEl.createEl("p", { text: "A profile that points at a server on the internet fails and says why: point it at a local server, or turn the setting off." });
+		const buttons = this.contentEl.createDiv({ cls: "modal-button-container" });
+		new ButtonComponent(buttons)
+			.setButtonText("Open safety settings")
+			.setCta()
+			.onClick(() => {
+				this.close();
+				this.ctx.openSettings("safety");
+			});
+		new ButtonComponent(buttons).setButtonText("Close").onClick(() => this.close());
+	}
+
+	onClose(): void {
+		this.contentEl.empty();
+	}
+}
+
+/** The chat's status: each MCP server's state, and what is wrong that is about no message, with its fix. */
+class StatusModal extends Modal {
+	constructor(
+		app: App,
+		private readonly ctx: ViewContext,
+	) {
+		super(app);
+	}
+
+	onOpen(): void {
+		const summary = this.ctx.core?.outsideSummary();
+		this.setTitle("Chat status");
+		this.contentEl.addClass("vault-agent-status");
+		if (summary && summary.servers.length > 0) {
+			this.contentEl.createDiv({ cls: "vault-agent-status-heading", text: "Your MCP servers" });
+			const list = this.contentEl.createEl("ul");
+			for (const server of summary.servers) list.createEl("li", { text: server });
+		}
+		for (const problem of summary?.problems ?? []) {
+			const row = this.contentEl.createDiv({ cls: "vault-agent-status-problem" });
+			setIcon(row.createSpan({ cls: "vault-agent-status-icon" }), "alert-triangle");
+			// Backticks mark names in the core's words; shown as plain text, not Markdown punctuation.
+			row.createSpan({ text: problem.replace(/`/g, "") });
+		}
+		if ((summary?.problems.length ?? 0) === 0) this.contentEl.createEl("p", { text: "Nothing is wrong." });
+		const buttons = this.contentEl.createDiv({ cls: "modal-button-container" });
+		const servers = (summary?.servers.length ?? 0) > 0;
+		new ButtonComponent(buttons).setButtonText(servers ? "Open MCP settings" : "Open model settings").onClick(() => {
+			this.close();
+			this.ctx.openSettings(servers ? "mcp" : "model");
+		});
+		new ButtonComponent(buttons).setButtonText("Close").onClick(() => this.close());
+	}
+
+	onClose(): void {
+		this.contentEl.empty();
 	}
 }

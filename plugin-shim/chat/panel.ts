@@ -6,11 +6,11 @@
 // every decision live in the core (and, for a coding agent, in the agent),
 // which also keeps which view shows which chat (one chat in one view).
 
-import { ButtonComponent, type ItemView } from "obsidian";
+import { ButtonComponent, ExtraButtonComponent, type ItemView } from "obsidian";
 import type { Attachment, Conversation, PromptValues, SelectionRequest } from "../core/types";
 import type { ToolResult } from "../vault-agent-api";
 import { AttachmentBar, NoteSuggest } from "./attachments";
-import { Banner } from "./banner";
+import { Banner, type BannerAction } from "./banner";
 import type { ChatContext } from "./chat-context";
 import { promptValues, type RewriteHow } from "./editor-actions";
 import { renderEmptyState } from "./empty-state";
@@ -21,14 +21,17 @@ import { acceptVaultDrops } from "./vault-drops";
 import { drawRegenerate } from "./regenerate";
 import { showReport } from "./report";
 import { SlashCommandSuggest } from "./slash-commands";
-import { Transcript } from "./transcript";
+import { Transcript, type TurnError } from "./transcript";
 import type { ChatSurface, ChatTurn } from "./turn";
 import { AgentTurn } from "./turn-agent";
 import { ModelTurn } from "./turn-model";
 import { type ViewContext, viewContext } from "./view-context";
 
+/** One line at 320 px; the hint under the input says what / and [[ do. */
+const INPUT_PLACEHOLDER = "Ask about your vault…";
+
 export class ChatPanel implements ChatSurface {
-	conversation: Conversation | null = null;
+	private shown: Conversation | null = null;
 	transcript!: Transcript;
 	banner!: Banner;
 	private inputEl!: HTMLTextAreaElement;
@@ -60,6 +63,28 @@ export class ChatPanel implements ChatSurface {
 		return this.inputEl;
 	}
 
+	/** The conversation on screen; its title is the header's and the tab's. */
+	get conversation(): Conversation | null {
+		return this.shown;
+	}
+
+	set conversation(conversation: Conversation | null) {
+		const before = this.shown?.title;
+		this.shown = conversation;
+		if (conversation?.title !== before) this.showTitle();
+	}
+
+	/** This chat's title: renamed in history, else its first question (the core's). */
+	get title(): string {
+		return this.shown?.title ?? "New chat";
+	}
+
+	private showTitle(): void {
+		this.header?.setTitle(this.title);
+		// The tab and the view header read getDisplayText() again (Obsidian's leaf API, not in its typings).
+		(this.view.leaf as unknown as { updateHeader?: () => void }).updateHeader?.();
+	}
+
 	/** Draws the chat into the view, then shows the last conversation once the core has started. */
 	async build(): Promise<void> {
 		const app = this.view.app;
@@ -74,7 +99,8 @@ export class ChatPanel implements ChatSurface {
 			},
 			agentChanged: () => this.agentChanged(),
 			agentMode: (mode) => this.agent.setMode(mode),
-		});
+		}, app);
+		this.header.setTitle(this.title);
 		this.history = new HistoryPanel(root, {
 			app,
 			store: () => this.ctx.conversations,
@@ -100,15 +126,20 @@ export class ChatPanel implements ChatSurface {
 			displayName: (toolId) => this.displayName(toolId),
 			undo: () => this.ctx.undo,
 			showBanner: (message, retry) => this.showBanner(message, retry),
+			showError: (error) => this.showError(error),
+			isStatus: (text) => this.ctx.core?.outsideSummary().problems.includes(text) ?? false,
+			statusChanged: () => this.refreshHeader(),
 			continueTurn: () => void this.model.retry(),
 			modelCard: (callId, card) => this.model.cardActions(callId, card),
 			imageSrc: (a) => chips.src(a),
 		});
 		const composer = root.createDiv({ cls: "vault-agent-composer" });
 		this.attachments = new AttachmentBar(composer, app, chips, (message) => this.showBanner(message));
-		this.inputEl = composer.createEl("textarea", {
+		// The input with Send beside it; under them, what the input can do: attach, / and [[.
+		const inputRow = composer.createDiv({ cls: "vault-agent-composer-row" });
+		this.inputEl = inputRow.createEl("textarea", {
 			cls: "vault-agent-input",
-			attr: { rows: "3", placeholder: "Ask about your vault… ([[ or @ attaches a file from the vault)" },
+			attr: { rows: "3", placeholder: INPUT_PLACEHOLDER, "aria-label": "Message" },
 		});
 		acceptImages({ owner: this.view, target: composer, bar: this.attachments, images, chatId: () => this.conversation?.id ?? null, say: (message) => this.showBanner(message) });
 		acceptVaultDrops({ app, owner: this.view, target: composer, attach: (file) => this.attachments.attach(file) });
@@ -135,7 +166,20 @@ export class ChatPanel implements ChatSurface {
 				void this.send();
 			}
 		});
-		const buttons = composer.createDiv({ cls: "vault-agent-composer-buttons" });
+		const buttons = inputRow.createDiv({ cls: "vault-agent-composer-buttons" });
+		const footer = composer.createDiv({ cls: "vault-agent-composer-footer" });
+		// Attach: the same picker, and so the same checks, as typing [[ (notes, images, PDFs).
+		const attach = new ExtraButtonComponent(footer)
+			.setIcon("paperclip")
+			.setTooltip("Attach a note, image or document")
+			.onClick(() => this.openAttachPicker());
+		attach.extraSettingsEl.addClass("vault-agent-attach");
+		attach.extraSettingsEl.setAttribute("role", "button");
+		const hint = footer.createDiv({ cls: "vault-agent-composer-hint" });
+		hint.createEl("kbd", { text: "/" });
+		hint.appendText(" prompts · ");
+		hint.createEl("kbd", { text: "[[" });
+		hint.appendText(" notes, images, PDFs");
 		this.sendButton = new ButtonComponent(buttons)
 			.setButtonText("Send")
 			.setCta()
@@ -394,6 +438,44 @@ export class ChatPanel implements ChatSurface {
 
 	/** The banner; `retry` offers our model's turn again (the banner's Retry). */
 	showBanner(message: string, retry = false): void {
-		this.banner.show(message, retry ? { text: "Retry", run: () => void this.model.retry() } : undefined);
+		this.banner.show(message, retry ? [this.retryAction()] : []);
+	}
+
+	/** The attach button: "[[" at the caret opens the vault picker, as if typed. */
+	private openAttachPicker(): void {
+		const input = this.inputEl;
+		const at = input.selectionStart ?? input.value.length;
+		const before = input.value.slice(0, at);
+		const spacer = before.length > 0 && !/\s$/.test(before) ? " " : "";
+		input.setRangeText(`${spacer}[[`, at, input.selectionEnd ?? at, "end");
+		input.focus();
+		input.dispatchEvent(new Event("input", { bubbles: true }));
+	}
+
+	/** A turn's error with its ways out, in the order the core gave them. */
+	showError(error: TurnError): void {
+		const actions = error.wayOut.map((way): BannerAction => {
+			switch (way) {
+				case "retry":
+					return this.retryAction();
+				case "profileSettings":
+					return { text: "Open this profile's settings", cls: "vault-agent-banner-settings", run: () => void this.openProfileSettings() };
+				case "switchProfile":
+					return { text: "Switch profile", cls: "vault-agent-banner-switch", run: () => this.header.openProfileSwitcher() };
+			}
+		});
+		this.banner.show(error.message, actions, error.address);
+	}
+
+	private retryAction(): BannerAction {
+		return { text: "Retry", run: () => void this.model.retry() };
+	}
+
+	/** The settings of the profile that answers in this view (the header's pick becomes the one shown there). */
+	private async openProfileSettings(): Promise<void> {
+		const picked = this.ctx.pickedProfile();
+		const active = this.ctx.core?.modelProfiles().find((p) => p.active)?.id;
+		if (picked && picked !== active) await this.ctx.editModelProfiles({ action: "select", id: picked });
+		this.ctx.openSettings("model");
 	}
 }

@@ -39,6 +39,17 @@ export class ProfileSwitcher {
 		});
 	}
 
+	/** Focused, and its list open where the browser allows it (a click is a user's gesture). */
+	open(): void {
+		const select = this.dropdown.selectEl;
+		select.focus();
+		try {
+			select.showPicker();
+		} catch {
+			// Not allowed here (no gesture, or an older Electron): focus is enough.
+		}
+	}
+
 	/** Shows the profiles as saved now. */
 	refresh(): void {
 		const profiles = this.ctx.core?.modelProfiles();

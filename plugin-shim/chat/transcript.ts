@@ -15,6 +15,9 @@ import { StreamRenderer } from "./stream-render";
 import { renderUserMessage } from "./user-message";
 
 
+/** A turn's error event, as the view draws it. */
+export type TurnError = Extract<ChatEvent, { type: "error" }>;
+
 export interface TranscriptHost {
 	app: App;
 	/** Owns the Markdown renders and the link handlers (the view), and is the hover preview's parent. */
@@ -26,6 +29,12 @@ export interface TranscriptHost {
 	undo(): UndoController | null;
 	/** An error at the end of the messages (beside what failed); `retry` offers the failed turn again. */
 	showBanner(message: string, retry?: boolean): void;
+	/** Whether the core lists `text` as the chat's status (the header's panel says it, not the transcript). */
+	isStatus?(text: string): boolean;
+	/** The chat's status changed: the header shows it again. */
+	statusChanged?(): void;
+	/** A turn's error, with the buttons the core chose (Retry, the profile's settings, Switch profile). */
+	showError(error: TurnError): void;
 	/** Continue after the round limit: the turn goes on from its tool results. */
 	continueTurn(): void;
 	/** How a card of our model's turn is answered (in the chat, which goes on with the turn). */
@@ -234,6 +243,11 @@ export class Transcript {
 				break;
 			case "notice":
 			case "roundLimit": {
+				// Status about no message (a server down, the instructions note missing) is the header's, said once there.
+				if (event.type === "notice" && this.host.isStatus?.(event.text)) {
+					this.host.statusChanged?.();
+					break;
+				}
 				this.streamEl?.removeClass("is-streaming", "is-waiting");
 				// Stopped before the first word: no empty bubble stays.
 				if (this.streamEl && !this.stream?.written.trim()) this.streamEl.remove();
@@ -254,7 +268,7 @@ export class Transcript {
 				this.streamEl = null;
 				// The message whose turn failed is marked; the error is drawn after it.
 				this.lastUser()?.addClass("is-failed");
-				this.host.showBanner(event.message, event.retryable);
+				this.host.showError(event);
 				break;
 			case "turnEnded":
 			case "userMessage": // drawn by the turn, with its edit button
@@ -349,7 +363,7 @@ export class Transcript {
 	/** A confirmation card among the messages, answered through `actions` (by default our model's turn goes on with the answer). */
 	card(callId: string, card: ConfirmationCard, actions: CardActions = this.host.modelCard(callId, card)): void {
 		const holder = this.el.createDiv({ cls: "vault-agent-inline-card" });
-		renderConfirmationCard(holder, card, actions);
+		renderConfirmationCard(holder, card, { ...actions, undo: (entry) => this.host.undo()?.undoEntry(entry) ?? Promise.resolve(null) });
 	}
 
 	notice(text: string): HTMLElement {

@@ -146,7 +146,7 @@ export class AgentTurn implements ChatTurn {
 	private showSlashCommands(commands: Array<{ name: string; description: string }>): void {
 		this.controls.slashSuggest.commands = commands;
 		const name = this.session?.facts?.name ?? "the agent";
-		this.chat.input.setAttribute("placeholder", commands.length > 0 ? `Message ${name}… (/ for its commands)` : "Ask about your vault… ([[ or @ attaches a file from the vault)");
+		this.chat.input.setAttribute("placeholder", commands.length > 0 ? `Message ${name}… (/ for its commands)` : "Ask about your vault…");
 	}
 
 	private event(event: AgentEvent): void {

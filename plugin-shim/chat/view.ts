@@ -33,8 +33,9 @@ export class ChatView extends ItemView {
 		return CHAT_VIEW_TYPE;
 	}
 
+	/** The chat's own title, so two chats side by side can be told apart. */
 	getDisplayText(): string {
-		return "Vault Agent";
+		return this.panel?.title ?? "Vault Agent";
 	}
 
 	getIcon(): string {

@@ -152,9 +152,14 @@ export type NoteDiff = { added: number, removed: number, hunks: Array<DiffHunk>,
 
 export type DiffHunk = { 
 /**
- * `@@ -a,b +c,d @@`
+ * `@@ -a,b +c,d @@`, for the model and the journal.
  */
-header: string, lines: Array<DiffLine>, };
+header: string, 
+/**
+ * Where the hunk starts, as a person reads it: "Line 18" (the first
+ * line shown, in the note after the change).
+ */
+label: string, lines: Array<DiffLine>, };
 
 export type DiffLine = { kind: LineKind, 
 /**

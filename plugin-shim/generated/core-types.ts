@@ -135,7 +135,13 @@ servers: Array<string>,
 /**
  * A server on could not be reached at its last listing.
  */
-unreachable: boolean, };
+unreachable: boolean, 
+/**
+ * Problems about no message (a server down, the instructions note
+ * missing), each with its fix: the header's status panel says them;
+ * the transcript does not repeat them.
+ */
+problems: Array<string>, };
 
 /**
  * How the host reaches one server: built by the core from the settings,
@@ -895,12 +901,26 @@ export type ChatEvent = { "type": "userMessage", text: string, attachments: Arra
 /**
  * Whether the banner offers Retry (the turn can run again as it is).
  */
-retryable: boolean, } | { "type": "turnEnded", end: TurnEnd, };
+retryable: boolean, 
+/**
+ * The address the message names, for the view to wrap at its `/`
+ * (never inside a word); `None`: the message names none.
+ */
+address?: string, 
+/**
+ * The buttons beside the message, in this order.
+ */
+wayOut: Array<WayOut>, } | { "type": "turnEnded", end: TurnEnd, };
 
 /**
  * How a turn ended.
  */
 export type TurnEnd = "done" | "awaitingConfirmation" | "roundLimit" | "stopped" | "failed";
+
+/**
+ * A button beside an error: what the user can do about it from the chat.
+ */
+export type WayOut = "retry" | "profileSettings" | "switchProfile";
 
 /**
  * What the settings tab shows about the CLI.

@@ -49,7 +49,10 @@ export class VaultAgentSettingTab extends PluginSettingTab {
 			type: "group",
 			heading: section.heading,
 			cls: section.cls,
-			items: section.rows.map(({ name, desc, aliases, render }): SettingGroupItem => ({ name, desc, aliases, render: (setting: Setting) => render(setting) })),
+			items: section.rows.map(({ name, desc, aliases, render }): SettingGroupItem => ({ name, desc, aliases, render: (setting: Setting) => {
+					render(setting);
+					nameControls(setting, name);
+				} })),
 		}));
 	}
 
@@ -75,6 +78,7 @@ export class VaultAgentSettingTab extends PluginSettingTab {
 				const setting = new Setting(sectionEl).setName(row.name);
 				if (row.desc) setting.setDesc(row.desc);
 				row.render(setting);
+				nameControls(setting, row.name);
 			}
 		}
 	}
@@ -83,5 +87,18 @@ export class VaultAgentSettingTab extends PluginSettingTab {
 	private redraw(): void {
 		if (requireApiVersion("1.13.0") && !this.drawnByDisplay) this.update();
 		else this.draw();
+	}
+}
+
+/**
+ * A screen reader names a row's fields and icon buttons by the row's name
+ * where the control has no name of its own (a Setting's field has no <label>).
+ */
+function nameControls(setting: Setting, name: string): void {
+	for (const field of Array.from(setting.controlEl.querySelectorAll("input, select, textarea"))) {
+		if (!field.hasAttribute("aria-label")) field.setAttribute("aria-label", name);
+	}
+	for (const icon of Array.from(setting.settingEl.querySelectorAll(".clickable-icon[aria-label]"))) {
+		if (icon.tagName !== "BUTTON" && !icon.hasAttribute("role")) icon.setAttribute("role", "button");
 	}
 }

@@ -36,8 +36,12 @@ pub struct DiffLine {
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct DiffHunk {
-    /// `@@ -a,b +c,d @@`
+    /// `@@ -a,b +c,d @@`, for the model and the journal.
     pub header: String,
+    /// Where the hunk starts, as a person reads it: "Line 18" (the first
+    /// line shown, in the note after the change).
+    #[serde(default)]
+    pub label: String,
     pub lines: Vec<DiffLine>,
 }
 

@@ -66,7 +66,13 @@ impl NoteDiff {
                 lines.extend(removed_lines);
                 lines.extend(added_lines);
             }
-            hunks.push(DiffHunk { header, lines });
+            // 1-based; a hunk that only removes the note's last lines starts after them.
+            let label = format!("Line {}", new_range.start + 1);
+            hunks.push(DiffHunk {
+                header,
+                label,
+                lines,
+            });
         }
         NoteDiff {
             added,
@@ -186,7 +192,25 @@ fn word_segments(old_line: &str, new_line: &str) -> (Vec<Segment>, Vec<Segment>)
             new_changed[new_index..new_index + len].fill(false);
         }
     }
+    join_changed_runs(&old, &mut old_changed);
+    join_changed_runs(&new, &mut new_changed);
     (segments(&old, &old_changed), segments(&new, &new_changed))
+}
+
+/// A space between two changed words is part of the change: "on time." is
+/// one highlight, not two blocks with an unmarked gap.
+fn join_changed_runs(tokens: &[&str], changed: &mut [bool]) {
+    for i in 1..tokens.len().saturating_sub(1) {
+        if tokens[i].trim().is_empty() && changed[i - 1] && changed[i + 1] {
+            changed[i] = true;
+        }
+    }
+    // Spaces alone that differ at a line's ends are not a change worth a mark.
+    for i in [0, tokens.len().saturating_sub(1)] {
+        if tokens.get(i).is_some_and(|t| t.trim().is_empty()) {
+            changed[i] = false;
+        }
+    }
 }
 
 fn segments(tokens: &[&str], changed: &[bool]) -> Vec<Segment> {
@@ -268,6 +292,27 @@ mod tests {
         let diff = NoteDiff::between("a\r\nb\r\n", "a\r\nc\r\n");
         assert_eq!((diff.added, diff.removed), (1, 1));
         assert!(!diff.unified().contains('\r'));
+    }
+
+    #[test]
+    fn hunks_are_labelled_by_line_and_only_changed_words_are_marked() {
+        let before: String = (1..=30)
+            .map(|i| format!("The vendor of item {i} is late.\n"))
+            .collect();
+        let after = before.replace("item 20 is late.\n", "item 20 is on time.\n");
+        let diff = NoteDiff::between(&before, &after);
+        assert_eq!(diff.hunks[0].label, "Line 17", "{}", diff.hunks[0].header);
+        let marked = |kind: LineKind| -> Vec<String> {
+            let line = diff.hunks[0].lines.iter().find(|l| l.kind == kind).unwrap();
+            line.segments
+                .iter()
+                .filter(|s| s.changed)
+                .map(|s| s.text.clone())
+                .collect()
+        };
+        // One run for "on time.": no unmarked gap between changed words.
+        assert_eq!(marked(LineKind::Added), ["on time."]);
+        assert_eq!(marked(LineKind::Removed), ["late."]);
     }
 
     #[test]

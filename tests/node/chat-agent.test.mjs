@@ -353,8 +353,15 @@ it("refused connections say what to start", async () => {
 		assert.equal(end, "failed");
 		const error = events.find((e) => e.type === "error");
 		assert.equal(error.code, "connection");
-		assert.match(error.message, /ECONNREFUSED/);
+		// The cause once (Node's message repeats the code), the profile by name, the address apart for the view to wrap.
+		assert.equal(error.message.split("ECONNREFUSED").length - 1, 1, error.message);
 		assert.match(error.message, /Is the model server running\?/);
+		const profile = plugin.core.modelProfiles().find((p) => p.active);
+		assert.ok(error.message.includes(`"${profile.name}"`), error.message);
+		assert.equal(error.address, "http://127.0.0.1:9/v1/chat/completions");
+		assert.ok(error.message.includes(error.address), error.message);
+		// The ways out the view offers as buttons; Switch profile only where there is another profile.
+		assert.deepEqual(error.wayOut, ["retry", "profileSettings"]);
 	} finally {
 		removeVault(vault);
 	}

@@ -1550,6 +1550,12 @@ function defineDerivedClasses(mocks) {
 			return this.view?.getIcon() ?? "";
 		}
 
+		/** Obsidian's (not in its typings): the tab and the view header read getDisplayText() again. */
+		updateHeader() {
+			this.updateHeader__();
+			this.view?.titleEl__?.setText(this.getDisplayText());
+		}
+
 		updateHeader__() {
 			setIcon(this.tabHeaderEl, this.getIcon() || "file");
 			this.tabHeaderEl.setAttribute("aria-label", this.getDisplayText());

@@ -277,7 +277,7 @@ export class AgentSession {
 				onEvent({ type: "turnEnded", end: "failed" });
 				return "crashed";
 			}
-			onEvent({ type: "error", code: "agent_error", retryable: true, message: `${this.profile.name}: ${error instanceof Error ? error.message : String(error)}` });
+			onEvent({ type: "error", code: "agent_error", retryable: true, wayOut: ["retry"], message: `${this.profile.name}: ${error instanceof Error ? error.message : String(error)}` });
 			onEvent({ type: "turnEnded", end: "failed" });
 			return "failed";
 		} finally {

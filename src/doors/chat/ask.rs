@@ -269,8 +269,13 @@ impl<H: Host> ChatDoor<H> {
         system.push_str(&standing.section);
         // Once a turn: its first round answers the user's message.
         let first_round = matches!(conversation.messages.last(), Some(ChatMessage::User { .. }));
-        if let (Some(text), true) = (standing.notice, first_round) {
-            events.emit(ChatEvent::Notice { text });
+        if first_round {
+            self.session
+                .instructions_problem
+                .replace(standing.notice.clone());
+            if let Some(text) = standing.notice {
+                events.emit(ChatEvent::Notice { text });
+            }
         }
         // Skills are read with obsidianNotes: without it (or any tool) there are none to offer.
         if !rewriting && settings.tool_enabled("obsidianNotes") {

@@ -92,9 +92,43 @@ pub enum ChatEvent {
         message: String,
         /// Whether the banner offers Retry (the turn can run again as it is).
         retryable: bool,
+        /// The address the message names, for the view to wrap at its `/`
+        /// (never inside a word); `None`: the message names none.
+        #[cfg_attr(test, ts(optional))]
+        #[serde(skip_serializing_if = "Option::is_none")]
+        address: Option<String>,
+        /// The buttons beside the message, in this order.
+        way_out: Vec<WayOut>,
     },
     #[serde(rename_all = "camelCase")]
     TurnEnded { end: TurnEnd },
+}
+
+/// A button beside an error: what the user can do about it from the chat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub enum WayOut {
+    /// Run the turn again as it is.
+    Retry,
+    /// Open Settings → Vault Agent → Model on the profile that failed.
+    ProfileSettings,
+    /// Pick another model profile in the chat header.
+    SwitchProfile,
+}
+
+impl ChatEvent {
+    /// An error about the request itself (nothing the settings can fix),
+    /// without buttons.
+    pub fn plain_error(code: &str, message: String) -> Self {
+        ChatEvent::Error {
+            code: code.into(),
+            message,
+            retryable: false,
+            address: None,
+            way_out: Vec::new(),
+        }
+    }
 }
 
 /// The answer of "Test connection".

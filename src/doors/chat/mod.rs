@@ -55,7 +55,7 @@ use crate::engine::{Engine, ToolDescriptor};
 use crate::policy::scope::FolderScope;
 use crate::settings::Settings;
 
-pub use self::events::{ChatEvent, ChatEvents, ConnectionReport, Decision, TurnEnd};
+pub use self::events::{ChatEvent, ChatEvents, ConnectionReport, Decision, TurnEnd, WayOut};
 
 /// The chat's door over the engine every door shares.
 pub struct ChatDoor<H: Host> {
@@ -82,6 +82,11 @@ pub struct ChatSession {
     outside: RefCell<Vec<outside::OfferedTool>>,
     /// Each enabled server's last listing, for the chat's header.
     outside_status: RefCell<Vec<(String, crate::base::outside::OutsideListing)>>,
+    /// What the last turn found wrong that is about no message (a server
+    /// down, the instructions note missing): said in the header's status,
+    /// with its fix, not in every transcript. Outside servers', then the note's.
+    outside_problems: RefCell<Vec<String>>,
+    instructions_problem: RefCell<Option<String>>,
     /// Outside calls waiting on their cards.
     outside_cards: RefCell<Vec<outside::PendingOutside>>,
     outside_cards_made: Cell<u64>,
@@ -170,11 +175,7 @@ impl<H: Host> ChatDoor<H> {
                     made
                 }
                 Err(message) => {
-                    events.emit(ChatEvent::Error {
-                        code: "not_sent".into(),
-                        message,
-                        retryable: false,
-                    });
+                    events.emit(ChatEvent::plain_error("not_sent", message));
                     return self.finish_turn(conversation, TurnEnd::Failed, events);
                 }
             }
@@ -184,11 +185,7 @@ impl<H: Host> ChatDoor<H> {
         let attachments = match attachments.map(prompt::resolved_attachments).transpose() {
             Ok(attachments) => attachments.map(bound_attachments),
             Err(message) => {
-                events.emit(ChatEvent::Error {
-                    code: "not_sent".into(),
-                    message,
-                    retryable: false,
-                });
+                events.emit(ChatEvent::plain_error("not_sent", message));
                 return self.finish_turn(conversation, TurnEnd::Failed, events);
             }
         };
@@ -202,20 +199,12 @@ impl<H: Host> ChatDoor<H> {
             .images_accepted(attachments.as_deref(), &settings)
             .await
         {
-            events.emit(ChatEvent::Error {
-                code: error.code().into(),
-                message: self.shown_error(&error, &settings),
-                retryable: false,
-            });
+            events.emit(self.error_event(&error, &settings));
             return self.finish_turn(conversation, TurnEnd::Failed, events);
         }
         // A scanned PDF (no text) or one PDF.js cannot open is said before sending.
         if let Err(message) = self.pdfs_readable(attachments.as_deref()).await {
-            events.emit(ChatEvent::Error {
-                code: "pdf_unreadable".into(),
-                message,
-                retryable: false,
-            });
+            events.emit(ChatEvent::plain_error("pdf_unreadable", message));
             return self.finish_turn(conversation, TurnEnd::Failed, events);
         }
         let scheduled = setup.as_ref().and_then(|s| s.scheduled.clone());
@@ -390,11 +379,10 @@ impl<H: Host> ChatDoor<H> {
                 Some(ChatMessage::User { .. } | ChatMessage::Tool { .. })
             );
         if !retryable {
-            events.emit(ChatEvent::Error {
-                code: "nothing_to_retry".into(),
-                message: "There is no failed answer to retry here; send a message instead.".into(),
-                retryable: false,
-            });
+            events.emit(ChatEvent::plain_error(
+                "nothing_to_retry",
+                "There is no failed answer to retry here; send a message instead.".into(),
+            ));
             return self.finish_turn(conversation, TurnEnd::Failed, events);
         }
         let end = self.run_turn(conversation, Vec::new(), 0, events).await;
@@ -418,11 +406,10 @@ impl<H: Host> ChatDoor<H> {
             .take()
             .filter(|p| p.confirmation_id == confirmation_id)
         else {
-            events.emit(ChatEvent::Error {
-                code: "confirmation_not_found".into(),
-                message: "This conversation is not waiting for that change any more.".into(),
-                retryable: false,
-            });
+            events.emit(ChatEvent::plain_error(
+                "confirmation_not_found",
+                "This conversation is not waiting for that change any more.".into(),
+            ));
             return self.finish_turn(conversation, TurnEnd::Failed, events);
         };
         if confirmation_id.starts_with(outside::CARD_PREFIX) {
@@ -606,11 +593,7 @@ impl<H: Host> ChatDoor<H> {
         events: &dyn ChatEvents,
     ) -> Result<views::TurnHold<'_>, TurnEnd> {
         self.open.begin(&conversation.id).map_err(|message| {
-            events.emit(ChatEvent::Error {
-                code: "chat_busy".into(),
-                message,
-                retryable: false,
-            });
+            events.emit(ChatEvent::plain_error("chat_busy", message));
             self.finish_turn(conversation, TurnEnd::Failed, events)
         })
     }

@@ -7,6 +7,7 @@ use serde::Serialize;
 use thiserror::Error;
 
 use super::conversation::{ChatMessage, ToolCallRecord, Usage};
+use super::events::WayOut;
 use super::sse::SseEvent;
 use crate::settings::ProviderSettings;
 
@@ -148,7 +149,7 @@ pub enum ChatError {
     /// them: nothing was sent, and nothing is dropped silently.
     #[error("The model \"{model}\" is not set to accept images, so nothing was sent. If it reads images, set \"Model accepts images\" to Yes in Settings → Vault Agent → Model; else remove the images or pick another profile.")]
     ImagesNotAccepted { model: String },
-    #[error("Could not reach {url} ({detail}). {fix}")]
+    #[error("Could not reach {url}: {detail}. {fix}")]
     Connection {
         url: String,
         detail: String,
@@ -205,6 +206,63 @@ impl ChatError {
                 | ChatError::PromptTooLarge { .. }
                 | ChatError::ImagesNotAccepted { .. }
         )
+    }
+
+    /// The message as the chat shows it for profile `profile`: an
+    /// unreachable server is said with the profile's name, so the user knows
+    /// which setup to fix or leave.
+    pub fn shown_for(&self, profile: &str) -> String {
+        match self {
+            ChatError::Connection { url, detail, fix } => {
+                format!("The profile \"{profile}\" could not reach {url}: {detail}. {fix}")
+            }
+            other => other.to_string(),
+        }
+    }
+
+    /// The address the message names, if it names one.
+    pub fn address(&self) -> Option<&str> {
+        match self {
+            ChatError::Connection { url, .. }
+            | ChatError::EndpointNotFound { url }
+            | ChatError::MissingV1 { url, .. } => Some(url),
+            _ => None,
+        }
+    }
+
+    /// The buttons beside the message: Retry where sending again can help,
+    /// and where the profile's own settings are the cause, its settings and
+    /// (when `other_profiles`) another profile.
+    pub fn way_out(&self, other_profiles: bool) -> Vec<WayOut> {
+        let about_profile = matches!(
+            self,
+            ChatError::Connection { .. }
+                | ChatError::LocalOnly { .. }
+                | ChatError::PromptTooLarge { .. }
+                | ChatError::ImagesNotAccepted { .. }
+                | ChatError::Unauthorized { .. }
+                | ChatError::ModelNotFound { .. }
+                | ChatError::NoToolSupport { .. }
+                | ChatError::ContextOverflow { .. }
+                | ChatError::BadRequest { .. }
+                | ChatError::BadStream { .. }
+                | ChatError::MissingApiKey { .. }
+                | ChatError::NoKeySent { .. }
+                | ChatError::EndpointNotFound { .. }
+                | ChatError::MissingV1 { .. }
+                | ChatError::ContextFull { .. }
+        );
+        let mut way_out = Vec::new();
+        if self.worth_retrying() {
+            way_out.push(WayOut::Retry);
+        }
+        if about_profile {
+            way_out.push(WayOut::ProfileSettings);
+            if other_profiles {
+                way_out.push(WayOut::SwitchProfile);
+            }
+        }
+        way_out
     }
 
     pub fn code(&self) -> &'static str {

@@ -56,6 +56,10 @@ pub struct OutsideSummary {
     pub servers: Vec<String>,
     /// A server on could not be reached at its last listing.
     pub unreachable: bool,
+    /// Problems about no message (a server down, the instructions note
+    /// missing), each with its fix: the header's status panel says them;
+    /// the transcript does not repeat them.
+    pub problems: Vec<String>,
 }
 
 /// Names shown in the header, at most this many characters together.
@@ -115,6 +119,8 @@ impl<H: Host> ChatDoor<H> {
         let enabled = settings.mcp_servers.iter().filter(|s| s.enabled).collect();
         let listings = self.engine.outside_listings(enabled).await;
         let offer = offer(&listings, compact);
+        // Kept before it is said: the view asks whether a notice is status.
+        self.session.outside_problems.replace(offer.notices.clone());
         if matches!(conversation.messages.last(), Some(ChatMessage::User { .. })) {
             for text in &offer.notices {
                 events.emit(ChatEvent::Notice { text: text.clone() });
@@ -145,10 +151,15 @@ impl<H: Host> ChatDoor<H> {
 
     /// The servers switched on and their state, for the header and a new chat's page.
     pub fn outside_summary(&self) -> OutsideSummary {
-        summary(
-            &self.engine.settings_snapshot().mcp_servers,
-            &self.session.outside_status.borrow(),
-        )
+        let settings = self.engine.settings_snapshot();
+        let mut out = summary(&settings.mcp_servers, &self.session.outside_status.borrow());
+        // With every server switched off since, their problems are gone too.
+        if settings.mcp_servers.iter().any(|s| s.enabled) {
+            out.problems = self.session.outside_problems.borrow().clone();
+        }
+        out.problems
+            .extend(self.session.instructions_problem.borrow().clone());
+        out
     }
 
     /// Runs one outside call, or files its card (returned).

@@ -236,13 +236,27 @@ pub fn connection_error(url: &str, failure: &HttpFailure) -> ChatError {
     };
     ChatError::Connection {
         url: url.to_string(),
-        detail: if failure.message.is_empty() {
-            failure.code.clone()
-        } else {
-            format!("{}: {}", failure.code, failure.message)
-        },
+        detail: connection_cause(failure),
         fix: fix.to_string(),
     }
+}
+
+/// What went wrong, said once: Node's message repeats its code and the
+/// address ("connect ECONNREFUSED 127.0.0.1:9"), so a known code is said in
+/// words with the code after it, and an unknown one as Node says it.
+fn connection_cause(failure: &HttpFailure) -> String {
+    let words = match failure.code.as_str() {
+        "ECONNREFUSED" => "the connection was refused",
+        "ECONNRESET" => "the connection was reset",
+        "ENOTFOUND" => "no such host name",
+        "EAI_AGAIN" => "the host name could not be looked up",
+        "ETIMEDOUT" | "TIMEOUT" => "no answer in time",
+        "EHOSTUNREACH" | "ENETUNREACH" => "the network cannot reach it",
+        _ if failure.message.is_empty() => return failure.code.clone(),
+        _ if failure.message.contains(&failure.code) => return failure.message.clone(),
+        _ => return format!("{}: {}", failure.code, failure.message),
+    };
+    format!("{words} ({})", failure.code)
 }
 
 /// A response with an error status, given its body. `key_sent`: whether
@@ -781,6 +795,45 @@ mod tests {
         };
         let e = connection_error("http://localhost:11434/v1/chat/completions", &failure);
         assert!(e.to_string().contains("Is Ollama running?"), "{e}");
+        // The cause once, though Node's message repeats the code.
+        assert_eq!(e.to_string().matches("ECONNREFUSED").count(), 1, "{e}");
+        let shown = e.shown_for("Local Ollama");
+        assert!(
+            shown.starts_with("The profile \"Local Ollama\" could not reach http://localhost:11434/v1/chat/completions: the connection was refused (ECONNREFUSED)."),
+            "{shown}"
+        );
+        assert_eq!(
+            e.address(),
+            Some("http://localhost:11434/v1/chat/completions")
+        );
+        use crate::doors::chat::events::WayOut;
+        assert_eq!(
+            e.way_out(true),
+            [
+                WayOut::Retry,
+                WayOut::ProfileSettings,
+                WayOut::SwitchProfile
+            ]
+        );
+        assert_eq!(e.way_out(false), [WayOut::Retry, WayOut::ProfileSettings]);
+        // A busy server is no profile's fault: only Retry.
+        let busy = ChatError::ServerError {
+            status: 500,
+            detail: "oops".into(),
+        };
+        assert_eq!(busy.way_out(true), [WayOut::Retry]);
+        // An unknown code keeps Node's words, once.
+        let odd = HttpFailure {
+            code: "EPROTO".into(),
+            message: "write EPROTO 1234".into(),
+        };
+        assert_eq!(
+            connection_error("https://a.example/v1", &odd)
+                .to_string()
+                .matches("EPROTO")
+                .count(),
+            1
+        );
     }
 
     #[test]

@@ -226,7 +226,25 @@ impl<H: Host> ChatDoor<H> {
     /// An error as the banner shows it: never a header value we sent.
     pub(super) fn shown_error(&self, error: &ChatError, settings: &Settings) -> String {
         let key = self.api_key(settings).ok().flatten().unwrap_or_default();
-        super::provider::scrub_server_text(&error.to_string(), &[key.as_str()])
+        let profile = &settings.chat.profile().name;
+        super::provider::scrub_server_text(&error.shown_for(profile), &[key.as_str()])
+    }
+
+    /// The view's error: the message, the address it names and the buttons
+    /// that lead out (Switch profile only where there is another profile).
+    pub(super) fn error_event(&self, error: &ChatError, settings: &Settings) -> ChatEvent {
+        let message = self.shown_error(error, settings);
+        let address = error
+            .address()
+            .filter(|address| message.contains(address))
+            .map(String::from);
+        ChatEvent::Error {
+            code: error.code().into(),
+            retryable: error.worth_retrying(),
+            way_out: error.way_out(settings.chat.profiles.len() > 1),
+            address,
+            message,
+        }
     }
 
     pub(super) fn api_key(&self, settings: &Settings) -> Result<Option<String>, ChatError> {

@@ -150,11 +150,7 @@ impl<H: Host> ChatDoor<H> {
                     return self.stopped(conversation, events);
                 }
                 Err(RoundError::Failed(error)) => {
-                    events.emit(ChatEvent::Error {
-                        code: error.code().into(),
-                        message: self.shown_error(&error, &settings),
-                        retryable: error.worth_retrying(),
-                    });
+                    events.emit(self.error_event(&error, &settings));
                     return TurnEnd::Failed;
                 }
             };
