@@ -152,6 +152,7 @@ fn a_model_not_set_to_read_images_is_refused_before_anything_is_sent() {
                     code,
                     message,
                     retryable,
+                    ..
                 } => Some((code.clone(), message.clone(), *retryable)),
                 _ => None,
             })
