@@ -220,9 +220,16 @@ fn main() {
             rest: v[9],
         });
     }
+    let started = Instant::now();
     for (path, text) in &notes {
         index.upsert(path, text).expect("vault paths are indexable");
     }
+    index.shrink();
+    // The build's cost, for scripts/bench-search-minisearch.mjs.
+    eprintln!(
+        "{}",
+        serde_json::json!({ "build_ms": started.elapsed().as_secs_f64() * 1e3, "heap_bytes": index.stats().bytes })
+    );
     let all = |_: &str| true;
     let meaning = option(&args, "--embeddings").map(|url| {
         let config = EmbeddingSettings {
@@ -247,6 +254,7 @@ fn main() {
                 query.limit = 10;
                 // `--hygiene`: the backlink suggestions' ranking of a topic
                 // (obsidianHygiene suggest topic=…), for comparison.
+                let asked = Instant::now();
                 let hits: Vec<String> = if args.iter().any(|a| a == "--hygiene") {
                     use vault_agent::hygiene::suggest::{candidates, suggest, Subject};
                     let subject = Subject::Topic(text);
@@ -267,7 +275,13 @@ fn main() {
                     }
                 };
                 match &meaning {
-                    None => println!("{}", serde_json::json!({ "q": text, "hits": hits })),
+                    None => {
+                        let ms = asked.elapsed().as_secs_f64() * 1e3;
+                        println!(
+                            "{}",
+                            serde_json::json!({ "q": text, "hits": hits, "ms": ms })
+                        );
+                    }
                     Some((config, vectors)) => {
                         // As the plugin: the query embedded alone, its nearest
                         // notes (at most DEPTH) fused with the words' ranking.

@@ -759,6 +759,7 @@ mod tests {
                 .iter()
                 .map(|&(word, weight)| QueryTerm {
                     term: word.to_lowercase(),
+                    forms: vec![word.to_lowercase()],
                     word: word.to_string(),
                     weight,
                 })

@@ -7,7 +7,7 @@
 pub use crate::notes::frontmatter::{body, frontmatter, tags};
 use crate::notes::headings::lines;
 use crate::notes::syntax::{line_kinds, link_targets, LineKind};
-pub use crate::search::text::{is_cjk, normalise_title, title_of};
+pub use crate::search::text::{is_bigram_script, normalise_title, title_of};
 
 /// The notes a note links to, as written (without heading, block or alias):
 /// wiki links and embeds, in its properties too, and Markdown links to files;
@@ -28,7 +28,7 @@ pub fn mentions(normalised_text: &str, phrase: &str) -> usize {
     if phrase.is_empty() {
         return 0;
     }
-    let cjk = phrase.chars().any(is_cjk);
+    let cjk = phrase.chars().any(is_bigram_script);
     normalised_text
         .match_indices(phrase)
         .filter(|(i, _)| {

@@ -5,11 +5,13 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 
+use super::language::detect;
 use super::note::{self, NoteFields};
 use super::ranking::{Ranking, ScopeCache};
 use super::text::{each_piece, folder_of, title_of, Analyzer, Language, Piece};
 use super::SearchError;
 use crate::base::vault_path::in_config_dir;
+use crate::notes::frontmatter::body;
 
 /// A chunk's own fields for one term: how often it is in the heading path
 /// and in the text (8 bytes).
@@ -52,6 +54,8 @@ pub(crate) struct Note {
     /// Terms with a note posting from the path (title, folders).
     pub path_terms: Vec<u32>,
     pub lengths: NoteLengths,
+    /// The language its words were stemmed in (`language.rs`).
+    pub language: Language,
     /// FNV-1a of the text, to skip an unchanged note and to see that the
     /// text a passage is cut from is the one indexed.
     pub hash: u64,
@@ -98,9 +102,13 @@ pub struct Index {
     /// as in an index that never saw it.
     pub(crate) terms: HashMap<Box<str>, u32>,
     pub(crate) term_text: Vec<Box<str>>,
-    /// Lower-case word → its term (`None`: a stop word), so a word is
-    /// stemmed once, not at each of its occurrences.
-    words: HashMap<Box<str>, Option<u32>>,
+    /// Per language ([`Language::slot`]), lower-case word → its term
+    /// (`None`: a stop word), so a word is stemmed once, not at each of its
+    /// occurrences.
+    words: Vec<HashMap<Box<str>, Option<u32>>>,
+    /// Per language, how many notes are written in it: a query is read in
+    /// each language with a note.
+    language_notes: Vec<u32>,
     /// Per term, sorted by chunk id, so an edit finds a note's postings by
     /// binary search instead of scanning lists that span the vault.
     pub(crate) postings: Vec<Vec<Posting>>,
@@ -208,7 +216,8 @@ impl Index {
             config_dir: config_dir.to_string(),
             terms: HashMap::new(),
             term_text: Vec::new(),
-            words: HashMap::new(),
+            words: vec![HashMap::new(); Language::ALL.len()],
+            language_notes: vec![0; Language::ALL.len()],
             postings: Vec::new(),
             note_postings: Vec::new(),
             notes: Vec::new(),
@@ -221,8 +230,28 @@ impl Index {
         }
     }
 
+    /// The default language: of the notes whose text does not plainly
+    /// show another.
     pub fn language(&self) -> Language {
         self.analyzer.language()
+    }
+
+    /// The languages the held notes are written in, the default first (a
+    /// query is read in each).
+    pub fn languages(&self) -> Vec<Language> {
+        let default = self.language();
+        std::iter::once(default)
+            .chain(
+                Language::ALL
+                    .into_iter()
+                    .filter(|l| *l != default && self.language_notes[l.slot()] > 0),
+            )
+            .collect()
+    }
+
+    /// The language note `id` was read in.
+    pub(crate) fn note_language(&self, id: u32) -> Language {
+        self.note(id).language
     }
 
     /// Changes how the fields weigh (for the evaluation; the default is the
@@ -385,7 +414,8 @@ impl Index {
             .sum::<usize>();
         bytes += self
             .words
-            .keys()
+            .iter()
+            .flat_map(HashMap::keys)
             .map(|k| k.len() + 16 + 8 + 2)
             .sum::<usize>();
         bytes += self.chunks.capacity() * std::mem::size_of::<Chunk>()
@@ -422,7 +452,7 @@ impl Index {
 
     /// Every term of `text` with its count, sorted by term id; and how
     /// many terms the text has.
-    fn count_terms(&mut self, text: &str) -> (Vec<(u32, u32)>, u32) {
+    fn count_terms(&mut self, text: &str, language: Language) -> (Vec<(u32, u32)>, u32) {
         let Index {
             analyzer,
             terms,
@@ -443,13 +473,14 @@ impl Index {
             note_postings.push(Vec::new());
             id
         };
+        let words = &mut words[language.slot()];
         let mut ids: Vec<u32> = Vec::new();
         each_piece(text, |piece, _| {
             let id = match piece {
                 Piece::Word(lower) => match words.get(lower) {
                     Some(id) => *id,
                     None => {
-                        let id = analyzer.term(lower).map(|t| intern(&t));
+                        let id = analyzer.term_in(language, lower).map(|t| intern(&t));
                         words.insert(lower.into(), id);
                         id
                     }
@@ -492,7 +523,10 @@ impl Index {
             aliases,
             meta,
             chunks,
+            lang,
         } = note::read(text);
+        let language = detect(body(text), lang.as_deref(), self.language());
+        self.language_notes[language.slot()] += 1;
         let id = match self.free_notes.pop() {
             Some(id) => id,
             None => {
@@ -507,12 +541,13 @@ impl Index {
             text_terms: Vec::new(),
             path_terms: Vec::new(),
             lengths: NoteLengths::default(),
+            language,
             hash,
         });
         self.by_path.insert(path.into(), id);
         // Fields of the whole note from its text.
-        let (alias_counts, alias_len) = self.count_terms(&aliases.join("\n"));
-        let (meta_counts, meta_len) = self.count_terms(&meta.join("\n"));
+        let (alias_counts, alias_len) = self.count_terms(&aliases.join("\n"), language);
+        let (meta_counts, meta_len) = self.count_terms(&meta.join("\n"), language);
         let mut text_terms = Vec::new();
         for (term, alias, meta) in merge(&alias_counts, &meta_counts) {
             let list = &mut self.note_postings[term as usize];
@@ -534,9 +569,9 @@ impl Index {
         let mut chunk_ids = Vec::with_capacity(chunks.len());
         for (ordinal, chunk) in chunks.iter().enumerate() {
             let (heading_counts, heading_len) =
-                self.count_terms(&chunk.heading.replace("::", "\n"));
+                self.count_terms(&chunk.heading.replace("::", "\n"), language);
             let (body_counts, body_len) =
-                self.count_terms(&Self::visible(&text[chunk.range.clone()]));
+                self.count_terms(&Self::visible(&text[chunk.range.clone()]), language);
             let slot = Chunk {
                 note: id,
                 ordinal: ordinal as u32,
@@ -582,8 +617,9 @@ impl Index {
 
     /// The title and folder terms of `path`, into the note postings.
     fn add_path_terms(&mut self, id: u32, path: &str) {
-        let (title_counts, title_len) = self.count_terms(title_of(path));
-        let (folder_counts, folder_len) = self.count_terms(folder_of(path));
+        let language = self.note(id).language;
+        let (title_counts, title_len) = self.count_terms(title_of(path), language);
+        let (folder_counts, folder_len) = self.count_terms(folder_of(path), language);
         let mut terms = Vec::new();
         for (term, title, folder) in merge(&title_counts, &folder_counts) {
             let (title, folder) = (clamp8(title), clamp8(folder));
@@ -616,6 +652,7 @@ impl Index {
         let note = self.notes[id as usize]
             .take()
             .expect("note ids point at held notes");
+        self.language_notes[note.language.slot()] -= 1;
         let mut chunks = note.chunks.clone();
         chunks.sort_unstable();
         for &term in &note.terms {

@@ -46,15 +46,17 @@
 //! and is never returned; it is only counted in `withheld`.
 //!
 //! **Words.** Case and accents folded (a table for the European Latin
-//! letters; the plugin carries no Unicode tables), the Snowball stemmer of
-//! the language picked (English by default; German, French, Spanish,
-//! Italian, Portuguese and Dutch from `rust-stemmers`, the crate tantivy
-//! uses; `none` keeps words whole; each stemmer linked adds to main.js, see
-//! BENCHMARKS.md), stemmed before folding because those stemmers expect
-//! their accents. English function words and the words a question is
-//! framed with ("how", "what", "does") are stop words. CJK runs become
-//! overlapping character bigrams, the usual unit for Chinese and Japanese
-//! without a dictionary. Markdown a reader does not see (embeds, a link's
+//! letters; the plugin carries no Unicode tables), and each note's words
+//! stemmed by the Snowball stemmer of its own language (all eighteen of
+//! `rust-stemmers`, the crate tantivy uses): the language a `lang` property
+//! names, else the one its script or common words plainly show
+//! (`language.rs`), else the index's default. A query is read in every
+//! language the held notes are written in. The other languages are stemmed
+//! before folding because their stemmers expect their accents. English
+//! function words and the words a question is framed with ("how", "what",
+//! "does") are stop words. Runs of Han, kana, Hangul and Thai become
+//! overlapping character bigrams, the usual unit for scripts written
+//! without spaces when there is no dictionary. Markdown a reader does not see (embeds, a link's
 //! target when it shows other text, web addresses) is not indexed, so
 //! linking to a note does not make a note about it.
 //!
@@ -82,6 +84,7 @@
 pub mod embedding_api;
 pub mod fusion;
 pub mod index;
+pub mod language;
 pub mod note;
 pub mod passage;
 pub mod query;

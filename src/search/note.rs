@@ -34,6 +34,9 @@ pub struct NoteFields {
     /// Never empty: a note without text has one empty chunk, so its title
     /// and properties are still found.
     pub chunks: Vec<ChunkText>,
+    /// The `lang` (or `language`) property: the language the note says it
+    /// is written in.
+    pub lang: Option<String>,
 }
 
 /// Reads a note's fields and chunks.
@@ -44,6 +47,10 @@ pub fn read(text: &str) -> NoteFields {
             "aliases" | "alias" => fields.aliases.extend(values),
             // Read with the inline tags below.
             "tags" | "tag" => {}
+            "lang" | "language" => {
+                fields.lang = values.first().cloned();
+                fields.meta.extend(values);
+            }
             _ => fields.meta.extend(values),
         }
     }

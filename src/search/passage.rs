@@ -7,6 +7,7 @@ use std::ops::Range;
 use super::index::{fnv, Index};
 use super::note;
 use super::query::{QueryTerm, Ranked, RankedHit};
+use super::text::Language;
 
 /// Characters of a passage unless asked otherwise, and the bounds.
 pub const DEFAULT_BUDGET: usize = 600;
@@ -51,7 +52,11 @@ impl Index {
         } else {
             hit.range.clone()
         };
-        let (text_cut, start) = cut(self, &text[range.clone()], &ranked.terms, budget);
+        let language = self
+            .by_path
+            .get(hit.path.as_str())
+            .map_or(self.language(), |&id| self.note_language(id));
+        let (text_cut, start) = cut(self, language, &text[range.clone()], &ranked.terms, budget);
         let line = text[..range.start + start].matches('\n').count() + 1;
         Passage {
             path: hit.path.clone(),
@@ -68,17 +73,27 @@ impl Index {
 }
 
 /// The weight of the query terms in `line`, each counted once.
-fn line_weight(index: &Index, line: &str, terms: &[QueryTerm]) -> (f64, Option<usize>) {
+fn line_weight(
+    index: &Index,
+    language: Language,
+    line: &str,
+    terms: &[QueryTerm],
+) -> (f64, Option<usize>) {
     let mut seen = vec![false; terms.len()];
     let mut first = None;
-    index.analyzer.each_term(line, |term, range: Range<usize>| {
-        if let Some(i) = terms.iter().position(|t| t.term == term) {
-            if !seen[i] {
-                seen[i] = true;
-                first.get_or_insert(range.start);
+    index
+        .analyzer
+        .each_term_in(language, line, |term, range: Range<usize>| {
+            if let Some(i) = terms
+                .iter()
+                .position(|t| t.term == term || t.forms.iter().any(|f| f == term))
+            {
+                if !seen[i] {
+                    seen[i] = true;
+                    first.get_or_insert(range.start);
+                }
             }
-        }
-    });
+        });
     let weight = terms
         .iter()
         .zip(&seen)
@@ -89,7 +104,13 @@ fn line_weight(index: &Index, line: &str, terms: &[QueryTerm]) -> (f64, Option<u
 }
 
 /// The passage of a chunk's text, and its byte offset in the chunk.
-fn cut(index: &Index, chunk: &str, terms: &[QueryTerm], budget: usize) -> (String, usize) {
+fn cut(
+    index: &Index,
+    language: Language,
+    chunk: &str,
+    terms: &[QueryTerm],
+    budget: usize,
+) -> (String, usize) {
     let mut lines: Vec<(usize, &str)> = Vec::new();
     let mut at = 0;
     for line in chunk.split_inclusive('\n') {
@@ -102,7 +123,7 @@ fn cut(index: &Index, chunk: &str, terms: &[QueryTerm], budget: usize) -> (Strin
     let chars = |s: &str| s.trim_end().chars().count();
     let weights: Vec<(f64, Option<usize>)> = lines
         .iter()
-        .map(|(_, l)| line_weight(index, l, terms))
+        .map(|(_, l)| line_weight(index, language, l, terms))
         .collect();
     let best = (0..lines.len())
         .max_by(|&a, &b| {

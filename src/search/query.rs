@@ -38,6 +38,9 @@ impl<'a> SearchQuery<'a> {
 #[derive(Clone, Debug, PartialEq)]
 pub struct QueryTerm {
     pub term: String,
+    /// The word's term in each language the vault's notes are written in
+    /// (`term` is one of them: the first the index holds).
+    pub forms: Vec<String>,
     pub word: String,
     pub weight: f64,
 }
@@ -90,7 +93,7 @@ impl Index {
         query: &SearchQuery<'_>,
         visible: &dyn Fn(&str) -> bool,
     ) -> Result<Ranked, SearchError> {
-        let mut words = self.analyzer.query_terms(query.text);
+        let mut words = self.analyzer.query_forms(query.text, &self.languages());
         if words.is_empty() {
             return Err(SearchError::EmptyQuery);
         }
@@ -127,16 +130,32 @@ impl Index {
         let mut touched: Vec<u32> = Vec::new();
         let mut hidden_hit = vec![false; self.notes.len()];
         let mut terms = Vec::with_capacity(words.len());
-        for (bit, (term, word)) in words.into_iter().enumerate() {
-            let Some(&id) = self.terms.get(term.as_str()) else {
+        for (bit, (forms, word)) in words.into_iter().enumerate() {
+            // Ids of terms whose postings emptied are kept (`index.rs`):
+            // only a form some note holds names the word's term.
+            let ids: Vec<u32> = forms
+                .iter()
+                .filter_map(|f| self.terms.get(f.as_str()).copied())
+                .filter(|&id| {
+                    !self.postings[id as usize].is_empty()
+                        || !self.note_postings[id as usize].is_empty()
+                })
+                .collect();
+            let term = ids.first().map_or_else(
+                || forms[0].clone(),
+                |&id| self.term_text[id as usize].to_string(),
+            );
+            if ids.is_empty() {
                 terms.push(QueryTerm {
                     term,
+                    forms,
                     word,
                     weight: 0.0,
                 });
                 continue;
-            };
-            for p in &self.postings[id as usize] {
+            }
+            // A chunk holding the word's forms in two languages counts both.
+            for p in ids.iter().flat_map(|&id| &self.postings[id as usize]) {
                 let c = p.chunk as usize;
                 if body_part[c] == 0.0 {
                     hidden_hit[self.chunks[c].note as usize] = true;
@@ -147,7 +166,7 @@ impl Index {
                 }
                 tf[c] += heading_part[c] * f64::from(p.heading) + body_part[c] * f64::from(p.body);
             }
-            for p in &self.note_postings[id as usize] {
+            for p in ids.iter().flat_map(|&id| &self.note_postings[id as usize]) {
                 if !shown[p.note as usize] {
                     hidden_hit[p.note as usize] = true;
                     continue;
@@ -188,7 +207,12 @@ impl Index {
                 }
             }
             touched.clear();
-            terms.push(QueryTerm { term, word, weight });
+            terms.push(QueryTerm {
+                term,
+                forms,
+                word,
+                weight,
+            });
         }
         // One hit per note: its best chunk (the earlier one on a tie).
         let mut best: Vec<(u32, u32)> = Vec::new(); // (note, chunk)

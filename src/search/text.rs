@@ -90,10 +90,11 @@ pub fn fold_accent(c: char, out: &mut String) {
 }
 
 /// True for the scripts written without spaces between words (Han, kana,
-/// Hangul), which are compared by character n-grams.
-pub fn is_cjk(c: char) -> bool {
+/// Hangul, Thai), which are compared by character bigrams.
+pub fn is_bigram_script(c: char) -> bool {
     matches!(c,
-        '\u{3040}'..='\u{30FF}'   // Hiragana, Katakana
+        '\u{0E00}'..='\u{0E7F}'   // Thai
+        | '\u{3040}'..='\u{30FF}' // Hiragana, Katakana
         | '\u{3400}'..='\u{4DBF}' // CJK Extension A
         | '\u{4E00}'..='\u{9FFF}' // CJK Unified Ideographs
         | '\u{AC00}'..='\u{D7AF}' // Hangul syllables
@@ -310,48 +311,92 @@ pub fn is_stop_word(folded: &str) -> bool {
 }
 
 /// The language whose stemmer reduces words to their stem ("syncing",
-/// "synced" → "sync"). English by default; `None` keeps words whole.
-/// The plugin (wasm32) links English alone: nothing there picks another
-/// language yet, and the six others cost 9 KB of main.js (BENCHMARKS.md);
-/// they are here natively, for the evaluation and their tests, until a
-/// setting offers them.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// "synced" → "sync"): every Snowball stemmer `rust-stemmers` offers, all
+/// linked in the plugin too (their cost in main.js is in BENCHMARKS.md).
+/// `None` keeps words whole (and is what Chinese, Japanese, Korean and
+/// Thai notes get: their text becomes character bigrams, not words).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Language {
     #[default]
     English,
-    #[cfg(not(target_arch = "wasm32"))]
-    German,
-    #[cfg(not(target_arch = "wasm32"))]
-    French,
-    #[cfg(not(target_arch = "wasm32"))]
-    Spanish,
-    #[cfg(not(target_arch = "wasm32"))]
-    Italian,
-    #[cfg(not(target_arch = "wasm32"))]
-    Portuguese,
-    #[cfg(not(target_arch = "wasm32"))]
+    Arabic,
+    Danish,
     Dutch,
+    Finnish,
+    French,
+    German,
+    Greek,
+    Hungarian,
+    Italian,
+    Norwegian,
+    Portuguese,
+    Romanian,
+    Russian,
+    Spanish,
+    Swedish,
+    Tamil,
+    Turkish,
     None,
 }
 
 impl Language {
-    /// From a setting's value (`en`, `english`, `de` …); unknown → `None`.
+    /// Every language, in the order of [`Language::slot`].
+    pub const ALL: [Language; 19] = [
+        Language::English,
+        Language::Arabic,
+        Language::Danish,
+        Language::Dutch,
+        Language::Finnish,
+        Language::French,
+        Language::German,
+        Language::Greek,
+        Language::Hungarian,
+        Language::Italian,
+        Language::Norwegian,
+        Language::Portuguese,
+        Language::Romanian,
+        Language::Russian,
+        Language::Spanish,
+        Language::Swedish,
+        Language::Tamil,
+        Language::Turkish,
+        Language::None,
+    ];
+
+    /// Its place in [`Language::ALL`], for tables kept per language.
+    pub fn slot(self) -> usize {
+        self as usize
+    }
+
+    /// From a setting's or a `lang` property's value: an ISO 639-1 code
+    /// (`de`, also with a region: `de-AT`, `pt_BR`) or the language's name
+    /// in English or in itself. Chinese, Japanese, Korean and Thai are
+    /// `None` (no stemmer: their text is cut into bigrams). Unknown → `None`
+    /// of the `Option`.
     pub fn parse(name: &str) -> Option<Language> {
-        Some(match name.trim().to_ascii_lowercase().as_str() {
+        let lower = name.trim().to_lowercase();
+        let code = lower.split(['-', '_']).next().unwrap_or("");
+        Some(match code {
             "en" | "english" => Language::English,
-            #[cfg(not(target_arch = "wasm32"))]
-            "de" | "german" | "deutsch" => Language::German,
-            #[cfg(not(target_arch = "wasm32"))]
-            "fr" | "french" | "français" | "francais" => Language::French,
-            #[cfg(not(target_arch = "wasm32"))]
-            "es" | "spanish" | "español" | "espanol" => Language::Spanish,
-            #[cfg(not(target_arch = "wasm32"))]
-            "it" | "italian" | "italiano" => Language::Italian,
-            #[cfg(not(target_arch = "wasm32"))]
-            "pt" | "portuguese" | "português" | "portugues" => Language::Portuguese,
-            #[cfg(not(target_arch = "wasm32"))]
+            "ar" | "arabic" | "العربية" => Language::Arabic,
+            "da" | "danish" | "dansk" => Language::Danish,
             "nl" | "dutch" | "nederlands" => Language::Dutch,
-            "none" | "off" => Language::None,
+            "fi" | "finnish" | "suomi" => Language::Finnish,
+            "fr" | "french" | "français" | "francais" => Language::French,
+            "de" | "german" | "deutsch" => Language::German,
+            "el" | "greek" | "ελληνικά" => Language::Greek,
+            "hu" | "hungarian" | "magyar" => Language::Hungarian,
+            "it" | "italian" | "italiano" => Language::Italian,
+            "no" | "nb" | "nn" | "norwegian" | "norsk" => Language::Norwegian,
+            "pt" | "portuguese" | "português" | "portugues" => Language::Portuguese,
+            "ro" | "romanian" | "română" | "romana" => Language::Romanian,
+            "ru" | "russian" | "русский" => Language::Russian,
+            "es" | "spanish" | "español" | "espanol" => Language::Spanish,
+            "sv" | "swedish" | "svenska" => Language::Swedish,
+            "ta" | "tamil" | "தமிழ்" => Language::Tamil,
+            "tr" | "turkish" | "türkçe" | "turkce" => Language::Turkish,
+            "zh" | "ja" | "ko" | "th" | "chinese" | "japanese" | "korean" | "thai" | "none"
+            | "off" => Language::None,
             _ => return None,
         })
     }
@@ -360,18 +405,23 @@ impl Language {
         use rust_stemmers::{Algorithm, Stemmer};
         let algorithm = match self {
             Language::English => Algorithm::English,
-            #[cfg(not(target_arch = "wasm32"))]
-            Language::German => Algorithm::German,
-            #[cfg(not(target_arch = "wasm32"))]
-            Language::French => Algorithm::French,
-            #[cfg(not(target_arch = "wasm32"))]
-            Language::Spanish => Algorithm::Spanish,
-            #[cfg(not(target_arch = "wasm32"))]
-            Language::Italian => Algorithm::Italian,
-            #[cfg(not(target_arch = "wasm32"))]
-            Language::Portuguese => Algorithm::Portuguese,
-            #[cfg(not(target_arch = "wasm32"))]
+            Language::Arabic => Algorithm::Arabic,
+            Language::Danish => Algorithm::Danish,
             Language::Dutch => Algorithm::Dutch,
+            Language::Finnish => Algorithm::Finnish,
+            Language::French => Algorithm::French,
+            Language::German => Algorithm::German,
+            Language::Greek => Algorithm::Greek,
+            Language::Hungarian => Algorithm::Hungarian,
+            Language::Italian => Algorithm::Italian,
+            Language::Norwegian => Algorithm::Norwegian,
+            Language::Portuguese => Algorithm::Portuguese,
+            Language::Romanian => Algorithm::Romanian,
+            Language::Russian => Algorithm::Russian,
+            Language::Spanish => Algorithm::Spanish,
+            Language::Swedish => Algorithm::Swedish,
+            Language::Tamil => Algorithm::Tamil,
+            Language::Turkish => Algorithm::Turkish,
             Language::None => return None,
         };
         Some(Stemmer::create(algorithm))
@@ -392,7 +442,7 @@ pub fn runs(text: &str, mut found: impl FnMut(RunKind, Range<usize>)) {
     let mut current: Option<(RunKind, usize)> = None;
     let mut chars = text.char_indices().peekable();
     while let Some((i, c)) = chars.next() {
-        let kind = if is_cjk(c) {
+        let kind = if is_bigram_script(c) {
             Some(RunKind::Cjk)
         } else if c.is_alphanumeric() {
             Some(RunKind::Word)
@@ -402,7 +452,7 @@ pub fn runs(text: &str, mut found: impl FnMut(RunKind, Range<usize>)) {
             // Inside a word only when a letter follows.
             if chars
                 .peek()
-                .is_some_and(|(_, n)| n.is_alphabetic() && !is_cjk(*n))
+                .is_some_and(|(_, n)| n.is_alphabetic() && !is_bigram_script(*n))
             {
                 continue;
             }
@@ -425,17 +475,20 @@ pub fn runs(text: &str, mut found: impl FnMut(RunKind, Range<usize>)) {
     }
 }
 
-/// Turns words into terms: the search's side of the text model.
+/// Turns words into terms: the search's side of the text model. Each note
+/// is read in its own language (`language.rs` tells it); the analyzer's
+/// language is the default, for text of no note (a title asked for).
 pub struct Analyzer {
     language: Language,
-    stemmer: Option<rust_stemmers::Stemmer>,
+    /// Per [`Language::slot`]; a stemmer is a function pointer, cheap to hold.
+    stemmers: Vec<Option<rust_stemmers::Stemmer>>,
 }
 
 impl Analyzer {
     pub fn new(language: Language) -> Analyzer {
         Analyzer {
             language,
-            stemmer: language.stemmer(),
+            stemmers: Language::ALL.iter().map(|l| l.stemmer()).collect(),
         }
     }
 
@@ -443,11 +496,16 @@ impl Analyzer {
         self.language
     }
 
-    /// The term of one word (already lower case): `None` for a stop word or
-    /// a single letter. English is stemmed after its accents are folded (so
-    /// "Straße" and "strasse" meet); the other languages before, because
-    /// their stemmers expect their accents ("für", "été").
+    /// The term of one word (already lower case) in the default language.
     pub fn term(&self, lower: &str) -> Option<String> {
+        self.term_in(self.language, lower)
+    }
+
+    /// The term of one word (already lower case) in `language`: `None` for
+    /// a stop word or a single letter. English is stemmed after its accents
+    /// are folded (so "Straße" and "strasse" meet); the other languages
+    /// before, because their stemmers expect their accents ("für", "été").
+    pub fn term_in(&self, language: Language, lower: &str) -> Option<String> {
         let mut folded = String::with_capacity(lower.len());
         for c in lower.chars() {
             fold_accent(c, &mut folded);
@@ -457,8 +515,8 @@ impl Analyzer {
             return None;
         }
         let stemmable = !lower.chars().any(|c| c.is_ascii_digit());
-        match (&self.stemmer, stemmable) {
-            (Some(stemmer), true) if self.language == Language::English => {
+        match (&self.stemmers[language.slot()], stemmable) {
+            (Some(stemmer), true) if language == Language::English => {
                 Some(stemmer.stem(&folded).into_owned())
             }
             (Some(stemmer), true) => {
@@ -473,13 +531,23 @@ impl Analyzer {
         }
     }
 
+    /// Calls `found` with each term of `text` in order (default language).
+    pub fn each_term(&self, text: &str, found: impl FnMut(&str, Range<usize>)) {
+        self.each_term_in(self.language, text, found);
+    }
+
     /// Calls `found` with each term of `text` in order, with the byte range
-    /// it came from: a word's term, or each character bigram of a CJK run
-    /// (a lone CJK character is a term by itself).
-    pub fn each_term(&self, text: &str, mut found: impl FnMut(&str, Range<usize>)) {
+    /// it came from: a word's term in `language`, or each character bigram
+    /// of a run without spaces (a lone character is a term by itself).
+    pub fn each_term_in(
+        &self,
+        language: Language,
+        text: &str,
+        mut found: impl FnMut(&str, Range<usize>),
+    ) {
         each_piece(text, |piece, range| match piece {
             Piece::Word(lower) => {
-                if let Some(term) = self.term(lower) {
+                if let Some(term) = self.term_in(language, lower) {
                     found(&term, range);
                 }
             }
@@ -487,13 +555,37 @@ impl Analyzer {
         });
     }
 
-    /// The distinct terms of a query, each with the word it came from, in
-    /// order of first appearance.
+    /// The distinct terms of a query (default language), each with the
+    /// word it came from, in order of first appearance.
     pub fn query_terms(&self, query: &str) -> Vec<(String, String)> {
-        let mut out: Vec<(String, String)> = Vec::new();
-        self.each_term(query, |term, range| {
-            if !out.iter().any(|(t, _)| t == term) {
-                out.push((term.to_string(), query[range].to_string()));
+        self.query_forms(query, &[self.language])
+            .into_iter()
+            .map(|(mut forms, word)| (forms.swap_remove(0), word))
+            .collect()
+    }
+
+    /// The distinct words of a query, each with its term in every one of
+    /// `languages` (distinct, the first language's first) and the word it
+    /// came from, in order of first appearance: a query is read in every
+    /// language the vault's notes are written in.
+    pub fn query_forms(&self, query: &str, languages: &[Language]) -> Vec<(Vec<String>, String)> {
+        let mut out: Vec<(Vec<String>, String)> = Vec::new();
+        each_piece(query, |piece, range| {
+            let mut forms: Vec<String> = Vec::new();
+            match piece {
+                Piece::Word(lower) => {
+                    for &language in languages {
+                        if let Some(term) = self.term_in(language, lower) {
+                            if !forms.contains(&term) {
+                                forms.push(term);
+                            }
+                        }
+                    }
+                }
+                Piece::Gram(gram) => forms.push(gram.to_string()),
+            }
+            if !forms.is_empty() && !out.iter().any(|(f, _)| f[0] == forms[0]) {
+                out.push((forms, query[range].to_string()));
             }
         });
         out
@@ -501,7 +593,7 @@ impl Analyzer {
 }
 
 /// What a term is made from: a word in lower case (for [`Analyzer::term`])
-/// or a CJK character bigram, which is a term as it is.
+/// or a character bigram of a script without spaces, which is a term as it is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Piece<'a> {
     Word(&'a str),
