@@ -28,6 +28,7 @@ fn js_host(stdout: &str, reject: bool) -> JsValue {
                          stderr: new Uint8Array(), stdoutTotalBytes: bytes.length, stderrTotalBytes: 0 };
             },
             fileStatus: async (path) => ({ exists: path === "/bin/obsidian", isFile: true, executable: true }),
+            vaultLinks: async () => ({ links: [] }),
             env: (name) => (name === "PATH" ? "/bin" : undefined),
             now: () => Date.now(),
         };
@@ -173,6 +174,7 @@ fn js_chat_host() -> JsValue {
                 return { exitCode: 0, stdout: bytes, stderr: new Uint8Array(), stdoutTotalBytes: bytes.length, stderrTotalBytes: 0 };
             },
             fileStatus: async (path) => ({ exists: path === "/bin/obsidian", isFile: true, executable: true }),
+            vaultLinks: async () => ({ links: [] }),
             env: (name) => (name === "PATH" ? "/bin" : undefined),
             now: () => Date.now(),
             secret: () => undefined,
