@@ -140,9 +140,11 @@ describe("the task benchmark against scripted model personas", () => {
 
 	it("the same window cut from the front, as Ollama does, fails that task, and the chat says the server cut the prompt and what to do", async () => {
 		// The profile is set larger than what the server runs with (the common
-		// Ollama case: the slider at 4 096, the profile at 32 768), so the plugin
-		// sends the whole prompt and the server keeps its end.
-		const { runs } = await benchmark("small-window", TASKS.filter((t) => t.id === "long-read-whole"), { contextWindow: 32768 }, { overflow: "truncate" });
+		// Ollama case: its old default of 2 048, the profile at 32 768), so the
+		// plugin sends the whole prompt and the server keeps its end. The chat
+		// tells a cut to less than half of the prompt (our estimate counts on
+		// the safe side, so a smaller cut cannot be told from a whole prompt).
+		const { runs } = await benchmark("small-window", TASKS.filter((t) => t.id === "long-read-whole"), { contextWindow: 32768 }, { overflow: "truncate", window: 2048 });
 		assert.deepEqual(failures(runs), { "long-read-whole": 'the answer lacks "2026-04-02"' });
 		assert.equal(runs[0].end, "done");
 		// The server's usage gives it away: it read about 4 096 tokens of a much longer prompt.

@@ -218,6 +218,17 @@ function parseArgs(text) {
  * four characters a token over the system prompt, the messages and the tools.
  */
 export function estimateTokens(body) {
-	const text = JSON.stringify([body.system ?? "", body.messages ?? [], body.tools ?? []]);
+	// The words a tokenizer reads: every string value of the prompt (not the
+	// JSON quoting around them, which would count a tool result's escapes
+	// twice), and the tools as the template writes them.
+	const words = [];
+	const add = (value) => {
+		if (typeof value === "string") words.push(value);
+		else if (Array.isArray(value)) value.forEach(add);
+		else if (value && typeof value === "object") Object.values(value).forEach(add);
+	};
+	add(body.system ?? "");
+	add(body.messages ?? []);
+	const text = words.join(" ") + JSON.stringify(body.tools ?? []);
 	return Math.ceil(text.length / 4);
 }
