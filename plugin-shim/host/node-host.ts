@@ -5,7 +5,6 @@
 
 import { constants as fsConstants, promises as fs, type Dirent } from "fs";
 import { homedir } from "os";
-import { join } from "path";
 import type { FileStatus, HostFunctions, PlatformFacts } from "../core/types";
 import { abortHttp, httpClose, httpOpen, httpRead, resolveHost } from "./http";
 import { outsideCall, outsideList, stopAllServers } from "./outside-servers";
@@ -59,6 +58,10 @@ const MAX_LINK_WALK = 20_000;
  */
 export async function vaultLinks(vault: string): Promise<{ links: { path: string; real?: string }[] }> {
 	const links: { path: string; real?: string }[] = [];
+	// Joined by hand: Node's fs takes "/" on every system, and the shim uses
+	// no other Node module than the ones Obsidian's renderer is known to give.
+	const root = vault.replace(/[\\/]+$/, "");
+	const under = (path: string) => `${root}/${path}`;
 	const folders = [""];
 	let walked = 0;
 	while (folders.length > 0 && walked < MAX_LINK_WALK) {
@@ -66,14 +69,14 @@ export async function vaultLinks(vault: string): Promise<{ links: { path: string
 		walked += 1;
 		let entries: Dirent[];
 		try {
-			entries = await fs.readdir(folder === "" ? vault : join(vault, folder), { withFileTypes: true });
+			entries = await fs.readdir(folder === "" ? vault : under(folder), { withFileTypes: true });
 		} catch {
 			continue;
 		}
 		for (const entry of entries) {
 			const path = folder === "" ? entry.name : `${folder}/${entry.name}`;
 			if (entry.isSymbolicLink()) {
-				const real = await fs.realpath(join(vault, path)).catch(() => undefined);
+				const real = await fs.realpath(under(path)).catch(() => undefined);
 				links.push(real === undefined ? { path } : { path, real });
 			} else if (entry.isDirectory() && !entry.name.startsWith(".")) {
 				folders.push(path);

@@ -4,13 +4,35 @@
 use crate::base::host::Host;
 use crate::doors::chat::conversation::{Attachment, ChatMessage, Conversation};
 use crate::doors::chat::images;
-use crate::doors::chat::model::{ChatError, ModelReply, ModelRequest, StreamPiece};
+use crate::doors::chat::model::{ChatError, ModelReply, ModelRequest, ModelTool, StreamPiece};
 use crate::doors::chat::prompt::{attachments_given, model_messages, stored_path, system_prompt};
 use crate::doors::chat::provider::{build_request, status_error};
 use crate::doors::chat::{budget, model_tools, ChatDoor, ChatEvent, ChatEvents};
+use crate::engine::ToolDescriptor;
 use crate::settings::{ProviderKind, Settings};
 
 impl<H: Host> ChatDoor<H> {
+    /// The vault's tools as the model is offered them: in their compact form
+    /// in a small window (`budget::COMPACT_WINDOW`), else in full.
+    pub(super) fn offered_tools(
+        &self,
+        compact: bool,
+        settings: &Settings,
+        descriptors: &[ToolDescriptor],
+    ) -> Vec<ModelTool> {
+        if compact {
+            let enabled: Vec<&crate::tools::ToolSpec> = self
+                .engine
+                .tools()
+                .iter()
+                .filter(|t| settings.tool_enabled(t.id))
+                .collect();
+            budget::compact_tools(&enabled)
+        } else {
+            model_tools(descriptors)
+        }
+    }
+
     /// The window to plan for: the setting when the user gave one, else what
     /// the server or the model's name tells (asked once per base URL and
     /// model, and never failing the chat), else `budget::context_window`.
@@ -211,16 +233,8 @@ impl<H: Host> ChatDoor<H> {
         let mut tools = if rewriting {
             // The answer is the new text itself; nothing else may happen.
             Vec::new()
-        } else if compact {
-            let enabled: Vec<&crate::tools::ToolSpec> = self
-                .engine
-                .tools()
-                .iter()
-                .filter(|t| settings.tool_enabled(t.id))
-                .collect();
-            budget::compact_tools(&enabled)
         } else {
-            model_tools(&descriptors)
+            self.offered_tools(compact, settings, &descriptors)
         };
         // The user's own MCP servers' tools, counted in the budget below
         // (none for a rewrite, whose answer is the new text).
@@ -438,32 +452,13 @@ impl<H: Host> ChatDoor<H> {
             .await;
         self.engine.host().http_close(head.id);
         let mut reply = read?;
-        if chat.provider() == ProviderKind::OpenAi
-            && reply
-                .usage
-                .is_some_and(|u| budget::tools_seem_dropped(u.input_tokens, tools_tokens))
-            && self.session.first_dropped_tools_notice(provider)
-        {
-            let reported = reply.usage.map_or(0, |u| u.input_tokens);
-            events.emit(ChatEvent::Notice {
-                text: format!(
-                    "This model seems to ignore the tools: its server reports reading {reported} tokens, less than the tools alone take (about {tools_tokens}), so it cannot look into the vault. Serve it with a chat template that supports tools (llama.cpp: start it with --jinja) or pick a model with tool calling; a server whose context is smaller than the window setting cuts the prompt the same way."
-                ),
-            });
-        }
-        let prompt_tokens = fixed + fitted_tokens;
-        if chat.provider() == ProviderKind::OpenAi
-            && reply
-                .usage
-                .is_some_and(|u| budget::prompt_seems_cut(u.input_tokens, prompt_tokens))
-            && self.session.first_dropped_tools_notice(provider)
-        {
-            let reported = reply.usage.map_or(0, |u| u.input_tokens);
-            events.emit(ChatEvent::Notice {
-                text: format!(
-                    "The model server read only {reported} tokens of a prompt of about {prompt_tokens}: it runs with a smaller context than the profile's {window} and cut the start of the prompt (the instructions and the tools), so this answer may ignore them. Raise the server's context length (Ollama: the app's context slider or OLLAMA_CONTEXT_LENGTH, then restart it; llama.cpp: -c) or set the profile's context window to {reported}."
-                ),
-            });
+        let short_read = reply.usage.and_then(|u| {
+            budget::short_read(u.input_tokens, tools_tokens, fixed + fitted_tokens, window)
+        });
+        if let (ProviderKind::OpenAi, Some(text)) = (chat.provider(), short_read) {
+            if self.session.first_dropped_tools_notice(provider) {
+                events.emit(ChatEvent::Notice { text });
+            }
         }
         if reply.tool_calls.is_empty() {
             // Small models, or servers that drop tools, may write the call as text.

@@ -69,6 +69,28 @@ pub fn prompt_seems_cut(reported_input: u64, prompt_tokens: usize) -> bool {
         && (reported_input as usize).saturating_mul(2) < prompt_tokens
 }
 
+/// What to tell the user when a server read less than it was sent: the
+/// tools dropped (a template without tool support), or the prompt cut
+/// (Ollama's smaller context); `None` when it read the whole prompt.
+pub fn short_read(
+    reported: u64,
+    tools_tokens: usize,
+    prompt_tokens: usize,
+    window: usize,
+) -> Option<String> {
+    if tools_seem_dropped(reported, tools_tokens) {
+        Some(format!(
+            "This model seems to ignore the tools: its server reports reading {reported} tokens, less than the tools alone take (about {tools_tokens}), so it cannot look into the vault. Serve it with a chat template that supports tools (llama.cpp: start it with --jinja) or pick a model with tool calling; a server whose context is smaller than the window setting cuts the prompt the same way."
+        ))
+    } else if prompt_seems_cut(reported, prompt_tokens) {
+        Some(format!(
+            "The model server read only {reported} tokens of a prompt of about {prompt_tokens}: it runs with a smaller context than the profile's {window} and cut the start of the prompt (the instructions and the tools), so this answer may ignore them. Raise the server's context length (Ollama: the app's context slider or OLLAMA_CONTEXT_LENGTH, then restart it; llama.cpp: -c) or set the profile's context window to {reported}."
+        ))
+    } else {
+        None
+    }
+}
+
 /// Below this a prompt is too short for a cut to be told from noise.
 pub const MIN_PROMPT_TO_CHECK: usize = 1_000;
 

@@ -382,17 +382,7 @@ impl<H: Host> ChatDoor<H> {
         let descriptors = self.engine.list_tools();
         let compact = planned <= budget::COMPACT_WINDOW;
         let settings = self.engine.settings_snapshot();
-        let tools: Vec<ModelTool> = if compact {
-            let enabled: Vec<&crate::tools::ToolSpec> = self
-                .engine
-                .tools()
-                .iter()
-                .filter(|t| settings.tool_enabled(t.id))
-                .collect();
-            budget::compact_tools(&enabled)
-        } else {
-            super::model_tools(&descriptors)
-        };
+        let tools: Vec<ModelTool> = self.offered_tools(compact, &settings, &descriptors);
         let mut system = super::prompt::system_prompt(
             &descriptors,
             self.engine.host().now_ms(),
