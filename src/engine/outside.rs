@@ -532,8 +532,8 @@ pub fn outside_summary(offered: &OfferedTool) -> String {
 pub fn outside_preview(offered: &OfferedTool) -> Preview {
     let warning = (!offered.tool.read_only()).then(|| {
         visible_text(&format!(
-            "Vault Agent cannot undo this. Whatever `{}` changes, the MCP server `{}` changes it outside Vault Agent: no Undo button or \"Undo this answer's changes\" reaches it.",
-            offered.tool.name, offered.server
+            "Vault Agent cannot undo this: the MCP server {} makes the change itself.",
+            offered.server
         ))
     });
     Preview {
@@ -861,7 +861,7 @@ mod tests {
             let warning = outside_preview(&tool(changing.clone())).warning;
             assert_eq!(
                 warning.as_deref(),
-                Some("Vault Agent cannot undo this. Whatever `delete_item` changes, the MCP server `tools` changes it outside Vault Agent: no Undo button or \"Undo this answer's changes\" reaches it."),
+                Some("Vault Agent cannot undo this: the MCP server tools makes the change itself."),
                 "{changing}"
             );
         }

@@ -222,7 +222,7 @@ describe("settings tab in Chromium", () => {
 		// Written out here, so a row left out of the definitions fails.
 		const expected = {
 			// The Anthropic profile is in use: its thinking rows are there too.
-			Model: ["Model profile", "Profile name", "Provider", "Server address", "Model name", "API key", "Test connection", "Context window (tokens)", "Instructions for this profile", "Model accepts images", "Tool calls written as text", "Instructions note", "Prompts folder", "Saved prompts in the palette", "Extended thinking", "Thinking budget (tokens)", "Send PDFs as documents"],
+			Model: ["Model profile", "Profile name", "Provider", "Server address", "Model name", "API key", "Test connection", "Check this model", "Context window (tokens)", "Instructions for this profile", "Model accepts images", "Tool calls written as text", "Instructions note", "Prompts folder", "Saved prompts in the palette", "Skills folder", "Extended thinking", "Thinking budget (tokens)", "Send PDFs as documents"],
 			Safety: ["Vault changes", "Folders the agent may read", "Folders the agent may change", "Local only", "Connections since start"],
 			Tools: ["All tools", ...tools],
 			"Search by meaning": ["Search by meaning", "Embedding server", "Embedding model", "Embedding API key", "Embedded sections"],

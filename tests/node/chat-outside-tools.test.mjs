@@ -109,7 +109,7 @@ describe("outside MCP servers in the chat", () => {
 		assert.ok(shown.outside.annotations.includes("may be destructive"), shown.outside.annotations.join());
 		assert.equal(
 			shown.preview.warning,
-			'Vault Agent cannot undo this. Whatever `delete_item` changes, the MCP server `tools` changes it outside Vault Agent: no Undo button or "Undo this answer\'s changes" reaches it.',
+			"Vault Agent cannot undo this: the MCP server tools makes the change itself.",
 		);
 		assert.equal(shown.outside.folded, true, "the long string is folded");
 		assert.match(shown.outside.fullArguments, /x{900}/);

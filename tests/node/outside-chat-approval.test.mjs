@@ -68,7 +68,7 @@ describe("'Approve for this chat' for an outside tool lives with that chat, in t
 		assert.equal(button.textContent, "Approve for this chat");
 		// The card says plainly that what the tool changes cannot be undone here.
 		const shown = [...view.contentEl.querySelectorAll(".vault-agent-confirm .vault-agent-confirm-warning, .vault-agent-confirm .vault-agent-confirm-via")].map((el) => el.textContent);
-		assert.ok(shown.some((text) => /^Vault Agent cannot undo this\. Whatever `delete_item` changes, the MCP server `tools` changes it outside Vault Agent/.test(text)), shown.join("\n"));
+		assert.ok(shown.some((text) => /^Vault Agent cannot undo this: the MCP server tools makes the change itself\./.test(text)), shown.join("\n"));
 		assert.ok(!shown.some((text) => /undo cannot reach/i.test(text)), "said once, plainly");
 		assert.deepEqual(deleted(), [], "nothing is sent before the click");
 		button.click();
