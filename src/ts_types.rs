@@ -129,6 +129,7 @@ fn core_types() -> String {
         declaration::<OutsideCall>(),
         declaration::<OutsideOutcome>(),
         declaration::<AgentServers>(),
+        declaration::<crate::doors::acp::sign_in::SignIn>(),
         declaration::<EntryView>(),
         declaration::<TurnChanges>(),
         declaration::<Settings>(),

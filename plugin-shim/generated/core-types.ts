@@ -250,6 +250,11 @@ servers: unknown[],
 heldBack: Array<string>, };
 
 /**
+ * The next step after `auth_required`.
+ */
+export type SignIn = { "step": "authenticate", methodId: string, } | { "step": "refuse", message: string, };
+
+/**
  * What the UI shows of an entry.
  */
 export type JournalEntryView = { id: string, summary: string, target: string, time: number, turn?: string, undoable: boolean, reason?: string, undone: boolean, };

@@ -44,7 +44,7 @@ const BUILT_IN: [BuiltIn; 4] = [
         id: "gemini",
         name: "Gemini CLI",
         command: "gemini",
-        args: &["--experimental-acp"],
+        args: &["--acp"],
         keys: &["GEMINI_API_KEY"],
         install: "npm install -g @google/gemini-cli",
     },

@@ -60,7 +60,7 @@ import type {
     AgentAnswer, AgentAnswerText, AgentChat, AgentFileWrite, AgentProfile, AgentQuestion, AgentRefusal, Attachment, ChatEvent, ChatMessage,
     ChatSettings, CliStatus, CodingAgentSettings, ConfirmationCard, ConnectionEntry, ConnectionReport, Conversation, ModelCheckReport, JournalEntryView,
     EmbeddingStatus, LoadedConversation, McpActivityRead, McpClientSetup, McpExchange, McpListenerLimits, McpReply,
-    AgentServers, OutsideImport, OutsideListing, OutsideSummary,
+    AgentServers, OutsideImport, OutsideListing, OutsideSummary, SignIn,
     Passage, PlatformFacts, ProcessTree, ProfileSummary, ProviderPreset, SavedPrompts, SearchStatus, SearchVaultEvent, UserSearch, Skills, AddedSkills,
     TurnChanges, VaultAgentSettings,
 } from "../../plugin-shim/generated/core-types";
@@ -437,6 +437,38 @@ impl VaultAgent {
     #[wasm_bindgen(js_name = agentProcessTree, unchecked_return_type = "ProcessTree")]
     pub fn agent_process_tree(&self) -> Result<JsValue, JsError> {
         to_js(&self.core.acp.process_tree())
+    }
+
+    /// A coding agent answered `session/new` with `auth_required`: sign in
+    /// with the key it was given, or stop with what the user must do.
+    /// `offered`: `initialize`'s `authMethods` as the agent sent them;
+    /// `keys_set`: its key variables that hold a value; `tried`: the agent's
+    /// answer to an `authenticate` already sent.
+    #[wasm_bindgen(js_name = agentSignIn, unchecked_return_type = "SignIn")]
+    pub fn agent_sign_in(
+        &self,
+        agent: String,
+        #[wasm_bindgen(unchecked_param_type = "unknown")] offered: JsValue,
+        keys_set: Vec<String>,
+        tried: Option<String>,
+    ) -> Result<JsValue, JsError> {
+        use crate::doors::acp::sign_in::{sign_in, OfferedMethod};
+        let offered = value_from_js(&offered, &SETTINGS).map_err(into_error)?;
+        // One odd entry (an id that is not a string) loses that entry only.
+        let offered: Vec<OfferedMethod> = offered
+            .as_array()
+            .map(|list| {
+                list.iter()
+                    .map(|m| serde_json::from_value(m.clone()).unwrap_or_default())
+                    .collect()
+            })
+            .unwrap_or_default();
+        let profiles = self.core.settings().coding_agents.profiles();
+        let profile = profiles
+            .iter()
+            .find(|p| p.id == agent)
+            .ok_or_else(|| JsError::new(&format!("{agent:?} is not a coding agent")))?;
+        to_js(&sign_in(profile, &offered, &keys_set, tried.as_deref()))
     }
 
     /// Obsidian reported a change in the vault (a vault or metadata-cache

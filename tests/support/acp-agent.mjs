@@ -24,6 +24,10 @@
 //                       the outcome goes to ACP_AGENT_LOG
 // ACP_AGENT_NO_HTTP=1: it says it has no HTTP MCP, and starts the stdio server it is given.
 // ACP_AGENT_LOG, when set, is a file that gets one JSON line per request it received.
+// ACP_AGENT_SIGN_IN=gemini: it signs in as Gemini CLI does in ACP mode (2026): it offers
+// Google's login, a Gemini API key (marked `_meta["api-key"]`), Vertex AI and a gateway;
+// `session/new` answers auth_required until `authenticate` chose a method, and the key
+// method fails without GEMINI_API_KEY in its environment (or with the value "rejected").
 import * as acp from "@agentclientprotocol/sdk";
 import { spawn } from "node:child_process";
 import { appendFileSync } from "node:fs";
@@ -50,6 +54,14 @@ function configOptions(session) {
 	];
 }
 let nextSession = 1;
+const SIGN_IN = process.env.ACP_AGENT_SIGN_IN === "gemini";
+let signedIn = null;
+const GEMINI_METHODS = [
+	{ id: "oauth-personal", name: "Log in with Google", description: "Log in with your Google account" },
+	{ id: "gemini-api-key", name: "Gemini API key", description: "Use an API key with Gemini Developer API", _meta: { "api-key": { provider: "google" } } },
+	{ id: "vertex-ai", name: "Vertex AI", description: "Use an API key with Vertex AI GenAI API" },
+	{ id: "gateway", name: "AI API Gateway", description: "Use a custom AI API Gateway", _meta: { gateway: { protocol: "google" } } },
+];
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function say(client, sessionId, text, kind = "agent_message_chunk") {
@@ -135,11 +147,22 @@ const app = acp
 		return {
 			protocolVersion: acp.PROTOCOL_VERSION,
 			agentInfo: { name: "scripted-acp-agent", title: "Scripted agent", version: "9.9.9" },
+			...(SIGN_IN ? { authMethods: GEMINI_METHODS } : {}),
 			agentCapabilities: { loadSession: true, mcpCapabilities: { http: process.env.ACP_AGENT_NO_HTTP !== "1" }, promptCapabilities: process.env.ACP_AGENT_IMAGES === "1" ? { image: true } : {} },
 		};
 	})
+	.onRequest("authenticate", ({ params }) => {
+		log({ method: "authenticate", params });
+		if (params.methodId !== "gemini-api-key") throw new acp.RequestError(-32000, `${params.methodId}: this account is not supported any more`);
+		const key = process.env.GEMINI_API_KEY;
+		if (!key) throw new acp.RequestError(-32000, "Gemini API key is missing or not configured.");
+		if (key === "rejected") throw new acp.RequestError(-32000, "API key not valid. Please pass a valid API key.");
+		signedIn = params.methodId;
+		return {};
+	})
 	.onRequest("session/new", async ({ params, client }) => {
 		log({ method: "session/new", params });
+		if (SIGN_IN && !signedIn) throw acp.RequestError.authRequired();
 		const sessionId = `scripted-${process.pid}-${nextSession++}`;
 		const session = { mcpServers: params.mcpServers, cancelled: false, model: "scripted-large", brief: false };
 		sessions.set(sessionId, session);

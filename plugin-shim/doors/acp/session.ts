@@ -48,6 +48,9 @@ const CANCEL_GRACE_MS = 2000;
 
 export class AgentSession {
 	facts: AgentFacts | null = null;
+	/** `initialize`'s sign-in methods, and which of the agent's key variables hold a value: for an `auth_required` answer. */
+	private authMethods: unknown[] = [];
+	private keysSet: string[] = [];
 	sessionId: string | null = null;
 	/** The agent's reported modes and slash commands, newest. */
 	modes: { current: string; available: Array<{ id: string; name: string }> } | null = null;
@@ -131,6 +134,7 @@ export class AgentSession {
 			const value = secret ? this.host.secret(secret) : null;
 			if (value) env[name] = value;
 		}
+		this.keysSet = Object.keys(profile.envSecrets).filter((name) => Boolean(env[name]));
 		// Without a shell, the command and its arguments go to the OS as they are.
 		// On POSIX the agent leads a process group of its own (as the CLI
 		// does), so what it starts (a language server, a shell) ends with it.
@@ -179,6 +183,7 @@ export class AgentSession {
 				clientInfo: { name: "vault-agent", title: "Vault Agent", version: this.host.pluginVersion },
 			}),
 		);
+		this.authMethods = init.authMethods ?? [];
 		const caps = init.agentCapabilities;
 		this.facts = {
 			name: init.agentInfo?.title ?? init.agentInfo?.name ?? profile.name,
@@ -230,12 +235,37 @@ export class AgentSession {
 			opened = await this.untilExit(agent.request("session/load", { sessionId: resume, cwd: this.host.vaultPath, mcpServers }));
 			this.sessionId = resume;
 		} else {
-			const created = await this.untilExit(agent.request("session/new", { cwd: this.host.vaultPath, mcpServers }));
+			const created = await this.newSession(agent, { cwd: this.host.vaultPath, mcpServers });
 			this.sessionId = created.sessionId;
 			opened = created;
 		}
 		if (opened.modes) this.modes = { current: opened.modes.currentModeId, available: opened.modes.availableModes.map((m) => ({ id: m.id, name: m.name })) };
 		if (opened.configOptions) this.config = configOptions(opened.configOptions);
+	}
+
+	/**
+	 * `session/new`. An `auth_required` answer (Gemini CLI's, without a chosen
+	 * sign-in) gets one `authenticate` with the API key the agent was given,
+	 * as the core decides, and one more `session/new`; else what to do.
+	 */
+	private async newSession(agent: acp.ClientConnection["agent"], params: acp.NewSessionRequest): Promise<acp.NewSessionResponse> {
+		try {
+			return await this.untilExit(agent.request("session/new", params));
+		} catch (error) {
+			if (!authRequired(error)) throw error;
+		}
+		const step = this.host.core.agentSignIn(this.profile.id, this.authMethods, this.keysSet, null);
+		if (step.step === "refuse") throw new AgentStartError(step.message);
+		let failure: string;
+		try {
+			await this.untilExit(agent.request("authenticate", { methodId: step.methodId }));
+			return await this.untilExit(agent.request("session/new", params));
+		} catch (error) {
+			if (this.ended) throw error;
+			failure = error instanceof Error ? error.message : String(error);
+		}
+		const after = this.host.core.agentSignIn(this.profile.id, this.authMethods, this.keysSet, failure);
+		throw new AgentStartError(after.step === "refuse" ? after.message : failure);
 	}
 
 	/**
@@ -475,4 +505,9 @@ export class AgentSession {
 		const result: ToolResult = { ok, text: shown, durationMs: 0, ...(ok ? {} : { error: { code: "agent_tool_failed", message: shown || toolText(title) } }) };
 		this.emit({ type: "toolFinished", callId, tool: "agent", displayName: toolText(title), result, table: null });
 	}
+}
+
+/** ACP's `auth_required` (-32000). */
+function authRequired(error: unknown): boolean {
+	return error instanceof Error && (error as Error & { code?: unknown }).code === -32000;
 }

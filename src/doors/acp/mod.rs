@@ -7,6 +7,7 @@
 
 mod files;
 mod outside;
+pub mod sign_in;
 
 pub use outside::AgentServers;
 
