@@ -22,7 +22,7 @@ use serde_json::Value;
 
 pub use self::chat::{
     host_of, profile_name, ChatSettings, ModelCheckRecord, ModelProfile, ProviderKind,
-    ProviderSettings,
+    ProviderSettings, DEFAULT_MEMORY_FOLDER,
 };
 pub use self::modes::{ModeSetting, PermissionMode};
 pub use self::normalise::{normalise, normalise_loaded};

@@ -218,7 +218,7 @@ impl Reader<'_> {
                 memory: r.boolean("memory", false),
                 memory_folder: match r.folder("memoryFolder") {
                     folder if folder.is_empty() => {
-                        crate::settings::chat::DEFAULT_MEMORY_FOLDER.to_string()
+                        crate::settings::DEFAULT_MEMORY_FOLDER.to_string()
                     }
                     folder => folder,
                 },

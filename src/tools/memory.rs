@@ -81,7 +81,13 @@ pub fn line_of(fact: &str, stamp: &str) -> String {
 }
 
 /// The memory note's path from its name.
+/// (The engine always fills the folder; a call parsed without it, as the
+/// registry's own checks parse examples, reads as the default folder.)
 fn note_path(folder: &str, note: &Option<String>) -> String {
+    let folder = match folder.is_empty() {
+        true => crate::settings::DEFAULT_MEMORY_FOLDER,
+        false => folder,
+    };
     format!("{folder}/{}.md", note.as_deref().unwrap_or(DEFAULT_NOTE))
 }
 
@@ -115,13 +121,6 @@ fn check_fact(fact: &str) -> Result<(), String> {
         ));
     }
     Ok(())
-}
-
-fn filled_check(folder: &str) -> Result<(), String> {
-    match folder.is_empty() {
-        true => Err("the memory folder is not set (Settings → Vault Agent → Model)".into()),
-        false => Ok(()),
-    }
 }
 
 impl AddArgs {
@@ -163,8 +162,7 @@ impl Serialize for AddArgs {
 impl CommandArgs for AddArgs {
     fn validate(&mut self) -> Result<(), String> {
         check_fact(&self.fact)?;
-        check_note(&mut self.note)?;
-        filled_check(&self.folder)
+        check_note(&mut self.note)
     }
 
     fn cli_command(&self) -> Option<&'static str> {
@@ -280,8 +278,7 @@ impl<const REMOVE: bool> CommandArgs for LineChange<REMOVE> {
             (Some(fact), false) => check_fact(fact)?,
             (None, true) => {}
         }
-        check_note(&mut self.0.note)?;
-        filled_check(&self.0.folder)
+        check_note(&mut self.0.note)
     }
 
     fn reach(&self) -> Reach {
