@@ -7,7 +7,19 @@ use vault_agent::tools::{builtin_tools, EXCLUDED_COMMANDS};
 use vault_agent::{ToolResult, VaultAgent};
 
 fn core(settings: Value) -> VaultAgent<FakeHost> {
-    VaultAgent::new(FakeHost::linux_with_cli("ok"), &settings).0
+    VaultAgent::new(FakeHost::linux_with_cli("ok"), &memory_on(settings)).0
+}
+
+/// Memory is off by default, which turns its tool off: every matrix here
+/// has it on, so its writes meet the same modes as every other.
+fn memory_on(settings: Value) -> Value {
+    match settings {
+        Value::Object(mut map) => {
+            map.entry("chat").or_insert_with(|| json!({"memory": true}));
+            Value::Object(map)
+        }
+        _ => json!({"chat": {"memory": true}}),
+    }
 }
 
 fn call(core: &VaultAgent<FakeHost>, tool: &str, args: Value) -> ToolResult {
@@ -49,6 +61,24 @@ enum Outcome {
 fn writes() -> Vec<(&'static str, Value, Outcome)> {
     use Outcome::{Card, RunsAtOnce};
     vec![
+        // Outside the chat's own model a memory change is always a card
+        // (tests/agent/memory.rs has the chat's additions at once); `folder`
+        // is what the engine fills in, given here for `parse_call` alone.
+        (
+            "obsidianMemory",
+            json!({"command": "add", "fact": "Likes tea.", "folder": "Agent memory"}),
+            Card,
+        ),
+        (
+            "obsidianMemory",
+            json!({"command": "update", "line": "Likes tea.", "fact": "Likes coffee.", "folder": "Agent memory", "exists": true}),
+            Card,
+        ),
+        (
+            "obsidianMemory",
+            json!({"command": "remove", "line": "Likes tea.", "folder": "Agent memory", "exists": true}),
+            Card,
+        ),
         (
             "obsidianDailyNote",
             json!({"command": "daily:append", "content": "- [ ] x"}),
@@ -141,6 +171,10 @@ fn vault_core(settings: Value) -> VaultAgent<FakeHost> {
     notes
         .borrow_mut()
         .insert("Plan.md".into(), "# Todo\nx a y #todo\n- [ ] Ship\n".into());
+    notes.borrow_mut().insert(
+        "Agent memory/Memory.md".into(),
+        "# Memory\n- Likes tea.\n".into(),
+    );
     host.respond_with(move |request| {
         let args = &request.args;
         let value = |key: &str| {
@@ -184,7 +218,7 @@ fn vault_core(settings: Value) -> VaultAgent<FakeHost> {
         };
         ProcessOutcome::success(&answer)
     });
-    VaultAgent::new(host, &settings).0
+    VaultAgent::new(host, &memory_on(settings)).0
 }
 
 /// Runs `args` in a fresh core with `settings` and checks it ended as `expected`.
@@ -268,7 +302,8 @@ fn a_write_written_as_text_is_always_a_card() {
     let ids: Vec<&str> = tools.iter().map(|t| t.id).collect();
     for mode in ["readOnly", "askEveryChange", "askBeforeEdits"] {
         let mut settings =
-            vault_agent::settings::normalise(&json!({ "permissionMode": mode }), &ids).settings;
+            vault_agent::settings::normalise(&memory_on(json!({ "permissionMode": mode })), &ids)
+                .settings;
         for (tool, args, in_ask_before_edits) in writes() {
             let spec = tools.iter().find(|t| t.id == tool).unwrap();
             let call = spec.parse_call(&args).unwrap();

@@ -377,7 +377,18 @@ promptCommands: Array<string>,
  * A folder whose subfolders holding a `SKILL.md` are Agent Skills
  * (`doors::chat::skills`); empty: none.
  */
-skillsFolder: string, };
+skillsFolder: string, 
+/**
+ * Memory you can read (`doors::chat::memory`): what the agent keeps
+ * about the user and the vault, one fact a line in the notes of
+ * `memory_folder`. Off until the user turns it on: it writes notes and
+ * sends them in every request.
+ */
+memory: boolean, 
+/**
+ * The folder of the memory notes.
+ */
+memoryFolder: string, };
 
 /**
  * A saved model setup the user switches between (settings tab, chat header).

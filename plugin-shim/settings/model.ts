@@ -9,6 +9,7 @@ import { ModelCheckPanel } from "./model-check";
 import type { SettingsContext } from "./settings-context";
 import { THINKING_BUDGET_RANGE } from "../generated/limits";
 import { commitOnChange, numberRow, type Row, type Section } from "./section";
+import { memoryRows } from "./memory";
 import { skillsRows } from "./skills";
 
 export function modelSection(ctx: SettingsContext, redraw: () => void): Section {
@@ -241,6 +242,7 @@ export function modelSection(ctx: SettingsContext, redraw: () => void): Section 
 		},
 	);
 	rows.push(...skillsRows(ctx, settings, redraw));
+	rows.push(...memoryRows(ctx, settings));
 	if (profile.provider === "anthropic") {
 		rows.push(
 			{

@@ -32,6 +32,23 @@ impl<H: Host> Engine<H> {
             .await
     }
 
+    /// `call_tool_in_turn` for the chat's own model, saying which chat a
+    /// memory line would come from and whether the chat holds outside data
+    /// (`Settings::memory_origin`, which decides whether a memory change
+    /// waits for a card).
+    pub(crate) async fn call_tool_in_chat(
+        &self,
+        tool_id: &str,
+        args: &Value,
+        turn: &str,
+        origin: crate::settings::MemoryOrigin,
+    ) -> ToolResult {
+        let mut settings = Settings::clone(&self.settings.borrow());
+        settings.memory_origin = Some(origin);
+        self.timed(self.run_tool(tool_id, args, Some(turn), Rc::new(settings)))
+            .await
+    }
+
     /// A call through one of the plugin's own doors outside its UI (its CLI
     /// commands): under the chat's mode, or `cap` where that is stricter. A
     /// card it raises names `requester` and is approved under that mode.

@@ -67,6 +67,17 @@ impl<H: Host> Engine<H> {
         }
         let tool = self.find_tool(tool_id, settings)?;
         let mut arguments = args.clone();
+        // The memory folder is the user's, never the model's.
+        if tool.id == crate::settings::MEMORY_TOOL {
+            let notes = self.host.vault_notes().paths;
+            crate::tools::memory::fill(
+                &mut arguments,
+                settings,
+                self.host.platform().os(),
+                &self.host.local_context().date,
+                &|path| notes.iter().any(|p| p == path),
+            )?;
+        }
         let mut resolved = Resolved::default();
         for _ in 0..=MAX_LOOKUPS {
             let call = tool.parse_call(&arguments)?;

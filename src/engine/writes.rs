@@ -439,6 +439,7 @@ fn edit_error(problem: EditProblem, target: &str, edit: &NoteEdit) -> ToolError 
         | NoteEdit::InsertAfterHeading { heading, .. }
         | NoteEdit::AppendToSection { heading, .. } => heading.clone(),
         NoteEdit::Replace { .. }
+        | NoteEdit::Line { .. }
         | NoteEdit::AddTag { .. }
         | NoteEdit::RemoveTag { .. }
         | NoteEdit::Range { .. } => String::new(),

@@ -29,6 +29,10 @@ pub enum NoteEdit {
     },
     /// A tag, from the list and from the text.
     RemoveTag { tag: String },
+    /// The one line holding `find` becomes the line `with`, or is removed
+    /// with its line ending when `with` is `None` (memory lines: a fact is
+    /// one line, whatever the model copied of it).
+    Line { find: String, with: Option<String> },
     /// Exactly the bytes `start..end` (the user's selection, `was`) become
     /// `with`, only while the whole note is still the text it was when the
     /// user selected it (its SHA-256, `note_sha256`).
@@ -82,6 +86,36 @@ pub fn apply(note: &str, edit: &NoteEdit) -> Result<String, EditProblem> {
                     Ok(format!("{}{with}{}", &note[..*start], &note[*end..]))
                 }
                 _ => Err(EditProblem::SelectionChanged),
+            }
+        }
+        NoteEdit::Line { find, with } => {
+            let find = find.trim();
+            if find.is_empty() {
+                return Err(EditProblem::EmptyFind);
+            }
+            let all = lines(note);
+            let at: Vec<usize> = (0..all.len()).filter(|&i| all[i].contains(find)).collect();
+            match at[..] {
+                [] => Err(EditProblem::FindNotFound {
+                    near: near_lines(note, find),
+                }),
+                [line] => {
+                    let block = match with {
+                        Some(text) => block_of(text, eol),
+                        None => String::new(),
+                    };
+                    let mut after = splice(note, line, line + 1, &block);
+                    // The last line had no ending: neither has its replacement.
+                    if !note.ends_with('\n') && line + 1 == all.len() {
+                        if let Some(kept) = after.strip_suffix(eol) {
+                            after.truncate(kept.len());
+                        }
+                    }
+                    Ok(after)
+                }
+                _ => Err(EditProblem::FindAmbiguous {
+                    lines: at.iter().map(|i| i + 1).collect(),
+                }),
             }
         }
         NoteEdit::Replace { find, with, all } => {
@@ -206,6 +240,35 @@ pub fn body_start(note: &str) -> usize {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_line_is_replaced_or_removed_whole() {
+        let line = |find: &str, with: Option<&str>| NoteEdit::Line {
+            find: find.into(),
+            with: with.map(str::to_string),
+        };
+        let note = "# Memory\n- Prefers tea. (2026-12-07)\n- Lives in Oslo.\n";
+        assert_eq!(
+            apply(note, &line("Prefers tea.", Some("- Prefers coffee."))).unwrap(),
+            "# Memory\n- Prefers coffee.\n- Lives in Oslo.\n"
+        );
+        assert_eq!(
+            apply(note, &line("Lives in Oslo", None)).unwrap(),
+            "# Memory\n- Prefers tea. (2026-12-07)\n"
+        );
+        // The last line without an ending keeps none.
+        assert_eq!(apply("a\r\nb", &line("b", None)).unwrap(), "a");
+        assert_eq!(apply("a\r\nb", &line("b", Some("c"))).unwrap(), "a\r\nc");
+        assert_eq!(
+            apply(note, &line("- ", None)),
+            Err(EditProblem::FindAmbiguous { lines: vec![2, 3] })
+        );
+        assert!(matches!(
+            apply(note, &line("prefers TEA.", None)),
+            Err(EditProblem::FindNotFound { near }) if near == vec![2]
+        ));
+        assert_eq!(apply(note, &line(" ", None)), Err(EditProblem::EmptyFind));
+    }
+
     use super::*;
 
     const NOTE: &str = "---\ntags: [plan]\n---\n# Plan\nIntro\n\n## Risks\nLate vendor\nLate vendor\n\n## Goals\nShip\n";

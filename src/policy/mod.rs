@@ -37,6 +37,8 @@ pub struct CallFacts<'a> {
     pub reach: Reach,
     /// The CLI's `key=value` parameters.
     pub parameters: Vec<(String, String)>,
+    /// A change of the agent's memory (`obsidianMemory`).
+    pub remembers: bool,
 }
 
 /// Checks a parsed call against the settings; returns what it does: run at
@@ -53,6 +55,10 @@ pub struct CallFacts<'a> {
 /// - A write the model wrote as text (`Settings::written_as_text`) is always a
 ///   card, whatever the mode allows: the model may only be echoing a call it
 ///   read in a note.
+/// - A memory change is a card, whatever the mode allows, unless the chat's
+///   own model asks for it with no outside data in its context
+///   (`Settings::memory_without_card`): a remembered line never comes from
+///   an MCP result, a web page or a coding agent without the user's click.
 /// - Every write must name its target: without `file`/`path`/`ref`/`daily`
 ///   the CLI would change the note the user happens to have open.
 pub fn check(
@@ -77,6 +83,9 @@ pub fn check(
         }
         PermissionMode::AskEveryChange => Access::ConfirmedWrite,
         PermissionMode::AskBeforeEdits if settings.written_as_text => Access::ConfirmedWrite,
+        PermissionMode::AskBeforeEdits if call.remembers && !settings.memory_without_card() => {
+            Access::ConfirmedWrite
+        }
         PermissionMode::AskBeforeEdits => access,
     };
     if call.write_target.is_none() {

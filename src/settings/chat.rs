@@ -220,7 +220,17 @@ pub struct ChatSettings {
     /// A folder whose subfolders holding a `SKILL.md` are Agent Skills
     /// (`doors::chat::skills`); empty: none.
     pub skills_folder: String,
+    /// Memory you can read (`doors::chat::memory`): what the agent keeps
+    /// about the user and the vault, one fact a line in the notes of
+    /// `memory_folder`. Off until the user turns it on: it writes notes and
+    /// sends them in every request.
+    pub memory: bool,
+    /// The folder of the memory notes.
+    pub memory_folder: String,
 }
+
+/// Where memory is kept unless the user chose another folder.
+pub const DEFAULT_MEMORY_FOLDER: &str = "Agent memory";
 
 impl Default for ChatSettings {
     fn default() -> Self {
@@ -238,6 +248,8 @@ impl Default for ChatSettings {
             prompts_folder: String::new(),
             prompt_commands: Vec::new(),
             skills_folder: String::new(),
+            memory: false,
+            memory_folder: DEFAULT_MEMORY_FOLDER.to_string(),
         }
     }
 }

@@ -22,7 +22,7 @@ use serde_json::Value;
 
 pub use self::chat::{
     host_of, profile_name, ChatSettings, ModelCheckRecord, ModelProfile, ProviderKind,
-    ProviderSettings,
+    ProviderSettings, DEFAULT_MEMORY_FOLDER,
 };
 pub use self::modes::{ModeSetting, PermissionMode};
 pub use self::normalise::{normalise, normalise_loaded};
@@ -119,11 +119,30 @@ pub struct Settings {
     /// (never stored): a change it asks for always waits for a card.
     #[serde(skip)]
     pub written_as_text: bool,
+    /// Set for one call by the chat door for its own model's calls (never
+    /// stored): the chat a memory line comes from, and whether that chat
+    /// holds outside data. `None` from every other door, so a memory change
+    /// an MCP client or a coding agent asks for always waits for a card.
+    #[serde(skip)]
+    #[cfg_attr(test, ts(skip))]
+    pub memory_origin: Option<MemoryOrigin>,
     /// Set for one call by the door it came through (never stored): where
     /// the user sets the mode this call runs under, which a refusal names.
     #[serde(skip)]
     #[cfg_attr(test, ts(skip))]
     pub mode_setting: ModeSetting,
+}
+
+/// The memory tool's id (`tools::memory`), switched by `chat.memory`.
+pub const MEMORY_TOOL: &str = "obsidianMemory";
+
+/// Where a memory change comes from (`Settings::memory_origin`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MemoryOrigin {
+    /// The chat's title, written after the fact.
+    pub chat: String,
+    /// The chat's context holds data from outside the vault.
+    pub outside_data: bool,
 }
 
 /// The MCP server's own switches: its permission mode is separate from the
@@ -169,6 +188,7 @@ impl Default for Settings {
             embeddings: embeddings::EmbeddingSettings::default(),
             process_tag: None,
             written_as_text: false,
+            memory_origin: None,
             mode_setting: ModeSetting::Chat,
         }
     }
@@ -176,7 +196,18 @@ impl Default for Settings {
 
 impl Settings {
     pub fn tool_enabled(&self, tool_id: &str) -> bool {
+        // Memory off: its tool is neither offered nor run.
+        if tool_id == MEMORY_TOOL && !self.chat.memory {
+            return false;
+        }
         self.tools.get(tool_id).copied().unwrap_or(true)
+    }
+
+    /// Whether a memory change may run without a card where the mode lets
+    /// additions run: only the chat's own model, with no outside data (an
+    /// MCP result, a web page, a coding agent's answer) in its context.
+    pub fn memory_without_card(&self) -> bool {
+        self.memory_origin.as_ref().is_some_and(|o| !o.outside_data)
     }
 
     pub fn vault(&self) -> Option<&str> {

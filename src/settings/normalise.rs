@@ -104,6 +104,7 @@ pub fn normalise(stored: &Value, known_tools: &[&str]) -> NormalisedSettings {
         mcp_servers: super::outside::read(object.get("mcpServers"), &mut repairs),
         process_tag: None,
         written_as_text: false,
+        memory_origin: None,
         mode_setting: ModeSetting::Chat,
     };
     let known_keys = [
@@ -214,6 +215,13 @@ impl Reader<'_> {
                 prompts_folder: r.folder("promptsFolder"),
                 prompt_commands: r.note_paths("promptCommands"),
                 skills_folder: r.folder("skillsFolder"),
+                memory: r.boolean("memory", false),
+                memory_folder: match r.folder("memoryFolder") {
+                    folder if folder.is_empty() => {
+                        crate::settings::DEFAULT_MEMORY_FOLDER.to_string()
+                    }
+                    folder => folder,
+                },
             }
         })
     }

@@ -48,6 +48,12 @@ pub trait CommandArgs: DeserializeOwned + Serialize + JsonSchema + 'static {
     fn plan(&self) -> Plan<'_> {
         Plan::read()
     }
+
+    /// The CLI command the call runs when it is not the command's own name
+    /// (`obsidianMemory` `add` appends to, or creates, a memory note).
+    fn cli_command(&self) -> Option<&'static str> {
+        None
+    }
 }
 
 /// `key=value` parameters and bare flags, in declaration order.
@@ -64,6 +70,7 @@ pub trait ParsedArgs: Any {
     fn reach(&self) -> Reach;
     fn write_target(&self) -> Option<String>;
     fn plan(&self) -> Plan<'_>;
+    fn cli_command(&self) -> Option<&'static str>;
     fn as_any(&self) -> &dyn Any;
 }
 
@@ -82,6 +89,10 @@ impl<A: CommandArgs> ParsedArgs for A {
 
     fn plan(&self) -> Plan<'_> {
         CommandArgs::plan(self)
+    }
+
+    fn cli_command(&self) -> Option<&'static str> {
+        CommandArgs::cli_command(self)
     }
 
     fn cli_arguments(&self) -> Result<CliArguments, String> {

@@ -11,6 +11,7 @@ pub mod daily;
 pub mod edit;
 pub mod hygiene;
 pub mod links;
+pub mod memory;
 pub mod notes;
 pub mod organise;
 pub mod pdf;
@@ -49,6 +50,7 @@ pub fn builtin_tools() -> Vec<ToolSpec> {
         random::tool(),
         organise::tool(),
         hygiene::tool(),
+        memory::tool(),
     ]
 }
 

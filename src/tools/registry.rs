@@ -196,6 +196,7 @@ impl ToolCall<'_> {
             write_target: self.args.write_target(),
             reach: self.args.reach(),
             parameters: arguments.parameters,
+            remembers: self.tool.id == crate::settings::MEMORY_TOOL,
         })
     }
 
@@ -207,7 +208,11 @@ impl ToolCall<'_> {
             .map_err(|p| ToolError::invalid(self.tool.id, p))?;
         Ok(CliInvocation {
             vault: vault.map(str::to_string),
-            command: self.command.name.to_string(),
+            command: self
+                .args
+                .cli_command()
+                .unwrap_or(self.command.name)
+                .to_string(),
             parameters: arguments.parameters,
             flags: arguments.flags,
         })

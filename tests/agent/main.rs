@@ -17,6 +17,7 @@ mod conversation;
 mod failures;
 mod images;
 mod local_only;
+mod memory;
 mod outside;
 mod paths;
 mod prompt;

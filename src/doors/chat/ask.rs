@@ -309,6 +309,29 @@ impl<H: Host> ChatDoor<H> {
                 }
             }
         }
+        // Memory is read afresh each round (the user's edits count at once);
+        // off, or its tool off, it is neither read nor offered.
+        if !rewriting && settings.tool_enabled(crate::settings::MEMORY_TOOL) {
+            let remembered = super::memory::read(self.engine.host(), settings).await;
+            let message = conversation
+                .messages
+                .iter()
+                .rev()
+                .find_map(|m| match m {
+                    ChatMessage::User { text, .. } => Some(text.as_str()),
+                    _ => None,
+                })
+                .unwrap_or_default();
+            system.push_str(&super::memory::section(
+                &remembered.facts,
+                message,
+                super::memory::room(window),
+                self.engine.host().platform().config_dir(),
+            ));
+            if let (Some(text), true) = (remembered.notice, first_round) {
+                events.emit(ChatEvent::Notice { text });
+            }
+        }
         let tools_tokens = tools
             .iter()
             .map(|t| {

@@ -15,6 +15,7 @@ pub mod conversation;
 pub mod events;
 pub mod images;
 pub mod instructions;
+pub mod memory;
 pub mod model;
 pub mod model_check;
 pub mod openai;

@@ -259,9 +259,10 @@ impl<H: Host> ChatDoor<H> {
         }
         let turn = conversation.turn_id();
         let door = outside_door(conversation);
+        let origin = super::memory::origin(conversation);
         let runs = batch
             .iter()
-            .map(|call| self.tool_result(call, door.as_ref(), &turn));
+            .map(|call| self.tool_result(call, door.as_ref(), &turn, &origin));
         let results = join_all(runs.collect()).await;
         for (call, result) in batch.iter().zip(results) {
             self.record_tool_result(conversation, call, result, events);
@@ -274,6 +275,7 @@ impl<H: Host> ChatDoor<H> {
         call: &ToolCallRecord,
         door: Option<&super::conversation::OutsideDoor>,
         turn: &str,
+        origin: &crate::settings::MemoryOrigin,
     ) -> ToolResult {
         match parse_arguments(&call.arguments) {
             Ok(args) if call.as_text => {
@@ -285,7 +287,7 @@ impl<H: Host> ChatDoor<H> {
             Ok(args) => match door {
                 None => {
                     self.engine
-                        .call_tool_in_turn(&call.name, &args, Some(turn))
+                        .call_tool_in_chat(&call.name, &args, turn, origin.clone())
                         .await
                 }
                 Some(door) => {
@@ -324,7 +326,8 @@ impl<H: Host> ChatDoor<H> {
         self.announce_tool(call, events);
         let turn = conversation.turn_id();
         let door = outside_door(conversation);
-        let result = self.tool_result(call, door.as_ref(), &turn).await;
+        let origin = super::memory::origin(conversation);
+        let result = self.tool_result(call, door.as_ref(), &turn, &origin).await;
         if let Some(pending) = &result.pending {
             self.report_tool(call, &result, events);
             return self.engine.confirmation_card(&pending.id);
