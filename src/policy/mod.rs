@@ -9,6 +9,7 @@ pub mod filter;
 pub mod names;
 pub mod network;
 pub mod outside;
+pub mod plan;
 pub mod scope;
 
 use crate::base::call::{Access, NoteLocator};
