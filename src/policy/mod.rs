@@ -54,6 +54,7 @@ pub struct CallFacts<'a> {
 /// - A write the model wrote as text (`Settings::written_as_text`) is always a
 ///   card, whatever the mode allows: the model may only be echoing a call it
 ///   read in a note.
+/// - So is a change outside the plan the user approved (`Settings::off_plan`).
 /// - Every write must name its target: without `file`/`path`/`ref`/`daily`
 ///   the CLI would change the note the user happens to have open.
 pub fn check(
@@ -77,7 +78,9 @@ pub fn check(
             })
         }
         PermissionMode::AskEveryChange => Access::ConfirmedWrite,
-        PermissionMode::AskBeforeEdits if settings.written_as_text => Access::ConfirmedWrite,
+        PermissionMode::AskBeforeEdits if settings.written_as_text || settings.off_plan => {
+            Access::ConfirmedWrite
+        }
         PermissionMode::AskBeforeEdits => access,
     };
     if call.write_target.is_none() {

@@ -104,6 +104,7 @@ pub fn normalise(stored: &Value, known_tools: &[&str]) -> NormalisedSettings {
         mcp_servers: super::outside::read(object.get("mcpServers"), &mut repairs),
         process_tag: None,
         written_as_text: false,
+        off_plan: false,
         mode_setting: ModeSetting::Chat,
     };
     let known_keys = [
