@@ -163,7 +163,11 @@ impl<H: Host> Engine<H> {
             let now = self.host.now_ms();
             let mut book = self.confirmations.borrow_mut();
             book.get(id, now).map_or((None, false, false), |entry| {
-                (entry.requester.clone(), entry.written_as_text, entry.off_plan)
+                (
+                    entry.requester.clone(),
+                    entry.written_as_text,
+                    entry.off_plan,
+                )
             })
         };
         // An outside agent's change is checked under its door's mode, not

@@ -1,3 +1,5 @@
+//! Unit tests of `policy::plan`: the scope checks, the user's edits, Read only, which changes a plan covers.
+
 use super::*;
 use crate::policy::scope::{Output, Reach};
 

@@ -420,9 +420,15 @@ impl<H: Host> ChatDoor<H> {
             drop(_hold);
             let answer = serde_json::json!({ "approve": false });
             return match decision {
-                Decision::Reject => self.answer_plan(conversation, confirmation_id, &answer, events).await,
+                Decision::Reject => {
+                    self.answer_plan(conversation, confirmation_id, &answer, events)
+                        .await
+                }
                 _ => {
-                    events.emit(ChatEvent::plain_error("plan_answer", "A plan is approved on its own card, with its steps.".into()));
+                    events.emit(ChatEvent::plain_error(
+                        "plan_answer",
+                        "A plan is approved on its own card, with its steps.".into(),
+                    ));
                     self.finish_turn(conversation, TurnEnd::Failed, events)
                 }
             };

@@ -200,10 +200,10 @@ impl<H: Host> ChatDoor<H> {
         let Some(tool) = tools.iter().find(|t| t.id == call.name) else {
             return true;
         };
-        match tool.parse_call(&args).and_then(|c| {
-            c.facts()
-                .map(|facts| rules::covers(steps, &facts, os))
-        }) {
+        match tool
+            .parse_call(&args)
+            .and_then(|c| c.facts().map(|facts| rules::covers(steps, &facts, os)))
+        {
             Ok(covered) => !covered,
             // The gate refuses it anyway; a card costs nothing there.
             Err(_) => true,
@@ -302,9 +302,15 @@ impl<H: Host> ChatDoor<H> {
             Err(e) => return fail(self, conversation, "plan_answer", format!("The plan's answer could not be read ({e}); answer {{ approve, steps: [{{ index, what }}] }}.")),
         };
         let settings = self.engine.settings_snapshot();
-        let (Some(mut plan), Some(paused)) = (conversation.plan.clone(), conversation.paused.clone())
+        let (Some(mut plan), Some(paused)) =
+            (conversation.plan.clone(), conversation.paused.clone())
         else {
-            return fail(self, conversation, "confirmation_not_found", "This conversation is not waiting for that plan any more.".into());
+            return fail(
+                self,
+                conversation,
+                "confirmation_not_found",
+                "This conversation is not waiting for that plan any more.".into(),
+            );
         };
         let result = if answer.approve {
             if let Some(why) = rules::approval_refusal(settings.permission_mode) {
@@ -317,9 +323,20 @@ impl<H: Host> ChatDoor<H> {
             });
             let steps = match edited {
                 Ok(steps) => steps,
-                Err(why) => return fail(self, conversation, "plan_answer", format!("The plan was not approved: {why}.")),
+                Err(why) => {
+                    return fail(
+                        self,
+                        conversation,
+                        "plan_answer",
+                        format!("The plan was not approved: {why}."),
+                    )
+                }
             };
-            let as_edited = if steps == plan.steps { "" } else { " (as the user edited it)" };
+            let as_edited = if steps == plan.steps {
+                ""
+            } else {
+                " (as the user edited it)"
+            };
             plan.steps = steps;
             plan.state = PlanState::Approved;
             ToolResult::success(format!(

@@ -352,9 +352,7 @@ impl<H: Host> ChatDoor<H> {
                         .call_tool_off_plan(&call.name, &args, door, &turn)
                         .await
                 }
-                Err(problem) => {
-                    ToolResult::failure(&ToolError::invalid(&call.name, problem), 0.0)
-                }
+                Err(problem) => ToolResult::failure(&ToolError::invalid(&call.name, problem), 0.0),
             }
         } else {
             self.tool_result(call, door.as_ref(), &turn).await
