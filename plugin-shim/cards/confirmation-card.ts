@@ -85,6 +85,9 @@ export function renderConfirmationCard(parent: HTMLElement, card: ConfirmationCa
 	if (card.requested) root.createDiv({ cls: "vault-agent-confirm-requester", text: card.requested });
 	// An agent's call of an outside tool: its first line already says what is called, and where.
 	if (!(card.outside && card.requested)) root.createDiv({ cls: "vault-agent-confirm-summary", text: card.summary });
+	if (card.offPlan) {
+		root.createDiv({ cls: ["vault-agent-confirm-warning", "vault-agent-confirm-off-plan"], text: "Not in the plan you approved: this note is not one of its steps." });
+	}
 	if (card.writtenAsText) {
 		root.createDiv({
 			cls: ["vault-agent-confirm-warning", "vault-agent-confirm-text-call"],

@@ -17,6 +17,8 @@ export interface HeaderActions {
 	agentChanged(): void;
 	/** A mode the running coding agent reports was picked. */
 	agentMode(mode: string): void;
+	/** Plan mode was turned on or off for this chat. */
+	planMode(on: boolean): void;
 }
 
 export class ChatHeader {
@@ -32,6 +34,7 @@ export class ChatHeader {
 	private readonly outsideEl: HTMLElement;
 	private readonly modeIcon: HTMLElement;
 	private readonly modeDropdown: DropdownComponent;
+	private readonly planButton: HTMLButtonElement;
 
 	constructor(
 		root: HTMLElement,
@@ -70,6 +73,15 @@ export class ChatHeader {
 			const permissionMode = asPermissionMode(value);
 			if (permissionMode) await ctx.updateSettings({ permissionMode });
 		});
+		// Plan first: beside the mode it works with; the agent reads, then proposes a plan to approve.
+		this.planButton = header.createEl("button", { cls: "vault-agent-plan-mode", text: "Plan", attr: { "aria-pressed": "false" } });
+		setIcon(this.planButton.createSpan({ cls: "vault-agent-plan-mode-icon" }), "list-checks");
+		setTooltip(this.planButton, "Plan mode: the agent reads, then proposes its changes as a plan you approve, edit or reject before anything changes");
+		this.planButton.addEventListener("click", () => {
+			const on = this.planButton.getAttribute("aria-pressed") !== "true";
+			this.showPlanMode(on);
+			actions.planMode(on);
+		});
 		this.profileSwitcher = new ProfileSwitcher(header, ctx, () => actions.agentChanged());
 		const icon = (name: string, tooltip: string, cls: string, run: () => void) =>
 			// A named icon button is a button to a screen reader too.
@@ -91,6 +103,12 @@ export class ChatHeader {
 	setTitle(title: string): void {
 		this.titleEl.setText(title);
 		this.titleEl.setAttribute("title", title);
+	}
+
+	/** Whether this chat is in plan mode, as the header shows it. */
+	showPlanMode(on: boolean): void {
+		this.planButton.setAttribute("aria-pressed", String(on));
+		this.planButton.toggleClass("is-active", on);
 	}
 
 	/** Switch profile (an error's way out): the model picker, focused and open. */

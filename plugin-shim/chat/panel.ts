@@ -72,6 +72,7 @@ export class ChatPanel implements ChatSurface {
 		const before = this.shown?.title;
 		this.shown = conversation;
 		if (conversation?.title !== before) this.showTitle();
+		this.header?.showPlanMode(conversation?.planMode ?? false);
 	}
 
 	/** This chat's title: renamed in history, else its first question (the core's). */
@@ -99,6 +100,10 @@ export class ChatPanel implements ChatSurface {
 			},
 			agentChanged: () => this.agentChanged(),
 			agentMode: (mode) => this.agent.setMode(mode),
+			// Plan mode belongs to the chat (kept with it); the core decides what it allows.
+			planMode: (on) => {
+				if (this.conversation) this.conversation = { ...this.conversation, planMode: on };
+			},
 		}, app);
 		this.header.setTitle(this.title);
 		this.history = new HistoryPanel(root, {
@@ -131,6 +136,7 @@ export class ChatPanel implements ChatSurface {
 			statusChanged: () => this.refreshHeader(),
 			continueTurn: () => void this.model.retry(),
 			modelCard: (callId, card) => this.model.cardActions(callId, card),
+			planCard: (plan) => this.model.planActions(plan),
 			imageSrc: (a) => chips.src(a),
 		});
 		const composer = root.createDiv({ cls: "vault-agent-composer" });

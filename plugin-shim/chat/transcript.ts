@@ -7,7 +7,8 @@
 import { type App, type Component, Keymap, MarkdownRenderer, setIcon, setTooltip } from "obsidian";
 import { type CardActions, commandWords, headline, renderConfirmationCard } from "../cards/confirmation-card";
 import type { UndoController } from "../cards/undo";
-import type { Attachment, ChatEvent, ChatMessage, ConfirmationCard, Table, Usage } from "../core/types";
+import type { Attachment, ChatEvent, ChatMessage, ChatPlan, ConfirmationCard, Table, Usage } from "../core/types";
+import { type PlanActions, renderPlanCard } from "./plan-card";
 import type { ToolResult } from "../vault-agent-api";
 import { reasoningBlock, sourcesList, usageLine } from "./answer-extras";
 import { renderTable, renderToolImages, renderToolText } from "./big-output";
@@ -39,6 +40,8 @@ export interface TranscriptHost {
 	continueTurn(): void;
 	/** How a card of our model's turn is answered (in the chat, which goes on with the turn). */
 	modelCard(callId: string, card: ConfirmationCard): CardActions;
+	/** How a plan card of our model's turn is answered (plan mode). */
+	planCard(plan: ChatPlan): PlanActions;
 	/** Where an attached image's thumbnail loads from, or null. */
 	imageSrc?(attachment: Attachment): string | null;
 }
@@ -240,6 +243,11 @@ export class Transcript {
 				break;
 			case "confirmationNeeded":
 				this.card(event.callId, event.card);
+				break;
+			case "planProposed":
+				renderPlanCard(this.el.createDiv({ cls: "vault-agent-inline-card" }), event.plan, this.host.planCard(event.plan));
+				break;
+			case "planAnswered":
 				break;
 			case "notice":
 			case "roundLimit": {

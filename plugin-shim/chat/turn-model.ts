@@ -3,7 +3,8 @@
 // history can be rewound: edit and resend, Regenerate, Retry.
 
 import type { CardActions } from "../cards/confirmation-card";
-import type { Attachment, ChatEvent, ChatMessage, ConfirmationCard, Conversation, PromptValues, SelectionRequest, TurnResult } from "../core/types";
+import type { Attachment, ChatEvent, ChatMessage, ChatPlan, ConfirmationCard, Conversation, PromptValues, SelectionRequest, TurnResult } from "../core/types";
+import type { PlanActions } from "./plan-card";
 import type { ToolResult } from "../vault-agent-api";
 import type { ChatSurface, ChatTurn } from "./turn";
 import type { RewriteHow } from "./editor-actions";
@@ -104,6 +105,17 @@ export class ModelTurn implements ChatTurn {
 			reject: () => {
 				void this.answer(card, callId, false);
 				return { ok: false, text: "Rejected.", durationMs: 0 };
+			},
+		};
+	}
+
+	/** A plan card of this turn: the answer (steps kept and edited, or no) goes to the core, and the turn goes on. */
+	planActions(plan: ChatPlan): PlanActions {
+		return {
+			answer: (answer) => {
+				const core = this.chat.ctx.core;
+				const conversation = this.chat.conversation;
+				if (core && conversation && !this.chat.running) void this.run((onEvent) => core.chatAnswerPlan(conversation, plan.id, answer, onEvent));
 			},
 		};
 	}

@@ -21,6 +21,11 @@ requested?: string,
  */
 writtenAsText: boolean, 
 /**
+ * Asked for while carrying out an approved plan, on a note the plan
+ * does not name (the card says so).
+ */
+offPlan?: boolean, 
+/**
  * `cli` (the argv runs), `vault` (Obsidian writes the note in one
  * step, only if it is unchanged) or `files` (Obsidian's file manager
  * moves or trashes notes, only those still as the card showed them).
@@ -658,7 +663,17 @@ setup?: JsonValue,
  * Outside tools the user approved for this chat ("Approve for this
  * chat"), by `policy::outside::approval_key`: kept with this chat only.
  */
-approvedOutside?: Array<string>, };
+approvedOutside?: Array<string>, 
+/**
+ * Plan mode (the header's Plan): the agent reads, then proposes its
+ * changes as a plan the user answers before any of them is made.
+ */
+planMode?: boolean, 
+/**
+ * The plan of the turn in progress (`plan::ChatPlan`): proposed,
+ * approved (being carried out) or answered.
+ */
+plan?: ChatPlan, };
 
 /**
  * A conversation as loaded, and what had to be repaired (empty for a good
@@ -913,7 +928,7 @@ contextTokens: number, contextWindow: number, };
 /**
  * What the chat view is told while a turn runs.
  */
-export type ChatEvent = { "type": "userMessage", text: string, attachments: Array<Attachment> | null, } | { "type": "modelRound", round: number, } | { "type": "textDelta", text: string, } | { "type": "assistantMessage", text: string, } | { "type": "reasoningDelta", text: string, } | { "type": "usage", usage: AnswerUsage, chat: Usage, } | { "type": "toolStarted", callId: string, tool: string, displayName: string, arguments: string, } | { "type": "toolFinished", callId: string, tool: string, displayName: string, result: ToolResult, table: Table | null, } | { "type": "confirmationNeeded", callId: string, card: ConfirmationCard, } | { "type": "sources", sources: Array<Source>, } | { "type": "notice", text: string, } | { "type": "retrying", text: string, } | { "type": "roundLimit", text: string, } | { "type": "error", code: string, message: string, 
+export type ChatEvent = { "type": "userMessage", text: string, attachments: Array<Attachment> | null, } | { "type": "modelRound", round: number, } | { "type": "textDelta", text: string, } | { "type": "assistantMessage", text: string, } | { "type": "reasoningDelta", text: string, } | { "type": "usage", usage: AnswerUsage, chat: Usage, } | { "type": "toolStarted", callId: string, tool: string, displayName: string, arguments: string, } | { "type": "toolFinished", callId: string, tool: string, displayName: string, result: ToolResult, table: Table | null, } | { "type": "confirmationNeeded", callId: string, card: ConfirmationCard, } | { "type": "planProposed", callId: string, plan: ChatPlan, } | { "type": "planAnswered", plan: ChatPlan, } | { "type": "sources", sources: Array<Source>, } | { "type": "notice", text: string, } | { "type": "retrying", text: string, } | { "type": "roundLimit", text: string, } | { "type": "error", code: string, message: string, 
 /**
  * Whether the banner offers Retry (the turn can run again as it is).
  */
@@ -927,6 +942,49 @@ address?: string,
  * The buttons beside the message, in this order.
  */
 wayOut: Array<WayOut>, } | { "type": "turnEnded", end: TurnEnd, };
+
+/**
+ * A plan in a conversation.
+ */
+export type ChatPlan = { id: string, 
+/**
+ * The model's one line about the plan as a whole.
+ */
+summary: string, 
+/**
+ * Numbered from 1 on the card; as approved once it is.
+ */
+steps: Array<PlanStep>, state: PlanState, };
+
+export type PlanState = "proposed" | "approved" | "rejected" | "done";
+
+/**
+ * One numbered step of a plan: which note, what happens to it.
+ */
+export type PlanStep = { 
+/**
+ * The note's path from the vault root.
+ */
+note: string, action: PlanAction, 
+/**
+ * What changes, in words the user reads on the card.
+ */
+what: string, 
+/**
+ * Where a moved or renamed note goes (its new path).
+ */
+to?: string, };
+
+/**
+ * What a step does to its note, in the words the plan card shows.
+ */
+export type PlanAction = "create" | "edit" | "append" | "prepend" | "move" | "rename" | "delete";
+
+/**
+ * The user's answer on a plan card's step: keep step `index` (of the
+ * proposed plan), with its text as the user left it. A step not listed is removed.
+ */
+export type KeptStep = { index: number, what: string, };
 
 /**
  * How a turn ended.

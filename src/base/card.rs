@@ -88,6 +88,11 @@ pub struct ConfirmationCard {
     /// The model wrote this call as text, not as a tool call: it may be
     /// echoing a call it read in a note (the card says so).
     pub written_as_text: bool,
+    /// Asked for while carrying out an approved plan, on a note the plan
+    /// does not name (the card says so).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[cfg_attr(test, ts(as = "Option<bool>", optional))]
+    pub off_plan: bool,
     /// `cli` (the argv runs), `vault` (Obsidian writes the note in one
     /// step, only if it is unchanged) or `files` (Obsidian's file manager
     /// moves or trashes notes, only those still as the card showed them).

@@ -113,6 +113,41 @@ impl<H: Host> Engine<H> {
         result
     }
 
+    /// A change the chat's model asked for while carrying out an approved
+    /// plan, on a note the plan does not name: as `call_tool_in_turn` (or
+    /// under `door`'s mode), except that it always waits for a card
+    /// (`policy::check`), and the card says it is not in the plan.
+    pub(crate) async fn call_tool_off_plan(
+        &self,
+        tool_id: &str,
+        args: &Value,
+        door: Option<(&str, crate::settings::PermissionMode)>,
+        turn: &str,
+    ) -> ToolResult {
+        let chat = self.settings_snapshot().permission_mode;
+        let mode = door.map_or(chat, |(_, cap)| chat.at_most(cap));
+        let mut settings = Settings::clone(&self.settings.borrow());
+        settings.permission_mode = mode;
+        settings.off_plan = true;
+        let result = self
+            .timed(self.run_tool(tool_id, args, Some(turn), Rc::new(settings)))
+            .await;
+        if let Some(pending) = &result.pending {
+            let mut book = self.confirmations.borrow_mut();
+            book.mark_off_plan(&pending.id);
+            if let Some((name, _)) = door {
+                book.set_requester(
+                    &pending.id,
+                    crate::engine::confirm::Requester {
+                        name: name.to_string(),
+                        mode,
+                    },
+                );
+            }
+        }
+        result
+    }
+
     /// `call_tool` through another door: under `settings` (that door's
     /// permission mode and process tag; see `settings_under`), a change
     /// journalled under `turn` where the caller has one (a coding agent's).
@@ -141,11 +176,15 @@ impl<H: Host> Engine<H> {
     }
 
     async fn approve_as(&self, id: &str, argv_hash: &str, for_chat: bool) -> ToolResult {
-        let (requester, written_as_text) = {
+        let (requester, written_as_text, off_plan) = {
             let now = self.host.now_ms();
             let mut book = self.confirmations.borrow_mut();
-            book.get(id, now).map_or((None, false), |entry| {
-                (entry.requester.clone(), entry.written_as_text)
+            book.get(id, now).map_or((None, false, false), |entry| {
+                (
+                    entry.requester.clone(),
+                    entry.written_as_text,
+                    entry.off_plan,
+                )
             })
         };
         // An outside agent's change is checked under its door's mode, not
@@ -167,6 +206,9 @@ impl<H: Host> Engine<H> {
             }
             if written_as_text {
                 book.mark_written_as_text(&fresh.id);
+            }
+            if off_plan {
+                book.mark_off_plan(&fresh.id);
             }
         }
         result

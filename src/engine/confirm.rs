@@ -165,6 +165,8 @@ pub struct PendingConfirmation {
     pub requester: Option<Requester>,
     /// The chat's model wrote the call as text instead of calling the tool.
     pub written_as_text: bool,
+    /// Asked for outside the approved plan (the card says so).
+    pub off_plan: bool,
     /// Set for a call of an outside tool (the user's own MCP server) that a
     /// coding agent asked for through our MCP server: what runs on Approve
     /// instead of the CLI (`invocation` and `probe` are empty then).
@@ -258,6 +260,7 @@ impl PendingConfirmation {
                 format!("{} wants to {verb} {target}", visible_text(&r.name))
             }),
             written_as_text: self.written_as_text,
+            off_plan: self.off_plan,
             via: match (&self.note_edit, &self.organise, &self.outside) {
                 (Some(_), _, _) => "vault",
                 (_, Some(_), _) => "files",
@@ -330,6 +333,7 @@ impl ConfirmationBook {
             outcome: None,
             requester: None,
             written_as_text: false,
+            off_plan: false,
             outside: None,
         });
         self.forget_old();
@@ -383,6 +387,13 @@ impl ConfirmationBook {
     pub fn mark_written_as_text(&mut self, id: &str) {
         if let Some(entry) = self.entries.iter_mut().find(|e| e.id == id) {
             entry.written_as_text = true;
+        }
+    }
+
+    /// The change is not a step of the approved plan (its card says so).
+    pub fn mark_off_plan(&mut self, id: &str) {
+        if let Some(entry) = self.entries.iter_mut().find(|e| e.id == id) {
+            entry.off_plan = true;
         }
     }
 

@@ -9,6 +9,7 @@ pub mod filter;
 pub mod names;
 pub mod network;
 pub mod outside;
+pub mod plan;
 pub mod scope;
 
 use crate::base::call::{Access, NoteLocator};
@@ -59,6 +60,7 @@ pub struct CallFacts<'a> {
 ///   own model asks for it with no outside data in its context
 ///   (`Settings::memory_without_card`): a remembered line never comes from
 ///   an MCP result, a web page or a coding agent without the user's click.
+/// - So is a change outside the plan the user approved (`Settings::off_plan`).
 /// - Every write must name its target: without `file`/`path`/`ref`/`daily`
 ///   the CLI would change the note the user happens to have open.
 pub fn check(
@@ -82,7 +84,9 @@ pub fn check(
             })
         }
         PermissionMode::AskEveryChange => Access::ConfirmedWrite,
-        PermissionMode::AskBeforeEdits if settings.written_as_text => Access::ConfirmedWrite,
+        PermissionMode::AskBeforeEdits if settings.written_as_text || settings.off_plan => {
+            Access::ConfirmedWrite
+        }
         PermissionMode::AskBeforeEdits if call.remembers && !settings.memory_without_card() => {
             Access::ConfirmedWrite
         }

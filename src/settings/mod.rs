@@ -126,6 +126,12 @@ pub struct Settings {
     #[serde(skip)]
     #[cfg_attr(test, ts(skip))]
     pub memory_origin: Option<MemoryOrigin>,
+    /// Set for one call by the chat while it carries out an approved plan,
+    /// when the change reaches a note the plan does not name (never
+    /// stored): it waits for a card of its own, whatever the mode.
+    #[serde(skip)]
+    #[cfg_attr(test, ts(skip))]
+    pub off_plan: bool,
     /// Set for one call by the door it came through (never stored): where
     /// the user sets the mode this call runs under, which a refusal names.
     #[serde(skip)]
@@ -189,6 +195,7 @@ impl Default for Settings {
             process_tag: None,
             written_as_text: false,
             memory_origin: None,
+            off_plan: false,
             mode_setting: ModeSetting::Chat,
         }
     }

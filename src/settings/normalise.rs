@@ -105,6 +105,7 @@ pub fn normalise(stored: &Value, known_tools: &[&str]) -> NormalisedSettings {
         process_tag: None,
         written_as_text: false,
         memory_origin: None,
+        off_plan: false,
         mode_setting: ModeSetting::Chat,
     };
     let known_keys = [

@@ -941,6 +941,34 @@ impl VaultAgent {
         })
     }
 
+    /// The user's answer on a plan card (`{ approve, steps: [{ index, what
+    /// }] }`: the proposed steps kept, with their text as left on the card);
+    /// resolves like `chatSend`.
+    #[wasm_bindgen(js_name = chatAnswerPlan, unchecked_return_type = "Promise<TurnResult>")]
+    pub fn chat_answer_plan(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "Conversation")] conversation: JsValue,
+        plan_id: String,
+        #[wasm_bindgen(unchecked_param_type = "{ approve: boolean; steps?: KeptStep[] }")]
+        answer: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "(event: ChatEvent) => void")]
+        on_event: js_sys::Function,
+    ) -> js_sys::Promise {
+        let core = self.core.clone();
+        let conversation: Result<Conversation, _> = from_js(&conversation, &CONVERSATION);
+        let answer: Result<serde_json::Value, _> = from_js(&answer, &CONVERSATION);
+        promise(async move {
+            let mut conversation = conversation.map_err(|e| JsValue::from(into_error(e)))?;
+            let answer = answer.map_err(|e| JsValue::from(into_error(e)))?;
+            let events = JsEvents(on_event);
+            let end = core
+                .chat
+                .answer_plan(&mut conversation, &plan_id, &answer, &events)
+                .await;
+            turn_result(&conversation, end)
+        })
+    }
+
     /// A headless turn (`vault-agent:ask`) goes on after its card was
     /// answered on the plugin's own card; resolves like `chatSend`.
     #[wasm_bindgen(js_name = chatContinue, unchecked_return_type = "Promise<TurnResult>")]

@@ -236,9 +236,15 @@ impl<H: Host> ChatDoor<H> {
         } else {
             self.offered_tools(compact, settings, &descriptors)
         };
+        // Planning: the vault's tools (changes are refused at the door until
+        // a plan is approved) and proposePlan; no outside tool, which may change anything.
+        let planning = super::plan::planning(conversation);
+        if planning && !rewriting {
+            tools.push(super::plan::propose_tool());
+        }
         // The user's own MCP servers' tools, counted in the budget below
         // (none for a rewrite, whose answer is the new text).
-        if !rewriting {
+        if !rewriting && !planning {
             tools.extend(
                 self.outside_offer(conversation, settings, compact, events)
                     .await,
@@ -279,6 +285,7 @@ impl<H: Host> ChatDoor<H> {
         if rewriting {
             system.push_str(super::selection::REWRITE_RULE);
         }
+        system.push_str(&super::plan::prompt_section(conversation));
         let standing = super::instructions::standing(self.engine.host(), settings).await;
         system.push_str(&standing.section);
         // Once a turn: its first round answers the user's message.

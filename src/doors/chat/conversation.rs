@@ -245,6 +245,16 @@ pub struct Conversation {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[cfg_attr(test, ts(as = "Option<Vec<String>>", optional))]
     pub approved_outside: Vec<String>,
+    /// Plan mode (the header's Plan): the agent reads, then proposes its
+    /// changes as a plan the user answers before any of them is made.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[cfg_attr(test, ts(as = "Option<bool>", optional))]
+    pub plan_mode: bool,
+    /// The plan of the turn in progress (`plan::ChatPlan`): proposed,
+    /// approved (being carried out) or answered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
+    pub plan: Option<super::plan::ChatPlan>,
 }
 
 /// A turn started from a saved prompt or the editor's selection. Read by hand
@@ -376,6 +386,8 @@ impl Conversation {
             agent: None,
             setup: None,
             approved_outside: Vec::new(),
+            plan_mode: false,
+            plan: None,
         }
     }
 

@@ -70,6 +70,19 @@ pub enum ChatEvent {
         call_id: String,
         card: Box<ConfirmationCard>,
     },
+    /// The model proposed a plan (plan mode), checked against the scopes:
+    /// the view shows the plan card; `chatAnswerPlan` goes on.
+    #[serde(rename_all = "camelCase")]
+    PlanProposed {
+        call_id: String,
+        plan: Box<crate::doors::chat::plan::ChatPlan>,
+    },
+    /// The user answered the plan card: approved (with the steps as
+    /// approved) or rejected.
+    #[serde(rename_all = "camelCase")]
+    PlanAnswered {
+        plan: Box<crate::doors::chat::plan::ChatPlan>,
+    },
     /// The notes the answer that ends the turn was drawn from.
     #[serde(rename_all = "camelCase")]
     Sources {

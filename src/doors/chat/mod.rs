@@ -21,6 +21,7 @@ pub mod model_check;
 pub mod openai;
 pub mod outside;
 pub mod pdf;
+pub mod plan;
 pub mod prompt;
 pub mod provider;
 pub mod repeats;
@@ -210,6 +211,7 @@ impl<H: Host> ChatDoor<H> {
         }
         let scheduled = setup.as_ref().and_then(|s| s.scheduled.clone());
         conversation.setup = setup.map(|s| s.to_value());
+        plan::close(conversation, TurnEnd::Done, true);
         if conversation.paused.take().is_some() {
             // A new message answers nothing that was pending: drop it.
             conversation.messages.push(ChatMessage::Notice {
@@ -413,6 +415,25 @@ impl<H: Host> ChatDoor<H> {
             ));
             return self.finish_turn(conversation, TurnEnd::Failed, events);
         };
+        if confirmation_id.starts_with(plan::CARD_PREFIX) {
+            // A plan card is answered with its steps (`answer_plan`).
+            conversation.paused = Some(paused);
+            drop(_hold);
+            let answer = serde_json::json!({ "approve": false });
+            return match decision {
+                Decision::Reject => {
+                    self.answer_plan(conversation, confirmation_id, &answer, events)
+                        .await
+                }
+                _ => {
+                    events.emit(ChatEvent::plain_error(
+                        "plan_answer",
+                        "A plan is approved on its own card, with its steps.".into(),
+                    ));
+                    self.finish_turn(conversation, TurnEnd::Failed, events)
+                }
+            };
+        }
         if confirmation_id.starts_with(outside::CARD_PREFIX) {
             return self
                 .resolve_outside(conversation, paused, decision, events)
@@ -629,6 +650,7 @@ impl<H: Host> ChatDoor<H> {
         events: &dyn ChatEvents,
     ) -> TurnEnd {
         conversation.updated_ms = self.engine.host().now_ms();
+        plan::close(conversation, end, false);
         self.session.turn_pdfs.forget();
         events.emit(ChatEvent::TurnEnded { end });
         end

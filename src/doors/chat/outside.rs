@@ -442,6 +442,7 @@ fn outside_card(pending: &PendingOutside) -> ConfirmationCard {
         requester: None,
         requested: None,
         written_as_text: false,
+        off_plan: false,
         via: "mcp",
         outside: Some(Box::new(outside_call_card(offered, &pending.arguments))),
     }

@@ -56,6 +56,25 @@ impl<H: Host> ChatDoor<H> {
                     }
                     continue;
                 }
+                if call.name == super::plan::PROPOSE_TOOL {
+                    if let Some(plan) = self.propose_plan(conversation, &call, events) {
+                        conversation.paused = Some(PausedTurn {
+                            confirmation_id: plan.id,
+                            call,
+                            remaining: queue,
+                            rounds,
+                        });
+                        return TurnEnd::AwaitingConfirmation;
+                    }
+                    continue;
+                }
+                if let Some(refusal) =
+                    self.refused_while_planning(conversation, &call, self.is_read_call(&call))
+                {
+                    self.announce_tool(&call, events);
+                    self.record_tool_result(conversation, &call, refusal, events);
+                    continue;
+                }
                 if let Some(offered) = self.offered_outside(&call.name) {
                     if let Some(card) = self
                         .run_outside(conversation, &call, &offered, events)
@@ -232,7 +251,7 @@ impl<H: Host> ChatDoor<H> {
 
     /// A call that only reads (its command is a read): it may run alongside
     /// the reads next to it. Anything not understood counts as a change.
-    fn is_read_call(&self, call: &ToolCallRecord) -> bool {
+    pub(super) fn is_read_call(&self, call: &ToolCallRecord) -> bool {
         let Ok(Value::Object(args)) = serde_json::from_str::<Value>(&call.arguments) else {
             return false;
         };
@@ -327,7 +346,20 @@ impl<H: Host> ChatDoor<H> {
         let turn = conversation.turn_id();
         let door = outside_door(conversation);
         let origin = super::memory::origin(conversation);
-        let result = self.tool_result(call, door.as_ref(), &turn, &origin).await;
+        let result = if self.off_plan(conversation, call) {
+            // Not a step of the approved plan: its own card, whatever the mode.
+            match parse_arguments(&call.arguments) {
+                Ok(args) => {
+                    let door = door.as_ref().map(|d| (d.name.as_str(), d.mode_cap));
+                    self.engine
+                        .call_tool_off_plan(&call.name, &args, door, &turn)
+                        .await
+                }
+                Err(problem) => ToolResult::failure(&ToolError::invalid(&call.name, problem), 0.0),
+            }
+        } else {
+            self.tool_result(call, door.as_ref(), &turn, &origin).await
+        };
         if let Some(pending) = &result.pending {
             self.report_tool(call, &result, events);
             return self.engine.confirmation_card(&pending.id);
