@@ -15,7 +15,7 @@ import { after, describe, it } from "node:test";
 import { copySampleVault, emulator, loadPlugin, removeVault, settle } from "../support/harness.mjs";
 import { cutPdf, encryptedPdf, garbagePdf, HUGE_PNG, manyPagesPdf, PDF_AS_PNG, png, TEXT_AS_PNG, truncated, truncatedJpeg } from "../support/hostile-media.mjs";
 import { openaiStream, startModelServer } from "../support/model-servers.mjs";
-import { pdfjsDouble } from "../support/pdf-double.mjs";
+import { pdfjsDouble, simplePdf } from "../support/pdf-double.mjs";
 
 /** Every file of the vault but the app's folder, with a hash of its bytes. */
 function snapshot(vault) {
@@ -42,6 +42,7 @@ const VAULT_FILES = {
 	"Papers/Locked.pdf": encryptedPdf(),
 	"Papers/Noise.pdf": garbagePdf(),
 	"Papers/Cut.pdf": cutPdf(),
+	"Papers/Empty.pdf": simplePdf([]),
 	"Papers/Long.pdf": manyPagesPdf(10_000),
 };
 
@@ -144,7 +145,9 @@ describe("hostile images and PDFs in the chat (the built main.js, a real model s
 	const refusedPdfs = [
 		["Locked", /Papers\/Locked\.pdf could not be read as a PDF: it is protected by a password\. Open it in a PDF reader, save a copy without the password, and attach that\./],
 		["Noise", /Papers\/Noise\.pdf could not be read as a PDF: it is damaged or not a PDF \(PDF\.js: Invalid PDF structure[^)]*\)\. Open it in a PDF reader to check it, or save or export it again, and attach the new copy\./],
-		["Cut", /Papers\/Cut\.pdf could not be read as a PDF: it has no pages[^.]*\. Open it in a PDF reader to check it, or save or export it again, and attach the new copy\./],
+		// PDF.js finds no page tree where the file was cut: damaged, as it says.
+		["Cut", /Papers\/Cut\.pdf could not be read as a PDF: it is damaged or not a PDF \(PDF\.js: Invalid PDF structure[^)]*\)\. Open it in a PDF reader to check it, or save or export it again, and attach the new copy\./],
+		["Empty", /Papers\/Empty\.pdf could not be read as a PDF: it has no pages[^.]*\. Open it in a PDF reader to check it, or save or export it again, and attach the new copy\./],
 	];
 	for (const [name, message] of refusedPdfs) {
 		it(`refuses ${name}.pdf before sending: the message names the problem and the fix, nothing is sent`, async () => {

@@ -21,6 +21,15 @@ import {
 	runCommand,
 	visibleNotices,
 } from "./obsidian-ui-double.mjs";
+import { usePdfJs } from "./pdf-double.mjs";
+
+// Obsidian's PDF.js: the browser build, parsing in its Web Worker as Obsidian's
+// does (the worker script is served by tests/support/browser.mjs).
+usePdfJs(async () => {
+	const pdfjs = await import("pdfjs-dist");
+	pdfjs.GlobalWorkerOptions.workerSrc = "/pdf.worker.mjs";
+	return pdfjs;
+});
 
 // Obsidian's DOM helpers (createDiv, addClass, empty...) on the page's prototypes.
 require("obsidian-test-mocks/setup").setup();

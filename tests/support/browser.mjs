@@ -73,12 +73,14 @@ const INDEX_HTML = `<!doctype html>
 /** What a vault file is served as (Obsidian's app:// URLs load images this way). */
 const VAULT_TYPES = { png: "image/png", jpg: "image/jpeg", jpeg: "image/jpeg", gif: "image/gif", webp: "image/webp", svg: "image/svg+xml", pdf: "application/pdf" };
 
-/** Serves the page, the bundle, the stylesheets, the plugin's three files and the vault's files (under /vault/); nothing else. */
+/** Serves the page, the bundle, the stylesheets, PDF.js's worker, the plugin's three files and the vault's files (under /vault/); nothing else. */
 function startServer(pluginDir, bundle, vault) {
 	const routes = new Map([
 		["/", () => ["text/html; charset=utf-8", INDEX_HTML]],
 		["/harness.js", () => ["text/javascript; charset=utf-8", bundle]],
 		["/obsidian-app.css", () => ["text/css; charset=utf-8", readFileSync(join(root, "tests/support/obsidian-app.css"))]],
+		// PDF.js's worker, which the page's PDF.js starts (as Obsidian's does from its app files).
+		["/pdf.worker.mjs", () => ["text/javascript; charset=utf-8", readFileSync(join(root, "node_modules/pdfjs-dist/build/pdf.worker.mjs"))]],
 		["/plugin/main.js", () => ["text/javascript; charset=utf-8", readFileSync(join(pluginDir, "main.js"))]],
 		["/plugin/styles.css", () => ["text/css; charset=utf-8", readFileSync(join(pluginDir, "styles.css"))]],
 		["/plugin/manifest.json", () => ["application/json", readFileSync(join(pluginDir, "manifest.json"))]],
