@@ -609,8 +609,10 @@ async function useDiskVault(app) {
 		return result;
 	};
 	vault.readBinary = async (file) => {
-		const bytes = Uint8Array.from(atob(await window.__vaultAgentVaultReadBytes(file.path)), (c) => c.charCodeAt(0));
-		return bytes.buffer;
+		// Fetched, so the bytes reach the page without the main thread decoding them (tests/support/browser.mjs).
+		const response = await fetch(`/vault-file/${file.path.split("/").map(encodeURIComponent).join("/")}`);
+		if (!response.ok) throw new Error(`ENOENT: no such file or directory, open '${file.path}'`);
+		return response.arrayBuffer();
 	};
 	vault.createBinary = async (path, data) => {
 		await window.__vaultAgentVaultCreateBytes(path, bytesToBase64(new Uint8Array(data)));
