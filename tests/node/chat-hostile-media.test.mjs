@@ -152,12 +152,14 @@ describe("hostile images and PDFs in the chat (the built main.js, a real model s
 	for (const [name, message] of refusedPdfs) {
 		it(`refuses ${name}.pdf before sending: the message names the problem and the fix, nothing is sent`, async () => {
 			const s = await setup();
+			const live = pdfjsDouble.live;
 			await attach(s, `Papers/${name}.pdf`);
 			s.server.script({ stream: openaiStream({ text: "never" }) });
 			s.input.value = `What does it say? [[${name}.pdf]]`;
 			await s.view.send();
 			assert.equal(s.posts().length, 0, "nothing reached the server");
 			assert.match(s.banner(), message);
+			assert.equal(pdfjsDouble.live, live, "every PDF.js loading task (and its worker) is destroyed, the refused one too");
 			assert.equal(s.input.value, `What does it say? [[${name}.pdf]]`, "the words are back in the input");
 			s.vaultUnchanged();
 		});
@@ -166,6 +168,7 @@ describe("hostile images and PDFs in the chat (the built main.js, a real model s
 	it("reads a bounded number of a 10 000-page PDF's pages, names the rest, and its pdf read reads only the pages asked for", async () => {
 		const s = await setup({ contextWindow: 8192 });
 		const before = pdfjsDouble.pagesRead;
+		const live = pdfjsDouble.live;
 		await attach(s, "Papers/Long.pdf");
 		s.server.script({ stream: openaiStream({ toolCalls: [["obsidianNotes", { command: "pdf", path: "Papers/Long.pdf", pages: "9999-10000" }]] }) });
 		s.server.script({ stream: openaiStream({ text: "The last page is 10000." }) });
@@ -180,6 +183,7 @@ describe("hostile images and PDFs in the chat (the built main.js, a real model s
 		assert.ok(read <= 500 + 2, `at most 500 pages read at Send, and the 2 the tool asked for; read ${read}`);
 		const result = second.body.messages.find((m) => m.role === "tool").content;
 		assert.match(result, /Papers\/Long\.pdf, pages 9999-10000 of 10000:\n--- Page 9999 ---\nPage 9999\n--- Page 10000 ---\nPage 10000\n/);
+		assert.equal(pdfjsDouble.live, live, "each reading's PDF.js task (and its worker) is destroyed");
 		s.vaultUnchanged();
 	});
 });

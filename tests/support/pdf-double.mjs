@@ -24,9 +24,27 @@ export const pdfjsDouble = {
 	opened: 0,
 	/** How many pages were asked for, for tests of how much of a PDF is read. */
 	pagesRead: 0,
+	/**
+	 * How many loading tasks are not destroyed yet: each holds a worker (in
+	 * Chromium a thread and its heap) until `destroy()`, on the task or on
+	 * its document; a PDF.js refusal does not end it.
+	 */
+	live: 0,
 	getDocument(source) {
 		pdfjsDouble.opened += 1;
-		const task = (library ??= load()).then((pdfjs) => pdfjs.getDocument(source));
+		pdfjsDouble.live += 1;
+		const task = (library ??= load()).then((pdfjs) => {
+			const loading = pdfjs.getDocument(source);
+			const destroy = loading.destroy.bind(loading);
+			let ended = false;
+			// The document's destroy() calls its task's: counted here either way.
+			loading.destroy = () => {
+				if (!ended) pdfjsDouble.live -= 1;
+				ended = true;
+				return destroy();
+			};
+			return loading;
+		});
 		return {
 			promise: task.then((loading) => loading.promise).then((document) => {
 				const getPage = document.getPage.bind(document);
