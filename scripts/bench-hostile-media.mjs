@@ -12,9 +12,9 @@
 //
 // node scripts/bench-hostile-media.mjs            (after bash scripts/build.sh)
 // VAULT_AGENT_BUILD_DIR=<dir> node scripts/...   (another build's main.js)
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { openChat, startBrowserPlugin, turnEnded } from "../tests/support/browser.mjs";
+import { openChat, outputDir, startBrowserPlugin, turnEnded } from "../tests/support/browser.mjs";
 import { emulator, emulatorEnv } from "../tests/support/harness.mjs";
 import { cutPdf, encryptedPdf, garbagePdf, HUGE_PNG, manyPagesPdf, PDF_AS_PNG, png, TEXT_AS_PNG, truncated, truncatedJpeg } from "../tests/support/hostile-media.mjs";
 import { openaiStream, startModelServer } from "../tests/support/model-servers.mjs";
@@ -73,6 +73,7 @@ const record = () =>
 	page.evaluate(() => {
 		const state = { longest: 0, gap: 0, stop: false };
 		window.__bench = state;
+		performance.mark("vault-agent-bench-start");
 		state.observer = new PerformanceObserver((list) => {
 			for (const entry of list.getEntries()) state.longest = Math.max(state.longest, entry.duration);
 		});
@@ -134,9 +135,65 @@ async function send() {
 	await turnEnded(page, 120_000).catch(() => {});
 }
 
+/**
+ * How busy the page's main thread and PDF.js's worker were in a Performance
+ * trace, and the main thread's tasks over 50 ms, each with
+ * what ran in it: the trace's longest inner events (a message's interface
+ * among them) and, from the CPU profile's samples in its time, the script
+ * functions that held it longest (self time, script and line).
+ */
+function longTasks(events, profile) {
+	// From the page's mark where recording starts (before it: the bench's own GC and profiler start).
+	const start = events.find((e) => e.name === "vault-agent-bench-start")?.ts ?? 0;
+	const threadOf = new Map(events.filter((e) => e.ph === "M" && e.name === "thread_name").map((e) => [`${e.pid}:${e.tid}`, e.args.name]));
+	const runs = events.filter((e) => e.ph === "X" && e.name === "ThreadControllerImpl::RunTask" && e.ts + e.dur >= start);
+	const summary = ["CrRendererMain", "DedicatedWorker thread"].map((thread) => {
+		const own = runs.filter((e) => threadOf.get(`${e.pid}:${e.tid}`) === thread);
+		return `  ${thread}: ${own.length} tasks, busy ${(own.reduce((sum, e) => sum + e.dur, 0) / 1000).toFixed(0)} ms, longest ${(Math.max(0, ...own.map((e) => e.dur)) / 1000).toFixed(0)} ms`;
+	});
+	const main = events.filter((e) => e.ph === "X" && threadOf.get(`${e.pid}:${e.tid}`) === "CrRendererMain");
+	const tasks = main.filter((e) => e.name === "ThreadControllerImpl::RunTask" && e.dur > 50_000 && e.ts + e.dur >= start);
+	// A task can hold a nested one of the same name: keep the outermost.
+	const outer = tasks.filter((t, i) => !tasks.some((o, j) => j !== i && o.ts <= t.ts && o.ts + o.dur >= t.ts + t.dur && (o.ts < t.ts || o.dur > t.dur || j < i)));
+	const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
+	const where = ({ callFrame: f }) => `${f.functionName || "(anonymous)"} ${f.url.replace(/^.*\//, "")}:${f.lineNumber + 1}`;
+	const top = (map) => [...map].sort((x, y) => y[1] - x[1]).slice(0, 5).map(([k, ms]) => `${ms.toFixed(0)} ms ${k}`).join("; ");
+
+	return summary.concat(outer.map((task) => {
+		const inner = new Map();
+		for (const e of main) {
+			if (e.ts < task.ts || e.ts >= task.ts + task.dur || e.name.includes("RunTask")) continue;
+			const mojo = e.args?.chrome_mojo_event_info;
+			const key = mojo?.mojo_interface_tag ? `${e.name} (${mojo.mojo_interface_tag}, ${mojo.data_num_bytes} bytes)` : e.name;
+			inner.set(key, Math.max(inner.get(key) ?? 0, e.dur / 1000));
+		}
+		const self = new Map();
+		let time = profile.startTime;
+		profile.samples.forEach((id, i) => {
+			time += profile.timeDeltas[i];
+			if (time < task.ts || time >= task.ts + task.dur) return;
+			const key = where(nodes.get(id));
+			self.set(key, (self.get(key) ?? 0) + (profile.timeDeltas[i + 1] ?? 0) / 1000);
+		});
+		return `  at ${((task.ts - start) / 1000).toFixed(0)} ms: ${(task.dur / 1000).toFixed(0)} ms (${((task.tdur ?? 0) / 1000).toFixed(0)} ms on the CPU)\n    events: ${top(inner)}\n    script: ${top(self) || "none sampled"}`;
+	}));
+}
+
 /** One case: its frame figures and memory before, at the peak and after. */
 async function measure(name, act) {
 	await fresh();
+	// VAULT_AGENT_PROFILE=<part of a case's name>: that case runs under a
+	// Performance trace and CDP's sampling profiler (files in test-output/).
+	const profiling = process.env.VAULT_AGENT_PROFILE && name.includes(process.env.VAULT_AGENT_PROFILE);
+	const events = [];
+	const collect = ({ value }) => events.push(...value);
+	if (profiling) {
+		cdp.on("Tracing.dataCollected", collect);
+		await cdp.send("Tracing.start", { categories: "toplevel,devtools.timeline,disabled-by-default-devtools.timeline,v8.execute,blink.user_timing", transferMode: "ReportEvents" });
+		await cdp.send("Profiler.enable");
+		await cdp.send("Profiler.setSamplingInterval", { interval: 200 });
+		await cdp.send("Profiler.start");
+	}
 	const heapBefore = await heapMb();
 	const rssBefore = rendererRss();
 	let rssPeak = rssBefore;
@@ -149,6 +206,17 @@ async function measure(name, act) {
 	const ms = performance.now() - t0;
 	const frames = await stop();
 	clearInterval(sampler);
+	if (profiling) {
+		const { profile } = await cdp.send("Profiler.stop");
+		const done = new Promise((resolve) => cdp.once("Tracing.tracingComplete", resolve));
+		await cdp.send("Tracing.end");
+		await done;
+		cdp.off("Tracing.dataCollected", collect);
+		mkdirSync(outputDir, { recursive: true });
+		writeFileSync(join(outputDir, "bench-hostile-media.cpuprofile"), JSON.stringify(profile));
+		writeFileSync(join(outputDir, "bench-hostile-media.trace.json"), JSON.stringify({ traceEvents: events }));
+		console.log(`${name}: busy threads, then the page's main-thread tasks over 50 ms (trace and profile in ${outputDir}):\n${longTasks(events, profile).join("\n")}`);
+	}
 	const shown = await page.evaluate(() => document.querySelector(".vault-agent-banner")?.textContent ?? "");
 	await fresh();
 	await new Promise((resolve) => setTimeout(resolve, 500));
@@ -190,10 +258,10 @@ try {
 			}),
 		);
 	}
-	// What of the 10 000-page case is the test double's PDF.js, which parses
-	// on the page's main thread (Obsidian's PDF.js parses in a worker).
+	// What of the 10 000-page case is PDF.js's own (the real one, parsing in
+	// its worker, as Obsidian's loadPdfJs gives it) and not the plugin's.
 	rows.push(
-		await measure("the PDF.js stand-in alone: open the 10 000-page PDF, read 500 pages", () =>
+		await measure("PDF.js alone: open the 10 000-page PDF, read 500 pages", () =>
 			page.evaluate(async () => {
 				const { app, obsidian } = window.__harness;
 				const pdfjs = await obsidian.loadPdfJs();

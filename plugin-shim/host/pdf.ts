@@ -10,7 +10,7 @@ import type { HostFunctions } from "../core/host-types";
 
 /** The parts of PDF.js's API read here. */
 interface PdfJs {
-	getDocument(source: { data: Uint8Array }): { promise: Promise<PdfDocument> };
+	getDocument(source: { data: Uint8Array }): { promise: Promise<PdfDocument>; destroy(): Promise<void> };
 }
 interface PdfDocument {
 	numPages: number;
@@ -43,10 +43,14 @@ export function pdfText(app: App): HostFunctions["pdfText"] {
 		}
 		if (bytes.byteLength > maxBytes) return fail(`it is larger than ${Math.round(maxBytes / 1024 / 1024)} MB`, "too_large");
 		let document: PdfDocument;
+		let loading: ReturnType<PdfJs["getDocument"]> | undefined;
 		try {
 			const pdfjs = (await loadPdfJs()) as PdfJs;
-			document = await pdfjs.getDocument({ data: new Uint8Array(bytes) }).promise;
+			loading = pdfjs.getDocument({ data: new Uint8Array(bytes) });
+			document = await loading.promise;
 		} catch (error) {
+			// A refused PDF leaves its task, and the worker PDF.js started for it, alive until destroyed.
+			void loading?.destroy();
 			return failed(error);
 		}
 		try {

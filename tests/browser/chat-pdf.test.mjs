@@ -2,8 +2,8 @@
 // window (a phone, or a narrow sidebar): `[[` suggests the vault's PDF, the
 // chosen one is a chip with the PDF's icon in the input and, sent, in the
 // message; the scripted model server on localhost receives its pages with
-// their numbers, read by the test double's PDF.js stand-in
-// (tests/support/pdf-double.mjs). Screenshots go to test-output/.
+// their numbers, read by the real PDF.js in its Web Worker, as Obsidian's
+// `loadPdfJs` gives it (tests/support/pdf-double.mjs). Screenshots go to test-output/.
 import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

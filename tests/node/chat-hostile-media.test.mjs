@@ -15,7 +15,7 @@ import { after, describe, it } from "node:test";
 import { copySampleVault, emulator, loadPlugin, removeVault, settle } from "../support/harness.mjs";
 import { cutPdf, encryptedPdf, garbagePdf, HUGE_PNG, manyPagesPdf, PDF_AS_PNG, png, TEXT_AS_PNG, truncated, truncatedJpeg } from "../support/hostile-media.mjs";
 import { openaiStream, startModelServer } from "../support/model-servers.mjs";
-import { pdfjsDouble } from "../support/pdf-double.mjs";
+import { pdfjsDouble, simplePdf } from "../support/pdf-double.mjs";
 
 /** Every file of the vault but the app's folder, with a hash of its bytes. */
 function snapshot(vault) {
@@ -42,6 +42,7 @@ const VAULT_FILES = {
 	"Papers/Locked.pdf": encryptedPdf(),
 	"Papers/Noise.pdf": garbagePdf(),
 	"Papers/Cut.pdf": cutPdf(),
+	"Papers/Empty.pdf": simplePdf([]),
 	"Papers/Long.pdf": manyPagesPdf(10_000),
 };
 
@@ -144,17 +145,21 @@ describe("hostile images and PDFs in the chat (the built main.js, a real model s
 	const refusedPdfs = [
 		["Locked", /Papers\/Locked\.pdf could not be read as a PDF: it is protected by a password\. Open it in a PDF reader, save a copy without the password, and attach that\./],
 		["Noise", /Papers\/Noise\.pdf could not be read as a PDF: it is damaged or not a PDF \(PDF\.js: Invalid PDF structure[^)]*\)\. Open it in a PDF reader to check it, or save or export it again, and attach the new copy\./],
-		["Cut", /Papers\/Cut\.pdf could not be read as a PDF: it has no pages[^.]*\. Open it in a PDF reader to check it, or save or export it again, and attach the new copy\./],
+		// PDF.js finds no page tree where the file was cut: damaged, as it says.
+		["Cut", /Papers\/Cut\.pdf could not be read as a PDF: it is damaged or not a PDF \(PDF\.js: Invalid PDF structure[^)]*\)\. Open it in a PDF reader to check it, or save or export it again, and attach the new copy\./],
+		["Empty", /Papers\/Empty\.pdf could not be read as a PDF: it has no pages[^.]*\. Open it in a PDF reader to check it, or save or export it again, and attach the new copy\./],
 	];
 	for (const [name, message] of refusedPdfs) {
 		it(`refuses ${name}.pdf before sending: the message names the problem and the fix, nothing is sent`, async () => {
 			const s = await setup();
+			const live = pdfjsDouble.live;
 			await attach(s, `Papers/${name}.pdf`);
 			s.server.script({ stream: openaiStream({ text: "never" }) });
 			s.input.value = `What does it say? [[${name}.pdf]]`;
 			await s.view.send();
 			assert.equal(s.posts().length, 0, "nothing reached the server");
 			assert.match(s.banner(), message);
+			assert.equal(pdfjsDouble.live, live, "every PDF.js loading task (and its worker) is destroyed, the refused one too");
 			assert.equal(s.input.value, `What does it say? [[${name}.pdf]]`, "the words are back in the input");
 			s.vaultUnchanged();
 		});
@@ -163,6 +168,7 @@ describe("hostile images and PDFs in the chat (the built main.js, a real model s
 	it("reads a bounded number of a 10 000-page PDF's pages, names the rest, and its pdf read reads only the pages asked for", async () => {
 		const s = await setup({ contextWindow: 8192 });
 		const before = pdfjsDouble.pagesRead;
+		const live = pdfjsDouble.live;
 		await attach(s, "Papers/Long.pdf");
 		s.server.script({ stream: openaiStream({ toolCalls: [["obsidianNotes", { command: "pdf", path: "Papers/Long.pdf", pages: "9999-10000" }]] }) });
 		s.server.script({ stream: openaiStream({ text: "The last page is 10000." }) });
@@ -177,6 +183,7 @@ describe("hostile images and PDFs in the chat (the built main.js, a real model s
 		assert.ok(read <= 500 + 2, `at most 500 pages read at Send, and the 2 the tool asked for; read ${read}`);
 		const result = second.body.messages.find((m) => m.role === "tool").content;
 		assert.match(result, /Papers\/Long\.pdf, pages 9999-10000 of 10000:\n--- Page 9999 ---\nPage 9999\n--- Page 10000 ---\nPage 10000\n/);
+		assert.equal(pdfjsDouble.live, live, "each reading's PDF.js task (and its worker) is destroyed");
 		s.vaultUnchanged();
 	});
 });

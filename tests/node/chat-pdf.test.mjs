@@ -1,7 +1,7 @@
 // PDFs in the chat through the BUILT main.js, against scripted model servers
 // on localhost (real HTTP). The PDFs are real files written in the test; the
-// test double's `loadPdfJs` is a small PDF.js stand-in that reads simple PDFs
-// (tests/support/pdf-double.mjs; pdfjs-dist is not installed). A 3-page PDF
+// test double's `loadPdfJs` gives the real PDF.js (pdfjs-dist, its build for
+// Node: tests/support/pdf-double.mjs). A 3-page PDF
 // attached with `[[` reaches an OpenAI-compatible server page by page with
 // page numbers; a PDF larger than the context is cut with the page range the
 // model may read, and its obsidianNotes `pdf` read returns those pages; an

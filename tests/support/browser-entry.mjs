@@ -21,6 +21,15 @@ import {
 	runCommand,
 	visibleNotices,
 } from "./obsidian-ui-double.mjs";
+import { usePdfJs } from "./pdf-double.mjs";
+
+// Obsidian's PDF.js: the browser build, parsing in its Web Worker as Obsidian's
+// does (the worker script is served by tests/support/browser.mjs).
+usePdfJs(async () => {
+	const pdfjs = await import("pdfjs-dist");
+	pdfjs.GlobalWorkerOptions.workerSrc = "/pdf.worker.mjs";
+	return pdfjs;
+});
 
 // Obsidian's DOM helpers (createDiv, addClass, empty...) on the page's prototypes.
 require("obsidian-test-mocks/setup").setup();
@@ -600,8 +609,10 @@ async function useDiskVault(app) {
 		return result;
 	};
 	vault.readBinary = async (file) => {
-		const bytes = Uint8Array.from(atob(await window.__vaultAgentVaultReadBytes(file.path)), (c) => c.charCodeAt(0));
-		return bytes.buffer;
+		// Fetched, so the bytes reach the page without the main thread decoding them (tests/support/browser.mjs).
+		const response = await fetch(`/vault-file/${file.path.split("/").map(encodeURIComponent).join("/")}`);
+		if (!response.ok) throw new Error(`ENOENT: no such file or directory, open '${file.path}'`);
+		return response.arrayBuffer();
 	};
 	vault.createBinary = async (path, data) => {
 		await window.__vaultAgentVaultCreateBytes(path, bytesToBase64(new Uint8Array(data)));

@@ -73,12 +73,14 @@ const INDEX_HTML = `<!doctype html>
 /** What a vault file is served as (Obsidian's app:// URLs load images this way). */
 const VAULT_TYPES = { png: "image/png", jpg: "image/jpeg", jpeg: "image/jpeg", gif: "image/gif", webp: "image/webp", svg: "image/svg+xml", pdf: "application/pdf" };
 
-/** Serves the page, the bundle, the stylesheets, the plugin's three files and the vault's files (under /vault/); nothing else. */
+/** Serves the page, the bundle, the stylesheets, PDF.js's worker, the plugin's three files and the vault's files (under /vault/ as the app's URLs, under /vault-file/ as bytes); nothing else. */
 function startServer(pluginDir, bundle, vault) {
 	const routes = new Map([
 		["/", () => ["text/html; charset=utf-8", INDEX_HTML]],
 		["/harness.js", () => ["text/javascript; charset=utf-8", bundle]],
 		["/obsidian-app.css", () => ["text/css; charset=utf-8", readFileSync(join(root, "tests/support/obsidian-app.css"))]],
+		// PDF.js's worker, which the page's PDF.js starts (as Obsidian's does from its app files).
+		["/pdf.worker.mjs", () => ["text/javascript; charset=utf-8", readFileSync(join(root, "node_modules/pdfjs-dist/build/pdf.worker.mjs"))]],
 		["/plugin/main.js", () => ["text/javascript; charset=utf-8", readFileSync(join(pluginDir, "main.js"))]],
 		["/plugin/styles.css", () => ["text/css; charset=utf-8", readFileSync(join(pluginDir, "styles.css"))]],
 		["/plugin/manifest.json", () => ["application/json", readFileSync(join(pluginDir, "manifest.json"))]],
@@ -94,6 +96,16 @@ function startServer(pluginDir, bundle, vault) {
 			const type = VAULT_TYPES[extname(file).slice(1).toLowerCase()];
 			if (!file.startsWith(`${vault}/`) || !type || !existsSync(file)) response.writeHead(404).end();
 			else response.writeHead(200, { "Content-Type": type, "Cache-Control": "no-store" }).end(readFileSync(file));
+			return;
+		}
+		// A vault file's bytes as vault.readBinary gets them. Over HTTP, not the
+		// page's bridge: a 3 MB PDF as base64 in one DevTools message held the
+		// page's main thread 0.3-0.7 s, which Obsidian's read (Node's fs in the
+		// renderer, off the main thread) does not.
+		if (path.startsWith("/vault-file/")) {
+			const file = resolvePath(vault, decodeURIComponent(path.slice("/vault-file/".length)));
+			if (!file.startsWith(`${vault}/`) || !existsSync(file)) response.writeHead(404).end();
+			else response.writeHead(200, { "Content-Type": "application/octet-stream", "Cache-Control": "no-store" }).end(readFileSync(file));
 			return;
 		}
 		const route = routes.get(path);
@@ -459,8 +471,7 @@ export async function startBrowserPlugin({ data = null, env = {}, theme = "dark"
 		await page.exposeFunction("__vaultAgentVaultFiles", () => vaultFiles(vault));
 		await page.exposeFunction("__vaultAgentVaultRead", (path) => readFileSync(join(vault, path), "utf8"));
 		await page.exposeFunction("__vaultAgentVaultWrite", (path, text) => writeFileSync(join(vault, path), text));
-		// A file's exact bytes (base64 both ways): deletions keep them, edits check them for UTF-8.
-		await page.exposeFunction("__vaultAgentVaultReadBytes", (path) => readFileSync(join(vault, path)).toString("base64"));
+		// A file's exact bytes are read over HTTP (/vault-file/, see startServer); written as base64.
 		await page.exposeFunction("__vaultAgentVaultCreateBytes", (path, base64) => {
 			mkdirSync(dirname(join(vault, path)), { recursive: true });
 			writeFileSync(join(vault, path), Buffer.from(base64, "base64"), { flag: "wx" });

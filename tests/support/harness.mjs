@@ -12,11 +12,14 @@ import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as double from "./obsidian-ui-double.mjs";
 import "./no-unhandled-rejections.mjs";
+import { usePdfJs } from "./pdf-double.mjs";
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 export const emulator = join(root, "target/release/obsidian");
 export const sampleVault = join(root, "tests/sample-vault");
 const require = createRequire(import.meta.url);
+// PDF.js's build for Node (its worker runs on this thread: Node has no Web Worker).
+usePdfJs(() => import("pdfjs-dist/legacy/build/pdf.mjs"));
 
 let domReady = false;
 function ensureDom() {
@@ -44,6 +47,14 @@ function ensureDom() {
 	Object.assign(globalThis, natives);
 	if (globalThis.window !== globalThis) Object.assign(globalThis.window, natives);
 	require("obsidian-test-mocks/setup").setup();
+	// The mocks add Obsidian's Array helpers (and a stray `default`) as
+	// enumerable properties, so `for...in` over any array would see them;
+	// PDF.js, which in Node parses on this thread, refuses such a realm. Kept,
+	// made not enumerable (Obsidian's page never hands PDF.js its realm: its
+	// worker has its own).
+	for (const [key, property] of Object.entries(Object.getOwnPropertyDescriptors(Array.prototype))) {
+		if (property.enumerable) Object.defineProperty(Array.prototype, key, { ...property, enumerable: false });
+	}
 	domReady = true;
 }
 
