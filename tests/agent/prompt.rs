@@ -188,6 +188,21 @@ fn attached_notes_are_named_to_the_model_with_the_selection_bounded_and_marked()
 
 #[test]
 fn the_compact_fixed_prompt_is_under_1800_tokens_with_every_tool_on_and_loses_no_command() {
+    let tokens = compact_prompt_tokens(false);
+    // The measure: about four characters a token.
+    assert!(tokens < 1_800, "~{tokens} tokens");
+}
+
+#[test]
+fn memory_adds_at_most_100_tokens_to_the_compact_prompt_and_loses_no_command() {
+    // Memory is a tool the user turns on; what it costs every request is bounded.
+    let added = compact_prompt_tokens(true) - compact_prompt_tokens(false);
+    assert!(added <= 100, "memory adds ~{added} tokens");
+}
+
+/// The compact fixed prompt's size in tokens (about four characters each),
+/// after checking that every tool on is offered with every command.
+fn compact_prompt_tokens(memory: bool) -> usize {
     // A realistic fixed prompt: local time and an open note, every tool on,
     // writes allowed (so nothing is held back), the default 4 096 window.
     let mut host = FakeHost::new(Os::Linux, |request| {
@@ -202,7 +217,11 @@ fn the_compact_fixed_prompt_is_under_1800_tokens_with_every_tool_on_and_loses_no
     host.local.date_time = "Monday, 30 November 2026 at 15:25".into();
     host.local.time_zone = "Europe/Berlin (UTC+01:00)".into();
     host.local.open_note = Some("Projects/Quarterly planning.md".into());
-    let core = VaultAgent::new(host, &json!({"permissionMode": "allowAllChanges"})).0;
+    let core = VaultAgent::new(
+        host,
+        &json!({"permissionMode": "allowAllChanges", "chat": {"memory": memory}}),
+    )
+    .0;
     // A parameter the compact form leaves out is still accepted when sent.
     core.host().script_http(ok(openai_sse(
         "",
@@ -220,14 +239,11 @@ fn the_compact_fixed_prompt_is_under_1800_tokens_with_every_tool_on_and_loses_no
     let system = body["messages"][0]["content"].as_str().unwrap();
     let tools = body["tools"].to_string();
     let characters = system.chars().count() + tools.chars().count();
-    // The measure: about four characters a token.
-    assert!(
-        characters / 4 < 1_800,
-        "{characters} characters (~{} tokens): {system}\n{tools}",
-        characters / 4
-    );
-    // Nothing is lost: every tool and every command is offered.
+    // Nothing is lost: every tool on and every command is offered.
     for tool in vault_agent::tools::builtin_tools() {
+        if tool.id == "obsidianMemory" && !memory {
+            continue;
+        }
         let offered = body["tools"]
             .as_array()
             .unwrap()
@@ -260,6 +276,7 @@ fn the_compact_fixed_prompt_is_under_1800_tokens_with_every_tool_on_and_loses_no
             .any(|args| args.iter().any(|a| a == "format=json")),
         "{runs:?}"
     );
+    characters / 4
 }
 
 #[test]
