@@ -3,7 +3,7 @@
 //! on generated vaults of notes of a typical length, and the CLI
 //! emulator's `search` over the same files as the baseline.
 //!
-//!   cargo run --release --example search_bench -- [notes=1000,10000] [--emulator target/release/obsidian]
+//!   cargo run --release --example search_bench -- [notes=1000,10000] [--emulator target/release/obsidian] [--rounds 3]
 //!
 //! A note: frontmatter with tags, two to four sections, about 300 words
 //! drawn from a 6 000-word vocabulary by a Zipf law (as words in text are),
@@ -150,6 +150,11 @@ fn main() {
         .iter()
         .position(|a| a == "--emulator")
         .map(|i| std::fs::canonicalize(&args[i + 1]).expect("the emulator binary"));
+    // Builds per size, the best kept (1 for 100 000 notes on a slow machine).
+    let rounds: usize = args
+        .iter()
+        .position(|a| a == "--rounds")
+        .map_or(3, |i| args[i + 1].parse().expect("a number of rounds"));
     let words = vocabulary(6_000);
     let zipf = Zipf::new(words.len());
     let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
@@ -172,7 +177,7 @@ fn main() {
         let mut build = f64::MAX;
         let (mut held, mut peak) = (0, 0);
         let mut index = Index::new(".obsidian", Language::English);
-        for _ in 0..3 {
+        for _ in 0..rounds {
             let start = Instant::now();
             let mut count = 0;
             for (_, t) in &notes {

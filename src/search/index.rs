@@ -7,20 +7,12 @@ use std::collections::HashMap;
 
 use super::language::detect;
 use super::note::{self, NoteFields};
-use super::ranking::{Ranking, ScopeCache};
+use super::postings::{pack_ids, unpack_ids, Posting, PostingList};
+use super::ranking::{Ranking, ScopeCache, Scratch};
 use super::text::{each_piece, folder_of, title_of, Analyzer, Language, Piece};
 use super::SearchError;
 use crate::base::vault_path::in_config_dir;
 use crate::notes::frontmatter::body;
-
-/// A chunk's own fields for one term: how often it is in the heading path
-/// and in the text (8 bytes).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Posting {
-    pub chunk: u32,
-    pub heading: u8,
-    pub body: u16,
-}
 
 /// A note's fields for one term, shared by all its chunks: the title and
 /// the folders (from the path), the aliases, the tags and property values
@@ -47,8 +39,9 @@ pub(crate) struct Note {
     pub path: Box<str>,
     /// Chunk ids, in the note's order.
     pub chunks: Vec<u32>,
-    /// Terms with a posting of this note's chunks.
-    pub terms: Vec<u32>,
+    /// Terms with a posting of this note's chunks, sorted, packed
+    /// ([`pack_ids`]: about a byte and a half a term instead of four).
+    pub terms: Box<[u8]>,
     /// Terms with a note posting from the text (aliases, tags, properties).
     pub text_terms: Vec<u32>,
     /// Terms with a note posting from the path (title, folders).
@@ -109,9 +102,9 @@ pub struct Index {
     /// Per language, how many notes are written in it: a query is read in
     /// each language with a note.
     language_notes: Vec<u32>,
-    /// Per term, sorted by chunk id, so an edit finds a note's postings by
-    /// binary search instead of scanning lists that span the vault.
-    pub(crate) postings: Vec<Vec<Posting>>,
+    /// Per term, sorted by chunk id and compressed (`postings.rs`); an
+    /// edit re-encodes only the blocks that hold the note's chunks.
+    pub(crate) postings: Vec<PostingList>,
     /// Per term, sorted by note id, for the same reason.
     pub(crate) note_postings: Vec<Vec<NotePosting>>,
     pub(crate) notes: Vec<Option<Note>>,
@@ -123,6 +116,8 @@ pub struct Index {
     pub(crate) generation: u64,
     /// The last query's scope, reused while nothing changed (`query.rs`).
     pub(crate) scope_cache: RefCell<ScopeCache>,
+    /// A query's accumulators, kept between queries (`ranking.rs`).
+    pub(crate) scratch: RefCell<Scratch>,
 }
 
 pub(crate) fn fnv(text: &str) -> u64 {
@@ -171,34 +166,6 @@ fn clamp16(n: u32) -> u16 {
     n.min(u32::from(u16::MAX)) as u16
 }
 
-/// Puts `posting` in its place in a list sorted by chunk id: at the end
-/// while a vault is first indexed (ids only grow then), by binary search
-/// when a freed id is used again.
-fn insert_posting(list: &mut Vec<Posting>, posting: Posting) {
-    match list.last() {
-        Some(last) if last.chunk >= posting.chunk => {
-            let at = list.partition_point(|p| p.chunk < posting.chunk);
-            list.insert(at, posting);
-        }
-        _ => list.push(posting),
-    }
-}
-
-/// Takes the postings of `chunks` (sorted) out of a list sorted by chunk
-/// id: a binary search each for a note's few chunks, one pass for a note
-/// of many (an edit costs the note's size, not the lists' lengths).
-fn remove_postings(list: &mut Vec<Posting>, chunks: &[u32]) {
-    if chunks.len() > 8 {
-        list.retain(|p| chunks.binary_search(&p.chunk).is_err());
-        return;
-    }
-    for &chunk in chunks {
-        if let Ok(at) = list.binary_search_by_key(&chunk, |p| p.chunk) {
-            list.remove(at);
-        }
-    }
-}
-
 /// Where note `id`'s posting is (`Ok`) or would go (`Err`) in a list
 /// sorted by note id.
 fn find_note_posting(list: &[NotePosting], id: u32) -> Result<usize, usize> {
@@ -227,6 +194,7 @@ impl Index {
             free_chunks: Vec::new(),
             generation: 0,
             scope_cache: RefCell::default(),
+            scratch: RefCell::default(),
         }
     }
 
@@ -364,13 +332,13 @@ impl Index {
     /// tests that interleave edits).
     #[cfg(any(test, feature = "testing"))]
     pub fn postings_are_sorted(&self) -> bool {
-        self.postings
+        self.postings.iter().all(|l| {
+            let held: Vec<Posting> = l.iter().collect();
+            held.len() == l.len() && held.windows(2).all(|w| w[0].chunk < w[1].chunk)
+        }) && self
+            .note_postings
             .iter()
-            .all(|l| l.windows(2).all(|w| w[0].chunk < w[1].chunk))
-            && self
-                .note_postings
-                .iter()
-                .all(|l| l.windows(2).all(|w| w[0].note < w[1].note))
+            .all(|l| l.windows(2).all(|w| w[0].note < w[1].note))
     }
 
     /// How many notes the index holds.
@@ -392,13 +360,13 @@ impl Index {
     }
 
     pub fn stats(&self) -> IndexStats {
-        let postings: usize = self.postings.iter().map(Vec::len).sum::<usize>()
+        let postings: usize = self.postings.iter().map(PostingList::len).sum::<usize>()
             + self.note_postings.iter().map(Vec::len).sum::<usize>();
         let mut bytes = 0usize;
         bytes += self
             .postings
             .iter()
-            .map(|l| l.capacity() * std::mem::size_of::<Posting>() + 24)
+            .map(|l| l.heap_bytes() + std::mem::size_of::<PostingList>())
             .sum::<usize>();
         bytes += self
             .note_postings
@@ -424,10 +392,8 @@ impl Index {
         for n in self.notes.iter().flatten() {
             bytes += n.path.len() * 2
                 + 32
-                + 4 * (n.chunks.capacity()
-                    + n.terms.capacity()
-                    + n.text_terms.capacity()
-                    + n.path_terms.capacity());
+                + n.terms.len()
+                + 4 * (n.chunks.capacity() + n.text_terms.capacity() + n.path_terms.capacity());
         }
         IndexStats {
             notes: self.by_path.len(),
@@ -469,7 +435,7 @@ impl Index {
             let id = term_text.len() as u32;
             terms.insert(term.into(), id);
             term_text.push(term.into());
-            postings.push(Vec::new());
+            postings.push(PostingList::default());
             note_postings.push(Vec::new());
             id
         };
@@ -537,7 +503,7 @@ impl Index {
         self.notes[id as usize] = Some(Note {
             path: path.into(),
             chunks: Vec::with_capacity(chunks.len()),
-            terms: Vec::new(),
+            terms: Box::default(),
             text_terms: Vec::new(),
             path_terms: Vec::new(),
             lengths: NoteLengths::default(),
@@ -593,14 +559,11 @@ impl Index {
             };
             chunk_ids.push(chunk_id);
             for (term, heading, body) in merge(&heading_counts, &body_counts) {
-                insert_posting(
-                    &mut self.postings[term as usize],
-                    Posting {
-                        chunk: chunk_id,
-                        heading: clamp8(heading),
-                        body: clamp16(body),
-                    },
-                );
+                self.postings[term as usize].insert(Posting {
+                    chunk: chunk_id,
+                    heading: clamp8(heading),
+                    body: clamp16(body),
+                });
                 note_terms.push(term);
             }
         }
@@ -608,7 +571,7 @@ impl Index {
         note_terms.dedup();
         let note = self.note_mut(id);
         note.chunks = chunk_ids;
-        note.terms = note_terms;
+        note.terms = pack_ids(&note_terms);
         note.text_terms = text_terms;
         note.lengths.alias = clamp16(alias_len);
         note.lengths.meta = clamp16(meta_len);
@@ -655,8 +618,8 @@ impl Index {
         self.language_notes[note.language.slot()] -= 1;
         let mut chunks = note.chunks.clone();
         chunks.sort_unstable();
-        for &term in &note.terms {
-            remove_postings(&mut self.postings[term as usize], &chunks);
+        for term in unpack_ids(&note.terms) {
+            self.postings[term as usize].remove(&chunks);
         }
         for &term in note.text_terms.iter().chain(&note.path_terms) {
             let list = &mut self.note_postings[term as usize];

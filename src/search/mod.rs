@@ -87,6 +87,7 @@ pub mod index;
 pub mod language;
 pub mod note;
 pub mod passage;
+pub(crate) mod postings;
 pub mod query;
 pub mod ranking;
 pub mod related;

@@ -4,7 +4,7 @@
 use std::ops::Range;
 
 use super::index::{fnv, Index};
-use super::ranking::{ScopeCache, Stats};
+use super::ranking::{ScopeCache, Scratch, Stats};
 use super::SearchError;
 use crate::base::text::clipped;
 
@@ -123,12 +123,28 @@ impl Index {
             None => 0,
         };
         let r = &self.ranking;
-        let mut scores = vec![0.0f64; self.chunks.len()];
-        let mut matched = vec![0u64; self.chunks.len()];
-        let mut scored: Vec<u32> = Vec::new();
-        let mut tf = vec![0.0f64; self.chunks.len()];
+        // Per-chunk and per-note accumulators kept between queries and
+        // cleared where the last query wrote, so a query costs the postings
+        // it reads, not the vault's size.
+        let mut scratch = self.scratch.borrow_mut();
+        scratch.ready(self.chunks.len(), self.notes.len());
+        let Scratch {
+            tf,
+            scores,
+            matched,
+            hidden,
+            at_note,
+            scored,
+            hidden_notes,
+            best_notes,
+        } = &mut *scratch;
+        let mut hide = |n: u32| {
+            if !hidden[n as usize] {
+                hidden[n as usize] = true;
+                hidden_notes.push(n);
+            }
+        };
         let mut touched: Vec<u32> = Vec::new();
-        let mut hidden_hit = vec![false; self.notes.len()];
         let mut terms = Vec::with_capacity(words.len());
         for (bit, (forms, word)) in words.into_iter().enumerate() {
             // Ids of terms whose postings emptied are kept (`index.rs`):
@@ -158,7 +174,7 @@ impl Index {
             for p in ids.iter().flat_map(|&id| &self.postings[id as usize]) {
                 let c = p.chunk as usize;
                 if body_part[c] == 0.0 {
-                    hidden_hit[self.chunks[c].note as usize] = true;
+                    hide(self.chunks[c].note);
                     continue;
                 }
                 if tf[c] == 0.0 {
@@ -168,7 +184,7 @@ impl Index {
             }
             for p in ids.iter().flat_map(|&id| &self.note_postings[id as usize]) {
                 if !shown[p.note as usize] {
-                    hidden_hit[p.note as usize] = true;
+                    hide(p.note);
                     continue;
                 }
                 let note = self.note(p.note);
@@ -216,16 +232,16 @@ impl Index {
         }
         // One hit per note: its best chunk (the earlier one on a tie).
         let mut best: Vec<(u32, u32)> = Vec::new(); // (note, chunk)
-        let mut at_note = vec![u32::MAX; self.notes.len()];
-        for &c in &scored {
+        for &c in scored.iter() {
             let chunk = &self.chunks[c as usize];
             let slot = &mut at_note[chunk.note as usize];
             if *slot == u32::MAX {
                 *slot = best.len() as u32;
+                best_notes.push(chunk.note);
                 best.push((chunk.note, c));
             } else {
                 let current = &mut best[*slot as usize].1;
-                if better(self, &scores, c, *current) {
+                if better(self, scores, c, *current) {
                     *current = c;
                 }
             }
@@ -286,7 +302,7 @@ impl Index {
                     .filter(|&o| o != c && scores[o as usize] > 0.0)
                     .collect();
                 others.sort_by(|&a, &b| {
-                    if better(self, &scores, a, b) {
+                    if better(self, scores, a, b) {
                         std::cmp::Ordering::Less
                     } else {
                         std::cmp::Ordering::Greater
@@ -326,7 +342,7 @@ impl Index {
             total,
             more,
             next: (more > 0).then(|| Cursor::make(end, scope.fingerprint, query.text, "")),
-            withheld: hidden_hit.iter().filter(|h| **h).count(),
+            withheld: hidden_notes.len(),
             terms,
             unsearched,
         })

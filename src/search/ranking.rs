@@ -95,3 +95,52 @@ pub(crate) struct ScopeCache {
     /// text): what a page's cursor is checked against.
     pub fingerprint: u64,
 }
+
+/// A query's accumulators, per chunk id and per note id, kept between
+/// queries: allocating and zeroing them per query cost time in proportion
+/// to the vault, not to the postings read. Each query clears only what the
+/// one before it wrote (the lists below).
+#[derive(Default)]
+pub(crate) struct Scratch {
+    /// A term's weighted frequency per chunk (cleared after each term).
+    pub tf: Vec<f64>,
+    pub scores: Vec<f64>,
+    /// Which of the query's words a chunk matched, a bit each.
+    pub matched: Vec<u64>,
+    /// Per note: held a query term but is outside the scope.
+    pub hidden: Vec<bool>,
+    /// Per note: its place in the query's list of notes found.
+    pub at_note: Vec<u32>,
+    /// Chunks with a score, notes in `hidden`, notes with an `at_note`.
+    pub scored: Vec<u32>,
+    pub hidden_notes: Vec<u32>,
+    pub best_notes: Vec<u32>,
+}
+
+impl Scratch {
+    /// Clears what the last query wrote and fits the index's sizes.
+    pub fn ready(&mut self, chunks: usize, notes: usize) {
+        for &c in &self.scored {
+            self.scores[c as usize] = 0.0;
+            self.matched[c as usize] = 0;
+        }
+        for &n in &self.hidden_notes {
+            self.hidden[n as usize] = false;
+        }
+        for &n in &self.best_notes {
+            self.at_note[n as usize] = u32::MAX;
+        }
+        self.scored.clear();
+        self.hidden_notes.clear();
+        self.best_notes.clear();
+        if self.tf.len() < chunks {
+            self.tf.resize(chunks, 0.0);
+            self.scores.resize(chunks, 0.0);
+            self.matched.resize(chunks, 0);
+        }
+        if self.hidden.len() < notes {
+            self.hidden.resize(notes, false);
+            self.at_note.resize(notes, u32::MAX);
+        }
+    }
+}

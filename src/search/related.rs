@@ -5,6 +5,7 @@
 //! predicate as the search, applied before anything is counted.
 
 use super::index::Index;
+use super::postings::unpack_ids;
 use super::text::{normalise_title, title_of, Analyzer};
 
 /// A note whose title is like the one asked for.
@@ -198,8 +199,7 @@ impl Index {
                 // beside it would share them).
                 let note = self.note(id);
                 let title = title_of(path);
-                let mut all: Vec<u32> = note
-                    .terms
+                let mut all: Vec<u32> = unpack_ids(&note.terms)
                     .iter()
                     .chain(&note.text_terms)
                     .chain(&self.held_terms(title))
