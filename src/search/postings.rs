@@ -1,10 +1,11 @@
 //! A term's chunk postings, compressed: sorted by chunk id, in blocks of at
 //! most [`BLOCK`] postings, each block a 7-byte header (how many postings,
 //! its payload's bytes, its first chunk id) and then, per posting, the gap
-//! from the chunk before (none for the block's first) and the counts, as
-//! LEB128 varints. A common word's posting takes 2 bytes instead of 8 (the
-//! gap and its body count are each under 128), which is what lets 100 000
-//! notes fit the plugin's memory (BENCHMARKS.md, issue 38 item 2).
+//! from the chunk before and the counts, as LEB128 varints, the commonest
+//! counts (once in the text) folded into the gap's byte. A common word's
+//! posting takes 1 byte instead of 8, about 2.4 on average at 10 000 notes,
+//! which is what lets 100 000 notes fit the plugin's memory (BENCHMARKS.md,
+//! issue 38 item 2).
 //!
 //! Blocks keep an edit local: a freed chunk id used again, or a note
 //! dropped, re-encodes only the blocks that hold its chunks (found by
@@ -35,7 +36,7 @@ pub(crate) struct PostingList {
     len: u32,
 }
 
-fn put_varint(out: &mut Vec<u8>, mut v: u32) {
+fn put_varint(out: &mut Vec<u8>, mut v: u64) {
     while v >= 0x80 {
         out.push((v as u8) | 0x80);
         v >>= 7;
@@ -44,13 +45,13 @@ fn put_varint(out: &mut Vec<u8>, mut v: u32) {
 }
 
 #[inline]
-fn get_varint(bytes: &[u8], at: &mut usize) -> u32 {
-    let mut v = 0u32;
+fn get_varint(bytes: &[u8], at: &mut usize) -> u64 {
+    let mut v = 0u64;
     let mut shift = 0;
     loop {
         let b = bytes[*at];
         *at += 1;
-        v |= u32::from(b & 0x7f) << shift;
+        v |= u64::from(b & 0x7f) << shift;
         if b < 0x80 {
             return v;
         }
@@ -58,24 +59,36 @@ fn get_varint(bytes: &[u8], at: &mut usize) -> u32 {
     }
 }
 
-/// The counts of one posting: the body count doubled, plus one when the
-/// heading count follows (most postings are in the text alone: one byte).
-fn put_counts(out: &mut Vec<u8>, p: &Posting) {
-    put_varint(out, u32::from(p.body) * 2 + u32::from(p.heading > 0));
-    if p.heading > 0 {
-        put_varint(out, u32::from(p.heading));
+/// One posting: the gap from the chunk before (0 for a block's first)
+/// doubled, plus one when its counts are the commonest (once in the text,
+/// not in the heading path: then the posting is that one byte); else the
+/// body count doubled, plus one when the heading count follows.
+fn put_posting(out: &mut Vec<u8>, gap: u32, p: &Posting) {
+    let plain = p.heading == 0 && p.body == 1;
+    put_varint(out, u64::from(gap) * 2 + u64::from(plain));
+    if !plain {
+        put_varint(out, u64::from(p.body) * 2 + u64::from(p.heading > 0));
+        if p.heading > 0 {
+            put_varint(out, u64::from(p.heading));
+        }
     }
 }
 
+/// The gap, heading count and body count of the posting at `at`.
 #[inline]
-fn get_counts(bytes: &[u8], at: &mut usize) -> (u8, u16) {
+fn get_posting(bytes: &[u8], at: &mut usize) -> (u32, u8, u16) {
     let v = get_varint(bytes, at);
-    let heading = if v & 1 == 1 {
+    let gap = (v >> 1) as u32;
+    if v & 1 == 1 {
+        return (gap, 0, 1);
+    }
+    let counts = get_varint(bytes, at);
+    let heading = if counts & 1 == 1 {
         get_varint(bytes, at) as u8
     } else {
         0
     };
-    (heading, (v >> 1) as u16)
+    (gap, heading, (counts >> 1) as u16)
 }
 
 struct Header {
@@ -98,12 +111,9 @@ fn encode(postings: &[Posting], out: &mut Vec<u8>) {
     out.extend_from_slice(&[postings.len() as u8, 0, 0]);
     out.extend_from_slice(&postings[0].chunk.to_le_bytes());
     let mut previous = postings[0].chunk;
-    for (i, p) in postings.iter().enumerate() {
-        if i > 0 {
-            put_varint(out, p.chunk - previous);
-            previous = p.chunk;
-        }
-        put_counts(out, p);
+    for p in postings {
+        put_posting(out, p.chunk - previous, p);
+        previous = p.chunk;
     }
     let len = (out.len() - start - HEADER) as u16;
     out[start + 1..start + 3].copy_from_slice(&len.to_le_bytes());
@@ -113,11 +123,9 @@ fn decode(bytes: &[u8], at: usize, out: &mut Vec<Posting>) {
     let h = header(bytes, at);
     let mut i = at + HEADER;
     let mut chunk = h.first;
-    for k in 0..h.count {
-        if k > 0 {
-            chunk += get_varint(bytes, &mut i);
-        }
-        let (heading, body) = get_counts(bytes, &mut i);
+    for _ in 0..h.count {
+        let (gap, heading, body) = get_posting(bytes, &mut i);
+        chunk += gap;
         out.push(Posting {
             chunk,
             heading,
@@ -166,8 +174,7 @@ impl PostingList {
             encode(&[p], &mut self.bytes);
         } else {
             let before = self.bytes.len();
-            put_varint(&mut self.bytes, p.chunk - self.last);
-            put_counts(&mut self.bytes, &p);
+            put_posting(&mut self.bytes, p.chunk - self.last, &p);
             let h = header(&self.bytes, tail);
             let len = (h.len + self.bytes.len() - before) as u16;
             self.bytes[tail] += 1;
@@ -312,7 +319,7 @@ pub(crate) fn pack_ids(ids: &[u32]) -> Box<[u8]> {
     let mut out = Vec::with_capacity(ids.len() * 2);
     let mut previous = 0;
     for &id in ids {
-        put_varint(&mut out, id - previous);
+        put_varint(&mut out, u64::from(id - previous));
         previous = id;
     }
     out.into_boxed_slice()
@@ -322,7 +329,7 @@ pub(crate) fn unpack_ids(bytes: &[u8]) -> Vec<u32> {
     let mut ids = Vec::with_capacity(bytes.len());
     let (mut at, mut id) = (0, 0);
     while at < bytes.len() {
-        id += get_varint(bytes, &mut at);
+        id += get_varint(bytes, &mut at) as u32;
         ids.push(id);
     }
     ids
@@ -350,11 +357,10 @@ impl Iterator for Iter<'_> {
             self.at += HEADER;
             self.left = h.count;
             self.chunk = h.first;
-        } else {
-            self.chunk += get_varint(self.bytes, &mut self.at);
         }
         self.left -= 1;
-        let (heading, body) = get_counts(self.bytes, &mut self.at);
+        let (gap, heading, body) = get_posting(self.bytes, &mut self.at);
+        self.chunk += gap;
         Some(Posting {
             chunk: self.chunk,
             heading,
@@ -436,7 +442,7 @@ mod tests {
     }
 
     #[test]
-    fn a_common_words_posting_takes_about_two_bytes() {
+    fn a_common_words_posting_takes_about_one_byte() {
         let mut list = PostingList::default();
         for c in 0..10_000u32 {
             list.insert(Posting {
@@ -446,6 +452,6 @@ mod tests {
             });
         }
         list.shrink_to_fit();
-        assert!(list.heap_bytes() < 10_000 * 2 + 100 * HEADER);
+        assert!(list.heap_bytes() < 10_000 + 100 * (HEADER + 1));
     }
 }

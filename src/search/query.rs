@@ -173,14 +173,16 @@ impl Index {
             // A chunk holding the word's forms in two languages counts both.
             for p in ids.iter().flat_map(|&id| &self.postings[id as usize]) {
                 let c = p.chunk as usize;
-                if body_part[c] == 0.0 {
-                    hide(self.chunks[c].note);
+                let chunk = &self.chunks[c];
+                if !shown[chunk.note as usize] {
+                    hide(chunk.note);
                     continue;
                 }
                 if tf[c] == 0.0 {
                     touched.push(p.chunk);
                 }
-                tf[c] += heading_part[c] * f64::from(p.heading) + body_part[c] * f64::from(p.body);
+                tf[c] += heading_part[usize::from(chunk.heading_len)] * f64::from(p.heading)
+                    + body_part[usize::from(chunk.body_len)] * f64::from(p.body);
             }
             for p in ids.iter().flat_map(|&id| &self.note_postings[id as usize]) {
                 if !shown[p.note as usize] {
@@ -366,7 +368,6 @@ impl Index {
         let cache = self.scope_cache.borrow();
         if cache.generation == self.generation
             && cache.ranking == Some(self.ranking)
-            && cache.heading_part.len() == self.chunks.len()
             && cache.shown == shown
         {
             return cache;
@@ -374,9 +375,8 @@ impl Index {
         drop(cache);
         let stats = stats_of(self, &shown);
         let r = &self.ranking;
-        let mut heading_part = vec![0.0f64; self.chunks.len()];
-        let mut body_part = vec![0.0f64; self.chunks.len()];
         let mut fingerprint = 0xcbf2_9ce4_8422_2325u64;
+        let (mut longest_heading, mut longest_body) = (0, 0);
         for (id, note) in self.notes.iter().enumerate() {
             let Some(note) = note else { continue };
             if !shown[id] {
@@ -387,12 +387,18 @@ impl Index {
             }
             for &c in &note.chunks {
                 let chunk = &self.chunks[c as usize];
-                heading_part[c as usize] = r.headings.weight
-                    / stats.norm(r.headings, chunk.heading_len.into(), stats.heading);
-                body_part[c as usize] =
-                    r.body.weight / stats.norm(r.body, chunk.body_len.into(), stats.body);
+                longest_heading = longest_heading.max(usize::from(chunk.heading_len));
+                longest_body = longest_body.max(usize::from(chunk.body_len));
             }
         }
+        // A field's weight over its length normalisation depends on the
+        // length alone: one table per field instead of two numbers a chunk.
+        let heading_part = (0..=longest_heading)
+            .map(|len| r.headings.weight / stats.norm(r.headings, len as u32, stats.heading))
+            .collect();
+        let body_part = (0..=longest_body)
+            .map(|len| r.body.weight / stats.norm(r.body, len as u32, stats.body))
+            .collect();
         *self.scope_cache.borrow_mut() = ScopeCache {
             generation: self.generation,
             ranking: Some(self.ranking),

@@ -87,8 +87,8 @@ pub(crate) struct ScopeCache {
     /// Per note id: in the scope.
     pub shown: Vec<bool>,
     pub stats: Stats,
-    /// Per chunk id: the heading and body fields' weight over their length
-    /// normalisation (0 for a chunk out of scope or free).
+    /// Per length in terms: the heading and body fields' weight over their
+    /// length normalisation (up to the longest chunk in scope).
     pub heading_part: Vec<f64>,
     pub body_part: Vec<f64>,
     /// A hash of the notes in scope as indexed (each one's id, path and
