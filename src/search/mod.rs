@@ -5,6 +5,7 @@
 //! - `text.rs`: the one text model, shared with the hygiene checks.
 //! - `note.rs`: a note's fields and its chunks (sections, cut to size).
 //! - `index.rs`: the inverted index, kept current one note at a time.
+//! - `postings.rs`: a term's chunk postings, compressed in blocks.
 //! - `query.rs`: BM25F ranking, the scope, pages and cursors.
 //! - `passage.rs`: the passage of a hit, cut from the note's text.
 //! - `related.rs`: similar titles and related notes on the same index.
@@ -68,9 +69,12 @@
 //! whether it changed since it was indexed), which keeps the index at
 //! postings only and every passage current.
 //!
-//! **Memory.** Term ids (`u32`), postings of 8 bytes (chunk id, heading and
-//! body counts; note id and four field counts), no positions and no text:
-//! 36 MB for 10 000 notes of 2.5 KB.
+//! **Memory.** Term ids (`u32`); chunk postings compressed in blocks
+//! (`postings.rs`: varint gaps and counts, about 2 bytes each where they
+//! were 8); note postings of 8 bytes (note id and four field counts); no
+//! positions and no text. A query's accumulators are kept between queries
+//! and cleared where it wrote. 36 MB for 10 000 notes of 2.5 KB before
+//! issue 38, 13 MB after (BENCHMARKS.md).
 //!
 //! **Measured** (BENCHMARKS.md, "Ranked search"): recall@5 100 % on a
 //! generated vault whose questions avoid the answers' titles, 77 % on 43

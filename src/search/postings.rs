@@ -77,7 +77,14 @@ fn put_posting(out: &mut Vec<u8>, gap: u32, p: &Posting) {
 /// The gap, heading count and body count of the posting at `at`.
 #[inline]
 fn get_posting(bytes: &[u8], at: &mut usize) -> (u32, u8, u16) {
-    let v = get_varint(bytes, at);
+    // Most postings are one byte: read it without the varint loop.
+    let first = bytes[*at];
+    let v = if first < 0x80 {
+        *at += 1;
+        u64::from(first)
+    } else {
+        get_varint(bytes, at)
+    };
     let gap = (v >> 1) as u32;
     if v & 1 == 1 {
         return (gap, 0, 1);

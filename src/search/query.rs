@@ -171,18 +171,22 @@ impl Index {
                 continue;
             }
             // A chunk holding the word's forms in two languages counts both.
-            for p in ids.iter().flat_map(|&id| &self.postings[id as usize]) {
-                let c = p.chunk as usize;
-                let chunk = &self.chunks[c];
-                if !shown[chunk.note as usize] {
-                    hide(chunk.note);
-                    continue;
+            // (Loops, not a flattened iterator: this is the query's inner
+            // loop, run once per posting read.)
+            for &id in &ids {
+                for p in &self.postings[id as usize] {
+                    let c = p.chunk as usize;
+                    let chunk = &self.chunks[c];
+                    if !shown[chunk.note as usize] {
+                        hide(chunk.note);
+                        continue;
+                    }
+                    if tf[c] == 0.0 {
+                        touched.push(p.chunk);
+                    }
+                    tf[c] += heading_part[usize::from(chunk.heading_len)] * f64::from(p.heading)
+                        + body_part[usize::from(chunk.body_len)] * f64::from(p.body);
                 }
-                if tf[c] == 0.0 {
-                    touched.push(p.chunk);
-                }
-                tf[c] += heading_part[usize::from(chunk.heading_len)] * f64::from(p.heading)
-                    + body_part[usize::from(chunk.body_len)] * f64::from(p.body);
             }
             for p in ids.iter().flat_map(|&id| &self.note_postings[id as usize]) {
                 if !shown[p.note as usize] {
