@@ -9,7 +9,7 @@
 // (layout ready), the chat when its view opens, the ACP SDK with its schema
 // library at a coding agent's first session.
 
-import { FileSystemAdapter, Notice, Platform, Plugin, type WorkspaceLeaf } from "obsidian";
+import { FileSystemAdapter, getLanguage, Notice, Platform, Plugin, type WorkspaceLeaf } from "obsidian";
 import type { ConfirmationCoordinator } from "./cards/confirmations";
 import type { UndoController } from "./cards/undo";
 import type { ChatContext, SettingsGroup } from "./chat/chat-context";
@@ -227,7 +227,8 @@ export default class VaultAgentPlugin extends Plugin {
 			imageData: images.imageData,
 			pdfText: pdfText(this.app),
 		};
-		const facts = nodePlatformFacts(os, Platform.isDesktopApp, vaultPath, this.app.vault.configDir);
+		// The app's language is the search's default language (the core decides what it means).
+		const facts = nodePlatformFacts(os, Platform.isDesktopApp, vaultPath, this.app.vault.configDir, getLanguage());
 		const core = await loadCore(host, facts, this.stored);
 		const journalText = await journal.load();
 		// Unloaded while the core compiled: nothing of it may stay.
