@@ -8,6 +8,11 @@
 // use inside the one main.js: the core and its host at the core's start
 // (layout ready), the chat when its view opens, the ACP SDK with its schema
 // library at a coding agent's first session.
+// Over 400 lines, on purpose: Obsidian's one Plugin subclass, whose methods
+// are the plugin's lifecycle (onload, the core's start, onunload) over the
+// fields they all share (the core, the doors, the abort hooks); what each
+// part does lives in its own module behind an import(), and splitting the
+// class would scatter that shared state across files.
 
 import { FileSystemAdapter, getLanguage, Notice, Platform, Plugin, type WorkspaceLeaf } from "obsidian";
 import type { ConfirmationCoordinator } from "./cards/confirmations";
