@@ -6,6 +6,9 @@
 //!       --embeddings http://127.0.0.1:8089/v1 --model all-MiniLM-L6-v2 [--cache vectors.bin]
 //!   cargo run --release --example search_eval -- <vault> --query "how do I …"
 //!
+//! `--language <code>` stands for Obsidian's app language (the default of
+//! the notes whose text does not plainly show another; English if absent).
+//!
 //! With `--questions` (a JSON array of objects with a `q` field) it prints
 //! one JSON line per question: the ranked note paths (at most 10). Notes are
 //! every `.md` file under the folder outside hidden folders, as Obsidian
@@ -200,7 +203,10 @@ fn main() {
     };
     let mut notes = Vec::new();
     walk(Path::new(vault), Path::new(vault), &mut notes);
-    let mut index = Index::new(".obsidian", Language::English);
+    let language = option(&args, "--language").map_or(Language::English, |code| {
+        Language::parse(code).unwrap_or_else(|| panic!("--language {code}: not a language"))
+    });
+    let mut index = Index::new(".obsidian", language);
     // For trying other weights: k1,name,b,headings,b,meta,b,body,b,rest.
     if let Ok(spec) = std::env::var("SEARCH_RANKING") {
         let v: Vec<f64> = spec

@@ -8,8 +8,13 @@
 // use inside the one main.js: the core and its host at the core's start
 // (layout ready), the chat when its view opens, the ACP SDK with its schema
 // library at a coding agent's first session.
+// Over 400 lines, on purpose: Obsidian's one Plugin subclass, whose methods
+// are the plugin's lifecycle (onload, the core's start, onunload) over the
+// fields they all share (the core, the doors, the abort hooks); what each
+// part does lives in its own module behind an import(), and splitting the
+// class would scatter that shared state across files.
 
-import { FileSystemAdapter, Notice, Platform, Plugin, type WorkspaceLeaf } from "obsidian";
+import { FileSystemAdapter, getLanguage, Notice, Platform, Plugin, type WorkspaceLeaf } from "obsidian";
 import type { ConfirmationCoordinator } from "./cards/confirmations";
 import type { UndoController } from "./cards/undo";
 import type { ChatContext, SettingsGroup } from "./chat/chat-context";
@@ -227,7 +232,8 @@ export default class VaultAgentPlugin extends Plugin {
 			imageData: images.imageData,
 			pdfText: pdfText(this.app),
 		};
-		const facts = nodePlatformFacts(os, Platform.isDesktopApp, vaultPath, this.app.vault.configDir);
+		// The app's language is the search's default language (the core decides what it means).
+		const facts = nodePlatformFacts(os, Platform.isDesktopApp, vaultPath, this.app.vault.configDir, getLanguage());
 		const core = await loadCore(host, facts, this.stored);
 		const journalText = await journal.load();
 		// Unloaded while the core compiled: nothing of it may stay.

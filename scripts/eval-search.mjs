@@ -9,7 +9,7 @@
 // insight, the ranking by meaning alone.
 //
 //   node scripts/eval-search.mjs [--help-vault <folder>] [--notes 2000]
-//       [--vault <folder> --questions <file> [--name <label>]]
+//       [--vault <folder> --questions <file> [--name <label>] [--language <code>]]
 //       [--embedding-server <python> [--model-dir <folder>] | --embeddings <url> --model <name> | --stand-in]
 //       [--cache-dir <folder>]
 //
@@ -27,6 +27,8 @@
 //     e.g. the Tasks plugin's documentation (obsidian-tasks-group/
 //     obsidian-tasks, folder docs/) with scripts/eval-search/
 //     tasks-docs-questions.json.
+//     --language names the app language the index is given as its default
+//     (what the plugin reads from Obsidian; English if absent).
 //     Without --help-vault or --vault only (a) runs.
 //
 // Embeddings, one of:
@@ -80,7 +82,9 @@ function baseline(vault, q) {
 /** One JSON object per question: `hits` (by words), and with embeddings `fused` and `meaning`. */
 async function ranked(vault, questionsFile, ...extra) {
 	// Not execFileSync: the stand-in server answers from this process.
-	const { stdout, stderr } = await promisify(execFile)(ranker, [vault, "--questions", questionsFile, ...extra], {
+	const language = option("--language");
+	const languageArgs = language ? ["--language", language] : [];
+	const { stdout, stderr } = await promisify(execFile)(ranker, [vault, "--questions", questionsFile, ...languageArgs, ...extra], {
 		encoding: "utf8",
 		maxBuffer: 64 << 20,
 	});

@@ -103,8 +103,10 @@ fn cjk_text_is_found_by_character_bigrams() {
         ("笔记/旅行.md", "去京都旅行。记得带伞。"),
         ("English.md", "Meeting notes."),
     ]);
+    // Han characters are terms too: the trip note's "记得" shares one
+    // character, and ranks below the note holding every pair.
     let found = search(&index, "会议记录");
-    assert_eq!(paths(&found), ["会议/周会.md"]);
+    assert_eq!(paths(&found), ["会议/周会.md", "笔记/旅行.md"]);
     assert_eq!(found.hits[0].heading, "本周");
     assert_eq!(paths(&search(&index, "京都")), ["笔记/旅行.md"]);
     // The note's own title counts too.

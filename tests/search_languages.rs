@@ -3,8 +3,12 @@
 //! language the vault holds, and scripts without spaces cut into bigrams.
 //! The notes here are written for these tests.
 
+use serde_json::json;
+use vault_agent::base::host::ProcessOutcome;
 use vault_agent::search::query::SearchQuery;
 use vault_agent::search::{Index, Language};
+use vault_agent::testing::{block_on, FakeHost};
+use vault_agent::VaultAgent;
 
 fn all(_: &str) -> bool {
     true
@@ -138,4 +142,71 @@ fn a_lang_property_wins_over_the_text_and_a_dropped_note_leaves_its_language() {
     assert_eq!(first(&index, "Haus"), "Notes/Kurz.md");
     index.remove("Notes/Kurz.md");
     assert_eq!(index.languages(), [Language::English]);
+}
+
+#[test]
+fn obsidians_app_language_is_the_default_of_notes_too_short_to_tell() {
+    // A note too short for its common words to show German: read in the
+    // app's language when Obsidian is in German, in English when it is not.
+    let notes = || {
+        let mut host = FakeHost::linux_with_cli("");
+        *host.notes.borrow_mut() = [
+            ("Notizen/Kurz.md", "Häuser am See"),
+            ("Notes/Garden.md", "Tomatoes in the large beds."),
+        ]
+        .into_iter()
+        .map(|(p, t)| (p.to_string(), t.to_string()))
+        .collect();
+        host.respond_with(|request| {
+            ProcessOutcome::success(match request.args[0].as_str() {
+                "files" => "Notizen/Kurz.md\nNotes/Garden.md",
+                _ => "",
+            })
+        });
+        host
+    };
+    let find = |core: &VaultAgent<FakeHost>| {
+        block_on(core.build_search_index(&|_| {}));
+        let result = block_on(core.call_tool(
+            "obsidianSearch",
+            &json!({"command": "find", "query": "Haus"}),
+        ));
+        result.text
+    };
+    let mut german = notes();
+    german.facts.app_language = Some("de".into());
+    let text = find(&VaultAgent::new(german, &json!({})).0);
+    assert!(text.contains("Notizen/Kurz.md"), "{text}");
+
+    let text = find(&VaultAgent::new(notes(), &json!({})).0);
+    assert!(!text.contains("Notizen/Kurz.md"), "{text}");
+}
+
+#[test]
+fn a_word_written_with_its_accents_ranks_above_the_same_word_without() {
+    // "A" sorts first, so only the exact form can put "B" above it.
+    let index = vault(&[
+        (
+            "Jobs/A resume.md",
+            "Le resume de ma carriere, envoye avec la lettre pour le poste.",
+        ),
+        (
+            "Jobs/B résumé.md",
+            "Le résumé de ma carrière, envoyé avec la lettre pour le poste.",
+        ),
+    ]);
+    let order = |query: &str| -> Vec<String> {
+        let ranked = index.search(&SearchQuery::new(query), &all).unwrap();
+        ranked.hits.iter().map(|h| h.path.clone()).collect()
+    };
+    assert_eq!(
+        order("résumé carrière"),
+        ["Jobs/B résumé.md", "Jobs/A resume.md"]
+    );
+    assert_eq!(
+        order("resume carriere"),
+        ["Jobs/A resume.md", "Jobs/B résumé.md"]
+    );
+    // Folding still finds both, whichever way the query is written.
+    assert_eq!(order("carrière").len(), 2);
 }

@@ -3,6 +3,10 @@
 // notices and the undo bar after an answer. Both turns (turn-model.ts,
 // turn-agent.ts) draw here through the same events; the core decided what
 // they say.
+// Over 400 lines, on purpose: one class holds the answer being streamed, its
+// open tool blocks and cards, which each event of a turn updates together;
+// what renders a part on its own (answers' extras, big output, the stream,
+// a user's message) is already apart.
 
 import { type App, type Component, Keymap, MarkdownRenderer, setIcon, setTooltip } from "obsidian";
 import { type CardActions, commandWords, headline, renderConfirmationCard } from "../cards/confirmation-card";

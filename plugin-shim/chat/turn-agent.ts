@@ -4,11 +4,10 @@
 // our model's, plus its own (plan, questions, settings, modes, slash
 // commands, a crash). ACP cannot rewind an agent's history.
 
-import type { ContentBlock } from "@agentclientprotocol/sdk";
 import { setTooltip, type DropdownComponent } from "obsidian";
 import type { AgentAnswerText, Attachment } from "../core/types";
 import type { AgentProfile } from "../doors/acp/profiles";
-import type { AgentEvent } from "../doors/acp/events";
+import type { AgentEvent, AgentImage } from "../doors/acp/events";
 import type { AgentSession } from "../doors/acp/session";
 import { count } from "./answer-extras";
 import { renderAgentConfig, renderPermission, renderPlan } from "./agent-blocks";
@@ -217,13 +216,13 @@ export class AgentTurn implements ChatTurn {
 }
 
 /** The images of a message as ACP image blocks, scaled to the core's limits, or why the agent gets none. */
-async function agentImages(chat: ChatSurface, agent: string, advertised: boolean, attachments: Attachment[]): Promise<ContentBlock[] | string> {
+async function agentImages(chat: ChatSurface, agent: string, advertised: boolean, attachments: Attachment[]): Promise<AgentImage[] | string> {
 	const core = chat.ctx.core;
 	const store = chat.ctx.conversations?.images;
 	if (attachments.length === 0 || !core || !store) return [];
 	const limits = core.agentImages(agent, advertised);
 	if ("refusal" in limits) return limits.refusal;
-	const blocks: ContentBlock[] = [];
+	const blocks: AgentImage[] = [];
 	for (const a of attachments) {
 		const image = await store.imageData(a.path, a.pasted ?? false, limits.maxSide, limits.maxBytes);
 		if ("error" in image) return `${a.pasted ? "A pasted image" : a.path} could not be sent: ${image.error.message}. Nothing was sent.`;

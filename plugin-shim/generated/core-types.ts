@@ -1374,7 +1374,13 @@ homeDir: string | null,
  * The vault's configuration folder, `app.vault.configDir` (usually
  * `.obsidian`): never the target of a change.
  */
-configDir: string | null, };
+configDir: string | null, 
+/**
+ * Obsidian's app language, as `getLanguage()` gives it (`en`, `de`,
+ * `zh-TW` …): the language a note is read in unless its text or its
+ * `lang` property plainly says another.
+ */
+appLanguage: string | null, };
 
 /**
  * The operating system the plugin runs on, as Obsidian's `Platform` reports it.

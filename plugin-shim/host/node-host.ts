@@ -147,6 +147,7 @@ export function nodePlatformFacts(
 	isDesktopApp: boolean,
 	vaultPath: string | null,
 	configDir: string,
+	appLanguage: string | null,
 ): PlatformFacts {
 	const electron = process as NodeJS.Process & { resourcesPath?: string };
 	return {
@@ -157,5 +158,6 @@ export function nodePlatformFacts(
 		vaultPath,
 		homeDir: homedir(),
 		configDir,
+		appLanguage,
 	};
 }

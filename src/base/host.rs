@@ -37,6 +37,10 @@ pub struct PlatformFacts {
     /// The vault's configuration folder, `app.vault.configDir` (usually
     /// `.obsidian`): never the target of a change.
     pub config_dir: Option<String>,
+    /// Obsidian's app language, as `getLanguage()` gives it (`en`, `de`,
+    /// `zh-TW` …): the language a note is read in unless its text or its
+    /// `lang` property plainly says another.
+    pub app_language: Option<String>,
 }
 
 impl PlatformFacts {

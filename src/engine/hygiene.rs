@@ -18,9 +18,10 @@ use crate::hygiene::{
 };
 use crate::policy::filter::is_empty_answer;
 use crate::policy::scope::FolderScope;
+use crate::search::language::app_default;
 use crate::search::related::titles_like;
 use crate::search::text::Analyzer;
-use crate::search::{Language, TitleMatch};
+use crate::search::TitleMatch;
 use crate::settings::Settings;
 
 /// Notes listed by the CLI, limited to the read scope.
@@ -405,7 +406,7 @@ impl<H: Host> Engine<H> {
         }
         match self.list_notes(None, settings).await {
             Ok(listed) => titles_like(
-                &Analyzer::new(Language::English),
+                &Analyzer::new(app_default(self.host().platform().app_language.as_deref())),
                 title,
                 listed.paths.iter().map(String::as_str),
                 DEFAULT_THRESHOLD,

@@ -21,11 +21,10 @@ use crate::engine::edge;
 use crate::hygiene::READ_BATCH;
 use crate::policy::names::NameRule;
 use crate::policy::scope::FolderScope;
+use crate::search::language::app_default;
 use crate::search::query::MAX_QUERY_TERMS;
 use crate::search::vectors::VectorHit;
-use crate::search::{
-    fusion, is_excluded, Index, Language, Passage, Ranked, SearchQuery, SearchRequest,
-};
+use crate::search::{fusion, is_excluded, Index, Passage, Ranked, SearchQuery, SearchRequest};
 use crate::settings::Settings;
 
 /// A note is read for the index up to this size: a long journal is found
@@ -165,7 +164,11 @@ impl<H: Host> Engine<H> {
             return self.search_status();
         }
         let listing = self.host().vault_notes();
-        let index = Index::new(self.host().platform().config_dir(), Language::English);
+        let platform = self.host().platform();
+        let index = Index::new(
+            platform.config_dir(),
+            app_default(platform.app_language.as_deref()),
+        );
         let recording = self.settings_snapshot().embeddings.enabled;
         if recording {
             self.embeddings.borrow_mut().vectors.clear_notes();

@@ -93,12 +93,21 @@ fn features(subject: &Subject<'_>, index: &Index) -> Features {
             HashSet::new(),
         ),
     };
+    // In the language(s) the index read the subject in, so a shared term
+    // (from `related`) finds the word it came from.
+    let path = match subject {
+        Subject::Note { path, .. } => Some(*path),
+        Subject::Topic(_) => None,
+    };
+    let languages = index.subject_languages(path);
     let mut words = HashMap::new();
-    index.analyzer().each_term(&source, |term, range| {
-        if !words.contains_key(term) {
-            words.insert(term.to_string(), source[range].to_lowercase());
-        }
-    });
+    index
+        .analyzer()
+        .each_term_in_all(&languages, &source, |term, range| {
+            if !words.contains_key(term) {
+                words.insert(term.to_string(), source[range].to_lowercase());
+            }
+        });
     Features {
         phrase,
         tags,

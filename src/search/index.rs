@@ -99,6 +99,10 @@ pub struct Index {
     /// (`None`: a stop word), so a word is stemmed once, not at each of its
     /// occurrences.
     words: Vec<HashMap<Box<str>, Option<u32>>>,
+    /// Per language, a word with accents → its exact form's term
+    /// (`text::Analyzer::term_and_exact_in`), filled with `words`: a word
+    /// there and not here has no exact form.
+    exact_words: Vec<HashMap<Box<str>, u32>>,
     /// Per language, how many notes are written in it: a query is read in
     /// each language with a note.
     language_notes: Vec<u32>,
@@ -184,6 +188,7 @@ impl Index {
             terms: HashMap::new(),
             term_text: Vec::new(),
             words: vec![HashMap::new(); Language::ALL.len()],
+            exact_words: vec![HashMap::new(); Language::ALL.len()],
             language_notes: vec![0; Language::ALL.len()],
             postings: Vec::new(),
             note_postings: Vec::new(),
@@ -386,6 +391,12 @@ impl Index {
             .flat_map(HashMap::keys)
             .map(|k| k.len() + 16 + 8 + 2)
             .sum::<usize>();
+        bytes += self
+            .exact_words
+            .iter()
+            .flat_map(HashMap::keys)
+            .map(|k| k.len() + 16 + 4 + 2)
+            .sum::<usize>();
         bytes += self.chunks.capacity() * std::mem::size_of::<Chunk>()
             + self.chunks.iter().map(|c| c.heading.len()).sum::<usize>();
         bytes += self.notes.capacity() * std::mem::size_of::<Option<Note>>();
@@ -417,13 +428,15 @@ impl Index {
     }
 
     /// Every term of `text` with its count, sorted by term id; and how
-    /// many terms the text has.
+    /// many terms the text has (a word's exact form, beside its term, is
+    /// not counted in the length).
     fn count_terms(&mut self, text: &str, language: Language) -> (Vec<(u32, u32)>, u32) {
         let Index {
             analyzer,
             terms,
             term_text,
             words,
+            exact_words,
             postings,
             note_postings,
             ..
@@ -440,14 +453,32 @@ impl Index {
             id
         };
         let words = &mut words[language.slot()];
+        let exact_words = &mut exact_words[language.slot()];
         let mut ids: Vec<u32> = Vec::new();
+        let mut exact_ids: Vec<u32> = Vec::new();
         each_piece(text, |piece, _| {
             let id = match piece {
-                Piece::Word(lower) => match words.get(lower) {
+                Piece::Word(lower) if lower.is_ascii() => match words.get(lower) {
                     Some(id) => *id,
                     None => {
                         let id = analyzer.term_in(language, lower).map(|t| intern(&t));
                         words.insert(lower.into(), id);
+                        id
+                    }
+                },
+                Piece::Word(lower) => match words.get(lower) {
+                    Some(id) => {
+                        exact_ids.extend(exact_words.get(lower).copied());
+                        *id
+                    }
+                    None => {
+                        let (term, exact) = analyzer.term_and_exact_in(language, lower, true);
+                        let id = term.map(|t| intern(&t));
+                        words.insert(lower.into(), id);
+                        if let Some(exact) = exact.map(|t| intern(&t)) {
+                            exact_words.insert(lower.into(), exact);
+                            exact_ids.push(exact);
+                        }
                         id
                     }
                 },
@@ -456,6 +487,7 @@ impl Index {
             ids.extend(id);
         });
         let total = ids.len() as u32;
+        ids.append(&mut exact_ids);
         ids.sort_unstable();
         let mut counts: Vec<(u32, u32)> = Vec::new();
         for id in ids {

@@ -115,6 +115,17 @@ const PROFILES: &[(Language, &[&str])] = &[
     ),
 ];
 
+/// The default language of a vault's notes from Obsidian's app language
+/// (`getLanguage()`: `de`, `pt-BR`, `zh-TW` …): what its user most likely
+/// writes in. English when the app says nothing or names a language without
+/// a stemmer here (Polish, Czech …: their notes are read as they are, since
+/// English rules leave most of their words whole).
+pub fn app_default(app_language: Option<&str>) -> Language {
+    app_language
+        .and_then(Language::parse)
+        .unwrap_or(Language::English)
+}
+
 /// The language of `text`: `declared` (a `lang` property) when it names
 /// one; else the language its letters or common words plainly show; else
 /// `default` (the app's language, or the one the user set). "Plainly": a
@@ -228,6 +239,15 @@ mod tests {
         assert_eq!(detect(sv, None, Language::English), Language::Swedish);
         let en = "Bookmarks are shown in the sidebar and you can sort them with the mouse.";
         assert_eq!(detect(en, None, Language::German), Language::English);
+    }
+
+    #[test]
+    fn the_app_language_is_the_default_and_an_unknown_one_is_english() {
+        assert_eq!(app_default(Some("de")), Language::German);
+        assert_eq!(app_default(Some("pt-BR")), Language::Portuguese);
+        assert_eq!(app_default(Some("zh-TW")), Language::None);
+        assert_eq!(app_default(Some("pl")), Language::English);
+        assert_eq!(app_default(None), Language::English);
     }
 
     #[test]

@@ -93,7 +93,18 @@ impl Index {
         query: &SearchQuery<'_>,
         visible: &dyn Fn(&str) -> bool,
     ) -> Result<Ranked, SearchError> {
-        let mut words = self.analyzer.query_forms(query.text, &self.languages());
+        let languages = self.languages();
+        let mut words = self.analyzer.query_forms(query.text, &languages);
+        // A compound's parts, as words of their own (`compound.rs`).
+        let parts: Vec<_> = words
+            .iter()
+            .flat_map(|(_, word)| self.compound_parts(&word.to_lowercase(), &languages))
+            .collect();
+        for part in parts {
+            if !words.iter().any(|(f, _)| f[0] == part.0[0]) {
+                words.push(part);
+            }
+        }
         if words.is_empty() {
             return Err(SearchError::EmptyQuery);
         }

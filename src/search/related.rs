@@ -6,7 +6,7 @@
 
 use super::index::Index;
 use super::postings::unpack_ids;
-use super::text::{normalise_title, title_of, Analyzer};
+use super::text::{is_exact_form, normalise_title, title_of, Analyzer, Language};
 
 /// A note whose title is like the one asked for.
 #[derive(Clone, Debug, PartialEq)]
@@ -142,10 +142,22 @@ impl Index {
         &self.analyzer
     }
 
-    /// The distinct terms of `text` the index holds, by id.
-    fn held_terms(&self, text: &str) -> Vec<u32> {
+    /// The languages a subject's words are read in: a held note's own, as
+    /// indexed; else (a topic, a note outside the index) every language the
+    /// notes are written in, as a query is read.
+    pub fn subject_languages(&self, path: Option<&str>) -> Vec<Language> {
+        match path.and_then(|p| self.by_path.get(p)) {
+            Some(&id) => vec![self.note_language(id)],
+            None => self.languages(),
+        }
+    }
+
+    /// The distinct terms of `text` the index holds, by id: each word read
+    /// in every one of `languages` (a topic in the vault's languages, a
+    /// note's title in its own).
+    fn held_terms(&self, text: &str, languages: &[Language]) -> Vec<u32> {
         let mut ids = Vec::new();
-        self.analyzer.each_term(text, |term, _| {
+        self.analyzer.each_term_in_all(languages, text, |term, _| {
             ids.extend(self.terms.get(term).copied());
         });
         ids.sort_unstable();
@@ -153,18 +165,16 @@ impl Index {
         ids
     }
 
-    /// The distinct terms of a phrase, by id; empty when one of them is in
-    /// no note (then no note holds the whole phrase).
-    fn phrase_terms(&self, text: &str) -> Vec<u32> {
+    /// The distinct terms of a phrase, by id, each word as the first of
+    /// `languages` the index holds it in; empty when a word is in no note
+    /// (then no note holds the whole phrase).
+    fn phrase_terms(&self, text: &str, languages: &[Language]) -> Vec<u32> {
         let mut ids = Vec::new();
-        let mut unknown = false;
-        self.analyzer
-            .each_term(text, |term, _| match self.terms.get(term) {
+        for (forms, _) in self.analyzer.query_forms(text, languages) {
+            match forms.iter().find_map(|f| self.terms.get(f.as_str())) {
                 Some(&id) => ids.push(id),
-                None => unknown = true,
-            });
-        if unknown {
-            return Vec::new();
+                None => return Vec::new(),
+            }
         }
         ids.sort_unstable();
         ids.dedup();
@@ -197,19 +207,29 @@ impl Index {
                 };
                 // Its text and its title; not its folders (every note
                 // beside it would share them).
+                // Its title is read in the note's language, as indexed.
                 let note = self.note(id);
+                let own = [note.language];
                 let title = title_of(path);
                 let mut all: Vec<u32> = unpack_ids(&note.terms)
                     .iter()
                     .chain(&note.text_terms)
-                    .chain(&self.held_terms(title))
+                    .chain(&self.held_terms(title, &own))
                     .copied()
                     .collect();
                 all.sort_unstable();
                 all.dedup();
-                (Some(id), self.phrase_terms(title), all)
+                (Some(id), self.phrase_terms(title, &own), all)
             }
-            Subject::Topic(topic) => (None, self.phrase_terms(topic), self.held_terms(topic)),
+            Subject::Topic(topic) => {
+                // Read like a query: in every language the notes are in.
+                let languages = self.languages();
+                (
+                    None,
+                    self.phrase_terms(topic, &languages),
+                    self.held_terms(topic, &languages),
+                )
+            }
         };
         // As the notes other than the subject count them.
         let others = shown
@@ -245,6 +265,8 @@ impl Index {
         let holds_phrase = |n: u32| whole > 0 && phrase_hits[n as usize] == whole;
         let mut holders: Vec<(u32, Vec<u32>)> = Vec::new();
         mark.fill(u32::MAX);
+        // A word's exact form (with its accents) counts once, by its term.
+        candidates.retain(|&t| !is_exact_form(&self.term_text[t as usize]));
         for &term in &candidates {
             let notes = holders_of(term, &mut mark);
             let df = notes.len() as f64;

@@ -49,3 +49,12 @@ export interface AgentFacts {
 	mcpHttp: boolean;
 	promptImage: boolean;
 }
+
+/** An image the chat sends with a prompt: the chat's own shape (no ACP SDK type
+ * outside this folder), which is an ACP image content block as it stands. */
+export interface AgentImage {
+	type: "image";
+	mimeType: string;
+	/** Base64, no data: prefix. */
+	data: string;
+}

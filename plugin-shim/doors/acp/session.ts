@@ -17,7 +17,7 @@ import type { ConfirmationCoordinator } from "../../cards/confirmations";
 import type { Conversation, CoreHandle, ProcessTree } from "../../core/types";
 import { signalTree } from "../../host/processes";
 import type { ToolResult } from "../../vault-agent-api";
-import type { AgentConfigOption, AgentEvent, AgentFacts, PermissionAsk } from "./events";
+import type { AgentConfigOption, AgentEvent, AgentFacts, AgentImage, PermissionAsk } from "./events";
 import type { AgentProfile } from "./profiles";
 import { AgentRequests } from "./requests";
 import { STDIO_BRIDGE_SCRIPT } from "./stdio-bridge";
@@ -273,7 +273,7 @@ export class AgentSession {
 	 * meanwhile. Its changes are journalled as the answer to the message
 	 * `conversation` keeps next (its "Undo this answer's changes").
 	 */
-	async prompt(text: string, onEvent: (event: AgentEvent) => void, images: acp.ContentBlock[] = [], conversation: Conversation | null = null): Promise<string> {
+	async prompt(text: string, onEvent: (event: AgentEvent) => void, images: AgentImage[] = [], conversation: Conversation | null = null): Promise<string> {
 		const agent = this.connection?.agent;
 		if (!agent || !this.sessionId) throw new Error("The agent has no session.");
 		this.onEvent = onEvent;
@@ -292,7 +292,9 @@ export class AgentSession {
 			onEvent({ type: "notice", text: `${this.profile.name} runs without a terminal in Vault Agent: it reads and changes notes through the chat's tools and cards.` });
 		}
 		try {
-			const response = await this.untilExit(agent.request("session/prompt", { sessionId: this.sessionId, prompt: [...images, { type: "text", text }] }));
+			// The chat's images are ACP image blocks as they stand.
+			const prompt: acp.ContentBlock[] = [...images, { type: "text", text }];
+			const response = await this.untilExit(agent.request("session/prompt", { sessionId: this.sessionId, prompt }));
 			this.endStream(stream);
 			onEvent({ type: "assistantMessage", text: stream.text });
 			onEvent({ type: "turnEnded", end: response.stopReason === "cancelled" ? "stopped" : "done" });
