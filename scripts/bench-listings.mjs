@@ -86,7 +86,8 @@ for (const n of sizes) {
 	const generated = existsSync(vault) ? null : makeTypicalVault(vault, n);
 	try {
 		useEmulator(vault);
-		const { plugin } = await loadPlugin(vault, { data: { cliPath: emulator, vaultName: "Bench Vault", timeoutMs: 120_000 } });
+		// No read cache: each run asks the CLI, as the first call after a change does.
+		const { plugin } = await loadPlugin(vault, { data: { cliPath: emulator, vaultName: "Bench Vault", timeoutMs: 120_000, readCacheSeconds: 0 } });
 		await plugin.searchIndex.settled();
 		const files = (await plugin.core.callTool("obsidianNotes", { command: "files", limit: 1 })).text;
 		const subject = generated?.paths[7] ?? files.split("\n")[0];
