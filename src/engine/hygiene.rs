@@ -10,6 +10,7 @@ use crate::base::result::ToolResult;
 use crate::base::vault_path::in_config_dir;
 use crate::cli::argv::CliInvocation;
 use crate::engine::Engine;
+use crate::hygiene::page::Page;
 use crate::hygiene::suggest::{candidates, suggest, Subject};
 use crate::hygiene::text::{body, title_of};
 use crate::hygiene::titles::find_duplicates;
@@ -33,9 +34,10 @@ pub(crate) struct Listed {
     pub truncated: bool,
 }
 
-/// Notes read through the vault.
+/// How reading the notes through the vault went.
 pub(crate) struct Read {
-    pub notes: Vec<(String, String)>,
+    /// Notes read.
+    pub notes: usize,
     /// Notes that could not be read (gone, or longer than [`MAX_NOTE_BYTES`]).
     pub unread: Vec<String>,
     /// [`MAX_READ_BYTES`] was reached; the remaining notes were not read.
@@ -54,7 +56,7 @@ impl<H: Host> Engine<H> {
                 folder,
                 threshold,
                 budget,
-                limit,
+                page,
             } => {
                 let listed = self.list_notes(folder.as_deref(), settings).await?;
                 let found = find_duplicates(&listed.paths, *threshold, *budget);
@@ -68,23 +70,23 @@ impl<H: Host> Engine<H> {
                     found.exact.len(),
                     plural(found.exact.len())
                 ));
-                for group in found.exact.iter().take(*limit) {
+                for group in page.of(&found.exact) {
                     text.push_str(&format!(
                         "- \"{}\": {}\n",
                         title_of(&group[0]),
                         group.join(" | ")
                     ));
                 }
-                more(&mut text, found.exact.len(), *limit);
+                page_line(&mut text, page, found.exact.len(), "groups");
                 text.push_str(&format!(
                     "\nSimilar titles (normalized Levenshtein similarity at least {threshold:.2}; titles that differ only in digits, like dated notes, are not counted): {} pair{}\n",
                     found.similar.len(),
                     plural(found.similar.len())
                 ));
-                for pair in found.similar.iter().take(*limit) {
+                for pair in page.of(&found.similar) {
                     text.push_str(&format!("- {:.2}: {} ~ {}\n", pair.score, pair.a, pair.b));
                 }
-                more(&mut text, found.similar.len(), *limit);
+                page_line(&mut text, page, found.similar.len(), "pairs");
                 text.push_str(&format!(
                     "\nCompared {} pairs of {} distinct titles (budget {budget}).",
                     found.comparisons, found.titles
@@ -94,18 +96,22 @@ impl<H: Host> Engine<H> {
                 }
                 Ok(finish(text, found.truncated || listed.truncated, &listed))
             }
-            HygieneRequest::Empty { folder, limit } => {
+            HygieneRequest::Empty { folder, page } => {
                 let listed = self.list_notes(folder.as_deref(), settings).await?;
-                let read = self.read_notes(&listed.paths).await;
+                // Each batch's text is dropped once it is checked: the check
+                // holds one batch and the paths it found, never the vault.
                 let mut no_text = Vec::new();
                 let mut only_properties = Vec::new();
-                for (path, note) in &read.notes {
-                    if note.trim().is_empty() {
-                        no_text.push(path.as_str());
-                    } else if body(note).trim().is_empty() {
-                        only_properties.push(path.as_str());
-                    }
-                }
+                let read = self
+                    .read_each(&listed.paths, |path, note| {
+                        if note.trim().is_empty() {
+                            no_text.push(path.to_string());
+                        } else if body(note).trim().is_empty() {
+                            only_properties.push(path.to_string());
+                        }
+                        true
+                    })
+                    .await;
                 let found = no_text.len() + only_properties.len();
                 let mut text = format!(
                     "Empty notes among {} notes{}: {found}. Source: the CLI's `files ext=md` listing, then each note's text through Obsidian's vault (cachedRead, {} notes a batch).\n",
@@ -113,25 +119,29 @@ impl<H: Host> Engine<H> {
                     in_folder_text(folder),
                     READ_BATCH
                 );
-                let mut shown = 0;
-                for (label, list) in [
-                    ("no text at all", &no_text),
-                    ("only properties, no text", &only_properties),
-                ] {
-                    if list.is_empty() {
-                        continue;
+                // One list, page by page: the notes with no text, then those
+                // with only properties.
+                let first_with_properties = no_text.len();
+                let all: Vec<String> = no_text.into_iter().chain(only_properties).collect();
+                let start = page.offset.min(all.len());
+                let mut heading = None;
+                for (i, path) in page.of(&all).iter().enumerate() {
+                    let (label, count) = if start + i < first_with_properties {
+                        ("No text at all", first_with_properties)
+                    } else {
+                        ("Only properties, no text", found - first_with_properties)
+                    };
+                    if heading != Some(label) {
+                        text.push_str(&format!("\n{label} ({count}):\n"));
+                        heading = Some(label);
                     }
-                    text.push_str(&format!("\n{} ({}):\n", capitalised(label), list.len()));
-                    for path in list.iter().take(limit.saturating_sub(shown)) {
-                        text.push_str(&format!("- {path}\n"));
-                        shown += 1;
-                    }
+                    text.push_str(&format!("- {path}\n"));
                 }
-                more(&mut text, found, *limit);
+                page_line(&mut text, page, found, "empty notes");
                 unread_and_cut(&mut text, &read);
                 Ok(finish(text, read.truncated || listed.truncated, &listed))
             }
-            HygieneRequest::Missing { limit } => self.missing_links(*limit, settings).await,
+            HygieneRequest::Missing { page } => self.missing_links(page, settings).await,
             HygieneRequest::Suggest {
                 note,
                 topic,
@@ -148,7 +158,7 @@ impl<H: Host> Engine<H> {
     /// the read scope.
     async fn missing_links(
         &self,
-        limit: usize,
+        page: &Page,
         settings: &Settings,
     ) -> Result<ToolResult, ToolError> {
         let output = self
@@ -197,7 +207,7 @@ impl<H: Host> Engine<H> {
             plural(ranked.len()),
             ranked.iter().map(|(_, s)| s.len()).sum::<usize>()
         );
-        for (link, sources) in ranked.iter().take(limit) {
+        for (link, sources) in page.of(&ranked) {
             let shown: Vec<&str> = sources.iter().take(10).map(String::as_str).collect();
             let rest = sources.len().saturating_sub(shown.len());
             text.push_str(&format!(
@@ -212,7 +222,7 @@ impl<H: Host> Engine<H> {
                 plural(sources.len())
             ));
         }
-        more(&mut text, ranked.len(), limit);
+        page_line(&mut text, page, ranked.len(), "missing notes");
         let mut result = ToolResult::success(text.trim_end().to_string());
         if withheld > 0 {
             result.withheld = Some(withheld);
@@ -259,32 +269,50 @@ impl<H: Host> Engine<H> {
         Ok(listed)
     }
 
-    /// The notes' text through the vault, [`READ_BATCH`] at a time, until
-    /// [`MAX_READ_BYTES`].
-    pub(crate) async fn read_notes(&self, paths: &[String]) -> Read {
+    /// The notes' text through the vault, [`READ_BATCH`] at a time, each
+    /// note handed to `visit` and dropped after it; `visit` answers false to
+    /// stop (the rest are left unread and `truncated` says so). What is
+    /// held at once is one batch.
+    pub(crate) async fn read_each(
+        &self,
+        paths: &[String],
+        mut visit: impl FnMut(&str, &str) -> bool,
+    ) -> Read {
         let mut read = Read {
-            notes: Vec::with_capacity(paths.len()),
+            notes: 0,
             unread: Vec::new(),
             truncated: false,
         };
-        let mut bytes = 0usize;
         for batch in paths.chunks(READ_BATCH) {
-            if bytes >= MAX_READ_BYTES {
-                read.truncated = true;
-                break;
-            }
             let texts = self.host().vault_read_many(batch, MAX_NOTE_BYTES).await;
             for (i, path) in batch.iter().enumerate() {
-                match texts.get(i).cloned().flatten() {
+                match texts.get(i).and_then(Option::as_deref) {
                     Some(text) if text.len() <= MAX_NOTE_BYTES => {
-                        bytes += text.len();
-                        read.notes.push((path.clone(), text));
+                        read.notes += 1;
+                        if !visit(path, text) {
+                            read.truncated = true;
+                            return read;
+                        }
                     }
                     _ => read.unread.push(path.clone()),
                 }
             }
         }
         read
+    }
+
+    /// The notes' text kept whole, until [`MAX_READ_BYTES`] of it.
+    pub(crate) async fn read_notes(&self, paths: &[String]) -> (Vec<(String, String)>, Read) {
+        let mut notes = Vec::with_capacity(paths.len());
+        let mut bytes = 0usize;
+        let read = self
+            .read_each(paths, |path, text| {
+                bytes += text.len();
+                notes.push((path.to_string(), text.to_string()));
+                bytes < MAX_READ_BYTES
+            })
+            .await;
+        (notes, read)
     }
 
     /// Backlink suggestions, ranked by the search's index (its words and
@@ -352,11 +380,11 @@ impl<H: Host> Engine<H> {
             (picked, considered, withheld)
         };
         let paths: Vec<String> = picked.iter().map(|r| r.path.clone()).collect();
-        let read = self.read_notes(&paths).await;
+        let (notes, read) = self.read_notes(&paths).await;
         let found = {
             let state = self.search.borrow();
             let index = state.index().expect("checked above");
-            suggest(&subject, index, &picked, &read.notes, limit)
+            suggest(&subject, index, &picked, &notes, limit)
         };
         let about = match &subject {
             Subject::Note { path, .. } => format!("notes that could link to \"{path}\""),
@@ -366,7 +394,7 @@ impl<H: Host> Engine<H> {
             "Backlink suggestions: {about}, from {considered} notes{}: {} (at most {limit}). Ranked by the title mentioned in the text, shared tags, links to the same notes and rare shared words (stemmed and folded as the ranked search has them; CJK by character bigrams); notes that already link to it are left out. Source: the ranked search's index, then the text of the {} notes it picked through Obsidian's vault (cachedRead).\n",
             in_folder_text(folder),
             found.len(),
-            read.notes.len()
+            read.notes
         );
         for (rank, s) in found.iter().enumerate() {
             text.push_str(&format!(
@@ -469,7 +497,7 @@ fn unread_and_cut(text: &mut String, read: &Read) {
         text.push_str(&format!(
             "\ntruncated: reading stopped after {} MiB of note text; {} notes were read. Give a `folder` to check the rest.\n",
             MAX_READ_BYTES / (1024 * 1024),
-            read.notes.len()
+            read.notes
         ));
     }
 }
@@ -481,12 +509,11 @@ fn in_folder_text(folder: &Option<String>) -> String {
         .unwrap_or_default()
 }
 
-fn more(text: &mut String, total: usize, limit: usize) {
-    if total > limit {
-        text.push_str(&format!(
-            "… and {} more (raise `limit` to see them).\n",
-            total - limit
-        ));
+/// Where a report's page lies in its list and what to send for the next.
+fn page_line(text: &mut String, page: &Page, total: usize, what: &str) {
+    if let Some(note) = page.note(total, what) {
+        text.push_str(&note);
+        text.push('\n');
     }
 }
 
@@ -496,12 +523,4 @@ fn plural(n: usize) -> &'static str {
     } else {
         "s"
     }
-}
-
-fn capitalised(text: &str) -> String {
-    let mut chars = text.chars();
-    chars
-        .next()
-        .map(|c| c.to_uppercase().chain(chars).collect())
-        .unwrap_or_default()
 }

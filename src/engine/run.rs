@@ -89,6 +89,16 @@ impl<H: Host> Engine<H> {
                 Ok(self.shown(&call, result, filter.as_ref(), &barred, None, &settings))
             }
             Plan::Read { present } if access == Access::Read => {
+                // A listing the core pages is read whole (up to the largest
+                // cap): only the page reaches the model, and a listing cut at
+                // the user's cap would page and count the wrong whole.
+                let settings = match present {
+                    Some(_) => Rc::new(Settings {
+                        output_cap_bytes: crate::settings::OUTPUT_CAP_RANGE_BYTES.1,
+                        ..Settings::clone(&settings)
+                    }),
+                    None => settings,
+                };
                 let run = self.run_cli(&call, access, &invocation, &settings).await;
                 let result = result_of(run);
                 Ok(self.shown(&call, result, filter.as_ref(), &barred, present, &settings))

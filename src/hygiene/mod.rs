@@ -9,26 +9,33 @@
 //! | missing | the CLI's `unresolved verbose` (`link<TAB>source` lines); no note is read |
 //! | suggest | the ranked search's index (its words and weights), then the text of the notes it picks through `cachedRead` |
 //!
-//! Everything is bounded for a vault of tens of thousands of notes: notes
-//! are read [`READ_BATCH`] at a time, each at most [`MAX_NOTE_BYTES`], all
-//! together at most [`MAX_READ_BYTES`]; titles are compared within a budget.
+//! Everything is bounded for a vault of a hundred thousand notes: notes
+//! are read [`READ_BATCH`] at a time, each at most [`MAX_NOTE_BYTES`]; a
+//! check over every note (`empty`) keeps only what it found from each batch,
+//! so the text it holds is one batch, never the vault; the notes a check
+//! keeps whole (`suggest`'s candidates) are at most [`MAX_READ_BYTES`];
+//! titles are compared within a budget. Every report is one page of its
+//! list ([`page::Page`]: `limit` entries from `offset`) that names the next.
 //! A check that stopped at a bound says so (`truncated`). Only notes in the
 //! folders the agent may read are listed, read or shown.
 
+pub mod page;
 pub mod suggest;
 pub mod text;
 pub mod titles;
 
 use crate::base::call::NoteLocator;
+use page::Page;
 
 /// Notes asked of the vault in one host call.
 pub const READ_BATCH: usize = 200;
 /// A note longer than this is not read (it is certainly not empty).
 pub const MAX_NOTE_BYTES: usize = 1024 * 1024;
-/// All note text one check reads.
+/// All note text one check keeps at once (`suggest`'s candidates).
 pub const MAX_READ_BYTES: usize = 64 * 1024 * 1024;
 /// Notes one check considers; more are left out and the result says so.
-pub const MAX_NOTES: usize = 50_000;
+/// Their paths (about 50 bytes each) are what a check holds for every note.
+pub const MAX_NOTES: usize = 250_000;
 /// Similar-title comparisons by default, and at most.
 pub const DEFAULT_COMPARISONS: usize = 200_000;
 pub const MAX_COMPARISONS: usize = 5_000_000;
@@ -42,14 +49,14 @@ pub enum HygieneRequest {
         folder: Option<String>,
         threshold: f64,
         budget: usize,
-        limit: usize,
+        page: Page,
     },
     Empty {
         folder: Option<String>,
-        limit: usize,
+        page: Page,
     },
     Missing {
-        limit: usize,
+        page: Page,
     },
     Suggest {
         note: Option<NoteLocator>,

@@ -13,6 +13,7 @@ use super::shared::check_note_target;
 use super::{CommandArgs, CommandSpec, ToolSpec};
 use crate::base::call::{Access, NoteLocator};
 use crate::base::vault_path::check_optional_folder;
+use crate::hygiene::page::Page;
 use crate::hygiene::{HygieneRequest, DEFAULT_COMPARISONS, DEFAULT_THRESHOLD, MAX_COMPARISONS};
 use crate::policy::scope::{Output, Place, Reach};
 use crate::tools::Plan;
@@ -25,6 +26,14 @@ const DEFAULT_SUGGESTIONS: u32 = 8;
 const MAX_SUGGESTIONS: u32 = 50;
 /// The longest topic, in characters.
 const MAX_TOPIC_CHARS: usize = 500;
+
+/// The page a report shows: `limit` entries (default [`DEFAULT_LIMIT`]) from `offset`.
+fn page(offset: Option<u32>, limit: Option<u32>) -> Page {
+    Page {
+        offset: offset.unwrap_or(0) as usize,
+        limit: limit.unwrap_or(DEFAULT_LIMIT) as usize,
+    }
+}
 
 fn check_limit(limit: Option<u32>, max: u32) -> Result<(), String> {
     match limit {
@@ -48,6 +57,8 @@ pub struct DuplicatesArgs {
     pub max_comparisons: Option<u32>,
     /// The most groups and pairs listed (1 to 500; default 50).
     pub limit: Option<u32>,
+    /// Skip this many groups and pairs: the next page (a report with more says what to send).
+    pub offset: Option<u32>,
 }
 
 impl CommandArgs for DuplicatesArgs {
@@ -88,7 +99,7 @@ impl DuplicatesArgs {
             budget: self
                 .max_comparisons
                 .map_or(DEFAULT_COMPARISONS, |n| n as usize),
-            limit: self.limit.unwrap_or(DEFAULT_LIMIT) as usize,
+            page: page(self.offset, self.limit),
         })
     }
 }
@@ -101,6 +112,8 @@ pub struct EmptyArgs {
     pub folder: Option<String>,
     /// The most notes listed (1 to 500; default 50).
     pub limit: Option<u32>,
+    /// Skip this many notes: the next page (a report with more says what to send).
+    pub offset: Option<u32>,
 }
 
 impl CommandArgs for EmptyArgs {
@@ -122,7 +135,7 @@ impl EmptyArgs {
     pub fn computed(&self) -> Option<HygieneRequest> {
         Some(HygieneRequest::Empty {
             folder: self.folder.clone(),
-            limit: self.limit.unwrap_or(DEFAULT_LIMIT) as usize,
+            page: page(self.offset, self.limit),
         })
     }
 }
@@ -133,6 +146,8 @@ impl EmptyArgs {
 pub struct MissingArgs {
     /// The most missing notes listed, most linked first (1 to 500; default 50).
     pub limit: Option<u32>,
+    /// Skip this many missing notes: the next page (a report with more says what to send).
+    pub offset: Option<u32>,
 }
 
 impl CommandArgs for MissingArgs {
@@ -153,7 +168,7 @@ impl CommandArgs for MissingArgs {
 impl MissingArgs {
     pub fn computed(&self) -> Option<HygieneRequest> {
         Some(HygieneRequest::Missing {
-            limit: self.limit.unwrap_or(DEFAULT_LIMIT) as usize,
+            page: page(self.offset, self.limit),
         })
     }
 }

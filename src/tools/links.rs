@@ -5,8 +5,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use super::shared::{check_note_target, TableFormat};
-use super::{CommandArgs, CommandSpec, ToolSpec};
+use super::shared::{check_note_target, check_page_limit, default_page, page_lines, TableFormat};
+use super::{CommandArgs, CommandSpec, Plan, Presented, Presents, ToolSpec};
 use crate::base::call::{Access, NoteLocator};
 use crate::policy::scope::{LinePath, Output, Reach, Render};
 
@@ -80,18 +80,42 @@ impl CommandArgs for LinksArgs {
     }
 }
 
-/// Arguments of `orphans` and `deadends`.
+/// Arguments of `orphans` and `deadends`. `offset` and `limit` page what
+/// the CLI lists (they are not CLI parameters).
 #[derive(Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GraphListArgs {
     /// Return only the count.
     #[serde(default)]
     pub total: bool,
+    /// Skip this many files (for the next page; the listing says what to send).
+    #[serde(default, skip_serializing)]
+    pub offset: u32,
+    /// At most this many files (default 200, at most 1000).
+    #[serde(default = "default_page", skip_serializing)]
+    #[schemars(range(min = 1, max = 1000))]
+    pub limit: u32,
 }
 
 impl CommandArgs for GraphListArgs {
     fn reach(&self) -> Reach {
         Reach::listing(None, Output::lines_or_total(self.total))
+    }
+
+    fn validate(&mut self) -> Result<(), String> {
+        check_page_limit(self.limit)
+    }
+
+    fn plan(&self) -> Plan<'_> {
+        Plan::Read {
+            present: Some(self),
+        }
+    }
+}
+
+impl Presents for GraphListArgs {
+    fn present(&self, output: &str) -> Option<Presented> {
+        (!self.total).then(|| page_lines(output, self.offset, self.limit, "files"))
     }
 }
 
@@ -110,9 +134,41 @@ pub struct UnresolvedArgs {
     /// Return only the count.
     #[serde(default)]
     pub total: bool,
+    /// Skip this many links (for the next page; the listing says what to send). Tab-separated form only.
+    #[serde(default, skip_serializing)]
+    pub offset: u32,
+    /// At most this many links (default 200, at most 1000). Tab-separated form only.
+    #[serde(default = "default_page", skip_serializing)]
+    #[schemars(range(min = 1, max = 1000))]
+    pub limit: u32,
+}
+
+impl UnresolvedArgs {
+    /// The tab-separated form is a line a link, so it pages; JSON and CSV
+    /// come as the CLI prints them (within the output cap).
+    fn pages(&self) -> bool {
+        !self.total && matches!(self.format, None | Some(TableFormat::Tsv))
+    }
+}
+
+impl Presents for UnresolvedArgs {
+    fn present(&self, output: &str) -> Option<Presented> {
+        self.pages()
+            .then(|| page_lines(output, self.offset, self.limit, "links"))
+    }
 }
 
 impl CommandArgs for UnresolvedArgs {
+    fn validate(&mut self) -> Result<(), String> {
+        check_page_limit(self.limit)
+    }
+
+    fn plan(&self) -> Plan<'_> {
+        Plan::Read {
+            present: Some(self),
+        }
+    }
+
     /// Only `verbose` in the tab-separated form names the note each link is
     /// written in (`link<TAB>note`); the other forms cannot be split by folder.
     fn reach(&self) -> Reach {

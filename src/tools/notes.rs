@@ -6,7 +6,10 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use super::shared::{check_not_blank, check_note_target, glob_matches, page_note};
+use super::shared::{
+    check_not_blank, check_note_target, check_page_limit, default_page, glob_matches, page_lines,
+    page_note,
+};
 use super::{CommandArgs, CommandSpec, NoteView, Presented, ToolSpec, View};
 use crate::base::call::{Access, NoteLocator};
 use crate::base::vault_path::check_optional_folder;
@@ -317,7 +320,7 @@ impl Presents for FilesArgs {
     }
 }
 
-/// Arguments of `folders`.
+/// Arguments of `folders`. `offset` and `limit` page what the CLI lists.
 #[derive(Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FoldersArgs {
@@ -326,6 +329,19 @@ pub struct FoldersArgs {
     /// Return only the count.
     #[serde(default)]
     pub total: bool,
+    /// Skip this many folders (for the next page; the listing says what to send).
+    #[serde(default, skip_serializing)]
+    pub offset: u32,
+    /// At most this many folders (default 200, at most 1000).
+    #[serde(default = "default_page", skip_serializing)]
+    #[schemars(range(min = 1, max = 1000))]
+    pub limit: u32,
+}
+
+impl Presents for FoldersArgs {
+    fn present(&self, output: &str) -> Option<Presented> {
+        (!self.total).then(|| page_lines(output, self.offset, self.limit, "folders"))
+    }
 }
 
 impl CommandArgs for FoldersArgs {
@@ -334,7 +350,14 @@ impl CommandArgs for FoldersArgs {
     }
 
     fn validate(&mut self) -> Result<(), String> {
-        check_optional_folder("folder", &mut self.folder)
+        check_optional_folder("folder", &mut self.folder)?;
+        check_page_limit(self.limit)
+    }
+
+    fn plan(&self) -> Plan<'_> {
+        Plan::Read {
+            present: Some(self),
+        }
     }
 }
 

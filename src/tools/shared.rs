@@ -114,6 +114,35 @@ pub fn glob_matches(pattern: &str, name: &str) -> bool {
     pattern[p..].iter().all(|c| *c == '*')
 }
 
+/// Entries a paged listing shows by default, and at most: the CLI lists a
+/// vault of 100 000 notes whole, the model reads it a page at a time.
+pub const PAGE_DEFAULT: u32 = 200;
+pub const PAGE_MAX: u32 = 1000;
+
+pub fn default_page() -> u32 {
+    PAGE_DEFAULT
+}
+
+/// `limit` of a paged listing: 1 to [`PAGE_MAX`].
+pub fn check_page_limit(limit: u32) -> Result<(), String> {
+    if (1..=PAGE_MAX).contains(&limit) {
+        Ok(())
+    } else {
+        Err(format!(
+            "`limit` must be between 1 and {PAGE_MAX}; got {limit}"
+        ))
+    }
+}
+
+/// One page of the CLI's listing, a line an entry (blank lines dropped).
+pub fn page_lines(output: &str, offset: u32, limit: u32, what: &str) -> super::Presented {
+    let lines: Vec<&str> = output
+        .lines()
+        .filter(|line| !line.trim().is_empty())
+        .collect();
+    page_note(&lines, offset, limit, what)
+}
+
 /// One page of `entries` and the line that says where it lies in the whole
 /// and what to send for the next one (no line when it is all there is).
 pub fn page_note(entries: &[&str], offset: u32, limit: u32, what: &str) -> super::Presented {
