@@ -34,7 +34,16 @@ fn core() -> VaultAgent<FakeHost> {
     host.pdfs
         .borrow_mut()
         .insert("Papers/Report.pdf".into(), vec!["Page one".into()]);
-    VaultAgent::new(host, &json!({"permissionMode": "askBeforeEdits"})).0
+    host.notes.borrow_mut().insert(
+        "Agent memory/Memory.md".into(),
+        "- Prefers ISO dates. (2026-12-01, chat \"Trips\")\n".into(),
+    );
+    // Memory on: its tool takes hostile values like every other.
+    VaultAgent::new(
+        host,
+        &json!({"permissionMode": "askBeforeEdits", "chat": {"memory": true}}),
+    )
+    .0
 }
 
 /// Valid arguments for every command, the base each hostile value goes into.
@@ -88,6 +97,9 @@ fn base_arguments(tool: &str, command: &str) -> Value {
         ("obsidianHygiene", "duplicates" | "empty") => json!({"folder": "Projects"}),
         ("obsidianHygiene", "missing") => json!({}),
         ("obsidianHygiene", "suggest") => json!({"path": "Plan.md", "folder": "Projects"}),
+        ("obsidianMemory", "add") => json!({"fact": "Prefers ISO dates."}),
+        ("obsidianMemory", "update") => json!({"line": "Prefers ISO dates.", "fact": "x"}),
+        ("obsidianMemory", "remove") => json!({"line": "Prefers ISO dates."}),
         _ => panic!("no base arguments for {tool} {command}: add them here"),
     }
 }
@@ -282,6 +294,44 @@ const NOTE_EDITS: &[(&str, &str)] = &[
 const CORE_SIDE: &[(&str, &str, &str)] = &[("obsidianNotes", "files", "name")];
 
 #[test]
+fn a_remembered_fact_is_one_line_or_refused_by_name() {
+    let mut lines = 0;
+    for value in hostile_values() {
+        let core = core();
+        let args = json!({"command": "add", "fact": value});
+        let result = block_on(core.call_tool("obsidianMemory", &args));
+        let Some(argv) = result.argv.clone().filter(|_| result.pending.is_some()) else {
+            assert_eq!(
+                result.code(),
+                Some("invalid_arguments"),
+                "{value:?}: {}",
+                result.text
+            );
+            assert!(result.text.contains("`fact`"), "{value:?}: {}", result.text);
+            continue;
+        };
+        assert!(
+            core.host().requests.borrow().is_empty(),
+            "nothing runs before the click"
+        );
+        let keys: Vec<&str> = argv[1..]
+            .iter()
+            .map(|e| e.split_once('=').map_or(e.as_str(), |(k, _)| k))
+            .collect();
+        assert_eq!(keys, ["path", "content"], "{value:?}: {argv:?}");
+        assert_eq!(argv[1], "path=Agent memory/Memory.md", "{value:?}");
+        let content = &argv[2]["content=".len()..];
+        assert!(content.starts_with("- "), "{value:?}: {content:?}");
+        assert!(
+            !content.chars().any(|c| c == '\n' || c == '\r'),
+            "{value:?} made more than one line: {content:?}"
+        );
+        lines += 1;
+    }
+    assert!(lines > 100, "{lines}");
+}
+
+#[test]
 fn core_side_parameters_never_reach_argv() {
     for value in hostile_values() {
         let core = core();
@@ -328,6 +378,11 @@ fn hostile_strings_run_literally_or_are_refused_by_name() {
                 // find_values_never_reach_the_cli.
                 continue;
             }
+            if tool.id == "obsidianMemory" {
+                // The core composes a memory line (`- fact (date, chat)`) or
+                // edits one line of a memory note: a_remembered_fact_is_one_line_or_refused_by_name.
+                continue;
+            }
             if matches!(command.name, "map" | "section" | "open" | "pdf") {
                 // Answered by the core from the note's text (a PDF's from
                 // the host's PDF.js, by its checked `path`): a `file` name
@@ -362,7 +417,9 @@ fn hostile_strings_run_literally_or_are_refused_by_name() {
                     args.insert(parameter.clone(), json!(value));
                     let result = block_on(core.call_tool(tool.id, &Value::Object(args)));
                     let requests = core.host().requests.borrow();
-                    if requests.is_empty() {
+                    // A card whose check needs no CLI (a memory note's is the
+                    // core's) waits with nothing run: its argv is checked below.
+                    if requests.is_empty() && result.pending.is_none() {
                         // Refused before anything ran: say which parameter.
                         refused += 1;
                         assert!(!result.ok);

@@ -263,7 +263,12 @@ fn core() -> (VaultAgent<FakeHost>, Notes) {
         ProcessOutcome::success(&respond(&mut state.borrow_mut(), &request.args))
     });
     (
-        VaultAgent::new(host, &json!({"allowVaultChanges": true})).0,
+        // Memory on: its changes are vault changes, journalled like any other.
+        VaultAgent::new(
+            host,
+            &json!({"allowVaultChanges": true, "chat": {"memory": true}}),
+        )
+        .0,
         notes,
     )
 }
@@ -839,6 +844,18 @@ fn every_write_command_leaves_a_journal_entry() {
             "obsidianBookmarks",
             json!({"command": "bookmark", "url": "https://obsidian.md"}),
         ),
+        (
+            "obsidianMemory",
+            json!({"command": "add", "fact": "Likes tea."}),
+        ),
+        (
+            "obsidianMemory",
+            json!({"command": "update", "line": "Prefers ISO dates.", "fact": "Prefers long dates."}),
+        ),
+        (
+            "obsidianMemory",
+            json!({"command": "remove", "line": "Prefers ISO dates."}),
+        ),
     ];
     for tool in builtin_tools() {
         for command in tool.commands.iter().filter(|c| c.access.is_write()) {
@@ -860,6 +877,12 @@ fn every_write_command_leaves_a_journal_entry() {
             "{args}: declares how it is undone"
         );
         let (core, notes) = core();
+        if tool == "obsidianMemory" {
+            notes.borrow_mut().insert(
+                "Agent memory/Memory.md".into(),
+                "- Prefers ISO dates. (2026-12-01, chat \"Trips\")\n".into(),
+            );
+        }
         if args["command"] == "tag:remove" {
             notes
                 .borrow_mut()

@@ -111,7 +111,9 @@ fn check_fact(fact: &str) -> Result<(), String> {
     if fact.trim().is_empty() {
         return Err("`fact` is empty; give the one-line fact to keep".into());
     }
-    if fact.trim().contains('\n') {
+    // Any line break (CR alone ends a Markdown line too) would smuggle in a
+    // second remembered line.
+    if fact.trim().chars().any(char::is_control) {
         return Err("`fact` is one line; keep each fact on its own with its own call".into());
     }
     let count = fact.chars().count();

@@ -673,3 +673,15 @@ pub(super) fn model_tools(descriptors: &[ToolDescriptor]) -> Vec<ModelTool> {
         })
         .collect()
 }
+
+/// The model's arguments, or what is wrong with them (sent back to it).
+pub(crate) fn parse_arguments(raw: &str) -> Result<Value, String> {
+    if raw.trim().is_empty() {
+        return Ok(Value::Object(Default::default()));
+    }
+    match serde_json::from_str::<Value>(raw) {
+        Ok(value @ Value::Object(_)) => Ok(value),
+        Ok(other) => Err(format!("the arguments must be a JSON object, not {other}")),
+        Err(e) => Err(format!("the arguments are not valid JSON ({e}); send a JSON object like {{\"command\": \"…\"}}")),
+    }
+}

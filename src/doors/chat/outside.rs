@@ -172,7 +172,7 @@ impl<H: Host> ChatDoor<H> {
     ) -> Option<ConfirmationCard> {
         self.announce_tool(call, events);
         let settings = self.engine.settings_snapshot();
-        let arguments = match super::turn::parse_arguments(&call.arguments) {
+        let arguments = match super::parse_arguments(&call.arguments) {
             Ok(arguments) => arguments,
             Err(problem) => {
                 let result = ToolResult::failure(&ToolError::invalid(&call.name, problem), 0.0);

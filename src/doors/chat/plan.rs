@@ -192,7 +192,7 @@ impl<H: Host> ChatDoor<H> {
         if self.is_read_call(call) {
             return false;
         }
-        let Ok(args) = super::turn::parse_arguments(&call.arguments) else {
+        let Ok(args) = super::parse_arguments(&call.arguments) else {
             return true;
         };
         let os = self.engine.host().platform().os();
@@ -231,7 +231,7 @@ impl<H: Host> ChatDoor<H> {
                 format!("{PROPOSE_TOOL} is for plan mode, which is off (or a plan was already approved); make the changes with the tools."),
             )
         } else {
-            let parsed = super::turn::parse_arguments(&call.arguments).and_then(|args| {
+            let parsed = super::parse_arguments(&call.arguments).and_then(|args| {
                 serde_json::from_value::<ProposeArgs>(args).map_err(|e| {
                     format!("its arguments do not fit ({e}); each step is {{note, action ({}), what, to?}}", rules::PlanAction::KEYS)
                 })

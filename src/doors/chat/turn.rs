@@ -16,7 +16,7 @@ use crate::doors::chat::conversation::{
 };
 use crate::doors::chat::prompt::for_model;
 use crate::doors::chat::repeats::{self, Repeat};
-use crate::doors::chat::{ChatDoor, ChatEvent, ChatEvents, TurnEnd};
+use crate::doors::chat::{parse_arguments, ChatDoor, ChatEvent, ChatEvents, TurnEnd};
 
 impl<H: Host> ChatDoor<H> {
     /// Runs queued tool calls, then model rounds, until the turn ends.
@@ -474,18 +474,6 @@ fn this_turn(conversation: &Conversation) -> &[ChatMessage] {
 
 pub(super) fn last_is_tool_result(conversation: &Conversation) -> bool {
     matches!(conversation.messages.last(), Some(ChatMessage::Tool { .. }))
-}
-
-/// The model's arguments, or what is wrong with them (sent back to it).
-pub(super) fn parse_arguments(raw: &str) -> Result<Value, String> {
-    if raw.trim().is_empty() {
-        return Ok(Value::Object(Default::default()));
-    }
-    match serde_json::from_str::<Value>(raw) {
-        Ok(value @ Value::Object(_)) => Ok(value),
-        Ok(other) => Err(format!("the arguments must be a JSON object, not {other}")),
-        Err(e) => Err(format!("the arguments are not valid JSON ({e}); send a JSON object like {{\"command\": \"…\"}}")),
-    }
 }
 
 #[cfg(test)]
