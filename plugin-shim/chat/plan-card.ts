@@ -36,6 +36,8 @@ export function renderPlanCard(el: HTMLElement, plan: ChatPlan, actions: PlanAct
 			item.toggleClass("is-removed", mine.removed);
 			remove.setIcon(mine.removed ? "undo-2" : "x").setTooltip(mine.removed ? "Keep this step" : "Remove this step");
 		});
+		// Obsidian draws it as a div: a button to a screen reader too.
+		remove.extraSettingsEl.setAttribute("role", "button");
 		controls.push(remove);
 		const what = new TextAreaComponent(item).setValue(step.what).onChange((value) => (mine.what = value));
 		what.inputEl.addClass("vault-agent-plan-what");
