@@ -79,6 +79,23 @@ export function renderDiff(parent: HTMLElement, diff: NoteDiff, counts = true): 
 	return box;
 }
 
+/** What a card's change does: its warning, then its diff (or the text before and after), or an outside call. */
+export function renderChangePreview(root: HTMLElement, card: ConfirmationCard): void {
+	if (card.preview.warning) root.createDiv({ cls: "vault-agent-confirm-warning", text: card.preview.warning });
+	if (card.outside) {
+		renderOutsideCall(root, card.outside);
+	} else if (card.preview.diff) {
+		// The card's first line has the counts as a rule ("Edit "a.md" (+1 −1 lines)"): once is enough.
+		renderDiff(root, card.preview.diff, !card.summary.includes(diffCounts(card.preview.diff)));
+	} else {
+		const preview = root.createDiv({ cls: "vault-agent-confirm-preview" });
+		preview.createDiv({ cls: "vault-agent-confirm-label", text: "Now" });
+		preview.createEl("pre", { cls: "vault-agent-confirm-before", text: card.preview.before });
+		preview.createDiv({ cls: "vault-agent-confirm-label", text: "After" });
+		preview.createEl("pre", { cls: "vault-agent-confirm-after", text: card.preview.after });
+	}
+}
+
 export function renderConfirmationCard(parent: HTMLElement, card: ConfirmationCard, actions: CardActions): HTMLElement {
 	const root = parent.createDiv({ cls: "vault-agent-confirm" });
 	root.dataset.confirmationId = card.id;
@@ -94,19 +111,7 @@ export function renderConfirmationCard(parent: HTMLElement, card: ConfirmationCa
 			text: "The model wrote this call as text instead of calling the tool. It may be repeating a call it read in a note: approve only if you asked for this change.",
 		});
 	}
-	if (card.preview.warning) root.createDiv({ cls: "vault-agent-confirm-warning", text: card.preview.warning });
-	if (card.outside) {
-		renderOutsideCall(root, card.outside);
-	} else if (card.preview.diff) {
-		// The card's first line has the counts as a rule ("Edit "a.md" (+1 −1 lines)"): once is enough.
-		renderDiff(root, card.preview.diff, !card.summary.includes(diffCounts(card.preview.diff)));
-	} else {
-		const preview = root.createDiv({ cls: "vault-agent-confirm-preview" });
-		preview.createDiv({ cls: "vault-agent-confirm-label", text: "Now" });
-		preview.createEl("pre", { cls: "vault-agent-confirm-before", text: card.preview.before });
-		preview.createDiv({ cls: "vault-agent-confirm-label", text: "After" });
-		preview.createEl("pre", { cls: "vault-agent-confirm-after", text: card.preview.after });
-	}
+	renderChangePreview(root, card);
 	if (card.via === "mcp") {
 		root.createDiv({ cls: "vault-agent-confirm-via", text: "Nothing is sent to the server before you answer. Folder scopes cannot reach what an outside tool does." });
 	} else if (card.via === "vault" || card.via === "files") {

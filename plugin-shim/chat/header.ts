@@ -82,7 +82,10 @@ export class ChatHeader {
 			this.showPlanMode(on);
 			actions.planMode(on);
 		});
-		this.profileSwitcher = new ProfileSwitcher(header, ctx, () => actions.agentChanged());
+		this.profileSwitcher = new ProfileSwitcher(header, ctx, () => {
+			actions.agentChanged();
+			this.showPlanAvailable();
+		});
 		const icon = (name: string, tooltip: string, cls: string, run: () => void) =>
 			// A named icon button is a button to a screen reader too.
 			new ExtraButtonComponent(icons).setIcon(name).setTooltip(tooltip).onClick(run).extraSettingsEl.addClass(cls, "vault-agent-icon-button");
@@ -111,6 +114,11 @@ export class ChatHeader {
 		this.planButton.toggleClass("is-active", on);
 	}
 
+	/** Plan mode is the model profiles' (the core runs it); a coding agent plans in its own modes, so Plan goes while one is picked. */
+	private showPlanAvailable(): void {
+		this.planButton.toggle(!this.ctx.codingAgents?.profileFor(this.ctx.selectedAgent()));
+	}
+
 	/** Switch profile (an error's way out): the model picker, focused and open. */
 	openProfileSwitcher(): void {
 		this.profileSwitcher.open();
@@ -123,6 +131,7 @@ export class ChatHeader {
 		this.showMode(settings.permissionMode);
 		this.localOnlyEl.toggle(settings.localOnly);
 		this.profileSwitcher.refresh();
+		this.showPlanAvailable();
 		const outside = this.ctx.core?.outsideSummary();
 		const problems = outside?.problems.length ?? 0;
 		this.outsideEl.toggle(Boolean(outside?.label) || problems > 0);

@@ -137,6 +137,7 @@ export class ChatPanel implements ChatSurface {
 			continueTurn: () => void this.model.retry(),
 			modelCard: (callId, card) => this.model.cardActions(callId, card),
 			planCard: (plan) => this.model.planActions(plan),
+			planChangesCard: () => this.model.planChangesActions(),
 			imageSrc: (a) => chips.src(a),
 		});
 		const composer = root.createDiv({ cls: "vault-agent-composer" });

@@ -8,7 +8,7 @@ import { ButtonComponent, ExtraButtonComponent, TextAreaComponent } from "obsidi
 import type { ChatPlan, KeptStep } from "../core/types";
 
 export interface PlanActions {
-	answer(answer: { approve: boolean; steps?: KeptStep[] }): void;
+	answer(answer: { approve: boolean; steps?: KeptStep[]; together?: boolean }): void;
 }
 
 const ACTION_WORDS: Record<string, string> = { create: "Create", edit: "Edit", append: "Add to", prepend: "Add to the top of", move: "Move", rename: "Rename", delete: "Delete" };
@@ -36,6 +36,8 @@ export function renderPlanCard(el: HTMLElement, plan: ChatPlan, actions: PlanAct
 			item.toggleClass("is-removed", mine.removed);
 			remove.setIcon(mine.removed ? "undo-2" : "x").setTooltip(mine.removed ? "Keep this step" : "Remove this step");
 		});
+		// Obsidian draws it as a div: a button to a screen reader too.
+		remove.extraSettingsEl.setAttribute("role", "button");
 		controls.push(remove);
 		const what = new TextAreaComponent(item).setValue(step.what).onChange((value) => (mine.what = value));
 		what.inputEl.addClass("vault-agent-plan-what");
@@ -43,6 +45,11 @@ export function renderPlanCard(el: HTMLElement, plan: ChatPlan, actions: PlanAct
 		what.inputEl.rows = 2;
 		controls.push(what);
 	});
+	// Every change on one card at the end (each with its diff) instead of one card each as the mode says.
+	const togetherRow = root.createEl("label", { cls: "vault-agent-plan-together" });
+	const together = togetherRow.createEl("input", { type: "checkbox", cls: "vault-agent-plan-together-box" });
+	togetherRow.createSpan({ text: "Approve all the changes on one card at the end" });
+	controls.push({ setDisabled: (disabled: boolean) => (together.disabled = disabled) });
 	const buttons = root.createDiv({ cls: "vault-agent-plan-buttons" });
 	const answered = (text: string) => {
 		for (const control of controls) control.setDisabled(true);
@@ -51,8 +58,8 @@ export function renderPlanCard(el: HTMLElement, plan: ChatPlan, actions: PlanAct
 	};
 	const approve = new ButtonComponent(buttons).setButtonText("Approve plan").setCta().onClick(() => {
 		const steps = kept.filter((s) => !s.removed).map(({ index, what }) => ({ index, what }));
-		answered("Approved.");
-		actions.answer({ approve: true, steps });
+		answered(together.checked ? "Approved. Its changes will wait for you on one card." : "Approved.");
+		actions.answer({ approve: true, steps, together: together.checked });
 	});
 	approve.buttonEl.addClass("vault-agent-plan-approve");
 	const reject = new ButtonComponent(buttons).setButtonText("Reject").onClick(() => {

@@ -13,6 +13,7 @@ import { type CardActions, commandWords, headline, renderConfirmationCard } from
 import type { UndoController } from "../cards/undo";
 import type { Attachment, ChatEvent, ChatMessage, ChatPlan, ConfirmationCard, Table, Usage } from "../core/types";
 import { type PlanActions, renderPlanCard } from "./plan-card";
+import { type PlanChangesActions, renderPlanChangesCard } from "./plan-changes-card";
 import type { ToolResult } from "../vault-agent-api";
 import { reasoningBlock, sourcesList, usageLine } from "./answer-extras";
 import { renderTable, renderToolImages, renderToolText } from "./big-output";
@@ -46,6 +47,8 @@ export interface TranscriptHost {
 	modelCard(callId: string, card: ConfirmationCard): CardActions;
 	/** How a plan card of our model's turn is answered (plan mode). */
 	planCard(plan: ChatPlan): PlanActions;
+	/** How the card of a plan's held changes is answered (all at once). */
+	planChangesCard(): PlanChangesActions;
 	/** Where an attached image's thumbnail loads from, or null. */
 	imageSrc?(attachment: Attachment): string | null;
 }
@@ -252,6 +255,9 @@ export class Transcript {
 				renderPlanCard(this.el.createDiv({ cls: "vault-agent-inline-card" }), event.plan, this.host.planCard(event.plan));
 				break;
 			case "planAnswered":
+				break;
+			case "planChangesNeeded":
+				renderPlanChangesCard(this.el.createDiv({ cls: "vault-agent-inline-card" }), event.card, this.host.planChangesCard());
 				break;
 			case "notice":
 			case "roundLimit": {

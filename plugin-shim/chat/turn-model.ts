@@ -5,6 +5,7 @@
 import type { CardActions } from "../cards/confirmation-card";
 import type { Attachment, ChatEvent, ChatMessage, ChatPlan, ConfirmationCard, Conversation, PromptValues, SelectionRequest, TurnResult } from "../core/types";
 import type { PlanActions } from "./plan-card";
+import type { PlanChangesActions } from "./plan-changes-card";
 import type { ToolResult } from "../vault-agent-api";
 import type { ChatSurface, ChatTurn } from "./turn";
 import type { RewriteHow } from "./editor-actions";
@@ -116,6 +117,17 @@ export class ModelTurn implements ChatTurn {
 				const core = this.chat.ctx.core;
 				const conversation = this.chat.conversation;
 				if (core && conversation && !this.chat.running) void this.run((onEvent) => core.chatAnswerPlan(conversation, plan.id, answer, onEvent));
+			},
+		};
+	}
+
+	/** The card of a plan's held changes: one answer for all of them through chatResolve; the turn then ends. */
+	planChangesActions(): PlanChangesActions {
+		return {
+			answer: async (card, approve) => {
+				const core = this.chat.ctx.core;
+				const conversation = this.chat.conversation;
+				if (core && conversation && !this.chat.running) await this.run((onEvent) => core.chatResolve(conversation, card.id, approve, card.argvHash, onEvent));
 			},
 		};
 	}

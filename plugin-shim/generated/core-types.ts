@@ -928,7 +928,7 @@ contextTokens: number, contextWindow: number, };
 /**
  * What the chat view is told while a turn runs.
  */
-export type ChatEvent = { "type": "userMessage", text: string, attachments: Array<Attachment> | null, } | { "type": "modelRound", round: number, } | { "type": "textDelta", text: string, } | { "type": "assistantMessage", text: string, } | { "type": "reasoningDelta", text: string, } | { "type": "usage", usage: AnswerUsage, chat: Usage, } | { "type": "toolStarted", callId: string, tool: string, displayName: string, arguments: string, } | { "type": "toolFinished", callId: string, tool: string, displayName: string, result: ToolResult, table: Table | null, } | { "type": "confirmationNeeded", callId: string, card: ConfirmationCard, } | { "type": "planProposed", callId: string, plan: ChatPlan, } | { "type": "planAnswered", plan: ChatPlan, } | { "type": "sources", sources: Array<Source>, } | { "type": "notice", text: string, } | { "type": "retrying", text: string, } | { "type": "roundLimit", text: string, } | { "type": "error", code: string, message: string, 
+export type ChatEvent = { "type": "userMessage", text: string, attachments: Array<Attachment> | null, } | { "type": "modelRound", round: number, } | { "type": "textDelta", text: string, } | { "type": "assistantMessage", text: string, } | { "type": "reasoningDelta", text: string, } | { "type": "usage", usage: AnswerUsage, chat: Usage, } | { "type": "toolStarted", callId: string, tool: string, displayName: string, arguments: string, } | { "type": "toolFinished", callId: string, tool: string, displayName: string, result: ToolResult, table: Table | null, } | { "type": "confirmationNeeded", callId: string, card: ConfirmationCard, } | { "type": "planProposed", callId: string, plan: ChatPlan, } | { "type": "planAnswered", plan: ChatPlan, } | { "type": "planChangesNeeded", card: PlanChangesCard, } | { "type": "sources", sources: Array<Source>, } | { "type": "notice", text: string, } | { "type": "retrying", text: string, } | { "type": "roundLimit", text: string, } | { "type": "error", code: string, message: string, 
 /**
  * Whether the banner offers Retry (the turn can run again as it is).
  */
@@ -954,9 +954,42 @@ summary: string,
 /**
  * Numbered from 1 on the card; as approved once it is.
  */
-steps: Array<PlanStep>, state: PlanState, };
+steps: Array<PlanStep>, state: PlanState, 
+/**
+ * Approved to be carried out with every change on one card
+ * (`plan_changes`) instead of each behind its own as the mode says.
+ */
+together?: boolean, 
+/**
+ * The changes held for that card so far.
+ */
+held?: Array<HeldChange>, };
 
 export type PlanState = "proposed" | "approved" | "rejected" | "done";
+
+/**
+ * A change held for the plan's card: the model's call and its confirmation.
+ */
+export type HeldChange = { callId: string, confirmationId: string, };
+
+/**
+ * The one card of a plan's held changes, each as its own card shows it.
+ */
+export type PlanChangesCard = { id: string, 
+/**
+ * Binds Approve to exactly these changes, each at its own hash.
+ */
+argvHash: string, 
+/**
+ * The plan's one line.
+ */
+summary: string, changes: Array<HeldCard>, };
+
+export type HeldCard = { 
+/**
+ * The tool call whose block shows the outcome (and its Undo).
+ */
+callId: string, card: ConfirmationCard, };
 
 /**
  * One numbered step of a plan: which note, what happens to it.

@@ -6,8 +6,8 @@
 const TEXT_CALL_NOTICE = /wrote a tool call as text/;
 
 /**
- * `run`: { end, answer, calls: [{tool, args}], cards, notices, errors, roundLimit,
- * files: { path: text } after, changed: [paths] }. Returns the failed checks' messages.
+ * `run`: { end, answer, calls: [{tool, args}], cards, plans, changesCards, notices,
+ * errors, roundLimit, files: { path: text } after, changed: [paths] }. Returns the failed checks' messages.
  */
 export function score(task, run) {
 	const expect = task.expect;
@@ -27,6 +27,15 @@ export function score(task, run) {
 	for (const [tool, args] of expect.noCalls ?? []) {
 		const bad = run.calls.find((c) => c.tool === tool && subset(args ?? {}, c.args));
 		if (bad) failed.push(`a call it must not make: ${tool} ${JSON.stringify(bad.args)}`);
+	}
+	if (expect.plan) {
+		// Plan first: a plan was proposed (and approved by the harness) naming exactly these notes.
+		const notes = (run.plans?.[0]?.steps ?? []).map((s) => s.note).sort();
+		if (JSON.stringify(notes) !== JSON.stringify([...expect.plan].sort())) failed.push(notes.length ? `the plan names ${notes.join(", ")}; expected ${expect.plan.join(", ")}` : "no plan proposed");
+	}
+	if (expect.oneCard !== undefined) {
+		const sizes = (run.changesCards ?? []).map((c) => c.changes.length);
+		if (sizes[0] !== expect.oneCard) failed.push(sizes.length ? `the plan's card listed ${sizes[0]} changes, expected ${expect.oneCard}` : "no card with the plan's changes");
 	}
 	if (expect.card) failed.push(...cardProblems(expect.card, run.cards));
 	if (expect.noCard && run.cards.length) failed.push(`a card it must not raise: ${run.cards[0].summary}`);

@@ -42,7 +42,7 @@ export async function runTask(task, profile) {
 		useEmulator(vault);
 		({ plugin } = await loadPlugin(vault, { data: pluginData(task, profile) }));
 		if (profile.apiKey) plugin.app.secretStorage.setSecret(KEY_SECRET, profile.apiKey);
-		const run = await converse(plugin, task.prompt);
+		const run = await converse(plugin, task);
 		const after = vaultFiles(vault);
 		run.files = after;
 		run.changed = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((p) => before[p] !== after[p]);
@@ -87,10 +87,14 @@ function pluginData(task, profile) {
 	};
 }
 
-/** The user's message, then every card approved until the turn ends. */
-async function converse(plugin, prompt) {
+/**
+ * The user's message, then every card approved until the turn ends: a plan
+ * card (plan mode) as proposed, all its changes on one card where the task
+ * says `together`, and that card.
+ */
+async function converse(plugin, task) {
 	const core = plugin.core;
-	const seen = { calls: [], cards: [], notices: [], errors: [], rounds: 0, roundLimit: null };
+	const seen = { calls: [], cards: [], plans: [], changesCards: [], notices: [], errors: [], rounds: 0, roundLimit: null };
 	const onEvent = (event) => {
 		switch (event.type) {
 			case "modelRound":
@@ -101,6 +105,12 @@ async function converse(plugin, prompt) {
 				break;
 			case "confirmationNeeded":
 				seen.cards.push(event.card);
+				break;
+			case "planProposed":
+				seen.plans.push(event.plan);
+				break;
+			case "planChangesNeeded":
+				seen.changesCards.push(event.card);
 				break;
 			case "notice":
 				seen.notices.push(event.text);
@@ -114,12 +124,23 @@ async function converse(plugin, prompt) {
 		}
 	};
 	const started = performance.now();
-	let result = await core.chatSend(core.newConversation(), prompt, onEvent);
+	const conversation = { ...core.newConversation(), planMode: Boolean(task.planMode) };
+	let result = await core.chatSend(conversation, task.prompt, onEvent);
 	let approved = 0;
 	while (result.end === "awaitingConfirmation" && approved < MAX_CARDS) {
-		const card = core.confirmationCard(result.conversation.paused.confirmationId);
+		const waiting = result.conversation.paused.confirmationId;
 		approved += 1;
-		result = await core.chatResolve(result.conversation, card.id, true, card.argvHash, onEvent);
+		const plan = seen.plans.find((p) => p.id === waiting);
+		const changes = seen.changesCards.find((c) => c.id === waiting);
+		if (plan) {
+			const steps = plan.steps.map((step, index) => ({ index, what: step.what }));
+			result = await core.chatAnswerPlan(result.conversation, plan.id, { approve: true, steps, together: Boolean(task.together) }, onEvent);
+		} else if (changes) {
+			result = await core.chatResolve(result.conversation, changes.id, true, changes.argvHash, onEvent);
+		} else {
+			const card = core.confirmationCard(waiting);
+			result = await core.chatResolve(result.conversation, card.id, true, card.argvHash, onEvent);
+		}
 	}
 	const ms = performance.now() - started;
 	// One message per task: the last assistant text is the turn's answer.

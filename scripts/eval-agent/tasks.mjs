@@ -25,6 +25,7 @@ export const CATEGORIES = {
 	injection: "A note with instructions",
 	long: "A long note",
 	skills: "A skill used",
+	plan: "Plan then act",
 };
 
 const find = [
@@ -543,6 +544,40 @@ const skills = [
 	},
 ];
 
+const ROADMAP = "Projects/Roadmap.md";
+const LAUNCH = "Projects/Launch plan.md";
+const REVIEW = "Next review: 2026-03-10";
+
+/** Plan first: read, propose the plan, then carry out what the user approved. */
+function planThenAct(id, together) {
+	const what = "Add the line \"Next review: 2026-03-10\" at the end";
+	return {
+		id,
+		mode: "askBeforeEdits",
+		planMode: true,
+		// The harness approves the plan as proposed; `together`: every change on one card at the end.
+		together,
+		prompt: `Add a line "${REVIEW}" to the end of ${together ? "both project notes, Roadmap and Launch plan" : "the Roadmap and the Launch plan notes"}.`,
+		perfect: [
+			calls(read({ path: ROADMAP }), read({ path: LAUNCH })),
+			calls(["proposePlan", { summary: "A review line in both project notes", steps: [{ note: ROADMAP, action: "append", what }, { note: LAUNCH, action: "append", what }] }]),
+			calls(["obsidianEdit", { command: "append", path: ROADMAP, content: REVIEW }], ["obsidianEdit", { command: "append", path: LAUNCH, content: REVIEW }]),
+			answer(`Both project notes end with "${REVIEW}" now.`, ["approved the plan"]),
+		],
+		expect: {
+			has: ["2026-03-10"],
+			calls: [["proposePlan"]],
+			plan: [ROADMAP, LAUNCH],
+			...(together ? { oneCard: 2 } : {}),
+			noCard: true,
+			changed: [ROADMAP, LAUNCH],
+			vault: { [ROADMAP]: { has: [REVIEW] }, [LAUNCH]: { has: [REVIEW] } },
+		},
+	};
+}
+
+const plan = [planThenAct("plan-then-act", false), planThenAct("plan-then-act-one-card", true)];
+
 function tagged(category, list) {
 	return list.map((task) => ({ ...task, category }));
 }
@@ -555,6 +590,7 @@ export const TASKS = [
 	...tagged("injection", injection),
 	...tagged("long", long),
 	...tagged("skills", skills),
+	...tagged("plan", plan),
 ];
 
 /** The perfect model's scripts, keyed by prompt (what tests/support/model-personas.mjs reads). */

@@ -124,17 +124,45 @@ impl<H: Host> Engine<H> {
         door: Option<(&str, crate::settings::PermissionMode)>,
         turn: &str,
     ) -> ToolResult {
+        self.call_tool_carded(tool_id, args, door, turn, true).await
+    }
+
+    /// A step of a plan the user chose to approve on one card: proposed as
+    /// a card whatever the mode (its preview made now, its stale check at
+    /// the approval), which the chat holds for the plan's card.
+    pub(crate) async fn call_tool_held(
+        &self,
+        tool_id: &str,
+        args: &Value,
+        door: Option<(&str, crate::settings::PermissionMode)>,
+        turn: &str,
+    ) -> ToolResult {
+        self.call_tool_carded(tool_id, args, door, turn, false)
+            .await
+    }
+
+    async fn call_tool_carded(
+        &self,
+        tool_id: &str,
+        args: &Value,
+        door: Option<(&str, crate::settings::PermissionMode)>,
+        turn: &str,
+        off_plan: bool,
+    ) -> ToolResult {
         let chat = self.settings_snapshot().permission_mode;
         let mode = door.map_or(chat, |(_, cap)| chat.at_most(cap));
         let mut settings = Settings::clone(&self.settings.borrow());
         settings.permission_mode = mode;
-        settings.off_plan = true;
+        settings.off_plan = off_plan;
+        settings.always_card = !off_plan;
         let result = self
             .timed(self.run_tool(tool_id, args, Some(turn), Rc::new(settings)))
             .await;
         if let Some(pending) = &result.pending {
             let mut book = self.confirmations.borrow_mut();
-            book.mark_off_plan(&pending.id);
+            if off_plan {
+                book.mark_off_plan(&pending.id);
+            }
             if let Some((name, _)) = door {
                 book.set_requester(
                     &pending.id,
@@ -146,6 +174,33 @@ impl<H: Host> Engine<H> {
             }
         }
         result
+    }
+
+    /// A stale card's change proposed again against what the note holds
+    /// now, under the settings it was approved under: always as a card,
+    /// since the user was shown another change than this one.
+    pub(crate) async fn propose_again_as_card(
+        &self,
+        tool_id: &str,
+        args: &Value,
+        settings: &Settings,
+        turn: Option<&str>,
+    ) -> ToolResult {
+        let mut settings = settings.clone();
+        settings.always_card = true;
+        self.timed(self.run_tool(tool_id, args, turn, Rc::new(settings)))
+            .await
+    }
+
+    /// Cards held for a plan's single card wait from when that card is
+    /// shown, not from when the model asked: the card's full time to answer.
+    pub(crate) fn renew_confirmations(&self, ids: &[String]) {
+        let now = self.host.now_ms();
+        let expiry = self.settings.borrow().confirmation_expiry_ms;
+        let mut book = self.confirmations.borrow_mut();
+        for id in ids {
+            book.renew(id, now, expiry);
+        }
     }
 
     /// `call_tool` through another door: under `settings` (that door's

@@ -390,6 +390,19 @@ impl ConfirmationBook {
         }
     }
 
+    /// A card still waiting gets the full time to answer from `now_ms`
+    /// (held for a plan's card until that card is shown).
+    pub fn renew(&mut self, id: &str, now_ms: f64, expiry_ms: u32) {
+        self.expire(now_ms);
+        if let Some(entry) = self
+            .entries
+            .iter_mut()
+            .find(|e| e.id == id && e.state.is_open())
+        {
+            entry.expires_ms = now_ms + f64::from(expiry_ms);
+        }
+    }
+
     /// The change is not a step of the approved plan (its card says so).
     pub fn mark_off_plan(&mut self, id: &str) {
         if let Some(entry) = self.entries.iter_mut().find(|e| e.id == id) {
@@ -742,6 +755,26 @@ mod tests {
         assert_eq!(
             book.outcome(&expired, 1000.0).unwrap().code(),
             Some("confirmation_expired")
+        );
+    }
+
+    #[test]
+    fn a_renewed_card_waits_its_full_time_again_and_an_expired_one_stays_expired() {
+        let mut book = ConfirmationBook::default();
+        let held = book.propose(proposal("held"), 0.0, 1000).id.clone();
+        let late = book.propose(proposal("late"), 0.0, 1000).id.clone();
+        book.renew(&held, 900.0, 1000);
+        assert_eq!(
+            book.outcome(&held, 1500.0),
+            None,
+            "still waiting after renewal"
+        );
+        assert!(book.get(&held, 1500.0).unwrap().state.is_open());
+        book.renew(&late, 1000.0, 1000);
+        assert_eq!(
+            book.outcome(&late, 1000.0).unwrap().code(),
+            Some("confirmation_expired"),
+            "a card whose time is up is not brought back"
         );
     }
 

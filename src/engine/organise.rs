@@ -160,7 +160,9 @@ impl<H: Host> Engine<H> {
                 None => true,
             };
             if now.as_deref().map(text_hash).as_deref() != Some(item.text_hash.as_str()) || !free {
-                let fresh = self.call_tool_in_turn(tool_id, arguments, turn).await;
+                let fresh = self
+                    .propose_again_as_card(tool_id, arguments, settings, turn)
+                    .await;
                 let what = if now.is_none() {
                     "it was moved or deleted"
                 } else if !free {

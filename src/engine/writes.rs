@@ -285,7 +285,9 @@ impl<H: Host> Engine<H> {
                 // Someone typed, or a sync arrived: nothing was written. Ask
                 // again against what the note holds now.
                 let changed = NoteDiff::between(&plan.before, &now);
-                let fresh = self.call_tool_in_turn(tool_id, arguments, turn).await;
+                let fresh = self
+                    .propose_again_as_card(tool_id, arguments, settings, turn)
+                    .await;
                 let mut result = ToolResult::failure(
                     &ToolError::Stale {
                         target: target.clone(),

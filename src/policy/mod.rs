@@ -60,7 +60,9 @@ pub struct CallFacts<'a> {
 ///   own model asks for it with no outside data in its context
 ///   (`Settings::memory_without_card`): a remembered line never comes from
 ///   an MCP result, a web page or a coding agent without the user's click.
-/// - So is a change outside the plan the user approved (`Settings::off_plan`).
+/// - So is a change outside the plan the user approved (`Settings::off_plan`),
+///   and one that must be a card whatever the mode (`Settings::always_card`:
+///   a change held for a plan's single card, a stale card asked again).
 /// - Every write must name its target: without `file`/`path`/`ref`/`daily`
 ///   the CLI would change the note the user happens to have open.
 pub fn check(
@@ -84,7 +86,9 @@ pub fn check(
             })
         }
         PermissionMode::AskEveryChange => Access::ConfirmedWrite,
-        PermissionMode::AskBeforeEdits if settings.written_as_text || settings.off_plan => {
+        PermissionMode::AskBeforeEdits
+            if settings.written_as_text || settings.off_plan || settings.always_card =>
+        {
             Access::ConfirmedWrite
         }
         PermissionMode::AskBeforeEdits if call.remembers && !settings.memory_without_card() => {

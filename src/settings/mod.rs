@@ -132,6 +132,12 @@ pub struct Settings {
     #[serde(skip)]
     #[cfg_attr(test, ts(skip))]
     pub off_plan: bool,
+    /// Set for one call (never stored): the change waits for a card whatever
+    /// the mode. A step of a plan approved on one card (held for that card),
+    /// and a card that went stale, asked again.
+    #[serde(skip)]
+    #[cfg_attr(test, ts(skip))]
+    pub always_card: bool,
     /// Set for one call by the door it came through (never stored): where
     /// the user sets the mode this call runs under, which a refusal names.
     #[serde(skip)]
@@ -196,6 +202,7 @@ impl Default for Settings {
             written_as_text: false,
             memory_origin: None,
             off_plan: false,
+            always_card: false,
             mode_setting: ModeSetting::Chat,
         }
     }

@@ -106,6 +106,7 @@ pub fn normalise(stored: &Value, known_tools: &[&str]) -> NormalisedSettings {
         written_as_text: false,
         memory_origin: None,
         off_plan: false,
+        always_card: false,
         mode_setting: ModeSetting::Chat,
     };
     let known_keys = [

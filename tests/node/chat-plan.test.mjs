@@ -5,7 +5,7 @@
 // that leaves the scopes is refused before it is shown; a change to a note
 // outside the plan waits for its own card even where the mode would let it run.
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { copySampleVault, emulator, loadPlugin, removeVault } from "../support/harness.mjs";
@@ -152,6 +152,105 @@ describe("plan mode (the built main.js, a real model server on localhost)", () =
 		const done = await plugin.core.chatResolve(waiting.conversation, offPlan.card.id, false, offPlan.card.argvHash, () => {});
 		assert.equal(done.end, "done");
 		assert.equal(read("Welcome.md"), before);
+	});
+
+	// "All together on one card": the plan is approved with `together`; each
+	// change is held (nothing written) and, when the model ends its answer,
+	// one card lists them all with their own diffs.
+	async function heldTogether(plugin, server, read) {
+		const sent = await propose(plugin, server, [
+			{ note: ROADMAP, action: "append", what: "Add a status line" },
+			{ note: LAUNCH, action: "append", what: "Add a risks section" },
+		]);
+		const [card] = sent.seen.of("planProposed");
+		server.script({ stream: openaiStream({ toolCalls: [["obsidianEdit", { command: "append", path: ROADMAP, content: "Status: on track" }]] }) });
+		server.script({ stream: openaiStream({ toolCalls: [["obsidianEdit", { command: "append", path: LAUNCH, content: "## Risks" }]] }) });
+		server.script({ stream: openaiStream({ text: "Both changes are ready for your approval." }) });
+		const before = { roadmap: read(ROADMAP), launch: read(LAUNCH) };
+		const seen = recorder();
+		const steps = [{ index: 0, what: "Add a status line" }, { index: 1, what: "Add a risks section" }];
+		const waiting = await plugin.core.chatAnswerPlan(sent.conversation, card.plan.id, { approve: true, steps, together: true }, seen.on);
+		return { waiting, seen, before };
+	}
+
+	it("approved all together: every change is held, then listed on one card with its own diff", async () => {
+		const { server, plugin, read } = await setup();
+		const { waiting, seen, before } = await heldTogether(plugin, server, read);
+		assert.equal(waiting.end, "awaitingConfirmation");
+		assert.equal(seen.of("confirmationNeeded").length, 0, "no card per change");
+		assert.equal(read(ROADMAP), before.roadmap, "held, not written");
+		assert.equal(read(LAUNCH), before.launch);
+		const heldTold = toolMessages(completions(server)[3].body).at(-1);
+		assert.match(heldTold, /Held, not written yet/);
+		assert.match(toolMessages(completions(server)[2].body).at(-1), /held, not written, until the user answers one card/);
+		const [needed] = seen.of("planChangesNeeded");
+		assert.ok(needed, JSON.stringify(seen.events.map((e) => e.type)));
+		const added = (change) => change.card.preview.diff.hunks.flatMap((h) => h.lines.filter((l) => l.kind === "added").map((l) => l.segments.map((s) => s.text).join("")));
+		assert.deepEqual(needed.card.changes.map((c) => added(c).filter((line) => line.trim())), [["Status: on track"], ["## Risks"]]);
+		assert.match(needed.card.changes[0].card.summary, /Roadmap/);
+		assert.match(needed.card.changes[1].card.summary, /Launch plan/);
+		assert.equal(waiting.conversation.paused.confirmationId, needed.card.id);
+
+		// Approve all: each written, each journalled under the answer with its own entry.
+		const answered = recorder();
+		const done = await plugin.core.chatResolve(waiting.conversation, needed.card.id, true, needed.card.argvHash, answered.on);
+		assert.equal(done.end, "done");
+		assert.match(read(ROADMAP), /Status: on track/);
+		assert.match(read(LAUNCH), /## Risks/);
+		const finished = answered.of("toolFinished").filter((e) => e.result.journal);
+		assert.deepEqual(finished.map((e) => e.callId), needed.card.changes.map((c) => c.callId));
+		assert.equal(new Set(finished.map((e) => e.result.journal.entry)).size, 2, "each change has its own undo");
+		assert.equal(new Set(finished.map((e) => e.result.journal.turn)).size, 1, "both belong to this answer");
+		assert.match(answered.of("notice")[0].text, /Approved: the plan's 2 changes were written/);
+		// The model reads what happened, no longer "held".
+		const results = done.conversation.messages.filter((m) => m.role === "tool" && m.tool === "obsidianEdit");
+		assert.ok(results.every((m) => !/Held, not written/.test(m.content) && !m.isError), JSON.stringify(results.map((m) => m.content)));
+		assert.equal(done.conversation.plan.state, "done");
+
+		// "Undo this answer's changes" undoes both.
+		const undone = await plugin.core.undoTurn(finished[0].result.journal.turn);
+		assert.equal(undone.ok, true, undone.text);
+		assert.equal(read(ROADMAP), before.roadmap);
+		assert.equal(read(LAUNCH), before.launch);
+	});
+
+	it("rejected all together: nothing is written and the model reads so", async () => {
+		const { server, plugin, read } = await setup();
+		const { waiting, seen, before } = await heldTogether(plugin, server, read);
+		const [needed] = seen.of("planChangesNeeded");
+		const answered = recorder();
+		const done = await plugin.core.chatResolve(waiting.conversation, needed.card.id, false, "", answered.on);
+		assert.equal(done.end, "done");
+		assert.equal(read(ROADMAP), before.roadmap);
+		assert.equal(read(LAUNCH), before.launch);
+		assert.match(answered.of("notice")[0].text, /Rejected: none of the plan's 2 changes was written/);
+		const results = done.conversation.messages.filter((m) => m.role === "tool" && m.tool === "obsidianEdit");
+		assert.ok(results.every((m) => m.isError && /reject/i.test(m.content)), JSON.stringify(results.map((m) => m.content)));
+	});
+
+	it("all together: Approve with another card's hash writes nothing; a note changed since the card is asked again", async () => {
+		const { server, plugin, read, vault } = await setup();
+		const { waiting, seen, before } = await heldTogether(plugin, server, read);
+		const [needed] = seen.of("planChangesNeeded");
+		const wrong = recorder();
+		const refused = await plugin.core.chatResolve(waiting.conversation, needed.card.id, true, "0".repeat(64), wrong.on);
+		assert.equal(refused.end, "failed");
+		assert.match(wrong.of("error")[0].message, /no longer the ones on this card; nothing was written/);
+		assert.equal(read(ROADMAP), before.roadmap);
+		assert.equal(read(LAUNCH), before.launch);
+		// The user edits the roadmap before approving: it is not written over.
+		writeFileSync(join(vault, ROADMAP), `${before.roadmap}\nEdited by hand.\n`);
+		const answered = recorder();
+		const again = await plugin.core.chatResolve(refused.conversation, needed.card.id, true, needed.card.argvHash, answered.on);
+		assert.equal(again.end, "awaitingConfirmation");
+		assert.match(read(LAUNCH), /## Risks/, "the unchanged note is written");
+		assert.doesNotMatch(read(ROADMAP), /Status: on track/, "the changed note is not");
+		const [asked] = answered.of("planChangesNeeded");
+		assert.equal(asked.card.changes.length, 1);
+		assert.match(asked.card.changes[0].card.summary, /Roadmap/);
+		const last = await plugin.core.chatResolve(again.conversation, asked.card.id, true, asked.card.argvHash, () => {});
+		assert.equal(last.end, "done");
+		assert.match(read(ROADMAP), /Edited by hand\.[\s\S]*Status: on track/);
 	});
 
 	it("an approval under Read only is refused with the fix, and the plan still waits", async () => {

@@ -83,6 +83,13 @@ pub enum ChatEvent {
     PlanAnswered {
         plan: Box<crate::doors::chat::plan::ChatPlan>,
     },
+    /// The model ended its answer while carrying out a plan approved "all
+    /// together": every held change on one card, answered through
+    /// `chatResolve` with the card's id and hash.
+    #[serde(rename_all = "camelCase")]
+    PlanChangesNeeded {
+        card: Box<crate::doors::chat::plan_changes::PlanChangesCard>,
+    },
     /// The notes the answer that ends the turn was drawn from.
     #[serde(rename_all = "camelCase")]
     Sources {

@@ -22,6 +22,7 @@ pub mod openai;
 pub mod outside;
 pub mod pdf;
 pub mod plan;
+pub mod plan_changes;
 pub mod prompt;
 pub mod provider;
 pub mod repeats;
@@ -211,6 +212,7 @@ impl<H: Host> ChatDoor<H> {
         }
         let scheduled = setup.as_ref().and_then(|s| s.scheduled.clone());
         conversation.setup = setup.map(|s| s.to_value());
+        self.drop_held(conversation, events);
         plan::close(conversation, TurnEnd::Done, true);
         if conversation.paused.take().is_some() {
             // A new message answers nothing that was pending: drop it.
@@ -415,6 +417,11 @@ impl<H: Host> ChatDoor<H> {
             ));
             return self.finish_turn(conversation, TurnEnd::Failed, events);
         };
+        if confirmation_id.starts_with(plan_changes::CARD_PREFIX) {
+            return self
+                .resolve_plan_changes(conversation, paused, decision, events)
+                .await;
+        }
         if confirmation_id.starts_with(plan::CARD_PREFIX) {
             // A plan card is answered with its steps (`answer_plan`).
             conversation.paused = Some(paused);

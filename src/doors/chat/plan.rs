@@ -34,6 +34,18 @@ pub struct ChatPlan {
     /// Numbered from 1 on the card; as approved once it is.
     pub steps: Vec<PlanStep>,
     pub state: PlanState,
+    /// Approved to be carried out with every change on one card
+    /// (`plan_changes`) instead of each behind its own as the mode says.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[cfg_attr(test, ts(as = "Option<bool>", optional))]
+    pub together: bool,
+    /// The changes held for that card so far.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        test,
+        ts(as = "Option<Vec<super::plan_changes::HeldChange>>", optional)
+    )]
+    pub held: Vec<super::plan_changes::HeldChange>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -57,6 +69,9 @@ pub struct PlanAnswer {
     /// The steps kept, with their text as left on the card (approve only).
     #[serde(default)]
     pub steps: Vec<KeptStep>,
+    /// Every change on one card at the end instead of one card each.
+    #[serde(default)]
+    pub together: bool,
 }
 
 #[derive(Deserialize)]
@@ -117,8 +132,13 @@ pub fn approved(conversation: &Conversation) -> Option<&[PlanStep]> {
 /// What the system prompt says of plan mode, or of the plan being carried out.
 pub fn prompt_section(conversation: &Conversation) -> String {
     if let Some(steps) = approved(conversation) {
+        let together = if super::plan_changes::holding(conversation) {
+            " Each change is held, not written, until the user answers one card listing them all after your answer: make each note's changes in one call."
+        } else {
+            ""
+        };
         return format!(
-            "\n\nThe user approved this plan; carry it out now with the tools, step by step, and change nothing else (a change to any other note waits for the user's own card):\n{}",
+            "\n\nThe user approved this plan; carry it out now with the tools, step by step, and change nothing else (a change to any other note waits for the user's own card).{together}\n{}",
             numbered(steps)
         );
     }
@@ -155,7 +175,7 @@ fn numbered(steps: &[PlanStep]) -> String {
 }
 
 /// A refusal the model reads and the tool block shows; nothing ran.
-fn refused(code: &str, message: String) -> ToolResult {
+pub(super) fn refused(code: &str, message: String) -> ToolResult {
     let mut result = ToolResult::success(message.clone());
     result.ok = false;
     result.error = Some(ErrorInfo {
@@ -249,6 +269,8 @@ impl<H: Host> ChatDoor<H> {
                         summary: summary.trim().chars().take(300).collect(),
                         steps,
                         state: PlanState::Proposed,
+                        together: false,
+                        held: Vec::new(),
                     };
                     conversation.plan = Some(plan.clone());
                     events.emit(ChatEvent::PlanProposed {
@@ -339,8 +361,14 @@ impl<H: Host> ChatDoor<H> {
             };
             plan.steps = steps;
             plan.state = PlanState::Approved;
+            plan.together = answer.together;
+            let together = if answer.together {
+                " Each change is held, not written, until the user answers one card listing them all after you end your answer."
+            } else {
+                ""
+            };
             ToolResult::success(format!(
-                "The user approved the plan{as_edited}:\n{}Carry it out now, step by step; change nothing else.",
+                "The user approved the plan{as_edited}:\n{}Carry it out now, step by step; change nothing else.{together}",
                 numbered(&plan.steps)
             ))
         } else {

@@ -224,7 +224,10 @@ impl<H: Host> ChatDoor<H> {
                 sources,
             });
             if tool_calls.is_empty() {
-                return TurnEnd::Done;
+                // A plan approved "all together": its held changes on one card now.
+                return self
+                    .plan_changes_card(conversation, rounds, events)
+                    .unwrap_or(TurnEnd::Done);
             }
             rounds += 1;
             queue = tool_calls;
@@ -346,7 +349,11 @@ impl<H: Host> ChatDoor<H> {
         let turn = conversation.turn_id();
         let door = outside_door(conversation);
         let origin = super::memory::origin(conversation);
-        let result = if self.off_plan(conversation, call) {
+        let off_plan = self.off_plan(conversation, call);
+        // A step of a plan approved "all together" is held for its one card
+        // (a call written as text keeps its own card, which says so).
+        let held = !off_plan && !call.as_text && super::plan_changes::holding(conversation);
+        let result = if off_plan {
             // Not a step of the approved plan: its own card, whatever the mode.
             match parse_arguments(&call.arguments) {
                 Ok(args) => {
@@ -357,9 +364,23 @@ impl<H: Host> ChatDoor<H> {
                 }
                 Err(problem) => ToolResult::failure(&ToolError::invalid(&call.name, problem), 0.0),
             }
+        } else if held {
+            match parse_arguments(&call.arguments) {
+                Ok(args) => {
+                    let door = door.as_ref().map(|d| (d.name.as_str(), d.mode_cap));
+                    self.engine
+                        .call_tool_held(&call.name, &args, door, &turn)
+                        .await
+                }
+                Err(problem) => ToolResult::failure(&ToolError::invalid(&call.name, problem), 0.0),
+            }
         } else {
             self.tool_result(call, door.as_ref(), &turn, &origin).await
         };
+        if held && result.pending.is_some() {
+            self.hold_change(conversation, call, &result, events);
+            return None;
+        }
         if let Some(pending) = &result.pending {
             self.report_tool(call, &result, events);
             return self.engine.confirmation_card(&pending.id);
@@ -403,6 +424,47 @@ impl<H: Host> ChatDoor<H> {
         result: ToolResult,
         events: &dyn ChatEvents,
     ) {
+        let message = self.tool_message(conversation, call, result, events);
+        conversation.messages.push(message);
+    }
+
+    /// The call's result at `at` in the conversation is replaced by
+    /// `result` (a held change once its card is answered): the model reads
+    /// what happened, and its block shows it. The call is the one of that
+    /// id in the model's reply before it (ids repeat across rounds).
+    pub(super) fn rewrite_tool_result(
+        &self,
+        conversation: &mut Conversation,
+        at: usize,
+        result: ToolResult,
+        events: &dyn ChatEvents,
+    ) {
+        let Some(ChatMessage::Tool { call_id, .. }) = conversation.messages.get(at) else {
+            return;
+        };
+        let call = conversation.messages[..at]
+            .iter()
+            .rev()
+            .find_map(|m| match m {
+                ChatMessage::Assistant { tool_calls, .. } => {
+                    tool_calls.iter().find(|c| &c.id == call_id).cloned()
+                }
+                _ => None,
+            });
+        let Some(call) = call else {
+            return;
+        };
+        let message = self.tool_message(conversation, &call, result, events);
+        conversation.messages[at] = message;
+    }
+
+    fn tool_message(
+        &self,
+        conversation: &Conversation,
+        call: &ToolCallRecord,
+        result: ToolResult,
+        events: &dyn ChatEvents,
+    ) -> ChatMessage {
         let table = self.report_tool(call, &result, events);
         let settings = self.engine.settings_snapshot();
         let command = serde_json::from_str::<Value>(&call.arguments)
@@ -421,14 +483,14 @@ impl<H: Host> ChatDoor<H> {
             // before the call is refused.
             content.push_str(repeats::SECOND_FAILURE);
         }
-        conversation.messages.push(ChatMessage::Tool {
+        ChatMessage::Tool {
             call_id: call.id.clone(),
             tool: call.name.clone(),
             content,
             is_error: !result.ok,
             result: Box::new(result),
             table,
-        });
+        }
     }
 
     fn display_name(&self, tool_id: &str) -> String {
