@@ -250,11 +250,11 @@ pub struct Conversation {
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     #[cfg_attr(test, ts(as = "Option<bool>", optional))]
     pub plan_mode: bool,
-    /// The plan of the turn in progress (`plan::ChatPlan`): proposed,
+    /// The plan of the turn in progress (`ChatPlan`, carried out by `plan.rs`): proposed,
     /// approved (being carried out) or answered.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(test, ts(optional))]
-    pub plan: Option<super::plan::ChatPlan>,
+    pub plan: Option<ChatPlan>,
 }
 
 /// A turn started from a saved prompt or the editor's selection. Read by hand
@@ -590,4 +590,55 @@ pub fn document_tokens(message: &ChatMessage) -> usize {
         .filter_map(|a| a.document.as_ref())
         .map(|d| d.pages * TOKENS_PER_DOCUMENT_PAGE)
         .sum()
+}
+
+/// A plan in a conversation.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct ChatPlan {
+    pub id: String,
+    /// The model's one line about the plan as a whole.
+    #[serde(default)]
+    pub summary: String,
+    /// Numbered from 1 on the card; as approved once it is.
+    pub steps: Vec<crate::policy::plan::PlanStep>,
+    pub state: PlanState,
+    /// Approved to be carried out with every change on one card
+    /// (`plan_changes`) instead of each behind its own as the mode says.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[cfg_attr(test, ts(as = "Option<bool>", optional))]
+    pub together: bool,
+    /// The changes held for that card so far.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(test, ts(as = "Option<Vec<HeldChange>>", optional))]
+    pub held: Vec<HeldChange>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub enum PlanState {
+    /// On the card, waiting for the user.
+    Proposed,
+    /// Approved: being carried out in this turn.
+    Approved,
+    Rejected,
+    /// The turn that carried it out ended.
+    Done,
+}
+
+/// A change held for the plan's card: the model's call and its confirmation.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct HeldChange {
+    pub call_id: String,
+    pub confirmation_id: String,
+    /// Where the call's "held" result sits in the conversation: servers
+    /// reuse call ids from round to round (`call_0`), so the id alone may
+    /// name another call's result. The core's own bookkeeping.
+    #[serde(default)]
+    #[cfg_attr(test, ts(skip))]
+    pub at: usize,
 }

@@ -692,3 +692,16 @@ pub(crate) fn parse_arguments(raw: &str) -> Result<Value, String> {
         Err(e) => Err(format!("the arguments are not valid JSON ({e}); send a JSON object like {{\"command\": \"…\"}}")),
     }
 }
+
+/// A refusal the model reads and the tool block shows; nothing ran.
+pub(crate) fn plan_refused(code: &str, message: String) -> crate::base::result::ToolResult {
+    let mut result = crate::base::result::ToolResult::success(message.clone());
+    result.ok = false;
+    result.error = Some(crate::base::result::ErrorInfo {
+        code: code.into(),
+        message,
+        user_fix: false,
+        rejected: false,
+    });
+    result
+}

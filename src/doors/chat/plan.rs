@@ -13,7 +13,9 @@ use serde_json::{json, Value};
 use crate::base::call::ModelTool;
 use crate::base::host::Host;
 use crate::base::result::{ErrorInfo, ToolResult};
+pub use crate::doors::chat::conversation::{ChatPlan, PlanState};
 use crate::doors::chat::conversation::{Conversation, ToolCallRecord};
+use crate::doors::chat::plan_refused as refused;
 use crate::doors::chat::{ChatDoor, ChatEvent, ChatEvents, TurnEnd};
 use crate::policy::plan::{self as rules, KeptStep, PlanStep};
 
@@ -21,45 +23,6 @@ use crate::policy::plan::{self as rules, KeptStep, PlanStep};
 pub const PROPOSE_TOOL: &str = "proposePlan";
 /// A plan card's id starts with this.
 pub const CARD_PREFIX: &str = "plan-";
-
-/// A plan in a conversation.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(test, derive(ts_rs::TS))]
-#[serde(rename_all = "camelCase")]
-pub struct ChatPlan {
-    pub id: String,
-    /// The model's one line about the plan as a whole.
-    #[serde(default)]
-    pub summary: String,
-    /// Numbered from 1 on the card; as approved once it is.
-    pub steps: Vec<PlanStep>,
-    pub state: PlanState,
-    /// Approved to be carried out with every change on one card
-    /// (`plan_changes`) instead of each behind its own as the mode says.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    #[cfg_attr(test, ts(as = "Option<bool>", optional))]
-    pub together: bool,
-    /// The changes held for that card so far.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    #[cfg_attr(
-        test,
-        ts(as = "Option<Vec<super::plan_changes::HeldChange>>", optional)
-    )]
-    pub held: Vec<super::plan_changes::HeldChange>,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(test, derive(ts_rs::TS))]
-#[serde(rename_all = "camelCase")]
-pub enum PlanState {
-    /// On the card, waiting for the user.
-    Proposed,
-    /// Approved: being carried out in this turn.
-    Approved,
-    Rejected,
-    /// The turn that carried it out ended.
-    Done,
-}
 
 /// What the user answered on the plan card.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
@@ -172,19 +135,6 @@ fn numbered(steps: &[PlanStep]) -> String {
             )
         })
         .collect()
-}
-
-/// A refusal the model reads and the tool block shows; nothing ran.
-pub(super) fn refused(code: &str, message: String) -> ToolResult {
-    let mut result = ToolResult::success(message.clone());
-    result.ok = false;
-    result.error = Some(ErrorInfo {
-        code: code.into(),
-        message,
-        user_fix: false,
-        rejected: false,
-    });
-    result
 }
 
 impl<H: Host> ChatDoor<H> {

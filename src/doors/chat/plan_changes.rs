@@ -12,27 +12,13 @@ use serde::{Deserialize, Serialize};
 use crate::base::card::ConfirmationCard;
 use crate::base::host::Host;
 use crate::base::result::ToolResult;
+pub use crate::doors::chat::conversation::HeldChange;
+use crate::doors::chat::conversation::PlanState;
 use crate::doors::chat::conversation::{ChatMessage, Conversation, PausedTurn, ToolCallRecord};
-use crate::doors::chat::plan::PlanState;
 use crate::doors::chat::{ChatDoor, ChatEvent, ChatEvents, Decision, TurnEnd};
 
 /// A plan-changes card's id starts with this.
 pub const CARD_PREFIX: &str = "changes-";
-
-/// A change held for the plan's card: the model's call and its confirmation.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(test, derive(ts_rs::TS))]
-#[serde(rename_all = "camelCase")]
-pub struct HeldChange {
-    pub call_id: String,
-    pub confirmation_id: String,
-    /// Where the call's "held" result sits in the conversation: servers
-    /// reuse call ids from round to round (`call_0`), so the id alone may
-    /// name another call's result. The core's own bookkeeping.
-    #[serde(default)]
-    #[cfg_attr(test, ts(skip))]
-    pub at: usize,
-}
 
 /// The one card of a plan's held changes, each as its own card shows it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -289,7 +275,7 @@ impl<H: Host> ChatDoor<H> {
             .unwrap_or_default();
         for change in held {
             self.engine.withdraw(&change.confirmation_id);
-            let result = super::plan::refused(
+            let result = super::plan_refused(
                 "plan_changes_dropped",
                 "Not written: the user sent a new message before answering the plan's card.".into(),
             );
