@@ -23,6 +23,7 @@ pub mod outside;
 pub mod pdf;
 pub mod plan;
 pub mod prompt;
+pub mod prompt_notes;
 pub mod provider;
 pub mod repeats;
 mod reply;
