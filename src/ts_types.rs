@@ -156,6 +156,8 @@ fn core_types() -> String {
         declaration::<OutsideDoor>(),
         declaration::<SavedPrompts>(),
         declaration::<SavedPrompt>(),
+        declaration::<crate::doors::chat::prompt_notes::PromptDraft>(),
+        declaration::<crate::doors::chat::prompt_notes::PromptNote>(),
         declaration::<Skills>(),
         declaration::<Skill>(),
         declaration::<AddedSkills>(),

@@ -159,7 +159,12 @@ export function renderConfirmationCard(parent: HTMLElement, card: ConfirmationCa
 			quote.createEl("blockquote", { cls: "vault-agent-confirm-reply-text", text: reply });
 		}
 		// Undo repaints the card from the journal (cards/undo.ts) once this change is undone.
-		if (result.ok && result.journal) root.dataset.journalEntry = result.journal.entry;
+		if (result.ok && result.journal) {
+			root.dataset.journalEntry = result.journal.entry;
+			// The change's tool block drawn before the card answered gives up its Undo: shown once, here.
+			const messages = root.closest(".vault-agent-messages");
+			messages?.querySelector(`.vault-agent-tool-call .vault-agent-undo[data-journal-entry="${CSS.escape(result.journal.entry)}"]`)?.remove();
+		}
 		actions.settled?.(result);
 	};
 	const run = async (answer: (card: ConfirmationCard) => Promise<ToolResult>) => {

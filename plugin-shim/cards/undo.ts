@@ -126,6 +126,9 @@ export class UndoController {
 		header?.querySelector(".vault-agent-undo")?.remove();
 		const journal = result.journal;
 		if (!journal || !(header instanceof HTMLElement)) return;
+		block.dataset.journalEntry = journal.entry;
+		// An approved card of this change has its Undo already: shown once, on the card.
+		if (cardOf(block, journal.entry)) return;
 		const button = new ButtonComponent(header).setButtonText("Undo").setClass("vault-agent-undo");
 		button.buttonEl.dataset.journalEntry = journal.entry;
 		button.onClick(async (event: MouseEvent) => {
@@ -164,6 +167,18 @@ export class UndoController {
 		for (const button of Array.from(root.querySelectorAll<HTMLElement>("button.vault-agent-undo"))) this.paintEntry(button);
 		for (const bar of Array.from(root.querySelectorAll<HTMLElement>(".vault-agent-turn-undo"))) this.paintTurn(bar);
 		for (const card of Array.from(root.querySelectorAll<HTMLElement>(".vault-agent-confirm[data-journal-entry]"))) this.paintCard(card);
+		for (const block of Array.from(root.querySelectorAll<HTMLElement>(".vault-agent-tool-call[data-journal-entry]"))) this.paintBlock(block);
+	}
+
+	/** A change's block whose Undo is on its card still says Undone once the change is undone. */
+	private paintBlock(block: HTMLElement): void {
+		if (block.querySelector(":scope > summary .vault-agent-undo")) return;
+		const view = this.core.journalEntry(block.dataset.journalEntry ?? "");
+		if (!view?.undone) return;
+		block.addClass("is-undone");
+		const status = block.querySelector(".vault-agent-tool-status");
+		status?.setText("Undone");
+		status?.setAttribute("title", `Undone: ${view.summary}`);
 	}
 
 	/** An approved card whose change was undone says so, as its tool block does. */
@@ -194,6 +209,9 @@ export class UndoController {
 			if (status) {
 				status.setText("Undone");
 				status.setAttribute("title", `Undone: ${view.summary}`);
+				button.hide();
+			} else if (button.closest(".vault-agent-confirm")) {
+				// A card's status says "Undone." (paintCard).
 				button.hide();
 			} else {
 				button.setText("Undone");
@@ -261,6 +279,12 @@ export class UndoController {
 		new Notice(result.text);
 		return result;
 	}
+}
+
+/** The answered card of journal entry `entry` among the messages around `el`, if one is drawn. */
+export function cardOf(el: HTMLElement, entry: string): HTMLElement | null {
+	const messages = el.closest(".vault-agent-messages");
+	return messages?.querySelector<HTMLElement>(`.vault-agent-confirm[data-journal-entry="${CSS.escape(entry)}"]`) ?? null;
 }
 
 function isConflict(result: ToolResult): boolean {

@@ -36,19 +36,22 @@ export function renderPermission(parent: HTMLElement, agentName: string, ask: Pe
 	}
 }
 
-/** The agent's session settings (its model, reasoning level…) as header dropdowns; the model first. */
+/** The agent's session settings (its model, reasoning level…) as named dropdowns in the header's panel; the model first. */
 export function renderAgentConfig(parent: HTMLElement, options: AgentConfigOption[], set: (id: string, value: string) => void): void {
 	parent.empty();
 	const order = (o: AgentConfigOption) => (o.category === "model" ? 0 : o.category === "mode" ? 1 : 2);
 	for (const option of [...options].sort((a, b) => order(a) - order(b))) {
 		if (option.choices.length === 0) continue;
-		const dropdown = new DropdownComponent(parent);
+		// Named above it in the header's panel of the agent's settings (chat/header.ts).
+		const label = option.category === "model" ? "Agent's model" : option.category === "mode" ? "Agent's mode" : option.name;
+		const row = parent.createEl("label", { cls: "vault-agent-agent-setting-row" });
+		row.createSpan({ cls: "vault-agent-agent-setting-name", text: label });
+		const dropdown = new DropdownComponent(row);
 		for (const choice of option.choices) dropdown.addOption(choice.value, choice.name);
 		dropdown.setValue(option.current);
 		dropdown.selectEl.addClass("vault-agent-agent-setting");
 		dropdown.selectEl.dataset.category = option.category;
-		// Its name, then what a narrow header cuts: its choice and what it does. Obsidian shows it as a tooltip.
-		const label = option.category === "model" ? "Agent's model" : option.category === "mode" ? "Agent's mode" : option.name;
+		// Its name, then its choice and what it does. Obsidian shows it as a tooltip.
 		const chosen = option.choices.find((c) => c.value === option.current)?.name ?? option.current;
 		setTooltip(dropdown.selectEl, `${label}: ${chosen}${option.description ? ` (${option.description})` : ""}`);
 		dropdown.onChange((value) => set(option.id, value));

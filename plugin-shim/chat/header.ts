@@ -1,6 +1,7 @@
 // The chat view's header (panel.ts draws it): the permission mode, the
 // Local only and MCP badges, who answers (this view's pick), the icons, and
-// a coding agent's own selects in a second row.
+// a coding agent's own selects behind one button beside who answers (a
+// panel that opens over the chat), so the header stays two rows.
 
 import { type App, ButtonComponent, DropdownComponent, ExtraButtonComponent, Modal, setIcon, setTooltip } from "obsidian";
 import type { PermissionMode } from "../core/types";
@@ -43,8 +44,8 @@ export class ChatHeader {
 		app: App,
 	) {
 		// Two rows, each laid out on purpose (nothing that merely wrapped): the
-		// chat's title, the status badges and the icons; then the mode and who
-		// answers. A coding agent's own selects add a compact row (hidden while empty).
+		// chat's title, the status badges and the icons; then the mode, who
+		// answers and, with a coding agent, the button to its own selects.
 		const bar = root.createDiv({ cls: "vault-agent-chat-header" });
 		const top = bar.createDiv({ cls: "vault-agent-header-top" });
 		this.titleEl = top.createDiv({ cls: "vault-agent-chat-title", attr: { role: "heading", "aria-level": "2" } });
@@ -67,7 +68,8 @@ export class ChatHeader {
 		this.modeIcon = this.modeEl.createSpan({ cls: "vault-agent-mode-icon" });
 		this.modeDropdown = new DropdownComponent(this.modeEl);
 		this.modeDropdown.selectEl.addClass("vault-agent-permission-mode");
-		this.modeDropdown.selectEl.setAttribute("aria-label", "Vault changes");
+		// A narrow header shows the mode as its icon and this chevron, the select laid over both (styles.css).
+		setIcon(this.modeEl.createSpan({ cls: "vault-agent-mode-chevron" }), "chevrons-up-down");
 		for (const m of PERMISSION_MODES) this.modeDropdown.addOption(m.mode, m.label);
 		this.modeDropdown.onChange(async (value) => {
 			const permissionMode = asPermissionMode(value);
@@ -86,6 +88,11 @@ export class ChatHeader {
 			actions.agentChanged();
 			this.showPlanAvailable();
 		});
+		const agentButton = new ExtraButtonComponent(header).setIcon("sliders-horizontal").setTooltip("Agent's settings");
+		agentButton.extraSettingsEl.addClass("vault-agent-agent-settings-button", "vault-agent-icon-button");
+		agentButton.extraSettingsEl.setAttribute("role", "button");
+		agentButton.extraSettingsEl.setAttribute("aria-expanded", "false");
+		agentButton.extraSettingsEl.hide();
 		const icon = (name: string, tooltip: string, cls: string, run: () => void) =>
 			// A named icon button is a button to a screen reader too.
 			new ExtraButtonComponent(icons).setIcon(name).setTooltip(tooltip).onClick(run).extraSettingsEl.addClass(cls, "vault-agent-icon-button");
@@ -93,13 +100,56 @@ export class ChatHeader {
 		icon("history", "Chat history", "vault-agent-history-button", () => actions.toggleHistory());
 		icon("file-output", "Export to note", "vault-agent-export", () => actions.exportChat());
 		for (const el of Array.from(icons.querySelectorAll(".vault-agent-icon-button"))) el.setAttribute("role", "button");
-		const agentRow = bar.createDiv({ cls: "vault-agent-agent-row" });
-		this.agentModeDropdown = new DropdownComponent(agentRow);
+		const agentRow = bar.createDiv({ cls: "vault-agent-agent-row", attr: { role: "group", "aria-label": "Agent's settings" } });
+		const agentModeRow = agentRow.createEl("label", { cls: "vault-agent-agent-setting-row" });
+		agentModeRow.createSpan({ cls: "vault-agent-agent-setting-name", text: "Agent's mode" });
+		this.agentModeDropdown = new DropdownComponent(agentModeRow);
 		this.agentModeDropdown.selectEl.addClass("vault-agent-agent-mode");
 		setTooltip(this.agentModeDropdown.selectEl, "Agent's mode");
 		this.agentModeDropdown.selectEl.hide();
 		this.agentModeDropdown.onChange((mode) => actions.agentMode(mode));
 		this.agentConfigEl = agentRow.createDiv({ cls: "vault-agent-agent-config" });
+		this.agentPanel(agentRow, agentButton.extraSettingsEl);
+	}
+
+	/**
+	 * The coding agent's selects open under the header from their button,
+	 * shown only while the agent reports any; its tooltip says what is chosen.
+	 * Focus leaving both (or Escape) closes them.
+	 */
+	private agentPanel(panel: HTMLElement, button: HTMLElement): void {
+		const show = (open: boolean) => {
+			panel.toggleClass("is-open", open);
+			button.setAttribute("aria-expanded", String(open));
+		};
+		const selects = () => Array.from(panel.querySelectorAll("select")).filter((s) => s.style.display !== "none");
+		const sync = () => {
+			const shown = selects();
+			button.toggle(shown.length > 0);
+			if (shown.length === 0) show(false);
+			const chosen = shown.map((s) => s.selectedOptions[0]?.text ?? "").filter(Boolean);
+			setTooltip(button, chosen.length > 0 ? `Agent's settings: ${chosen.join(" · ")}` : "Agent's settings");
+			button.setAttribute("aria-label", chosen.length > 0 ? `Agent's settings: ${chosen.join(", ")}` : "Agent's settings");
+		};
+		new MutationObserver(sync).observe(panel, { childList: true, subtree: true, attributes: true, attributeFilter: ["style"] });
+		panel.addEventListener("change", sync);
+		button.addEventListener("click", () => {
+			show(!panel.hasClass("is-open"));
+			if (panel.hasClass("is-open")) selects()[0]?.focus();
+		});
+		const leave = (event: FocusEvent) => {
+			const to = event.relatedTarget as Node | null;
+			if (to && (panel.contains(to) || button.contains(to))) return;
+			show(false);
+		};
+		panel.addEventListener("focusout", leave);
+		panel.addEventListener("keydown", (event: KeyboardEvent) => {
+			if (event.key !== "Escape" || !panel.hasClass("is-open")) return;
+			event.preventDefault();
+			event.stopPropagation();
+			show(false);
+			button.focus();
+		});
 	}
 
 	/** The chat's title, cut at its end where the row is short (whole in its tooltip). */
@@ -148,8 +198,12 @@ export class ChatHeader {
 		const text = permissionModeText(mode);
 		this.modeDropdown.setValue(text.mode);
 		this.modeEl.dataset.mode = text.mode;
-		// The label too: a narrow header cuts it.
-		this.modeEl.setAttribute("title", `${text.label}: ${text.description}`);
+		// Its name and the mode chosen, as its tooltip and to a screen reader
+		// (a narrow header shows only its icon); what the mode does, described.
+		const select = this.modeDropdown.selectEl;
+		setTooltip(select, `Vault changes: ${text.label}`);
+		select.setAttribute("aria-label", `Vault changes: ${text.label}`);
+		select.setAttribute("aria-description", text.description);
 		setIcon(this.modeIcon, text.mode === "readOnly" ? "lock" : text.mode === "askEveryChange" ? "shield-check" : "pencil");
 	}
 }

@@ -1,6 +1,7 @@
 // Chat history: a panel under the chat header that lists earlier chats
-// (from the store's index), searches their titles and text, and renames or
-// deletes one. Deleting asks first, in an Obsidian modal. A chat open in
+// (from the store's index), newest first with when they were last used
+// ("2 hours ago", "Yesterday"), the chat on screen marked; searches their
+// rows (title and first question) and text, and renames or deletes one. Deleting asks first, in an Obsidian modal. A chat open in
 // another chat view is marked so; opening it brings that view forward, and
 // it is renamed or deleted there, not here.
 
@@ -86,18 +87,32 @@ export class HistoryPanel {
 		const { id, running } = this.host.current();
 		const row = this.listEl.createDiv({ cls: "vault-agent-history-item" });
 		row.dataset.id = hit.id;
-		row.toggleClass("is-active", hit.id === id);
+		const current = hit.id === id;
+		row.toggleClass("is-active", current);
 		row.toggleClass("is-open-elsewhere", openElsewhere);
-		const main = row.createDiv({ cls: "vault-agent-history-main" });
+		const main = row.createDiv({ cls: "vault-agent-history-main", attr: { role: "button", tabindex: "0" } });
+		if (current) main.setAttribute("aria-current", "true");
 		const title = main.createDiv({ cls: "vault-agent-history-title" });
 		// First, so a long title cut at the end keeps it.
 		if (openElsewhere) title.createSpan({ cls: "vault-agent-history-open", text: "Open", attr: { title: "Open in another chat view: a click shows that view" } });
 		title.appendText(hit.title);
-		main.createDiv({ cls: "vault-agent-history-meta", text: hit.excerpt ?? new Date(hit.updatedMs).toLocaleString() });
-		main.addEventListener("click", () => {
+		// When, then what it began with (under a renamed title) or where the search found the words.
+		const meta = main.createDiv({ cls: "vault-agent-history-meta" });
+		if (current) meta.createSpan({ cls: "vault-agent-history-current", text: "This chat" });
+		meta.createSpan({ cls: "vault-agent-history-when", text: relativeTime(hit.updatedMs, Date.now()), attr: { title: new Date(hit.updatedMs).toLocaleString([], { dateStyle: "medium", timeStyle: "short" }) } });
+		const line = hit.excerpt ?? (hit.firstQuestion && hit.firstQuestion !== hit.title ? hit.firstQuestion : "");
+		if (line) meta.createSpan({ cls: "vault-agent-history-line", text: line });
+		const open = () => {
 			if (this.host.current().running) return;
 			this.hide();
 			void this.host.open(hit.id);
+		};
+		main.addEventListener("click", open);
+		main.addEventListener("keydown", (event: KeyboardEvent) => {
+			if (event.key === "Enter" || event.key === " ") {
+				event.preventDefault();
+				open();
+			}
 		});
 		// A chat in another view is renamed or deleted there (it may be answering).
 		const busy = (running && hit.id === id) || openElsewhere;
@@ -132,6 +147,24 @@ export class HistoryPanel {
 		this.host.deleted(id);
 		await this.refresh();
 	}
+}
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+/** When a chat was last used, as a person says it: "Just now", "2 hours ago", "Yesterday", "3 days ago", then the date (never seconds). */
+export function relativeTime(ms: number, now: number): string {
+	const ago = now - ms;
+	const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? "" : "s"} ago`;
+	if (ago < MINUTE) return "Just now";
+	if (ago < HOUR) return plural(Math.floor(ago / MINUTE), "minute");
+	const midnight = (t: number) => new Date(t).setHours(0, 0, 0, 0);
+	const days = Math.round((midnight(now) - midnight(ms)) / (24 * HOUR));
+	if (days <= 0) return plural(Math.floor(ago / HOUR), "hour");
+	if (days === 1) return "Yesterday";
+	if (days < 7) return `${days} days ago`;
+	const then = new Date(ms);
+	return then.toLocaleDateString([], { day: "numeric", month: "short", year: then.getFullYear() === new Date(now).getFullYear() ? undefined : "numeric" });
 }
 
 /** Asks for a chat's new name; an empty one goes back to the first message. */

@@ -13,7 +13,8 @@ import { AttachmentBar, NoteSuggest } from "./attachments";
 import { Banner, type BannerAction } from "./banner";
 import type { ChatContext } from "./chat-context";
 import { promptValues, type RewriteHow } from "./editor-actions";
-import { renderEmptyState } from "./empty-state";
+import { type PromptActions, renderEmptyState } from "./empty-state";
+import { deletePrompt, editPrompt } from "./prompt-editor";
 import { ChatHeader } from "./header";
 import { HistoryPanel } from "./history";
 import { acceptImages, imageChips } from "./image-input";
@@ -156,6 +157,7 @@ export class ChatPanel implements ChatSurface {
 			this.inputEl,
 			() => this.ctx.core?.savedPrompts().then((listed) => listed.prompts),
 			(prompt) => void this.runPrompt(prompt.path, promptValues(app)),
+			() => this.promptActions().edit(null),
 		);
 		this.model = new ModelTurn(this);
 		this.agent = new AgentTurn(this, { modeDropdown: this.header.agentModeDropdown, configEl: this.header.agentConfigEl, slashSuggest: this.slashSuggest });
@@ -263,10 +265,33 @@ export class ChatPanel implements ChatSurface {
 	private renderEmptyState(): void {
 		const core = this.ctx.core;
 		if (!core) return;
-		renderEmptyState(this.transcript.el, core, (prompt) => {
-			this.inputEl.value = prompt;
-			this.inputEl.focus();
-		});
+		renderEmptyState(
+			this.transcript.el,
+			core,
+			(prompt) => {
+				this.inputEl.value = prompt;
+				this.inputEl.focus();
+			},
+			this.promptActions(),
+		);
+	}
+
+	/** Saved prompts from the chat: run one, write or edit one in the form, delete one; the lists follow. */
+	private promptActions(): PromptActions {
+		const app = this.view.app;
+		const changed = () => {
+			void this.slashSuggest.refresh();
+			// The empty state lists them: drawn again while it shows.
+			if (this.transcript.el.querySelector(".vault-agent-empty-state")) {
+				this.transcript.removeEmptyState();
+				this.renderEmptyState();
+			}
+		};
+		return {
+			run: (prompt) => void this.runPrompt(prompt.path, promptValues(app)),
+			edit: (prompt) => this.ctx.core && editPrompt(app, this.ctx.core, prompt, changed),
+			remove: (prompt) => deletePrompt(app, prompt, changed),
+		};
 	}
 
 	/**

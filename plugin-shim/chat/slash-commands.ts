@@ -1,9 +1,10 @@
 // What `/` at the start of a message offers: a coding agent's own slash
 // commands (ACP `available_commands_update`) and the user's saved prompts
-// (src/doors/chat/saved_prompts.rs), each marked as which it is. Picking an
+// (src/doors/chat/saved_prompts.rs), then "New prompt…". An agent's command
+// shows as `/name`, a prompt by its name: no badge on every row. Picking an
 // agent's command puts `/name ` in the input; picking a saved prompt runs it.
 
-import type { App } from "obsidian";
+import { type App, setIcon } from "obsidian";
 import type { SavedPrompt } from "../core/types";
 import { TextareaSuggest } from "./textarea-suggest";
 
@@ -12,7 +13,7 @@ export interface SlashCommand {
 	description: string;
 }
 
-type Offer = { kind: "command"; command: SlashCommand } | { kind: "prompt"; prompt: SavedPrompt };
+type Offer = { kind: "command"; command: SlashCommand } | { kind: "prompt"; prompt: SavedPrompt } | { kind: "new" };
 
 /** The `/query` being typed at the start of the message, or null. */
 export function slashQuery(text: string, caret: number): string | null {
@@ -31,6 +32,8 @@ export class SlashCommandSuggest extends TextareaSuggest<Offer> {
 		textarea: HTMLTextAreaElement,
 		private readonly listPrompts: () => Promise<SavedPrompt[]> | undefined,
 		private readonly runPrompt: (prompt: SavedPrompt) => void,
+		/** "New prompt…": the form to write one. */
+		private readonly newPrompt: () => void,
 	) {
 		super(app, textarea, 30);
 	}
@@ -51,20 +54,32 @@ export class SlashCommandSuggest extends TextareaSuggest<Offer> {
 		// Names that start with the query first, then those that contain it.
 		const starts = offers.filter(([name]) => name.startsWith(wanted));
 		const contains = offers.filter(([name]) => !name.startsWith(wanted) && name.includes(wanted));
-		return [...starts, ...contains].map(([, offer]) => offer);
+		// Writing a prompt is always offered, last, whatever was typed.
+		return [...starts, ...contains].map(([, offer]) => offer).concat({ kind: "new" });
 	}
 
 	renderSuggestion(offer: Offer, el: HTMLElement): void {
+		if (offer.kind === "new") {
+			el.addClass("vault-agent-suggestion", "vault-agent-new-prompt");
+			setIcon(el.createSpan({ cls: "vault-agent-new-prompt-icon" }), "plus");
+			el.createSpan({ cls: "suggestion-title", text: "New prompt…" });
+			return;
+		}
 		const prompt = offer.kind === "prompt" ? offer.prompt : null;
 		el.addClass("vault-agent-suggestion", prompt ? "vault-agent-saved-prompt" : "vault-agent-slash-command");
-		const title = el.createDiv({ cls: "suggestion-title", text: offer.kind === "prompt" ? offer.prompt.name : `/${offer.command.name}` });
-		title.createSpan({ cls: "vault-agent-offer-kind", text: prompt ? "Saved prompt" : "Agent command" });
+		el.createDiv({ cls: "suggestion-title", text: offer.kind === "prompt" ? offer.prompt.name : `/${offer.command.name}` });
 		const note = offer.kind === "prompt" ? (offer.prompt.problem ?? offer.prompt.description) : offer.command.description;
 		if (note) el.createDiv({ cls: `suggestion-note${prompt?.problem ? " vault-agent-prompt-problem" : ""}`, text: note });
 	}
 
 	selectSuggestion(offer: Offer): void {
 		this.close();
+		if (offer.kind === "new") {
+			// The typed `/` was only the way into the menu.
+			if (slashQuery(this.textarea.value, this.textarea.selectionStart) !== null) this.textarea.value = "";
+			this.newPrompt();
+			return;
+		}
 		if (offer.kind === "prompt") {
 			this.runPrompt(offer.prompt);
 			return;

@@ -163,7 +163,8 @@ export class Transcript {
 				if (message.text.trim()) {
 					const el = this.el.createDiv({ cls: "vault-agent-msg is-assistant" });
 					await this.renderMarkdown(el, message.text);
-					this.addAnswerRow(message.text);
+					// A lead-in before tool calls is not the answer: Copy goes under the final one only.
+					if (message.toolCalls.length === 0) this.addAnswerRow(message.text);
 				}
 				if (message.sources?.length) sourcesList(this.el, message.sources, this.answerRow);
 				if (message.usage) usageLine(this.answerRow ?? this.el.createDiv({ cls: "vault-agent-answer-actions" }), message.usage, chatUsage);
@@ -241,6 +242,7 @@ export class Transcript {
 				}
 				break;
 			case "toolStarted":
+				this.dropLeadInRow();
 				this.toolBlock(event.callId, event.displayName, event.arguments);
 				break;
 			case "toolFinished":
@@ -381,7 +383,15 @@ export class Transcript {
 	/** A confirmation card among the messages, answered through `actions` (by default our model's turn goes on with the answer). */
 	card(callId: string, card: ConfirmationCard, actions: CardActions = this.host.modelCard(callId, card)): void {
 		const holder = this.el.createDiv({ cls: "vault-agent-inline-card" });
-		renderConfirmationCard(holder, card, { ...actions, undo: (entry) => this.host.undo()?.undoEntry(entry) ?? Promise.resolve(null) });
+		renderConfirmationCard(holder, card, {
+			...actions,
+			undo: (entry) => this.host.undo()?.undoEntry(entry) ?? Promise.resolve(null),
+			// The card's Undo, once approved, named and kept in step with the journal like every Undo (cards/undo.ts).
+			settled: (result) => {
+				actions.settled?.(result);
+				this.host.undo()?.refresh(holder);
+			},
+		});
 	}
 
 	notice(text: string): HTMLElement {
@@ -411,6 +421,18 @@ export class Transcript {
 	agentUsage(text: string): void {
 		this.el.querySelectorAll(".vault-agent-usage.is-agent").forEach((el) => el.remove());
 		(this.answerRow ?? this.el).createDiv({ cls: "vault-agent-usage is-agent", text });
+	}
+
+	/**
+	 * The round's text was a lead-in to its tool calls ("Let me look…"), not
+	 * the turn's answer: its Copy goes (what the round reported, its usage, stays).
+	 */
+	private dropLeadInRow(): void {
+		const row = this.answerRow;
+		if (!row) return;
+		row.querySelector(".vault-agent-copy")?.remove();
+		if (row.childElementCount === 0) row.remove();
+		this.answerRow = row.isConnected ? row : null;
 	}
 
 	/** The one row under an answer: Copy (its Markdown, as written), then Regenerate and the usage when they come. */

@@ -727,7 +727,30 @@ mode?: PermissionMode,
 /**
  * What is wrong with the note and how to fix it; such a prompt is not run.
  */
-problem?: string, };
+problem?: string, 
+/**
+ * The prompt as written after the properties (the chat's form edits it).
+ */
+text: string, };
+
+/**
+ * What the user filled in: the prompt's name, description and text, and
+ * for an edit the note it was and the text that note holds now.
+ */
+export type PromptDraft = { name: string, description: string, text: string, 
+/**
+ * The prompt's note, when an existing prompt is edited.
+ */
+path?: string, 
+/**
+ * That note's text as it is now (its other properties are kept).
+ */
+current?: string, };
+
+/**
+ * Where the prompt's note goes and what it holds, or why not.
+ */
+export type PromptNote = { "type": "write", path: string, text: string, from?: string, } | { "type": "refused", message: string, };
 
 /**
  * The skills of the folder, or why there are none to offer.

@@ -3,7 +3,8 @@
 // restart without appearing as notes in the vault.
 //
 // The history list comes from one small index file beside them
-// (conversations/index.json: id, title, created and updated time per chat),
+// (conversations/index.json: id, title, first question, created and updated
+// time per chat),
 // updated on each save, rename and delete, so listing never parses every
 // conversation. Search matches titles from the index at once and the text of
 // each chat (what the user and the model said, not tool output) by reading
@@ -24,6 +25,8 @@ import type { ChatImages } from "./images";
 export interface ConversationSummary {
 	id: string;
 	title: string;
+	/** The chat's first message, shortened (the history row shows it under a title renamed away from it). */
+	firstQuestion: string;
 	createdMs: number;
 	updatedMs: number;
 }
@@ -33,7 +36,8 @@ export interface SearchHit extends ConversationSummary {
 	excerpt: string | null;
 }
 
-const INDEX_VERSION = 1;
+// 2: entries carry the first question (an older index is rebuilt from the chats once).
+const INDEX_VERSION = 2;
 const INDEX_FILE = "index.json";
 
 export class ConversationStore {
@@ -119,8 +123,8 @@ export class ConversationStore {
 	}
 
 	/**
-	 * Chats whose title or text holds every word of `query` (any case),
-	 * newest first; title matches need no file read.
+	 * Chats whose row (title and first question) or text holds every word
+	 * of `query` (any case), newest first; matches in the row need no file read.
 	 */
 	async search(query: string): Promise<SearchHit[]> {
 		const words = query.toLowerCase().split(/\s+/).filter(Boolean);
@@ -128,7 +132,8 @@ export class ConversationStore {
 		if (words.length === 0) return list.map((s) => ({ ...s, excerpt: null }));
 		const hits: SearchHit[] = [];
 		for (const summary of list) {
-			if (words.every((w) => summary.title.toLowerCase().includes(w))) {
+			const row = `${summary.title}\n${summary.firstQuestion}`.toLowerCase();
+			if (words.every((w) => row.includes(w))) {
 				hits.push({ ...summary, excerpt: null });
 				continue;
 			}
@@ -202,7 +207,7 @@ export class ConversationStore {
 			for (const entry of stored.chats as unknown[]) {
 				const s = entry as Partial<ConversationSummary> | null;
 				if (!s || typeof s.id !== "string" || typeof s.title !== "string" || typeof s.updatedMs !== "number") return null;
-				index.set(s.id, { id: s.id, title: s.title, createdMs: typeof s.createdMs === "number" ? s.createdMs : s.updatedMs, updatedMs: s.updatedMs });
+				index.set(s.id, { id: s.id, title: s.title, firstQuestion: typeof s.firstQuestion === "string" ? s.firstQuestion : "", createdMs: typeof s.createdMs === "number" ? s.createdMs : s.updatedMs, updatedMs: s.updatedMs });
 			}
 			return index;
 		} catch (error) {
@@ -224,7 +229,9 @@ function fileIdOf(path: string): string {
 }
 
 function summaryOf(c: Conversation): ConversationSummary {
-	return { id: c.id, title: c.title, createdMs: c.createdMs ?? c.updatedMs, updatedMs: c.updatedMs };
+	const first = c.messages.find((m) => m.role === "user");
+	const question = (first && "text" in first ? first.text : "").replace(/\s+/g, " ").trim();
+	return { id: c.id, title: c.title, firstQuestion: question.length > 160 ? `${question.slice(0, 159)}…` : question, createdMs: c.createdMs ?? c.updatedMs, updatedMs: c.updatedMs };
 }
 
 /** What search looks through: the words of the user and of the model, not tool output. */

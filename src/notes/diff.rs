@@ -45,20 +45,21 @@ impl NoteDiff {
                 }
                 removed += olds.len();
                 added += news.len();
-                // Lines replaced one for one get their changed words marked.
-                let paired = olds.len().min(news.len());
+                // A removed line and an added line that say mostly the same get
+                // their changed words marked; the rest are plain lines.
+                let pairs = pair_lines(&old, olds.clone(), &new, news.clone());
                 let mut removed_lines = Vec::new();
                 let mut added_lines = Vec::new();
-                for (i, o) in olds.clone().enumerate() {
-                    let segments = match news.clone().nth(i).filter(|_| i < paired) {
-                        Some(n) => word_segments(old[o], new[n]).0,
+                for o in olds.clone() {
+                    let segments = match pairs.iter().find(|p| p.0 == o) {
+                        Some((_, _, (old_segments, _))) => old_segments.clone(),
                         None => whole(old[o]),
                     };
                     removed_lines.push(DiffLine::new(LineKind::Removed, Some(o), None, segments));
                 }
-                for (i, n) in news.clone().enumerate() {
-                    let segments = match olds.clone().nth(i).filter(|_| i < paired) {
-                        Some(o) => word_segments(old[o], new[n]).1,
+                for n in news.clone() {
+                    let segments = match pairs.iter().find(|p| p.1 == n) {
+                        Some((_, _, (_, new_segments))) => new_segments.clone(),
                         None => whole(new[n]),
                     };
                     added_lines.push(DiffLine::new(LineKind::Added, None, Some(n), segments));
@@ -175,8 +176,41 @@ fn words(line: &str) -> Vec<&str> {
     out
 }
 
-/// Both lines as segments, the words that differ marked `changed`.
-fn word_segments(old_line: &str, new_line: &str) -> (Vec<Segment>, Vec<Segment>) {
+/// The most line pairs a replaced block is searched for (each pair is a word diff).
+const MAX_PAIR_TRIES: usize = 400;
+
+/// Which removed and added lines of a replaced block are one line changed:
+/// in order, each added line with the next removed line it mostly keeps.
+/// Lines at the same place are not assumed to be related.
+#[allow(clippy::type_complexity)]
+fn pair_lines(
+    old: &[&str],
+    olds: std::ops::Range<usize>,
+    new: &[&str],
+    news: std::ops::Range<usize>,
+) -> Vec<(usize, usize, (Vec<Segment>, Vec<Segment>))> {
+    let mut pairs = Vec::new();
+    let mut next_old = olds.start;
+    let mut tries = 0;
+    for n in news {
+        for (o, old_line) in old.iter().enumerate().take(olds.end).skip(next_old) {
+            tries += 1;
+            if tries > MAX_PAIR_TRIES {
+                return pairs;
+            }
+            if let Some(segments) = word_segments(old_line, new[n]) {
+                pairs.push((o, n, segments));
+                next_old = o + 1;
+                break;
+            }
+        }
+    }
+    pairs
+}
+
+/// Both lines as segments, the words that differ marked `changed`, or
+/// None when the two lines are unrelated.
+fn word_segments(old_line: &str, new_line: &str) -> Option<(Vec<Segment>, Vec<Segment>)> {
     let old = words(old_line);
     let new = words(new_line);
     let mut old_changed = vec![true; old.len()];
@@ -192,9 +226,37 @@ fn word_segments(old_line: &str, new_line: &str) -> (Vec<Segment>, Vec<Segment>)
             new_changed[new_index..new_index + len].fill(false);
         }
     }
+    // A pair that keeps less than half of its text is two unrelated lines
+    // that happen to stand at the same place: marking "changed" words in
+    // them would colour nearly everything, so they show as plain lines.
+    if kept_share(&old, &old_changed, &new, &new_changed) < MIN_KEPT_SHARE {
+        return None;
+    }
     join_changed_runs(&old, &mut old_changed);
     join_changed_runs(&new, &mut new_changed);
-    (segments(&old, &old_changed), segments(&new, &new_changed))
+    Some((segments(&old, &old_changed), segments(&new, &new_changed)))
+}
+
+/// The least share of a line pair's text (spaces aside) that must stay the
+/// same for its changed words to be marked.
+const MIN_KEPT_SHARE: f64 = 0.5;
+
+/// The share of both lines' characters (spaces aside) in unchanged words.
+fn kept_share(old: &[&str], old_changed: &[bool], new: &[&str], new_changed: &[bool]) -> f64 {
+    let length = |tokens: &[&str], which: &dyn Fn(usize) -> bool| -> usize {
+        tokens
+            .iter()
+            .enumerate()
+            .filter(|(i, t)| which(*i) && !t.trim().is_empty())
+            .map(|(_, t)| t.chars().count())
+            .sum()
+    };
+    let total = length(old, &|_| true) + length(new, &|_| true);
+    if total == 0 {
+        return 1.0;
+    }
+    let kept = length(old, &|i| !old_changed[i]) + length(new, &|i| !new_changed[i]);
+    kept as f64 / total as f64
 }
 
 /// A space between two changed words is part of the change: "on time." is
@@ -313,6 +375,68 @@ mod tests {
         // One run for "on time.": no unmarked gap between changed words.
         assert_eq!(marked(LineKind::Added), ["on time."]);
         assert_eq!(marked(LineKind::Removed), ["late."]);
+    }
+
+    #[test]
+    fn an_unrelated_line_pair_is_plain_removed_and_added_lines() {
+        let before = "# Goals\n- Ship the plugin to the community directory.\n- Keep the first-run experience under two minutes.\n";
+        let after = "# Goals\n- Goal 1: answer every review within a week.\n- Keep the first-run experience under three minutes.\n";
+        let diff = NoteDiff::between(before, after);
+        let marked: Vec<Vec<String>> = diff.hunks[0]
+            .lines
+            .iter()
+            .filter(|l| l.kind != LineKind::Context)
+            .map(|l| {
+                l.segments
+                    .iter()
+                    .filter(|s| s.changed)
+                    .map(|s| s.text.clone())
+                    .collect()
+            })
+            .collect();
+        // Lines 2 share nothing but "-": no word marked, as plain removed/added lines.
+        // Lines 3 differ in one word: only that word is marked.
+        // (Paired by what they say, not by where they stand: see below.)
+        assert_eq!(
+            marked,
+            [
+                vec![],
+                vec!["two".to_string()],
+                vec![],
+                vec!["three".to_string()]
+            ],
+            "{marked:?}"
+        );
+    }
+
+    #[test]
+    fn a_changed_line_is_paired_with_its_old_self_even_a_line_further_down() {
+        let before = "# Goals\n\n- Ship the plugin to the community directory.\n- Keep it fast.\n";
+        let after = "# Goals\n- Ship the plugin to the community directory by May.\n- Collect feedback every week\n";
+        let diff = NoteDiff::between(before, after);
+        let marked = |kind: LineKind| -> Vec<Vec<String>> {
+            diff.hunks[0]
+                .lines
+                .iter()
+                .filter(|l| l.kind == kind)
+                .map(|l| {
+                    l.segments
+                        .iter()
+                        .filter(|s| s.changed)
+                        .map(|s| s.text.clone())
+                        .collect()
+                })
+                .collect()
+        };
+        // The blank line went; "Ship" is one line changed; "Keep" and "Collect" are unrelated.
+        assert_eq!(
+            marked(LineKind::Removed),
+            [vec![], vec!["directory.".to_string()], vec![]]
+        );
+        assert_eq!(
+            marked(LineKind::Added),
+            [vec!["directory by May.".to_string()], vec![]]
+        );
     }
 
     #[test]

@@ -48,6 +48,14 @@ const AGENT_QUESTION: crate::base::input::InputLimits = crate::base::input::Inpu
     max_total_bytes: 64 * 1024,
 };
 
+/// A saved prompt's draft: its name, description and text, and the note's text now.
+const PROMPT_DRAFT: crate::base::input::InputLimits = crate::base::input::InputLimits {
+    max_depth: 2,
+    max_string_chars: 128 * 1024,
+    max_items: 8,
+    max_total_bytes: 512 * 1024,
+};
+
 /// What the class's TypeScript signatures (`unchecked_param_type`,
 /// `unchecked_return_type` below) name, for wasm-bindgen's generated
 /// `build/wasm/vault_agent.d.ts`: the types generated from Rust and the JS
@@ -61,7 +69,7 @@ import type {
     ChatSettings, CliStatus, CodingAgentSettings, ConfirmationCard, ConnectionEntry, ConnectionReport, Conversation, ModelCheckReport, JournalEntryView,
     EmbeddingStatus, LoadedConversation, McpActivityRead, McpClientSetup, McpExchange, McpListenerLimits, McpReply,
     AgentServers, OutsideImport, OutsideListing, OutsideSummary, SignIn,
-    Passage, PlatformFacts, ProcessTree, ProfileSummary, ProviderPreset, SavedPrompts, SearchStatus, SearchVaultEvent, UserSearch, Skills, AddedSkills,
+    Passage, PlatformFacts, ProcessTree, ProfileSummary, PromptDraft, PromptNote, ProviderPreset, SavedPrompts, SearchStatus, SearchVaultEvent, UserSearch, Skills, AddedSkills,
     TurnChanges, VaultAgentSettings,
 } from "../../plugin-shim/generated/core-types";
 import type {
@@ -776,6 +784,25 @@ impl VaultAgent {
                 crate::doors::chat::saved_prompts::list(core.engine.host(), &settings).await;
             to_js(&listed).map_err(JsValue::from)
         })
+    }
+
+    /// Where a saved prompt the user wrote or edited in the chat's form goes,
+    /// and its note's text, or why not (`doors::chat::prompt_notes`). The
+    /// shim writes it: the user's own edit, not the agent's.
+    #[wasm_bindgen(js_name = savedPromptNote, unchecked_return_type = "PromptNote")]
+    pub fn saved_prompt_note(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "PromptDraft")] draft: JsValue,
+    ) -> Result<JsValue, JsError> {
+        // A prompt note is read up to 64 KB; the draft holds at most two of them.
+        let draft: crate::doors::chat::prompt_notes::PromptDraft =
+            from_js(&draft, &PROMPT_DRAFT).map_err(into_error)?;
+        let settings = self.core.engine.settings_snapshot();
+        to_js(&crate::doors::chat::prompt_notes::prompt_note(
+            self.core.engine.host(),
+            &settings,
+            &draft,
+        ))
     }
 
     /// The skills of the skills folder, each with what is wrong with it

@@ -83,14 +83,21 @@ describe("a coding agent in the chat view, in Chromium", () => {
 
 	it("shows the agent's model in the header and switches it there", async () => {
 		const model = page.locator(".vault-agent-chat-header select.vault-agent-agent-setting[data-category='model']");
+		// The agent's selects open from their button beside who answers (the header stays two rows).
+		const open = async () => {
+			if ((await page.locator(".vault-agent-agent-row.is-open").count()) === 0) await page.locator(".vault-agent-agent-settings-button").click();
+		};
+		await open();
 		await model.waitFor({ state: "visible", timeout: 5_000 });
 		assert.deepEqual(await model.locator("option").allTextContents(), ["Scripted large", "Scripted small", "Scripted retired"]);
 		assert.equal(await model.inputValue(), "scripted-large");
 		// A choice the agent refuses: the reason shows, and the dropdown goes back.
+		await open();
 		await model.selectOption({ value: "scripted-retired" });
 		await page.locator(".vault-agent-banner", { hasText: "did not take the setting" }).waitFor({ state: "visible", timeout: 5_000 });
 		assert.match(await page.locator(".vault-agent-banner").last().textContent(), /scripted-retired is retired/);
 		await page.waitForFunction(() => document.querySelector(".vault-agent-agent-setting[data-category='model']")?.value === "scripted-large", null, { timeout: 5_000 });
+		await open();
 		await model.selectOption({ value: "scripted-small" });
 		await page.waitForFunction(() => window.__harness.plugin.codingAgents.running()[0]?.config.find((o) => o.id === "model")?.current === "scripted-small", null, { timeout: 5_000 });
 		await send("model");
@@ -99,6 +106,7 @@ describe("a coding agent in the chat view, in Chromium", () => {
 		// The agent switches by itself: the header follows.
 		await send("faster");
 		await turnDone();
+		await open();
 		await model.selectOption({ value: "scripted-large" });
 		await page.waitForFunction(() => window.__harness.plugin.codingAgents.running()[0]?.config.find((o) => o.id === "model")?.current === "scripted-large", null, { timeout: 5_000 });
 		await send("faster");

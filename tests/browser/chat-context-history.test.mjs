@@ -255,6 +255,24 @@ describe("chat context and history in Chromium", () => {
 		await rename.locator("button", { hasText: "Save" }).click();
 		await page.waitForFunction(() => document.querySelector(".vault-agent-history-title")?.textContent === "Penguin facts", null, { timeout: 5_000 });
 		assert.ok((await stored()).index.some((c) => c.title === "Penguin facts"), "the index has the new title");
+		// The row: its title, the chat on screen marked, when (no seconds) and the first question it was renamed from;
+		// a search finds words across the row, one in the title and one in the first question.
+		await panel.locator("input.vault-agent-history-search").fill("penguin where");
+		// The list of "penguins" shows the same row with an excerpt until this search has answered.
+		await page.waitForFunction(() => document.querySelector(".vault-agent-history-line")?.textContent === "Where do they live?", null, { timeout: 5_000 });
+		const row = await rows.first().evaluate((el) => ({
+			current: el.classList.contains("is-active") && el.querySelector("[aria-current='true']") !== null,
+			marked: el.querySelector(".vault-agent-history-current")?.textContent,
+			when: el.querySelector(".vault-agent-history-when")?.textContent,
+			line: el.querySelector(".vault-agent-history-line")?.textContent,
+			meta: el.querySelector(".vault-agent-history-meta")?.textContent,
+		}));
+		assert.equal(row.current, true, "the chat on screen is marked");
+		assert.equal(row.marked, "This chat");
+		assert.match(row.when, /^(Just now|\d+ minutes? ago)$/);
+		assert.equal(row.line, "Where do they live?");
+		assert.doesNotMatch(row.meta, /\d:\d\d:\d\d/, "no seconds");
+		await session.screenshot("history-row", { fit: ".vault-agent-history-panel" });
 
 		// Delete asks first; Cancel keeps it.
 		const penguin = (await stored()).index.find((c) => c.title === "Penguin facts").id;
@@ -285,5 +303,33 @@ describe("chat context and history in Chromium", () => {
 		const answer = page.locator(".vault-agent-msg.is-assistant").last();
 		assert.equal(await answer.textContent(), "Here after the wait.");
 		assert.equal(await answer.locator("strong").textContent(), "after");
+	});
+
+	it("history: a chat of yesterday says Yesterday, one of a few hours ago says so", async () => {
+		const panel = page.locator(".vault-agent-history-panel");
+		// Opened afresh: the list is drawn again at the page's time.
+		const reopen = async () => {
+			if (await panel.isVisible()) await page.locator(".vault-agent-history-button").click();
+			await page.locator(".vault-agent-history-button").click();
+			await panel.waitFor({ state: "visible", timeout: 5_000 });
+		};
+		await reopen();
+		await panel.locator("input.vault-agent-history-search").fill("");
+		const whens = () => page.locator(".vault-agent-history-when").allTextContents();
+		await page.locator(".vault-agent-history-when").first().waitFor({ timeout: 5_000 });
+		const newest = await page.evaluate(() => Date.now());
+		// The page's clock a day later (at noon, so "a day later" is the calendar's yesterday), then three hours later.
+		const noon = new Date(newest);
+		noon.setDate(noon.getDate() + 1);
+		noon.setHours(12, 0, 0, 0);
+		await page.clock.setFixedTime(noon);
+		await reopen();
+		await page.waitForFunction(() => document.querySelector(".vault-agent-history-when")?.textContent === "Yesterday", null, { timeout: 5_000 });
+		assert.ok((await whens()).every((w) => w === "Yesterday"), JSON.stringify(await whens()));
+		await page.clock.setFixedTime(newest + 3 * 3_600_000 + 60_000);
+		await reopen();
+		await page.waitForFunction(() => /hours? ago|Yesterday/.test(document.querySelector(".vault-agent-history-when")?.textContent ?? ""), null, { timeout: 5_000 });
+		// Three hours on is still today unless midnight passed between.
+		assert.match((await whens())[0], /^(3 hours ago|Yesterday)$/);
 	});
 });

@@ -67,7 +67,7 @@ function headerFacts(page) {
 			selectHeights: [...new Set(selects.map((el) => Math.round(el.getBoundingClientRect().height)))],
 			selectFonts: [...new Set(selects.map((el) => getComputedStyle(el).fontSize))],
 			selectLabels: selects.map((el) => el.getAttribute("aria-label") ?? ""),
-			icons: [...header.querySelectorAll(".clickable-icon")].map((el) => ({ label: el.getAttribute("aria-label"), tag: el.tagName, svg: Boolean(el.querySelector("svg")) })),
+			icons: [...header.querySelectorAll(".clickable-icon")].filter((el) => el.getClientRects().length > 0).map((el) => ({ label: el.getAttribute("aria-label"), tag: el.tagName, svg: Boolean(el.querySelector("svg")) })),
 		};
 	});
 }
@@ -284,7 +284,7 @@ describe("the chat view in a narrow sidebar, in Chromium", () => {
 		assert.deepEqual(cli.words, ["obsidian", "read", "file=Welcome"], "the argv the CLI was given");
 		assert.equal(cli.durationOnLabelRow, true, `the duration on the label's row at 320 px: ${JSON.stringify(cli)}`);
 
-		server.script({ stream: openaiStream({ toolCalls: [["obsidianEdit", { command: "edit", path: "Projects/Launch plan.md", heading: "Launch plan::Goals", content: "- Ship the beta to 50 users by May\n- Collect feedback every week" }]] }) });
+		server.script({ stream: openaiStream({ toolCalls: [["obsidianEdit", { command: "edit", path: "Projects/Launch plan.md", heading: "Launch plan::Goals", content: "- Ship the plugin to the community directory by May.\n- Collect feedback every week" }]] }) });
 		await send("rewrite the goals of the launch plan");
 		await turnDone();
 		const block = page.locator(".vault-agent-tool-call").last();
@@ -298,7 +298,7 @@ describe("the chat view in a narrow sidebar, in Chromium", () => {
 		assert.equal(await card.locator(".vault-agent-confirm-expiry").count(), 1, "the card waits until a time");
 		await block.screenshot({ path: join(outputDir, "chat-vault-edit-block-320.png") });
 		await page.locator(".vault-agent-messages").screenshot({ path: join(outputDir, "chat-vault-edit-card-320.png") });
-		// Changed words are a soft shade at this width, not bricks.
+		// Changed words (of the first line, a related pair; the second is a plain line) are a soft shade at this width, not bricks.
 		const word = await card.locator(".vault-agent-diff-word").first().evaluate((el) => ({ background: getComputedStyle(el).backgroundColor, radius: getComputedStyle(el).borderTopLeftRadius }));
 		const alpha = Number(/rgba\([^)]*,\s*([\d.]+)\)/.exec(word.background)?.[1] ?? 1);
 		assert.ok(alpha <= 0.15 && word.radius === "0px", `a soft, square word highlight: ${JSON.stringify(word)}`);
@@ -381,20 +381,24 @@ describe("the chat header with a coding agent, in Chromium", () => {
 		await session?.close();
 	});
 
-	it("fits the agent's selects in one compact row under the header at 300 and 480 px", async () => {
+	it("keeps the header in two rows at 300 and 480 px, the agent's selects behind one button beside who answers", async () => {
 		await page.locator(".vault-agent-chat-header select.vault-agent-model").selectOption({ value: "agent:custom" });
 		await page.locator(".vault-agent-input").fill("stream");
 		await page.locator(".vault-agent-send").click();
 		await page.waitForFunction(() => !document.querySelector(".vault-agent-chat.is-running") && document.querySelector(".vault-agent-agent-setting"), null, { timeout: 20_000 });
-		for (const [width, rows] of [[300, 3], [480, 3]]) {
+		for (const [width, rows] of [[300, 2], [480, 2]]) {
 			await sidebar(page, width);
 			await settled(page);
+			const closed = await headerFacts(page);
+			// The agent's own selects open from their button: the header stays two rows.
+			assert.equal(closed.rows, rows, `${rows} rows at ${width} px: ${JSON.stringify(closed)}`);
+			assert.ok(closed.height < 36 * rows, `a compact header: ${closed.height} px`);
+			assert.ok(closed.icons.some((i) => /^Agent's settings: /.test(i.label ?? "")), JSON.stringify(closed.icons));
+			await page.locator(".vault-agent-agent-settings-button").click();
+			await page.locator(".vault-agent-agent-row.is-open").waitFor({ state: "visible", timeout: 5_000 });
 			const facts = await headerFacts(page);
-			// The agent's own selects take one compact row under the others.
-			assert.equal(facts.rows, rows, `${rows} rows at ${width} px: ${JSON.stringify(facts)}`);
 			assert.deepEqual(facts.outside, [], `nothing past the edge at ${width} px`);
 			assert.deepEqual(facts.cutWithoutTooltip, [], `no label cut without a tooltip at ${width} px`);
-			assert.ok(facts.height < 36 * rows, `a compact header: ${facts.height} px`);
 			assert.equal(facts.selectHeights.length, 1, `one height for every select: ${facts.selectHeights}`);
 			assert.equal(facts.selectFonts.length, 1, `one text size for every select: ${facts.selectFonts}`);
 			// The agent's own selects say what each is (Obsidian shows the label as a tooltip).
@@ -402,6 +406,8 @@ describe("the chat header with a coding agent, in Chromium", () => {
 			assert.deepEqual(agentLabels.map((l) => l.split(":")[0]), ["Agent's mode", "Agent's model", "Brief answers"], JSON.stringify(facts.selectLabels));
 			assert.match(agentLabels[1], /^Agent's model: Scripted large/);
 			await session.screenshot(`acp-agent-header-${width}`);
+			await page.keyboard.press("Escape");
+			await page.locator(".vault-agent-agent-row.is-open").waitFor({ state: "detached", timeout: 5_000 });
 		}
 	});
 });

@@ -1,10 +1,12 @@
 // Saved prompts and a rewrite of a selection in Chromium from the built
-// main.js: `/` in the input lists the saved prompts (marked apart from a
-// coding agent's commands), picking one sends it filled in, and a rewrite of
+// main.js: `/` in the input lists the saved prompts (by name, no badge on
+// each row; a coding agent's commands show as /name), picking one sends it
+// filled in; a prompt is written, edited and deleted from the chat (the `/`
+// menu's "New prompt…" and the empty state's list); a rewrite of
 // a selected line comes back as the edit card, approved with a real click;
 // the editor's Rewrite modal can use a saved prompt instead of typed words.
 import assert from "node:assert/strict";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { openChat, startBrowserPlugin } from "../support/browser.mjs";
@@ -60,8 +62,11 @@ describe("saved prompts and rewrites in Chromium", () => {
 		await input.pressSequentially("/");
 		const offers = page.locator(".suggestion-item.vault-agent-saved-prompt");
 		await offers.first().waitFor({ state: "visible", timeout: 10_000 });
-		assert.deepEqual(await offers.locator(".suggestion-title").allTextContents(), ["Plan my daySaved prompt", "ProofreadSaved prompt", "TranslateSaved prompt"]);
-		assert.match(await offers.nth(2).locator(".vault-agent-prompt-problem").textContent(), /`profile` "Cloud" is not one of your model profiles \(Local\)/);
+		assert.deepEqual(await offers.locator(".suggestion-title").allTextContents(), ["Plan my day", "Proofread", "Translate"], "names, no badge on every row");
+		assert.equal(await page.locator(".suggestion-item .suggestion-title").last().textContent(), "New prompt…", "writing one is offered last");
+		const problem = await offers.nth(2).locator(".vault-agent-prompt-problem").textContent();
+		assert.match(problem, /its profile property "Cloud" is not one of your model profiles \(Local\)/);
+		assert.ok(!problem.includes("`"), `no Markdown punctuation shown raw: ${problem}`);
 		await session.screenshot("chat-slash-saved-prompts");
 
 		server.script({ stream: openaiStream({ text: "Here is your plan." }) });
@@ -153,5 +158,73 @@ describe("saved prompts and rewrites in Chromium", () => {
 		await approve.click();
 		await turnDone();
 		assert.equal(readFileSync(join(session.vault, "Rewrite.md"), "utf8"), NOTE.replace(LINE, "We talked about the roadmap for a long time and decided nothing."));
+	});
+
+	it("writes, edits and deletes a saved prompt from the chat: the / menu's New prompt… and the empty state's list", async () => {
+		const input = page.locator(".vault-agent-input");
+		const file = (name) => join(session.vault, "Prompts", `${name}.md`);
+		await page.locator(".vault-agent-new-chat").click();
+		await input.click();
+		await input.pressSequentially("/");
+		await page.locator(".suggestion-item.vault-agent-new-prompt").click();
+		const form = page.locator(".modal.vault-agent-prompt-editor");
+		await form.waitFor({ state: "visible", timeout: 5_000 });
+		assert.equal(await form.locator(".modal-title").textContent(), "New saved prompt");
+		assert.equal(await input.inputValue(), "", "the typed / is gone");
+		// A name a note cannot have is refused with the fix, and nothing is written.
+		await form.locator("input.vault-agent-prompt-name").fill("Week/review");
+		await form.locator("textarea.vault-agent-prompt-text").fill("Review my week up to {{date}}.");
+		await form.locator("button.vault-agent-prompt-save").click();
+		assert.match(await form.locator(".vault-agent-prompt-editor-error").textContent(), /holds “\/”, which a note's name cannot hold/);
+		assert.equal(existsSync(join(session.vault, "Prompts", "Week")), false);
+		await form.locator("input.vault-agent-prompt-name").fill("Weekly review");
+		await form.locator("input.vault-agent-prompt-description").fill("Review: the week so far");
+		await session.screenshot("chat-prompt-editor", { fit: ".modal.vault-agent-prompt-editor" });
+		await form.locator("button.vault-agent-prompt-save").click();
+		await form.waitFor({ state: "detached", timeout: 5_000 });
+		assert.equal(readFileSync(file("Weekly review"), "utf8"), '---\ndescription: "Review: the week so far"\n---\nReview my week up to {{date}}.\n');
+
+		// The empty state lists it with Edit and Delete.
+		const row = page.locator(".vault-agent-prompt-row", { hasText: "Weekly review" });
+		await row.waitFor({ state: "visible", timeout: 5_000 });
+		assert.deepEqual(await page.locator(".vault-agent-prompt-row .vault-agent-prompt-name-text").allTextContents(), ["Plan my day", "Proofread", "Translate", "Weekly review"]);
+		assert.equal(await row.locator(".vault-agent-prompt-note").textContent(), "Review: the week so far");
+		await session.screenshot("chat-empty-prompts", { fit: ".vault-agent-chat" });
+		await row.locator("button.vault-agent-prompt-edit").click();
+		await form.waitFor({ state: "visible", timeout: 5_000 });
+		assert.equal(await form.locator(".modal-title").textContent(), "Edit saved prompt");
+		assert.equal(await form.locator("input.vault-agent-prompt-name").inputValue(), "Weekly review");
+		assert.equal(await form.locator("textarea.vault-agent-prompt-text").inputValue(), "Review my week up to {{date}}.");
+		await form.locator("input.vault-agent-prompt-name").fill("Week in review");
+		await form.locator("textarea.vault-agent-prompt-text").fill("Review my week, briefly.");
+		await form.locator("button.vault-agent-prompt-save").click();
+		await form.waitFor({ state: "detached", timeout: 5_000 });
+		assert.equal(existsSync(file("Weekly review")), false, "renamed, not copied");
+		assert.equal(readFileSync(file("Week in review"), "utf8"), '---\ndescription: "Review: the week so far"\n---\nReview my week, briefly.\n');
+		// An edit keeps the properties the form does not show.
+		await page.locator(".vault-agent-prompt-row", { hasText: "Proofread" }).locator("button.vault-agent-prompt-edit").click();
+		await form.locator("textarea.vault-agent-prompt-text").fill("Proofread carefully: {{selection}}");
+		await form.locator("button.vault-agent-prompt-save").click();
+		await form.waitFor({ state: "detached", timeout: 5_000 });
+		assert.equal(readFileSync(file("Proofread"), "utf8"), '---\ndescription: "Fix spelling and grammar only"\nmode: askEveryChange\n---\nProofread carefully: {{selection}}\n');
+
+		// Delete asks first; Cancel keeps it, Delete moves it to the trash.
+		const renamed = page.locator(".vault-agent-prompt-row", { hasText: "Week in review" });
+		await renamed.locator("button.vault-agent-prompt-delete").click();
+		const ask = page.locator(".modal", { hasText: "Delete this saved prompt?" });
+		await ask.locator("button", { hasText: "Cancel" }).click();
+		assert.equal(existsSync(file("Week in review")), true, "Cancel deletes nothing");
+		await renamed.locator("button.vault-agent-prompt-delete").click();
+		await ask.locator("button.vault-agent-prompt-delete-confirm").click();
+		await renamed.waitFor({ state: "detached", timeout: 5_000 });
+		assert.equal(existsSync(file("Week in review")), false);
+		assert.equal(existsSync(join(session.vault, ".trash", "Prompts", "Week in review.md")), true, "in the trash, not gone");
+		await input.click();
+		await input.pressSequentially("/");
+		await page.locator(".suggestion-item").first().waitFor({ state: "visible", timeout: 5_000 });
+		assert.deepEqual(await page.locator(".suggestion-item .suggestion-title").allTextContents(), ["Plan my day", "Proofread", "Translate", "New prompt…"]);
+		await page.keyboard.press("Escape");
+		await input.fill("");
+		assert.deepEqual(session.errors, []);
 	});
 });

@@ -2,71 +2,19 @@
 // built main.js, at the widths people give a sidebar (280, 320, 420 and
 // 600 px) in both themes: an unreachable server's error names the profile
 // and the address (broken only after a `/`), says its cause once and offers
-// the ways out; the geometry a picky user sees is asserted, and screenshots
-// are kept in test-output/ to look at.
+// the ways out; the mode picker as an icon with its name where the row is
+// short; a coding agent's selects behind one button (two rows still); a
+// long message's edit pencil inside the pane; Copy under the final answer
+// only; a card's diff marking only changed words and its Undo once; the
+// geometry a picky user sees is asserted, and screenshots are kept in
+// test-output/ to look at.
 import assert from "node:assert/strict";
-import { createRequire } from "node:module";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { openChat, outputDir, sendMessage, startBrowserPlugin, turnEnded } from "../support/browser.mjs";
-import { emulator, emulatorEnv } from "../support/harness.mjs";
+import { emulator, emulatorEnv, root } from "../support/harness.mjs";
 import { openaiStream, startModelServer } from "../support/model-servers.mjs";
-
-const WIDTHS = [280, 320, 420, 600];
-const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
-
-/** axe-core's serious and critical violations under `selector`: rule, impact and the first nodes. */
-async function axeViolations(page, selector) {
-	if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ path: AXE });
-	return page.evaluate(async (sel) => {
-		// Obsidian's own accent button (.mod-cta) takes the theme's colours, which are not ours to change.
-		const result = await window.axe.run({ include: [sel], exclude: [".mod-cta"] }, { resultTypes: ["violations"] });
-		return result.violations
-			.filter((v) => v.impact === "serious" || v.impact === "critical")
-			.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map((n) => `${n.target.join(" ")}: ${n.failureSummary?.split("\n")[1] ?? ""}`) }));
-	}, selector);
-}
-const THEMES = ["dark", "light"];
-
-/** The right sidebar's width (the double's split), as a user drags it. */
-async function sidebar(page, px) {
-	await page.evaluate((width) => {
-		document.querySelector(".workspace-split.mod-right-split").style.width = `${width}px`;
-	}, px);
-	await settled(page);
-}
-
-/** Obsidian's two themes: the body's class and the page's colour scheme. */
-async function theme(page, name) {
-	await page.emulateMedia({ colorScheme: name });
-	await page.evaluate((t) => {
-		document.body.classList.remove("theme-dark", "theme-light");
-		document.body.classList.add(`theme-${t}`);
-	}, name);
-	await settled(page);
-}
-
-/** Two frames later: what a render, a resize or an observer does has been done. */
-function settled(page) {
-	return page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-}
-
-/** Elements under `selector` that stick out of `container` (or of the chat), by their class. */
-function overflowing(page, selector, container = ".vault-agent-chat") {
-	return page.evaluate(
-		([sel, box]) => {
-			const outer = document.querySelector(box).getBoundingClientRect();
-			return [...document.querySelectorAll(sel)]
-				.filter((el) => el.getClientRects().length > 0)
-				.filter((el) => {
-					const r = el.getBoundingClientRect();
-					return r.left < outer.left - 1 || r.right > outer.right + 1 || el.scrollWidth > el.clientWidth + 1;
-				})
-				.map((el) => `${el.tagName}.${el.className}`);
-		},
-		[selector, container],
-	);
-}
+import { axeViolations, overflowing, settled, sidebar, theme, THEMES, WIDTHS } from "../support/sidebar-geometry.mjs";
 
 describe("the chat in Obsidian's sidebar, in Chromium", () => {
 	let server;
@@ -79,6 +27,7 @@ describe("the chat in Obsidian's sidebar, in Chromium", () => {
 			data: {
 				cliPath: emulator,
 				permissionMode: "askBeforeEdits",
+				acpAgents: { custom: { command: process.execPath, args: [join(root, "tests/support/acp-agent.mjs")] } },
 				chat: {
 					maxToolRounds: 1,
 					profiles: [
@@ -160,6 +109,24 @@ describe("the chat in Obsidian's sidebar, in Chromium", () => {
 						assert.ok(facts.model.tooltip.includes(facts.model.text), JSON.stringify(facts.model));
 						assert.ok(facts.model.width >= width * 0.45, `the model keeps most of the row: ${JSON.stringify(facts.model)}`);
 					}
+					// The mode: named with its choice (label and tooltip), described, and where the row is short its
+					// icon and a chevron that open it (the select laid over them).
+					const mode = await page.evaluate(() => {
+						const box = document.querySelector(".vault-agent-chat-header .vault-agent-mode");
+						const select = box.querySelector("select");
+						const r = box.getBoundingClientRect();
+						const shown = (sel) => [...box.querySelectorAll(sel)].some((el) => el.getBoundingClientRect().width > 0);
+						return {
+							label: select.getAttribute("aria-label"),
+							description: select.getAttribute("aria-description") ?? "",
+							hit: document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2) === select,
+							icon: shown(".vault-agent-mode-icon svg"),
+							chevron: shown(".vault-agent-mode-chevron svg"),
+						};
+					});
+					assert.equal(mode.label, "Vault changes: Ask before edits");
+					assert.ok(mode.description.length > 20, mode.description);
+					if (width <= 320) assert.deepEqual([mode.icon, mode.chevron, mode.hit], [true, true, true], JSON.stringify(mode));
 					await page.locator(".vault-agent-chat-header").screenshot({ path: join(outputDir, `chat-header-${width}-${themeName}.png`) });
 				});
 			}
@@ -376,6 +343,7 @@ describe("the chat in Obsidian's sidebar, in Chromium", () => {
 					text: card.textContent,
 					numbers: lines.map((l) => ({ kind: l.className.replace(/.*is-/, ""), old: l.querySelector(".vault-agent-diff-number.is-old")?.textContent, new: l.querySelector(".vault-agent-diff-number.is-new")?.textContent })),
 					marked: [...card.querySelectorAll(".vault-agent-diff-line.is-added")].map((l) => [...l.querySelectorAll(".vault-agent-diff-word")].map((w) => w.textContent)),
+					added: [...card.querySelectorAll(".vault-agent-diff-line.is-added .vault-agent-diff-text")].map((t) => t.textContent),
 				};
 			});
 		}
@@ -393,8 +361,11 @@ describe("the chat in Obsidian's sidebar, in Chromium", () => {
 				if (line.kind === "removed") assert.ok(line.new === "" && /^\d+$/.test(line.old), JSON.stringify(line));
 				if (line.kind === "context") assert.ok(/^\d+$/.test(line.old) && /^\d+$/.test(line.new), JSON.stringify(line));
 			}
-			// Changed words are marked as runs, not one block per word (src/notes/diff.rs tests which words).
+			// Changed words are marked as runs, not one block per word (src/notes/diff.rs tests which words);
+			// a line paired with an unrelated one is a plain added line, and no line is mostly marked.
 			assert.ok(facts.marked.flat().length > 0, JSON.stringify(facts.marked.slice(0, 3)));
+			assert.ok(facts.marked.some((words) => words.length === 0), `unrelated pairs unmarked: ${JSON.stringify(facts.marked.slice(0, 3))}`);
+			for (const [i, words] of facts.marked.entries()) assert.ok(words.join("").length <= facts.added[i].length / 2, `${JSON.stringify(words)} in ${facts.added[i]}`);
 			await page.locator(".vault-agent-messages").screenshot({ path: join(outputDir, "chat-card-title-with-approve-320.png") });
 		});
 
@@ -427,11 +398,71 @@ describe("the chat in Obsidian's sidebar, in Chromium", () => {
 			assert.equal(facts.visible.length, 2, JSON.stringify(facts.visible));
 			assert.match(facts.visible[0], /^Done\. Edited "Projects\/Launch plan\.md" \(\+\d+ −\d+ lines?\)\.$/);
 			assert.equal(facts.visible[1], "Undo");
+			// Once in the chat: the change's tool block does not offer it again.
+			assert.equal(await page.locator(".vault-agent-messages button.vault-agent-undo:visible").count(), 1, "Undo once");
 			assert.ok(facts.height <= 48, `one line: ${facts.height} px`);
 			await page.locator(".vault-agent-messages").screenshot({ path: join(outputDir, "chat-card-folded-320.png") });
 			await card.locator("button.vault-agent-undo").click();
 			await page.waitForFunction(() => document.querySelector(".vault-agent-inline-card .vault-agent-confirm.is-undone"), null, { timeout: 15_000 });
 			assert.equal(await card.locator(".vault-agent-confirm-status").textContent(), "Undone.");
+		});
+	});
+
+	describe("a long message, and an answer after a tool", () => {
+		const LONG = "Please read every note in my Projects folder and tell me which of them still have open tasks, who owns each of them and when each is due";
+
+		before(async () => {
+			await theme(page, "dark");
+			await sidebar(page, 320);
+			await page.locator(".vault-agent-new-chat").click();
+			// The card's turn ended at its round limit: what was scripted for after it is not this turn's.
+			server.clear();
+			server.script(
+				{ stream: openaiStream({ text: "Let me look that up first.", toolCalls: [["obsidianSearch", { command: "find", query: "open tasks" }]] }) },
+				{ stream: openaiStream({ text: "Three notes have open tasks." }) },
+			);
+			await sendMessage(page, LONG);
+			await turnEnded(page, 30_000);
+			// One tool round a message here (maxToolRounds): Continue lets the model answer from the result.
+			await page.locator(".vault-agent-continue").click();
+			await page.locator(".vault-agent-msg.is-assistant", { hasText: "Three notes have open tasks." }).waitFor({ timeout: 30_000 });
+			await turnEnded(page, 30_000);
+		});
+
+		for (const themeName of THEMES) {
+			for (const width of WIDTHS) {
+				it(`keeps a full-width message's edit pencil inside the pane at ${width} px, ${themeName} theme`, async () => {
+					await theme(page, themeName);
+					await sidebar(page, width);
+					const message = page.locator(".vault-agent-msg.is-user").last();
+					await message.hover();
+					const facts = await message.evaluate((el) => {
+						const pane = document.querySelector(".vault-agent-messages").getBoundingClientRect();
+						const pencil = el.querySelector(".vault-agent-edit").getBoundingClientRect();
+						const box = el.getBoundingClientRect();
+						return { inside: pencil.left >= pane.left - 0.5 && pencil.right <= pane.right + 0.5, clear: pencil.right <= box.left + 0.5, full: box.width / pane.width, opacity: getComputedStyle(el.querySelector(".vault-agent-edit")).opacity };
+					});
+					assert.ok(facts.full > 0.75, `a full-width message: ${JSON.stringify(facts)}`);
+					assert.equal(facts.inside, true, `the pencil inside the pane: ${JSON.stringify(facts)}`);
+					assert.equal(facts.clear, true, `beside the message, not over it: ${JSON.stringify(facts)}`);
+					assert.ok(Number(facts.opacity) > 0, "shown on hover");
+					if (width === 280) await page.locator(".vault-agent-messages").screenshot({ path: join(outputDir, `chat-edit-pencil-280-${themeName}.png`) });
+				});
+			}
+		}
+
+		it("shows the copy row under the final answer only, not after the lead-in before the tool", async () => {
+			const order = await page.evaluate(() =>
+				[...document.querySelector(".vault-agent-messages").children].map((el) =>
+					el.matches(".vault-agent-msg.is-assistant") ? `answer:${el.textContent.trim()}` : el.matches(".vault-agent-tool-call") ? "tool" : el.querySelector(".vault-agent-copy") ? "copy" : el.className.split(" ")[0],
+				),
+			);
+			const lead = order.indexOf("answer:Let me look that up first.");
+			const final = order.indexOf("answer:Three notes have open tasks.");
+			assert.ok(lead >= 0 && final > lead, JSON.stringify(order));
+			assert.deepEqual(order.slice(lead + 1, final).filter((o) => o === "copy"), [], `no copy row after the lead-in: ${JSON.stringify(order)}`);
+			assert.equal(order.filter((o) => o === "copy").length, 1, JSON.stringify(order));
+			assert.equal(order[final + 1], "copy", `under the final answer: ${JSON.stringify(order)}`);
 		});
 	});
 
@@ -484,6 +515,65 @@ describe("the chat in Obsidian's sidebar, in Chromium", () => {
 			await turnEnded(page, 30_000);
 			assert.ok(!/could not start/.test(await page.locator(".vault-agent-messages").textContent()));
 			await page.evaluate(() => window.__harness.plugin.updateSettings({ mcpServers: [] }));
+		});
+	});
+
+	describe("a coding agent picked in the header", () => {
+		before(async () => {
+			await theme(page, "dark");
+			await sidebar(page, 420);
+			await page.locator(".vault-agent-chat-header select.vault-agent-model").selectOption({ value: "agent:custom" });
+			await page.locator(".vault-agent-input").fill("stream");
+			await page.locator(".vault-agent-send").click();
+			await page.waitForFunction(() => !document.querySelector(".vault-agent-chat.is-running") && document.querySelector(".vault-agent-agent-setting"), null, { timeout: 20_000 });
+		});
+
+		/** The header's rows of visible controls, and the agent's button. */
+		function agentHeader() {
+			return page.evaluate(() => {
+				const header = document.querySelector(".vault-agent-chat-header");
+				const parts = [...header.querySelectorAll(".vault-agent-chat-title, select, .clickable-icon, .vault-agent-local-only-badge, .vault-agent-outside-badge")].filter((el) => el.getClientRects().length > 0 && el.getBoundingClientRect().width > 0);
+				const middles = [];
+				for (const el of parts) {
+					const r = el.getBoundingClientRect();
+					const middle = (r.top + r.bottom) / 2;
+					if (!middles.some((m) => Math.abs(m - middle) < r.height / 2)) middles.push(middle);
+				}
+				const button = header.querySelector(".vault-agent-agent-settings-button");
+				const outer = header.getBoundingClientRect();
+				return {
+					rows: middles.length,
+					button: button && button.getClientRects().length > 0 ? button.getAttribute("aria-label") : null,
+					outside: parts.filter((el) => el.getBoundingClientRect().right > outer.right + 1).map((el) => el.className),
+				};
+			});
+		}
+
+		for (const themeName of THEMES) {
+			for (const width of WIDTHS) {
+				it(`keeps the header in two rows, the agent's selects behind one button, at ${width} px, ${themeName} theme`, async () => {
+					await theme(page, themeName);
+					await sidebar(page, width);
+					const facts = await agentHeader();
+					assert.equal(facts.rows, 2, JSON.stringify(facts));
+					assert.deepEqual(facts.outside, [], "nothing past the edge");
+					assert.match(facts.button ?? "", /^Agent's settings: /, JSON.stringify(facts));
+					await page.locator(".vault-agent-agent-settings-button").click();
+					const panel = page.locator(".vault-agent-agent-row.is-open");
+					await panel.waitFor({ state: "visible", timeout: 5_000 });
+					assert.ok((await panel.locator("select:visible").count()) >= 2, "the agent's selects");
+					assert.deepEqual(await overflowing(page, ".vault-agent-agent-row, .vault-agent-agent-row select"), []);
+					if (width === 280 || width === 420) await page.locator(".vault-agent-chat").screenshot({ path: join(outputDir, `chat-agent-header-${width}-${themeName}.png`), clip: undefined });
+					await page.keyboard.press("Escape");
+					await page.locator(".vault-agent-agent-row.is-open").waitFor({ state: "detached", timeout: 5_000 });
+				});
+			}
+		}
+
+		it(`finds no serious or critical violation with the agent's settings open`, async () => {
+			await page.locator(".vault-agent-agent-settings-button").click();
+			assert.deepEqual(await axeViolations(page, ".vault-agent-chat"), []);
+			await page.keyboard.press("Escape");
 		});
 	});
 });

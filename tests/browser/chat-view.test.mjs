@@ -98,7 +98,7 @@ describe("chat view in Chromium", () => {
 	it("shows the permission mode in the header; a pick there saves it", async () => {
 		const mode = page.locator(".vault-agent-chat-header .vault-agent-mode");
 		const select = mode.locator("select.vault-agent-permission-mode");
-		assert.equal(await select.getAttribute("aria-label"), "Vault changes");
+		assert.equal(await select.getAttribute("aria-label"), "Vault changes: Ask before edits");
 		assert.deepEqual(await select.locator("option").allTextContents(), ["Read only", "Ask before every change", "Ask before edits"]);
 		assert.equal(await select.inputValue(), "askBeforeEdits", "as loaded from data.json");
 		assert.equal(await mode.getAttribute("data-mode"), "askBeforeEdits");
@@ -310,7 +310,7 @@ describe("chat view in Chromium", () => {
 		}
 	});
 
-	it("puts Undo on the block of a change, and asks before undoing over a later edit", async () => {
+	it("puts Undo once, on the approved card of a change, and asks before undoing over a later edit", async () => {
 		const plan = join(session.vault, "Projects/Launch plan.md");
 		const original = readFileSync(plan, "utf8");
 		server.script(
@@ -327,7 +327,9 @@ describe("chat view in Chromium", () => {
 		await turnDone();
 		assert.match(readFileSync(plan, "utf8"), /^status: done$/m);
 		const block = page.locator(".vault-agent-tool-call").last();
-		const undo = block.locator("button.vault-agent-undo");
+		// Once: on the card, which the change's block does not repeat.
+		const undo = card.locator("button.vault-agent-undo");
+		assert.equal(await block.locator("button.vault-agent-undo").count(), 0, "no second Undo on the block");
 		assert.equal(await undo.textContent(), "Undo");
 		assert.match(await undo.getAttribute("aria-label"), /^Undo: Set property "status" of "Projects\/Launch plan\.md"/);
 		assert.match(await page.locator(".vault-agent-turn-undo").last().textContent(), /Undo this answer's changes.*1 change in this answer/);
@@ -360,7 +362,7 @@ describe("chat view in Chromium", () => {
 		await dialog.waitFor({ state: "visible", timeout: 15_000 });
 		await dialog.locator("button", { hasText: "Undo anyway" }).click();
 		await page.waitForFunction(() => document.querySelector(".vault-agent-tool-call:last-of-type .vault-agent-tool-status")?.textContent === "Undone", null, { timeout: 15_000 });
-		// "Undone" once: the status says it, the spent button goes.
+		// "Undone" once: the statuses say it, the spent button goes.
 		assert.equal(await undo.isVisible(), false, "no Undone button beside the Undone status");
 		assert.equal((await block.locator(":scope > summary").textContent()).match(/Undone/g).length, 1);
 		assert.equal(readFileSync(plan, "utf8"), original, "the value is back, and nothing else moved");

@@ -50,7 +50,7 @@ describe("saved prompts and rewrites (the built main.js, a real model server on 
 		assert.equal(summarise.mode, "readOnly");
 		assert.equal(summarise.problem, undefined);
 		assert.match(broken.problem, /Prompts\/Broken\.md cannot be run/);
-		assert.match(broken.problem, /`mode` "anything goes" is not a permission mode; use readOnly/);
+		assert.match(broken.problem, /its mode property "anything goes" is not a permission mode; use readOnly/);
 		assert.match(broken.problem, /\{\{weather\}\}, which is not a variable/);
 	});
 

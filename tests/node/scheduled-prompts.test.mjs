@@ -43,7 +43,7 @@ describe("scheduled saved prompts (the built main.js, a real model server on loc
 
 		// A wrong schedule is said where the prompts' problems are, with its fix.
 		const wrong = (await plugin.core.savedPrompts()).prompts.find((p) => p.name === "Wrong");
-		assert.match(wrong.problem, /Prompts\/Wrong\.md cannot be run: its `schedule` "daily 8h30" is not a schedule \("8h30" is not a time of day \(24-hour HH:MM\)\); write daily 08:30/);
+		assert.match(wrong.problem, /Prompts\/Wrong\.md cannot be run: its schedule property "daily 8h30" is not a schedule \("8h30" is not a time of day \(24-hour HH:MM\)\); write daily 08:30/);
 
 		// The check at the start (still in progress, or done) saw the prompt
 		// for the first time: yesterday's slot is kept, nothing runs.

@@ -620,9 +620,23 @@ async function useDiskVault(app) {
 		return obsidian.TFile.create__(vault, path);
 	};
 	vault.createFolder = async () => {};
+	// A new note, as Obsidian's vault.create: refused when the path is taken.
+	vault.create = async (path, data) => {
+		await window.__vaultAgentVaultCreateBytes(path, bytesToBase64(new TextEncoder().encode(data)));
+		await vaultIndex.refresh();
+		const file = obsidian.TFile.create__(vault, path);
+		vault.trigger("create", file);
+		return file;
+	};
 	app.fileManager.renameFile = async (file, newPath) => {
 		await window.__vaultAgentVaultMove(file.path, newPath);
 		await vaultIndex.refresh();
+	};
+	// Obsidian's trash as the vault's own .trash/ (hidden from the vault's files, as in Obsidian).
+	app.fileManager.trashFile = async (file) => {
+		await window.__vaultAgentVaultMove(file.path, `.trash/${file.path}`);
+		await vaultIndex.refresh();
+		vault.trigger("delete", file);
 	};
 	vault.getConfig = (key) => (key === "alwaysUpdateLinks" ? true : undefined);
 }

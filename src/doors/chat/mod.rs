@@ -24,6 +24,7 @@ pub mod pdf;
 pub mod plan;
 pub mod plan_changes;
 pub mod prompt;
+pub mod prompt_notes;
 pub mod provider;
 pub mod repeats;
 mod reply;

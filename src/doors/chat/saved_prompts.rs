@@ -43,7 +43,7 @@ pub struct SavedPrompt {
     #[cfg_attr(test, ts(optional))]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub problem: Option<String>,
-    #[serde(skip)]
+    /// The prompt as written after the properties (the chat's form edits it).
     pub text: String,
     /// When it runs by itself (`schedule` property, `doors::chat::schedule`).
     #[serde(skip)]
@@ -164,7 +164,7 @@ pub fn parse(path: &str, text: Option<&str>, settings: &Settings) -> SavedPrompt
                 {
                     Some(profile) => prompt.profile = Some(profile.id.clone()),
                     None => problems.push(format!(
-                        "its `profile` \"{value}\" is not one of your model profiles ({}); use one of those names or remove the property",
+                        "its profile property \"{value}\" is not one of your model profiles ({}); use one of those names or remove the property",
                         profiles.iter().map(|p| p.name.as_str()).collect::<Vec<_>>().join(", ")
                     )),
                 }
@@ -175,13 +175,13 @@ pub fn parse(path: &str, text: Option<&str>, settings: &Settings) -> SavedPrompt
             {
                 Some(mode) => prompt.mode = Some(mode),
                 None => problems.push(format!(
-                    "its `mode` \"{value}\" is not a permission mode; use readOnly, askEveryChange or askBeforeEdits (it can only narrow the chat's mode) or remove the property"
+                    "its mode property \"{value}\" is not a permission mode; use readOnly, askEveryChange or askBeforeEdits (it can only narrow the chat's mode) or remove the property"
                 )),
             },
             "schedule" => match Schedule::parse(&value) {
                 Ok(schedule) => prompt.schedule = Some(schedule),
                 Err(why) => problems.push(format!(
-                    "its `schedule` \"{value}\" is not a schedule ({why}); write daily 08:30, weekdays 08:30 or weekly mon 09:00, or remove the property"
+                    "its schedule property \"{value}\" is not a schedule ({why}); write daily 08:30, weekdays 08:30 or weekly mon 09:00, or remove the property"
                 )),
             },
             _ => {}
@@ -193,7 +193,7 @@ pub fn parse(path: &str, text: Option<&str>, settings: &Settings) -> SavedPrompt
         for variable in ["selection", "note"] {
             if prompt.text.contains(&format!("{{{{{variable}}}}}")) {
                 problems.push(format!(
-                    "it has a `schedule` but uses {{{{{variable}}}}}, which a scheduled run has none of; take one of the two out"
+                    "it has a schedule property but uses {{{{{variable}}}}}, which a scheduled run has none of; take one of the two out"
                 ));
             }
         }
@@ -356,8 +356,8 @@ mod tests {
         let problem = prompt.problem.unwrap();
         for part in [
             "Prompts/Bad.md",
-            "`profile` \"GPT-9\" is not one of your model profiles (Local, Claude)",
-            "`mode` \"yolo\" is not a permission mode",
+            "profile property \"GPT-9\" is not one of your model profiles (Local, Claude)",
+            "mode property \"yolo\" is not a permission mode",
             "{{weather}}, which is not a variable",
         ] {
             assert!(problem.contains(part), "{part}: {problem}");
@@ -398,7 +398,7 @@ mod tests {
         let problem = bad.problem.unwrap();
         for part in [
             "The saved prompt Prompts/Later.md cannot be run",
-            "`schedule` \"every morning\" is not a schedule (it must start with daily, weekdays or weekly)",
+            "schedule property \"every morning\" is not a schedule (it must start with daily, weekdays or weekly)",
             "write daily 08:30, weekdays 08:30 or weekly mon 09:00, or remove the property",
         ] {
             assert!(problem.contains(part), "{part}: {problem}");
@@ -411,7 +411,7 @@ mod tests {
         );
         let problem = selection.problem.unwrap();
         assert!(
-            problem.contains("has a `schedule` but uses {{selection}}"),
+            problem.contains("has a schedule property but uses {{selection}}"),
             "{problem}"
         );
         assert!(problem.contains("uses {{note}}"), "{problem}");
