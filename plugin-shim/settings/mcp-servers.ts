@@ -216,11 +216,8 @@ function drawState(el: HTMLElement, server: OutsideServer, listing: OutsideListi
 /** What Test found: the server's name and version, each tool with its annotations and switch, or the error. */
 function drawListing(report: HTMLElement, listing: OutsideListing, server: OutsideServer, change: (id: string, patch: Partial<OutsideServer>) => Promise<void>): void {
 	report.empty();
-	report.toggleClass("is-error", !listing.ok);
-	if (!listing.ok) {
-		report.setText(listing.error ?? "It did not answer.");
-		return;
-	}
+	// A failure is the row's state line (drawState): said once, not again here.
+	if (!listing.ok) return;
 	const count = listing.tools.length;
 	const who = [listing.name || server.id, listing.version].filter(Boolean).join(" ");
 	report.createDiv({ cls: "vault-agent-mcp-answered", text: `${who} answered with ${count} ${count === 1 ? "tool" : "tools"}.` });

@@ -109,11 +109,14 @@ describe("the MCP servers settings in Chromium", () => {
 	it("Test of a server that cannot start says why", async () => {
 		const missing = row("missing");
 		await missing.locator("button", { hasText: "Test" }).click();
-		const error = missing.locator(".vault-agent-mcp-report.is-error");
+		// Said once, in the row's state line (the report under the row does not repeat it).
+		const error = missing.locator(".vault-agent-mcp-state.is-failed");
 		await error.waitFor({ state: "visible", timeout: 20_000 });
+		await page.waitForFunction(() => !/Connecting/.test(document.querySelector('.vault-agent-mcp-server[data-server-id="missing"] .vault-agent-mcp-report')?.textContent ?? "Connecting"), null, { timeout: 20_000 });
+		assert.equal(await missing.locator(".vault-agent-mcp-report").textContent(), "", "not said twice");
 		assert.equal(
 			await error.textContent(),
-			"The MCP server `missing` could not start, so its tools are not offered: the command `vault-agent-no-such-server` was not found. Check that the program is installed and on the PATH Obsidian starts with, or give its full path in Settings → Vault Agent → MCP: your servers in the chat.",
+			"Failed: The MCP server `missing` could not start, so its tools are not offered: the command `vault-agent-no-such-server` was not found. Check that the program is installed and on the PATH Obsidian starts with, or give its full path in Settings → Vault Agent → MCP: your servers in the chat.",
 		);
 	});
 

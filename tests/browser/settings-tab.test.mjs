@@ -490,7 +490,14 @@ describe("settings tab in Chromium", () => {
 						return result.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => ({ id: v.id, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(" ")) }));
 					});
 					assert.deepEqual(violations, [], `${pageName} at ${width} px (${theme}): axe`);
-					if (width !== 600) await tab.screenshot({ path: join(outputDir, `settings-${pageName.replace(/[^a-z]+/gi, "-").toLowerCase()}-${width}-${theme}.png`) });
+					if (width !== 600) {
+						// The whole page in the picture: the settings window is a share of the viewport.
+						const before = page.viewportSize();
+						const tall = await tab.evaluate((el) => el.scrollHeight);
+						await page.setViewportSize({ width: before.width, height: Math.min(before.height + tall, 8000) });
+						await tab.screenshot({ path: join(outputDir, `settings-${pageName.replace(/[^a-z]+/gi, "-").toLowerCase()}-${width}-${theme}.png`) });
+						await page.setViewportSize(before);
+					}
 				}
 			}
 			await paneAt(page, 600, "dark");
