@@ -22,8 +22,15 @@ fn every_tool_is_well_formed() {
         assert!(!tool.description.is_empty() && !tool.guidance.is_empty());
         // The settings describe it in the user's words, short enough for two lines.
         let summary = vault_agent::tools::user_summary(tool.id);
-        assert!(!summary.is_empty() && summary.chars().count() <= 72, "{}: {summary:?}", tool.id);
-        assert!(!summary.contains("the user") && !summary.contains("approves"), "{summary}");
+        assert!(
+            !summary.is_empty() && summary.chars().count() <= 72,
+            "{}: {summary:?}",
+            tool.id
+        );
+        assert!(
+            !summary.contains("the user") && !summary.contains("approves"),
+            "{summary}"
+        );
         assert!(!tool.commands.is_empty());
         for command in &tool.commands {
             assert!(

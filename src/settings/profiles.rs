@@ -293,21 +293,46 @@ mod tests {
         let mut chat = start.clone();
         chat.profiles[0].server.instructions = "Be brief.".into();
         chat.profiles[0].server.api_key_secret = "ollama-key".into();
-        let chat = edit(&chat, json!({"action": "provider", "id": id, "preset": "anthropic"})).unwrap();
+        let chat = edit(
+            &chat,
+            json!({"action": "provider", "id": id, "preset": "anthropic"}),
+        )
+        .unwrap();
         assert_eq!(chat.profiles.len(), 1, "no profile added");
         let profile = chat.profile();
         assert_eq!(profile.id, id);
         assert_eq!(profile.provider, ProviderKind::Anthropic);
         assert_eq!(profile.server.base_url, "https://api.anthropic.com");
-        assert_eq!(profile.name, "Anthropic", "a preset's name follows the preset");
-        assert_eq!(profile.server.instructions, "Be brief.", "the user's words stay");
-        assert_eq!(profile.server.api_key_secret, "", "the old server's key does not");
+        assert_eq!(
+            profile.name, "Anthropic",
+            "a preset's name follows the preset"
+        );
+        assert_eq!(
+            profile.server.instructions, "Be brief.",
+            "the user's words stay"
+        );
+        assert_eq!(
+            profile.server.api_key_secret, "",
+            "the old server's key does not"
+        );
         // A name the user gave is kept.
         let renamed = edit(&chat, json!({"action": "rename", "id": id, "name": "Work"})).unwrap();
-        let back = edit(&renamed, json!({"action": "provider", "id": id, "preset": "ollama"})).unwrap();
+        let back = edit(
+            &renamed,
+            json!({"action": "provider", "id": id, "preset": "ollama"}),
+        )
+        .unwrap();
         assert_eq!(back.profile().name, "Work");
-        assert!(edit(&back, json!({"action": "provider", "id": id, "preset": "nope"})).is_err());
-        assert!(edit(&back, json!({"action": "provider", "id": "gone", "preset": "ollama"})).is_err());
+        assert!(edit(
+            &back,
+            json!({"action": "provider", "id": id, "preset": "nope"})
+        )
+        .is_err());
+        assert!(edit(
+            &back,
+            json!({"action": "provider", "id": "gone", "preset": "ollama"})
+        )
+        .is_err());
     }
 
     #[test]
