@@ -73,6 +73,7 @@ pub fn user_summary(tool_id: &str) -> &'static str {
         "obsidianRandomRead" => "Reads a random note, from one folder if you like.",
         "obsidianOrganise" => "Moves, renames or deletes notes (to Obsidian's trash).",
         "obsidianHygiene" => "Finds duplicate titles, empty notes and links to missing notes.",
+        "obsidianMemory" => "Keeps, corrects or drops a fact about you in your memory notes.",
         _ => "",
     }
 }

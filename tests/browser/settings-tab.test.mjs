@@ -100,7 +100,9 @@ describe("settings tab in Chromium", () => {
 		await showPage(page, "Tools");
 		const allTools = tab.locator(".setting-item.vault-agent-all-tools .checkbox-container");
 		const tool = tab.locator('.setting-item.vault-agent-tool[data-tool-id="obsidianRandomRead"] .checkbox-container');
-		assert.equal(await allTools.evaluate((el) => el.classList.contains("is-enabled")), true, "all tools start on");
+		// Memory is off until the user turns it on: 'All tools' says whether every tool is on.
+		const everyOn = await page.evaluate(async () => (await window.__harness.plugin.api.listTools()).every((t) => t.enabled));
+		assert.equal(await allTools.evaluate((el) => el.classList.contains("is-enabled")), everyOn, "'All tools' as the tools are");
 		assert.equal(await tool.evaluate((el) => el.classList.contains("is-enabled")), true, "the tool starts on");
 
 		const saves = await session.saveCount();
@@ -300,7 +302,7 @@ describe("settings tab in Chromium", () => {
 		const expected = {
 			// The Anthropic profile is in use: its thinking rows are there too.
 			"Profile in use": ["Model profile", "Profile name", "Provider", "Server address", "Model name", "API key", "Test connection", "Check this model", "Context window (tokens)", "Instructions for this profile", "Model accepts images", "Tool calls written as text", "Send PDFs as documents"],
-			"Every profile": ["Instructions note", "Prompts folder", "Saved prompts in the palette", "Skills folder", "Extended thinking", "Thinking budget (tokens)"],
+			"Every profile": ["Instructions note", "Prompts folder", "Saved prompts in the palette", "Skills folder", "Memory", "Memory folder", "Extended thinking", "Thinking budget (tokens)"],
 			Safety: ["Vault changes", "Folders the agent may read", "Folders the agent may change", "Local only", "Connections since start"],
 			Tools: ["All tools", ...tools],
 			"Search by meaning": ["Search by meaning", "Embedding server", "Embedding model", "Embedding API key", "Embedded sections"],
