@@ -387,7 +387,7 @@ fn the_read_only_refusal_names_the_setting_of_the_door_it_came_through() {
     let words = text(&refused);
     assert!(words.starts_with("writes_disabled: "), "{words}");
     assert!(
-        words.contains("Settings → Vault Agent → Agents → \"What MCP clients may change\""),
+        words.contains("Settings → Vault Agent → MCP: this vault's server for other apps → \"What MCP clients may change\""),
         "{words}"
     );
     assert!(!words.contains("Safety"), "not the chat's setting: {words}");

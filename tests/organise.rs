@@ -131,7 +131,10 @@ fn a_bulk_move_is_one_card_then_one_change_then_one_undo() {
     assert_eq!(notes.borrow()["Archive/2026/Plan.md"], "# Plan\nShip it\n");
     // Labelled by what ran it, in the result and in the outcome kept for the card.
     let ran = done.ran.clone().expect("the vault ran it");
-    assert_eq!(ran.label, "Organise notes (Obsidian's vault)");
+    assert_eq!(
+        (ran.label.as_str(), ran.by.as_str()),
+        ("Organise notes", "Obsidian's vault")
+    );
     let kept = core
         .confirmation_outcome(&pending.id)
         .expect("the kept outcome");

@@ -12,12 +12,25 @@ fn every_tool_is_well_formed() {
     assert_eq!(ids.len(), tools.len(), "tool ids are unique");
     for tool in &tools {
         assert!(tool.id.starts_with("obsidian"), "{}", tool.id);
+        // One name per tool, the same in the settings and the chat: no
+        // "(CLI)" that the chat's "(Obsidian's vault)" would contradict.
         assert!(
-            tool.display_name.ends_with("(CLI)"),
+            !tool.display_name.contains('(') && !tool.display_name.is_empty(),
             "{}",
             tool.display_name
         );
         assert!(!tool.description.is_empty() && !tool.guidance.is_empty());
+        // The settings describe it in the user's words, short enough for two lines.
+        let summary = vault_agent::tools::user_summary(tool.id);
+        assert!(
+            !summary.is_empty() && summary.chars().count() <= 72,
+            "{}: {summary:?}",
+            tool.id
+        );
+        assert!(
+            !summary.contains("the user") && !summary.contains("approves"),
+            "{summary}"
+        );
         assert!(!tool.commands.is_empty());
         for command in &tool.commands {
             assert!(

@@ -497,7 +497,10 @@ fn a_block_is_labelled_by_what_ran_the_cli_or_obsidians_vault() {
         json!({"command": "edit", "file": "Plan", "find": "Late vendor", "with": "Vendor\non time"}),
     );
     let ran = result.ran.clone().expect("the vault runs it");
-    assert_eq!(ran.label, "Edit notes (Obsidian's vault)");
+    assert_eq!(
+        (ran.label.as_str(), ran.by.as_str()),
+        ("Edit notes", "Obsidian's vault")
+    );
     assert_eq!(ran.words, ["edit", PLAN]);
     assert!(result.argv.is_none(), "no made-up command line");
     let done = approve(&core, &result);

@@ -122,6 +122,7 @@ export interface McpEventFunctions {
 /** A user's action on the profiles; the core decides its result. */
 export type ProfileEdit =
 	| { action: "add"; preset: string }
+	| { action: "provider"; id: string; preset: string }
 	| { action: "duplicate"; id: string }
 	| { action: "rename"; id: string; name: string }
 	| { action: "delete"; id: string }

@@ -82,7 +82,7 @@ export class McpListener {
 			server.once("error", (error: NodeJS.ErrnoException) => {
 				const message =
 					error.code === "EADDRINUSE"
-						? `Port ${port} is already in use by another program. Pick another port in Settings → Vault Agent → Agents, then update your MCP clients.`
+						? `Port ${port} is already in use by another program. Pick another port in Settings → Vault Agent → MCP: this vault's server for other apps, then update your MCP clients.`
 						: `The MCP server could not start on 127.0.0.1:${port}: ${error.message}`;
 				resolve({ ok: false, message });
 			});

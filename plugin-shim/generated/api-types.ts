@@ -116,10 +116,16 @@ export type NoteHeading = { path: string, heading: string, };
 
 /**
  * A call carried out by Obsidian's vault or computed by the plugin, as
- * the chat's tool block shows it: a label naming the tool and what ran it,
- * and the words of its line (the operation and the notes it touched).
+ * the chat's tool block shows it: the tool's one name (the settings show the
+ * same), what ran it instead of the CLI, and the words of its line (the
+ * operation and the notes it touched).
  */
-export type Ran = { label: string, words: Array<string>, };
+export type Ran = { label: string, 
+/**
+ * What ran it: Obsidian's vault, a computed report, the plugin's index
+ * (empty in a chat stored before it was kept apart from the label).
+ */
+by: string, words: Array<string>, };
 
 /**
  * What the model and other plugins see of a pending confirmation.
@@ -177,7 +183,11 @@ export type Segment = { text: string, changed: boolean, };
 /**
  * How a tool is described to callers (`api.listTools()`).
  */
-export type ToolDescriptor = { id: string, displayName: string, description: string, guidance: string, inputSchema: JsonValue, 
+export type ToolDescriptor = { id: string, displayName: string, description: string, 
+/**
+ * What it does in the user's words, for the settings (`tools::user_summary`).
+ */
+summary: string, guidance: string, inputSchema: JsonValue, 
 /**
  * The command allowlist.
  */

@@ -26,7 +26,8 @@ export class AdvancedSection {
 			rows: [
 				{
 					name: "Path to the Obsidian CLI",
-					desc: "Leave empty to find it automatically. Obsidian turns its CLI on under general settings, command line interface.",
+					desc: "Empty: found by itself. Turn the CLI on in Obsidian's general settings.",
+					more: "Leave empty to find it automatically. Obsidian turns its CLI on under general settings, command line interface.",
 					aliases: cli,
 					render: (setting) => {
 						setting.addText((text) => {
@@ -66,28 +67,31 @@ export class AdvancedSection {
 					},
 				},
 				numberRow(this.ctx, "Timeout (seconds)", `How long one CLI call may take before it is stopped (${TIMEOUT_RANGE_MS[0] / 1000} to ${TIMEOUT_RANGE_MS[1] / 1000}).`, "timeoutSeconds", cli),
-				numberRow(this.ctx, "Output cap (KiB)", "Longer output is cut, with a note saying how much was left out.", "outputCapKib", cli),
+				numberRow(this.ctx, "Output cap (KiB)", "Longer output is cut, with a note saying how much.", "outputCapKib", cli),
 				numberRow(this.ctx, "CLI processes at once", `More calls wait their turn, in order (${MAX_PROCESSES_RANGE[0]} to ${MAX_PROCESSES_RANGE[1]}).`, "maxProcesses", cli),
-				numberRow(this.ctx, "Confirmation expiry (minutes)", "A change that waits longer than this for your approval is dropped.", "confirmationExpiryMinutes"),
+				numberRow(this.ctx, "Confirmation expiry (minutes)", "A change waiting longer than this for your approval is dropped.", "confirmationExpiryMinutes"),
 				numberRow(
 					this.ctx,
 					"Reuse reads for (seconds)",
-					`A read the agent repeats while nothing in the vault changed is answered without running the CLI again, for up to this long (${READ_CACHE_RANGE_SECONDS[0]} to ${READ_CACHE_RANGE_SECONDS[1]}; 0 turns it off). Any change Obsidian sees clears it.`,
+					`A repeated read is answered from memory this long (${READ_CACHE_RANGE_SECONDS[0]} to ${READ_CACHE_RANGE_SECONDS[1]}; 0: off).`,
 					"readCacheSeconds",
 					["cache"],
+					`A read the agent repeats while nothing in the vault changed is answered without running the CLI again, for up to this long (${READ_CACHE_RANGE_SECONDS[0]} to ${READ_CACHE_RANGE_SECONDS[1]}; 0 turns it off). Any change Obsidian sees clears it.`,
 				),
-				numberRow(this.ctx, "Tool rounds per message", "The agent stops after this many rounds of tool calls for one message.", "maxToolRounds"),
-				numberRow(this.ctx, "Tool result size (characters)", "Longer tool output is cut before it goes to the model, with a note saying so.", "toolResultCapChars"),
+				numberRow(this.ctx, "Tool rounds per message", "The agent stops after this many rounds of tool calls.", "maxToolRounds"),
+				numberRow(this.ctx, "Tool result size (characters)", "Longer tool output is cut before the model reads it.", "toolResultCapChars"),
 				numberRow(
 					this.ctx,
 					"Wait for the first token (seconds)",
-					"How long the model server may take before its answer starts (5 to 3600). A model on a CPU reads the whole prompt first, which can take minutes.",
+					"How long the server may take before its answer starts (5 to 3600).",
 					"firstTokenTimeoutSeconds",
+					undefined,
+					"How long the model server may take before its answer starts (5 to 3600). A model on a CPU reads the whole prompt first, which can take minutes.",
 				),
 				numberRow(
 					this.ctx,
 					"Wait between tokens (seconds)",
-					"How long an answer that has started may go silent before it is ended as stalled (5 to 600).",
+					"How long a started answer may go silent before it ends (5 to 600).",
 					"modelTimeoutSeconds",
 				),
 			],

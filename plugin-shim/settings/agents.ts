@@ -1,6 +1,7 @@
-// The settings tab's Agents section: the MCP server's switch, port, mode,
-// token, ready-to-paste client set-ups and the newest activity. One section of
-// the tab (tab.ts), so Obsidian 1.13's settings search finds its rows.
+// The settings tab's "MCP: this vault's server for other apps" page: the MCP
+// server's switch, port, mode, token, ready-to-paste client set-ups (folded
+// while the server is off) and the newest activity. Rows of the tab
+// (tab.ts), so Obsidian 1.13's settings search finds them.
 
 import { Notice } from "obsidian";
 import type { McpSettings } from "../core/types";
@@ -21,7 +22,7 @@ function copy(text: string, what: string): void {
 
 /** The section's rows; `redraw` draws the tab again when the server or the log changes. */
 export function agentsSection(ctx: SettingsContext, redraw: () => void): Section {
-	const section: Section = { heading: "Agents", cls: "vault-agent-agents", rows: [] };
+	const section: Section = { heading: "MCP server for other apps", cls: "vault-agent-agents", rows: [] };
 	const core = ctx.core;
 	const agents = ctx.agents;
 	if (!core || !agents) return section;
@@ -36,7 +37,8 @@ export function agentsSection(ctx: SettingsContext, redraw: () => void): Section
 	const rows: Row[] = [
 		{
 			name: "MCP server",
-			desc: "Lets agents outside Obsidian (Claude Code, Cursor, Codex, VS Code) use these tools on this computer only, with the token below. Every change they ask for follows the mode below and waits for your click where the mode says so.",
+			desc: "Lets apps outside Obsidian (Claude Code, Cursor…) use this vault's tools.",
+			more: "Lets agents outside Obsidian (Claude Code, Cursor, Codex, VS Code) use these tools on this computer only, with the token below. Every change they ask for follows the mode below and waits for your click where the mode says so.",
 			aliases,
 			render: (setting) => {
 				setting.addToggle((toggle) => toggle.setValue(mcp.enabled).onChange((enabled) => void save({ enabled })));
@@ -67,7 +69,7 @@ export function agentsSection(ctx: SettingsContext, redraw: () => void): Section
 		},
 		{
 			name: "Token",
-			desc: token ? `Clients send it as "Authorization: Bearer …". It ends in ${token.slice(-4)}.` : "Made when the server is first turned on.",
+			desc: token ? `Clients send it as a bearer token. It ends in ${token.slice(-4)}.` : "Made when the server is first turned on.",
 			aliases,
 			render: (setting) => {
 				setting
@@ -93,12 +95,18 @@ export function agentsSection(ctx: SettingsContext, redraw: () => void): Section
 		const copied = copies[i] ?? shown;
 		rows.push({
 			name: shown.name,
-			desc: shown.note,
+			more: shown.note || undefined,
 			aliases,
 			render: (setting) => {
 				setting.addButton((button) => button.setButtonText("Copy").onClick(() => copy(copied.text, shown.name)));
 				setting.settingEl.addClass("vault-agent-client-config");
-				setting.descEl.createEl("pre", { cls: "vault-agent-client-config-text", text: shown.text });
+				// Folded while the server is off: a snippet for a server that is not there only gets in the way.
+				const fold = setting.descEl.createEl("details", { cls: "vault-agent-client-config-fold" });
+				fold.open = mcp.enabled;
+				fold.createEl("summary", { text: mcp.enabled ? "The set-up" : "The set-up (turn the server on to use it)" });
+				// The client's own note (where the token goes) belongs with its snippet.
+				if (shown.note) fold.createEl("p", { cls: "vault-agent-client-config-note", text: shown.note });
+				fold.createEl("pre", { cls: "vault-agent-client-config-text", text: shown.text });
 			},
 		});
 	});

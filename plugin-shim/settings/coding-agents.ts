@@ -13,7 +13,8 @@ export function codingAgentsSection(ctx: SettingsContext): Section {
 	section.rows = runner.profiles().map(
 		(profile): Row => ({
 			name: profile.name,
-			desc: `${profile.install ? `Install: ${profile.install}. ` : ""}Pick it in the chat's model list. It works in the vault through Vault Agent's tools and cards; it gets no terminal. Arguments are separated by spaces; keys are "NAME=secret name" pairs from Obsidian's secret storage.`,
+			desc: "Pick it in the chat's model list; it works through Vault Agent's tools.",
+			more: `${profile.install ? `Install: ${profile.install}. ` : ""}Pick it in the chat's model list. It works in the vault through Vault Agent's tools and cards; it gets no terminal. Arguments are separated by spaces; keys are "NAME=secret name" pairs from Obsidian's secret storage.`,
 			aliases,
 			render: (setting) => {
 				setting.settingEl.addClass("vault-agent-coding-agent");

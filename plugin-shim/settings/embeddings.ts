@@ -32,7 +32,8 @@ export function embeddingsSection(ctx: SettingsContext, redraw: () => void): Sec
 		rows: [
 			{
 				name: "Search by meaning",
-				desc: "Also ranks passages by what they mean, not only by the words they share with the question, using an embedding model on your own server. While off, search works by words alone and nothing is sent anywhere.",
+				desc: "Ranks passages by meaning too, with an embedding model on your server.",
+				more: "Also ranks passages by what they mean, not only by the words they share with the question, using an embedding model on your own server. While off, search works by words alone and nothing is sent anywhere.",
 				aliases: ["embeddings", "semantic search", "vector"],
 				render: (setting) => {
 					setting.addToggle((toggle) =>
@@ -46,19 +47,20 @@ export function embeddingsSection(ctx: SettingsContext, redraw: () => void): Sec
 			},
 			{
 				name: "Embedding server",
-				desc: "An OpenAI-compatible address ending in /v1: Ollama (http://localhost:11434/v1), LM Studio (http://localhost:1234/v1), OpenAI or OpenRouter.",
+				desc: "An OpenAI-compatible address ending in /v1, such as Ollama's.",
+				more: "An OpenAI-compatible address ending in /v1: Ollama (http://localhost:11434/v1), LM Studio (http://localhost:1234/v1), OpenAI or OpenRouter.",
 				aliases: ["embeddings", "base url"],
 				render: text("baseUrl", "http://localhost:11434/v1"),
 			},
 			{
 				name: "Embedding model",
-				desc: "An embedding model the server has, such as nomic-embed-text. Changing it embeds every section again.",
+				desc: "Such as nomic-embed-text. Changing it embeds every section again.",
 				aliases: ["embeddings"],
 				render: text("model", "nomic-embed-text"),
 			},
 			{
 				name: "Embedding API key",
-				desc: "Kept in Obsidian's secret storage under the name you pick. Local servers usually need none.",
+				desc: "The name of a secret in Obsidian's secret storage. Local servers need none.",
 				aliases: ["embeddings", "secret", "token"],
 				render: (setting) => {
 					setting.addComponent((el) =>
@@ -70,7 +72,8 @@ export function embeddingsSection(ctx: SettingsContext, redraw: () => void): Sec
 			},
 			{
 				name: "Embedded sections",
-				desc: "Only notes in the folders the agent may read are embedded. The vectors are kept in this plugin's folder; changed sections are embedded again a few seconds after an edit.",
+				desc: "Only notes in the folders the agent may read are embedded.",
+				more: "Only notes in the folders the agent may read are embedded. The vectors are kept in this plugin's folder; changed sections are embedded again a few seconds after an edit.",
 				aliases: ["embeddings", "embed now", "stop"],
 				render: (setting) => statusRow(ctx, setting, save),
 			},

@@ -1,5 +1,7 @@
-// The settings tab's "MCP servers" section: the user's own servers, whose
-// tools the chat offers beside ours. Add one by command or URL, or paste
+// The settings tab's "MCP: your servers in the chat" page: the user's own
+// servers, whose tools the chat offers beside ours. First each configured
+// server with its live state (running, failed and why, off), then the forms
+// that add one: by command or URL, or paste
 // Claude Desktop's, Cursor's or VS Code's JSON (the core reads it; values
 // it holds in the clear go to secret storage); per server: on/off, the
 // trust level, Test (what the server says of itself and its tools, with a
@@ -19,6 +21,9 @@ const TRUST: Record<Trust, string> = {
 const DISCLOSURE =
 	"Each call sends the tool's arguments, which the model chose from your chat and notes, to that server (a program on this computer, or the address you gave). Folder scopes and undo cannot reach what it does. How far you trust it is your choice.";
 
+/** What the last listing of a server said, this session (Test, or the state check on opening the page). */
+const lastListing = new Map<string, OutsideListing>();
+
 /** Random bits for an added server's own id (its approvals are for it alone). */
 function freshId(): string {
 	return window.crypto.randomUUID();
@@ -35,12 +40,16 @@ export function mcpServersSection(ctx: SettingsContext, redraw: () => void): Sec
 		redraw();
 	};
 	const change = (id: string, patch: Partial<OutsideServer>) => save(servers().map((s) => (s.id === id ? { ...s, ...patch } : s)));
+	// The servers first, each with its state; then the forms that add one.
+	for (const server of servers()) section.rows.push(serverRow(ctx, server, change, save, servers));
 	section.rows.push({
 		name: "Add a server",
-		desc: `A command that starts a stdio server (for example npx -y @modelcontextprotocol/server-everything), or the address of a Streamable HTTP server. Below it: environment variables (stdio) or headers (HTTP), one NAME=value a line, and an HTTP server's bearer token; a value that is the name of a secret in Obsidian's secret storage is read from it, any other value is put there. ${DISCLOSURE}`,
+		desc: "A command that starts a stdio server, or a Streamable HTTP address.",
+		more: `A command that starts a stdio server (for example npx -y @modelcontextprotocol/server-everything), or the address of a Streamable HTTP server. Below it: environment variables (stdio) or headers (HTTP), one NAME=value a line, and an HTTP server's bearer token; a value that is the name of a secret in Obsidian's secret storage is read from it, any other value is put there. ${DISCLOSURE}`,
 		aliases: [...aliases, "environment", "headers", "bearer token", "working folder"],
 		render: (setting) => {
 			setting.settingEl.addClass("vault-agent-mcp-add");
+			setting.descEl.createDiv({ cls: "vault-agent-mcp-disclosure", text: DISCLOSURE });
 			const form = { name: "", target: "", values: "", bearer: "", cwd: "" };
 			const field = (key: keyof typeof form, placeholder: string, label: string) =>
 				setting.addText((text) => {
@@ -76,10 +85,12 @@ export function mcpServersSection(ctx: SettingsContext, redraw: () => void): Sec
 	});
 	section.rows.push({
 		name: "Paste a configuration",
-		desc: `The JSON of Claude Desktop or Cursor (mcpServers) or of VS Code (servers): every server in it is added, switched on and asking before every call. Keys and tokens in it go to Obsidian's secret storage. ${DISCLOSURE}`,
+		desc: "Claude Desktop's, Cursor's or VS Code's JSON: every server in it is added.",
+		more: `The JSON of Claude Desktop or Cursor (mcpServers) or of VS Code (servers): every server in it is added, switched on and asking before every call. Keys and tokens in it go to Obsidian's secret storage. ${DISCLOSURE}`,
 		aliases,
 		render: (setting) => {
 			setting.settingEl.addClass("vault-agent-mcp-paste-config");
+			setting.descEl.createDiv({ cls: "vault-agent-mcp-disclosure", text: DISCLOSURE });
 			let pasted = "";
 			const report = setting.descEl.createDiv({ cls: "vault-agent-mcp-report" });
 			setting.addTextArea((area) => {
@@ -104,7 +115,6 @@ export function mcpServersSection(ctx: SettingsContext, redraw: () => void): Sec
 			);
 		},
 	});
-	for (const server of servers()) section.rows.push(serverRow(ctx, server, change, save, servers));
 	return section;
 }
 
@@ -120,13 +130,19 @@ function serverRow(
 	if (server.bearerSecret) secrets.push(`a bearer token from the secret ${server.bearerSecret}`);
 	return {
 		name: server.id,
-		desc: `${server.kind === "http" ? "Streamable HTTP" : "Command"}: ${where}${secrets.length ? `; ${secrets.join(", ")}` : ""}.${server.trust === "neverAsk" ? " Warning: every call of its tools runs without asking you." : ""}`,
+		desc: `${server.kind === "http" ? "Streamable HTTP" : "Command"}: ${where}`,
+		more: `${server.kind === "http" ? "Streamable HTTP" : "Command"}: ${where}${secrets.length ? `; ${secrets.join(", ")}` : ""}.`,
 		render: (setting: Setting) => {
 			setting.settingEl.addClass("vault-agent-mcp-server");
+			setting.settingEl.dataset.serverId = server.id;
+			if (server.trust === "neverAsk") setting.descEl.createDiv({ cls: "vault-agent-mcp-warning", text: "Every call of its tools runs without asking you." });
+			const state = setting.descEl.createDiv({ cls: "vault-agent-mcp-state" });
+			showState(ctx, server, state);
 			// Under the name and the controls, the row's whole width: a tool list needs the room.
 			const report = setting.settingEl.createDiv({ cls: "vault-agent-mcp-report" });
 			setting.addToggle((toggle) =>
 				toggle.setValue(server.enabled).onChange(async (on) => {
+					lastListing.delete(server.id);
 					if (!on) await ctx.stopOutsideServer(server.id);
 					await change(server.id, { enabled: on });
 				}),
@@ -140,10 +156,21 @@ function serverRow(
 					report.setText("Connecting…");
 					const core = ctx.core;
 					if (!core) return;
-					drawListing(report, await core.outsideTest(server.id), server, change);
+					const listing = await core.outsideTest(server.id);
+					lastListing.set(server.id, listing);
+					drawState(state, server, listing);
+					drawListing(report, listing, server, change);
 				}),
 			);
-			setting.addButton((button) => button.setButtonText("Restart").onClick(() => void ctx.stopOutsideServer(server.id).then(() => report.setText("Stopped; it starts again at its next use."))));
+			setting.addButton((button) =>
+				button.setButtonText("Restart").onClick(() =>
+					void ctx.stopOutsideServer(server.id).then(() => {
+						lastListing.delete(server.id);
+						report.setText("Stopped; it starts again at its next use.");
+						showState(ctx, server, state);
+					}),
+				),
+			);
 			setting.addExtraButton((button) =>
 				button
 					.setIcon("trash")
@@ -157,14 +184,40 @@ function serverRow(
 	};
 }
 
+/**
+ * The server's state in one line: off, running with its tools, or failed
+ * with the reason. A server on that nothing has listed yet is listed now
+ * (a stdio one starts), so a failing server shows it without a click on Test.
+ */
+function showState(ctx: SettingsContext, server: OutsideServer, el: HTMLElement): void {
+	if (!server.enabled) return drawState(el, server, null);
+	const known = lastListing.get(server.id) ?? ctx.core?.outsideStatus().find(([id]) => id === server.id)?.[1];
+	if (known) return drawState(el, server, known);
+	el.setText("Starting…");
+	el.className = "vault-agent-mcp-state is-starting";
+	void ctx.core?.outsideTest(server.id).then((listing) => {
+		lastListing.set(server.id, listing);
+		drawState(el, server, listing);
+	});
+}
+
+function drawState(el: HTMLElement, server: OutsideServer, listing: OutsideListing | null): void {
+	const [cls, text] = !server.enabled
+		? ["is-off", "Off"]
+		: !listing
+			? ["is-starting", "Starting…"]
+			: listing.ok
+				? ["is-running", `Running: ${listing.tools.length} ${listing.tools.length === 1 ? "tool" : "tools"}`]
+				: ["is-failed", `Failed: ${listing.error ?? "it did not answer."}`];
+	el.className = `vault-agent-mcp-state ${cls}`;
+	el.setText(text);
+}
+
 /** What Test found: the server's name and version, each tool with its annotations and switch, or the error. */
 function drawListing(report: HTMLElement, listing: OutsideListing, server: OutsideServer, change: (id: string, patch: Partial<OutsideServer>) => Promise<void>): void {
 	report.empty();
-	report.toggleClass("is-error", !listing.ok);
-	if (!listing.ok) {
-		report.setText(listing.error ?? "It did not answer.");
-		return;
-	}
+	// A failure is the row's state line (drawState): said once, not again here.
+	if (!listing.ok) return;
 	const count = listing.tools.length;
 	const who = [listing.name || server.id, listing.version].filter(Boolean).join(" ");
 	report.createDiv({ cls: "vault-agent-mcp-answered", text: `${who} answered with ${count} ${count === 1 ? "tool" : "tools"}.` });

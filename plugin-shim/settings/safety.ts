@@ -4,27 +4,25 @@
 
 import type { SettingsContext } from "./settings-context";
 import { asPermissionMode, PERMISSION_MODES } from "./permission-modes";
-import { commitOnChange, type Row, type Section } from "./section";
+import type { Row, Section } from "./section";
+import { pathList } from "./suggest";
 
 export function safetySection(ctx: SettingsContext): Section {
 	const settings = ctx.core?.settings();
-	const folderList = (name: string, desc: string, key: "readFolders" | "writeFolders"): Row => ({
+	const folderList = (name: string, desc: string, more: string, key: "readFolders" | "writeFolders"): Row => ({
 		name,
 		desc,
+		more,
 		aliases: ["folders", "scope"],
 		render: (setting) => {
 			setting.settingEl.addClass("vault-agent-folder-setting");
-			setting.addTextArea((area) => {
-				area.setPlaceholder("Whole vault");
-				area.inputEl.rows = 3;
-				commitOnChange(area, (settings?.[key] ?? []).join("\n"), async (value) => {
-					const folders = value
-						.split("\n")
-						.map((line) => line.trim())
-						.filter((line) => line !== "");
-					const saved = await ctx.updateSettings({ [key]: folders });
-					return saved[key].join("\n");
-				});
+			setting.settingEl.dataset.key = key;
+			pathList(ctx.app, setting.controlEl, {
+				kind: "folder",
+				label: `Add a folder: ${name.toLowerCase()}`,
+				placeholder: key === "readFolders" ? "Whole vault; add a folder" : "All it may read; add a folder",
+				paths: settings?.[key] ?? [],
+				save: async (folders) => (await ctx.updateSettings({ [key]: folders }))[key],
 			});
 		},
 	});
@@ -34,7 +32,8 @@ export function safetySection(ctx: SettingsContext): Section {
 		rows: [
 			{
 				name: "Vault changes",
-				desc: "What the agent may change in your vault. You can also switch it in the chat header; the agent itself never can.",
+				desc: "What the agent may change in your vault. Also in the chat header; never the agent's.",
+				more: "What the agent may change in your vault. You can also switch it in the chat header; the agent itself never can.",
 				aliases: ["permission mode", "read only", ...PERMISSION_MODES.map((m) => m.label)],
 				render: (setting) => {
 					setting.settingEl.addClass("vault-agent-permission-mode-setting");
@@ -58,17 +57,20 @@ export function safetySection(ctx: SettingsContext): Section {
 			},
 			folderList(
 				"Folders the agent may read",
-				"One folder per line, from the vault root (like Projects or Areas/Work). Leave empty for the whole vault. Results from searches and lists leave out the rest and say how many were left out.",
+				"None listed: the whole vault. Results leave out the rest and say how many.",
+				"Folders from the vault root (like Projects or Areas/Work). Leave empty for the whole vault. Results from searches and lists leave out the rest and say how many were left out.",
 				"readFolders",
 			),
 			folderList(
 				"Folders the agent may change",
-				"One folder per line. Leave empty for every folder it may read. Changes still follow the vault changes mode above, and never reach Obsidian's configuration folder.",
+				"None listed: every folder it may read. Changes still follow the mode above.",
+				"Leave empty for every folder it may read. Changes still follow the vault changes mode above, and never reach Obsidian's configuration folder.",
 				"writeFolders",
 			),
 			{
 				name: "Local only",
-				desc: "While on, Vault Agent connects only to this computer (127.0.0.0/8, ::1) and your private network (10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16, 169.254.0.0/16, fc00::/7, fe80::/10), never to a cloud's metadata service (169.254.169.254), and refuses any other address before a connection is opened. Coding agents run as programs of their own: this switch cannot hold them to it.",
+				desc: "Connect only to this computer and your private network; refuse the rest.",
+				more: "While on, Vault Agent connects only to this computer (127.0.0.0/8, ::1) and your private network (10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16, 169.254.0.0/16, fc00::/7, fe80::/10), never to a cloud's metadata service (169.254.169.254), and refuses any other address before a connection is opened. Coding agents run as programs of their own: this switch cannot hold them to it.",
 				aliases: ["offline", "privacy", "no cloud", "private"],
 				render: (setting) => {
 					setting.settingEl.addClass("vault-agent-local-only");
@@ -81,7 +83,8 @@ export function safetySection(ctx: SettingsContext): Section {
 			},
 			{
 				name: "Connections since start",
-				desc: "Every connection Vault Agent made or refused since it started: where to, what for, when.",
+				desc: "Every connection made or refused since Vault Agent started.",
+				more: "Every connection Vault Agent made or refused since it started: where to, what for, when.",
 				aliases: ["network", "connection log", "local only"],
 				render: (setting) => {
 					setting.settingEl.addClass("vault-agent-connection-log");

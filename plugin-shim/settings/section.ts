@@ -12,16 +12,27 @@ import type { SettingsContext } from "./settings-context";
  */
 export interface Row {
 	name: string;
+	/** At most two lines at the pane's usual widths; the rest is in `more`. */
 	desc?: string;
+	/** The rest, written into docs/settings.md under the row's page, which `desc` links to. */
+	more?: string;
 	aliases?: string[];
 	render: (setting: Setting) => void;
 }
 
-/** One section under its heading; `cls` marks its rows in the fallback. */
+/** One group of rows under its heading; `cls` marks its rows in the fallback. */
 export interface Section {
 	heading: string;
 	cls: string;
 	rows: Row[];
+}
+
+/** One entry of the tab's nav: a page of groups, shown one page at a time. */
+export interface Page {
+	name: string;
+	/** The page's id in the nav (and its element's data-page). */
+	id: string;
+	groups: Section[];
 }
 
 /** A number setting as shown (seconds, KiB…) and as stored (the core clamps it). */
@@ -79,7 +90,7 @@ export function commitOnChange(text: TextComponent | TextAreaComponent, initial:
 }
 
 /** A number field: saved when left, showing what the core kept (it clamps). */
-export function numberRow(ctx: SettingsContext, name: string, desc: string, key: keyof typeof NUMBERS, aliases?: string[]): Row {
+export function numberRow(ctx: SettingsContext, name: string, desc: string, key: keyof typeof NUMBERS, aliases?: string[], more?: string): Row {
 	const entry = NUMBERS[key];
 	const shown = () => {
 		const settings = ctx.core?.settings();
@@ -88,6 +99,7 @@ export function numberRow(ctx: SettingsContext, name: string, desc: string, key:
 	return {
 		name,
 		desc,
+		more,
 		aliases,
 		render: (setting) => {
 			setting.settingEl.addClass("vault-agent-number");

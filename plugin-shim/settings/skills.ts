@@ -7,17 +7,20 @@ import { Notice, type Setting } from "obsidian";
 import type { VaultAgentSettings } from "../core/types";
 import type { SettingsContext } from "./settings-context";
 import { commitOnChange, type Row } from "./section";
+import { suggestPaths } from "./suggest";
 
 export function skillsRows(ctx: SettingsContext, settings: VaultAgentSettings, redraw: () => void): Row[] {
 	return [
 		{
 			name: "Skills folder",
-			desc: "Agent Skills: each folder in it with a SKILL.md note (front matter with name and description) is a skill. The model is told each skill's name and description and reads the rest with its read tool when a task needs it. A skill gives instructions, never permission; skills outside the folders the agent may read are not offered. Empty: none.",
+			desc: "Each folder in it with a SKILL.md note is a skill the model may follow.",
+			more: "Agent Skills: each folder in it with a SKILL.md note (front matter with name and description) is a skill. The model is told each skill's name and description and reads the rest with its read tool when a task needs it. A skill gives instructions, never permission; skills outside the folders the agent may read are not offered. Empty: none.",
 			aliases: ["agent skills", "SKILL.md"],
 			render: (setting) => {
 				setting.settingEl.addClass("vault-agent-skills-folder");
 				setting.addText((text) => {
 					text.setPlaceholder("Skills");
+					suggestPaths(ctx.app, text, "folder");
 					commitOnChange(text, settings.chat.skillsFolder, async (skillsFolder) => {
 						const current = ctx.core?.settings().chat ?? settings.chat;
 						return (await ctx.updateSettings({ chat: { ...current, skillsFolder } })).chat.skillsFolder;

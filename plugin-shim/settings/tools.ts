@@ -1,5 +1,7 @@
-// The settings tab's Tools section: every tool's switch (and one for all),
-// with the commands it reads with and the changes it can make.
+// The settings tab's Tools page: every tool's switch (and one for all), under
+// the one name the chat shows too (the core's registry), with what it does in
+// the user's words and the changes it can make; which changes always ask
+// first is said once, at the top, and marked on each such change.
 
 import type { ToggleComponent } from "obsidian";
 import type { SettingsContext } from "./settings-context";
@@ -23,7 +25,8 @@ export function toolsSection(ctx: SettingsContext): Section {
 	const rows: Row[] = [
 		{
 			name: "All tools",
-			desc: "Turn every tool on or off at once.",
+			desc: "Changes marked ✱ always ask you first, whatever the mode.",
+			more: "Turn every tool on or off at once. A tool that is off is not offered to the model. Changes marked ✱ always show you a card to approve, whatever the vault changes mode; the others follow the mode.",
 			render: (setting) => {
 				setting.settingEl.addClass("vault-agent-all-tools");
 				setting.addToggle((toggle) => {
@@ -44,7 +47,8 @@ export function toolsSection(ctx: SettingsContext): Section {
 		const writes = tool.commandDetails.filter((c) => c.access !== "read");
 		rows.push({
 			name: tool.displayName,
-			desc: tool.description,
+			desc: tool.summary,
+			more: `${tool.description}${reads.length > 0 ? ` Reads with: ${reads.join(", ")}.` : ""}`,
 			aliases: [tool.id, ...tool.commandDetails.map((c) => c.name)],
 			render: (setting) => {
 				setting.settingEl.addClass("vault-agent-tool");
@@ -60,12 +64,15 @@ export function toolsSection(ctx: SettingsContext): Section {
 						});
 					});
 				});
-				const commands = setting.descEl.createDiv({ cls: "vault-agent-tool-commands" });
-				if (reads.length > 0) commands.createSpan({ cls: "vault-agent-reads", text: `Reads: ${reads.join(", ")}` });
 				if (writes.length > 0) {
 					// Declared kinds; "Ask before every change" asks for the others too.
-					const list = writes.map((c) => (c.access === "confirmedWrite" ? `${c.name} (always asks you first)` : c.name));
-					commands.createSpan({ cls: "vault-agent-writes", text: `Changes: ${list.join(", ")}` });
+					const commands = setting.descEl.createDiv({ cls: "vault-agent-tool-commands" });
+					commands.appendText("Changes: ");
+					writes.forEach((c, i) => {
+						if (i > 0) commands.appendText(", ");
+						commands.appendText(c.name);
+						if (c.access === "confirmedWrite") commands.createSpan({ cls: "vault-agent-asks-first", text: "✱", attr: { title: "Always asks you first", "aria-label": "always asks you first" } });
+					});
 				}
 			},
 		});

@@ -109,12 +109,17 @@ pub struct NoteHeading {
 }
 
 /// A call carried out by Obsidian's vault or computed by the plugin, as
-/// the chat's tool block shows it: a label naming the tool and what ran it,
-/// and the words of its line (the operation and the notes it touched).
+/// the chat's tool block shows it: the tool's one name (the settings show the
+/// same), what ran it instead of the CLI, and the words of its line (the
+/// operation and the notes it touched).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 pub struct Ran {
     pub label: String,
+    /// What ran it: Obsidian's vault, a computed report, the plugin's index
+    /// (empty in a chat stored before it was kept apart from the label).
+    #[serde(default)]
+    pub by: String,
     pub words: Vec<String>,
 }
 
@@ -123,11 +128,12 @@ impl Ran {
     pub const COMPUTED: &'static str = "computed report";
     pub const SEARCH: &'static str = "the plugin's index";
 
-    /// `tool` is the tool's name, which says "(CLI)" for the tools the CLI
-    /// runs; `by` says what ran this call instead.
+    /// `tool` is the tool's name, kept as it is so that one tool has one
+    /// name everywhere; `by` says what ran this call instead of the CLI.
     pub fn new(tool: &str, by: &str, words: Vec<String>) -> Self {
         Ran {
-            label: format!("{} ({by})", tool.trim_end_matches(" (CLI)")),
+            label: tool.to_string(),
+            by: by.to_string(),
             words,
         }
     }
@@ -261,11 +267,17 @@ mod tests {
     use super::Ran;
 
     #[test]
-    fn a_label_names_what_ran_instead_of_the_cli() {
-        let ran = Ran::new("Vault hygiene (CLI)", Ran::COMPUTED, Vec::new());
-        assert_eq!(ran.label, "Vault hygiene (computed report)");
-        let ran = Ran::new("Organise notes (CLI)", Ran::VAULT, Vec::new());
-        assert_eq!(ran.label, "Organise notes (Obsidian's vault)");
+    fn a_label_is_the_tools_one_name_and_by_says_what_ran() {
+        let ran = Ran::new("Vault hygiene", Ran::COMPUTED, Vec::new());
+        assert_eq!(
+            (ran.label.as_str(), ran.by.as_str()),
+            ("Vault hygiene", "computed report")
+        );
+        let ran = Ran::new("Organise notes", Ran::VAULT, Vec::new());
+        assert_eq!(
+            (ran.label.as_str(), ran.by.as_str()),
+            ("Organise notes", "Obsidian's vault")
+        );
     }
 
     #[test]

@@ -62,6 +62,8 @@ pub struct ToolDescriptor {
     pub id: &'static str,
     pub display_name: &'static str,
     pub description: &'static str,
+    /// What it does in the user's words, for the settings (`tools::user_summary`).
+    pub summary: &'static str,
     pub guidance: &'static str,
     pub input_schema: Value,
     /// The command allowlist.
@@ -178,6 +180,7 @@ impl<H: Host> Engine<H> {
                 id: tool.id,
                 display_name: tool.display_name,
                 description: tool.description,
+                summary: crate::tools::user_summary(tool.id),
                 guidance: tool.guidance,
                 input_schema: schema.clone(),
                 commands: tool.command_names(),

@@ -171,7 +171,7 @@ pub fn offer(listings: &[(&OutsideServer, OutsideListing)], compact: bool) -> Of
     }
     if !offer.left_out.is_empty() {
         offer.notices.push(format!(
-            "{} MCP tools were not offered to the model (at most {cap_at} are): {}. Switch off tools you do not need in Settings → Vault Agent → MCP servers.",
+            "{} MCP tools were not offered to the model (at most {cap_at} are): {}. Switch off tools you do not need in Settings → Vault Agent → MCP: your servers in the chat.",
             offer.left_out.len(),
             offer.left_out.join(", ")
         ));
@@ -184,7 +184,7 @@ pub fn unreachable_notice(server: &OutsideServer, listing: &OutsideListing) -> S
     // asking for a sign-in would send them looking for a feature, not the typo.
     if let (true, Some(secret)) = (listing.needs_sign_in, authorization_secret(server)) {
         return format!(
-            "The MCP server `{}` refused its bearer token (401), so its tools are not offered: the token in the secret `{secret}` is wrong or has expired. Put the right one in that secret (Obsidian's secret storage) or in the server's row in Settings → Vault Agent → MCP servers, then Test it.",
+            "The MCP server `{}` refused its bearer token (401), so its tools are not offered: the token in the secret `{secret}` is wrong or has expired. Put the right one in that secret (Obsidian's secret storage) or in the server's row in Settings → Vault Agent → MCP: your servers in the chat, then Test it.",
             server.id
         );
     }
@@ -203,7 +203,7 @@ pub fn unreachable_notice(server: &OutsideServer, listing: &OutsideListing) -> S
             format!(", or its working folder `{}` does not exist", server.cwd)
         };
         return format!(
-            "The MCP server `{}` could not start, so its tools are not offered: the command `{}` was not found{folder}. Check that the program is installed and on the PATH Obsidian starts with, or give its full path in Settings → Vault Agent → MCP servers.",
+            "The MCP server `{}` could not start, so its tools are not offered: the command `{}` was not found{folder}. Check that the program is installed and on the PATH Obsidian starts with, or give its full path in Settings → Vault Agent → MCP: your servers in the chat.",
             server.id, server.command
         );
     }
@@ -243,7 +243,7 @@ pub fn connect_spec<H: Host>(host: &H, server: &OutsideServer) -> Result<Outside
             .map(|v| {
                 host.secret(&v.secret).map(|value| (v.name.clone(), value)).ok_or_else(|| {
                     format!(
-                        "`{}` needs the secret `{}` for {}, and secret storage has none by that name: set it in Settings → Vault Agent → MCP servers.",
+                        "`{}` needs the secret `{}` for {}, and secret storage has none by that name: set it in Settings → Vault Agent → MCP: your servers in the chat.",
                         server.id, v.secret, v.name
                     )
                 })
@@ -348,7 +348,7 @@ pub fn outcome_result(outcome: &OutsideOutcome, tool: &str, timeout_ms: u32) -> 
         }
         OutsideOutcome::Unreachable { message } => failed(
             "outside_unreachable",
-            format!("The server could not be reached: {message}. Tell the user; they can Test it in Settings → Vault Agent → MCP servers."),
+            format!("The server could not be reached: {message}. Tell the user; they can Test it in Settings → Vault Agent → MCP: your servers in the chat."),
         ),
     }
 }

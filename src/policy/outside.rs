@@ -31,7 +31,7 @@ pub fn decide(
 ) -> OutsideVerdict {
     if !server.enabled {
         return OutsideVerdict::Refuse(format!(
-            "The MCP server `{}` is switched off (Settings → Vault Agent → MCP servers).",
+            "The MCP server `{}` is switched off (Settings → Vault Agent → MCP: your servers in the chat).",
             server.id
         ));
     }

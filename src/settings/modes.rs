@@ -122,7 +122,7 @@ impl ModeSetting {
                 "in the chat header or in Settings → Vault Agent → Safety → Vault changes"
             }
             ModeSetting::Mcp => {
-                "in Settings → Vault Agent → Agents → \"What MCP clients may change\""
+                "in Settings → Vault Agent → MCP: this vault's server for other apps → \"What MCP clients may change\""
             }
         }
     }

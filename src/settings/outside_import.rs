@@ -160,7 +160,7 @@ fn secret_values(id: &str, value: Option<&Value>, out: &mut OutsideImport) -> Ve
         if value.contains("${") {
             // VS Code's `${input:…}` and `${env:…}` are its own to fill in.
             out.notes.push(format!(
-                "`{id}`: {name} is {value} in the paste; put its real value in the secret `{secret}` (Settings → Vault Agent → MCP servers)."
+                "`{id}`: {name} is {value} in the paste; put its real value in the secret `{secret}` (Settings → Vault Agent → MCP: your servers in the chat)."
             ));
         }
         out.secrets.push((secret.clone(), value));

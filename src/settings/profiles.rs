@@ -18,6 +18,13 @@ pub enum ProfileEdit {
     Add {
         preset: String,
     },
+    /// The profile `id` talks to another provider from now on: the preset's
+    /// server and model, a fresh key and window; no profile is added (issue
+    /// 40: picking a provider never quietly adds one).
+    Provider {
+        id: String,
+        preset: String,
+    },
     /// A copy of a profile, named "… copy", in use at once.
     Duplicate {
         id: String,
@@ -48,6 +55,7 @@ impl ProfileEdit {
         let fields: &[&str] = match action {
             "add" => &["preset"],
             "rename" => &["id", "name"],
+            "provider" => &["id", "preset"],
             "duplicate" | "delete" | "select" => &["id"],
             other => return Err(format!("unknown profile action {other:?}")),
         };
@@ -70,6 +78,10 @@ impl ProfileEdit {
             "rename" => ProfileEdit::Rename {
                 id: text("id")?,
                 name: text("name")?,
+            },
+            "provider" => ProfileEdit::Provider {
+                id: text("id")?,
+                preset: text("preset")?,
             },
             "duplicate" => ProfileEdit::Duplicate { id: text("id")? },
             "delete" => ProfileEdit::Delete { id: text("id")? },
@@ -122,16 +134,41 @@ impl ChatSettings {
         let mut chat = self.clone();
         match edit {
             ProfileEdit::Add { preset } => {
-                let preset = PRESETS
-                    .iter()
-                    .find(|p| p.id == preset)
-                    .ok_or_else(|| format!("There is no preset {preset:?}."))?;
+                let preset = preset_by_id(preset)?;
                 let server = ProviderSettings {
                     base_url: preset.base_url.into(),
                     model: preset.model.into(),
                     ..ProviderSettings::defaults(preset.kind)
                 };
                 chat.push_selected(preset.label, preset.kind, server);
+            }
+            ProfileEdit::Provider { id, preset } => {
+                let preset = preset_by_id(preset)?;
+                let index = chat.index(id)?;
+                let old = chat.profiles[index].clone();
+                // The user's own words stay; what belonged to the old server
+                // (its key, window, image answer, last check) does not.
+                let server = ProviderSettings {
+                    base_url: preset.base_url.into(),
+                    model: preset.model.into(),
+                    instructions: old.server.instructions.clone(),
+                    ..ProviderSettings::defaults(preset.kind)
+                };
+                // A name that only repeated the old preset's follows the new one.
+                let named_by_preset = old.preset().is_some_and(|p| old.name.starts_with(p.label));
+                let profile = &mut chat.profiles[index];
+                profile.provider = preset.kind;
+                profile.server = server;
+                profile.last_check = None;
+                if named_by_preset {
+                    let others: Vec<String> = chat
+                        .profiles
+                        .iter()
+                        .filter(|p| p.id != *id)
+                        .map(|p| p.name.clone())
+                        .collect();
+                    chat.profiles[index].name = unused_name(preset.label, &others);
+                }
             }
             ProfileEdit::Duplicate { id } => {
                 let source = chat.find(id)?.clone();
@@ -179,17 +216,8 @@ impl ChatSettings {
 
     /// Appends a profile with a name no other profile has, and uses it.
     fn push_selected(&mut self, name: &str, provider: ProviderKind, server: ProviderSettings) {
-        let base: String = name.chars().take(MAX_PROFILE_NAME_CHARS - 4).collect();
-        let name = (1..)
-            .map(|n| {
-                if n == 1 {
-                    base.clone()
-                } else {
-                    format!("{base} {n}")
-                }
-            })
-            .find(|candidate| self.profiles.iter().all(|p| &p.name != candidate))
-            .expect("an unused name");
+        let taken: Vec<String> = self.profiles.iter().map(|p| p.name.clone()).collect();
+        let name = unused_name(name, &taken);
         let id = fresh_profile_id(&self.profiles);
         self.active_profile = id.clone();
         self.profiles.push(ModelProfile {
@@ -200,6 +228,28 @@ impl ChatSettings {
             last_check: None,
         });
     }
+}
+
+fn preset_by_id(id: &str) -> Result<&'static crate::settings::presets::ProviderPreset, String> {
+    PRESETS
+        .iter()
+        .find(|p| p.id == id)
+        .ok_or_else(|| format!("There is no preset {id:?}."))
+}
+
+/// `name`, or `name 2`, `name 3`…: the first that no name in `taken` is.
+fn unused_name(name: &str, taken: &[String]) -> String {
+    let base: String = name.chars().take(MAX_PROFILE_NAME_CHARS - 4).collect();
+    (1..)
+        .map(|n| {
+            if n == 1 {
+                base.clone()
+            } else {
+                format!("{base} {n}")
+            }
+        })
+        .find(|candidate| taken.iter().all(|t| t != candidate))
+        .expect("an unused name")
 }
 
 #[cfg(test)]
@@ -234,6 +284,55 @@ mod tests {
         );
         assert_eq!(again.active_profile, "profile-3");
         assert!(edit(&chat, json!({"action": "add", "preset": "nope"})).is_err());
+    }
+
+    #[test]
+    fn picking_a_provider_changes_the_profile_and_adds_none() {
+        let start = ChatSettings::default();
+        let id = start.profile().id.clone();
+        let mut chat = start.clone();
+        chat.profiles[0].server.instructions = "Be brief.".into();
+        chat.profiles[0].server.api_key_secret = "ollama-key".into();
+        let chat = edit(
+            &chat,
+            json!({"action": "provider", "id": id, "preset": "anthropic"}),
+        )
+        .unwrap();
+        assert_eq!(chat.profiles.len(), 1, "no profile added");
+        let profile = chat.profile();
+        assert_eq!(profile.id, id);
+        assert_eq!(profile.provider, ProviderKind::Anthropic);
+        assert_eq!(profile.server.base_url, "https://api.anthropic.com");
+        assert_eq!(
+            profile.name, "Anthropic",
+            "a preset's name follows the preset"
+        );
+        assert_eq!(
+            profile.server.instructions, "Be brief.",
+            "the user's words stay"
+        );
+        assert_eq!(
+            profile.server.api_key_secret, "",
+            "the old server's key does not"
+        );
+        // A name the user gave is kept.
+        let renamed = edit(&chat, json!({"action": "rename", "id": id, "name": "Work"})).unwrap();
+        let back = edit(
+            &renamed,
+            json!({"action": "provider", "id": id, "preset": "ollama"}),
+        )
+        .unwrap();
+        assert_eq!(back.profile().name, "Work");
+        assert!(edit(
+            &back,
+            json!({"action": "provider", "id": id, "preset": "nope"})
+        )
+        .is_err());
+        assert!(edit(
+            &back,
+            json!({"action": "provider", "id": "gone", "preset": "ollama"})
+        )
+        .is_err());
     }
 
     #[test]

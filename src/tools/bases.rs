@@ -265,7 +265,7 @@ fn list_or_none(items: &[&str]) -> String {
 pub fn tool() -> ToolSpec {
     ToolSpec {
         id: "obsidianBases",
-        display_name: "Bases (CLI)",
+        display_name: "Bases",
         description: "List Bases (database views of notes), their views, query a view, or add an item to a base.",
         guidance: "Use obsidianBases for `.base` files: `bases` lists them, `base:views` a base's \
                    views, `base:query` the rows of a view (format csv or md reads well), \

@@ -268,7 +268,7 @@ fn unreadable_bookmarks() -> ToolError {
 pub fn tool() -> ToolSpec {
     ToolSpec {
         id: "obsidianBookmarks",
-        display_name: "Bookmarks (CLI)",
+        display_name: "Bookmarks",
         description:
             "List the user's bookmarks or add one (a file, heading, folder, search or web address).",
         guidance:

@@ -216,7 +216,7 @@ fn daily_undo() -> Option<UndoKind> {
 pub fn tool() -> ToolSpec {
     ToolSpec {
         id: "obsidianDailyNote",
-        display_name: "Daily note (CLI)",
+        display_name: "Daily note",
         description: "Read today's daily note, find its path, or add text at its end or start.",
         guidance: "Use obsidianDailyNote for today's daily note: `daily:read` returns its text, \
                    `daily:path` where it lives (the only way to learn the user's daily note folder \

@@ -469,7 +469,7 @@ pub fn line_count(text: &str) -> usize {
 pub fn tool() -> ToolSpec {
     ToolSpec {
         id: "obsidianEdit",
-        display_name: "Edit notes (CLI)",
+        display_name: "Edit notes",
         description: "Create a new note, add text to a note, or change part of a note (exact text or a section by its heading).",
         guidance: "Use obsidianEdit to write notes when the user asks: `create` makes a NEW note (never \
                    over an existing one), `append`/`prepend` add text at the end/start (after the \

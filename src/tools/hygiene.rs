@@ -251,7 +251,7 @@ impl SuggestArgs {
 pub fn tool() -> ToolSpec {
     ToolSpec {
         id: "obsidianHygiene",
-        display_name: "Vault hygiene (CLI)",
+        display_name: "Vault hygiene",
         description: "Check the vault's tidiness: duplicate or very similar note titles, empty notes, links to notes that do not exist, and notes that should link to a note or topic.",
         guidance: "Use obsidianHygiene to tidy the vault: `duplicates` (same or very similar titles), \
                    `empty` (notes with no text), `missing` (wiki links to notes that do not exist, \

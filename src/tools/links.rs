@@ -189,7 +189,7 @@ impl CommandArgs for UnresolvedArgs {
 pub fn tool() -> ToolSpec {
     ToolSpec {
         id: "obsidianLinks",
-        display_name: "Links (CLI)",
+        display_name: "Links",
         description: "Query the link graph: what links to a note, what it links to, orphans, dead ends and links to missing notes.",
         guidance: "Use obsidianLinks for questions about connections: `backlinks` (what links TO a \
                    note), `links` (what a note links to), `orphans` (files nothing links to), \

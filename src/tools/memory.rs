@@ -377,7 +377,7 @@ pub fn stamp_of(date: &str, chat: Option<&str>) -> String {
 pub fn tool() -> ToolSpec {
     ToolSpec {
         id: MEMORY_TOOL,
-        display_name: "Memory (CLI)",
+        display_name: "Memory",
         description: "Keep, correct or drop a fact you remember about the user or the vault, one line in the user's memory notes.",
         guidance: "Use obsidianMemory when the user tells you something lasting about themself or the vault \
                    (a preference, a name, where things live) that would help in another chat: `add` one short \

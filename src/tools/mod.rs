@@ -54,6 +54,30 @@ pub fn builtin_tools() -> Vec<ToolSpec> {
     ]
 }
 
+/// What a tool does, in the words of the person who turns it on and off
+/// (the settings' Tools page): short, and free of the model's vocabulary
+/// ("after the user approves"), which `ToolSpec::description` may need.
+pub fn user_summary(tool_id: &str) -> &'static str {
+    match tool_id {
+        "obsidianNotes" => "Reads your notes, their sections and PDFs; lists files and folders.",
+        "obsidianEdit" => "Creates notes, adds text to a note, or changes part of one.",
+        "obsidianSearch" => "Finds the passages that answer a question, or notes with your words.",
+        "obsidianDailyNote" => "Reads today's daily note or adds text to it.",
+        "obsidianTasks" => "Lists your tasks and changes a task's status.",
+        "obsidianProperties" => "Reads note properties (frontmatter); sets or removes one.",
+        "obsidianLinks" => "Finds what links to a note, what it links to, and orphans.",
+        "obsidianTags" => "Lists tags and where they are used; adds or removes one.",
+        "obsidianTemplates" => "Lists your templates and reads one.",
+        "obsidianBases" => "Lists your Bases and their views, queries a view, adds an item.",
+        "obsidianBookmarks" => "Lists your bookmarks or adds one.",
+        "obsidianRandomRead" => "Reads a random note, from one folder if you like.",
+        "obsidianOrganise" => "Moves, renames or deletes notes (to Obsidian's trash).",
+        "obsidianHygiene" => "Finds duplicate titles, empty notes and links to missing notes.",
+        "obsidianMemory" => "Keeps, corrects or drops a fact about you in your memory notes.",
+        _ => "",
+    }
+}
+
 /// Commands no tool may ever run: destructive, UI-only, code execution or
 /// settings (seed 000, "Excluded from Tool System"). Moving, renaming and
 /// deleting to the trash are `obsidianOrganise`'s, through Obsidian's file

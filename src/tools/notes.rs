@@ -364,7 +364,7 @@ impl CommandArgs for FoldersArgs {
 pub fn tool() -> ToolSpec {
     ToolSpec {
         id: "obsidianNotes",
-        display_name: "Notes (CLI)",
+        display_name: "Notes",
         description: "Read a note's text, a map of its sections or one section, its outline of headings or its file info; list files and folders; open a note in Obsidian; read a PDF's pages.",
         guidance: "Use obsidianNotes to look inside the vault: `read` for a note's full text (the \
                    first thing to do before answering about a note); for a long note `map` first, \

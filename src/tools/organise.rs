@@ -271,8 +271,8 @@ pub fn moved(path: &str, folder: &str) -> String {
 pub fn tool() -> ToolSpec {
     ToolSpec {
         id: "obsidianOrganise",
-        display_name: "Organise notes (CLI)",
-        description: "Move notes to a folder, rename a note, or delete notes to the trash; the user approves each on a card first.",
+        display_name: "Organise notes",
+        description: "Move notes to a folder, rename a note, or move notes to the trash.",
         guidance: "Use obsidianOrganise only when the user asks to move, rename or delete notes. \
                    `move` puts notes into a folder (`to`), `rename` gives one note a new file name \
                    in its folder, `delete` moves notes to the trash (never permanently). For \
@@ -285,21 +285,21 @@ pub fn tool() -> ToolSpec {
                 Access::ConfirmedWrite,
                 "Move one note or several into a folder (the user approves the list first).",
             )
-                .brief("into folder `to`")
+            .brief("into folder `to`")
             .confirm_as("Move"),
             CommandSpec::new::<RenameArgs>(
                 "rename",
                 Access::ConfirmedWrite,
                 "Give a note a new file name in its folder (the user approves it first).",
             )
-                .brief("new file name")
+            .brief("new file name")
             .confirm_as("Rename"),
             CommandSpec::new::<DeleteArgs>(
                 "delete",
                 Access::ConfirmedWrite,
                 "Move one note or several to the trash (the user approves the list first).",
             )
-                .brief("to the trash")
+            .brief("to the trash")
             .confirm_as("Delete"),
         ],
         example: json!({"command": "move", "path": "Ideas/Unlinked thought.md", "to": "Archive"}),

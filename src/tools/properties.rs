@@ -338,28 +338,36 @@ impl CommandArgs for PropertyReadArgs {
 pub fn tool() -> ToolSpec {
     ToolSpec {
         id: "obsidianProperties",
-        display_name: "Properties (CLI)",
-        description: "List and read note properties (frontmatter); set or remove one after the user approves.",
+        display_name: "Properties",
+        description: "List and read note properties (frontmatter), or set or remove one.",
         guidance: "Use obsidianProperties for frontmatter: `properties all counts` lists the \
                    property names used in the vault, `properties file=…` one note's properties, \
                    `property:read` one value. `property:set` and `property:remove` change a note \
                    only after the user clicks Approve on a preview; always name the note with \
                    `file` or `path`. For a note's text use obsidianNotes `read`.",
         commands: vec![
-            CommandSpec::new::<PropertiesArgs>("properties", Access::Read, "List properties of a note or of the vault.")
-                .brief(""),
+            CommandSpec::new::<PropertiesArgs>(
+                "properties",
+                Access::Read,
+                "List properties of a note or of the vault.",
+            )
+            .brief(""),
             // An empty property (`topics:` with nothing after it, common in
             // template vaults) prints nothing (captured: marwansaab
             // specs/013-read-property R2), like a missing value would.
-            CommandSpec::new::<PropertyReadArgs>("property:read", Access::Read, "Read one property's value.")
-                .brief("")
-                .silent_success("The property has no value (it is empty in the note's properties)."),
+            CommandSpec::new::<PropertyReadArgs>(
+                "property:read",
+                Access::Read,
+                "Read one property's value.",
+            )
+            .brief("")
+            .silent_success("The property has no value (it is empty in the note's properties)."),
             CommandSpec::new::<PropertySetArgs>(
                 "property:set",
                 Access::ConfirmedWrite,
                 "Set a property on a note (the user approves a preview first).",
             )
-                .brief("")
+            .brief("")
             .confirm_as("Set")
             .idempotent(),
             CommandSpec::new::<PropertyNameArgs>(
@@ -367,7 +375,7 @@ pub fn tool() -> ToolSpec {
                 Access::ConfirmedWrite,
                 "Remove a property from a note (the user approves a preview first).",
             )
-                .brief("")
+            .brief("")
             .confirm_as("Remove")
             .idempotent(),
         ],

@@ -35,7 +35,7 @@ impl CommandArgs for RandomReadArgs {
 pub fn tool() -> ToolSpec {
     ToolSpec {
         id: "obsidianRandomRead",
-        display_name: "Random note (CLI)",
+        display_name: "Random note",
         description: "Read a randomly chosen note, optionally from one folder.",
         guidance: "Use obsidianRandomRead only when the user wants a random note (to review, \
                    resurface or get inspired). Each call picks a different note. To read a \

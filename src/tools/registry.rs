@@ -160,7 +160,7 @@ fn name_the_field(
 /// A category tool: a name the model calls, and the commands it may run.
 pub struct ToolSpec {
     pub id: &'static str,
-    /// Ends in "(CLI)", as the design asks.
+    /// The tool's one name: the settings, the chat and MCP clients show it.
     pub display_name: &'static str,
     pub description: &'static str,
     /// When to use this tool and which tool to use instead.

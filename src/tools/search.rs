@@ -238,7 +238,7 @@ impl CommandArgs for FindArgs {
 pub fn tool() -> ToolSpec {
     ToolSpec {
         id: "obsidianSearch",
-        display_name: "Search (CLI)",
+        display_name: "Search notes",
         description: "Find the passages that answer a question (the plugin's ranked index), or search the notes' text with Obsidian's search.",
         guidance: "For a question about what the notes say (\"what did I write about X?\"), use \
                    obsidianSearch `find` first, with the user's own words: it ranks the notes' \

@@ -268,7 +268,7 @@ impl CommandArgs for TagArgs {
 pub fn tool() -> ToolSpec {
     ToolSpec {
         id: "obsidianTags",
-        display_name: "Tags (CLI)",
+        display_name: "Tags",
         description: "List tags in the vault or a note, show how one tag is used, or add or remove a tag on a note.",
         guidance:
             "Use obsidianTags for tags: `tags all counts` for the vault's tags and how often \

@@ -387,8 +387,8 @@ fn with_status(line: &str, change: StatusChange) -> Option<String> {
 pub fn tool() -> ToolSpec {
     ToolSpec {
         id: "obsidianTasks",
-        display_name: "Tasks (CLI)",
-        description: "List tasks in the vault, a note or today's daily note; show one task; change a task's status after the user approves.",
+        display_name: "Tasks",
+        description: "List tasks in the vault, a note or today's daily note; show one task; change a task's status.",
         guidance: "Use obsidianTasks for anything about tasks (not search): `tasks all todo` for open \
                    tasks in the vault, `tasks daily` for today's, `tasks file=… verbose` for one \
                    note with line numbers. To change a task, name it with `ref` (\"path:line\" \

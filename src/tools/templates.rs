@@ -56,7 +56,7 @@ impl CommandArgs for TemplateReadArgs {
 pub fn tool() -> ToolSpec {
     ToolSpec {
         id: "obsidianTemplates",
-        display_name: "Templates (CLI)",
+        display_name: "Templates",
         description:
             "List the user's templates or read one, optionally with its variables filled in.",
         guidance: "Use obsidianTemplates to see which templates exist (`templates`) and what one \

@@ -195,6 +195,7 @@ describe("a coding agent in the chat view, in Chromium", () => {
 
 	it("Settings → Coding agents: Test reports what initialize said, or how to install a missing agent", async () => {
 		await session.openSettings();
+		await page.locator(".vault-agent-settings-nav").getByRole("tab", { name: "Coding agents", exact: true }).click();
 		const row = (name) => page.locator(".vault-agent-coding-agent").filter({ has: page.locator(".setting-item-name", { hasText: name }) });
 		await row("Custom agent").locator("button", { hasText: "Test" }).click();
 		const report = row("Custom agent").locator(".vault-agent-coding-agent-report");

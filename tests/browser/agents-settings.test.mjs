@@ -1,4 +1,4 @@
-// Settings → Vault Agent → Agents in Chromium from the built main.js: the MCP
+// Settings → Vault Agent → MCP: this vault's server for other apps in Chromium from the built main.js: the MCP
 // server's switch, port, mode, the token's Copy and Regenerate, the client
 // set-ups (shown with `<token>`, copied with the token), and the activity
 // list. Leaves
@@ -39,16 +39,21 @@ describe("the Agents settings in Chromium", () => {
 	};
 
 	it("shows the server off and Read only, client set-ups with <token> that copy with the token, and regenerates it", async () => {
+		await page.locator(".vault-agent-settings-nav").getByRole("tab", { name: "MCP: this vault's server for other apps", exact: true }).click();
 		const section = page.locator(".vault-agent-agents");
 		await section.waitFor({ state: "visible", timeout: 5000 });
 		// A screenshot of the settings leaks nothing: the token is only in what Copy copies.
 		const visible = await page.locator(".vertical-tab-content-container").innerText();
 		assert.ok(!visible.includes(TOKEN) && !visible.includes(TOKEN.slice(0, 20)), "no token on screen");
-		assert.equal(await section.locator(".setting-item-heading .setting-item-name").textContent(), "Agents");
+		assert.equal(await section.locator(".setting-item-heading .setting-item-name").textContent(), "MCP server for other apps", "named apart from the user's own servers and the coding agents");
 		assert.equal(await section.locator(".vault-agent-mcp-status").textContent(), "Off.");
 		const mode = section.locator(".setting-item", { hasText: "What MCP clients may change" }).locator("select");
 		assert.equal(await mode.inputValue(), "readOnly", "Read only until the user picks another");
 		assert.match(await section.locator(".setting-item", { has: page.locator(".setting-item-name", { hasText: /^Token$/ }) }).locator(".setting-item-description").textContent(), /ends in c0de/);
+		// Folded while the server is off: a snippet for a server that is not running only gets in the way.
+		assert.equal(await section.locator("details.vault-agent-client-config-fold").count(), 5);
+		assert.equal(await section.locator("details.vault-agent-client-config-fold[open]").count(), 0, "folded while off");
+		assert.equal(await section.locator(".vault-agent-client-config-text").first().isVisible(), false);
 		const configs = await section.locator(".vault-agent-client-config-text").allTextContents();
 		assert.equal(configs.length, 5, "Claude Code, Cursor, VS Code, Codex, Claude Desktop");
 		assert.match(configs[0], /^claude mcp add --transport http vault-agent http:\/\/127\.0\.0\.1:27125\/mcp --header "Authorization: Bearer <token>"$/);

@@ -280,7 +280,7 @@ describe("the chat view in a narrow sidebar, in Chromium", () => {
 		await send("read the welcome note");
 		await turnDone();
 		const cli = await blockFacts(page.locator(".vault-agent-tool-call").last());
-		assert.equal(cli.label, "Notes (CLI)", await page.locator(".vault-agent-messages").textContent());
+		assert.equal(cli.label, "Notes", await page.locator(".vault-agent-messages").textContent());
 		assert.deepEqual(cli.words, ["obsidian", "read", "file=Welcome"], "the argv the CLI was given");
 		assert.equal(cli.durationOnLabelRow, true, `the duration on the label's row at 320 px: ${JSON.stringify(cli)}`);
 
@@ -289,11 +289,11 @@ describe("the chat view in a narrow sidebar, in Chromium", () => {
 		await turnDone();
 		const block = page.locator(".vault-agent-tool-call").last();
 		const waiting = await blockFacts(block);
-		assert.equal(waiting.label, "Edit notes (Obsidian's vault)", JSON.stringify(waiting));
+		assert.equal(waiting.label, "Edit notes", JSON.stringify(waiting));
 		assert.deepEqual(waiting.words, ["edit", "Projects/Launch plan.md"], "the operation and the note, no made-up command line");
 		assert.equal(waiting.duration, "", "nothing has run while the card waits: no time");
 		assert.equal(waiting.nameLines, 1, `the name on one line at 320 px, cut with an ellipsis: ${JSON.stringify(waiting)}`);
-		assert.equal(waiting.tooltip, "Edit notes (Obsidian's vault)", "the whole name in its tooltip");
+		assert.equal(waiting.tooltip, "Edit notes", "the whole name in its tooltip");
 		const card = page.locator(".vault-agent-inline-card .vault-agent-confirm").last();
 		assert.equal(await card.locator(".vault-agent-confirm-expiry").count(), 1, "the card waits until a time");
 		await block.screenshot({ path: join(outputDir, "chat-vault-edit-block-320.png") });
@@ -309,14 +309,14 @@ describe("the chat view in a narrow sidebar, in Chromium", () => {
 		// The status says what was done, as a sentence: no colon with nothing after it.
 		const status = await card.locator(".vault-agent-confirm-status").textContent();
 		assert.match(status, /^Done\. Edited "Projects\/Launch plan\.md" \(\+\d+ −\d+ lines?\)\.$/, status);
-		assert.equal((await blockFacts(block)).label, "Edit notes (Obsidian's vault)", "labelled by what ran once done");
+		assert.equal((await blockFacts(block)).label, "Edit notes", "labelled by what ran once done");
 		const shown = await block.locator(".vault-agent-tool-result > pre.vault-agent-tool-text").textContent();
 		assert.match(shown, /^Edited "Projects\/Launch plan\.md" \(\+\d+ −\d+ lines?\)\.$/, `the diff is drawn once, folded above; the text keeps its first line: ${shown}`);
 		const texts = await page.locator(".vault-agent-tool-command").allTextContents();
 		for (const text of texts) assert.ok(!text.includes("\\n"), `no literal \\n in a command line: ${text}`);
 		await block.evaluate((el) => (el.open = true));
 		await block.screenshot({ path: join(outputDir, "chat-vault-edit-done-320.png") });
-		await page.locator(".vault-agent-tool-call", { hasText: "Notes (CLI)" }).last().screenshot({ path: join(outputDir, "chat-cli-block-320.png") });
+		await page.locator(".vault-agent-tool-call", { has: page.locator(".vault-agent-tool-name", { hasText: /^Notes$/ }) }).last().screenshot({ path: join(outputDir, "chat-cli-block-320.png") });
 		// Reopened from history, the approved edit's block still says what ran it.
 		await page.evaluate(() => {
 			for (const leaf of window.__harness.app.workspace.getLeavesOfType("vault-agent-chat")) leaf.detach();
@@ -326,7 +326,7 @@ describe("the chat view in a narrow sidebar, in Chromium", () => {
 		await reopened.waitFor({ state: "attached", timeout: 10_000 });
 		await settled(page);
 		const facts = await blockFacts(reopened);
-		assert.equal(facts.label, "Edit notes (Obsidian's vault)", JSON.stringify(facts));
+		assert.equal(facts.label, "Edit notes", JSON.stringify(facts));
 		assert.deepEqual(facts.words, ["edit", "Projects/Launch plan.md"]);
 		await reopened.screenshot({ path: join(outputDir, "chat-vault-edit-reopened-320.png") });
 	});

@@ -505,7 +505,7 @@ describe("the chat in Obsidian's sidebar, in Chromium", () => {
 			await modal.waitFor({ state: "visible", timeout: 5_000 });
 			const problem = await modal.locator(".vault-agent-status-problem").first().textContent();
 			assert.match(problem, /notes-search could not start/);
-			assert.match(problem, /Settings → Vault Agent → MCP servers/, "with its fix");
+			assert.match(problem, /Settings → Vault Agent → MCP: your servers in the chat/, "with its fix");
 			assert.ok(!problem.includes("`"), `no Markdown punctuation shown raw: ${problem}`);
 			await modal.screenshot({ path: join(outputDir, "chat-status-panel.png") });
 			await modal.locator("button", { hasText: "Close" }).click();

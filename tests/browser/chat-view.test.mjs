@@ -158,7 +158,7 @@ describe("chat view in Chromium", () => {
 		await send("What projects do I have?");
 		await turnDone();
 		const block = page.locator(".vault-agent-tool-call").first();
-		assert.equal(await block.locator(".vault-agent-tool-name").textContent(), "Bases (CLI)");
+		assert.equal(await block.locator(".vault-agent-tool-name").textContent(), "Bases");
 		assert.equal(await block.locator(".vault-agent-tool-status").textContent(), "Done");
 		assert.match(await block.locator(".vault-agent-tool-command").textContent(), /^obsidian base:query file=Projects format=csv$/);
 		await block.locator(":scope > summary").click();

@@ -38,7 +38,7 @@ describe("hygiene report in Chromium", () => {
 		assert.equal(await block.count(), 1, "one report block in the chat");
 		assert.equal(await block.getAttribute("open"), "", "the report is open");
 		assert.ok(await block.isVisible(), "the report block is visible");
-		assert.equal(await block.locator(".vault-agent-tool-name").textContent(), "Vault hygiene (computed report)", "the core computes the report: no CLI line");
+		assert.equal(await block.locator(".vault-agent-tool-name").textContent(), "Vault hygiene", "one name for the tool, as the settings name it");
 		assert.equal(await block.locator(".vault-agent-tool-status").textContent(), "Done");
 
 		const text = block.locator(".vault-agent-tool-text");

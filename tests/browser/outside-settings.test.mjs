@@ -1,4 +1,4 @@
-// Settings → Vault Agent → MCP servers in Chromium from the built main.js:
+// Settings → Vault Agent → MCP: your servers in the chat in Chromium from the built main.js:
 // Test against a real Streamable HTTP server written with the official SDK
 // (tests/support/outside-mcp-server.mjs) shows what the server says of itself
 // and each tool's hints and switch; Test of a server that cannot start shows
@@ -42,7 +42,19 @@ describe("the MCP servers settings in Chromium", () => {
 		});
 		({ page } = session);
 		await session.openSettings();
+		await page.locator(".vault-agent-settings-nav").getByRole("tab", { name: "MCP: your servers in the chat", exact: true }).click();
 		await section().waitFor({ state: "visible", timeout: 5000 });
+	});
+
+	it("lists the configured servers first, each with its live state, then the forms that add one", async () => {
+		const names = await section().locator(".setting-item .setting-item-name").allTextContents();
+		assert.deepEqual(names.slice(1), ["tools", "missing", "Add a server", "Paste a configuration"], names.join(", "));
+		// Without a click on Test: the page lists each server on as it opens.
+		const state = (name) => row(name).locator(".vault-agent-mcp-state");
+		await page.waitForFunction(() => [...document.querySelectorAll(".vault-agent-mcp-state")].every((el) => !el.classList.contains("is-starting")), null, { timeout: 20_000 });
+		assert.equal(await state("tools").textContent(), "Running: 8 tools");
+		assert.match(await state("missing").textContent(), /^Failed: The MCP server `missing` could not start.*was not found/);
+		assert.equal(await state("missing").evaluate((el) => el.classList.contains("is-failed")), true);
 	});
 
 	after(async () => {
@@ -97,11 +109,14 @@ describe("the MCP servers settings in Chromium", () => {
 	it("Test of a server that cannot start says why", async () => {
 		const missing = row("missing");
 		await missing.locator("button", { hasText: "Test" }).click();
-		const error = missing.locator(".vault-agent-mcp-report.is-error");
+		// Said once, in the row's state line (the report under the row does not repeat it).
+		const error = missing.locator(".vault-agent-mcp-state.is-failed");
 		await error.waitFor({ state: "visible", timeout: 20_000 });
+		await page.waitForFunction(() => !/Connecting/.test(document.querySelector('.vault-agent-mcp-server[data-server-id="missing"] .vault-agent-mcp-report')?.textContent ?? "Connecting"), null, { timeout: 20_000 });
+		assert.equal(await missing.locator(".vault-agent-mcp-report").textContent(), "", "not said twice");
 		assert.equal(
 			await error.textContent(),
-			"The MCP server `missing` could not start, so its tools are not offered: the command `vault-agent-no-such-server` was not found. Check that the program is installed and on the PATH Obsidian starts with, or give its full path in Settings → Vault Agent → MCP servers.",
+			"Failed: The MCP server `missing` could not start, so its tools are not offered: the command `vault-agent-no-such-server` was not found. Check that the program is installed and on the PATH Obsidian starts with, or give its full path in Settings → Vault Agent → MCP: your servers in the chat.",
 		);
 	});
 

@@ -53,6 +53,7 @@ describe("search by meaning in Chromium", () => {
 
 	it("shows in the settings what was embedded, with Embed now and Stop", async () => {
 		await session.openSettings();
+		await page.locator(".vault-agent-settings-nav").getByRole("tab", { name: "Search", exact: true }).click();
 		const row = page.locator(".vault-agent-settings .setting-item.vault-agent-embeddings-status");
 		await row.waitFor({ state: "visible", timeout: 5000 });
 		await row.scrollIntoViewIfNeeded();

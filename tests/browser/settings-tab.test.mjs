@@ -2,10 +2,40 @@
 // the CLI emulator standing in for the obsidian binary. Real mouse clicks on
 // the switches; the plugin's saved data is read back from its saveData calls.
 import assert from "node:assert/strict";
+import { createRequire } from "node:module";
+import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { startBrowserPlugin } from "../support/browser.mjs";
+import { outputDir, startBrowserPlugin } from "../support/browser.mjs";
 import { emulator, emulatorEnv, emulatorVersion } from "../support/harness.mjs";
 import { startModelServer } from "../support/model-servers.mjs";
+
+/** The tab's pages, in the nav's order (issue 40). */
+const PAGES = ["Model", "Safety", "Tools", "Search", "MCP: this vault's server for other apps", "MCP: your servers in the chat", "Coding agents", "Advanced"];
+const WIDTHS = [320, 420, 600];
+const THEMES = ["dark", "light"];
+const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
+
+/** Shows a page of the tab, as a click on its tab in the nav does. */
+async function showPage(page, name) {
+	await page.locator(".vault-agent-settings-nav").getByRole("tab", { name, exact: true }).click();
+	await page.locator(`.vault-agent-settings-page[aria-label="${name}"]`).waitFor({ state: "visible", timeout: 5000 });
+}
+
+/** The settings pane at `px` wide in a theme, as a user's window gives it. */
+async function paneAt(page, px, theme) {
+	await page.emulateMedia({ colorScheme: theme });
+	await page.evaluate(
+		([width, t]) => {
+			document.body.classList.remove("theme-dark", "theme-light");
+			document.body.classList.add(`theme-${t}`);
+			const pane = document.querySelector(".vertical-tab-content.vault-agent-settings");
+			pane.style.width = `${width}px`;
+			pane.style.flex = "none";
+		},
+		[px, theme],
+	);
+	await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+}
 
 describe("settings tab in Chromium", () => {
 	let session;
@@ -31,20 +61,31 @@ describe("settings tab in Chromium", () => {
 		await assert.doesNotReject(tab.waitFor({ state: "visible", timeout: 5000 }));
 		assert.equal(await page.locator(".modal-container.mod-dim").count(), 1, "one settings window on body");
 		assert.equal(await page.locator(".vertical-tab-nav-item.is-active").textContent(), "Vault Agent");
-		const headings = await tab.locator(".setting-item.setting-item-heading .setting-item-name").allTextContents();
-		// Sections may be added between these; these five come in this order.
-		const known = headings.filter((h) => ["Model", "Safety", "Tools", "Agents", "Coding agents", "Advanced"].includes(h));
-		assert.deepEqual(known, ["Model", "Safety", "Tools", "Agents", "Coding agents", "Advanced"], `headings: ${headings.join(", ")}`);
-		assert.equal(headings[0], "Model", "the model comes first");
-		// The command line interface is under Advanced, with the limits after it.
-		const names = await tab.locator(".setting-item .setting-item-name").allTextContents();
-		const at = (name) => names.indexOf(name);
-		assert.ok(at("Advanced") < at("Path to the Obsidian CLI") && at("Path to the Obsidian CLI") < at("Timeout (seconds)"), names.join(", "));
-		assert.ok(at("Tools") < at("Advanced") && at("Advanced") < at("Wait for the first token (seconds)") && at("Wait for the first token (seconds)") < at("Wait between tokens (seconds)"), names.join(", "));
-		assert.ok(at("Safety") < at("Folders the agent may read") && at("Folders the agent may change") < at("Tools"), names.join(", "));
+		// The nav names every page, the model's first and shown at first.
+		assert.deepEqual(await tab.locator(".vault-agent-settings-nav [role=tab]").allTextContents(), PAGES);
+		assert.equal(await tab.locator(".vault-agent-settings-nav [aria-selected=true]").textContent(), "Model");
+		assert.deepEqual(await tab.locator(".vault-agent-settings-page:not([hidden]) .setting-item-heading .setting-item-name").allTextContents(), ["Profile in use", "Every profile"], "the profile's rows apart from every profile's");
+		// Every page is drawn; only the one chosen shows.
+		const names = async () => tab.locator(".vault-agent-settings-page:not([hidden]) .setting-item .setting-item-name").allTextContents();
+		const model = await names();
+		assert.ok(model.indexOf("Every profile") > model.indexOf("Tool calls written as text") && model.indexOf("Every profile") < model.indexOf("Instructions note"), model.join(", "));
+		assert.ok(model.includes("Check this model"), "the model check is on the Model page");
+		// Each page, one at a time.
+		const shows = { Safety: "Folders the agent may read", Tools: "All tools", Search: "Embedding server", "MCP: this vault's server for other apps": "Token", "MCP: your servers in the chat": "Add a server", "Coding agents": "Claude Code", Advanced: "Path to the Obsidian CLI" };
+		for (const [pageName, row] of Object.entries(shows)) {
+			await showPage(page, pageName);
+			const rows = await names();
+			assert.ok(rows.includes(row), `${pageName}: ${rows.join(", ")}`);
+			assert.ok(!rows.includes("Model profile"), `${pageName} shows only its own rows`);
+		}
+		// The command line interface first under Advanced, with the limits after it.
+		const advanced = await names();
+		const at = (name) => advanced.indexOf(name);
+		assert.ok(at("Path to the Obsidian CLI") < at("Timeout (seconds)") && at("Wait for the first token (seconds)") < at("Wait between tokens (seconds)"), advanced.join(", "));
 	});
 
 	it("shows the CLI in use: the configured emulator and its version", async () => {
+		await showPage(page, "Advanced");
 		const status = tab.locator(".setting-item.vault-agent-cli-status");
 		const found = status.locator(".vault-agent-cli-found");
 		// The status is filled in asynchronously (discovery + `obsidian version`).
@@ -56,9 +97,12 @@ describe("settings tab in Chromium", () => {
 	});
 
 	it("turning one tool off saves it and turns the 'All tools' switch off", async () => {
+		await showPage(page, "Tools");
 		const allTools = tab.locator(".setting-item.vault-agent-all-tools .checkbox-container");
 		const tool = tab.locator('.setting-item.vault-agent-tool[data-tool-id="obsidianRandomRead"] .checkbox-container');
-		assert.equal(await allTools.evaluate((el) => el.classList.contains("is-enabled")), true, "all tools start on");
+		// Memory is off until the user turns it on: 'All tools' says whether every tool is on.
+		const everyOn = await page.evaluate(async () => (await window.__harness.plugin.api.listTools()).every((t) => t.enabled));
+		assert.equal(await allTools.evaluate((el) => el.classList.contains("is-enabled")), everyOn, "'All tools' as the tools are");
 		assert.equal(await tool.evaluate((el) => el.classList.contains("is-enabled")), true, "the tool starts on");
 
 		const saves = await session.saveCount();
@@ -74,7 +118,22 @@ describe("settings tab in Chromium", () => {
 		assert.equal(enabled, false, "the core has the tool off");
 	});
 
+	it("Tools: one name per tool, as the chat names it; 'always asks you first' said once", async () => {
+		const tools = await page.evaluate(async () => (await window.__harness.plugin.api.listTools()).map((t) => [t.id, t.displayName, t.summary]));
+		for (const [id, name, summary] of tools) {
+			const row = tab.locator(`.setting-item.vault-agent-tool[data-tool-id="${id}"]`);
+			assert.equal(await row.locator(".setting-item-name").textContent(), name);
+			assert.doesNotMatch(name, /\(/, "no '(CLI)' beside the name");
+			assert.equal(await row.locator(".vault-agent-settings-desc").textContent(), summary, "described in the user's words");
+			assert.doesNotMatch(summary, /the user|approves/);
+		}
+		const text = await tab.textContent();
+		assert.equal(text.match(/always asks? you first/gi)?.length ?? 0, 1, "said once, at the top");
+		assert.ok((await tab.locator(".vault-agent-asks-first").count()) >= 3, "each such change marked");
+	});
+
 	it("'Vault changes' offers the three modes, each described, and saves the one picked", async () => {
+		await showPage(page, "Safety");
 		const setting = tab.locator(".setting-item.vault-agent-permission-mode-setting");
 		assert.equal(await setting.locator(".setting-item-name").textContent(), "Vault changes");
 		const select = setting.locator("select");
@@ -93,16 +152,36 @@ describe("settings tab in Chromium", () => {
 	});
 
 	it("the provider dropdown shows the preset of the profile in use", async () => {
+		await showPage(page, "Model");
 		const provider = tab.locator(".setting-item.vault-agent-provider select");
 		assert.equal(await provider.inputValue(), "ollama");
 		assert.equal(await provider.locator("option:checked").textContent(), "Ollama (local)");
 		assert.deepEqual(await tab.locator(".setting-item.vault-agent-profile select option").allTextContents(), ["Ollama (local)"]);
 	});
 
-	it("a preset fills a new profile, in use at once; the first one stays", async () => {
-		const saves = await session.saveCount();
+	it("picking a provider changes the profile in use and adds none", async () => {
+		let saves = await session.saveCount();
 		await tab.locator(".setting-item.vault-agent-provider select").selectOption({ label: "Anthropic" });
-		const saved = await session.waitForSave(saves);
+		let saved = await session.waitForSave(saves);
+		assert.deepEqual(saved.chat.profiles.map((p) => [p.name, p.provider, p.baseUrl]), [["Anthropic", "anthropic", "https://api.anthropic.com"]], "one profile, now Anthropic's");
+		await page.waitForFunction(() => document.querySelector(".vault-agent-provider select")?.value === "anthropic");
+		saves = await session.saveCount();
+		await tab.locator(".setting-item.vault-agent-provider select").selectOption({ label: "Ollama (local)" });
+		saved = await session.waitForSave(saves);
+		assert.deepEqual(saved.chat.profiles.map((p) => [p.name, p.provider, p.baseUrl]), [["Ollama (local)", "openAi", "http://localhost:11434/v1"]]);
+		await page.waitForFunction(() => document.querySelector(".vault-agent-provider select")?.value === "ollama");
+	});
+
+	it("adding a profile takes the Add profile button; its provider is then picked for it alone", async () => {
+		let saves = await session.saveCount();
+		await tab.locator(".setting-item.vault-agent-profile button", { hasText: "Add profile" }).click();
+		let saved = await session.waitForSave(saves);
+		assert.deepEqual(saved.chat.profiles.map((p) => p.name), ["Ollama (local)", "Ollama (local) 2"]);
+		assert.equal(saved.chat.activeProfile, saved.chat.profiles[1].id, "the new one in use");
+		await page.waitForFunction(() => document.querySelector(".vault-agent-profile select option:checked")?.textContent === "Ollama (local) 2");
+		saves = await session.saveCount();
+		await tab.locator(".setting-item.vault-agent-provider select").selectOption({ label: "Anthropic" });
+		saved = await session.waitForSave(saves);
 		assert.deepEqual(
 			saved.chat.profiles.map((p) => [p.name, p.provider, p.baseUrl]),
 			[
@@ -170,7 +249,7 @@ describe("settings tab in Chromium", () => {
 		await tab.locator(".setting-item.vault-agent-profile select").selectOption({ label: "Ollama (local)" });
 		await page.waitForFunction(() => document.querySelector(".vault-agent-provider select")?.value === "ollama");
 		assert.equal(await test().locator(".setting-item-description > div").count(), 0, "the other profile's answer is not shown");
-		assert.equal(await test().locator(".setting-item-description").textContent(), "Lists the models the server of this profile offers. At an Anthropic address that lists none, sends a one-token message instead.");
+		assert.equal(await test().locator(".vault-agent-settings-desc").textContent(), "Lists the models the server of this profile offers.");
 		// Back to the profile the later tests expect.
 		await tab.locator(".setting-item.vault-agent-profile select").selectOption({ label: "Anthropic" });
 		await page.waitForFunction(() => document.querySelector(".vault-agent-provider select")?.value === "anthropic");
@@ -222,13 +301,14 @@ describe("settings tab in Chromium", () => {
 		// Written out here, so a row left out of the definitions fails.
 		const expected = {
 			// The Anthropic profile is in use: its thinking rows are there too.
-			Model: ["Model profile", "Profile name", "Provider", "Server address", "Model name", "API key", "Test connection", "Check this model", "Context window (tokens)", "Instructions for this profile", "Model accepts images", "Tool calls written as text", "Instructions note", "Prompts folder", "Saved prompts in the palette", "Skills folder", "Extended thinking", "Thinking budget (tokens)", "Send PDFs as documents"],
+			"Profile in use": ["Model profile", "Profile name", "Provider", "Server address", "Model name", "API key", "Test connection", "Check this model", "Context window (tokens)", "Instructions for this profile", "Model accepts images", "Tool calls written as text", "Send PDFs as documents"],
+			"Every profile": ["Instructions note", "Prompts folder", "Saved prompts in the palette", "Skills folder", "Memory", "Memory folder", "Extended thinking", "Thinking budget (tokens)"],
 			Safety: ["Vault changes", "Folders the agent may read", "Folders the agent may change", "Local only", "Connections since start"],
 			Tools: ["All tools", ...tools],
 			"Search by meaning": ["Search by meaning", "Embedding server", "Embedding model", "Embedding API key", "Embedded sections"],
-			Agents: ["MCP server", "Port", "What MCP clients may change", "Token", ...clients, "Recent MCP activity"],
-			"Coding agents": ["Claude Code", "Codex", "Gemini CLI", "Custom agent"],
+			"MCP server for other apps": ["MCP server", "Port", "What MCP clients may change", "Token", ...clients, "Recent MCP activity"],
 			"MCP servers": ["Add a server", "Paste a configuration"],
+			"Coding agents": ["Claude Code", "Codex", "Gemini CLI", "Custom agent"],
 			Advanced: [
 				"Path to the Obsidian CLI",
 				"CLI in use",
@@ -247,7 +327,9 @@ describe("settings tab in Chromium", () => {
 		const groups = await page.evaluate(() => {
 			const { plugin, obsidian } = window.__harness;
 			const tab = plugin.settingTabs__[0];
-			return tab.getSettingDefinitions().map((group) => ({
+			const pages = tab.getSettingDefinitions();
+			return pages.flatMap((p) => p.items.map((group) => ({
+				page: [p.type, p.name],
 				type: group.type,
 				heading: group.heading,
 				items: group.items.map((item) => {
@@ -263,12 +345,14 @@ describe("settings tab in Chromium", () => {
 						controls,
 					};
 				}),
-			}));
+			})));
 		});
 		assert.deepEqual(
 			groups.map((g) => [g.type, g.heading]),
 			Object.keys(expected).map((heading) => ["group", heading]),
 		);
+		// Obsidian 1.13 draws each page as an entry of its own list, named as the nav names it.
+		assert.deepEqual([...new Set(groups.map((g) => g.page.join(":")))], PAGES.map((name) => `page:${name}`));
 		for (const group of groups) {
 			assert.deepEqual(
 				group.items.map((i) => i.name),
@@ -293,7 +377,7 @@ describe("settings tab in Chromium", () => {
 		const values = await page.evaluate(async () => {
 			const { plugin, obsidian } = window.__harness;
 			const tab = plugin.settingTabs__[0];
-			const row = (heading, name) => tab.getSettingDefinitions().find((g) => g.heading === heading).items.find((i) => i.name === name);
+			const row = (heading, name) => tab.getSettingDefinitions().flatMap((p) => p.items).find((g) => g.heading === heading).items.find((i) => i.name === name);
 			const wait = () => new Promise((resolve) => setTimeout(resolve, 50));
 			const type = async (input, value) => {
 				input.value = value;
@@ -313,7 +397,7 @@ describe("settings tab in Chromium", () => {
 			await type(input, "30");
 			// The context window is the profile in use's.
 			const context = new obsidian.Setting(document.createElement("div"));
-			row("Model", "Context window (tokens)").render(context, null);
+			row("Profile in use", "Context window (tokens)").render(context, null);
 			await type(context.controlEl.querySelector("input"), "32768");
 			const chat = plugin.core.settings().chat;
 			return { before, whileTyping, clamped, kept: plugin.core.settings().timeoutMs, window: chat.profiles.map((p) => [p.id === chat.activeProfile, p.contextWindow]) };
@@ -358,7 +442,7 @@ describe("settings tab in Chromium", () => {
 		await page.waitForFunction(() => document.querySelector(".vault-agent-provider select")?.value === "ollama");
 		const row = tab.locator(".setting-item.vault-agent-text-tool-calls");
 		await row.waitFor({ state: "visible", timeout: 5000 });
-		assert.match(await row.locator(".setting-item-description").textContent(), /cannot call tools.*always waits for your approval/);
+		assert.match(await row.locator(".setting-item-description").textContent(), /cannot call tools/);
 		assert.equal(await row.locator(".checkbox-container.is-enabled").count(), 0, "off");
 		const saves = await session.saveCount();
 		await row.locator(".checkbox-container").click();
@@ -371,6 +455,57 @@ describe("settings tab in Chromium", () => {
 		await row.waitFor({ state: "visible", timeout: 5000 });
 		assert.equal(await row.locator(".checkbox-container.is-enabled").count(), 0, "another profile: off");
 	});
+
+	for (const theme of THEMES) {
+		it(`every description fits two lines, nothing sticks out and axe finds no serious problem at 320, 420 and 600 px, ${theme} theme`, async () => {
+			if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ path: AXE });
+			for (const width of WIDTHS) {
+				await paneAt(page, width, theme);
+				for (const pageName of PAGES) {
+					await showPage(page, pageName);
+					const facts = await page.evaluate(() => {
+						const pane = document.querySelector(".vertical-tab-content.vault-agent-settings");
+						const box = pane.getBoundingClientRect();
+						// The description and its "More" link, in line boxes as drawn.
+						const long = [...pane.querySelectorAll(".vault-agent-settings-desc")]
+							.map((text) => {
+								const range = document.createRange();
+								range.setStartBefore(text);
+								range.setEndAfter(text.parentElement.querySelector(".vault-agent-settings-docs") ?? text);
+								// Rects of one line differ by a pixel or two (the link's box); a new line is a line-height down.
+								const bottoms = [...range.getClientRects()].filter((r) => r.width > 0).map((r) => r.bottom).sort((x, y) => x - y);
+								const lines = bottoms.filter((b, i) => i === 0 || b - bottoms[i - 1] > 4).length;
+								return { name: text.closest(".setting-item")?.querySelector(".setting-item-name")?.textContent, lines };
+							})
+							.filter((d) => d.lines > 2);
+						const out = [...pane.querySelectorAll(".setting-item *")]
+							.filter((el) => el.getClientRects().length > 0 && !el.closest("details:not([open])"))
+							.filter((el) => { const r = el.getBoundingClientRect(); return r.right > box.right + 1 || r.left < box.left - 1; })
+							.map((el) => `${el.tagName.toLowerCase()}.${[...el.classList].join(".")}`);
+						return { long, out: [...new Set(out)].slice(0, 5), scroll: pane.scrollWidth > pane.clientWidth + 1 };
+					});
+					assert.deepEqual(facts.long, [], `${pageName} at ${width} px (${theme}): descriptions over two lines`);
+					assert.deepEqual(facts.out, [], `${pageName} at ${width} px (${theme}): sticks out`);
+					assert.equal(facts.scroll, false, `${pageName} at ${width} px (${theme}): scrolls sideways`);
+					const violations = await page.evaluate(async () => {
+						const result = await window.axe.run({ include: [".vault-agent-settings"], exclude: [".mod-cta"] }, { resultTypes: ["violations"] });
+						return result.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => ({ id: v.id, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(" ")) }));
+					});
+					assert.deepEqual(violations, [], `${pageName} at ${width} px (${theme}): axe`);
+					if (width !== 600) {
+						// The whole page in the picture: the settings window is a share of the viewport.
+						const before = page.viewportSize();
+						const tall = await tab.evaluate((el) => el.scrollHeight);
+						await page.setViewportSize({ width: before.width, height: Math.min(before.height + tall, 8000) });
+						await tab.screenshot({ path: join(outputDir, `settings-${pageName.replace(/[^a-z]+/gi, "-").toLowerCase()}-${width}-${theme}.png`) });
+						await page.setViewportSize(before);
+					}
+				}
+			}
+			await paneAt(page, 600, "dark");
+			await showPage(page, "Model");
+		});
+	}
 
 	it("leaves a full-page screenshot in test-output/ and logged no errors", async () => {
 		const path = await session.screenshot("settings-tab", { fit: ".vertical-tab-content-container" });

@@ -54,7 +54,7 @@ for (const provider of ["openAi", "anthropic"]) {
 			assert.deepEqual(readLog(log).map((e) => e.argv), [["tasks", "all", "todo"]]);
 			const finished = events.find((e) => e.type === "toolFinished");
 			assert.equal(finished.result.ok, true);
-			assert.equal(finished.displayName, "Tasks (CLI)");
+			assert.equal(finished.displayName, "Tasks");
 			const [first, second] = server.requests.slice(before);
 			const tools = provider === "openAi" ? first.body.tools.map((t) => t.function.name) : first.body.tools.map((t) => t.name);
 			assert.deepEqual(tools, (await plugin.api.listTools()).filter((t) => t.enabled).map((t) => t.id));

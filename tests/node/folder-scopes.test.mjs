@@ -426,8 +426,8 @@ describe("a folder list that cannot be read reaches nothing", () => {
 				// The settings tab shows the broken list, not an empty one.
 				const tab = openSettingTab(plugin);
 				await settle(6);
-				const area = findSetting(tab, setting).querySelector("textarea");
-				assert.equal(area.value, NO_FOLDER);
+				const chips = [...findSetting(tab, setting).querySelectorAll(".vault-agent-settings-path span")].map((el) => el.textContent);
+				assert.deepEqual(chips, [NO_FOLDER]);
 				closeSettings(plugin.app);
 				plugin.unload();
 			} finally {

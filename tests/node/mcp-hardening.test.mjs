@@ -157,7 +157,7 @@ describe("the MCP server under hostile local clients, through the built main.js"
 		const client = await connectSdk();
 		const result = await client.callTool({ name: "obsidianEdit", arguments: { command: "append", file: "Welcome", content: "x" } });
 		assert.match(result.content[0].text, /^writes_disabled: /);
-		assert.match(result.content[0].text, /Settings → Vault Agent → Agents → "What MCP clients may change"/);
+		assert.match(result.content[0].text, /Settings → Vault Agent → MCP: this vault's server for other apps → "What MCP clients may change"/);
 		assert.doesNotMatch(result.content[0].text, /Safety/);
 	});
 

@@ -254,7 +254,7 @@ describe("the MCP server through the built main.js", () => {
 		const blocker = (await import("node:http")).createServer();
 		await new Promise((resolve) => blocker.listen(other, "127.0.0.1", resolve));
 		await plugin.updateSettings({ mcp: { ...plugin.core.settings().mcp, port: other } });
-		assert.match(plugin.agents.status, new RegExp(`Port ${other} is already in use.*Settings → Vault Agent → Agents`));
+		assert.match(plugin.agents.status, new RegExp(`Port ${other} is already in use.*Settings → Vault Agent → MCP: this vault's server for other apps`));
 		await new Promise((resolve) => blocker.close(resolve));
 		await plugin.updateSettings({ mcp: { ...plugin.core.settings().mcp, port: PORT } });
 		assert.match(plugin.agents.status, new RegExp(`Listening on http://127.0.0.1:${PORT}/mcp`));

@@ -66,18 +66,32 @@ describe("settings tab fields", () => {
 	});
 
 	it("saves the folder lists normalised, and the agent is held to them at once", async () => {
-		const area = findSetting(tab, "Folders the agent may read").querySelector("textarea");
-		assert.equal(area.value, "", "empty: the whole vault");
-		await type(area, " Projects/ \n\nPeople\n../up\nProjects");
+		// Each folder a chip with its remove button; the field under them adds one (Enter or a suggestion).
+		const row = findSetting(tab, "Folders the agent may read");
+		const input = row.querySelector("input.vault-agent-settings-path-input");
+		const chips = () => [...row.querySelectorAll(".vault-agent-settings-path span")].map((el) => el.textContent);
+		const add = async (text) => {
+			input.value = text;
+			input.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", bubbles: true }));
+			await settle(6);
+		};
+		assert.deepEqual(chips(), [], "none: the whole vault");
+		await add(" Projects/ ");
+		await add("People");
+		await add("../up");
 		assert.deepEqual(plugin.core.settings().readFolders, ["Projects", "People"]);
-		assert.equal(area.value, "Projects\nPeople", "the field shows what was kept");
+		assert.deepEqual(chips(), ["Projects", "People"], "the list shows what was kept");
+		assert.equal(input.value, "", "the field is ready for the next one");
 		const refused = await plugin.core.callTool("obsidianNotes", { command: "read", path: "Welcome.md" });
 		assert.equal(refused.error?.code, "out_of_scope", refused.text);
-		await type(area, "");
+		for (let button = row.querySelector(".vault-agent-settings-path button"); button; button = row.querySelector(".vault-agent-settings-path button")) {
+			button.click();
+			await settle(6);
+		}
 		assert.deepEqual(plugin.core.settings().readFolders, []);
 		const read = await plugin.core.callTool("obsidianNotes", { command: "read", path: "Welcome.md" });
 		assert.equal(read.ok, true, read.text);
-		assert.ok(findSetting(tab, "Folders the agent may change").querySelector("textarea"));
+		assert.ok(findSetting(tab, "Folders the agent may change").querySelector("input.vault-agent-settings-path-input"));
 	});
 
 	it("checks the CLI again when its path changes", async () => {

@@ -76,7 +76,7 @@ pub fn client_setups(port: u32, token: Option<&str>) -> Vec<ClientSetup> {
                 "inputs": [{
                     "type": "promptString",
                     "id": VSCODE_TOKEN_INPUT,
-                    "description": "Vault Agent's MCP token (Obsidian: Settings → Vault Agent → Agents → Token)",
+                    "description": "Vault Agent's MCP token (Obsidian: Settings → Vault Agent → MCP: this vault's server for other apps → Token)",
                     "password": true,
                 }],
                 "servers": { SERVER_NAME: {
