@@ -3,10 +3,14 @@
 // from these rows by scripts/docs.mjs), which says the rest.
 
 /**
- * The project's docs/ folder on GitHub. The repository is named nowhere else
- * in the code; this is the one place to change it.
+ * The docs/ folder of the repository the plugin came from: the manifest's
+ * `authorUrl` when it is a GitHub repository's address (the release sets
+ * it). Without one there is no link: a guessed address would be a dead one.
  */
-export const DOCS_URL = "https://github.com/vault-agent/vault-agent/blob/main/docs/";
+export function docsBase(manifest: { authorUrl?: string }): string | null {
+	const match = /^https:\/\/github\.com\/[\w.-]+\/[\w.-]+?\/?$/.exec(manifest.authorUrl ?? "");
+	return match ? `${manifest.authorUrl?.replace(/\/$/, "")}/blob/main/docs/` : null;
+}
 
 /** GitHub's anchor for a heading: lower case, punctuation dropped, spaces as dashes. */
 export function headingAnchor(heading: string): string {
@@ -16,13 +20,13 @@ export function headingAnchor(heading: string): string {
 		.replace(/ /g, "-");
 }
 
-/** `desc`, then (when the docs say more) a link to the page's part of docs/settings.md. */
-export function describedWithDocs(desc: string, page: string | null, about: string): DocumentFragment {
+/** `desc`, then (when the docs say more and their address is known) a link to the page's part of docs/settings.md. */
+export function describedWithDocs(desc: string, page: string | null, about: string, base: string | null): DocumentFragment {
 	const fragment = createFragment();
 	fragment.createSpan({ cls: "vault-agent-settings-desc", text: desc });
-	if (page !== null) {
+	if (page !== null && base !== null) {
 		fragment.appendText(" ");
-		fragment.createEl("a", { cls: "vault-agent-settings-docs", text: "More", href: `${DOCS_URL}settings.md#${headingAnchor(page)}`, attr: { "aria-label": `More about ${about} in the docs` } });
+		fragment.createEl("a", { cls: "vault-agent-settings-docs", text: "More", href: `${base}settings.md#${headingAnchor(page)}`, attr: { "aria-label": `More about ${about} in the docs` } });
 	}
 	return fragment;
 }

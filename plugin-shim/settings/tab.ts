@@ -14,7 +14,7 @@ import { type Plugin, PluginSettingTab, requireApiVersion, Setting, type Setting
 import { AdvancedSection } from "./advanced";
 import { agentsSection } from "./agents";
 import { codingAgentsSection } from "./coding-agents";
-import { describedWithDocs } from "./docs-link";
+import { describedWithDocs, docsBase } from "./docs-link";
 import { embeddingsSection } from "./embeddings";
 import type { SettingsContext } from "./settings-context";
 import { mcpServersSection } from "./mcp-servers";
@@ -29,12 +29,15 @@ export class VaultAgentSettingTab extends PluginSettingTab {
 	private readonly advanced: AdvancedSection;
 	/** The page display() shows; kept across redraws. */
 	private page = "model";
+	/** Where the docs' "More" links lead; null: no links. */
+	private readonly docs: string | null;
 
 	constructor(
 		plugin: Plugin,
 		private readonly ctx: SettingsContext,
 	) {
 		super(ctx.app, plugin);
+		this.docs = docsBase(plugin.manifest);
 		this.containerEl.addClass("vault-agent-settings");
 		this.advanced = new AdvancedSection(ctx);
 	}
@@ -71,7 +74,7 @@ export class VaultAgentSettingTab extends PluginSettingTab {
 				items: group.rows.map(
 					(row): SettingGroupItem => ({
 						name: row.name,
-						desc: row.desc === undefined ? undefined : describedWithDocs(row.desc, row.more ? page.name : null, row.name),
+						desc: row.desc === undefined ? undefined : describedWithDocs(row.desc, row.more ? page.name : null, row.name, this.docs),
 						aliases: row.aliases,
 						render: (setting: Setting) => {
 							row.render(setting);
@@ -141,7 +144,7 @@ export class VaultAgentSettingTab extends PluginSettingTab {
 				// One element per group with its class, as 1.13 gives a group's `cls`.
 				const groupEl = pageEl.createDiv({ cls: group.cls });
 				new Setting(groupEl).setName(group.heading).setHeading();
-				for (const row of group.rows) drawRow(groupEl, row, page.name);
+				for (const row of group.rows) drawRow(groupEl, row, page.name, this.docs);
 			}
 		}
 		this.showPage(this.page);
@@ -154,9 +157,9 @@ export class VaultAgentSettingTab extends PluginSettingTab {
 	}
 }
 
-function drawRow(containerEl: HTMLElement, row: Row, page: string): void {
+function drawRow(containerEl: HTMLElement, row: Row, page: string, docs: string | null): void {
 	const setting = new Setting(containerEl).setName(row.name);
-	if (row.desc !== undefined) setting.setDesc(describedWithDocs(row.desc, row.more ? page : null, row.name));
+	if (row.desc !== undefined) setting.setDesc(describedWithDocs(row.desc, row.more ? page : null, row.name, docs));
 	row.render(setting);
 	nameControls(setting, row.name);
 }
