@@ -7,12 +7,12 @@
 //! says, and a change to a note the plan does not name waits for a card of
 //! its own whatever the mode (`policy::plan::covers`).
 
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::base::call::ModelTool;
 use crate::base::host::Host;
-use crate::base::result::{ErrorInfo, ToolResult};
+use crate::base::result::ToolResult;
 pub use crate::doors::chat::conversation::{ChatPlan, PlanState};
 use crate::doors::chat::conversation::{Conversation, ToolCallRecord};
 use crate::doors::chat::plan_refused as refused;

@@ -7,7 +7,7 @@
 //! Undo; a stale one asks again); Reject writes none. The model reads each
 //! call's real outcome in place of "held" from then on.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::base::card::ConfirmationCard;
 use crate::base::host::Host;
