@@ -24,6 +24,7 @@ pub mod shared;
 pub mod tags;
 pub mod tasks;
 pub mod templates;
+pub mod web;
 
 pub use self::args::{CliArguments, CommandArgs, ParsedArgs};
 pub use self::pdf::MAX_PDF_BYTES;
@@ -51,6 +52,7 @@ pub fn builtin_tools() -> Vec<ToolSpec> {
         organise::tool(),
         hygiene::tool(),
         memory::tool(),
+        web::tool(),
     ]
 }
 
