@@ -113,7 +113,8 @@ fn a_search_asks_searxng_for_json_and_answers_links_logged_in_the_connection_log
         ),
         ("127.0.0.1:8888", "web search", false)
     );
-    assert_eq!(result.ran.unwrap().label, "Web (SearXNG)");
+    let ran = result.ran.unwrap();
+    assert_eq!((ran.label.as_str(), ran.by.as_str()), ("Web", "SearXNG"));
 }
 
 #[test]

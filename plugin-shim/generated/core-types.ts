@@ -693,7 +693,7 @@ approvedOutside?: Array<string>,
  */
 planMode?: boolean, 
 /**
- * The plan of the turn in progress (`plan::ChatPlan`): proposed,
+ * The plan of the turn in progress (`ChatPlan`, carried out by `plan.rs`): proposed,
  * approved (being carried out) or answered.
  */
 plan?: ChatPlan, };

@@ -76,6 +76,7 @@ pub fn user_summary(tool_id: &str) -> &'static str {
         "obsidianOrganise" => "Moves, renames or deletes notes (to Obsidian's trash).",
         "obsidianHygiene" => "Finds duplicate titles, empty notes and links to missing notes.",
         "obsidianMemory" => "Keeps, corrects or drops a fact about you in your memory notes.",
+        "obsidianWeb" => "Searches the web through your provider and reads pages, citing links.",
         _ => "",
     }
 }

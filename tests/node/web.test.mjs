@@ -88,7 +88,7 @@ describe("web search and pages (the built main.js, real HTTP)", () => {
 		const { end, events } = await turn("What are Obsidian Bases? Search the web.");
 		assert.equal(end, "done");
 		assert.ok(toolNames(model.requests[from]).includes("obsidianWeb"));
-		assert.match(systemPrompt(model.requests[from]), /Cite every fact you take from the web with its link, as \[title\]\(url\)/);
+		assert.match(systemPrompt(model.requests[from]), /cite each fact from it as \[title\]\(url\)/);
 		const [result] = toolMessages(model.requests[from + 1]);
 		assert.ok(result.startsWith('<outside-data source="web" tool="obsidianWeb" command="search">\n'), result);
 		assert.ok(result.includes(`1. [Introduction to Bases](${link})`), result);
