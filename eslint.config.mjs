@@ -29,7 +29,7 @@ export default defineConfig([
 			// Proper nouns keep their casing: the plugin's name and the model servers'.
 			"obsidianmd/ui/sentence-case": [
 				"warn",
-				{ enforceCamelCaseLower: true, brands: ["Vault Agent", "Obsidian", "OpenAI", "Anthropic", "Ollama", "LM Studio", "OpenRouter", "Claude Code", "Claude Desktop", "Cursor", "Codex", "VS Code"], acronyms: ["MCP", "CLI", "API", "URL", "JSON", "HTTP", "ID", "UI", "CSV", "TSV", "JS"] },
+				{ enforceCamelCaseLower: true, brands: ["Vault Agent", "Obsidian", "OpenAI", "Anthropic", "Ollama", "LM Studio", "OpenRouter", "Claude Code", "Claude Desktop", "Cursor", "Codex", "VS Code", "SearXNG", "Brave Search", "Brave"], acronyms: ["MCP", "CLI", "API", "URL", "JSON", "HTTP", "ID", "UI", "CSV", "TSV", "JS"] },
 			],
 		},
 	},

@@ -199,6 +199,7 @@ export default class VaultAgentPlugin extends Plugin {
 			{ startSearchIndex },
 			{ ChatImages },
 			{ pdfText },
+			{ pageText },
 			{ PromptScheduler: Scheduler, SCHEDULE_CHECK_MS },
 		] = await Promise.all([
 			import("./host/node-host"),
@@ -214,6 +215,7 @@ export default class VaultAgentPlugin extends Plugin {
 			import("./host/search-index"),
 			import("./host/images"),
 			import("./host/pdf"),
+			import("./host/web-page"),
 			import("./doors/scheduled-prompts"),
 		]);
 		const adapter = this.app.vault.adapter;
@@ -231,6 +233,7 @@ export default class VaultAgentPlugin extends Plugin {
 			saveVectors: (bytes: Uint8Array) => vectors.save(bytes),
 			imageData: images.imageData,
 			pdfText: pdfText(this.app),
+			pageText,
 		};
 		// The app's language is the search's default language (the core decides what it means).
 		const facts = nodePlatformFacts(os, Platform.isDesktopApp, vaultPath, this.app.vault.configDir, getLanguage());

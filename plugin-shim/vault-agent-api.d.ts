@@ -81,6 +81,7 @@ export type ToolErrorCode =
 	| "undo_target_missing"
 	| "undo_not_found"
 	| "nothing_to_undo"
+	| "web_failed"
 	| (string & {});
 
 /**

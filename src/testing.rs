@@ -22,6 +22,13 @@ pub enum ScriptedHttp {
         chunks: Vec<Vec<u8>>,
         failure: HttpFailure,
     },
+    /// A status with its `Content-Type` and `Location` headers and a body.
+    Headed {
+        status: u16,
+        content_type: Option<String>,
+        location: Option<String>,
+        body: Vec<u8>,
+    },
 }
 
 type Responder = Box<dyn Fn(&ProcessRequest) -> ProcessOutcome>;
@@ -80,6 +87,8 @@ pub struct FakeHost {
     pub images_asked: RefCell<Vec<(String, bool, u32, usize)>>,
     /// PDFs by path, as their pages' text (what PDF.js would read).
     pub pdfs: RefCell<HashMap<String, Vec<String>>>,
+    /// How many HTML pages `page_text` turned into text.
+    pub pages_converted: std::cell::Cell<usize>,
     /// How many PDF pages `pdf_text` handed over, for tests of how much is read.
     pub pdf_pages_read: std::cell::Cell<usize>,
     /// Answers by URL ending, for every request to it, checked before the
@@ -181,6 +190,7 @@ impl FakeHost {
             images_asked: RefCell::new(Vec::new()),
             pdfs: RefCell::new(HashMap::new()),
             pdf_pages_read: std::cell::Cell::new(0),
+            pages_converted: std::cell::Cell::new(0),
             http_answerer: RefCell::new(None),
             http_routes: RefCell::new(
                 ["/api/show", "/api/v0/models"]
@@ -400,6 +410,25 @@ impl Host for FakeHost {
                         self.retry_after.borrow_mut().take()
                     },
                     remote_address: request.connect_address.clone(),
+                    location: None,
+                })
+            }
+            ScriptedHttp::Headed {
+                status,
+                content_type,
+                location,
+                body,
+            } => {
+                self.http_bodies
+                    .borrow_mut()
+                    .insert(id, (VecDeque::from([body]), None));
+                Ok(HttpResponseHead {
+                    id,
+                    status,
+                    content_type,
+                    retry_after: None,
+                    remote_address: request.connect_address.clone(),
+                    location,
                 })
             }
             ScriptedHttp::BrokenAfter { chunks, failure } => {
@@ -412,6 +441,7 @@ impl Host for FakeHost {
                     content_type: None,
                     retry_after: None,
                     remote_address: request.connect_address.clone(),
+                    location: None,
                 })
             }
         }
@@ -454,6 +484,13 @@ impl Host for FakeHost {
 
     fn secret(&self, name: &str) -> Option<String> {
         self.secrets.get(name).cloned()
+    }
+
+    /// The tags dropped and the text kept, enough for the tests to tell a
+    /// page's text from its markup (the plugin uses Obsidian's own).
+    fn page_text(&self, html: &str, _url: &str) -> String {
+        self.pages_converted.set(self.pages_converted.get() + 1);
+        crate::search::web_api::plain_text(html)
     }
 
     /// The tests' regular expressions: `^…` (a start), `…$` (an end), or

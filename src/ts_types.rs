@@ -140,6 +140,8 @@ fn core_types() -> String {
         declaration::<ProviderKind>(),
         declaration::<McpSettings>(),
         declaration::<crate::settings::embeddings::EmbeddingSettings>(),
+        declaration::<crate::settings::web::WebProvider>(),
+        declaration::<crate::settings::web::WebSettings>(),
         declaration::<CodingAgentProfile>(),
         CODING_AGENT_SETTINGS.to_string(),
         declaration::<ProfileSummary>(),

@@ -184,6 +184,9 @@ fn tool_samples() -> Vec<ToolError> {
             kept: 200,
         },
         ToolError::NothingToUndo { scope: None },
+        ToolError::WebFailed {
+            detail: "localhost:8888 could not be reached (ECONNREFUSED)".into(),
+        },
     ]
 }
 
@@ -236,6 +239,7 @@ fn tool_when(error: &ToolError) -> &'static str {
         ToolError::UndoTargetMissing { .. } => "The note the change went to was moved or deleted since.",
         ToolError::UndoNotFound { .. } => "The journal no longer holds the change (it keeps the newest ones).",
         ToolError::NothingToUndo { .. } => "No change of the agent is left to undo.",
+        ToolError::WebFailed { .. } => "A web search or page read was refused (Local only, an address that is not a web page's) or did not answer; the detail says which and what to do.",
     }
 }
 

@@ -100,6 +100,8 @@ fn base_arguments(tool: &str, command: &str) -> Value {
         ("obsidianMemory", "add") => json!({"fact": "Prefers ISO dates."}),
         ("obsidianMemory", "update") => json!({"line": "Prefers ISO dates.", "fact": "x"}),
         ("obsidianMemory", "remove") => json!({"line": "Prefers ISO dates."}),
+        ("obsidianWeb", "search") => json!({"query": "bases"}),
+        ("obsidianWeb", "read") => json!({"url": "http://127.0.0.1:8888/page"}),
         _ => panic!("no base arguments for {tool} {command}: add them here"),
     }
 }

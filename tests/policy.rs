@@ -10,15 +10,17 @@ fn core(settings: Value) -> VaultAgent<FakeHost> {
     VaultAgent::new(FakeHost::linux_with_cli("ok"), &memory_on(settings)).0
 }
 
-/// Memory is off by default, which turns its tool off: every matrix here
-/// has it on, so its writes meet the same modes as every other.
+/// Memory and the web are off by default, which turns their tools off:
+/// every matrix here has them on, so they meet the same rules as every other.
 fn memory_on(settings: Value) -> Value {
+    let web = json!({"enabled": true, "searxngUrl": "http://127.0.0.1:8888"});
     match settings {
         Value::Object(mut map) => {
             map.entry("chat").or_insert_with(|| json!({"memory": true}));
+            map.entry("web").or_insert(web);
             Value::Object(map)
         }
-        _ => json!({"chat": {"memory": true}}),
+        _ => json!({"chat": {"memory": true}, "web": web}),
     }
 }
 
@@ -526,6 +528,14 @@ fn wrong_task_change_combinations_are_refused() {
 #[test]
 fn reads_run_with_writes_off() {
     let core = core(Value::Null);
+    // The web's example search, answered by a SearXNG with no results.
+    core.host()
+        .script_http(vault_agent::testing::ScriptedHttp::Headed {
+            status: 200,
+            content_type: Some("application/json".into()),
+            location: None,
+            body: br#"{"results":[]}"#.to_vec(),
+        });
     for tool in builtin_tools() {
         let command = tool.example["command"].as_str().unwrap_or_default();
         if tool.command(command).is_some_and(|c| c.access.is_write()) {
@@ -782,4 +792,43 @@ fn only_answers_filtered_as_json_ask_the_cli_for_json() {
         "obsidianSearch",
         json!({"command": "search", "query": "launch"})
     ));
+}
+
+#[test]
+fn in_a_chat_that_read_the_web_every_change_waits_for_a_card() {
+    use vault_agent::policy::check;
+    use vault_agent::settings::{normalise, MemoryOrigin, PermissionMode};
+    let tools = builtin_tools();
+    let edit = tools.iter().find(|t| t.id == "obsidianEdit").unwrap();
+    let create = edit
+        .parse_call(
+            &json!({"command": "create", "path": "Saved/Page.md", "content": "From the web"}),
+        )
+        .unwrap();
+    let mut settings = normalise(&json!({"permissionMode": "askBeforeEdits"}), &[]).settings;
+    assert_eq!(settings.permission_mode, PermissionMode::AskBeforeEdits);
+    let facts = create.facts().unwrap();
+    assert_eq!(
+        check(&facts, &settings, ".obsidian").unwrap(),
+        vault_agent::base::call::Access::DirectWrite
+    );
+    settings.memory_origin = Some(MemoryOrigin {
+        chat: "Research".into(),
+        outside_data: true,
+        web_data: true,
+    });
+    assert_eq!(
+        check(&facts, &settings, ".obsidian").unwrap(),
+        vault_agent::base::call::Access::ConfirmedWrite
+    );
+    // Outside data from an MCP server alone leaves the mode as it is.
+    settings.memory_origin = Some(MemoryOrigin {
+        chat: "Research".into(),
+        outside_data: true,
+        web_data: false,
+    });
+    assert_eq!(
+        check(&facts, &settings, ".obsidian").unwrap(),
+        vault_agent::base::call::Access::DirectWrite
+    );
 }

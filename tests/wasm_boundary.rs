@@ -178,6 +178,7 @@ fn js_chat_host() -> JsValue {
             env: (name) => (name === "PATH" ? "/bin" : undefined),
             now: () => Date.now(),
             secret: () => undefined,
+            pageText: (html) => html.replace(/<[^>]*>/g, " "),
             async httpOpen(request) {
                 this.requests.push(request);
                 const id = this.requests.length;

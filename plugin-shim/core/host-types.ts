@@ -39,6 +39,8 @@ export interface HttpOpened {
 	retryAfter?: string;
 	/** The address the socket connected to (the connection log shows it). */
 	remoteAddress?: string;
+	/** A redirect's `Location`: the core follows it, checking each hop. */
+	location?: string;
 }
 
 export type HttpChunk = { chunk: Uint8Array } | { done: true } | { error: HttpFailure };
@@ -59,6 +61,8 @@ export interface HostFunctions {
 	/** Resolves after `ms` milliseconds (a retry's backoff); 0 gives the app one turn and no more. */
 	sleep(ms: number): Promise<void>;
 	secret(name: string): string | undefined;
+	/** A web page's HTML as Markdown (Obsidian's `htmlToMarkdown`), its furniture left out. */
+	pageText(html: string, url: string): string;
 	/** `new RegExp(pattern).test(text)` (an Excluded files filter); `undefined` when the pattern is not valid. */
 	patternMatches(pattern: string, text: string): boolean | undefined;
 	vaultRead(path: string): Promise<{ content: string } | { error: { code: string; message: string } }>;

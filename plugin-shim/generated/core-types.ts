@@ -331,7 +331,11 @@ mcpServers: Array<OutsideServer>,
 /**
  * Search by meaning: the embedding model, off by default.
  */
-embeddings: EmbeddingSettings, };
+embeddings: EmbeddingSettings, 
+/**
+ * Web search and page reading, off by default.
+ */
+web: WebSettings, };
 
 /**
  * What the agent may do to the vault. Only the user changes it (the settings
@@ -510,6 +514,25 @@ apiKeySecret: string,
  * address or model asks again.
  */
 consented: string, };
+
+/**
+ * Which search provider answers `search`.
+ */
+export type WebProvider = "searxng" | "brave";
+
+export type WebSettings = { 
+/**
+ * Off by default: the web tool is neither offered nor run.
+ */
+enabled: boolean, provider: WebProvider, 
+/**
+ * SearXNG's base address (`/search` is added).
+ */
+searxngUrl: string, 
+/**
+ * The secret (Obsidian's secret storage) holding the Brave key; empty: none.
+ */
+apiKeySecret: string, };
 
 /**
  * One agent as the shim starts and shows it: the built-in with the user's changes.

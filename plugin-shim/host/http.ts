@@ -136,7 +136,7 @@ export function httpOpen(spec: HttpRequestSpec): Promise<HttpOpened | { error: H
 				const value = response.headers[name];
 				return Array.isArray(value) ? value[0] : value;
 			};
-			resolve({ id, status: response.statusCode ?? 0, contentType: header("content-type"), retryAfter: header("retry-after"), remoteAddress: response.socket?.remoteAddress });
+			resolve({ id, status: response.statusCode ?? 0, contentType: header("content-type"), retryAfter: header("retry-after"), remoteAddress: response.socket?.remoteAddress, location: header("location") });
 		});
 		requests.set(request, spec.tag);
 		request.on("close", () => requests.delete(request));

@@ -120,7 +120,7 @@ function patternMatches(pattern: string, text: string): boolean | undefined {
 	return compiled === null ? undefined : compiled.test(text);
 }
 
-export function createNodeHost(secret: (name: string) => string | null): Omit<HostFunctions, "vaultRead" | "vaultReadMany" | "vaultNotes" | "vaultReadBytes" | "vaultProcess" | "vaultTrash" | "vaultMove" | "vaultCreate" | "linksUpdateOnMove" | "openNote" | "localContext" | "saveJournal" | "loadVectors" | "saveVectors" | "imageData" | "pdfText"> {
+export function createNodeHost(secret: (name: string) => string | null): Omit<HostFunctions, "vaultRead" | "vaultReadMany" | "vaultNotes" | "vaultReadBytes" | "vaultProcess" | "vaultTrash" | "vaultMove" | "vaultCreate" | "linksUpdateOnMove" | "openNote" | "localContext" | "saveJournal" | "loadVectors" | "saveVectors" | "imageData" | "pdfText" | "pageText"> {
 	return {
 		runProcess,
 		cancelProcesses,

@@ -22,6 +22,7 @@ import { modelSection } from "./model";
 import { safetySection } from "./safety";
 import type { Page, Row } from "./section";
 import { toolsSection } from "./tools";
+import { webSection } from "./web";
 
 export class VaultAgentSettingTab extends PluginSettingTab {
 	/** True once Obsidian (before 1.13) drew the tab with display(). */
@@ -51,6 +52,7 @@ export class VaultAgentSettingTab extends PluginSettingTab {
 			one("safety", "Safety", safetySection(this.ctx)),
 			one("tools", "Tools", toolsSection(this.ctx)),
 			one("search", "Search", embeddingsSection(this.ctx, redraw)),
+			one("web", "Web", webSection(this.ctx, redraw)),
 			one("mcp-server", "MCP: this vault's server for other apps", agentsSection(this.ctx, redraw)),
 			one("mcp-servers", "MCP: your servers in the chat", mcpServersSection(this.ctx, redraw)),
 			one("coding-agents", "Coding agents", codingAgentsSection(this.ctx)),

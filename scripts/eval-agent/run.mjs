@@ -5,6 +5,7 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { copySampleVault, emulator, loadPlugin, removeVault, useEmulator } from "../../tests/support/harness.mjs";
+import { startWebServer } from "../../tests/support/web-server.mjs";
 import { diagnose, score } from "./checks.mjs";
 
 /** The secret name the profile's key is stored under in the test double. */
@@ -33,6 +34,8 @@ export async function runBenchmark(tasks, profile, { repeat = 1, onRun = () => {
 export async function runTask(task, profile) {
 	const vault = copySampleVault();
 	let plugin = null;
+	// A web task searches a SearXNG-like server on 127.0.0.1, started for it alone.
+	const webServer = task.web ? await startWebServer({ resultBase: task.web.resultBase }) : null;
 	try {
 		for (const [path, text] of Object.entries(task.setup ?? {})) {
 			mkdirSync(dirname(join(vault, path)), { recursive: true });
@@ -40,7 +43,7 @@ export async function runTask(task, profile) {
 		}
 		const before = vaultFiles(vault);
 		useEmulator(vault);
-		({ plugin } = await loadPlugin(vault, { data: pluginData(task, profile) }));
+		({ plugin } = await loadPlugin(vault, { data: pluginData(task, profile, webServer?.url) }));
 		if (profile.apiKey) plugin.app.secretStorage.setSecret(KEY_SECRET, profile.apiKey);
 		const run = await converse(plugin, task);
 		const after = vaultFiles(vault);
@@ -67,10 +70,11 @@ export async function runTask(task, profile) {
 	} finally {
 		plugin?.unload();
 		removeVault(vault);
+		await webServer?.close();
 	}
 }
 
-function pluginData(task, profile) {
+function pluginData(task, profile, searxngUrl) {
 	const anthropic = profile.provider === "anthropic";
 	const server = {
 		baseUrl: profile.url,
@@ -83,6 +87,7 @@ function pluginData(task, profile) {
 		cliPath: emulator,
 		permissionMode: task.mode ?? "readOnly",
 		...(task.settings ?? {}),
+		...(searxngUrl ? { web: { enabled: true, provider: "searxng", searxngUrl } } : {}),
 		chat: { ...(task.settings?.chat ?? {}), provider: anthropic ? "anthropic" : "openAi", [anthropic ? "anthropic" : "openai"]: server },
 	};
 }

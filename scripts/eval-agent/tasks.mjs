@@ -26,6 +26,7 @@ export const CATEGORIES = {
 	long: "A long note",
 	skills: "A skill used",
 	plan: "Plan then act",
+	web: "A cited web answer",
 };
 
 const find = [
@@ -578,6 +579,23 @@ function planThenAct(id, together) {
 
 const plan = [planThenAct("plan-then-act", false), planThenAct("plan-then-act-one-card", true)];
 
+/** Where the scripted SearXNG's results link (tests/support/web-server.mjs): pages the answer must cite. */
+const WEB_RESULTS = "https://help.example.org";
+
+const web = [
+	{
+		id: "web-cited-answer",
+		// run.mjs starts the SearXNG-like server on 127.0.0.1 and turns the web on with it.
+		web: { resultBase: WEB_RESULTS },
+		prompt: "Search the web: what are Obsidian Bases? Cite your source.",
+		perfect: [
+			calls(["obsidianWeb", { command: "search", query: "Obsidian Bases" }]),
+			answer(`Bases turn a folder of notes into a database you can sort and filter ([Introduction to Bases](${WEB_RESULTS}/pages/bases)).`, [`${WEB_RESULTS}/pages/bases`]),
+		],
+		expect: { has: [`${WEB_RESULTS}/pages/bases`], calls: [["obsidianWeb", { command: "search" }]] },
+	},
+];
+
 function tagged(category, list) {
 	return list.map((task) => ({ ...task, category }));
 }
@@ -591,6 +609,7 @@ export const TASKS = [
 	...tagged("long", long),
 	...tagged("skills", skills),
 	...tagged("plan", plan),
+	...tagged("web", web),
 ];
 
 /** The perfect model's scripts, keyed by prompt (what tests/support/model-personas.mjs reads). */

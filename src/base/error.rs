@@ -152,6 +152,9 @@ pub enum ToolError {
     #[error("{target} {detail}, so it was not read: the agent reads a file only where its real place on disk, every symbolic link followed, lies inside the vault and the folders it may read. Ask the user to add that folder to the folders the agent may read (Settings → Vault Agent → Safety), or read another note.")]
     ReadThroughLink { target: String, detail: String },
 
+    #[error("The web request was not made or did not answer: {detail}.")]
+    WebFailed { detail: String },
+
     #[error("There is no pending confirmation \"{id}\". It may have been answered already or the plugin was reloaded; ask for the change again.")]
     ConfirmationNotFound { id: String },
 
@@ -264,6 +267,7 @@ impl ToolError {
             ToolError::UndoTargetMissing { .. } => "undo_target_missing",
             ToolError::UndoNotFound { .. } => "undo_not_found",
             ToolError::NothingToUndo { .. } => "nothing_to_undo",
+            ToolError::WebFailed { .. } => "web_failed",
         }
     }
 

@@ -208,6 +208,10 @@ pub struct HttpResponseHead {
     /// The address the socket connected to, for the connection log.
     #[serde(default)]
     pub remote_address: Option<String>,
+    /// The `Location` header of a redirect, which the core follows itself
+    /// (each hop held to Local only); the host never follows one.
+    #[serde(default)]
+    pub location: Option<String>,
 }
 
 /// Why an HTTP exchange failed before or while the body arrived.
@@ -352,6 +356,11 @@ pub trait Host {
     fn local_context(&self) -> LocalContext;
     /// A secret from Obsidian's secret storage (API keys), by its name.
     fn secret(&self, name: &str) -> Option<String>;
+    /// A web page's HTML as readable text (Markdown), by Obsidian's own
+    /// `htmlToMarkdown` on an inert document (nothing in it runs or loads),
+    /// its page furniture (scripts, navigation, forms) left out; `url` is
+    /// where it came from, for its relative links.
+    fn page_text(&self, html: &str, url: &str) -> String;
     /// Whether the JavaScript regular expression `pattern` (no flags)
     /// matches `text`, as Obsidian tests a `/regex/` Excluded files filter;
     /// `None` when it is not a valid one. The engine's own: the plugin

@@ -22,6 +22,7 @@ mod record;
 mod run;
 pub mod search;
 pub mod undo;
+pub mod web;
 pub mod writes;
 
 use std::cell::RefCell;

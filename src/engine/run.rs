@@ -74,6 +74,8 @@ impl<H: Host> Engine<H> {
                 .run_search(&request, &settings)
                 .await
                 .map(ran(Ran::SEARCH)),
+            // The user's provider, every hop held to Local only and logged.
+            Plan::Web(request) => self.run_web(&request, &settings).await,
             Plan::NoteEdit(request) => {
                 self.propose_note_edit(&call, args, request, &settings, turn)
                     .await

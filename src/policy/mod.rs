@@ -62,7 +62,9 @@ pub struct CallFacts<'a> {
 ///   an MCP result, a web page or a coding agent without the user's click.
 /// - So is a change outside the plan the user approved (`Settings::off_plan`),
 ///   and one that must be a card whatever the mode (`Settings::always_card`:
-///   a change held for a plan's single card, a stale card asked again).
+///   a change held for a plan's single card, a stale card asked again),
+///   and any change asked in a chat that read the web
+///   (`Settings::after_web_data`): saving a page is the user's click.
 /// - Every write must name its target: without `file`/`path`/`ref`/`daily`
 ///   the CLI would change the note the user happens to have open.
 pub fn check(
@@ -87,7 +89,10 @@ pub fn check(
         }
         PermissionMode::AskEveryChange => Access::ConfirmedWrite,
         PermissionMode::AskBeforeEdits
-            if settings.written_as_text || settings.off_plan || settings.always_card =>
+            if settings.written_as_text
+                || settings.off_plan
+                || settings.always_card
+                || settings.after_web_data() =>
         {
             Access::ConfirmedWrite
         }

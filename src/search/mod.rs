@@ -98,6 +98,7 @@ pub mod ranking;
 pub mod related;
 pub mod text;
 pub mod vectors;
+pub mod web_api;
 
 pub use index::{Index, IndexStats, Upserted};
 pub use passage::{Passage, DEFAULT_BUDGET};

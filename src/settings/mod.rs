@@ -14,6 +14,7 @@ pub mod outside;
 pub mod outside_import;
 pub mod presets;
 mod profiles;
+pub mod web;
 
 use std::collections::BTreeMap;
 
@@ -111,6 +112,8 @@ pub struct Settings {
     pub mcp_servers: Vec<outside::OutsideServer>,
     /// Search by meaning: the embedding model, off by default.
     pub embeddings: embeddings::EmbeddingSettings,
+    /// Web search and page reading, off by default.
+    pub web: web::WebSettings,
     /// Set for one call by the door it came through (never stored): tags the
     /// call's CLI processes so a cancelled MCP request stops exactly those.
     #[serde(skip)]
@@ -155,6 +158,9 @@ pub struct MemoryOrigin {
     pub chat: String,
     /// The chat's context holds data from outside the vault.
     pub outside_data: bool,
+    /// Among it, what the web answered (`obsidianWeb`): then every change
+    /// waits for a card, whatever the mode would run at once.
+    pub web_data: bool,
 }
 
 /// The MCP server's own switches: its permission mode is separate from the
@@ -198,6 +204,7 @@ impl Default for Settings {
             coding_agents: agents::CodingAgents::default(),
             mcp_servers: Vec::new(),
             embeddings: embeddings::EmbeddingSettings::default(),
+            web: web::WebSettings::default(),
             process_tag: None,
             written_as_text: false,
             memory_origin: None,
@@ -214,6 +221,10 @@ impl Settings {
         if tool_id == MEMORY_TOOL && !self.chat.memory {
             return false;
         }
+        // Web off (the default): its tool is neither offered nor run.
+        if tool_id == web::WEB_TOOL && !self.web.enabled {
+            return false;
+        }
         self.tools.get(tool_id).copied().unwrap_or(true)
     }
 
@@ -222,6 +233,12 @@ impl Settings {
     /// MCP result, a web page, a coding agent's answer) in its context.
     pub fn memory_without_card(&self) -> bool {
         self.memory_origin.as_ref().is_some_and(|o| !o.outside_data)
+    }
+
+    /// Whether the chat this call comes from read the web: a page can ask
+    /// for a change as well as the user can, so none runs without a card.
+    pub fn after_web_data(&self) -> bool {
+        self.memory_origin.as_ref().is_some_and(|o| o.web_data)
     }
 
     pub fn vault(&self) -> Option<&str> {

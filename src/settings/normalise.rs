@@ -5,6 +5,7 @@
 use serde_json::{Map, Value};
 
 use super::embeddings::EmbeddingSettings;
+use super::web::{WebProvider, WebSettings};
 use super::*;
 use crate::base::input::Lenient;
 
@@ -99,6 +100,7 @@ pub fn normalise(stored: &Value, known_tools: &[&str]) -> NormalisedSettings {
                 consented: r.string("consented", ""),
             }
         }),
+        web: reader.section("web", |r| r.web()),
         local_only: reader.boolean("localOnly", false),
         coding_agents: super::agents::read(object.get("acpAgents"), &mut repairs),
         mcp_servers: super::outside::read(object.get("mcpServers"), &mut repairs),
@@ -129,6 +131,7 @@ pub fn normalise(stored: &Value, known_tools: &[&str]) -> NormalisedSettings {
         "acpAgents",
         "mcpServers",
         "embeddings",
+        "web",
     ];
     for key in object.keys() {
         if !known_keys.contains(&key.as_str()) && !is_foreign_section(key) {
@@ -603,6 +606,57 @@ impl Reader<'_> {
             PermissionMode::AskBeforeEdits
         } else {
             default
+        }
+    }
+
+    /// Settings → Web: a provider it does not know is SearXNG, an address
+    /// that is not http(s) the default one, a key name that is not a secret
+    /// name cleared; never on unless it says `true`.
+    fn web(&mut self) -> WebSettings {
+        let defaults = WebSettings::default();
+        let provider = match self.object.get("provider") {
+            None | Some(Value::Null) => defaults.provider,
+            Some(Value::String(name)) => WebProvider::parse(name).unwrap_or_else(|| {
+                self.repairs.push(format!(
+                    "`provider` was {name:?}, not searxng or brave; using searxng"
+                ));
+                defaults.provider
+            }),
+            Some(other) => {
+                self.repairs.push(format!(
+                    "`provider` was {}, not text; using searxng",
+                    type_name(other)
+                ));
+                defaults.provider
+            }
+        };
+        let secret = self.string("apiKeySecret", "");
+        let api_key_secret = if secret
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+        {
+            secret
+        } else {
+            self.repairs.push(
+                "`apiKeySecret` must be a secret name (lowercase letters, digits, dashes); cleared"
+                    .into(),
+            );
+            String::new()
+        };
+        let mut searxng_url = self.string("searxngUrl", &defaults.searxng_url);
+        let lower = searxng_url.to_ascii_lowercase();
+        if !(lower.starts_with("http://") || lower.starts_with("https://")) {
+            self.repairs.push(format!(
+                "`searxngUrl` {searxng_url:?} is not an http(s) address; using {}",
+                defaults.searxng_url
+            ));
+            searxng_url = defaults.searxng_url.clone();
+        }
+        WebSettings {
+            enabled: self.boolean("enabled", false),
+            provider,
+            searxng_url: searxng_url.trim_end_matches('/').to_string(),
+            api_key_secret,
         }
     }
 

@@ -581,3 +581,31 @@ fn the_skills_folder_is_a_folder_or_nothing() {
         );
     }
 }
+
+#[test]
+fn the_web_is_off_until_turned_on_and_its_section_is_read_leniently() {
+    // A data.json from before the web section: off, SearXNG, its usual address.
+    let old = normalise(&json!({"localOnly": true}), TOOLS);
+    assert!(old.repairs.is_empty(), "{:?}", old.repairs);
+    assert_eq!(old.settings.web, web::WebSettings::default());
+    assert!(!old.settings.tool_enabled(web::WEB_TOOL));
+    let on = normalise(
+        &json!({"web": {"enabled": true, "provider": "brave", "searxngUrl": "http://nas.lan:8080/", "apiKeySecret": "brave-key"}}),
+        TOOLS,
+    );
+    assert!(on.repairs.is_empty(), "{:?}", on.repairs);
+    let web = &on.settings.web;
+    assert!(web.enabled && on.settings.tool_enabled(web::WEB_TOOL));
+    assert_eq!(web.provider, web::WebProvider::Brave);
+    assert_eq!(web.searxng_url, "http://nas.lan:8080");
+    assert_eq!(web.api_key_secret, "brave-key");
+    // "yes" is not on; an unknown provider, a file: address and a key that is
+    // no secret name are each repaired and said.
+    let wrong = normalise(
+        &json!({"web": {"enabled": "yes", "provider": "google", "searxngUrl": "file:///etc", "apiKeySecret": "sk-LIVE KEY"}}),
+        TOOLS,
+    );
+    assert_eq!(wrong.settings.web, web::WebSettings::default());
+    assert_eq!(wrong.repairs.len(), 4, "{:?}", wrong.repairs);
+    assert!(!wrong.settings.tool_enabled(web::WEB_TOOL));
+}

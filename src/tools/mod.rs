@@ -24,6 +24,7 @@ pub mod shared;
 pub mod tags;
 pub mod tasks;
 pub mod templates;
+pub mod web;
 
 pub use self::args::{CliArguments, CommandArgs, ParsedArgs};
 pub use self::pdf::MAX_PDF_BYTES;
@@ -51,6 +52,7 @@ pub fn builtin_tools() -> Vec<ToolSpec> {
         organise::tool(),
         hygiene::tool(),
         memory::tool(),
+        web::tool(),
     ]
 }
 
@@ -74,6 +76,7 @@ pub fn user_summary(tool_id: &str) -> &'static str {
         "obsidianOrganise" => "Moves, renames or deletes notes (to Obsidian's trash).",
         "obsidianHygiene" => "Finds duplicate titles, empty notes and links to missing notes.",
         "obsidianMemory" => "Keeps, corrects or drops a fact about you in your memory notes.",
+        "obsidianWeb" => "Searches the web through your provider and reads pages, citing links.",
         _ => "",
     }
 }

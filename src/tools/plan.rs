@@ -37,6 +37,9 @@ pub enum Plan<'a> {
     /// The ranked search over the core's index (`engine::search`), every
     /// hit limited to the read scope. A read: no argv runs.
     Search(SearchRequest),
+    /// A web search or a page read (`engine::web`) through the user's
+    /// provider, every hop held to Local only. A read of no note.
+    Web(crate::tools::web::WebRequest),
 }
 
 /// A read whose answer the core trims (filters and pages the CLI does not
@@ -95,7 +98,11 @@ impl<'a> Plan<'a> {
             Plan::CliWrite(write) => Some(write.undo.clone()),
             Plan::NoteEdit(edit) => Some(UndoKind::NoteText(edit.locate.clone())),
             Plan::Organise(_) => Some(UndoKind::Organised),
-            Plan::Read { .. } | Plan::NoteView(_) | Plan::Computed(_) | Plan::Search(_) => None,
+            Plan::Read { .. }
+            | Plan::NoteView(_)
+            | Plan::Computed(_)
+            | Plan::Search(_)
+            | Plan::Web(_) => None,
         }
     }
 

@@ -60,6 +60,10 @@ extern "C" {
     #[wasm_bindgen(method)]
     fn secret(this: &HostFunctions, name: &str) -> Option<String>;
 
+    /// A page's HTML as Markdown (Obsidian's `htmlToMarkdown`).
+    #[wasm_bindgen(method, catch, js_name = pageText)]
+    fn page_text(this: &HostFunctions, html: &str, url: &str) -> Result<String, JsValue>;
+
     /// `new RegExp(pattern).test(text)`; `undefined` for an invalid pattern.
     #[wasm_bindgen(method, js_name = patternMatches)]
     fn pattern_matches(this: &HostFunctions, pattern: &str, text: &str) -> Option<bool>;
@@ -277,6 +281,13 @@ impl Host for JsHost {
 
     fn pattern_matches(&self, pattern: &str, text: &str) -> Option<bool> {
         self.functions.pattern_matches(pattern, text)
+    }
+
+    fn page_text(&self, html: &str, url: &str) -> String {
+        // A host that cannot parse the page still gives its words.
+        self.functions
+            .page_text(html, url)
+            .unwrap_or_else(|_| crate::search::web_api::plain_text(html))
     }
 
     async fn vault_read(&self, path: &str) -> Result<String, VaultFailure> {

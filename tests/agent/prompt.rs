@@ -188,7 +188,7 @@ fn attached_notes_are_named_to_the_model_with_the_selection_bounded_and_marked()
 
 #[test]
 fn the_compact_fixed_prompt_is_under_1800_tokens_with_every_tool_on_and_loses_no_command() {
-    let tokens = compact_prompt_tokens(false);
+    let tokens = compact_prompt_tokens(false, false);
     // The measure: about four characters a token.
     assert!(tokens < 1_800, "~{tokens} tokens");
 }
@@ -196,13 +196,21 @@ fn the_compact_fixed_prompt_is_under_1800_tokens_with_every_tool_on_and_loses_no
 #[test]
 fn memory_adds_at_most_100_tokens_to_the_compact_prompt_and_loses_no_command() {
     // Memory is a tool the user turns on; what it costs every request is bounded.
-    let added = compact_prompt_tokens(true) - compact_prompt_tokens(false);
+    let added = compact_prompt_tokens(true, false) - compact_prompt_tokens(false, false);
     assert!(added <= 100, "memory adds ~{added} tokens");
+}
+
+#[test]
+fn the_web_adds_at_most_100_tokens_to_the_compact_prompt_and_loses_no_command() {
+    // The web is a tool the user turns on: its schema and its rule (cite the
+    // links) are paid for in every request while it is on.
+    let added = compact_prompt_tokens(false, true) - compact_prompt_tokens(false, false);
+    assert!(added <= 100, "the web adds ~{added} tokens");
 }
 
 /// The compact fixed prompt's size in tokens (about four characters each),
 /// after checking that every tool on is offered with every command.
-fn compact_prompt_tokens(memory: bool) -> usize {
+fn compact_prompt_tokens(memory: bool, web: bool) -> usize {
     // A realistic fixed prompt: local time and an open note, every tool on,
     // writes allowed (so nothing is held back), the default 4 096 window.
     let mut host = FakeHost::new(Os::Linux, |request| {
@@ -219,7 +227,7 @@ fn compact_prompt_tokens(memory: bool) -> usize {
     host.local.open_note = Some("Projects/Quarterly planning.md".into());
     let core = VaultAgent::new(
         host,
-        &json!({"permissionMode": "allowAllChanges", "chat": {"memory": memory}}),
+        &json!({"permissionMode": "allowAllChanges", "chat": {"memory": memory}, "web": {"enabled": web}}),
     )
     .0;
     // A parameter the compact form leaves out is still accepted when sent.
@@ -241,7 +249,7 @@ fn compact_prompt_tokens(memory: bool) -> usize {
     let characters = system.chars().count() + tools.chars().count();
     // Nothing is lost: every tool on and every command is offered.
     for tool in vault_agent::tools::builtin_tools() {
-        if tool.id == "obsidianMemory" && !memory {
+        if (tool.id == "obsidianMemory" && !memory) || (tool.id == "obsidianWeb" && !web) {
             continue;
         }
         let offered = body["tools"]

@@ -226,6 +226,9 @@ fn samples() -> Vec<ToolError> {
         NothingToUndo {
             scope: Some(s("in this answer")),
         },
+        WebFailed {
+            detail: s("SearXNG at localhost:8888 answered 403 Forbidden: its JSON API is off. Add `json` to `search.formats` in SearXNG's settings.yml (formats: [html, json]) and restart it"),
+        },
     ]
 }
 

@@ -151,17 +151,22 @@ pub fn messages_tokens(messages: &[ChatMessage]) -> usize {
 }
 
 /// A tool result cut to its first characters, still one `<vault-data>`
-/// element, with a line the model can read.
+/// element (or one `<outside-data>` element: an outside tool's or the
+/// web's), with a line the model can read.
 fn shortened(content: &str) -> Option<String> {
     if content.chars().count() <= SHORTENED_CHARS * 2 {
         return None;
     }
     let (open, body) = content.split_once('\n').unwrap_or(("", content));
-    let body = body.trim_end().trim_end_matches("</vault-data>");
+    let close = match open.starts_with("<outside-data") {
+        true => "</outside-data>",
+        false => "</vault-data>",
+    };
+    let body = body.trim_end().trim_end_matches(close);
     let kept: String = body.chars().take(SHORTENED_CHARS).collect();
     let left = body.chars().count().saturating_sub(SHORTENED_CHARS);
     Some(format!(
-        "{open}\n{kept}…\n</vault-data>\n[Shortened to fit the model's context: {left} more characters were left out. Call the tool again if you need them.]"
+        "{open}\n{kept}…\n{close}\n[Shortened to fit the model's context: {left} more characters were left out. Call the tool again if you need them.]"
     ))
 }
 

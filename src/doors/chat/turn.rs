@@ -14,7 +14,7 @@ use crate::doors::chat::ask::RoundError;
 use crate::doors::chat::conversation::{
     AnswerUsage, ChatMessage, Conversation, PausedTurn, ToolCallRecord, Usage,
 };
-use crate::doors::chat::prompt::for_model;
+use crate::doors::chat::prompt::{for_model, web_for_model};
 use crate::doors::chat::repeats::{self, Repeat};
 use crate::doors::chat::{parse_arguments, ChatDoor, ChatEvent, ChatEvents, TurnEnd};
 
@@ -470,12 +470,12 @@ impl<H: Host> ChatDoor<H> {
         let command = serde_json::from_str::<Value>(&call.arguments)
             .ok()
             .and_then(|a| a.get("command").and_then(Value::as_str).map(String::from));
-        let mut content = for_model(
-            &call.name,
-            command.as_deref(),
-            &result,
-            settings.chat.tool_result_cap_chars as usize,
-        );
+        let cap_chars = settings.chat.tool_result_cap_chars as usize;
+        // What the web answered is outside data, never the vault's.
+        let mut content = match call.name == crate::settings::web::WEB_TOOL {
+            true => web_for_model(command.as_deref(), &result, cap_chars),
+            false => for_model(&call.name, command.as_deref(), &result, cap_chars),
+        };
         if !result.ok
             && repeats::outcomes(&conversation.messages, call).0 + 1 == repeats::FAILURES_ALLOWED
         {
