@@ -226,7 +226,7 @@ fn word_segments(old_line: &str, new_line: &str) -> Option<(Vec<Segment>, Vec<Se
             new_changed[new_index..new_index + len].fill(false);
         }
     }
-    // A pair that keeps less than half of its text is two unrelated lines
+    // A pair that keeps less than a third of its text is two unrelated lines
     // that happen to stand at the same place: marking "changed" words in
     // them would colour nearly everything, so they show as plain lines.
     if kept_share(&old, &old_changed, &new, &new_changed) < MIN_KEPT_SHARE {
@@ -238,8 +238,10 @@ fn word_segments(old_line: &str, new_line: &str) -> Option<(Vec<Segment>, Vec<Se
 }
 
 /// The least share of a line pair's text (spaces aside) that must stay the
-/// same for its changed words to be marked.
-const MIN_KEPT_SHARE: f64 = 0.5;
+/// same for its changed words to be marked. A third: "Ship the beta." →
+/// "Ship 1.0." keeps 40 % and is one line changed; lines that only stand at
+/// the same place share a word or none.
+const MIN_KEPT_SHARE: f64 = 0.3;
 
 /// The share of both lines' characters (spaces aside) in unchanged words.
 fn kept_share(old: &[&str], old_changed: &[bool], new: &[&str], new_changed: &[bool]) -> f64 {

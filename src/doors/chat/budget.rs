@@ -280,9 +280,11 @@ pub fn fit(messages: &[ChatMessage], available: usize) -> Result<Fitted, usize> 
 }
 
 /// Parameters the compact form leaves out: output shapes, extra columns and
-/// tuning knobs that a small model does not need (the defaults read well).
-/// The core still accepts them when a model sends them.
+/// tuning knobs that a small model does not need (the defaults read well),
+/// and `offset`, which a paged answer names itself ("for the next page send
+/// offset=50"). The core still accepts them when a model sends them.
 const LEFT_OUT_WHEN_COMPACT: &[&str] = &[
+    "offset",
     "format",
     "verbose",
     "counts",
