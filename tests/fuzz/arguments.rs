@@ -182,6 +182,11 @@ fn check_tool_call(tool: &ToolSpec, args: &Value) -> TestCaseResult {
         prop_assert!(!is_excluded(&probe.command), "probe runs {}", probe.command);
         let _ = probe.to_argv();
     }
+    if matches!(call.args.plan(), vault_agent::tools::Plan::NoteEdit(_)) {
+        // An edit through Obsidian's vault (a memory line's): no CLI command
+        // runs, so there is no argv to check.
+        return Ok(());
+    }
     let invocation = match call.invocation(None) {
         Ok(invocation) => invocation,
         Err(error) => {
@@ -206,12 +211,38 @@ fn check_tool_call(tool: &ToolSpec, args: &Value) -> TestCaseResult {
         }
     };
     reached("arguments.argv");
-    prop_assert_eq!(argv[0].as_str(), name);
-    prop_assert!(allowed.contains(&argv[0].as_str()) && !is_excluded(&argv[0]));
+    prop_assert_eq!(argv[0].as_str(), runs);
+    // What runs is the command itself, or a CLI command another tool's
+    // allowlist already holds (memory's `add` runs obsidianEdit's `append`).
+    prop_assert!(
+        (allowed.contains(&argv[0].as_str())
+            || vault_agent::tools::builtin_tools()
+                .iter()
+                .any(|t| t.command_names().contains(&argv[0].as_str())))
+            && !is_excluded(&argv[0])
+    );
     prop_assert_eq!(
         argv.len(),
         1 + invocation.parameters.len() + invocation.flags.len()
     );
+    if call.args.cli_command().is_some() {
+        // Composed by the core (memory's line): its keys are ones the tool
+        // that declares `runs` takes, and no value carries a control character.
+        let owner = vault_agent::tools::builtin_tools()
+            .into_iter()
+            .find(|t| t.command_names().contains(&runs))
+            .expect("checked above");
+        let owner_declared = owner.input_schema()["properties"].clone();
+        for element in &argv[1..] {
+            let (key, sent) = element.split_once('=').expect("key=value");
+            prop_assert!(
+                owner_declared.get(key).is_some(),
+                "undeclared parameter {key}"
+            );
+            prop_assert!(!sent.chars().any(char::is_control), "{element:?}");
+        }
+        return Ok(());
+    }
     let declared = tool.input_schema()["properties"].clone();
     let fields = args.as_object().cloned().unwrap_or_default();
     for (element, (key, value)) in argv[1..].iter().zip(&invocation.parameters) {
