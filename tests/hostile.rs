@@ -41,7 +41,11 @@ fn core() -> VaultAgent<FakeHost> {
     // Memory on: its tool takes hostile values like every other.
     VaultAgent::new(
         host,
-        &json!({"permissionMode": "askBeforeEdits", "chat": {"memory": true}}),
+        &json!({
+            "permissionMode": "askBeforeEdits",
+            "chat": {"memory": true},
+            "web": {"enabled": true, "provider": "searxng", "searxngUrl": "http://127.0.0.1:8888"}
+        }),
     )
     .0
 }
@@ -378,6 +382,11 @@ fn hostile_strings_run_literally_or_are_refused_by_name() {
                 // Their values never become the command's argv: see
                 // edit_values_never_reach_the_cli, hygiene_values_reach_only_listings,
                 // find_values_never_reach_the_cli.
+                continue;
+            }
+            if tool.id == "obsidianWeb" {
+                // No CLI: its values go to the provider as a URL's query
+                // (tests/web.rs), never to argv.
                 continue;
             }
             if tool.id == "obsidianMemory" {
