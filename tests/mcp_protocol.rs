@@ -304,8 +304,8 @@ fn batches_are_taken_where_the_revision_has_them() {
 
 #[test]
 fn tool_hints_follow_what_the_commands_declare() {
-    // Memory on, so that every tool is listed.
-    let (core, _) = new_core(json!({"chat": {"memory": true}}));
+    // Memory and the web on, so that every tool is listed.
+    let (core, _) = new_core(json!({"chat": {"memory": true}, "web": {"enabled": true}}));
     let events = Recorded::default();
     let session = initialize(&core, &events);
     let listed = request(&core, &events, &session, "tools/list", json!({}));

@@ -29,7 +29,8 @@ export function webSection(ctx: SettingsContext, redraw: () => void): Section {
 		rows: [
 			{
 				name: "Web search and pages",
-				desc: "Lets the agent search the web and read pages through the provider below; it cites the links it uses. While off, the tool is not offered and nothing is sent. With Local only on, only a provider on this computer or your network is reached.",
+				desc: "Lets the agent search the web and read pages, citing its links. Off: nothing is sent.",
+				more: "Lets the agent search the web and read pages through the provider below; it cites the links it uses. While off, the tool is not offered and nothing is sent. With Local only on, only a provider on this computer or your network is reached.",
 				aliases: ["web", "internet", "search", "searxng", "brave"],
 				render: (setting) => {
 					setting.addToggle((toggle) =>
@@ -42,7 +43,8 @@ export function webSection(ctx: SettingsContext, redraw: () => void): Section {
 			},
 			{
 				name: "Search provider",
-				desc: "Your own SearXNG sends the query to your server only; Brave Search sends it to Brave with your key. Pages are read from their own servers either way.",
+				desc: "Your own SearXNG, or Brave Search with your key.",
+				more: "Your own SearXNG sends the query to your server only; Brave Search sends it to Brave with your key. Pages are read from their own servers either way.",
 				aliases: ["web", "searxng", "brave"],
 				render: (setting) => {
 					setting.addDropdown((dropdown) => {
@@ -56,7 +58,8 @@ export function webSection(ctx: SettingsContext, redraw: () => void): Section {
 			},
 			{
 				name: "SearXNG address",
-				desc: "Its base address, such as http://localhost:8888. SearXNG answers searches as JSON only when json is listed under search.formats in its settings.yml.",
+				desc: "Its base address, such as http://localhost:8888.",
+				more: "Its base address, such as http://localhost:8888. SearXNG answers searches as JSON only when json is listed under search.formats in its settings.yml.",
 				aliases: ["web", "searxng", "url"],
 				render: (setting) => {
 					setting.addText((field) => {

@@ -10,7 +10,7 @@ import { emulator, emulatorEnv, emulatorVersion } from "../support/harness.mjs";
 import { startModelServer } from "../support/model-servers.mjs";
 
 /** The tab's pages, in the nav's order (issue 40). */
-const PAGES = ["Model", "Safety", "Tools", "Search", "MCP: this vault's server for other apps", "MCP: your servers in the chat", "Coding agents", "Advanced"];
+const PAGES = ["Model", "Safety", "Tools", "Search", "Web", "MCP: this vault's server for other apps", "MCP: your servers in the chat", "Coding agents", "Advanced"];
 const WIDTHS = [320, 420, 600];
 const THEMES = ["dark", "light"];
 const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
@@ -306,6 +306,7 @@ describe("settings tab in Chromium", () => {
 			Safety: ["Vault changes", "Folders the agent may read", "Folders the agent may change", "Local only", "Connections since start"],
 			Tools: ["All tools", ...tools],
 			"Search by meaning": ["Search by meaning", "Embedding server", "Embedding model", "Embedding API key", "Embedded sections"],
+			Web: ["Web search and pages", "Search provider", "SearXNG address", "Brave Search API key"],
 			"MCP server for other apps": ["MCP server", "Port", "What MCP clients may change", "Token", ...clients, "Recent MCP activity"],
 			"MCP servers": ["Add a server", "Paste a configuration"],
 			"Coding agents": ["Claude Code", "Codex", "Gemini CLI", "Custom agent"],

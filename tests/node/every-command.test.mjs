@@ -177,9 +177,14 @@ describe("every command of every tool against the emulator", () => {
 	});
 	after(() => removeVault(vault));
 
+	/** Tools off by default, tested through every door in their own suites. */
+	const OWN_SUITES = { obsidianMemory: "tests/agent/memory.rs, tests/hostile.rs", obsidianWeb: "tests/web.rs, tests/node/web.test.mjs" };
+
 	it("covers every command the registry offers", async () => {
 		const covered = new Set(cases.map(([tool, args]) => `${tool} ${args.command ?? ""}`));
 		for (const tool of (await plugin.api.listTools())) {
+			// Off until the user turns them on, with settings of their own: their own suites.
+			if (OWN_SUITES[tool.id]) continue;
 			for (const command of tool.commands) {
 				const key = tool.commands.length === 1 ? `${tool.id} ` : `${tool.id} ${command}`;
 				assert.ok(covered.has(key), `no case for ${tool.id} ${command}`);

@@ -102,7 +102,7 @@ describe("hostile values through the public API", () => {
 		assert.ok(codes.get("invalid_arguments") > 1000, JSON.stringify([...codes]));
 		assert.ok(!codes.has("internal_error"), "the core never broke");
 		// And then an ordinary call and the tool list work.
-		assert.equal((await plugin.api.listTools()).length, 14);
+		assert.equal((await plugin.api.listTools()).length, 16);
 		const normal = await plugin.api.callTool("obsidianNotes", { command: "read", file: "Welcome" });
 		assert.equal(normal.ok, true, normal.text);
 	});
@@ -160,7 +160,7 @@ describe("data.json that holds anything still loads", () => {
 				assert.ok(plugin.core, "the plugin loaded");
 				assert.equal(plugin.core.settings().permissionMode, "readOnly", "a bad value never turns changes on");
 				assert.ok(warnings.some((w) => w.startsWith("Vault Agent settings:")), "the repair is logged");
-				assert.equal((await plugin.api.listTools()).length, 14);
+				assert.equal((await plugin.api.listTools()).length, 16);
 			} finally {
 				removeVault(vault);
 			}

@@ -151,7 +151,7 @@ describe("vault hygiene on a generated vault", () => {
 		const block = document.querySelector(".vault-agent-chat .vault-agent-tool-call.is-report");
 		assert.ok(block, "a report block in the chat");
 		assert.equal(block.hasAttribute("open"), true);
-		assert.match(block.querySelector(".vault-agent-tool-name").textContent, /^Vault hygiene \(computed report\)$/);
+		assert.match(block.querySelector(".vault-agent-tool-name").textContent, /^Vault hygiene$/);
 		assert.match(block.querySelector(".vault-agent-tool-text").textContent, /^Empty notes among 1200 notes: 30\./);
 		app.workspace.getActiveFile = () => null;
 		assert.equal(await runCommand(app, "vault-agent:suggest-backlinks"), true);

@@ -86,7 +86,7 @@ describe("a data.json from before model profiles", () => {
 		await plugin.updateSettings({ permissionMode: "askEveryChange" });
 		const saved = await plugin.loadData();
 		assert.equal(saved.lastConversation, "c-older");
-		assert.deepEqual(Object.keys(saved.chat).sort(), ["activeProfile", "anthropicThinking", "anthropicThinkingBudget", "firstTokenTimeoutMs", "instructionsNote", "maxToolRounds", "modelTimeoutMs", "profiles", "promptCommands", "promptsFolder", "skillsFolder", "toolResultCapChars"]);
+		assert.deepEqual(Object.keys(saved.chat).sort(), ["activeProfile", "anthropicThinking", "anthropicThinkingBudget", "firstTokenTimeoutMs", "instructionsNote", "maxToolRounds", "memory", "memoryFolder", "modelTimeoutMs", "profiles", "promptCommands", "promptsFolder", "skillsFolder", "toolResultCapChars"]);
 		assert.deepEqual(saved.chat.profiles, plugin.core.settings().chat.profiles);
 		assert.ok(saved.chat.profiles.every((p) => p.textToolCalls === false), "saved as off");
 		assert.deepEqual(Object.keys(saved.chat.profiles[0]).sort(), ["apiKeySecret", "baseUrl", "contextWindow", "id", "images", "instructions", "model", "name", "pdfDocuments", "provider", "textToolCalls"]);

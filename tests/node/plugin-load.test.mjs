@@ -22,7 +22,8 @@ describe("loading the built plugin", () => {
 		assert.ok(ids.includes("obsidianDailyNote"));
 		assert.ok(ids.includes("obsidianRandomRead"));
 		for (const tool of tools) {
-			assert.match(tool.displayName, /\(CLI\)$/);
+			// One name per tool, in the user's words (as the settings and the chat show it).
+			assert.match(tool.displayName, /^[A-Z][a-z]+( [a-z]+)*$/, tool.displayName);
 			assert.equal(tool.inputSchema.type, "object");
 			assert.ok(Array.isArray(tool.commands) && tool.commands.length > 0);
 			assert.equal(typeof tool.enabled, "boolean");
