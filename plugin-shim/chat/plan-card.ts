@@ -25,11 +25,14 @@ export function renderPlanCard(el: HTMLElement, plan: ChatPlan, actions: PlanAct
 		kept[index] = mine;
 		const item = list.createEl("li", { cls: "vault-agent-plan-step" });
 		const head = item.createDiv({ cls: "vault-agent-plan-step-head" });
-		head.createSpan({ cls: "vault-agent-plan-action", text: ACTION_WORDS[step.action] ?? step.action });
-		head.createEl("code", { text: step.note });
+		// What the step does wraps inside its own box, so the × stays at the end of the first line at 320 px.
+		const label = head.createDiv({ cls: "vault-agent-plan-step-label" });
+		label.createSpan({ cls: "vault-agent-plan-action", text: ACTION_WORDS[step.action] ?? step.action });
+		label.appendText(" ");
+		label.createEl("code", { text: step.note });
 		if (step.to) {
-			head.createSpan({ text: " → " });
-			head.createEl("code", { text: step.to });
+			label.createSpan({ text: " → " });
+			label.createEl("code", { text: step.to });
 		}
 		const remove = new ExtraButtonComponent(head).setIcon("x").setTooltip("Remove this step").onClick(() => {
 			mine.removed = !mine.removed;

@@ -141,6 +141,16 @@ describe("plan first in the chat, in Chromium", () => {
 			assert.deepEqual(facts.outside, [], `nothing past the edge at ${width} px`);
 			assert.deepEqual(facts.cut, [], `nothing cut at ${width} px`);
 			assert.deepEqual(facts.unnamed, [], `every control named at ${width} px`);
+			// Each step's × sits at the end of the step's first line, never wrapped onto a line of its own.
+			const removes = await page.evaluate(() =>
+				[...document.querySelectorAll(".vault-agent-plan-step-head")].map((head) => {
+					const action = head.querySelector(".vault-agent-plan-action").getBoundingClientRect();
+					const remove = head.querySelector(".clickable-icon").getBoundingClientRect();
+					const box = head.getBoundingClientRect();
+					return { firstLine: remove.top < action.bottom && remove.bottom > action.top, atEnd: Math.abs(box.right - remove.right) <= 1 };
+				}),
+			);
+			assert.deepEqual(removes, [1, 2].map(() => ({ firstLine: true, atEnd: true })), `× on the first line at ${width} px`);
 			assert.deepEqual(await axeViolations(page, ".vault-agent-plan-card"), [], `axe at ${width} px`);
 			await page.locator(".vault-agent-plan-card").screenshot({ path: join(outputDir, `chat-plan-card-${width}.png`) });
 		}
