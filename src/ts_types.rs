@@ -87,7 +87,6 @@ fn core_types() -> String {
     };
     use crate::doors::chat::saved_prompts::{PromptValues, SavedPrompt, SavedPrompts};
     use crate::doors::chat::selection::SelectionRequest;
-    use crate::doors::chat::skills::{AddedSkills, Skill, Skills};
     use crate::doors::chat::stored::LoadedConversation;
     use crate::doors::chat::{ChatEvent, ConnectionReport, TurnEnd, WayOut};
     use crate::doors::mcp::activity::StoredActivity;
@@ -97,6 +96,7 @@ fn core_types() -> String {
     use crate::engine::journal::{EntryView, TurnChanges};
     use crate::engine::network::ConnectionEntry;
     use crate::engine::search::{Phase, SearchStatus, UserSearch, VaultEvent};
+    use crate::engine::skills::{AddedSkills, Skill, Skills};
     use crate::policy::agent_files::AgentFileWrite;
     use crate::policy::agent_questions::{
         AgentAnswer, AgentOption, AgentQuestion, AnsweredBecause,

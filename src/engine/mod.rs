@@ -21,6 +21,7 @@ pub use reads::pdf_page;
 mod record;
 mod run;
 pub mod search;
+pub mod skills;
 pub mod undo;
 pub mod web;
 pub mod writes;

@@ -218,7 +218,7 @@ pub struct ChatSettings {
     /// Saved prompts (their paths) that get a command in the palette.
     pub prompt_commands: Vec<String>,
     /// A folder whose subfolders holding a `SKILL.md` are Agent Skills
-    /// (`doors::chat::skills`); empty: none.
+    /// (`engine::skills`); empty: none.
     pub skills_folder: String,
     /// Memory you can read (`doors::chat::memory`): what the agent keeps
     /// about the user and the vault, one fact a line in the notes of

@@ -216,6 +216,14 @@ impl VaultAgent {
         ))
     }
 
+    /// The skills to put before the first message of a coding agent's
+    /// session (`doors::acp::skills`); empty when there are none.
+    #[wasm_bindgen(js_name = agentSkills, unchecked_return_type = "Promise<string>")]
+    pub fn agent_skills(&self) -> js_sys::Promise {
+        let core = self.core.clone();
+        promise(async move { Ok(JsValue::from(core.acp.skills_handoff().await)) })
+    }
+
     /// An ACP agent's MCP token for one session (`mode` a stored mode name).
     #[wasm_bindgen(js_name = openAgentDoor)]
     pub fn open_agent_door(&self, token: String, name: String, mode: String) -> bool {
@@ -812,7 +820,7 @@ impl VaultAgent {
         let core = self.core.clone();
         promise(async move {
             let settings = core.engine.settings_snapshot();
-            let listed = crate::doors::chat::skills::list(core.engine.host(), &settings).await;
+            let listed = crate::engine::skills::list(core.engine.host(), &settings).await;
             to_js(&listed).map_err(JsValue::from)
         })
     }
@@ -825,7 +833,7 @@ impl VaultAgent {
         let core = self.core.clone();
         promise(async move {
             let settings = core.engine.settings_snapshot();
-            let done = crate::doors::chat::skills::add_builtins(core.engine.host(), &settings)
+            let done = crate::engine::skills::add_builtins(core.engine.host(), &settings)
                 .await
                 .map_err(|why| JsValue::from(js_sys::Error::new(&why)))?;
             to_js(&done).map_err(JsValue::from)

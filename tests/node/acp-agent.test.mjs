@@ -4,13 +4,14 @@
 // real HTTP; its file reads and writes become our tools and cards; the CLI
 // emulator stands in for Obsidian's CLI over a copy of the sample vault.
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { copySampleVault, emulator, isAlive, loadPlugin, readLog, removeVault, root, useEmulator } from "../support/harness.mjs";
 
 const SCRIPT = join(root, "tests/support/acp-agent.mjs");
+const SKILL = "Notes/Skills/weekly-review/SKILL.md";
 
 async function until(check, what, ms = 10000) {
 	const end = Date.now() + ms;
@@ -43,8 +44,10 @@ describe("a coding agent over ACP in the chat", () => {
 
 	before(async () => {
 		vault = copySampleVault();
+		mkdirSync(join(vault, "Notes/Skills/weekly-review"), { recursive: true });
+		writeFileSync(join(vault, SKILL), "---\nname: weekly-review\ndescription: How the user runs a weekly review. Use when asked to review the week.\n---\nStep one.\n");
 		({ plugin } = await loadPlugin(vault, {
-			data: { cliPath: emulator, vaultName: "Sample Vault", permissionMode: "askEveryChange", readFolders: ["Projects", "Daily", "People", "Welcome.md", "Notes"], acpAgents: { custom: { command: process.execPath, args: [SCRIPT] } } },
+			data: { cliPath: emulator, vaultName: "Sample Vault", permissionMode: "askEveryChange", readFolders: ["Projects", "Daily", "People", "Welcome.md", "Notes"], chat: { skillsFolder: "Notes/Skills" }, acpAgents: { custom: { command: process.execPath, args: [SCRIPT] } } },
 		}));
 		process.env.ACP_AGENT_LOG = agentLog();
 		useEmulator(vault);
@@ -112,6 +115,19 @@ describe("a coding agent over ACP in the chat", () => {
 		assert.deepEqual(events.at(-1), { type: "turnEnded", end: "done" });
 		assert.deepEqual(session.commands, [{ name: "summarise", description: "Summarise a note" }], "slash commands the agent reported");
 		assert.equal(session.modes.current, "ask");
+	});
+
+	it("hands the vault's skills to the agent before the session's first message, once", async () => {
+		await turn("hello");
+		const prompts = readFileSync(agentLog(), "utf8").trim().split("\n").map((l) => JSON.parse(l)).filter((l) => l.method === "session/prompt" && l.sessionId === session.sessionId);
+		assert.ok(prompts.length >= 2, JSON.stringify(prompts));
+		const [first, second] = prompts;
+		assert.equal(first.texts.length, 2, "the skills, then the user's message");
+		assert.match(first.texts[0], /^Skills: /);
+		assert.match(first.texts[0], new RegExp(`- weekly-review: How the user runs a weekly review\\. .*\\(path=${SKILL}\\)`));
+		assert.match(first.texts[0], /never permission/);
+		assert.equal(first.texts[1], "stream");
+		assert.deepEqual(second.texts, ["hello"], "not again in the same session");
 	});
 
 	it("calls our tools over MCP under our names, with the read scope", async () => {

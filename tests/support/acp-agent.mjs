@@ -204,8 +204,10 @@ const app = acp
 		const sessionId = params.sessionId;
 		const session = sessions.get(sessionId);
 		session.cancelled = false;
-		const text = params.prompt.map((b) => b.text ?? "").join("");
-		log({ method: "session/prompt", text, images: params.prompt.filter((b) => b.type === "image") });
+		// The user's message is the last text block; a client may put context (the vault's skills) before it.
+		const texts = params.prompt.filter((b) => b.type === "text").map((b) => b.text);
+		const text = texts.at(-1) ?? "";
+		log({ method: "session/prompt", sessionId, text, texts, images: params.prompt.filter((b) => b.type === "image") });
 		const [word, ...rest] = text.split(" ");
 		switch (word) {
 			case "stream":

@@ -87,6 +87,8 @@ export class AgentSession {
 	private exitListeners: Array<() => void> = [];
 	/** Told once per session: the agent has no terminal here. */
 	private toldNoTerminal = false;
+	/** The vault's skills went with this session's first message (the core words them). */
+	private skillsHanded = false;
 
 	/** The agent's questions and file requests (requests.ts). */
 	private readonly requests: AgentRequests;
@@ -294,6 +296,11 @@ export class AgentSession {
 		try {
 			// The chat's images are ACP image blocks as they stand.
 			const prompt: acp.ContentBlock[] = [...images, { type: "text", text }];
+			if (!this.skillsHanded) {
+				const skills = await this.host.core.agentSkills();
+				if (skills) prompt.unshift({ type: "text", text: skills });
+				this.skillsHanded = true;
+			}
 			const response = await this.untilExit(agent.request("session/prompt", { sessionId: this.sessionId, prompt }));
 			this.endStream(stream);
 			onEvent({ type: "assistantMessage", text: stream.text });

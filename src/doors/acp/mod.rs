@@ -8,6 +8,7 @@
 mod files;
 mod outside;
 pub mod sign_in;
+pub mod skills;
 
 pub use outside::AgentServers;
 
@@ -46,6 +47,14 @@ impl<H: Host> AcpDoor<H> {
             engine,
             sessions: RefCell::default(),
         }
+    }
+
+    /// The vault's skills as the first prompt of a session hands them to
+    /// the agent (`skills::handoff`): those the read scope holds, read afresh.
+    pub async fn skills_handoff(&self) -> String {
+        let settings = self.engine.settings_snapshot();
+        let listed = crate::engine::skills::list(self.engine.host(), &settings).await;
+        skills::handoff(&listed.skills)
     }
 
     /// Lets an ACP agent the chat runs reach the MCP server with `token`

@@ -300,7 +300,7 @@ impl<H: Host> ChatDoor<H> {
         }
         // Skills are read with obsidianNotes: without it (or any tool) there are none to offer.
         if !rewriting && settings.tool_enabled("obsidianNotes") {
-            let skills = super::skills::list(self.engine.host(), settings).await;
+            let skills = crate::engine::skills::list(self.engine.host(), settings).await;
             let room = match compact {
                 true => super::skills::MAX_SECTION_TOKENS_COMPACT,
                 false => super::skills::MAX_SECTION_TOKENS,
