@@ -142,6 +142,7 @@ fn core_types() -> String {
         declaration::<crate::settings::embeddings::EmbeddingSettings>(),
         declaration::<crate::settings::web::WebProvider>(),
         declaration::<crate::settings::web::WebSettings>(),
+        declaration::<crate::settings::search::SearchSettings>(),
         declaration::<CodingAgentProfile>(),
         CODING_AGENT_SETTINGS.to_string(),
         declaration::<ProfileSummary>(),
@@ -405,6 +406,24 @@ fn constants() -> String {
             "The tag of every embedding request, which Stop aborts.",
             "EMBEDDINGS_TAG",
             text(crate::search::embedding_api::TAG),
+        ),
+        "\n// The languages of the notes: src/settings/search.rs.\n".to_string(),
+        constant(
+            "The languages a user may fix for the search, as stored and as named.",
+            "LANGUAGE_CHOICES",
+            format!(
+                "{} as const",
+                serde_json::to_string(
+                    &crate::settings::search::LANGUAGE_CHOICES
+                        .map(|(code, name)| serde_json::json!({ "code": code, "name": name }))
+                )
+                .unwrap()
+            ),
+        ),
+        constant(
+            "The most languages a user may fix.",
+            "MAX_LANGUAGES",
+            crate::settings::search::MAX_LANGUAGES,
         ),
         "\n// Check this model: src/doors/chat/model_check.rs.\n".to_string(),
         constant(

@@ -180,6 +180,11 @@ fn obsidians_app_language_is_the_default_of_notes_too_short_to_tell() {
 
     let text = find(&VaultAgent::new(notes(), &json!({})).0);
     assert!(!text.contains("Notizen/Kurz.md"), "{text}");
+
+    // The user's setting wins over the app's language.
+    let settings = json!({"search": {"languages": ["de", "en"]}});
+    let text = find(&VaultAgent::new(notes(), &settings).0);
+    assert!(text.contains("Notizen/Kurz.md"), "{text}");
 }
 
 #[test]
@@ -209,4 +214,45 @@ fn a_word_written_with_its_accents_ranks_above_the_same_word_without() {
     );
     // Folding still finds both, whichever way the query is written.
     assert_eq!(order("carrière").len(), 2);
+}
+
+#[test]
+fn languages_the_user_fixed_are_the_ones_notes_and_queries_are_read_in() {
+    // Terse notes show no language plainly: on an English app they are read
+    // as English, and a German inflection then finds nothing.
+    let terse = [
+        ("Garten/Pflanzungen.md", "Pflanzungen: Tomaten, Gurken."),
+        ("Garten/Zaun.md", "Zaun streichen."),
+    ];
+    let automatic = vault(&terse);
+    assert_eq!(automatic.languages(), [Language::English]);
+    assert_eq!(first(&automatic, "Pflanzung"), "");
+    // Fixed to German then English: German is the main language, every
+    // note is read in one of the two, and a query in both.
+    let mut fixed = Index::new(".obsidian", Language::English);
+    fixed.fix_languages(&[Language::German, Language::English]);
+    for (path, text) in terse {
+        fixed.upsert(path, text).unwrap();
+    }
+    fixed
+        .upsert(
+            "Cuisine/Pain.md",
+            "Nous préparons le pain chaque semaine. La pâte doit reposer pendant deux heures.",
+        )
+        .unwrap();
+    assert_eq!(fixed.languages(), [Language::German, Language::English]);
+    assert_eq!(first(&fixed, "Pflanzung"), "Garten/Pflanzungen.md");
+}
+
+#[test]
+fn every_language_the_settings_offer_is_one_the_search_stems() {
+    let mut seen = Vec::new();
+    for (code, name) in vault_agent::settings::search::LANGUAGE_CHOICES {
+        let language = Language::parse(code).unwrap_or_else(|| panic!("{code} ({name}) is not parsed"));
+        assert_ne!(language, Language::None, "{code} is stemmed");
+        assert!(!seen.contains(&language), "{code} twice");
+        seen.push(language);
+    }
+    // Every stemmed language is offered.
+    assert_eq!(seen.len(), Language::ALL.len() - 1);
 }

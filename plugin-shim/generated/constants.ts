@@ -39,6 +39,14 @@ export const MCP_TOKEN_SECRET = "vault-agent-mcp-token";
 /** The tag of every embedding request, which Stop aborts. */
 export const EMBEDDINGS_TAG = "embeddings";
 
+// The languages of the notes: src/settings/search.rs.
+
+/** The languages a user may fix for the search, as stored and as named. */
+export const LANGUAGE_CHOICES = [{"code":"en","name":"English"},{"code":"ar","name":"Arabic (العربية)"},{"code":"da","name":"Danish (dansk)"},{"code":"de","name":"German (Deutsch)"},{"code":"el","name":"Greek (ελληνικά)"},{"code":"es","name":"Spanish (español)"},{"code":"fi","name":"Finnish (suomi)"},{"code":"fr","name":"French (français)"},{"code":"hu","name":"Hungarian (magyar)"},{"code":"it","name":"Italian (italiano)"},{"code":"nl","name":"Dutch (Nederlands)"},{"code":"no","name":"Norwegian (norsk)"},{"code":"pt","name":"Portuguese (português)"},{"code":"ro","name":"Romanian (română)"},{"code":"ru","name":"Russian (русский)"},{"code":"sv","name":"Swedish (svenska)"},{"code":"ta","name":"Tamil (தமிழ்)"},{"code":"tr","name":"Turkish (Türkçe)"}] as const;
+
+/** The most languages a user may fix. */
+export const MAX_LANGUAGES = 5;
+
 // Check this model: src/doors/chat/model_check.rs.
 
 /** The tag of every request of "Check this model", which its Stop aborts. */

@@ -335,7 +335,11 @@ embeddings: EmbeddingSettings,
 /**
  * Web search and page reading, off by default.
  */
-web: WebSettings, };
+web: WebSettings, 
+/**
+ * The languages the ranked search reads the notes in; empty: automatic.
+ */
+search: SearchSettings, };
 
 /**
  * What the agent may do to the vault. Only the user changes it (the settings
@@ -384,7 +388,7 @@ promptsFolder: string,
 promptCommands: Array<string>, 
 /**
  * A folder whose subfolders holding a `SKILL.md` are Agent Skills
- * (`doors::chat::skills`); empty: none.
+ * (`engine::skills`); empty: none.
  */
 skillsFolder: string, 
 /**
@@ -533,6 +537,13 @@ searxngUrl: string,
  * The secret (Obsidian's secret storage) holding the Brave key; empty: none.
  */
 apiKeySecret: string, };
+
+export type SearchSettings = { 
+/**
+ * The languages fixed by the user, the main one first (codes of
+ * [`LANGUAGE_CHOICES`]); empty: automatic.
+ */
+languages: Array<string>, };
 
 /**
  * One agent as the shim starts and shows it: the built-in with the user's changes.

@@ -23,6 +23,8 @@ export interface SearchIndexHandle {
 	 * Events reach the words index without waiting for a run.
 	 */
 	settled(): Promise<void>;
+	/** Builds the word index again from every note (the languages changed), after what is queued. */
+	rebuild(): Promise<void>;
 	/** Embeds what has no vector yet (the settings' button); resolves to the final status. */
 	embed(): Promise<EmbeddingStatus>;
 	/** Stops a run: the request in flight is aborted, what was embedded is kept. */
@@ -129,6 +131,13 @@ export function startSearchIndex(plugin: Plugin, core: CoreHandle, abortHttp: (t
 				if (run) await run.catch(() => undefined);
 				else if (seen === chain) return;
 			}
+		},
+		rebuild: () => {
+			const run = chain.then(() => core.searchBuild(show));
+			chain = run.catch((error: unknown) => {
+				if (!unloaded) console.warn("Vault Agent: the search index could not be rebuilt", error);
+			});
+			return chain.then(() => undefined);
 		},
 		embed: () => chain.then(() => embed()),
 		stopEmbedding: stop,

@@ -16,6 +16,7 @@ import { agentsSection } from "./agents";
 import { codingAgentsSection } from "./coding-agents";
 import { describedWithDocs, docsBase } from "./docs-link";
 import { embeddingsSection } from "./embeddings";
+import { languagesSection } from "./languages";
 import type { SettingsContext } from "./settings-context";
 import { mcpServersSection } from "./mcp-servers";
 import { modelSection } from "./model";
@@ -51,7 +52,7 @@ export class VaultAgentSettingTab extends PluginSettingTab {
 			{ id: "model", name: "Model", groups: modelSection(this.ctx, redraw) },
 			one("safety", "Safety", safetySection(this.ctx)),
 			one("tools", "Tools", toolsSection(this.ctx)),
-			one("search", "Search", embeddingsSection(this.ctx, redraw)),
+			{ id: "search", name: "Search", groups: [languagesSection(this.ctx), embeddingsSection(this.ctx, redraw)] },
 			one("web", "Web", webSection(this.ctx, redraw)),
 			one("mcp-server", "MCP: this vault's server for other apps", agentsSection(this.ctx, redraw)),
 			one("mcp-servers", "MCP: your servers in the chat", mcpServersSection(this.ctx, redraw)),

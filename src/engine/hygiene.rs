@@ -19,7 +19,6 @@ use crate::hygiene::{
 };
 use crate::policy::filter::is_empty_answer;
 use crate::policy::scope::FolderScope;
-use crate::search::language::app_default;
 use crate::search::related::titles_like;
 use crate::search::text::Analyzer;
 use crate::search::TitleMatch;
@@ -434,7 +433,13 @@ impl<H: Host> Engine<H> {
         }
         match self.list_notes(None, settings).await {
             Ok(listed) => titles_like(
-                &Analyzer::new(app_default(self.host().platform().app_language.as_deref())),
+                &Analyzer::new(
+                    super::search::languages(
+                        settings,
+                        self.host().platform().app_language.as_deref(),
+                    )
+                    .0,
+                ),
                 title,
                 listed.paths.iter().map(String::as_str),
                 DEFAULT_THRESHOLD,

@@ -23,6 +23,7 @@ use crate::policy::names::NameRule;
 use crate::policy::scope::FolderScope;
 use crate::search::language::app_default;
 use crate::search::query::MAX_QUERY_TERMS;
+use crate::search::text::Language;
 use crate::search::vectors::VectorHit;
 use crate::search::{fusion, is_excluded, Index, Passage, Ranked, SearchQuery, SearchRequest};
 use crate::settings::Settings;
@@ -151,6 +152,25 @@ fn indexable(host: &impl Host, index: &Index, excluded: &[String], path: &str) -
         })
 }
 
+/// The main language of the notes and the languages the user fixed: the
+/// setting's, else none fixed and Obsidian's app language as the main one.
+pub(crate) fn languages(
+    settings: &Settings,
+    app_language: Option<&str>,
+) -> (Language, Vec<Language>) {
+    let fixed: Vec<Language> = settings
+        .search
+        .languages
+        .iter()
+        .filter_map(|code| Language::parse(code))
+        .collect();
+    let main = fixed
+        .first()
+        .copied()
+        .unwrap_or_else(|| app_default(app_language));
+    (main, fixed)
+}
+
 impl<H: Host> Engine<H> {
     pub fn search_status(&self) -> SearchStatus {
         self.search.borrow().status()
@@ -165,10 +185,9 @@ impl<H: Host> Engine<H> {
         }
         let listing = self.host().vault_notes();
         let platform = self.host().platform();
-        let index = Index::new(
-            platform.config_dir(),
-            app_default(platform.app_language.as_deref()),
-        );
+        let (main, fixed) = languages(&self.settings_snapshot(), platform.app_language.as_deref());
+        let mut index = Index::new(platform.config_dir(), main);
+        index.fix_languages(&fixed);
         let recording = self.settings_snapshot().embeddings.enabled;
         if recording {
             self.embeddings.borrow_mut().vectors.clear_notes();

@@ -106,6 +106,8 @@ pub struct Index {
     /// Per language, how many notes are written in it: a query is read in
     /// each language with a note.
     language_notes: Vec<u32>,
+    /// The languages the user fixed, the main one first; empty: automatic.
+    fixed: Vec<Language>,
     /// Per term, sorted by chunk id and compressed (`postings.rs`); an
     /// edit re-encodes only the blocks that hold the note's chunks.
     pub(crate) postings: Vec<PostingList>,
@@ -190,6 +192,7 @@ impl Index {
             words: vec![HashMap::new(); Language::ALL.len()],
             exact_words: vec![HashMap::new(); Language::ALL.len()],
             language_notes: vec![0; Language::ALL.len()],
+            fixed: Vec::new(),
             postings: Vec::new(),
             note_postings: Vec::new(),
             notes: Vec::new(),
@@ -209,17 +212,32 @@ impl Index {
         self.analyzer.language()
     }
 
+    /// Fixes the languages notes are read in (the user's setting), the
+    /// main one first; before any note is added. Empty: automatic, from
+    /// the default and each note's text.
+    pub fn fix_languages(&mut self, languages: &[Language]) {
+        if let Some(&main) = languages.first() {
+            self.analyzer = Analyzer::new(main);
+        }
+        self.fixed = languages.to_vec();
+    }
+
     /// The languages the held notes are written in, the default first (a
-    /// query is read in each).
+    /// query is read in each): every fixed one, and any other a note
+    /// declared (`lang`).
     pub fn languages(&self) -> Vec<Language> {
         let default = self.language();
-        std::iter::once(default)
-            .chain(
-                Language::ALL
-                    .into_iter()
-                    .filter(|l| *l != default && self.language_notes[l.slot()] > 0),
-            )
-            .collect()
+        let mut languages = vec![default];
+        for language in self.fixed.iter().copied().chain(
+            Language::ALL
+                .into_iter()
+                .filter(|l| self.language_notes[l.slot()] > 0),
+        ) {
+            if !languages.contains(&language) {
+                languages.push(language);
+            }
+        }
+        languages
     }
 
     /// The language note `id` was read in.
@@ -523,7 +541,7 @@ impl Index {
             chunks,
             lang,
         } = note::read(text);
-        let language = detect(body(text), lang.as_deref(), self.language());
+        let language = detect(body(text), lang.as_deref(), self.language(), &self.fixed);
         self.language_notes[language.slot()] += 1;
         let id = match self.free_notes.pop() {
             Some(id) => id,

@@ -130,18 +130,30 @@ pub fn app_default(app_language: Option<&str>) -> Language {
 /// one; else the language its letters or common words plainly show; else
 /// `default` (the app's language, or the one the user set). "Plainly": a
 /// Latin-letter text needs at least three of another language's common
-/// words, and half again as many as of the default's, to leave it.
-pub fn detect(text: &str, declared: Option<&str>, default: Language) -> Language {
+/// words, and half again as many as of the default's, to leave it. With
+/// `among` (the languages the user fixed) a text is only ever read as one
+/// of them; empty, as any.
+pub fn detect(
+    text: &str,
+    declared: Option<&str>,
+    default: Language,
+    among: &[Language],
+) -> Language {
     if let Some(language) = declared.and_then(Language::parse) {
         return language;
     }
+    let allowed = |l: Language| among.is_empty() || among.contains(&l);
     let mut end = text.len().min(SAMPLE_BYTES);
     while !text.is_char_boundary(end) {
         end -= 1;
     }
     let sample = &text[..end];
     if let Some(language) = by_script(sample) {
-        return language;
+        // The scripts cut into pairs of characters need no language.
+        if language == Language::None || allowed(language) {
+            return language;
+        }
+        return default;
     }
     let profiles = profile_words();
     let mut hits = [0u32; Language::ALL.len()];
@@ -160,6 +172,7 @@ pub fn detect(text: &str, declared: Option<&str>, default: Language) -> Language
     });
     let (best, most) = PROFILES
         .iter()
+        .filter(|(language, _)| allowed(*language))
         .map(|(language, _)| (*language, hits[language.slot()]))
         .fold((default, 0), |a, b| if b.1 > a.1 { b } else { a });
     let base = hits[default.slot()];
@@ -229,16 +242,16 @@ mod tests {
     #[test]
     fn a_note_in_another_language_is_told_by_its_common_words() {
         let de = "Die Lesezeichen werden in der Seitenleiste gezeigt, und man kann sie mit der Maus ordnen.";
-        assert_eq!(detect(de, None, Language::English), Language::German);
+        assert_eq!(detect(de, None, Language::English, &[]), Language::German);
         let fr = "Les signets sont affichés dans la barre latérale et vous pouvez les trier avec la souris.";
-        assert_eq!(detect(fr, None, Language::English), Language::French);
+        assert_eq!(detect(fr, None, Language::English, &[]), Language::French);
         let es = "Los marcadores se muestran en la barra lateral y se pueden ordenar con el ratón.";
-        assert_eq!(detect(es, None, Language::English), Language::Spanish);
+        assert_eq!(detect(es, None, Language::English, &[]), Language::Spanish);
         let sv =
             "Bokmärken visas i sidofältet och det är enkelt att ordna dem med musen, som du vill.";
-        assert_eq!(detect(sv, None, Language::English), Language::Swedish);
+        assert_eq!(detect(sv, None, Language::English, &[]), Language::Swedish);
         let en = "Bookmarks are shown in the sidebar and you can sort them with the mouse.";
-        assert_eq!(detect(en, None, Language::German), Language::English);
+        assert_eq!(detect(en, None, Language::German, &[]), Language::English);
     }
 
     #[test]
@@ -256,7 +269,8 @@ mod tests {
             detect(
                 "Закладки показаны на боковой панели.",
                 None,
-                Language::English
+                Language::English,
+                &[]
             ),
             Language::Russian
         );
@@ -264,37 +278,69 @@ mod tests {
             detect(
                 "Οι σελιδοδείκτες εμφανίζονται στην πλαϊνή μπάρα.",
                 None,
-                Language::English
+                Language::English,
+                &[]
             ),
             Language::Greek
         );
         assert_eq!(
-            detect("书签显示在侧边栏中。", None, Language::English),
+            detect("书签显示在侧边栏中。", None, Language::English, &[]),
             Language::None
         );
         assert_eq!(
             detect(
                 "ブックマークはサイドバーに表示されます。",
                 None,
-                Language::English
+                Language::English,
+                &[]
             ),
             Language::None
         );
         // Too short to leave the default; a declared language wins.
         assert_eq!(
-            detect("Seitenleiste", None, Language::English),
+            detect("Seitenleiste", None, Language::English, &[]),
             Language::English
         );
         assert_eq!(
             detect(
                 "The sidebar and the mouse.",
                 Some("de-AT"),
-                Language::English
+                Language::English,
+                &[]
             ),
             Language::German
         );
         assert_eq!(
-            detect("The sidebar", Some("klingon"), Language::French),
+            detect("The sidebar", Some("klingon"), Language::French, &[]),
+            Language::French
+        );
+    }
+
+    #[test]
+    fn fixed_languages_are_the_only_ones_a_note_is_read_in() {
+        let fr = "Les signets sont affichés dans la barre latérale et vous pouvez les trier avec la souris.";
+        let de = "Die Lesezeichen werden in der Seitenleiste gezeigt, und man kann sie mit der Maus ordnen.";
+        let fixed = [Language::English, Language::German];
+        // French is not among them: the main language, not French.
+        assert_eq!(
+            detect(fr, None, Language::English, &fixed),
+            Language::English
+        );
+        // German is: told apart as before.
+        assert_eq!(
+            detect(de, None, Language::English, &fixed),
+            Language::German
+        );
+        // A script of a language left out reads as the main one; Han needs none.
+        let ru = "Закладки показаны на боковой панели.";
+        assert_eq!(detect(ru, None, Language::German, &fixed), Language::German);
+        assert_eq!(
+            detect("书签显示在侧边栏中。", None, Language::German, &fixed),
+            Language::None
+        );
+        // A note's own `lang` still wins.
+        assert_eq!(
+            detect(de, Some("fr"), Language::English, &fixed),
             Language::French
         );
     }

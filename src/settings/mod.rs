@@ -14,6 +14,7 @@ pub mod outside;
 pub mod outside_import;
 pub mod presets;
 mod profiles;
+pub mod search;
 pub mod web;
 
 use std::collections::BTreeMap;
@@ -114,6 +115,8 @@ pub struct Settings {
     pub embeddings: embeddings::EmbeddingSettings,
     /// Web search and page reading, off by default.
     pub web: web::WebSettings,
+    /// The languages the ranked search reads the notes in; empty: automatic.
+    pub search: search::SearchSettings,
     /// Set for one call by the door it came through (never stored): tags the
     /// call's CLI processes so a cancelled MCP request stops exactly those.
     #[serde(skip)]
@@ -205,6 +208,7 @@ impl Default for Settings {
             mcp_servers: Vec::new(),
             embeddings: embeddings::EmbeddingSettings::default(),
             web: web::WebSettings::default(),
+            search: search::SearchSettings::default(),
             process_tag: None,
             written_as_text: false,
             memory_origin: None,

@@ -5,6 +5,7 @@
 use serde_json::{Map, Value};
 
 use super::embeddings::EmbeddingSettings;
+use super::search::SearchSettings;
 use super::web::{WebProvider, WebSettings};
 use super::*;
 use crate::base::input::Lenient;
@@ -101,6 +102,7 @@ pub fn normalise(stored: &Value, known_tools: &[&str]) -> NormalisedSettings {
             }
         }),
         web: reader.section("web", |r| r.web()),
+        search: reader.section("search", |r| r.search()),
         local_only: reader.boolean("localOnly", false),
         coding_agents: super::agents::read(object.get("acpAgents"), &mut repairs),
         mcp_servers: super::outside::read(object.get("mcpServers"), &mut repairs),
@@ -132,6 +134,7 @@ pub fn normalise(stored: &Value, known_tools: &[&str]) -> NormalisedSettings {
         "mcpServers",
         "embeddings",
         "web",
+        "search",
     ];
     for key in object.keys() {
         if !known_keys.contains(&key.as_str()) && !is_foreign_section(key) {
@@ -657,6 +660,35 @@ impl Reader<'_> {
             provider,
             searxng_url: searxng_url.trim_end_matches('/').to_string(),
             api_key_secret,
+        }
+    }
+
+    fn search(&mut self) -> SearchSettings {
+        let stored: Vec<String> = match self.object.get("languages") {
+            None | Some(Value::Null) => Vec::new(),
+            Some(Value::Array(items)) => items
+                .iter()
+                .filter_map(|item| match item {
+                    Value::String(text) => Some(text.clone()),
+                    other => {
+                        self.repairs.push(format!(
+                            "`languages` held {}, not a language code; dropped",
+                            type_name(other)
+                        ));
+                        None
+                    }
+                })
+                .collect(),
+            Some(other) => {
+                self.repairs.push(format!(
+                    "`languages` was {}, not a list of language codes; automatic",
+                    type_name(other)
+                ));
+                Vec::new()
+            }
+        };
+        SearchSettings {
+            languages: super::search::languages(&stored, self.repairs),
         }
     }
 

@@ -305,6 +305,7 @@ describe("settings tab in Chromium", () => {
 			"Every profile": ["Instructions note", "Prompts folder", "Saved prompts in the palette", "Skills folder", "Memory", "Memory folder", "Extended thinking", "Thinking budget (tokens)"],
 			Safety: ["Vault changes", "Folders the agent may read", "Folders the agent may change", "Local only", "Connections since start"],
 			Tools: ["All tools", ...tools],
+			"Search by words": ["Languages of your notes"],
 			"Search by meaning": ["Search by meaning", "Embedding server", "Embedding model", "Embedding API key", "Embedded sections"],
 			Web: ["Web search and pages", "Search provider", "SearXNG address", "Brave Search API key"],
 			"MCP server for other apps": ["MCP server", "Port", "What MCP clients may change", "Token", ...clients, "Recent MCP activity"],
@@ -372,6 +373,7 @@ describe("settings tab in Chromium", () => {
 		assert.ok(find("anthropic").includes("Provider"));
 		assert.ok(find("key").includes("API key"));
 		assert.ok(find("mcp").includes("Token"));
+		assert.ok(find("language").includes("Languages of your notes"));
 	});
 
 	it("a number row drawn from the definitions (as Obsidian 1.13 does) saves when left and shows what the core kept", async () => {
