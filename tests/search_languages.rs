@@ -248,7 +248,8 @@ fn languages_the_user_fixed_are_the_ones_notes_and_queries_are_read_in() {
 fn every_language_the_settings_offer_is_one_the_search_stems() {
     let mut seen = Vec::new();
     for (code, name) in vault_agent::settings::search::LANGUAGE_CHOICES {
-        let language = Language::parse(code).unwrap_or_else(|| panic!("{code} ({name}) is not parsed"));
+        let language =
+            Language::parse(code).unwrap_or_else(|| panic!("{code} ({name}) is not parsed"));
         assert_ne!(language, Language::None, "{code} is stemmed");
         assert!(!seen.contains(&language), "{code} twice");
         seen.push(language);
