@@ -5,7 +5,7 @@
 // medians. Prints Markdown for BENCHMARKS.md.
 import { request } from "node:http";
 import { copySampleVault, emulator, loadPlugin, removeVault, useEmulator } from "../tests/support/harness.mjs";
-import { openaiStream, startModelServer } from "../tests/support/model-servers.mjs";
+import { isSummaryRequest, openaiStream, startModelServer } from "../tests/support/model-servers.mjs";
 import { question, scriptTurn, tokensSent, TURNS } from "../tests/support/ten-turns.mjs";
 
 const ROUNDS = 40;
@@ -31,7 +31,8 @@ try {
 		const result = await plugin.core.chatSend(conversation, question(n), () => {});
 		if (result.end !== "done") throw new Error(`turn ${n} ended ${result.end}`);
 		conversation = result.conversation;
-		const sent = server.requests.slice(before).filter((r) => r.url.endsWith("/chat/completions")).map((r) => tokensSent(r.body));
+		// The turn's own rounds (a summary request, when the chat compacts, is apart).
+		const sent = server.requests.slice(before).filter((r) => r.url.endsWith("/chat/completions") && !isSummaryRequest(r.body)).map((r) => tokensSent(r.body));
 		rows.push(sent);
 	}
 	console.log("| Turn | Tokens sent (tool round / answer round), safe estimate | Window |");

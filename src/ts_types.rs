@@ -156,6 +156,7 @@ fn core_types() -> String {
         declaration::<Conversation>(),
         declaration::<LoadedConversation>(),
         declaration::<PausedTurn>(),
+        declaration::<crate::doors::chat::conversation::Compaction>(),
         declaration::<OutsideDoor>(),
         declaration::<SavedPrompts>(),
         declaration::<SavedPrompt>(),

@@ -17,6 +17,7 @@ import { type PromptActions, renderEmptyState } from "./empty-state";
 import { deletePrompt, editPrompt } from "./prompt-editor";
 import { ChatHeader } from "./header";
 import { HistoryPanel } from "./history";
+import { drawDividers, forkChat } from "./compaction";
 import { acceptImages, imageChips } from "./image-input";
 import { acceptVaultDrops } from "./vault-drops";
 import { drawRegenerate } from "./regenerate";
@@ -140,6 +141,9 @@ export class ChatPanel implements ChatSurface {
 			planCard: (plan) => this.model.planActions(plan),
 			planChangesCard: () => this.model.planChangesActions(),
 			imageSrc: (a) => chips.src(a),
+			// A fork is a new chat, opened here; the history lists it.
+			fork: (role, index) => void forkChat(this, role, index).then(() => this.history.refresh()),
+			forks: () => this.rewinds(),
 		});
 		const composer = root.createDiv({ cls: "vault-agent-composer" });
 		this.attachments = new AttachmentBar(composer, app, chips, (message) => this.showBanner(message));
@@ -158,6 +162,8 @@ export class ChatPanel implements ChatSurface {
 			() => this.ctx.core?.savedPrompts().then((listed) => listed.prompts),
 			(prompt) => void this.runPrompt(prompt.path, promptValues(app)),
 			() => this.promptActions().edit(null),
+			// "Compact" is our model's: a coding agent keeps (and compacts) its own context.
+			{ available: () => this.rewinds(), run: () => void this.model.compact() },
 		);
 		this.model = new ModelTurn(this);
 		this.agent = new AgentTurn(this, { modeDropdown: this.header.agentModeDropdown, configEl: this.header.agentConfigEl, slashSuggest: this.slashSuggest });
@@ -336,11 +342,13 @@ export class ChatPanel implements ChatSurface {
 			if (m.role === "assistant" && m.usage) lastWithUsage = i;
 		});
 		for (const [index, message] of conversation.messages.entries()) {
+			drawDividers(this.transcript.el, conversation, index);
 			if (message.role === "user") {
 				this.transcript.drawTurnUndo();
 				this.renderUser(message.text, message.attachments);
 			} else await this.transcript.message(message, index === lastWithUsage ? (conversation.usage ?? null) : null);
 		}
+		drawDividers(this.transcript.el, conversation, conversation.messages.length);
 		this.transcript.drawTurnUndo();
 		if (conversation.messages.length === 0) this.renderEmptyState();
 		const paused = conversation.paused;

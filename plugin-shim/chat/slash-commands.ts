@@ -3,6 +3,7 @@
 // (src/doors/chat/saved_prompts.rs), then "New prompt…". An agent's command
 // shows as `/name`, a prompt by its name: no badge on every row. Picking an
 // agent's command puts `/name ` in the input; picking a saved prompt runs it.
+// "Compact" (our model's chats only) summarises the earlier turns.
 
 import { type App, setIcon } from "obsidian";
 import type { SavedPrompt } from "../core/types";
@@ -13,7 +14,13 @@ export interface SlashCommand {
 	description: string;
 }
 
-type Offer = { kind: "command"; command: SlashCommand } | { kind: "prompt"; prompt: SavedPrompt } | { kind: "new" };
+type Offer = { kind: "command"; command: SlashCommand } | { kind: "prompt"; prompt: SavedPrompt } | { kind: "compact" } | { kind: "new" };
+
+/** "Compact" in the menu: offered while `available`. */
+export interface CompactOffer {
+	available(): boolean;
+	run(): void;
+}
 
 /** The `/query` being typed at the start of the message, or null. */
 export function slashQuery(text: string, caret: number): string | null {
@@ -34,6 +41,7 @@ export class SlashCommandSuggest extends TextareaSuggest<Offer> {
 		private readonly runPrompt: (prompt: SavedPrompt) => void,
 		/** "New prompt…": the form to write one. */
 		private readonly newPrompt: () => void,
+		private readonly compact: CompactOffer | null = null,
 	) {
 		super(app, textarea, 30);
 	}
@@ -51,6 +59,7 @@ export class SlashCommandSuggest extends TextareaSuggest<Offer> {
 			...this.commands.map((command): [string, Offer] => [command.name.toLowerCase(), { kind: "command", command }]),
 			...this.prompts.map((prompt): [string, Offer] => [prompt.name.toLowerCase(), { kind: "prompt", prompt }]),
 		];
+		if (this.compact?.available()) offers.push(["compact", { kind: "compact" }]);
 		// Names that start with the query first, then those that contain it.
 		const starts = offers.filter(([name]) => name.startsWith(wanted));
 		const contains = offers.filter(([name]) => !name.startsWith(wanted) && name.includes(wanted));
@@ -63,6 +72,12 @@ export class SlashCommandSuggest extends TextareaSuggest<Offer> {
 			el.addClass("vault-agent-suggestion", "vault-agent-new-prompt");
 			setIcon(el.createSpan({ cls: "vault-agent-new-prompt-icon" }), "plus");
 			el.createSpan({ cls: "suggestion-title", text: "New prompt…" });
+			return;
+		}
+		if (offer.kind === "compact") {
+			el.addClass("vault-agent-suggestion", "vault-agent-compact-command");
+			el.createDiv({ cls: "suggestion-title", text: "Compact" });
+			el.createDiv({ cls: "suggestion-note", text: "Summarise the earlier turns with your model, to free its context" });
 			return;
 		}
 		const prompt = offer.kind === "prompt" ? offer.prompt : null;
@@ -82,6 +97,12 @@ export class SlashCommandSuggest extends TextareaSuggest<Offer> {
 		}
 		if (offer.kind === "prompt") {
 			this.runPrompt(offer.prompt);
+			return;
+		}
+		if (offer.kind === "compact") {
+			// The typed `/compact` was only the way into the menu.
+			if (slashQuery(this.textarea.value, this.textarea.selectionStart) !== null) this.textarea.value = "";
+			this.compact?.run();
 			return;
 		}
 		const rest = this.textarea.value.slice(this.textarea.selectionStart).replace(/^\S*/, "").trimStart();

@@ -17,6 +17,7 @@ import { type PlanChangesActions, renderPlanChangesCard } from "./plan-changes-c
 import type { ToolResult } from "../vault-agent-api";
 import { reasoningBlock, sourcesList, usageLine } from "./answer-extras";
 import { renderTable, renderToolImages, renderToolText } from "./big-output";
+import { answerIndex, type ForkRole, forkButton, placeDivider } from "./compaction";
 import { StreamRenderer } from "./stream-render";
 import { renderUserMessage } from "./user-message";
 
@@ -51,6 +52,9 @@ export interface TranscriptHost {
 	planChangesCard(): PlanChangesActions;
 	/** Where an attached image's thumbnail loads from, or null. */
 	imageSrc?(attachment: Attachment): string | null;
+	/** "Fork from here" on the `index`-th message of `role`, where the chat can be forked (`forks`). */
+	fork?(role: ForkRole, index: number): void;
+	forks?(): boolean;
 }
 
 export class Transcript {
@@ -183,7 +187,8 @@ export class Transcript {
 	user(text: string, attachments: Attachment[] | undefined, edit: ((index: number, text: string) => void) | null): HTMLElement {
 		this.answerRow = null;
 		const index = this.el.querySelectorAll(".vault-agent-msg.is-user").length;
-		return renderUserMessage(this.el, text, attachments, edit ? (edited) => edit(index, edited) : null, (a) => this.host.imageSrc?.(a) ?? null);
+		const fork = edit && this.host.forks?.() ? () => this.host.fork?.("user", index) : null;
+		return renderUserMessage(this.el, text, attachments, edit ? (edited) => edit(index, edited) : null, (a) => this.host.imageSrc?.(a) ?? null, fork);
 	}
 
 	/** What a turn reports, as it happens. */
@@ -257,6 +262,9 @@ export class Transcript {
 				renderPlanCard(this.el.createDiv({ cls: "vault-agent-inline-card" }), event.plan, this.host.planCard(event.plan));
 				break;
 			case "planAnswered":
+				break;
+			case "compacted":
+				placeDivider(this.el, event.compaction);
 				break;
 			case "planChangesNeeded":
 				renderPlanChangesCard(this.el.createDiv({ cls: "vault-agent-inline-card" }), event.card, this.host.planChangesCard());
@@ -431,6 +439,7 @@ export class Transcript {
 		const row = this.answerRow;
 		if (!row) return;
 		row.querySelector(".vault-agent-copy")?.remove();
+		row.querySelector(".vault-agent-fork")?.remove();
 		if (row.childElementCount === 0) row.remove();
 		this.answerRow = row.isConnected ? row : null;
 	}
@@ -443,6 +452,7 @@ export class Transcript {
 		button.addEventListener("click", () => {
 			void navigator.clipboard.writeText(markdown).then(() => setIcon(button, "check"));
 		});
+		if (this.host.forks?.()) forkButton(row, () => this.host.fork?.("assistant", answerIndex(this.el, row)));
 		// A coding agent's usage that came while the answer streamed joins its row, after the buttons (as our model's usage).
 		if (loose?.matches(".vault-agent-usage.is-agent")) row.appendChild(loose);
 	}

@@ -91,6 +91,13 @@ export class ModelTurn implements ChatTurn {
 		await this.run((onEvent) => core.chatRetry(conversation, onEvent));
 	}
 
+	/** "Compact": the core summarises the turns before the last one (the transcript draws its divider); a failure is said and changes nothing. */
+	async compact(): Promise<void> {
+		const core = this.chat.ctx.core;
+		const conversation = this.chat.conversation;
+		if (core && conversation && !this.chat.running) await this.run((onEvent) => core.chatCompact(conversation, onEvent));
+	}
+
 	/** The banner's Retry: the failed turn again, without a new message. */
 	async retry(): Promise<void> {
 		const core = this.chat.ctx.core;

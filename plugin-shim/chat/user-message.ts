@@ -6,6 +6,7 @@ import { ButtonComponent, setIcon } from "obsidian";
 import type { Attachment } from "../core/types";
 import { imageMime } from "../host/images";
 import { isPdf } from "./attachments";
+import { forkButton } from "./compaction";
 
 export function renderUserMessage(
 	parent: HTMLElement,
@@ -13,6 +14,7 @@ export function renderUserMessage(
 	attachments: Attachment[] | undefined,
 	edit: ((text: string) => void) | null,
 	imageSrc: (attachment: Attachment) => string | null = () => null,
+	fork: (() => void) | null = null,
 ): HTMLElement {
 	const el = parent.createDiv({ cls: "vault-agent-msg is-user" });
 	const body = el.createDiv({ cls: "vault-agent-msg-text", text });
@@ -30,6 +32,8 @@ export function renderUserMessage(
 			}
 		}
 	}
+	// "Fork from here" under the pencil (compaction.ts).
+	if (fork) forkButton(el, fork);
 	if (!edit) return el;
 	const button = el.createEl("button", { cls: "vault-agent-edit clickable-icon", attr: { "aria-label": "Edit and resend" } });
 	setIcon(button, "pencil");

@@ -707,7 +707,13 @@ planMode?: boolean,
  * The plan of the turn in progress (`ChatPlan`, carried out by `plan.rs`): proposed,
  * approved (being carried out) or answered.
  */
-plan?: ChatPlan, };
+plan?: ChatPlan, 
+/**
+ * Earlier turns summarised (`compact`), oldest first: the model reads
+ * the newest one's summary in place of the messages it covers, which
+ * stay here whole for the transcript.
+ */
+compactions?: Array<Compaction>, };
 
 /**
  * A conversation as loaded, and what had to be repaired (empty for a good
@@ -731,6 +737,28 @@ remaining: Array<ToolCallRecord>,
  * Tool rounds used so far in this turn.
  */
 rounds: number, };
+
+/**
+ * Earlier turns of a chat summarised by the user's model (`compact`).
+ */
+export type Compaction = { 
+/**
+ * The messages before this index are summarised (a turn starts here).
+ */
+upto: number, 
+/**
+ * The turns (the user's messages) before `upto`.
+ */
+turns: number, 
+/**
+ * The model's summary, as it wrote it; the record of the changes in
+ * those turns is not in it (`compact::summary_message` adds it, exact).
+ */
+summary: string, 
+/**
+ * Tokens the summary saves against sending those turns whole.
+ */
+savedTokens: number, };
 
 /**
  * Who asked for a headless turn, and the mode it may use at most.
@@ -985,7 +1013,7 @@ contextTokens: number, contextWindow: number, };
 /**
  * What the chat view is told while a turn runs.
  */
-export type ChatEvent = { "type": "userMessage", text: string, attachments: Array<Attachment> | null, } | { "type": "modelRound", round: number, } | { "type": "textDelta", text: string, } | { "type": "assistantMessage", text: string, } | { "type": "reasoningDelta", text: string, } | { "type": "usage", usage: AnswerUsage, chat: Usage, } | { "type": "toolStarted", callId: string, tool: string, displayName: string, arguments: string, } | { "type": "toolFinished", callId: string, tool: string, displayName: string, result: ToolResult, table: Table | null, } | { "type": "confirmationNeeded", callId: string, card: ConfirmationCard, } | { "type": "planProposed", callId: string, plan: ChatPlan, } | { "type": "planAnswered", plan: ChatPlan, } | { "type": "planChangesNeeded", card: PlanChangesCard, } | { "type": "sources", sources: Array<Source>, } | { "type": "notice", text: string, } | { "type": "retrying", text: string, } | { "type": "roundLimit", text: string, } | { "type": "error", code: string, message: string, 
+export type ChatEvent = { "type": "userMessage", text: string, attachments: Array<Attachment> | null, } | { "type": "modelRound", round: number, } | { "type": "textDelta", text: string, } | { "type": "assistantMessage", text: string, } | { "type": "reasoningDelta", text: string, } | { "type": "usage", usage: AnswerUsage, chat: Usage, } | { "type": "toolStarted", callId: string, tool: string, displayName: string, arguments: string, } | { "type": "toolFinished", callId: string, tool: string, displayName: string, result: ToolResult, table: Table | null, } | { "type": "confirmationNeeded", callId: string, card: ConfirmationCard, } | { "type": "planProposed", callId: string, plan: ChatPlan, } | { "type": "planAnswered", plan: ChatPlan, } | { "type": "planChangesNeeded", card: PlanChangesCard, } | { "type": "sources", sources: Array<Source>, } | { "type": "notice", text: string, } | { "type": "compacted", compaction: Compaction, } | { "type": "retrying", text: string, } | { "type": "roundLimit", text: string, } | { "type": "error", code: string, message: string, 
 /**
  * Whether the banner offers Retry (the turn can run again as it is).
  */

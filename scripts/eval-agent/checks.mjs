@@ -37,6 +37,7 @@ export function score(task, run) {
 		const sizes = (run.changesCards ?? []).map((c) => c.changes.length);
 		if (sizes[0] !== expect.oneCard) failed.push(sizes.length ? `the plan's card listed ${sizes[0]} changes, expected ${expect.oneCard}` : "no card with the plan's changes");
 	}
+	if (expect.compacted && !(run.compactions ?? []).length) failed.push("the chat was never compacted, so the task tested nothing of it");
 	if (expect.card) failed.push(...cardProblems(expect.card, run.cards));
 	if (expect.noCard && run.cards.length) failed.push(`a card it must not raise: ${run.cards[0].summary}`);
 	if (expect.changed) {

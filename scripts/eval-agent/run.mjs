@@ -80,7 +80,7 @@ function pluginData(task, profile, searxngUrl) {
 		baseUrl: profile.url,
 		model: profile.model,
 		apiKeySecret: profile.apiKey ? KEY_SECRET : "",
-		contextWindow: profile.contextWindow ?? 0,
+		contextWindow: task.contextWindow ?? profile.contextWindow ?? 0,
 		textToolCalls: Boolean(profile.textToolCalls),
 	};
 	return {
@@ -99,7 +99,7 @@ function pluginData(task, profile, searxngUrl) {
  */
 async function converse(plugin, task) {
 	const core = plugin.core;
-	const seen = { calls: [], cards: [], plans: [], changesCards: [], notices: [], errors: [], rounds: 0, roundLimit: null };
+	const seen = { calls: [], cards: [], plans: [], changesCards: [], notices: [], errors: [], rounds: 0, roundLimit: null, compactions: [] };
 	const onEvent = (event) => {
 		switch (event.type) {
 			case "modelRound":
@@ -126,11 +126,26 @@ async function converse(plugin, task) {
 			case "error":
 				seen.errors.push({ code: event.code, message: event.message });
 				break;
+			case "compacted":
+				seen.compactions.push(event.compaction);
+				break;
 		}
 	};
 	const started = performance.now();
-	const conversation = { ...core.newConversation(), planMode: Boolean(task.planMode) };
-	let result = await core.chatSend(conversation, task.prompt, onEvent);
+	let result = { conversation: { ...core.newConversation(), planMode: Boolean(task.planMode) } };
+	// The earlier messages of a long chat first, each answered (its cards approved), then the task's own.
+	for (const message of [...(task.earlier ?? []).map((e) => e.prompt), task.prompt]) {
+		result = await answerOne(core, result.conversation, message, task, seen, onEvent);
+	}
+	const ms = performance.now() - started;
+	// The last assistant text is the answer to the task's own message.
+	const answer = result.conversation.messages.findLast((m) => m.role === "assistant")?.text ?? "";
+	return { ...seen, end: result.end, answer, usage: result.conversation.usage ?? {}, ms };
+}
+
+/** One message sent, then every card it raises approved until its turn ends. */
+async function answerOne(core, conversation, message, task, seen, onEvent) {
+	let result = await core.chatSend(conversation, message, onEvent);
 	let approved = 0;
 	while (result.end === "awaitingConfirmation" && approved < MAX_CARDS) {
 		const waiting = result.conversation.paused.confirmationId;
@@ -147,10 +162,7 @@ async function converse(plugin, task) {
 			result = await core.chatResolve(result.conversation, card.id, true, card.argvHash, onEvent);
 		}
 	}
-	const ms = performance.now() - started;
-	// One message per task: the last assistant text is the turn's answer.
-	const answer = result.conversation.messages.findLast((m) => m.role === "assistant")?.text ?? "";
-	return { ...seen, end: result.end, answer, usage: result.conversation.usage ?? {}, ms };
+	return result;
 }
 
 function parse(text) {

@@ -6,13 +6,18 @@
 // write folders), `setup` (notes added to the temporary copy only), `expect`
 // (the checks, see checks.mjs: `has`/`lacks` in the answer, `asks`, `calls`
 // and `noCalls` made, `card` raised, `changed` files and `vault` contents
-// after every card was approved), and `perfect`: what a careful model does,
+// after every card was approved, `compacted`: the chat summarised its earlier
+// turns on the way), `earlier` (messages sent first, in one chat, each with
+// its own `perfect`), `contextWindow` (the profile's window for this task),
+// and `perfect`: what a careful model does,
 // the calls in order and then its answer, `from` naming what the tools must
 // have returned for that answer to be honest. The scripted "perfect" model of
 // the tests plays `perfect`; a real model is scored by `expect` alone.
 
 const read = (args) => ["obsidianNotes", { command: "read", ...args }];
 const answer = (text, from = []) => ({ answer: text, from });
+/** An answer given only when every string of `inPrompt` is in what the model was sent (not in what a tool returned). */
+const recalled = (text, inPrompt) => ({ answer: text, from: [], inPrompt });
 const calls = (...list) => ({ calls: list });
 
 const DAILY = "Daily/2026-03-03.md";
@@ -27,6 +32,7 @@ export const CATEGORIES = {
 	skills: "A skill used",
 	plan: "Plan then act",
 	web: "A cited web answer",
+	context: "A long chat, compacted",
 };
 
 const find = [
@@ -596,6 +602,32 @@ const web = [
 	},
 ];
 
+/** A brief asked for only to make the chat long: no tool, a long answer. */
+function brief(topic) {
+	const text = `Here is a brief on ${topic}. ${"Start from the goal, name who decides, list what could go wrong and what is done first, and keep the page short enough to read in a minute. ".repeat(14)}`;
+	return { prompt: `Write me a long general brief on ${topic}, no tools needed.`, perfect: [answer(text)] };
+}
+
+const context = [
+	{
+		id: "compacted-card-outcome",
+		mode: "askBeforeEdits",
+		// A small local model's window: the briefs fill it, and the chat compacts its earlier turns.
+		contextWindow: 4096,
+		earlier: [
+			{
+				prompt: "Set the status property of the Roadmap note to done.",
+				perfect: [calls(["obsidianProperties", { command: "property:set", name: "status", value: "done", path: ROADMAP }]), answer("The Roadmap is marked as done.")],
+			},
+			...["running a kickoff meeting", "writing release notes", "planning a quarter", "keeping a decision log"].map(brief),
+		],
+		prompt: "Earlier in this chat you changed a property of the Roadmap note for me. Which property, and to what value? Answer from our conversation, without any tool.",
+		// Once compacted, only Vault Agent's own record of the change says it.
+		perfect: [recalled("You had me set the Roadmap's status to done.", ["property:set Projects/Roadmap.md: made", "status"])],
+		expect: { has: ["status", "done"], compacted: true, noCalls: [["obsidianProperties", { command: "property:read" }]], changed: [ROADMAP], vault: { [ROADMAP]: { has: ["status: done"] } } },
+	},
+];
+
 function tagged(category, list) {
 	return list.map((task) => ({ ...task, category }));
 }
@@ -610,9 +642,10 @@ export const TASKS = [
 	...tagged("skills", skills),
 	...tagged("plan", plan),
 	...tagged("web", web),
+	...tagged("context", context),
 ];
 
 /** The perfect model's scripts, keyed by prompt (what tests/support/model-personas.mjs reads). */
 export function perfectScripts(tasks = TASKS) {
-	return Object.fromEntries(tasks.map((task) => [task.prompt, task.perfect]));
+	return Object.fromEntries(tasks.flatMap((task) => [...(task.earlier ?? []), task].map((t) => [t.prompt, t.perfect])));
 }

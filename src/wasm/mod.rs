@@ -886,6 +886,50 @@ impl VaultAgent {
         to_js(&serde_json::json!({ "conversation": conversation, "dropped": dropped }))
     }
 
+    /// "Compact": the chat's turns before its last one summarised by the
+    /// chat's model in one request (`compacted` event, then the conversation
+    /// to save); a failure says why in a notice and changes nothing.
+    /// Resolves like `chatSend`.
+    #[wasm_bindgen(js_name = chatCompact, unchecked_return_type = "Promise<TurnResult>")]
+    pub fn chat_compact(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "Conversation")] conversation: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "(event: ChatEvent) => void")]
+        on_event: js_sys::Function,
+    ) -> js_sys::Promise {
+        let core = self.core.clone();
+        let conversation: Result<Conversation, _> = from_js(&conversation, &CONVERSATION);
+        promise(async move {
+            let mut conversation = conversation.map_err(|e| JsValue::from(into_error(e)))?;
+            let events = JsEvents(on_event);
+            let end = core.chat.compact(&mut conversation, &events).await;
+            turn_result(&conversation, end)
+        })
+    }
+
+    /// "Fork from here": a new chat holding the messages up to and including
+    /// the `index`-th of `role` ("user", or "assistant" for the answers with
+    /// text), titled "<title> (fork)"; the original is not changed. Throws
+    /// with the reason when there is no such message to fork from.
+    #[wasm_bindgen(js_name = forkConversation, unchecked_return_type = "Conversation")]
+    pub fn fork_conversation(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "Conversation")] conversation: JsValue,
+        role: String,
+        index: u32,
+    ) -> Result<JsValue, JsError> {
+        let conversation: Conversation =
+            from_js(&conversation, &CONVERSATION).map_err(into_error)?;
+        let at = crate::doors::chat::fork::ForkAt::new(&role, index as usize)
+            .ok_or_else(|| JsError::new("A fork starts from a user's message or an answer."))?;
+        let forked = self
+            .core
+            .chat
+            .fork(&conversation, at)
+            .map_err(JsError::new)?;
+        to_js(&forked)
+    }
+
     /// A coding agent's turn kept in the conversation (the user's message,
     /// the agent's answers, its session, the title); returns it to save.
     #[wasm_bindgen(js_name = keepAgentTurn, unchecked_return_type = "Conversation")]

@@ -13,6 +13,7 @@ use vault_agent::doors::chat::{ChatEvent, ChatEvents, Decision, TurnEnd};
 use vault_agent::testing::{block_on, FakeHost, ScriptedHttp};
 use vault_agent::VaultAgent;
 
+mod compaction;
 mod conversation;
 mod failures;
 mod images;
@@ -118,6 +119,36 @@ fn agent(settings: Value) -> VaultAgent<FakeHost> {
 
 fn conversation() -> Conversation {
     Conversation::new("c1".into(), 0.0)
+}
+
+/// What the model's summary of earlier turns says in these tests.
+const SUMMARY: &str = "The user keeps a plan in [[Plan]] and asks about tasks.";
+
+fn body_of(request: &vault_agent::base::host::HttpRequest) -> Value {
+    serde_json::from_str(request.body.as_deref().unwrap()).unwrap()
+}
+
+/// Whether a request asked for a summary of earlier turns (`compact`).
+fn is_summary(body: &Value) -> bool {
+    body["messages"][0]["content"]
+        .as_str()
+        .is_some_and(|s| s.starts_with("You summarise the earlier part of a chat"))
+}
+
+/// Every summary request is answered with `SUMMARY` (or, `failing`, with a
+/// server error); the chat's own rounds take the script.
+fn answer_summaries(core: &VaultAgent<FakeHost>, failing: bool) {
+    *core.host().http_answerer.borrow_mut() = Some(std::rc::Rc::new(
+        move |request: &vault_agent::base::host::HttpRequest| {
+            is_summary(&body_of(request)).then(|| match failing {
+                true => ScriptedHttp::Response {
+                    status: 500,
+                    chunks: vec![br#"{"error":{"message":"no summaries here"}}"#.to_vec()],
+                },
+                false => ok(openai_sse(SUMMARY, &[], 2)),
+            })
+        },
+    ));
 }
 
 fn request_body(core: &VaultAgent<FakeHost>, n: usize) -> Value {

@@ -43,6 +43,7 @@ fn the_prompt_tells_the_local_time_and_the_open_note_the_agent_may_read() {
 fn a_small_window_gets_compact_tools_and_never_more_than_it_holds() {
     // The default server is Ollama through /v1: its default context is 4 096 tokens.
     let core = agent(Value::Null);
+    answer_summaries(&core, false);
     let mut chat = conversation();
     for n in 0..6 {
         core.host().script_http(ok(openai_sse(
@@ -67,11 +68,20 @@ fn a_small_window_gets_compact_tools_and_never_more_than_it_holds() {
     let requests = core.host().http_requests.borrow();
     for request in requests.iter() {
         let body: Value = serde_json::from_str(request.body.as_ref().unwrap()).unwrap();
-        // What is sent, estimated on the safe side, stays under the window.
+        // What is sent, estimated on the safe side, stays under the window
+        // (a summary request's with the room for its answer).
         let sent = vault_agent::doors::chat::budget::estimate(&body["messages"].to_string())
-            + vault_agent::doors::chat::budget::estimate(&body["tools"].to_string());
+            + vault_agent::doors::chat::budget::estimate(&body["tools"].to_string())
+            + match is_summary(&body) {
+                true => body["max_tokens"].as_u64().unwrap() as usize,
+                false => 0,
+            };
         assert!(sent <= 4_096, "{sent} tokens sent to a 4 096-token model");
     }
+    assert!(
+        requests.iter().any(|r| is_summary(&body_of(r))),
+        "near the window, earlier turns were summarised"
+    );
     let last: Value =
         serde_json::from_str(requests.last().unwrap().body.as_ref().unwrap()).unwrap();
     let tasks = last["tools"]
@@ -87,10 +97,12 @@ fn a_small_window_gets_compact_tools_and_never_more_than_it_holds() {
         !system.contains("- obsidianTasks: Use obsidianTasks"),
         "the guidance is in the tools"
     );
-    // Older turns made room, and the model is told what they were about.
+    // Older turns made room, and the model is told what they were about:
+    // summarised by the model, or (in a window too small for that) left out.
     let first_user = last["messages"][1]["content"].as_str().unwrap();
     assert!(
-        first_user.starts_with("[Earlier in this chat, left out to fit the model's context"),
+        first_user.starts_with("[Earlier in this chat: ")
+            || first_user.starts_with("[Earlier in this chat, left out to fit the model's context"),
         "{first_user}"
     );
 }

@@ -99,8 +99,10 @@ fn the_window_comes_from_the_server_once_per_model_and_a_failed_probe_falls_back
     assert!(core.host().routed_requests.borrow().is_empty());
 }
 
-/// Four turns of a question and a long answer; returns the requests' bodies.
+/// Four turns of a question and a long answer; returns the requests'
+/// bodies. Summaries fail, so what is fitted is the turns themselves.
 fn four_turns(core: &VaultAgent<FakeHost>) -> Vec<Value> {
+    answer_summaries(core, true);
     let mut chat = conversation();
     for n in 0..4 {
         core.host()
@@ -130,11 +132,23 @@ fn fitting_uses_the_detected_window() {
     );
     let detected = four_turns(&core);
     for body in &detected {
+        // A summary request too, with its answer's room.
         let sent = vault_agent::doors::chat::budget::estimate(&body["messages"].to_string())
-            + vault_agent::doors::chat::budget::estimate(&body["tools"].to_string());
+            + vault_agent::doors::chat::budget::estimate(&body["tools"].to_string())
+            + match is_summary(body) {
+                true => body["max_tokens"].as_u64().unwrap() as usize,
+                false => 0,
+            };
         assert!(sent <= 3_800, "{sent} tokens sent to a 3 800-token model");
     }
-    let default = four_turns(&agent(Value::Null));
+    let turns = |bodies: Vec<Value>| {
+        bodies
+            .into_iter()
+            .filter(|b| !is_summary(b))
+            .collect::<Vec<_>>()
+    };
+    let detected = turns(detected);
+    let default = turns(four_turns(&agent(Value::Null)));
     let kept = |bodies: &[Value]| bodies[3]["messages"].as_array().unwrap().len();
     assert!(
         kept(&detected) < kept(&default),

@@ -115,7 +115,7 @@ describe("the chat view in a narrow sidebar, in Chromium", () => {
 		await session.screenshot("chat-follows-end");
 	});
 
-	it("has one compact row under an answer: Copy, Regenerate and the usage", async () => {
+	it("has one compact row under an answer: Copy, Regenerate, Fork from here and the usage", async () => {
 		const facts = await page.evaluate(() => {
 			const children = [...document.querySelector(".vault-agent-messages").children];
 			const answer = children.findLastIndex((el) => el.matches(".vault-agent-msg.is-assistant"));
@@ -133,10 +133,11 @@ describe("the chat view in a narrow sidebar, in Chromium", () => {
 		assert.deepEqual(facts.buttons, [
 			{ label: "Copy the answer", svg: true, text: "" },
 			{ label: "Regenerate the answer", svg: true, text: "" },
+			{ label: "Fork from here", svg: true, text: "" },
 		]);
 		assert.match(facts.usage, /^2,600 in · 420 out · \d+%$/);
 		assert.ok(facts.height <= 32, `a compact row: ${facts.height} px`);
-		// An earlier answer keeps its row (Copy and usage), without Regenerate.
+		// An earlier answer keeps its row (Copy, Fork from here and usage), without Regenerate.
 		assert.equal(await page.locator(".vault-agent-answer-actions").count(), 2);
 		assert.equal(await page.locator(".vault-agent-regenerate").count(), 1);
 		await page.locator(".vault-agent-messages").screenshot({ path: join(outputDir, "chat-answer-row.png") });

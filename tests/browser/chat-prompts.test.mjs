@@ -222,7 +222,7 @@ describe("saved prompts and rewrites in Chromium", () => {
 		await input.click();
 		await input.pressSequentially("/");
 		await page.locator(".suggestion-item").first().waitFor({ state: "visible", timeout: 5_000 });
-		assert.deepEqual(await page.locator(".suggestion-item .suggestion-title").allTextContents(), ["Plan my day", "Proofread", "Translate", "New prompt…"]);
+		assert.deepEqual(await page.locator(".suggestion-item .suggestion-title").allTextContents(), ["Plan my day", "Proofread", "Translate", "Compact", "New prompt…"]);
 		await page.keyboard.press("Escape");
 		await input.fill("");
 		assert.deepEqual(session.errors, []);

@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { copySampleVault, emulator, loadPlugin, readLog, removeVault, useEmulator } from "../support/harness.mjs";
-import { anthropicStream, openaiStream, startModelServer } from "../support/model-servers.mjs";
+import { anthropicStream, isSummaryRequest, openaiStream, startModelServer } from "../support/model-servers.mjs";
 import { question, scriptTurn, tokensSent, TURNS } from "../support/ten-turns.mjs";
 
 for (const provider of ["openAi", "anthropic"]) {
@@ -446,9 +446,14 @@ describe("usage, reasoning and the context window (real HTTP)", () => {
 			assert.equal(result.end, "done", JSON.stringify(result.events.find((e) => e.type === "error")));
 			conversation = result.conversation;
 		}
-		const sent = server.requests.filter((r) => r.url.endsWith("/chat/completions")).map((r) => tokensSent(r.body));
+		const completions = server.requests.filter((r) => r.url.endsWith("/chat/completions"));
+		const sent = completions.filter((r) => !isSummaryRequest(r.body)).map((r) => tokensSent(r.body));
 		assert.equal(sent.length, 2 * TURNS);
 		for (const tokens of sent) assert.ok(tokens <= 4096, `${tokens} tokens sent to a 4 096-token window: ${sent}`);
+		// Near the window the chat was compacted; a summary request fits too, with its answer's room.
+		const summaries = completions.filter((r) => isSummaryRequest(r.body));
+		assert.ok(summaries.length > 0, "compacted near the window");
+		for (const r of summaries) assert.ok(tokensSent(r.body) + r.body.max_tokens <= 4096, `${tokensSent(r.body)} + ${r.body.max_tokens}`);
 		assert.ok(Math.max(...sent) > 3000, `the window was used, not left empty: ${sent}`);
 	});
 

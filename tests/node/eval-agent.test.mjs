@@ -16,7 +16,7 @@ import { markdown, summarise } from "../../scripts/eval-agent/report.mjs";
 import { runBenchmark } from "../../scripts/eval-agent/run.mjs";
 import { CATEGORIES, perfectScripts, TASKS } from "../../scripts/eval-agent/tasks.mjs";
 import { root, sampleVault } from "../support/harness.mjs";
-import { startPersona } from "../support/model-personas.mjs";
+import { PERSONA_SUMMARY, startPersona } from "../support/model-personas.mjs";
 
 const ids = TASKS.map((t) => t.id);
 /** One or two tasks of each category, and the ones a flaw shows on. */
@@ -151,6 +151,20 @@ describe("the task benchmark against scripted model personas", () => {
 		const cut = runs[0].notices.find((n) => /cut the start of the prompt/.test(n));
 		assert.ok(cut, JSON.stringify(runs[0].notices));
 		assert.match(cut, /OLLAMA_CONTEXT_LENGTH/);
+	});
+
+	it("a long chat compacted near a small window still answers from a card's outcome, which only the plugin's own record keeps", async () => {
+		const tasks = TASKS.filter((t) => t.category === "context");
+		for (const persona of ["perfect", "small-window"]) {
+			const { runs, requests } = await benchmark(persona, tasks);
+			assert.deepEqual(failures(runs), {}, persona);
+			const summaries = requests.filter((r) => r.body && JSON.stringify(r.body).includes("You summarise the earlier part of a chat"));
+			assert.ok(summaries.length >= 1, `${persona}: the chat was compacted`);
+			// The persona's summary leaves the change out, as the summary request asks: the record says it.
+			assert.ok(!PERSONA_SUMMARY.includes("status"));
+			const last = JSON.stringify(requests.filter((r) => r.body?.messages).at(-1).body.messages);
+			assert.ok(last.includes("property:set Projects/Roadmap.md: made.") && !last.includes("Set the status property of the Roadmap note to done."), persona);
+		}
 	});
 
 	it("--repeat gives the spread: every task runs n times and the report counts them", async () => {

@@ -18,7 +18,7 @@
 //                  with llama.cpp's error (or, `overflow: "truncate"`, cut from the
 //                  front as Ollama does, so the tools and system prompt are lost)
 import { createServer } from "node:http";
-import { anthropicStream, openaiStream } from "./model-servers.mjs";
+import { anthropicStream, isSummaryRequest, openaiStream } from "./model-servers.mjs";
 
 export const PERSONAS = ["perfect", "anthropic", "hermes", "json", "ignores-tools", "repeater", "small-window"];
 
@@ -26,6 +26,12 @@ export const PERSONAS = ["perfect", "anthropic", "hermes", "json", "ignores-tool
 export const IGNORANT_ANSWER = "I'm sorry, I can't see your notes. In general, you can look this up in your vault.";
 /** What the careful personas say when the tools did not return what the script's answer rests on. */
 export const NOT_FOUND_ANSWER = "I could not find that in your vault.";
+/**
+ * What every persona answers when the chat asks it to summarise earlier
+ * turns: what a model that follows the request's rules writes (the changes
+ * left to the plugin's own record, so only that record can tell them).
+ */
+export const PERSONA_SUMMARY = "Earlier, the user asked for several general briefs on working practices and got long ones.";
 /** The call the repeater makes when its script has none. */
 const REPEATED_FALLBACK = ["obsidianNotes", { command: "files" }];
 
@@ -46,8 +52,10 @@ function llamaCppOverflow(promptTokens, window) {
  * Starts a persona's server on 127.0.0.1, port 0.
  * `scripts`: `{ [prompt]: steps }`, where a step is `{ calls: [[tool, args], …] }`
  * (or a function of the tool results so far that returns the calls) or
- * `{ answer, from }`: the final answer, given only when every string of `from`
- * is in what the tools returned (else NOT_FOUND_ANSWER); `answer` may be a
+ * `{ answer, from, inPrompt }`: the final answer, given only when every string of `from`
+ * is in what the tools returned and every string of `inPrompt` in what the
+ * request holds (else NOT_FOUND_ANSWER); a summary request (the chat
+ * compacting) is answered with PERSONA_SUMMARY; `answer` may be a
  * function of the tool results' texts (a probe's random word repeated). A message matches the
  * script whose prompt it contains.
  * Returns `{ url, provider, model, requests, close() }`: `url` is the base
@@ -123,6 +131,7 @@ function replyFor(persona, body, scripts, { window, overflow, anthropic }) {
 		// Ollama keeps the end of the prompt: the system prompt and the tools are gone.
 		return { text: IGNORANT_ANSWER, usage: { input: window, output: 20 } };
 	}
+	if (isSummaryRequest(body)) return { text: PERSONA_SUMMARY, usage };
 	if (persona === "ignores-tools") return { text: IGNORANT_ANSWER, usage };
 	const script = scriptFor(scripts, turn.prompt);
 	if (persona === "repeater") {
@@ -166,7 +175,9 @@ function nextMove(script, turn) {
 		}
 		if (typeof step.answer === "function") return { text: step.answer(turn.results) };
 		const seen = turn.results.join("\n").toLowerCase();
-		const grounded = (step.from ?? []).every((fact) => seen.includes(fact.toLowerCase()));
+		// `inPrompt`: facts the answer rests on that must be in what the model was sent.
+		const sent = turn.sent.toLowerCase();
+		const grounded = (step.from ?? []).every((fact) => seen.includes(fact.toLowerCase())) && (step.inPrompt ?? []).every((fact) => sent.includes(fact.toLowerCase()));
 		return { text: grounded ? step.answer : NOT_FOUND_ANSWER };
 	}
 	return { text: NOT_FOUND_ANSWER };
@@ -190,7 +201,7 @@ function readOpenAi(body) {
 	const since = at === -1 ? [] : messages.slice(at + 1);
 	const made = since.flatMap((m) => (m.role === "assistant" ? (m.tool_calls ?? []) : [])).map((c) => ({ tool: c.function.name, args: parseArgs(c.function.arguments) }));
 	const results = since.filter((m) => m.role === "tool").map((m) => textOf(m.content));
-	return { prompt: at === -1 ? "" : textOf(messages[at].content), made, results };
+	return { prompt: at === -1 ? "" : textOf(messages[at].content), made, results, sent: messages.map((m) => textOf(m.content)).join("\n") };
 }
 
 function readAnthropic(body) {
@@ -202,7 +213,8 @@ function readAnthropic(body) {
 	const resultText = (b) => (typeof b.content === "string" ? b.content : (b.content ?? []).filter((p) => p.type === "text").map((p) => p.text).join("\n"));
 	const results = since.flatMap((m) => (m.role === "user" ? blocks(m).filter((b) => b.type === "tool_result").map(resultText) : []));
 	const prompt = at === -1 ? "" : blocks(messages[at]).filter((b) => b.type === "text").map((b) => b.text).join("\n");
-	return { prompt, made, results };
+	const sent = messages.flatMap((m) => blocks(m).map((b) => (b.type === "text" ? b.text : b.type === "tool_result" ? resultText(b) : ""))).join("\n");
+	return { prompt, made, results, sent };
 }
 
 function parseArgs(text) {

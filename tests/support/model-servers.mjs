@@ -91,9 +91,18 @@ function splitText(text) {
  * `requireKey` guards the `…/models` listing: 401 unless the request
  * carries `Authorization: Bearer <requireKey>`. `modelsAnswer` (`{ status,
  * json }`) replaces the listing, as a gateway that passes only messages
- * answers it.
+ * answers it. A summary request (the chat compacting earlier turns) is
+ * answered with `summary` at once, outside the queue; `summary: null` queues it.
  */
-export async function startModelServer({ chunkSize = 7, delayMs = 0, show = null, lmStudioModels = null, models = null, modelsDelayMs = 0, rejectStreamOptions = false, requireKey = null, modelsAnswer = null } = {}) {
+/** A summary the chat asks for when it compacts earlier turns (src/doors/chat/compact.rs), told by its instructions. */
+export function isSummaryRequest(body) {
+	// Anthropic's instructions are its `system`; OpenAI's the first message.
+	const first = body?.system ?? body?.messages?.[0]?.content;
+	const text = Array.isArray(first) ? first.map((b) => b.text ?? "").join("") : String(first ?? "");
+	return text.startsWith("You summarise the earlier part of a chat");
+}
+
+export async function startModelServer({ chunkSize = 7, delayMs = 0, show = null, lmStudioModels = null, models = null, modelsDelayMs = 0, rejectStreamOptions = false, requireKey = null, modelsAnswer = null, summary = "Earlier, the user asked about notes in the vault and got answers." } = {}) {
 	const queue = [];
 	const requests = [];
 	const hanging = new Set();
@@ -123,6 +132,13 @@ export async function startModelServer({ chunkSize = 7, delayMs = 0, show = null
 				const list = models ?? { data: [{ id: "test-model" }, { id: "other-model" }] };
 				if (modelsDelayMs > 0) return void setTimeout(() => answer(200, list), modelsDelayMs);
 				return answer(200, list);
+			}
+			// A chat compacting its earlier turns is answered by itself (not from the
+			// queue), unless `summary` is null: a model that summarises when asked.
+			if (summary !== null && isSummaryRequest(json)) {
+				res.writeHead(200, { "content-type": "text/event-stream" });
+				res.end(req.url.includes("/messages") ? anthropicStream({ text: summary }) : openaiStream({ text: summary }));
+				return;
 			}
 			if (rejectStreamOptions && json?.stream_options) {
 				return answer(400, { error: { message: "Unrecognized request argument supplied: stream_options" } });

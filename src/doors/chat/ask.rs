@@ -195,12 +195,16 @@ impl<H: Host> ChatDoor<H> {
     }
 
     /// One model round: request, stream, assemble. Returns the reply and the
-    /// window it was fitted to.
+    /// window it was fitted to. With `may_compact`, a prompt still near the
+    /// window once old tool results are pruned asks for the chat to be
+    /// compacted first (`RoundError::Compact`); asked again after that
+    /// (`may_compact` false), it says nothing it said already.
     pub(super) async fn ask_model(
         &self,
         conversation: &Conversation,
         settings: &Settings,
         events: &dyn ChatEvents,
+        may_compact: bool,
     ) -> Result<(ModelReply, usize), RoundError> {
         let chat = &settings.chat;
         let provider = chat.active();
@@ -269,7 +273,16 @@ impl<H: Host> ChatDoor<H> {
             &scope,
         )
         .await;
-        let messages = model_messages(&conversation.messages, &|path| {
+        // Earlier turns a summary covers are read as it (`compact`).
+        let from = super::compact::summarised_upto(conversation);
+        let summary = super::compact::newest(conversation).map(|c| ChatMessage::User {
+            text: super::compact::summary_text(c, &conversation.messages[..c.upto], &|entry| {
+                self.engine.journal_entry(entry).is_some_and(|e| e.undone)
+            }),
+            attachments: None,
+        });
+        let summary_tokens = summary.as_ref().map_or(0, budget::cost);
+        let messages = model_messages(&conversation.messages[from..], &|path| {
             scope.contains(path) && !linked.iter().any(|l| l == path)
         });
         let mut system = system_prompt(
@@ -288,8 +301,10 @@ impl<H: Host> ChatDoor<H> {
         system.push_str(&super::plan::prompt_section(conversation));
         let standing = super::instructions::standing(self.engine.host(), settings).await;
         system.push_str(&standing.section);
-        // Once a turn: its first round answers the user's message.
-        let first_round = matches!(conversation.messages.last(), Some(ChatMessage::User { .. }));
+        // Once a turn: its first round answers the user's message (asked
+        // again after a compaction, it has said what it had to say).
+        let first_round =
+            may_compact && matches!(conversation.messages.last(), Some(ChatMessage::User { .. }));
         if first_round {
             self.session
                 .instructions_problem
@@ -355,8 +370,40 @@ impl<H: Host> ChatDoor<H> {
             }));
         }
         let available = window - (reserve + fixed);
+        // Near the window: earlier turns' tool results are pruned first, and
+        // when that is not enough the chat is compacted (once a round).
+        let near = (budget::near_window(window).saturating_sub(fixed))
+            .min(available)
+            .saturating_sub(summary_tokens);
+        let pruned = budget::prune(&messages, near);
+        let turn = conversation.turn_id();
+        if pruned.tokens > near
+            && may_compact
+            && super::compact::compactable(conversation).is_some()
+            && !self.session.compaction_failed.borrow().contains(&turn)
+        {
+            return Err(RoundError::Compact);
+        }
+        if pruned.pruned > 0
+            && self
+                .session
+                .say_pruned(&conversation.id, &turn, pruned.pruned)
+        {
+            let results = match pruned.pruned {
+                1 => "1 result of an earlier tool call was".to_string(),
+                n => format!("{n} results of earlier tool calls were"),
+            };
+            events.emit(ChatEvent::Notice {
+                text: format!(
+                    "To fit the model's context ({} tokens), {results} pruned ({} tokens); the model can call them again.",
+                    budget::spaced(window),
+                    budget::spaced(pruned.saved)
+                ),
+            });
+        }
+        let available = available.saturating_sub(summary_tokens);
         // The PDFs' pages, as many as the room left takes, for this round only.
-        let mut messages = messages;
+        let mut messages = pruned.messages;
         let pdf_room = super::pdf::round_budget(available, budget::messages_tokens(&messages));
         let documents = chat.provider() == ProviderKind::Anthropic && provider.pdf_documents;
         for text in super::pdf::load(
@@ -370,12 +417,16 @@ impl<H: Host> ChatDoor<H> {
         {
             events.emit(ChatEvent::Notice { text });
         }
-        let fitted = budget::fit(&messages, available).map_err(|needed| {
+        let mut fitted = budget::fit(&messages, available).map_err(|needed| {
             RoundError::Failed(ChatError::ContextFull {
                 window,
-                needed: needed + fixed + reserve,
+                needed: needed + summary_tokens + fixed + reserve,
             })
         })?;
+        if let Some(ChatMessage::User { text, .. }) = summary {
+            super::compact::with_summary(&mut fitted.messages, text);
+            fitted.tokens += summary_tokens;
+        }
         if fitted.shortened + fitted.dropped > 0 {
             let count = |n: usize, one: &str, many: &str| match n {
                 1 => format!("1 {one}"),
@@ -413,7 +464,6 @@ impl<H: Host> ChatDoor<H> {
                 .contains(&provider.base_url);
         let fitted_tokens = fitted.tokens;
         // The images' bytes, scaled to what the provider takes, for this round only.
-        let mut fitted = fitted;
         let tool_images = fitted
             .messages
             .iter()
@@ -450,7 +500,7 @@ impl<H: Host> ChatDoor<H> {
                 tag: Some(conversation.id.clone()),
                 ..request
             };
-            let head = self.open_model(&request, events).await?;
+            let head = self.open_model(&request, events, "chat answer").await?;
             if head.status == 200 {
                 break (request, head);
             }
@@ -524,6 +574,9 @@ pub(super) enum RoundError {
     /// Stopped by the user, with the text streamed so far.
     Stopped(String),
     Failed(ChatError),
+    /// The prompt is near the window even with old tool results pruned:
+    /// compact the chat, then ask again.
+    Compact,
 }
 
 pub(super) fn emit_piece(events: &dyn ChatEvents, piece: StreamPiece) {

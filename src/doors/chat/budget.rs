@@ -1,11 +1,15 @@
 //! Fitting a conversation into the model's context window. Small local
 //! models have 4 096 tokens or so and servers cut silently, so the agent
 //! decides what goes: the fixed prompt (rules and tools) always, then the
-//! newest turns; older tool results are shortened first (with a marker the
-//! model can read), then older turns are left out, with one line saying what
-//! they were about. Tokens are estimated on the safe side (three ASCII
-//! characters or one other character per token), so an estimate is never
-//! below what a tokenizer would count for ordinary text.
+//! newest turns. Near the window (`NEAR_WINDOW_PERCENT`), the results of
+//! earlier turns' tool calls are pruned first, oldest first, each to a line
+//! that says what it was (`prune`); when that is not enough the chat is
+//! compacted (`compact`). What still does not fit is shortened (with a
+//! marker the model can read), then older turns are left out, with one line
+//! saying what they were about (`fit`). The outcome of a change or a card is
+//! never pruned nor shortened. Tokens are estimated on the safe side (three
+//! ASCII characters or one other character per token), so an estimate is
+//! never below what a tokenizer would count for ordinary text.
 
 use serde_json::{json, Map, Value};
 
@@ -20,6 +24,14 @@ const MESSAGE_OVERHEAD: usize = 8;
 const SHORTENED_CHARS: usize = 240;
 /// At or below this window the tools are offered in their compact form.
 pub const COMPACT_WINDOW: usize = 32_768;
+/// Past this share of the window (in percent) the prompt is near it: older
+/// tool results are pruned, and when that is not enough the chat is compacted.
+pub const NEAR_WINDOW_PERCENT: usize = 80;
+
+/// The tokens of a window past which the prompt is near it.
+pub fn near_window(window: usize) -> usize {
+    window * NEAR_WINDOW_PERCENT / 100
+}
 
 /// Tokens `text` may take, on the safe side.
 pub fn estimate(text: &str) -> usize {
@@ -114,7 +126,8 @@ pub struct Fitted {
     pub tokens: usize,
 }
 
-fn cost(message: &ChatMessage) -> usize {
+/// What one message counts in the budget.
+pub fn cost(message: &ChatMessage) -> usize {
     MESSAGE_OVERHEAD
         + match message {
             ChatMessage::User { text, .. } => {
@@ -170,6 +183,128 @@ fn shortened(content: &str) -> Option<String> {
     ))
 }
 
+/// What pruning left of the messages.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Pruned {
+    pub messages: Vec<ChatMessage>,
+    /// Tool results pruned.
+    pub pruned: usize,
+    /// The tokens they took.
+    pub saved: usize,
+    /// The estimate of what is left.
+    pub tokens: usize,
+}
+
+/// The messages with the results of earlier turns' tool calls pruned,
+/// oldest first, until they take at most `room` tokens (or nothing more
+/// may go): each becomes one line naming the call and its size, so the
+/// model can call it again. The turn being answered keeps its results, and
+/// the outcome of a change or a card is never pruned.
+pub fn prune(messages: &[ChatMessage], room: usize) -> Pruned {
+    let mut kept = messages.to_vec();
+    let mut tokens = messages_tokens(&kept);
+    let (mut pruned, mut saved) = (0, 0);
+    let current = *turn_starts(&kept).last().unwrap_or(&0);
+    for i in 0..current {
+        if tokens <= room {
+            break;
+        }
+        if kept[i].is_change_outcome() {
+            continue;
+        }
+        let words = match &kept[i] {
+            ChatMessage::Tool { call_id, tool, .. } => {
+                format!("{tool} {}", call_words(&kept[..i], call_id))
+            }
+            _ => continue,
+        };
+        let before = cost(&kept[i]);
+        if let ChatMessage::Tool {
+            content, result, ..
+        } = &mut kept[i]
+        {
+            if content.starts_with(PRUNED_MARK) {
+                continue;
+            }
+            *content = pruned_line(words.trim_end(), estimate(content));
+            // Its images go with it.
+            result.images.clear();
+        }
+        let after = cost(&kept[i]);
+        if after < before {
+            tokens = tokens - before + after;
+            saved += before - after;
+            pruned += 1;
+        }
+    }
+    Pruned {
+        messages: kept,
+        pruned,
+        saved,
+        tokens,
+    }
+}
+
+const PRUNED_MARK: &str = "[Result of ";
+
+/// The line a pruned result becomes: `[Result of obsidianNotes read
+/// Projects/X.md pruned: 3 400 tokens; call again if needed.]`
+pub fn pruned_line(call: &str, tokens: usize) -> String {
+    format!(
+        "{PRUNED_MARK}{call} pruned: {} tokens; call again if needed.]",
+        spaced(tokens)
+    )
+}
+
+/// 3400 as "3 400".
+pub fn spaced(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(' ');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A call as a few words: its command and what it names (a note, a
+/// query, an address), from the model's call before the result. Control
+/// characters and brackets go, and it is kept short: the model wrote it.
+pub fn call_words(before: &[ChatMessage], call_id: &str) -> String {
+    let arguments = before.iter().rev().find_map(|m| match m {
+        ChatMessage::Assistant { tool_calls, .. } => tool_calls
+            .iter()
+            .find(|c| c.id == call_id)
+            .map(|c| c.arguments.as_str()),
+        _ => None,
+    });
+    let Some(Value::Object(args)) = arguments.and_then(|a| serde_json::from_str(a).ok()) else {
+        return String::new();
+    };
+    let mut words: Vec<&str> = Vec::new();
+    if let Some(command) = args.get("command").and_then(Value::as_str) {
+        words.push(command);
+    }
+    if let Some(what) = ["path", "file", "query", "url", "name", "folder"]
+        .iter()
+        .find_map(|key| args.get(*key).and_then(Value::as_str))
+    {
+        words.push(what);
+    }
+    let line: String = words
+        .join(" ")
+        .chars()
+        .filter(|c| !c.is_control() && !matches!(c, '[' | ']' | '<' | '>'))
+        .collect();
+    let mut short: String = line.chars().take(80).collect();
+    if short.len() < line.len() {
+        short.push('…');
+    }
+    short
+}
+
 /// Where each turn starts (at a user message).
 fn turn_starts(messages: &[ChatMessage]) -> Vec<usize> {
     let mut starts: Vec<usize> = messages
@@ -199,6 +334,9 @@ pub fn fit(messages: &[ChatMessage], available: usize) -> Result<Fitted, usize> 
     let mut dropped = 0;
     let mut shorten =
         |kept: &mut Vec<ChatMessage>, costs: &mut Vec<usize>, sum: &mut usize, i: usize| {
+            if kept[i].is_change_outcome() {
+                return;
+            }
             if let ChatMessage::Tool { content, .. } = &mut kept[i] {
                 if let Some(short) = shortened(content) {
                     *content = short;
@@ -517,6 +655,78 @@ mod tests {
         assert!(text.contains("\"Question 0 about my notes\""), "{text}");
         // A turn that cannot fit at all says how much it needs.
         assert!(fit(&chat(1, 40_000), 100).is_err());
+    }
+
+    /// The result at `at` of `messages`, as a change that was made.
+    fn as_change(messages: &mut [ChatMessage], at: usize) {
+        if let ChatMessage::Tool { result, .. } = &mut messages[at] {
+            result.journal = Some(crate::base::result::JournalRef {
+                entry: "e1".into(),
+                turn: None,
+                undoable: true,
+                reason: None,
+                conflict_hash: None,
+            });
+        }
+    }
+
+    #[test]
+    fn near_the_window_earlier_results_are_pruned_oldest_first_to_one_line() {
+        assert_eq!(
+            pruned_line("obsidianNotes read Projects/X.md", 3_400),
+            "[Result of obsidianNotes read Projects/X.md pruned: 3 400 tokens; call again if needed.]"
+        );
+        assert_eq!(
+            (spaced(7), spaced(1_000), spaced(1_234_567)),
+            ("7".into(), "1 000".into(), "1 234 567".into())
+        );
+        // Three turns; the results sit at 2, 6 and 10, the last turn (from 8) is being answered.
+        let messages = chat(3, 3_000);
+        let all = total(&messages);
+        let ChatMessage::Tool { content, .. } = &messages[2] else {
+            panic!()
+        };
+        let line = pruned_line("obsidianNotes read Plan", estimate(content));
+        let saves = estimate(content) - estimate(&line);
+        // Exactly the room the oldest result's pruning makes: it alone goes.
+        let one = prune(&messages, all - saves);
+        assert_eq!((one.pruned, one.saved, one.tokens), (1, saves, all - saves));
+        assert!(matches!(&one.messages[2], ChatMessage::Tool { content, .. } if *content == line));
+        assert_eq!(one.messages[6], messages[6]);
+        assert_eq!(one.tokens, total(&one.messages));
+        // One token less: the next oldest goes too.
+        let two = prune(&messages, all - saves - 1);
+        assert_eq!((two.pruned, two.saved), (2, 2 * saves));
+        // However little room: the turn being answered keeps its result.
+        let least = prune(&messages, 0);
+        assert_eq!(least.pruned, 2);
+        assert_eq!(least.messages[10], messages[10]);
+        // Room enough: nothing is pruned.
+        assert_eq!(
+            prune(&messages, all),
+            Pruned {
+                messages: messages.clone(),
+                pruned: 0,
+                saved: 0,
+                tokens: all
+            }
+        );
+    }
+
+    #[test]
+    fn a_change_or_a_cards_outcome_is_never_pruned_nor_shortened() {
+        let mut messages = chat(3, 3_000);
+        as_change(&mut messages, 2);
+        let least = prune(&messages, 0);
+        assert_eq!(least.pruned, 1, "only the read of the second turn");
+        assert_eq!(least.messages[2], messages[2]);
+        // Shortening, when fitting, passes it by too.
+        let all = total(&messages);
+        let fitted = fit(&messages, all - 400).unwrap();
+        assert_eq!(fitted.messages[2], messages[2]);
+        assert!(
+            matches!(&fitted.messages[6], ChatMessage::Tool { content, .. } if content.contains("[Shortened"))
+        );
     }
 
     #[test]

@@ -255,6 +255,29 @@ pub struct Conversation {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(test, ts(optional))]
     pub plan: Option<ChatPlan>,
+    /// Earlier turns summarised (`compact`), oldest first: the model reads
+    /// the newest one's summary in place of the messages it covers, which
+    /// stay here whole for the transcript.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(test, ts(as = "Option<Vec<Compaction>>", optional))]
+    pub compactions: Vec<Compaction>,
+}
+
+/// Earlier turns of a chat summarised by the user's model (`compact`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct Compaction {
+    /// The messages before this index are summarised (a turn starts here).
+    pub upto: usize,
+    /// The turns (the user's messages) before `upto`.
+    pub turns: usize,
+    /// The model's summary, as it wrote it; the record of the changes in
+    /// those turns is not in it (`compact::summary_message` adds it, exact).
+    pub summary: String,
+    /// Tokens the summary saves against sending those turns whole.
+    #[cfg_attr(test, ts(type = "number"))]
+    pub saved_tokens: u64,
 }
 
 /// A turn started from a saved prompt or the editor's selection. Read by hand
@@ -388,6 +411,7 @@ impl Conversation {
             approved_outside: Vec::new(),
             plan_mode: false,
             plan: None,
+            compactions: Vec::new(),
         }
     }
 
@@ -519,6 +543,7 @@ impl Conversation {
                 self.messages.truncate(last + 1);
                 self.paused = None;
                 self.rewinds += 1;
+                self.forget_lost_compactions();
                 Ok(None)
             }
             Rewind::FromUserMessage(n) => {
@@ -528,9 +553,35 @@ impl Conversation {
                 let dropped = self.messages.drain(at..).next();
                 self.paused = None;
                 self.rewinds += 1;
+                self.forget_lost_compactions();
                 Ok(dropped)
             }
         }
+    }
+}
+
+impl Conversation {
+    /// A compaction summarises messages that are all still there: one that
+    /// reaches past a rewind summarises what was dropped, and goes.
+    fn forget_lost_compactions(&mut self) {
+        let len = self.messages.len();
+        self.compactions.retain(|c| c.upto <= len);
+    }
+}
+
+impl ChatMessage {
+    /// A tool answer that records a change or the user's decision on a card:
+    /// a change made (it has a journal entry), a card rejected or expired, or
+    /// one still waiting. Never pruned, and carried exactly into a summary.
+    pub fn is_change_outcome(&self) -> bool {
+        let ChatMessage::Tool { result, .. } = self else {
+            return false;
+        };
+        result.journal.is_some()
+            || result.pending.is_some()
+            || result.error.as_ref().is_some_and(|e| {
+                e.rejected || e.code == "confirmation_rejected" || e.code == "confirmation_expired"
+            })
     }
 }
 

@@ -97,6 +97,12 @@ pub enum ChatEvent {
     },
     #[serde(rename_all = "camelCase")]
     Notice { text: String },
+    /// Earlier turns were summarised (`compact`): the view draws the
+    /// divider before the first turn the summary leaves whole.
+    #[serde(rename_all = "camelCase")]
+    Compacted {
+        compaction: Box<crate::doors::chat::conversation::Compaction>,
+    },
     /// A busy server is asked again: a passing line, each replacing the
     /// one before, gone once the answer (or the error) comes. Not kept.
     #[serde(rename_all = "camelCase")]

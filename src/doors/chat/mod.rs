@@ -11,8 +11,10 @@ mod ask;
 pub mod budget;
 pub mod check_probes;
 pub mod check_verdict;
+pub mod compact;
 pub mod conversation;
 pub mod events;
+pub mod fork;
 pub mod images;
 pub mod instructions;
 pub mod memory;
@@ -36,6 +38,7 @@ pub mod skills;
 pub mod sources;
 pub mod sse;
 pub mod stored;
+mod summarise;
 pub mod text_calls;
 pub mod think_tags;
 mod turn;
@@ -96,9 +99,31 @@ pub struct ChatSession {
     outside_cards_made: Cell<u64>,
     /// The attached PDFs' pages, read once a turn.
     turn_pdfs: pdf::TurnPdfs,
+    /// By conversation: the turn whose results the chat said it pruned,
+    /// and how many (said again only when more are pruned).
+    pruned_said: RefCell<Vec<(String, String, usize)>>,
+    /// Turns whose compaction failed: not asked again in the same turn.
+    compaction_failed: RefCell<Vec<String>>,
 }
 
 impl ChatSession {
+    /// Whether the chat should say that `pruned` results are pruned in
+    /// `turn` of `conversation`: the first time, and when more are.
+    fn say_pruned(&self, conversation: &str, turn: &str, pruned: usize) -> bool {
+        let mut said = self.pruned_said.borrow_mut();
+        match said.iter_mut().find(|(c, _, _)| c == conversation) {
+            Some(entry) if entry.1 == turn && entry.2 >= pruned => false,
+            Some(entry) => {
+                *entry = (conversation.into(), turn.into(), pruned);
+                true
+            }
+            None => {
+                said.push((conversation.into(), turn.into(), pruned));
+                true
+            }
+        }
+    }
+
     /// True the first time this session for the server and model.
     fn first_dropped_tools_notice(&self, provider: &crate::settings::ProviderSettings) -> bool {
         let key = (provider.base_url.clone(), provider.model.clone());
@@ -495,6 +520,17 @@ impl<H: Host> ChatDoor<H> {
         agent: conversation::AgentChat,
     ) {
         conversation.keep_agent_turn(text, images, answers, agent, self.engine.host().now_ms());
+    }
+
+    /// "Fork from here": a new chat, with an id no other one has, holding
+    /// `conversation` up to and including `at` (`fork::fork`).
+    pub fn fork(
+        &self,
+        conversation: &Conversation,
+        at: fork::ForkAt,
+    ) -> Result<Conversation, &'static str> {
+        let id = self.new_conversation().id;
+        fork::fork(conversation, at, id, self.engine.host().now_ms())
     }
 
     /// A fresh conversation with an id no other one has.

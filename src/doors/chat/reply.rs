@@ -52,10 +52,11 @@ impl<H: Host> ChatDoor<H> {
         &self,
         request: &crate::base::host::HttpRequest,
         events: &dyn ChatEvents,
+        purpose: &str,
     ) -> Result<crate::base::host::HttpResponseHead, RoundError> {
         let mut attempt = 0;
         loop {
-            let head = match self.engine.http_open(request, "chat answer").await {
+            let head = match self.engine.http_open(request, purpose).await {
                 Ok(head) => head,
                 Err(failure) if failure.code == "ABORTED" => {
                     return Err(RoundError::Stopped(String::new()))

@@ -81,6 +81,16 @@ pub fn load(value: Value, file_id: &str) -> Result<LoadedConversation, String> {
     conversation.usage = optional(&fields, "usage", &mut unreadable).unwrap_or_default();
     conversation.renamed = optional(&fields, "renamed", &mut unreadable).unwrap_or(false);
     conversation.rewinds = optional(&fields, "rewinds", &mut unreadable).unwrap_or(0);
+    // A summary covers messages by their place: with any left out, it
+    // would cover others, so it goes (the chat is compacted anew if needed).
+    let compactions: Vec<crate::doors::chat::conversation::Compaction> =
+        optional(&fields, "compactions", &mut unreadable).unwrap_or_default();
+    let len = conversation.messages.len();
+    if dropped == 0 && compactions.iter().all(|c| c.upto <= len) {
+        conversation.compactions = compactions;
+    } else if !compactions.is_empty() {
+        problems.push("its summaries of earlier turns were left out".into());
+    }
     if !unreadable.is_empty() {
         problems.push(format!("its {} were reset", unreadable.join(", ")));
     }

@@ -158,7 +158,32 @@ impl<H: Host> ChatDoor<H> {
                 return TurnEnd::RoundLimit;
             }
             events.emit(ChatEvent::ModelRound { round: rounds + 1 });
-            let (reply, window) = match self.ask_model(conversation, &settings, events).await {
+            let mut asked = self.ask_model(conversation, &settings, events, true).await;
+            if matches!(asked, Err(RoundError::Compact)) {
+                // Near the window with old tool results pruned: the earlier
+                // turns are summarised first, or, failing that, the round
+                // goes on as it would have (older turns shortened or left out).
+                if let Some(upto) = super::compact::compactable(conversation) {
+                    match self.summarise(conversation, &settings, upto, events).await {
+                        Ok(()) => {}
+                        Err(RoundError::Failed(error)) => {
+                            // Not asked again in this turn.
+                            self.session
+                                .compaction_failed
+                                .borrow_mut()
+                                .push(conversation.turn_id());
+                            let text = format!(
+                                "The chat could not be compacted, so older turns are shortened or left out of what the model reads instead: {}",
+                                self.shown_error(&error, &settings)
+                            );
+                            events.emit(ChatEvent::Notice { text });
+                        }
+                        Err(_) => return self.stopped(conversation, events),
+                    }
+                }
+                asked = self.ask_model(conversation, &settings, events, false).await;
+            }
+            let (reply, window) = match asked {
                 Ok(reply) => reply,
                 Err(RoundError::Stopped(partial)) => {
                     if !partial.is_empty() {
@@ -172,6 +197,8 @@ impl<H: Host> ChatDoor<H> {
                     events.emit(self.error_event(&error, &settings));
                     return TurnEnd::Failed;
                 }
+                // Not asked for a second time in a round.
+                Err(RoundError::Compact) => return TurnEnd::Failed,
             };
             events.emit(ChatEvent::AssistantMessage {
                 text: reply.text.clone(),
