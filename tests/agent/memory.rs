@@ -160,6 +160,42 @@ fn off_means_nothing_is_read_or_offered() {
 }
 
 #[test]
+fn a_change_refused_because_memory_is_off_names_the_memory_switch_and_its_page() {
+    // The Tools page's old switch under `tools` cannot turn it on: one switch.
+    let core = memory_agent(json!({
+        "permissionMode": "askBeforeEdits",
+        "tools": {"obsidianMemory": true}
+    }));
+    let result = block_on(core.engine.call_tool(
+        "obsidianMemory",
+        &json!({"command": "add", "fact": "Likes tea."}),
+    ));
+    assert_eq!(result.code(), Some("tool_disabled"), "{}", result.text);
+    assert!(
+        result
+            .text
+            .contains("turn it on with the Memory switch in Settings → Vault Agent → Model."),
+        "{}",
+        result.text
+    );
+    assert!(result.error.as_ref().unwrap().user_fix);
+    assert!(core.host().notes.borrow().is_empty(), "nothing kept");
+    // Another tool turned off still names the Tools page.
+    let core = memory_agent(json!({"tools": {"obsidianNotes": false}}));
+    let result = block_on(
+        core.engine
+            .call_tool("obsidianNotes", &json!({"command": "read", "path": "A.md"})),
+    );
+    assert!(
+        result
+            .text
+            .contains("turn it on in Settings → Vault Agent → Tools."),
+        "{}",
+        result.text
+    );
+}
+
+#[test]
 fn outside_data_in_the_chat_makes_a_memory_change_wait_for_the_card() {
     let core = memory_agent(on("askBeforeEdits"));
     let mut chat = conversation();
