@@ -36,6 +36,9 @@ function shown(row) {
 		(b) => b.textContent.trim() || b.getAttribute("aria-label"),
 	);
 	if (buttons.length > 0) parts.push(`buttons: ${buttons.join(", ")}`);
+	// A tool switched on another page (memory, the web) has no control here: the row says where.
+	const elsewhere = row.querySelector(".vault-agent-tool-own-switch");
+	if (controls.length === 0 && elsewhere) parts.push(elsewhere.textContent);
 	return parts.join("; ");
 }
 

@@ -13,7 +13,7 @@ import { parseArgs } from "node:util";
 import { emulator, root } from "../tests/support/harness.mjs";
 import { markdown, summarise } from "./eval-agent/report.mjs";
 import { runBenchmark } from "./eval-agent/run.mjs";
-import { CATEGORIES, TASKS } from "./eval-agent/tasks.mjs";
+import { CATEGORIES, chatsOf, TASKS } from "./eval-agent/tasks.mjs";
 
 const USAGE = `Usage: npm run eval:agent -- --url <base address> --model <model> [options]
 
@@ -72,7 +72,7 @@ if (options.tasks) {
 	tasks = tasks.filter((t) => wanted.includes(t.id));
 }
 if (options.list) {
-	for (const task of tasks) console.log(`${task.id.padEnd(24)} ${task.category.padEnd(10)} ${task.prompt}`);
+	for (const task of tasks) console.log(`${task.id.padEnd(24)} ${task.category.padEnd(10)} ${chatsOf(task).map((chat) => chat.prompt).join(" / then, in a new chat: ")}`);
 	process.exit(0);
 }
 

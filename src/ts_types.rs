@@ -61,6 +61,7 @@ fn api_types() -> String {
         declaration::<LineKind>(),
         declaration::<Segment>(),
         declaration::<ToolDescriptor>(),
+        declaration::<crate::settings::OwnSwitch>(),
         declaration::<CommandDescriptor>(),
         declaration::<Access>(),
         declaration::<serde_json::Value>(),

@@ -55,6 +55,7 @@ fn tool_samples() -> Vec<ToolError> {
         },
         ToolError::ToolDisabled {
             tool: s("obsidianEdit"),
+            place: s("in Settings → Vault Agent → Tools"),
             available: s("obsidianNotes, obsidianSearch"),
         },
         ToolError::InvalidArguments {
@@ -203,7 +204,7 @@ fn tool_when(error: &ToolError) -> &'static str {
         ToolError::OutputFlood { .. } => "The CLI wrote far more than the output cap to stderr and was stopped.",
         ToolError::EmptyOutput => "Exit 0 with nothing printed where a command always prints (the app may still be starting).",
         ToolError::UnknownTool { .. } => "No tool has that name.",
-        ToolError::ToolDisabled { .. } => "The user turned the tool off (Settings → Vault Agent → Tools).",
+        ToolError::ToolDisabled { .. } => "The user turned the tool off (Settings → Vault Agent → Tools; Memory and the web have their own switch, on the Model and Web pages, which the message names).",
         ToolError::InvalidArguments { .. } => "The arguments do not fit the command; the message names the field and the allowed values.",
         ToolError::CommandNotAllowed { .. } => "The command is not on the tool's allowlist; excluded commands say why.",
         ToolError::UnsupportedPlatform => "Not the desktop app.",

@@ -195,7 +195,30 @@ commands: Array<string>, commandDetails: Array<CommandDescriptor>,
 /**
  * A typical read-only call.
  */
-example: JsonValue, enabled: boolean, };
+example: JsonValue, enabled: boolean, 
+/**
+ * Where it is turned on and off when not on the Tools page (memory on
+ * the Model page, the web on its own): the Tools page shows no switch
+ * for it and its "All tools" leaves it alone.
+ */
+ownSwitch: OwnSwitch | null, };
+
+/**
+ * Where a tool with a switch of its own is turned on and off: a row on
+ * another settings page than Tools. Memory and the web are opt-ins with
+ * their own settings (a folder, a provider), so each has one switch, beside
+ * them, and the Tools page's switches (its "All tools" among them) leave
+ * them alone.
+ */
+export type OwnSwitch = { 
+/**
+ * The settings page, as its nav names it.
+ */
+page: string, 
+/**
+ * The row's name on that page.
+ */
+setting: string, };
 
 export type CommandDescriptor = { name: string, access: CommandAccess, summary: string, };
 

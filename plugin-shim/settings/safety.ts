@@ -1,7 +1,9 @@
 // The settings tab's Safety section: the vault changes mode (what each
-// allows, in words), the folders the agent may read and change, Local only
-// and the connections the plugin made since it started.
+// allows, in words), the folders the agent may read and change (with the
+// memory folder's warning when they leave it out), Local only and the
+// connections the plugin made since it started.
 
+import { memoryFolderWarning, refreshMemoryWarnings } from "./memory";
 import type { SettingsContext } from "./settings-context";
 import { asPermissionMode, PERMISSION_MODES } from "./permission-modes";
 import type { Row, Section } from "./section";
@@ -22,8 +24,14 @@ export function safetySection(ctx: SettingsContext): Section {
 				label: `Add a folder: ${name.toLowerCase()}`,
 				placeholder: key === "readFolders" ? "Whole vault; add a folder" : "All it may read; add a folder",
 				paths: settings?.[key] ?? [],
-				save: async (folders) => (await ctx.updateSettings({ [key]: folders }))[key],
+				save: async (folders) => {
+					const saved = (await ctx.updateSettings({ [key]: folders }))[key];
+					refreshMemoryWarnings();
+					return saved;
+				},
 			});
+			// Narrowing either list is how the memory folder usually falls outside.
+			if (key === "writeFolders") memoryFolderWarning(ctx, setting.descEl);
 		},
 	});
 	return {

@@ -30,7 +30,7 @@ export function webSection(ctx: SettingsContext, redraw: () => void): Section {
 			{
 				name: "Web search and pages",
 				desc: "Lets the agent search the web and read pages, citing its links. Off: nothing is sent.",
-				more: "Lets the agent search the web and read pages through the provider below; it cites the links it uses. While off, the tool is not offered and nothing is sent. With Local only on, only a provider on this computer or your network is reached.",
+				more: "Lets the agent search the web and read pages through the provider below; it cites the links it uses. While off, the tool is not offered and nothing is sent; this is its only switch (the Tools page lists the tool and points here). With Local only on, only a provider on this computer or your network is reached.",
 				aliases: ["web", "internet", "search", "searxng", "brave"],
 				render: (setting) => {
 					setting.addToggle((toggle) =>

@@ -2,25 +2,31 @@
 // facts, the calls made, the cards raised and what the vault holds after the
 // harness approved every card. Each check that fails says what it saw.
 
+import { chatsOf } from "./tasks.mjs";
+
 /** The notice the core shows when a reply was a call written as text while text-form calls are off. */
 const TEXT_CALL_NOTICE = /wrote a tool call as text/;
 
 /**
- * `run`: { end, answer, calls: [{tool, args}], cards, plans, changesCards, notices,
- * errors, roundLimit, files: { path: text } after, changed: [paths] }. Returns the failed checks' messages.
+ * `run`: { end, answer, answers and ends (one per chat, in order), calls: [{tool, args}], cards, plans,
+ * changesCards, notices, errors, roundLimit, files: { path: text } after, changed: [paths] }.
+ * `task.expect` is scored on the last chat's answer and on the whole run; a chat's own `expect`
+ * (`has`, `lacks`, `asks`) on that chat's answer. Returns the failed checks' messages.
  */
 export function score(task, run) {
 	const expect = task.expect;
 	const failed = [];
-	const answer = run.answer ?? "";
-	if (run.end !== "done" || !answer.trim()) failed.push(`no answer: the turn ended ${run.end}${answer.trim() ? "" : " without text"}`);
-	for (const fact of expect.has ?? []) {
-		if (!matches(answer, fact)) failed.push(`the answer lacks ${show(fact)}`);
-	}
-	for (const fact of expect.lacks ?? []) {
-		if (matches(answer, fact)) failed.push(`the answer holds ${show(fact)}, which it must not`);
-	}
-	if (expect.asks && !/\?/.test(answer)) failed.push("the answer asks nothing back (no question)");
+	const chats = chatsOf(task);
+	const answers = run.answers ?? [run.answer];
+	const ends = run.ends ?? [run.end];
+	chats.forEach((chat, at) => {
+		// Where a task has several chats, a failure names which one.
+		const which = chats.length > 1 ? `chat ${at + 1}: ` : "";
+		const answer = answers[at] ?? "";
+		if (ends[at] !== "done" || !answer.trim()) failed.push(`${which}no answer: the turn ended ${ends[at]}${answer.trim() ? "" : " without text"}`);
+		const last = at === chats.length - 1;
+		for (const want of [chat.expect, last ? expect : null]) if (want) failed.push(...answerProblems(want, answer, which));
+	});
 	for (const [tool, args] of expect.calls ?? []) {
 		if (!run.calls.some((c) => c.tool === tool && subset(args ?? {}, c.args))) failed.push(`no call ${tool} ${JSON.stringify(args ?? {})}`);
 	}
@@ -72,9 +78,22 @@ export function diagnose(task, run, failed) {
 	if (run.notices.some((n) => TEXT_CALL_NOTICE.test(n))) return "tool call written as text (text-form calls are off)";
 	if (run.end === "roundLimit") return `stopped by the loop guard: ${firstSentence(run.roundLimit ?? run.notices.at(-1) ?? "the round limit")}`;
 	// A task its careful solution needs tools for, answered without any.
-	const needsTools = (task.perfect ?? []).some((step) => step.calls) || (task.expect.calls ?? []).length > 0;
+	const needsTools = chatsOf(task).some((chat) => (chat.perfect ?? []).some((step) => step.calls)) || (task.expect.calls ?? []).length > 0;
 	if (needsTools && !run.calls.length) return "no tool called";
 	return failed[0];
+}
+
+/** What a chat's answer must and must not hold. */
+function answerProblems(want, answer, which) {
+	const failed = [];
+	for (const fact of want.has ?? []) {
+		if (!matches(answer, fact)) failed.push(`${which}the answer lacks ${show(fact)}`);
+	}
+	for (const fact of want.lacks ?? []) {
+		if (matches(answer, fact)) failed.push(`${which}the answer holds ${show(fact)}, which it must not`);
+	}
+	if (want.asks && !/\?/.test(answer)) failed.push(`${which}the answer asks nothing back (no question)`);
+	return failed;
 }
 
 function cardProblems(want, cards) {

@@ -1,12 +1,15 @@
 // Runs benchmark tasks through the BUILT main.js, each on a fresh temporary
 // copy of the sample vault behind the CLI emulator, through the same chat loop
 // as the sidebar; approves every card the agent raises, as a user who asked
-// for the change would, then reads the vault and scores the run.
+// for the change would, then reads the vault and scores the run. A task of
+// several chats (`chats`) runs them in order, each a new conversation of the
+// same plugin, with the user's own edits of notes made between them.
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { copySampleVault, emulator, loadPlugin, removeVault, useEmulator } from "../../tests/support/harness.mjs";
 import { startWebServer } from "../../tests/support/web-server.mjs";
 import { diagnose, score } from "./checks.mjs";
+import { chatsOf } from "./tasks.mjs";
 
 /** The secret name the profile's key is stored under in the test double. */
 const KEY_SECRET = "eval-agent-key";
@@ -45,7 +48,14 @@ export async function runTask(task, profile) {
 		useEmulator(vault);
 		({ plugin } = await loadPlugin(vault, { data: pluginData(task, profile, webServer?.url) }));
 		if (profile.apiKey) plugin.app.secretStorage.setSecret(KEY_SECRET, profile.apiKey);
-		const run = await converse(plugin, task);
+		const run = await converse(plugin, task, (edits) => {
+			// The user's own edits between chats: not the agent's changes.
+			for (const [path, edit] of Object.entries(edits)) {
+				const text = edit(readFileSync(join(vault, path), "utf8"));
+				writeFileSync(join(vault, path), text);
+				before[path] = text;
+			}
+		});
 		const after = vaultFiles(vault);
 		run.files = after;
 		run.changed = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((p) => before[p] !== after[p]);
@@ -57,6 +67,7 @@ export async function runTask(task, profile) {
 			reason: diagnose(task, run, failed),
 			failed,
 			end: run.end,
+			chats: run.answers.length,
 			toolCalls: run.calls.length,
 			rounds: run.rounds,
 			inputTokens: run.usage.inputTokens ?? 0,
@@ -93,13 +104,36 @@ function pluginData(task, profile, searxngUrl) {
 }
 
 /**
+ * Each chat of the task in order, a new conversation each (the user's
+ * `edits` of notes made first, through `userEdits`); its answer and how it
+ * ended are kept per chat, the last chat's as the task's.
+ */
+async function converse(plugin, task, userEdits) {
+	const seen = { calls: [], cards: [], plans: [], changesCards: [], notices: [], errors: [], rounds: 0, roundLimit: null, compactions: [], answers: [], ends: [], usages: [] };
+	const started = performance.now();
+	let last = null;
+	for (const chat of chatsOf(task)) {
+		userEdits(chat.edits ?? {});
+		last = await oneChat(plugin, task, chat, seen);
+		seen.answers.push(last.answer);
+		seen.ends.push(last.end);
+	}
+	const ms = performance.now() - started;
+	const usage = { inputTokens: sum(seen.usages, "inputTokens"), outputTokens: sum(seen.usages, "outputTokens") };
+	return { ...seen, end: last.end, answer: last.answer, usage, ms };
+}
+
+function sum(list, key) {
+	return list.reduce((total, usage) => total + (usage[key] ?? 0), 0);
+}
+
+/**
  * The user's message, then every card approved until the turn ends: a plan
  * card (plan mode) as proposed, all its changes on one card where the task
  * says `together`, and that card.
  */
-async function converse(plugin, task) {
+async function oneChat(plugin, task, chat, seen) {
 	const core = plugin.core;
-	const seen = { calls: [], cards: [], plans: [], changesCards: [], notices: [], errors: [], rounds: 0, roundLimit: null, compactions: [] };
 	const onEvent = (event) => {
 		switch (event.type) {
 			case "modelRound":
@@ -131,16 +165,15 @@ async function converse(plugin, task) {
 				break;
 		}
 	};
-	const started = performance.now();
 	let result = { conversation: { ...core.newConversation(), planMode: Boolean(task.planMode) } };
-	// The earlier messages of a long chat first, each answered (its cards approved), then the task's own.
-	for (const message of [...(task.earlier ?? []).map((e) => e.prompt), task.prompt]) {
+	// A long chat's earlier messages first, each answered (its cards approved), then the chat's own.
+	for (const message of [...(chat.earlier ?? []).map((e) => e.prompt), chat.prompt]) {
 		result = await answerOne(core, result.conversation, message, task, seen, onEvent);
 	}
-	const ms = performance.now() - started;
-	// The last assistant text is the answer to the task's own message.
+	// The last assistant text is the answer to the chat's own message.
 	const answer = result.conversation.messages.findLast((m) => m.role === "assistant")?.text ?? "";
-	return { ...seen, end: result.end, answer, usage: result.conversation.usage ?? {}, ms };
+	seen.usages.push(result.conversation.usage ?? {});
+	return { end: result.end, answer };
 }
 
 /** One message sent, then every card it raises approved until its turn ends. */

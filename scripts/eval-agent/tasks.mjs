@@ -11,8 +11,16 @@
 // its own `perfect`), `contextWindow` (the profile's window for this task),
 // and `perfect`: what a careful model does,
 // the calls in order and then its answer, `from` naming what the tools must
-// have returned for that answer to be honest. The scripted "perfect" model of
-// the tests plays `perfect`; a real model is scored by `expect` alone.
+// have returned (or the model was given as memory) for that answer to be
+// honest. The scripted "perfect" model of the tests plays `perfect`; a real
+// model is scored by `expect` alone.
+//
+// A task of several chats has `chats` instead of `prompt` and `perfect`: each
+// `{ prompt, perfect, edits?, expect? }`, run in order as new conversations of
+// the same plugin; `edits` are the user's own changes of notes before that
+// chat (`{ path: (text) => text }`), and a chat's `expect` checks its own
+// answer (`has`, `lacks`, `asks`), the task's `expect` the last answer and the
+// whole run.
 
 const read = (args) => ["obsidianNotes", { command: "read", ...args }];
 const answer = (text, from = []) => ({ answer: text, from });
@@ -33,6 +41,7 @@ export const CATEGORIES = {
 	plan: "Plan then act",
 	web: "A cited web answer",
 	context: "A long chat, compacted",
+	memory: "Remembered across chats",
 };
 
 const find = [
@@ -628,6 +637,64 @@ const context = [
 	},
 ];
 
+const MEMORY_NOTE = "Agent memory/Memory.md";
+const MANAGER = "Priya Nair";
+/** What the model was given as memory holds the manager's name. */
+const knowsManager = (given) => given.includes(MANAGER);
+
+const memory = [
+	{
+		id: "memory-across-chats",
+		mode: "askBeforeEdits",
+		settings: { chat: { memory: true } },
+		chats: [
+			{
+				prompt: "Remember for later: my manager is Priya Nair.",
+				perfect: [calls(["obsidianMemory", { command: "add", fact: "The user's manager is Priya Nair." }]), answer("I'll remember that your manager is Priya Nair.")],
+			},
+			{
+				// A new chat: only what the first one kept says who the manager is.
+				prompt: "Add a task to today's daily note to send the weekly report to my manager.",
+				perfect: [
+					{ calls: (_results, given) => (knowsManager(given) ? [["obsidianDailyNote", { command: "daily:append", content: "- [ ] Send the weekly report to Priya Nair" }]] : []) },
+					answer("Added '- [ ] Send the weekly report to Priya Nair' to today's note.", [MANAGER, "daily:append"]),
+				],
+			},
+		],
+		expect: {
+			has: [MANAGER],
+			calls: [["obsidianMemory", { command: "add" }]],
+			changed: [MEMORY_NOTE, DAILY],
+			vault: { [MEMORY_NOTE]: { has: [/^- .*Priya Nair.*\(\d{4}-\d{2}-\d{2}, chat /m] }, [DAILY]: { has: ["- [ ] Send the weekly report to Priya Nair"] } },
+		},
+	},
+	{
+		id: "memory-deleted-line",
+		mode: "askBeforeEdits",
+		settings: { chat: { memory: true } },
+		setup: { [MEMORY_NOTE]: `# Memory\n\n- The user's manager is Priya Nair. (2026-02-20, chat "Team")\n- Prefers ISO dates. (2026-02-20, chat "Dates")\n` },
+		chats: [
+			{
+				prompt: "Who is my manager, do you remember?",
+				perfect: [answer("Your manager is Priya Nair.", [MANAGER])],
+				// Used while the line is there…
+				expect: { has: [MANAGER] },
+			},
+			{
+				// …and not once the user deleted it by hand.
+				edits: { [MEMORY_NOTE]: (text) => text.split("\n").filter((line) => !line.includes(MANAGER)).join("\n") },
+				prompt: "Put a task on today's daily note to send my manager the budget.",
+				perfect: [
+					answer((_results, given) =>
+						knowsManager(given) ? "I'll add '- [ ] Send the budget to Priya Nair' to today's note." : "I don't know who your manager is: who should get the budget?",
+					),
+				],
+			},
+		],
+		expect: { asks: true, lacks: [MANAGER], noCalls: [["obsidianDailyNote", { command: "daily:append" }]], changed: [] },
+	},
+];
+
 function tagged(category, list) {
 	return list.map((task) => ({ ...task, category }));
 }
@@ -643,9 +710,15 @@ export const TASKS = [
 	...tagged("plan", plan),
 	...tagged("web", web),
 	...tagged("context", context),
+	...tagged("memory", memory),
 ];
+
+/** A task's chats, in order: one for a task with a `prompt`. */
+export function chatsOf(task) {
+	return task.chats ?? [{ prompt: task.prompt, perfect: task.perfect, earlier: task.earlier }];
+}
 
 /** The perfect model's scripts, keyed by prompt (what tests/support/model-personas.mjs reads). */
 export function perfectScripts(tasks = TASKS) {
-	return Object.fromEntries(tasks.flatMap((task) => [...(task.earlier ?? []), task].map((t) => [t.prompt, t.perfect])));
+	return Object.fromEntries(tasks.flatMap((task) => chatsOf(task).flatMap((chat) => [...(chat.earlier ?? []), chat].map((t) => [t.prompt, t.perfect]))));
 }

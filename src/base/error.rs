@@ -46,8 +46,14 @@ pub enum ToolError {
     #[error("Unknown tool \"{tool}\". Available tools: {available}.")]
     UnknownTool { tool: String, available: String },
 
-    #[error("The tool {tool} is turned off. The user can turn it on in Settings → Vault Agent → Tools. Tools that are on: {available}.")]
-    ToolDisabled { tool: String, available: String },
+    /// `place`: where its switch is ("in Settings → Vault Agent → Tools", or
+    /// the switch of its own and its page: `settings::switch_place`).
+    #[error("The tool {tool} is turned off. The user can turn it on {place}. Tools that are on: {available}.")]
+    ToolDisabled {
+        tool: String,
+        place: String,
+        available: String,
+    },
 
     #[error("Invalid arguments for {tool}: {problem}")]
     InvalidArguments { tool: String, problem: String },

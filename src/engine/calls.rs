@@ -79,21 +79,25 @@ impl<H: Host> Engine<H> {
     }
 
     /// A call the chat's model wrote as text (`agent::text_calls`): as
-    /// `call_tool_in_turn`, or as `call_tool_through` when `door` names an
-    /// outside door and its mode, except that a change always waits for a
-    /// card (`policy::check`), and the card says the call came as text.
+    /// `call_tool_in_chat` (with the chat's `origin`), or as
+    /// `call_tool_through` when `door` names an outside door and its mode,
+    /// except that a change always waits for a card (`policy::check`), and
+    /// the card says the call came as text.
     pub(crate) async fn call_tool_written_as_text(
         &self,
         tool_id: &str,
         args: &Value,
         door: Option<(&str, crate::settings::PermissionMode)>,
         turn: &str,
+        origin: crate::settings::MemoryOrigin,
     ) -> ToolResult {
         let chat = self.settings_snapshot().permission_mode;
         let mode = door.map_or(chat, |(_, cap)| chat.at_most(cap));
         let mut settings = Settings::clone(&self.settings.borrow());
         settings.permission_mode = mode;
         settings.written_as_text = true;
+        // The chat's own model: a remembered line names its chat.
+        settings.memory_origin = door.is_none().then_some(origin);
         let result = self
             .timed(self.run_tool(tool_id, args, Some(turn), Rc::new(settings)))
             .await;
@@ -123,8 +127,10 @@ impl<H: Host> Engine<H> {
         args: &Value,
         door: Option<(&str, crate::settings::PermissionMode)>,
         turn: &str,
+        origin: crate::settings::MemoryOrigin,
     ) -> ToolResult {
-        self.call_tool_carded(tool_id, args, door, turn, true).await
+        self.call_tool_carded(tool_id, args, door, turn, true, origin)
+            .await
     }
 
     /// A step of a plan the user chose to approve on one card: proposed as
@@ -136,8 +142,9 @@ impl<H: Host> Engine<H> {
         args: &Value,
         door: Option<(&str, crate::settings::PermissionMode)>,
         turn: &str,
+        origin: crate::settings::MemoryOrigin,
     ) -> ToolResult {
-        self.call_tool_carded(tool_id, args, door, turn, false)
+        self.call_tool_carded(tool_id, args, door, turn, false, origin)
             .await
     }
 
@@ -148,6 +155,7 @@ impl<H: Host> Engine<H> {
         door: Option<(&str, crate::settings::PermissionMode)>,
         turn: &str,
         off_plan: bool,
+        origin: crate::settings::MemoryOrigin,
     ) -> ToolResult {
         let chat = self.settings_snapshot().permission_mode;
         let mode = door.map_or(chat, |(_, cap)| chat.at_most(cap));
@@ -155,6 +163,8 @@ impl<H: Host> Engine<H> {
         settings.permission_mode = mode;
         settings.off_plan = off_plan;
         settings.always_card = !off_plan;
+        // The chat's own model: a remembered line names its chat (a card either way).
+        settings.memory_origin = door.is_none().then_some(origin);
         let result = self
             .timed(self.run_tool(tool_id, args, Some(turn), Rc::new(settings)))
             .await;

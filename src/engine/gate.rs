@@ -44,6 +44,7 @@ impl<H: Host> Engine<H> {
         if !settings.tool_enabled(tool.id) {
             return Err(ToolError::ToolDisabled {
                 tool: tool.id.to_string(),
+                place: crate::settings::switch_place(tool.id),
                 available: self.enabled_ids(settings).join(", "),
             });
         }

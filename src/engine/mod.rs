@@ -74,6 +74,10 @@ pub struct ToolDescriptor {
     /// A typical read-only call.
     pub example: Value,
     pub enabled: bool,
+    /// Where it is turned on and off when not on the Tools page (memory on
+    /// the Model page, the web on its own): the Tools page shows no switch
+    /// for it and its "All tools" leaves it alone.
+    pub own_switch: Option<crate::settings::OwnSwitch>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -197,6 +201,7 @@ impl<H: Host> Engine<H> {
                     .collect(),
                 example: tool.example.clone(),
                 enabled: settings.tool_enabled(tool.id),
+                own_switch: crate::settings::own_switch(tool.id),
             })
             .collect()
     }

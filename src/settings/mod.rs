@@ -151,8 +151,48 @@ pub struct Settings {
     pub mode_setting: ModeSetting,
 }
 
-/// The memory tool's id (`tools::memory`), switched by `chat.memory`.
+/// The memory tool's id (`tools::memory`), switched by `chat.memory` alone.
 pub const MEMORY_TOOL: &str = "obsidianMemory";
+
+/// Where a tool with a switch of its own is turned on and off: a row on
+/// another settings page than Tools. Memory and the web are opt-ins with
+/// their own settings (a folder, a provider), so each has one switch, beside
+/// them, and the Tools page's switches (its "All tools" among them) leave
+/// them alone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct OwnSwitch {
+    /// The settings page, as its nav names it.
+    pub page: &'static str,
+    /// The row's name on that page.
+    pub setting: &'static str,
+}
+
+/// The tool's own switch, if it has one (`None`: its switch is on the Tools page).
+pub fn own_switch(tool_id: &str) -> Option<OwnSwitch> {
+    match tool_id {
+        MEMORY_TOOL => Some(OwnSwitch {
+            page: "Model",
+            setting: "Memory",
+        }),
+        web::WEB_TOOL => Some(OwnSwitch {
+            page: "Web",
+            setting: "Web search and pages",
+        }),
+        _ => None,
+    }
+}
+
+/// Where the user turns a tool on, as a refusal says it.
+pub fn switch_place(tool_id: &str) -> String {
+    match own_switch(tool_id) {
+        Some(own) => format!(
+            "with the {} switch in Settings → Vault Agent → {}",
+            own.setting, own.page
+        ),
+        None => "in Settings → Vault Agent → Tools".to_string(),
+    }
+}
 
 /// Where a memory change comes from (`Settings::memory_origin`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -221,15 +261,12 @@ impl Default for Settings {
 
 impl Settings {
     pub fn tool_enabled(&self, tool_id: &str) -> bool {
-        // Memory off: its tool is neither offered nor run.
-        if tool_id == MEMORY_TOOL && !self.chat.memory {
-            return false;
+        match tool_id {
+            // One switch each (`own_switch`); off, the tool is neither offered nor run.
+            MEMORY_TOOL => self.chat.memory,
+            web::WEB_TOOL => self.web.enabled,
+            _ => self.tools.get(tool_id).copied().unwrap_or(true),
         }
-        // Web off (the default): its tool is neither offered nor run.
-        if tool_id == web::WEB_TOOL && !self.web.enabled {
-            return false;
-        }
-        self.tools.get(tool_id).copied().unwrap_or(true)
     }
 
     /// Whether a memory change may run without a card where the mode lets

@@ -55,7 +55,7 @@ pub fn normalise(stored: &Value, known_tools: &[&str]) -> NormalisedSettings {
         object,
         repairs: &mut repairs,
     };
-    let settings = Settings {
+    let mut settings = Settings {
         cli_path: reader.string("cliPath", &defaults.cli_path),
         vault_name: reader.string("vaultName", &defaults.vault_name),
         timeout_ms: reader.number("timeoutMs", defaults.timeout_ms, TIMEOUT_RANGE_MS),
@@ -141,7 +141,20 @@ pub fn normalise(stored: &Value, known_tools: &[&str]) -> NormalisedSettings {
             repairs.push(format!("dropped unknown setting `{key}`"));
         }
     }
+    one_switch_each(&mut settings);
     NormalisedSettings { settings, repairs }
+}
+
+/// Memory and the web are switched by their own setting alone
+/// (`super::own_switch`); a switch of theirs under `tools`, from before, is
+/// dropped, and one that was off keeps them off (it had them off).
+fn one_switch_each(settings: &mut Settings) {
+    if settings.tools.remove(super::MEMORY_TOOL) == Some(false) {
+        settings.chat.memory = false;
+    }
+    if settings.tools.remove(super::web::WEB_TOOL) == Some(false) {
+        settings.web.enabled = false;
+    }
 }
 
 /// Keys of `data.json` that belong to other parts of the plugin (kept as they are

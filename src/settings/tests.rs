@@ -609,3 +609,58 @@ fn the_web_is_off_until_turned_on_and_its_section_is_read_leniently() {
     assert_eq!(wrong.repairs.len(), 4, "{:?}", wrong.repairs);
     assert!(!wrong.settings.tool_enabled(web::WEB_TOOL));
 }
+
+#[test]
+fn memory_and_the_web_have_one_switch_each_and_an_old_tools_switch_off_keeps_them_off() {
+    let known = &["obsidianNotes", MEMORY_TOOL, web::WEB_TOOL];
+    let on = json!({"chat": {"memory": true}, "web": {"enabled": true}});
+    let n = normalise(&on, known);
+    assert!(n.repairs.is_empty(), "{:?}", n.repairs);
+    assert!(n.settings.tool_enabled(MEMORY_TOOL) && n.settings.tool_enabled(web::WEB_TOOL));
+    // Their own switch alone: one under `tools` cannot turn them on…
+    let n = normalise(
+        &json!({"tools": {MEMORY_TOOL: true, web::WEB_TOOL: true}}),
+        known,
+    );
+    assert!(!n.settings.tool_enabled(MEMORY_TOOL) && !n.settings.tool_enabled(web::WEB_TOOL));
+    assert!(
+        n.settings.tools.is_empty(),
+        "dropped: {:?}",
+        n.settings.tools
+    );
+    // …and one that was off, from before, keeps them off (it had them off).
+    let old = json!({
+        "tools": {MEMORY_TOOL: false, web::WEB_TOOL: false, "obsidianNotes": false},
+        "chat": {"memory": true}, "web": {"enabled": true}
+    });
+    let n = normalise(&old, known);
+    assert!(!n.settings.chat.memory && !n.settings.web.enabled);
+    assert_eq!(
+        n.settings.tools,
+        BTreeMap::from([("obsidianNotes".to_string(), false)])
+    );
+    // Saved again, the memory and web switches turn them on.
+    let mut again = n.settings.to_json();
+    again["chat"]["memory"] = json!(true);
+    again["web"]["enabled"] = json!(true);
+    let n = normalise(&again, known);
+    assert!(n.settings.tool_enabled(MEMORY_TOOL) && n.settings.tool_enabled(web::WEB_TOOL));
+    assert!(!n.settings.tool_enabled("obsidianNotes"));
+}
+
+#[test]
+fn a_tool_with_its_own_switch_names_it_and_its_page() {
+    assert_eq!(
+        switch_place(MEMORY_TOOL),
+        "with the Memory switch in Settings → Vault Agent → Model"
+    );
+    assert_eq!(
+        switch_place(web::WEB_TOOL),
+        "with the Web search and pages switch in Settings → Vault Agent → Web"
+    );
+    assert_eq!(
+        switch_place("obsidianNotes"),
+        "in Settings → Vault Agent → Tools"
+    );
+    assert_eq!(own_switch("obsidianNotes"), None);
+}

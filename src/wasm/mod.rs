@@ -825,6 +825,17 @@ impl VaultAgent {
         })
     }
 
+    /// What keeps memory, while on, from working in the memory folder the
+    /// settings name (the agent may not read or not change it), with the
+    /// fix; none: it works, or memory is off. The settings show it under the
+    /// memory folder and the folder scopes.
+    #[wasm_bindgen(js_name = memoryFolderProblem)]
+    pub fn memory_folder_problem(&self) -> Option<String> {
+        let settings = self.core.engine.settings_snapshot();
+        let platform = crate::base::host::Host::platform(self.core.engine.host());
+        crate::doors::chat::memory::folder_problem(&settings, platform.os(), platform.config_dir())
+    }
+
     /// Writes the built-in skills into the skills folder (the user's click),
     /// leaving any `SKILL.md` already there as it is. Rejects with why when
     /// no folder is set or a write fails.

@@ -160,6 +160,88 @@ fn off_means_nothing_is_read_or_offered() {
 }
 
 #[test]
+fn a_change_refused_because_memory_is_off_names_the_memory_switch_and_its_page() {
+    // The Tools page's old switch under `tools` cannot turn it on: one switch.
+    let core = memory_agent(json!({
+        "permissionMode": "askBeforeEdits",
+        "tools": {"obsidianMemory": true}
+    }));
+    let result = block_on(core.engine.call_tool(
+        "obsidianMemory",
+        &json!({"command": "add", "fact": "Likes tea."}),
+    ));
+    assert_eq!(result.code(), Some("tool_disabled"), "{}", result.text);
+    assert!(
+        result
+            .text
+            .contains("turn it on with the Memory switch in Settings → Vault Agent → Model."),
+        "{}",
+        result.text
+    );
+    assert!(result.error.as_ref().unwrap().user_fix);
+    assert!(core.host().notes.borrow().is_empty(), "nothing kept");
+    // Another tool turned off still names the Tools page.
+    let core = memory_agent(json!({"tools": {"obsidianNotes": false}}));
+    let result = block_on(
+        core.engine
+            .call_tool("obsidianNotes", &json!({"command": "read", "path": "A.md"})),
+    );
+    assert!(
+        result
+            .text
+            .contains("turn it on in Settings → Vault Agent → Tools."),
+        "{}",
+        result.text
+    );
+}
+
+#[test]
+fn a_fact_the_model_wrote_as_text_is_stamped_with_its_chat_once_its_card_is_approved() {
+    // Found by the task benchmark: a call written as text (text-form calls
+    // on) came from the chat too, but its line said "not from a chat".
+    let mut settings = on("askBeforeEdits");
+    settings["chat"]["openai"] = json!({"textToolCalls": true});
+    let core = memory_agent(settings);
+    let printed = format!(
+        "<tool_call>\n{{\"name\": \"obsidianMemory\", \"arguments\": {ADD}}}\n</tool_call>"
+    );
+    core.host().script_http(ok(openai_sse(&printed, &[], 1)));
+    let mut chat = conversation();
+    let events = Recorder::default();
+    let end = block_on(
+        core.chat
+            .send(&mut chat, "I always want ISO dates.", &events),
+    );
+    // A change written as text always waits for its card.
+    assert_eq!(end, TurnEnd::AwaitingConfirmation);
+    let card = events
+        .0
+        .borrow()
+        .iter()
+        .find_map(|e| match e {
+            ChatEvent::ConfirmationNeeded { card, .. } => Some(card.as_ref().clone()),
+            _ => None,
+        })
+        .expect("a card");
+    core.host().script_http(ok(openai_sse("Noted.", &[], 1)));
+    let end = block_on(core.chat.resolve(
+        &mut chat,
+        &card.id,
+        Decision::Approve {
+            argv_hash: &card.argv_hash,
+        },
+        &Recorder::default(),
+    ));
+    assert_eq!(end, TurnEnd::Done);
+    let kept = core.host().notes.borrow()[NOTE].clone();
+    assert!(
+        kept.contains("- Prefers ISO dates. (2026-")
+            && kept.contains(", chat \"I always want ISO dates.\")"),
+        "{kept}"
+    );
+}
+
+#[test]
 fn outside_data_in_the_chat_makes_a_memory_change_wait_for_the_card() {
     let core = memory_agent(on("askBeforeEdits"));
     let mut chat = conversation();

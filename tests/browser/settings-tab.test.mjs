@@ -96,13 +96,51 @@ describe("settings tab in Chromium", () => {
 		assert.equal(await status.locator(".vault-agent-cli-missing").count(), 0, "no error line");
 	});
 
+	it("Memory and Web have one switch each, on their own pages; 'All tools' is on at a fresh install and leaves them alone", async () => {
+		await showPage(page, "Tools");
+		const allTools = tab.locator(".setting-item.vault-agent-all-tools .checkbox-container");
+		const listed = await page.evaluate(async () => (await window.__harness.plugin.api.listTools()).map((t) => ({ id: t.id, enabled: t.enabled, ownSwitch: t.ownSwitch })));
+		const own = listed.filter((t) => t.ownSwitch);
+		assert.deepEqual(
+			own.map((t) => [t.id, t.enabled, t.ownSwitch.page, t.ownSwitch.setting]),
+			[
+				["obsidianMemory", false, "Model", "Memory"],
+				["obsidianWeb", false, "Web", "Web search and pages"],
+			],
+		);
+		// Off by default, they leave 'All tools' on: every switch on this page is on.
+		assert.ok(listed.filter((t) => !t.ownSwitch).every((t) => t.enabled));
+		assert.equal(await allTools.evaluate((el) => el.classList.contains("is-enabled")), true, "'All tools' on at a fresh install");
+		for (const tool of own) {
+			const row = tab.locator(`.setting-item.vault-agent-tool[data-tool-id="${tool.id}"]`);
+			assert.equal(await row.locator(".checkbox-container").count(), 0, `${tool.id}: no second switch`);
+			assert.equal(await row.locator(".vault-agent-tool-own-switch").textContent(), `Off. Its one switch is ${tool.ownSwitch.setting}, on the ${tool.ownSwitch.page} page.`);
+			// The switch it names is on the page it names.
+			await showPage(page, tool.ownSwitch.page);
+			const names = await tab.locator(".vault-agent-settings-page:not([hidden]) .setting-item .setting-item-name").allTextContents();
+			assert.ok(names.includes(tool.ownSwitch.setting), names.join(", "));
+			await showPage(page, "Tools");
+		}
+		// 'All tools' off and on again saves the switches on this page only: memory and the web stay as they are.
+		let saves = await session.saveCount();
+		await allTools.click();
+		let saved = await session.waitForSave(saves);
+		assert.equal(saved.tools.obsidianNotes, false);
+		assert.ok(!("obsidianMemory" in saved.tools) && !("obsidianWeb" in saved.tools), JSON.stringify(saved.tools));
+		saves = await session.saveCount();
+		await allTools.click();
+		saved = await session.waitForSave(saves);
+		assert.equal(saved.tools.obsidianNotes, true);
+		assert.equal(saved.chat.memory, false);
+		assert.equal(saved.web.enabled, false);
+		assert.equal(await allTools.evaluate((el) => el.classList.contains("is-enabled")), true);
+	});
+
 	it("turning one tool off saves it and turns the 'All tools' switch off", async () => {
 		await showPage(page, "Tools");
 		const allTools = tab.locator(".setting-item.vault-agent-all-tools .checkbox-container");
 		const tool = tab.locator('.setting-item.vault-agent-tool[data-tool-id="obsidianRandomRead"] .checkbox-container');
-		// Memory is off until the user turns it on: 'All tools' says whether every tool is on.
-		const everyOn = await page.evaluate(async () => (await window.__harness.plugin.api.listTools()).every((t) => t.enabled));
-		assert.equal(await allTools.evaluate((el) => el.classList.contains("is-enabled")), everyOn, "'All tools' as the tools are");
+		assert.equal(await allTools.evaluate((el) => el.classList.contains("is-enabled")), true, "'All tools' on");
 		assert.equal(await tool.evaluate((el) => el.classList.contains("is-enabled")), true, "the tool starts on");
 
 		const saves = await session.saveCount();
@@ -149,6 +187,49 @@ describe("settings tab in Chromium", () => {
 		assert.equal(saved.tools?.obsidianRandomRead, false, "the earlier change is kept");
 		assert.equal(await page.evaluate(() => window.__harness.plugin.core.settings().permissionMode), "askEveryChange");
 		assert.equal(await select.inputValue(), "askEveryChange");
+	});
+
+	it("Memory, turned on, warns under its folder and on Safety while the agent may not change that folder, with the fix", async () => {
+		await showPage(page, "Model");
+		const warning = (pageName) => tab.locator(`.vault-agent-settings-page[aria-label="${pageName}"] .vault-agent-memory-folder-problem`);
+		assert.equal(await warning("Model").isVisible(), false, "off: nothing to warn of");
+		const saves = await session.saveCount();
+		await tab.locator(".setting-item.vault-agent-memory .checkbox-container").click();
+		assert.equal((await session.waitForSave(saves)).chat.memory, true);
+		assert.equal(await warning("Model").isVisible(), false, "the whole vault: it may change the folder");
+		// Only Projects may be changed: both pages say so, with the fix.
+		await showPage(page, "Safety");
+		const field = tab.locator('.vault-agent-folder-setting[data-key="writeFolders"] .vault-agent-settings-path-input');
+		const before = await session.saveCount();
+		await field.fill("Projects");
+		await field.press("Enter");
+		assert.deepEqual((await session.waitForSave(before)).writeFolders, ["Projects"]);
+		const text = 'The agent may not change Agent memory, so it cannot remember anything: it may change only "Projects". Choose a memory folder inside those, or add Agent memory to Folders the agent may change (Safety page).';
+		await warning("Safety").waitFor({ state: "visible", timeout: 5000 });
+		assert.equal(await warning("Safety").textContent(), text);
+		await showPage(page, "Model");
+		assert.equal(await warning("Model").textContent(), text);
+		// The folder moved inside Projects: no warning left.
+		const folder = tab.locator(".setting-item.vault-agent-memory-folder input");
+		const moved = await session.saveCount();
+		await folder.fill("Projects/Memory");
+		await folder.press("Tab");
+		assert.equal((await session.waitForSave(moved)).chat.memoryFolder, "Projects/Memory");
+		await warning("Model").waitFor({ state: "hidden", timeout: 5000 });
+		// Back as it was for the tests after this one, by hand too.
+		let saves2 = await session.saveCount();
+		await folder.fill("Agent memory");
+		await folder.press("Tab");
+		await session.waitForSave(saves2);
+		await warning("Model").waitFor({ state: "visible", timeout: 5000 });
+		saves2 = await session.saveCount();
+		await tab.locator(".setting-item.vault-agent-memory .checkbox-container").click();
+		assert.equal((await session.waitForSave(saves2)).chat.memory, false);
+		assert.equal(await warning("Model").isVisible(), false, "off again: nothing to warn of");
+		await showPage(page, "Safety");
+		saves2 = await session.saveCount();
+		await tab.locator('.vault-agent-folder-setting[data-key="writeFolders"] [aria-label="Remove Projects"]').click();
+		assert.deepEqual((await session.waitForSave(saves2)).writeFolders, []);
 	});
 
 	it("the provider dropdown shows the preset of the profile in use", async () => {
@@ -296,6 +377,9 @@ describe("settings tab in Chromium", () => {
 
 	it("getSettingDefinitions() lists every setting, by section, searchable, each with its control", async () => {
 		const tools = await page.evaluate(async () => (await window.__harness.plugin.api.listTools()).map((t) => t.displayName));
+		// Memory and Web are switched on their own pages: their Tools rows say where, with no control.
+		const elsewhere = await page.evaluate(async () => (await window.__harness.plugin.api.listTools()).filter((t) => t.ownSwitch).map((t) => t.displayName));
+		assert.deepEqual(elsewhere, ["Memory", "Web"]);
 		const clients = await page.evaluate(() => window.__harness.plugin.agents.clientConfigs().map((c) => c.name));
 		assert.ok(clients.length > 0, "client set-ups are listed");
 		// Written out here, so a row left out of the definitions fails.
@@ -363,7 +447,8 @@ describe("settings tab in Chromium", () => {
 			);
 			for (const item of group.items) {
 				assert.ok(item.searchable, `${item.name} is searchable`);
-				assert.ok(item.controls > 0, `${item.name} draws a control in Obsidian 1.13`);
+				if (group.heading === "Tools" && elsewhere.includes(item.name)) assert.equal(item.controls, 0, `${item.name}: no second switch on the Tools page`);
+				else assert.ok(item.controls > 0, `${item.name} draws a control in Obsidian 1.13`);
 			}
 		}
 		// What Obsidian's settings search finds for a few words people type.

@@ -14,7 +14,7 @@ import { after, before, describe, it } from "node:test";
 import { promisify } from "node:util";
 import { markdown, summarise } from "../../scripts/eval-agent/report.mjs";
 import { runBenchmark } from "../../scripts/eval-agent/run.mjs";
-import { CATEGORIES, perfectScripts, TASKS } from "../../scripts/eval-agent/tasks.mjs";
+import { CATEGORIES, chatsOf, perfectScripts, TASKS } from "../../scripts/eval-agent/tasks.mjs";
 import { root, sampleVault } from "../support/harness.mjs";
 import { PERSONA_SUMMARY, startPersona } from "../support/model-personas.mjs";
 
@@ -63,8 +63,9 @@ describe("the task benchmark against scripted model personas", () => {
 	it("has at least 40 tasks with unique ids and prompts, in every category", () => {
 		assert.ok(TASKS.length >= 40, `${TASKS.length} tasks`);
 		assert.equal(new Set(ids).size, ids.length);
-		// The personas find a script by the prompt it contains: no prompt may hold another.
-		for (const a of TASKS) for (const b of TASKS) if (a !== b) assert.ok(!a.prompt.includes(b.prompt), `${a.id} contains ${b.id}'s prompt`);
+		// The personas find a script by the prompt it contains: no prompt (a chat's, in a task of several) may hold another.
+		const prompts = TASKS.flatMap((task) => chatsOf(task).map((chat, at) => [`${task.id}#${at + 1}`, chat.prompt]));
+		for (const [a, pa] of prompts) for (const [b, pb] of prompts) if (a !== b) assert.ok(!pa.includes(pb), `${a} contains ${b}'s prompt`);
 		assert.deepEqual([...new Set(TASKS.map((t) => t.category))].sort(), Object.keys(CATEGORIES).sort());
 	});
 
@@ -73,7 +74,8 @@ describe("the task benchmark against scripted model personas", () => {
 		assert.deepEqual(failures(runs), {});
 		assert.equal(runs.length, TASKS.length);
 		// It was scored on what happened: calls ran, cards were raised and approved, the vault changed.
-		assert.ok(runs.filter((r) => r.toolCalls > 0).length >= TASKS.length - 1);
+		// All but two: a refusal the system prompt already allows, and an answer from memory.
+		assert.deepEqual(runs.filter((r) => r.toolCalls === 0).map((r) => r.task), ["read-only-rename", "memory-deleted-line"]);
 		assert.ok(runs.some((r) => r.cards.length > 0));
 		assert.ok(runs.every((r) => r.rounds >= 1 && r.inputTokens > 0), "rounds and the tokens the server reported are counted");
 		assert.ok(requests.every((r) => r.url.endsWith("/chat/completions") || r.method === "GET"));
@@ -84,6 +86,26 @@ describe("the task benchmark against scripted model personas", () => {
 		const table = markdown(report);
 		assert.match(table, new RegExp(`\\*\\*${TASKS.length} of ${TASKS.length} runs succeeded \\(100 %\\)\\*\\*`));
 		for (const id of ids) assert.match(table, new RegExp(`^\\| ${id} \\|`, "m"));
+	});
+
+	it("a task of two chats: the second uses what the first kept, and a line the user deleted between them is not used", async () => {
+		const memory = TASKS.filter((t) => t.category === "memory");
+		assert.deepEqual(memory.map((t) => t.id), ["memory-across-chats", "memory-deleted-line"]);
+		const { runs, requests } = await benchmark("perfect", memory);
+		assert.deepEqual(failures(runs), {});
+		assert.deepEqual(runs.map((r) => r.chats), [2, 2]);
+		// Each chat is a new conversation: the second's request holds no message of the first.
+		const second = requests.find((r) => JSON.stringify(r.body?.messages ?? []).includes("send the weekly report"));
+		assert.doesNotMatch(JSON.stringify(second.body.messages.slice(1)), /Remember for later/);
+		assert.match(second.body.messages[0].content, /<memory>\n\[Memory\] - The user's manager is Priya Nair\./);
+		// Memory off (so nothing is kept or read): both fail, saying what was missing.
+		const off = memory.map((t) => ({ ...t, settings: { chat: { memory: false } } }));
+		const { runs: offRuns } = await benchmark("perfect", off);
+		assert.deepEqual(failures(offRuns), { "memory-across-chats": 'chat 2: the answer lacks "Priya Nair"', "memory-deleted-line": 'chat 1: the answer lacks "Priya Nair"' });
+		// A memory that still gave the deleted line (here: the line left in) fails the second task.
+		const kept = memory.filter((t) => t.id === "memory-deleted-line").map((t) => ({ ...t, chats: t.chats.map(({ edits: _edits, ...chat }) => chat) }));
+		const { runs: keptRuns } = await benchmark("perfect", kept);
+		assert.deepEqual(failures(keptRuns), { "memory-deleted-line": 'chat 2: the answer holds "Priya Nair", which it must not' });
 	});
 
 	it("the same model through Anthropic's Messages API (tool_use blocks) succeeds too", async () => {

@@ -71,6 +71,12 @@ fn samples() -> Vec<ToolError> {
         },
         ToolDisabled {
             tool: s("obsidianBases"),
+            place: s("in Settings → Vault Agent → Tools"),
+            available: s("obsidianNotes, obsidianSearch"),
+        },
+        ToolDisabled {
+            tool: s("obsidianMemory"),
+            place: s("with the Memory switch in Settings → Vault Agent → Model"),
             available: s("obsidianNotes, obsidianSearch"),
         },
         InvalidArguments {

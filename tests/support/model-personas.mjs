@@ -51,12 +51,15 @@ function llamaCppOverflow(promptTokens, window) {
 /**
  * Starts a persona's server on 127.0.0.1, port 0.
  * `scripts`: `{ [prompt]: steps }`, where a step is `{ calls: [[tool, args], …] }`
- * (or a function of the tool results so far that returns the calls) or
- * `{ answer, from, inPrompt }`: the final answer, given only when every string of `from`
- * is in what the tools returned and every string of `inPrompt` in what the
- * request holds (else NOT_FOUND_ANSWER); a summary request (the chat
- * compacting) is answered with PERSONA_SUMMARY; `answer` may be a
- * function of the tool results' texts (a probe's random word repeated). A message matches the
+ * (or a function of the tool results so far and what it was given that
+ * returns the calls) or `{ answer, from, inPrompt }`: the final answer, given
+ * only when every string of `from` is in what the tools returned or what it
+ * was given, and every string of `inPrompt` in what the request holds (else
+ * NOT_FOUND_ANSWER); a summary request (the chat compacting) is answered
+ * with PERSONA_SUMMARY; `answer` may be a function of the tool results'
+ * texts and what it was given (a probe's random word repeated). What it was
+ * given is the memory section of the system prompt (`<memory>…</memory>`):
+ * what a careful model knows from earlier chats. A message matches the
  * script whose prompt it contains.
  * Returns `{ url, provider, model, requests, close() }`: `url` is the base
  * address a profile takes (`…/v1` for OpenAI-compatible servers).
@@ -163,7 +166,7 @@ function nextMove(script, turn) {
 	const made = [...turn.made];
 	for (const step of script) {
 		if (step.calls) {
-			const calls = typeof step.calls === "function" ? step.calls(turn.results) : step.calls;
+			const calls = typeof step.calls === "function" ? step.calls(turn.results, turn.given) : step.calls;
 			const pending = calls.filter(([tool, args]) => {
 				const at = made.findIndex((m) => m.tool === tool && sameJson(m.args, args));
 				if (at === -1) return true;
@@ -173,8 +176,8 @@ function nextMove(script, turn) {
 			if (pending.length) return { calls: pending };
 			continue;
 		}
-		if (typeof step.answer === "function") return { text: step.answer(turn.results) };
-		const seen = turn.results.join("\n").toLowerCase();
+		if (typeof step.answer === "function") return { text: step.answer(turn.results, turn.given) };
+		const seen = [...turn.results, turn.given].join("\n").toLowerCase();
 		// `inPrompt`: facts the answer rests on that must be in what the model was sent.
 		const sent = turn.sent.toLowerCase();
 		const grounded = (step.from ?? []).every((fact) => seen.includes(fact.toLowerCase())) && (step.inPrompt ?? []).every((fact) => sent.includes(fact.toLowerCase()));
@@ -193,7 +196,12 @@ function sorted(value) {
 	return value;
 }
 
-/** The last user message with text, and the calls made and results read since. */
+/** The memory the plugin gave in the system prompt (its `<memory>` section), or "". */
+function memoryOf(system) {
+	return system.match(/<memory>\n([\s\S]*?)<\/memory>/)?.[1] ?? "";
+}
+
+/** The last user message with text, the calls made and results read since, and the memory given. */
 function readOpenAi(body) {
 	const messages = body.messages ?? [];
 	const textOf = (content) => (typeof content === "string" ? content : Array.isArray(content) ? content.filter((p) => p.type === "text").map((p) => p.text).join("\n") : "");
@@ -201,7 +209,8 @@ function readOpenAi(body) {
 	const since = at === -1 ? [] : messages.slice(at + 1);
 	const made = since.flatMap((m) => (m.role === "assistant" ? (m.tool_calls ?? []) : [])).map((c) => ({ tool: c.function.name, args: parseArgs(c.function.arguments) }));
 	const results = since.filter((m) => m.role === "tool").map((m) => textOf(m.content));
-	return { prompt: at === -1 ? "" : textOf(messages[at].content), made, results, sent: messages.map((m) => textOf(m.content)).join("\n") };
+	const system = messages.filter((m) => m.role === "system").map((m) => textOf(m.content)).join("\n");
+	return { prompt: at === -1 ? "" : textOf(messages[at].content), made, results, sent: messages.map((m) => textOf(m.content)).join("\n"), given: memoryOf(system) };
 }
 
 function readAnthropic(body) {
@@ -214,7 +223,8 @@ function readAnthropic(body) {
 	const results = since.flatMap((m) => (m.role === "user" ? blocks(m).filter((b) => b.type === "tool_result").map(resultText) : []));
 	const prompt = at === -1 ? "" : blocks(messages[at]).filter((b) => b.type === "text").map((b) => b.text).join("\n");
 	const sent = messages.flatMap((m) => blocks(m).map((b) => (b.type === "text" ? b.text : b.type === "tool_result" ? resultText(b) : ""))).join("\n");
-	return { prompt, made, results, sent };
+	const system = typeof body.system === "string" ? body.system : (body.system ?? []).map((b) => b.text ?? "").join("\n");
+	return { prompt, made, results, sent, given: memoryOf(system) };
 }
 
 function parseArgs(text) {

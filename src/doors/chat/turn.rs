@@ -330,7 +330,7 @@ impl<H: Host> ChatDoor<H> {
             Ok(args) if call.as_text => {
                 let door = door.map(|d| (d.name.as_str(), d.mode_cap));
                 self.engine
-                    .call_tool_written_as_text(&call.name, &args, door, turn)
+                    .call_tool_written_as_text(&call.name, &args, door, turn, origin.clone())
                     .await
             }
             Ok(args) => match door {
@@ -386,7 +386,7 @@ impl<H: Host> ChatDoor<H> {
                 Ok(args) => {
                     let door = door.as_ref().map(|d| (d.name.as_str(), d.mode_cap));
                     self.engine
-                        .call_tool_off_plan(&call.name, &args, door, &turn)
+                        .call_tool_off_plan(&call.name, &args, door, &turn, origin.clone())
                         .await
                 }
                 Err(problem) => ToolResult::failure(&ToolError::invalid(&call.name, problem), 0.0),
@@ -396,7 +396,7 @@ impl<H: Host> ChatDoor<H> {
                 Ok(args) => {
                     let door = door.as_ref().map(|d| (d.name.as_str(), d.mode_cap));
                     self.engine
-                        .call_tool_held(&call.name, &args, door, &turn)
+                        .call_tool_held(&call.name, &args, door, &turn, origin.clone())
                         .await
                 }
                 Err(problem) => ToolResult::failure(&ToolError::invalid(&call.name, problem), 0.0),
