@@ -6,7 +6,7 @@
 const TEXT_CALL_NOTICE = /wrote a tool call as text/;
 
 /**
- * `run`: { end, answer, calls: [{tool, args}], cards, plans, changesCards, notices,
+ * `run`: { end, answer, calls: [{tool, args}], cards, plans, changesCards, inPlace, notices,
  * errors, roundLimit, files: { path: text } after, changed: [paths] }. Returns the failed checks' messages.
  */
 export function score(task, run) {
@@ -37,6 +37,7 @@ export function score(task, run) {
 		const sizes = (run.changesCards ?? []).map((c) => c.changes.length);
 		if (sizes[0] !== expect.oneCard) failed.push(sizes.length ? `the plan's card listed ${sizes[0]} changes, expected ${expect.oneCard}` : "no card with the plan's changes");
 	}
+	if (expect.inPlace) failed.push(...inPlaceProblems(expect.inPlace, run.inPlace ?? []));
 	if (expect.card) failed.push(...cardProblems(expect.card, run.cards));
 	if (expect.noCard && run.cards.length) failed.push(`a card it must not raise: ${run.cards[0].summary}`);
 	if (expect.changed) {
@@ -74,6 +75,17 @@ export function diagnose(task, run, failed) {
 	const needsTools = (task.perfect ?? []).some((step) => step.calls) || (task.expect.calls ?? []).length > 0;
 	if (needsTools && !run.calls.length) return "no tool called";
 	return failed[0];
+}
+
+/** A note edit's cards reviewed in place: how many changes they offered, and how many the user accepted. */
+function inPlaceProblems(want, reviewed) {
+	if (!reviewed.length) return ["no card of a note edit to review in place"];
+	const problem = reviewed.find((r) => r.problem);
+	if (problem) return [`a card could not be reviewed in place: ${problem.problem}`];
+	const changes = reviewed.reduce((sum, r) => sum + r.changes, 0);
+	const accepted = reviewed.reduce((sum, r) => sum + r.accepted, 0);
+	if (changes === want.changes && accepted === want.accepted) return [];
+	return [`reviewed in place: ${accepted} of ${changes} changes accepted; expected ${want.accepted} of ${want.changes}`];
 }
 
 function cardProblems(want, cards) {

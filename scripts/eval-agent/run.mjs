@@ -45,7 +45,7 @@ export async function runTask(task, profile) {
 		useEmulator(vault);
 		({ plugin } = await loadPlugin(vault, { data: pluginData(task, profile, webServer?.url) }));
 		if (profile.apiKey) plugin.app.secretStorage.setSecret(KEY_SECRET, profile.apiKey);
-		const run = await converse(plugin, task);
+		const run = await converse(plugin, task, vault);
 		const after = vaultFiles(vault);
 		run.files = after;
 		run.changed = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((p) => before[p] !== after[p]);
@@ -64,6 +64,7 @@ export async function runTask(task, profile) {
 			ms: Math.round(run.ms),
 			calls: run.calls.map((c) => `${c.tool} ${JSON.stringify(c.args)}`),
 			cards: run.cards.map((c) => c.summary),
+			inPlace: run.inPlace,
 			notices: run.notices,
 			answer: run.answer,
 		};
@@ -95,11 +96,12 @@ function pluginData(task, profile, searxngUrl) {
 /**
  * The user's message, then every card approved until the turn ends: a plan
  * card (plan mode) as proposed, all its changes on one card where the task
- * says `together`, and that card.
+ * says `together`, and that card; a note edit's card reviewed in place
+ * where the task says `inPlace`.
  */
-async function converse(plugin, task) {
+async function converse(plugin, task, vault) {
 	const core = plugin.core;
-	const seen = { calls: [], cards: [], plans: [], changesCards: [], notices: [], errors: [], rounds: 0, roundLimit: null };
+	const seen = { calls: [], cards: [], plans: [], changesCards: [], inPlace: [], notices: [], errors: [], rounds: 0, roundLimit: null };
 	const onEvent = (event) => {
 		switch (event.type) {
 			case "modelRound":
@@ -144,13 +146,39 @@ async function converse(plugin, task) {
 			result = await core.chatResolve(result.conversation, changes.id, true, changes.argvHash, onEvent);
 		} else {
 			const card = core.confirmationCard(waiting);
-			result = await core.chatResolve(result.conversation, card.id, true, card.argvHash, onEvent);
+			const inPlace = task.inPlace && card.editsNote ? reviewInPlace(core, card, task.inPlace, vault, seen) : null;
+			result = inPlace
+				? await core.chatResolve(result.conversation, card.id, inPlace.approve, card.argvHash, onEvent, false, inPlace.changes)
+				: await core.chatResolve(result.conversation, card.id, true, card.argvHash, onEvent);
 		}
 	}
 	const ms = performance.now() - started;
 	// One message per task: the last assistant text is the turn's answer.
 	const answer = result.conversation.messages.findLast((m) => m.role === "assistant")?.text ?? "";
 	return { ...seen, end: result.end, answer, usage: result.conversation.usage ?? {}, ms };
+}
+
+/**
+ * A note edit's card reviewed as in the editor (cards/in-place.ts): its
+ * changes placed in the note as it is on disk, each accepted when `accept`
+ * matches its new text and rejected otherwise, then the card settled as the
+ * core says. Returns the chatResolve answer, or null to approve it whole.
+ */
+function reviewInPlace(core, card, { accept }, vault, seen) {
+	const text = readFileSync(join(vault, card.editsNote), "utf8");
+	let review = core.editReview(card.id, text);
+	if (review.problem) {
+		seen.inPlace.push({ problem: review.problem });
+		return null;
+	}
+	review.changes.forEach((change, index) => {
+		review = core.answerChange(card.id, index, accept.test(change.newText), text);
+	});
+	seen.inPlace.push({ changes: review.changes.length, accepted: review.answers.filter(Boolean).length });
+	const settle = review.settle;
+	if (!settle) return null;
+	if (settle.answer === "reject") return { approve: false };
+	return { approve: true, changes: settle.answer === "approveChanges" ? Uint32Array.from(settle.changes) : undefined };
 }
 
 function parse(text) {

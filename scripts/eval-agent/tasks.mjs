@@ -6,7 +6,8 @@
 // write folders), `setup` (notes added to the temporary copy only), `expect`
 // (the checks, see checks.mjs: `has`/`lacks` in the answer, `asks`, `calls`
 // and `noCalls` made, `card` raised, `changed` files and `vault` contents
-// after every card was approved), and `perfect`: what a careful model does,
+// after every card was approved; `inPlace`: a note edit's card reviewed
+// change by change, as in the editor), and `perfect`: what a careful model does,
 // the calls in order and then its answer, `from` naming what the tools must
 // have returned for that answer to be honest. The scripted "perfect" model of
 // the tests plays `perfect`; a real model is scored by `expect` alone.
@@ -27,6 +28,7 @@ export const CATEGORIES = {
 	skills: "A skill used",
 	plan: "Plan then act",
 	web: "A cited web answer",
+	inplace: "An edit accepted in place",
 };
 
 const find = [
@@ -596,6 +598,41 @@ const web = [
 	},
 ];
 
+const RELEASE = "Inbox/Release notes.md";
+const RELEASE_NOTE = "# Release notes\n\nThe plugin now reads PDF's.\n\n- Faster search.\n- A new settings page.\n\nThanks to evryone who tested it.\n";
+
+const inplace = [
+	{
+		id: "edit-accepted-in-place",
+		mode: "askBeforeEdits",
+		setup: { [RELEASE]: RELEASE_NOTE },
+		// run.mjs reviews a note edit's card as the editor does: each change accepted when
+		// `accept` matches its new text, the other rejected; the core settles the card.
+		inPlace: { accept: /everyone/ },
+		prompt: "Fix the spelling in my Release notes note.",
+		perfect: [
+			calls(read({ file: "Release notes" })),
+			calls([
+				"obsidianEdit",
+				{
+					command: "edit",
+					path: RELEASE,
+					find: "The plugin now reads PDF's.\n\n- Faster search.\n- A new settings page.\n\nThanks to evryone who tested it.",
+					with: "The plugin now reads PDFs.\n\n- Faster search.\n- A new settings page.\n\nThanks to everyone who tested it.",
+				},
+			]),
+			answer("I corrected \"evryone\" to \"everyone\"; you kept \"PDF's\" as it was.", ["1 of 2 changes accepted"]),
+		],
+		expect: {
+			has: ["everyone"],
+			calls: [["obsidianEdit", { command: "edit" }]],
+			inPlace: { changes: 2, accepted: 1 },
+			changed: [RELEASE],
+			vault: { [RELEASE]: { has: ["everyone", "PDF's"], lacks: ["evryone"] } },
+		},
+	},
+];
+
 function tagged(category, list) {
 	return list.map((task) => ({ ...task, category }));
 }
@@ -610,6 +647,7 @@ export const TASKS = [
 	...tagged("skills", skills),
 	...tagged("plan", plan),
 	...tagged("web", web),
+	...tagged("inplace", inplace),
 ];
 
 /** The perfect model's scripts, keyed by prompt (what tests/support/model-personas.mjs reads). */
