@@ -16,6 +16,7 @@
 
 import { FileSystemAdapter, getLanguage, Notice, Platform, Plugin, type WorkspaceLeaf } from "obsidian";
 import type { ConfirmationCoordinator } from "./cards/confirmations";
+import { InPlaceReviews } from "./cards/in-place";
 import type { UndoController } from "./cards/undo";
 import type { ChatContext, SettingsGroup } from "./chat/chat-context";
 import { type PromptCommands, registerEditorActions } from "./chat/editor-actions";
@@ -41,6 +42,8 @@ export default class VaultAgentPlugin extends Plugin {
 	conversations: ConversationStore | null = null;
 	/** The user's undo (buttons and commands); not part of `api`. */
 	undo: UndoController | null = null;
+	/** Note edits' cards reviewed in the editor ("Review in editor"). */
+	inPlace: InPlaceReviews | null = null;
 	/** The chat view the user was in last ("Open chat" shows it). */
 	private lastChatLeaf: WorkspaceLeaf | null = null;
 	/** The MCP server and the plugin's CLI commands. */
@@ -160,6 +163,10 @@ export default class VaultAgentPlugin extends Plugin {
 			openChat: () => this.openChat(),
 			savedPrompts: async () => (await (await this.started())?.savedPrompts())?.prompts ?? [],
 		});
+		// A note edit's card is reviewed in the editor too: a second view of the same card.
+		const inPlace = (this.inPlace = new InPlaceReviews(this.app, () => this.core));
+		this.registerEditorExtension(inPlace.extension());
+		this.register(() => inPlace.dispose());
 		this.app.workspace.onLayoutReady(() => void this.started());
 	}
 
@@ -361,6 +368,9 @@ export default class VaultAgentPlugin extends Plugin {
 			},
 			get undo() {
 				return plugin().undo;
+			},
+			get inPlace() {
+				return plugin().inPlace;
 			},
 			get codingAgents() {
 				return plugin().codingAgents;

@@ -70,7 +70,10 @@ fn api_types() -> String {
 }
 
 fn core_types() -> String {
-    use crate::base::card::{ConfirmationCard, ConfirmationState, OutsideCard};
+    use crate::base::card::{
+        ConfirmationCard, ConfirmationState, EditReview, OutsideCard, ReviewSettle,
+    };
+    use crate::base::diff::{ChangeSpan, EditChange, SpanKind};
     use crate::base::host::{
         FileStatus, HttpFailure, HttpRequest, Os, PlatformFacts, ProcessRequest, ProcessTree,
     };
@@ -119,6 +122,11 @@ fn core_types() -> String {
         declaration::<ConfirmationCard>(),
         declaration::<ConfirmationState>(),
         declaration::<OutsideCard>(),
+        declaration::<EditReview>(),
+        declaration::<EditChange>(),
+        declaration::<ChangeSpan>(),
+        declaration::<SpanKind>(),
+        declaration::<ReviewSettle>(),
         declaration::<OutsideServer>(),
         declaration::<SecretValue>(),
         declaration::<Trust>(),

@@ -3,8 +3,9 @@
 // inline in the chat. It only shows what the core describes.
 
 import { ButtonComponent } from "obsidian";
-import type { ConfirmationCard, OutsideCard } from "../core/types";
+import type { ConfirmationCard, OutsideCard, ReviewSettle } from "../core/types";
 import type { NoteDiff, ToolResult } from "../vault-agent-api";
+import type { InPlaceReviews } from "./in-place";
 
 /** Diff lines shown before "Show all". */
 const FOLDED_DIFF_LINES = 30;
@@ -18,6 +19,10 @@ export interface CardActions {
 	settled?(result: ToolResult): void;
 	/** Undoes an approved change from the card's folded line (the chat's undo); without it, no Undo there. */
 	undo?(entry: string): Promise<unknown>;
+	/** A note edit reviewed in the editor: approves only these of its changes (the core's numbers). */
+	approveChanges?(card: ConfirmationCard, changes: number[]): Promise<ToolResult>;
+	/** The editor's reviews: with approveChanges, a note edit's card offers "Review in editor" and is settled from there too. */
+	inPlace?: InPlaceReviews | null;
 }
 
 /** Shell-like quoting, only for showing the command line to a person. */
@@ -141,6 +146,8 @@ export function renderConfirmationCard(parent: HTMLElement, card: ConfirmationCa
 		buttons.remove();
 		expiry.remove();
 		root.addClass("is-answered");
+		// Answered here or in the editor: the editor's view of it goes too.
+		actions.inPlace?.settled(card.id);
 	};
 	const finish = (result: ToolResult, label: string, reply = "") => {
 		answered();
@@ -185,15 +192,42 @@ export function renderConfirmationCard(parent: HTMLElement, card: ConfirmationCa
 			? new ButtonComponent(buttons).setButtonText("Approve for this chat").onClick(() => run((c) => approveForChat(c)))
 			: null;
 	forChat?.buttonEl.addClass("vault-agent-approve-chat");
-	const reject = new ButtonComponent(buttons)
-		.setButtonText("Reject")
-		.onClick(() => {
-			const result = actions.reject(card);
-			finish(result, card.outside ? "Rejected. Nothing was sent." : "Rejected. Nothing changed.");
-		});
+	const rejectCard = () => {
+		const result = actions.reject(card);
+		finish(result, card.outside ? "Rejected. Nothing was sent." : "Rejected. Nothing changed.");
+	};
+	const reject = new ButtonComponent(buttons).setButtonText("Reject").onClick(rejectCard);
 	approve.buttonEl.addClass("vault-agent-approve");
 	reject.buttonEl.addClass("vault-agent-reject");
+	offerInPlace(root, buttons, card, actions, run, rejectCard);
 	return root;
+}
+
+/**
+ * A note edit's card, also reviewed in the editor: "Review in editor", and
+ * the editor's answer settles this card as its own buttons do (`run`, `reject`).
+ */
+function offerInPlace(
+	root: HTMLElement,
+	buttons: HTMLElement,
+	card: ConfirmationCard,
+	actions: CardActions,
+	run: (answer: (card: ConfirmationCard) => Promise<ToolResult>) => Promise<void>,
+	reject: () => void,
+): void {
+	const inPlace = actions.inPlace;
+	const approveChanges = actions.approveChanges?.bind(actions);
+	if (!card.editsNote || !inPlace || !approveChanges) return;
+	const settle = (settle: ReviewSettle) => {
+		if (settle.answer === "reject") reject();
+		else void run((c) => (settle.answer === "approve" ? actions.approve(c) : approveChanges(c, settle.changes)));
+	};
+	new ButtonComponent(buttons)
+		.setButtonText("Review in editor")
+		.setTooltip(`Show each change in ${card.editsNote}, to accept or reject it there`)
+		.onClick(() => void inPlace.open(card.id))
+		.buttonEl.addClass("vault-agent-review-in-editor");
+	inPlace.offer({ card, settle, waiting: () => root.isConnected && !root.hasClass("is-answered") });
 }
 
 /**

@@ -69,6 +69,13 @@ export class ConfirmationCoordinator {
 		return result;
 	}
 
+	/** A note edit reviewed in the editor: only these of its changes. */
+	async approveChanges(card: ConfirmationCard, changes: number[]): Promise<ToolResult> {
+		const result = await this.core.approveChanges(card.id, card.argvHash, Uint32Array.from(changes));
+		this.settle(card.id, result);
+		return result;
+	}
+
 	reject(card: ConfirmationCard): ToolResult {
 		const result = this.core.reject(card.id);
 		this.settle(card.id, result);

@@ -3,6 +3,7 @@
 // picker, export). main.ts hands the view this, not the plugin object.
 
 import type { ConfirmationCoordinator } from "../cards/confirmations";
+import type { InPlaceReviews } from "../cards/in-place";
 import type { UndoController } from "../cards/undo";
 import type { Conversation, CoreHandle, ProfileEdit, VaultAgentSettings } from "../core/types";
 import type { AgentRunner } from "../doors/acp/runner";
@@ -18,6 +19,8 @@ export interface ChatContext {
 	readonly conversations: ConversationStore | null;
 	readonly confirmations: ConfirmationCoordinator | null;
 	readonly undo: UndoController | null;
+	/** The editor's reviews of note edits ("Review in editor" on a card). */
+	readonly inPlace: InPlaceReviews | null;
 	readonly codingAgents: AgentRunner | null;
 	/** The one start of the core (a view restored with the workspace opens before it). */
 	started(): Promise<CoreHandle | null>;

@@ -132,6 +132,7 @@ export class ChatPanel implements ChatSurface {
 			hoverSource: this.view.getViewType(),
 			displayName: (toolId) => this.displayName(toolId),
 			undo: () => this.ctx.undo,
+			inPlace: () => this.ctx.inPlace,
 			showBanner: (message, retry) => this.showBanner(message, retry),
 			showError: (error) => this.showError(error),
 			isStatus: (text) => this.ctx.core?.outsideSummary().problems.includes(text) ?? false,

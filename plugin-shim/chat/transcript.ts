@@ -10,6 +10,7 @@
 
 import { type App, type Component, Keymap, MarkdownRenderer, setIcon, setTooltip } from "obsidian";
 import { type CardActions, commandWords, headline, renderConfirmationCard } from "../cards/confirmation-card";
+import type { InPlaceReviews } from "../cards/in-place";
 import type { UndoController } from "../cards/undo";
 import type { Attachment, ChatEvent, ChatMessage, ChatPlan, ConfirmationCard, Table, Usage } from "../core/types";
 import { type PlanActions, renderPlanCard } from "./plan-card";
@@ -34,6 +35,8 @@ export interface TranscriptHost {
 	/** A tool's name as the user reads it. */
 	displayName(toolId: string): string;
 	undo(): UndoController | null;
+	/** The editor's reviews of note edits (a card's "Review in editor"). */
+	inPlace?(): InPlaceReviews | null;
 	/** An error at the end of the messages (beside what failed); `retry` offers the failed turn again. */
 	showBanner(message: string, retry?: boolean): void;
 	/** Whether the core lists `text` as the chat's status (the header's panel says it, not the transcript). */
@@ -393,6 +396,7 @@ export class Transcript {
 		const holder = this.el.createDiv({ cls: "vault-agent-inline-card" });
 		renderConfirmationCard(holder, card, {
 			...actions,
+			inPlace: this.host.inPlace?.() ?? null,
 			undo: (entry) => this.host.undo()?.undoEntry(entry) ?? Promise.resolve(null),
 			// The card's Undo, once approved, named and kept in step with the journal like every Undo (cards/undo.ts).
 			settled: (result) => {

@@ -177,7 +177,11 @@ export class AgentTurn implements ChatTurn {
 				transcript.setAsideWaitingBubble();
 				const confirmations = this.chat.ctx.confirmations;
 				const card = event.card;
-				transcript.card(event.callId, card, confirmations ? { approve: () => confirmations.approve(card), reject: () => confirmations.reject(card) } : undefined);
+				transcript.card(
+					event.callId,
+					card,
+					confirmations ? { approve: () => confirmations.approve(card), approveChanges: (_c, changes) => confirmations.approveChanges(card, changes), reject: () => confirmations.reject(card) } : undefined,
+				);
 				break;
 			}
 			default:

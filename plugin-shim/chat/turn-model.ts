@@ -110,6 +110,7 @@ export class ModelTurn implements ChatTurn {
 		return {
 			approve: () => this.answer(card, callId, true),
 			approveForChat: () => this.answer(card, callId, true, true),
+			approveChanges: (_card, changes) => this.answer(card, callId, true, false, changes),
 			reject: () => {
 				void this.answer(card, callId, false);
 				return { ok: false, text: "Rejected.", durationMs: 0 };
@@ -140,13 +141,13 @@ export class ModelTurn implements ChatTurn {
 	}
 
 	/** The user answered an inline card; returns the tool's result for the card. */
-	private async answer(card: ConfirmationCard, callId: string, approve: boolean, forChat = false): Promise<ToolResult> {
+	private async answer(card: ConfirmationCard, callId: string, approve: boolean, forChat = false, changes?: number[]): Promise<ToolResult> {
 		const core = this.chat.ctx.core;
 		const conversation = this.chat.conversation;
 		if (!core || !conversation || this.chat.running) return notAnswered();
 		let answered: ToolResult | null = null;
 		await this.run(
-			(onEvent) => core.chatResolve(conversation, card.id, approve, card.argvHash, onEvent, forChat),
+			(onEvent) => core.chatResolve(conversation, card.id, approve, card.argvHash, onEvent, forChat, changes && Uint32Array.from(changes)),
 			(event) => {
 				if (event.type === "toolFinished" && event.callId === callId && !answered) answered = event.result;
 			},

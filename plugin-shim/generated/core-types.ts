@@ -35,7 +35,13 @@ via: string,
  * A call of one of the user's own MCP servers (`via` is `mcp`): what
  * the card shows instead of a change to the vault.
  */
-outside?: OutsideCard, };
+outside?: OutsideCard, 
+/**
+ * The note an edit of its text changes (`via` is `vault`): the editor
+ * can show the edit's changes in place, to accept or reject each
+ * (`EditReview`).
+ */
+editsNote?: string, };
 
 export type ConfirmationState = "proposed" | "approved" | "running" | "done" | "failed" | "rejected" | "expired" | "stale";
 
@@ -60,6 +66,69 @@ arguments: string, folded: boolean,
  * The whole arguments, unfolded, for "Show the full arguments".
  */
 fullArguments: string, };
+
+/**
+ * A note edit's card as the editor reviews it in place (`engine::in_place`):
+ * its changes, the user's answer to each so far, and, once every change is
+ * answered, how the card is settled. The same card as in the chat: settling
+ * it here settles it there.
+ */
+export type EditReview = { id: string, 
+/**
+ * The note edited, "" when the card is not a note edit.
+ */
+path: string, changes: Array<EditChange>, 
+/**
+ * The user's answer to each change so far: accepted, rejected, or not yet.
+ */
+answers: Array<boolean | null>, 
+/**
+ * Why the card cannot be reviewed in this editor, and what to do
+ * instead (no changes are given then).
+ */
+problem?: string, 
+/**
+ * Every change answered: how the card is settled now.
+ */
+settle?: ReviewSettle, };
+
+/**
+ * One change of a note edit as the editor shows it in place
+ * (`notes::review`): a run of changed lines, placed in the note as it is
+ * now. Offsets are UTF-16 code units, as the editor counts them.
+ */
+export type EditChange = { 
+/**
+ * The lines it replaces in the note now (empty where it only adds).
+ */
+from: number, to: number, 
+/**
+ * The 1-based line of the note now where it starts.
+ */
+line: number, oldText: string, newText: string, 
+/**
+ * Only the words that differ.
+ */
+spans: Array<ChangeSpan>, 
+/**
+ * Where its Accept and Reject go: after its last changed word.
+ */
+controlsAt: number, };
+
+/**
+ * Words a change removes (`from..to` of the note now) or adds (`text`,
+ * shown at `from`, where `to` equals `from`).
+ */
+export type ChangeSpan = { kind: SpanKind, from: number, to: number, text: string, };
+
+export type SpanKind = "removed" | "added";
+
+/**
+ * How a card reviewed in place is settled once every change is answered:
+ * approved whole (every change accepted), approved for some changes only,
+ * or rejected (none accepted).
+ */
+export type ReviewSettle = { "answer": "approve" } | { "answer": "approveChanges", changes: Array<number>, } | { "answer": "reject" };
 
 /**
  * One server.

@@ -9,7 +9,7 @@ const TEXT_CALL_NOTICE = /wrote a tool call as text/;
 
 /**
  * `run`: { end, answer, answers and ends (one per chat, in order), calls: [{tool, args}], cards, plans,
- * changesCards, notices, errors, roundLimit, files: { path: text } after, changed: [paths] }.
+ * changesCards, inPlace, notices, errors, roundLimit, files: { path: text } after, changed: [paths] }.
  * `task.expect` is scored on the last chat's answer and on the whole run; a chat's own `expect`
  * (`has`, `lacks`, `asks`) on that chat's answer. Returns the failed checks' messages.
  */
@@ -44,6 +44,7 @@ export function score(task, run) {
 		if (sizes[0] !== expect.oneCard) failed.push(sizes.length ? `the plan's card listed ${sizes[0]} changes, expected ${expect.oneCard}` : "no card with the plan's changes");
 	}
 	if (expect.compacted && !(run.compactions ?? []).length) failed.push("the chat was never compacted, so the task tested nothing of it");
+	if (expect.inPlace) failed.push(...inPlaceProblems(expect.inPlace, run.inPlace ?? []));
 	if (expect.card) failed.push(...cardProblems(expect.card, run.cards));
 	if (expect.noCard && run.cards.length) failed.push(`a card it must not raise: ${run.cards[0].summary}`);
 	if (expect.changed) {
@@ -94,6 +95,17 @@ function answerProblems(want, answer, which) {
 	}
 	if (want.asks && !/\?/.test(answer)) failed.push(`${which}the answer asks nothing back (no question)`);
 	return failed;
+}
+
+/** A note edit's cards reviewed in place: how many changes they offered, and how many the user accepted. */
+function inPlaceProblems(want, reviewed) {
+	if (!reviewed.length) return ["no card of a note edit to review in place"];
+	const problem = reviewed.find((r) => r.problem);
+	if (problem) return [`a card could not be reviewed in place: ${problem.problem}`];
+	const changes = reviewed.reduce((sum, r) => sum + r.changes, 0);
+	const accepted = reviewed.reduce((sum, r) => sum + r.accepted, 0);
+	if (changes === want.changes && accepted === want.accepted) return [];
+	return [`reviewed in place: ${accepted} of ${changes} changes accepted; expected ${want.accepted} of ${want.changes}`];
 }
 
 function cardProblems(want, cards) {

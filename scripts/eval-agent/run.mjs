@@ -48,7 +48,7 @@ export async function runTask(task, profile) {
 		useEmulator(vault);
 		({ plugin } = await loadPlugin(vault, { data: pluginData(task, profile, webServer?.url) }));
 		if (profile.apiKey) plugin.app.secretStorage.setSecret(KEY_SECRET, profile.apiKey);
-		const run = await converse(plugin, task, (edits) => {
+		const run = await converse(plugin, task, vault, (edits) => {
 			// The user's own edits between chats: not the agent's changes.
 			for (const [path, edit] of Object.entries(edits)) {
 				const text = edit(readFileSync(join(vault, path), "utf8"));
@@ -75,6 +75,7 @@ export async function runTask(task, profile) {
 			ms: Math.round(run.ms),
 			calls: run.calls.map((c) => `${c.tool} ${JSON.stringify(c.args)}`),
 			cards: run.cards.map((c) => c.summary),
+			inPlace: run.inPlace,
 			notices: run.notices,
 			answer: run.answer,
 		};
@@ -108,13 +109,13 @@ function pluginData(task, profile, searxngUrl) {
  * `edits` of notes made first, through `userEdits`); its answer and how it
  * ended are kept per chat, the last chat's as the task's.
  */
-async function converse(plugin, task, userEdits) {
-	const seen = { calls: [], cards: [], plans: [], changesCards: [], notices: [], errors: [], rounds: 0, roundLimit: null, compactions: [], answers: [], ends: [], usages: [] };
+async function converse(plugin, task, vault, userEdits) {
+	const seen = { calls: [], cards: [], plans: [], changesCards: [], inPlace: [], notices: [], errors: [], rounds: 0, roundLimit: null, compactions: [], answers: [], ends: [], usages: [] };
 	const started = performance.now();
 	let last = null;
 	for (const chat of chatsOf(task)) {
 		userEdits(chat.edits ?? {});
-		last = await oneChat(plugin, task, chat, seen);
+		last = await oneChat(plugin, task, chat, seen, vault);
 		seen.answers.push(last.answer);
 		seen.ends.push(last.end);
 	}
@@ -130,9 +131,10 @@ function sum(list, key) {
 /**
  * The user's message, then every card approved until the turn ends: a plan
  * card (plan mode) as proposed, all its changes on one card where the task
- * says `together`, and that card.
+ * says `together`, and that card; a note edit's card reviewed in place
+ * where the task says `inPlace`.
  */
-async function oneChat(plugin, task, chat, seen) {
+async function oneChat(plugin, task, chat, seen, vault) {
 	const core = plugin.core;
 	const onEvent = (event) => {
 		switch (event.type) {
@@ -168,7 +170,7 @@ async function oneChat(plugin, task, chat, seen) {
 	let result = { conversation: { ...core.newConversation(), planMode: Boolean(task.planMode) } };
 	// A long chat's earlier messages first, each answered (its cards approved), then the chat's own.
 	for (const message of [...(chat.earlier ?? []).map((e) => e.prompt), chat.prompt]) {
-		result = await answerOne(core, result.conversation, message, task, seen, onEvent);
+		result = await answerOne(core, result.conversation, message, task, seen, onEvent, vault);
 	}
 	// The last assistant text is the answer to the chat's own message.
 	const answer = result.conversation.messages.findLast((m) => m.role === "assistant")?.text ?? "";
@@ -177,7 +179,7 @@ async function oneChat(plugin, task, chat, seen) {
 }
 
 /** One message sent, then every card it raises approved until its turn ends. */
-async function answerOne(core, conversation, message, task, seen, onEvent) {
+async function answerOne(core, conversation, message, task, seen, onEvent, vault) {
 	let result = await core.chatSend(conversation, message, onEvent);
 	let approved = 0;
 	while (result.end === "awaitingConfirmation" && approved < MAX_CARDS) {
@@ -192,10 +194,36 @@ async function answerOne(core, conversation, message, task, seen, onEvent) {
 			result = await core.chatResolve(result.conversation, changes.id, true, changes.argvHash, onEvent);
 		} else {
 			const card = core.confirmationCard(waiting);
-			result = await core.chatResolve(result.conversation, card.id, true, card.argvHash, onEvent);
+			const inPlace = task.inPlace && card.editsNote ? reviewInPlace(core, card, task.inPlace, vault, seen) : null;
+			result = inPlace
+				? await core.chatResolve(result.conversation, card.id, inPlace.approve, card.argvHash, onEvent, false, inPlace.changes)
+				: await core.chatResolve(result.conversation, card.id, true, card.argvHash, onEvent);
 		}
 	}
 	return result;
+}
+
+/**
+ * A note edit's card reviewed as in the editor (cards/in-place.ts): its
+ * changes placed in the note as it is on disk, each accepted when `accept`
+ * matches its new text and rejected otherwise, then the card settled as the
+ * core says. Returns the chatResolve answer, or null to approve it whole.
+ */
+function reviewInPlace(core, card, { accept }, vault, seen) {
+	const text = readFileSync(join(vault, card.editsNote), "utf8");
+	let review = core.editReview(card.id, text);
+	if (review.problem) {
+		seen.inPlace.push({ problem: review.problem });
+		return null;
+	}
+	review.changes.forEach((change, index) => {
+		review = core.answerChange(card.id, index, accept.test(change.newText), text);
+	});
+	seen.inPlace.push({ changes: review.changes.length, accepted: review.answers.filter(Boolean).length });
+	const settle = review.settle;
+	if (!settle) return null;
+	if (settle.answer === "reject") return { approve: false };
+	return { approve: true, changes: settle.answer === "approveChanges" ? Uint32Array.from(settle.changes) : undefined };
 }
 
 function parse(text) {

@@ -7,7 +7,8 @@
 // (the checks, see checks.mjs: `has`/`lacks` in the answer, `asks`, `calls`
 // and `noCalls` made, `card` raised, `changed` files and `vault` contents
 // after every card was approved, `compacted`: the chat summarised its earlier
-// turns on the way), `earlier` (messages sent first, in one chat, each with
+// turns on the way; `inPlace`: a note edit's card reviewed change by change,
+// as in the editor), `earlier` (messages sent first, in one chat, each with
 // its own `perfect`), `contextWindow` (the profile's window for this task),
 // and `perfect`: what a careful model does,
 // the calls in order and then its answer, `from` naming what the tools must
@@ -42,6 +43,7 @@ export const CATEGORIES = {
 	web: "A cited web answer",
 	context: "A long chat, compacted",
 	memory: "Remembered across chats",
+	inplace: "An edit accepted in place",
 };
 
 const find = [
@@ -695,6 +697,41 @@ const memory = [
 	},
 ];
 
+const RELEASE = "Inbox/Release notes.md";
+const RELEASE_NOTE = "# Release notes\n\nThe plugin now reads PDF's.\n\n- Faster search.\n- A new settings page.\n\nThanks to evryone who tested it.\n";
+
+const inplace = [
+	{
+		id: "edit-accepted-in-place",
+		mode: "askBeforeEdits",
+		setup: { [RELEASE]: RELEASE_NOTE },
+		// run.mjs reviews a note edit's card as the editor does: each change accepted when
+		// `accept` matches its new text, the other rejected; the core settles the card.
+		inPlace: { accept: /everyone/ },
+		prompt: "Fix the spelling in my Release notes note.",
+		perfect: [
+			calls(read({ file: "Release notes" })),
+			calls([
+				"obsidianEdit",
+				{
+					command: "edit",
+					path: RELEASE,
+					find: "The plugin now reads PDF's.\n\n- Faster search.\n- A new settings page.\n\nThanks to evryone who tested it.",
+					with: "The plugin now reads PDFs.\n\n- Faster search.\n- A new settings page.\n\nThanks to everyone who tested it.",
+				},
+			]),
+			answer("I corrected \"evryone\" to \"everyone\"; you kept \"PDF's\" as it was.", ["1 of 2 changes accepted"]),
+		],
+		expect: {
+			has: ["everyone"],
+			calls: [["obsidianEdit", { command: "edit" }]],
+			inPlace: { changes: 2, accepted: 1 },
+			changed: [RELEASE],
+			vault: { [RELEASE]: { has: ["everyone", "PDF's"], lacks: ["evryone"] } },
+		},
+	},
+];
+
 function tagged(category, list) {
 	return list.map((task) => ({ ...task, category }));
 }
@@ -711,6 +748,7 @@ export const TASKS = [
 	...tagged("web", web),
 	...tagged("context", context),
 	...tagged("memory", memory),
+	...tagged("inplace", inplace),
 ];
 
 /** A task's chats, in order: one for a task with a `prompt`. */

@@ -102,6 +102,65 @@ pub struct ConfirmationCard {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(test, ts(optional))]
     pub outside: Option<Box<OutsideCard>>,
+    /// The note an edit of its text changes (`via` is `vault`): the editor
+    /// can show the edit's changes in place, to accept or reject each
+    /// (`EditReview`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
+    pub edits_note: Option<String>,
+}
+
+/// A note edit's card as the editor reviews it in place (`engine::in_place`):
+/// its changes, the user's answer to each so far, and, once every change is
+/// answered, how the card is settled. The same card as in the chat: settling
+/// it here settles it there.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct EditReview {
+    pub id: String,
+    /// The note edited, "" when the card is not a note edit.
+    pub path: String,
+    pub changes: Vec<crate::base::diff::EditChange>,
+    /// The user's answer to each change so far: accepted, rejected, or not yet.
+    pub answers: Vec<Option<bool>>,
+    /// Why the card cannot be reviewed in this editor, and what to do
+    /// instead (no changes are given then).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
+    pub problem: Option<String>,
+    /// Every change answered: how the card is settled now.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
+    pub settle: Option<ReviewSettle>,
+}
+
+/// How a card reviewed in place is settled once every change is answered:
+/// approved whole (every change accepted), approved for some changes only,
+/// or rejected (none accepted).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(tag = "answer", rename_all = "camelCase")]
+pub enum ReviewSettle {
+    Approve,
+    ApproveChanges { changes: Vec<usize> },
+    Reject,
+}
+
+impl ReviewSettle {
+    /// What the answers so far settle, once there is one for every change.
+    pub fn from_answers(answers: &[Option<bool>]) -> Option<ReviewSettle> {
+        let answers: Option<Vec<bool>> = answers.iter().copied().collect();
+        let answers = answers.filter(|a| !a.is_empty())?;
+        let accepted: Vec<usize> = (0..answers.len()).filter(|&i| answers[i]).collect();
+        Some(if accepted.len() == answers.len() {
+            ReviewSettle::Approve
+        } else if accepted.is_empty() {
+            ReviewSettle::Reject
+        } else {
+            ReviewSettle::ApproveChanges { changes: accepted }
+        })
+    }
 }
 
 /// What the card of an outside tool's call shows: exactly what will be sent.

@@ -54,3 +54,43 @@ pub struct NoteDiff {
     pub removed: usize,
     pub hunks: Vec<DiffHunk>,
 }
+
+/// One change of a note edit as the editor shows it in place
+/// (`notes::review`): a run of changed lines, placed in the note as it is
+/// now. Offsets are UTF-16 code units, as the editor counts them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct EditChange {
+    /// The lines it replaces in the note now (empty where it only adds).
+    pub from: usize,
+    pub to: usize,
+    /// The 1-based line of the note now where it starts.
+    pub line: usize,
+    pub old_text: String,
+    pub new_text: String,
+    /// Only the words that differ.
+    pub spans: Vec<ChangeSpan>,
+    /// Where its Accept and Reject go: after its last changed word.
+    pub controls_at: usize,
+}
+
+/// Words a change removes (`from..to` of the note now) or adds (`text`,
+/// shown at `from`, where `to` equals `from`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct ChangeSpan {
+    pub kind: SpanKind,
+    pub from: usize,
+    pub to: usize,
+    pub text: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub enum SpanKind {
+    Removed,
+    Added,
+}

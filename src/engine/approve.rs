@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use super::confirm::Proposal;
+use super::confirm::{Approval, Proposal};
 use super::run::ran_output;
 use super::{Authorised, Engine};
 use crate::base::call::ProbeResult;
@@ -97,26 +97,38 @@ impl<H: Host> Engine<H> {
         crate::engine::hygiene::similar_title_warning(&found)
     }
 
-    /// `for_chat`: "Approve for this chat", which only an outside tool's
-    /// card offers; on any other card it approves nothing.
+    /// `approval`: the whole change, "Approve for this chat" (which only an
+    /// outside tool's card offers; on any other card it approves nothing),
+    /// or some of a note edit's changes, reviewed in the editor.
     pub(super) async fn run_approved(
         &self,
         id: &str,
         argv_hash: &str,
         settings: &Settings,
-        for_chat: bool,
+        approval: Approval<'_>,
     ) -> Result<ToolResult, ToolError> {
-        let (tool_id, arguments, argv, outside) = {
+        let for_chat = matches!(approval, Approval::ForChat);
+        let (tool_id, arguments, argv, outside, narrowed) = {
             let now = self.host.now_ms();
             let mut book = self.confirmations.borrow_mut();
             let entry = book
                 .get(id, now)
                 .ok_or_else(|| ToolError::ConfirmationNotFound { id: id.to_string() })?;
+            // Checked before the card is used: a wrong answer leaves it waiting.
+            let narrowed = match approval {
+                Approval::Changes(changes) => Some(super::in_place::narrowed(
+                    entry.tool_id,
+                    entry.note_edit.as_ref(),
+                    changes,
+                )?),
+                _ => None,
+            };
             (
                 entry.tool_id,
                 entry.arguments.clone(),
                 entry.argv.clone(),
                 entry.outside.is_some(),
+                narrowed,
             )
         };
         // An outside tool's call: no CLI, no probe; the policy decides again.
@@ -159,7 +171,11 @@ impl<H: Host> Engine<H> {
         }
         if let Some(plan) = &entry.note_edit {
             let ran = plan.ran(tool, entry.command);
-            return self.run_note_edit(&entry, plan, settings, ran).await;
+            // Some changes only: the same note, the same stale check, less written.
+            let (plan, partial) = narrowed.unwrap_or_else(|| (plan.clone(), None));
+            return self
+                .run_note_edit(&entry, &plan, settings, ran, partial)
+                .await;
         }
         let current = match &entry.probe_note {
             Some(path) => self.read_exact(path).await,

@@ -6,6 +6,7 @@ use std::rc::Rc;
 
 use serde_json::Value;
 
+use super::confirm::Approval;
 use super::Engine;
 use crate::base::card::ConfirmationCard;
 use crate::base::error::ToolError;
@@ -230,17 +231,22 @@ impl<H: Host> Engine<H> {
     /// The user clicked Approve on the card for `argv_hash`: check the
     /// confirmation, re-read the target, and run the write if nothing changed.
     pub async fn approve(&self, id: &str, argv_hash: &str) -> ToolResult {
-        self.approve_as(id, argv_hash, false).await
+        self.approve_as(id, argv_hash, Approval::Whole).await
     }
 
     /// "Approve for this chat" on a coding agent's outside card: approved as
     /// by `approve`, and the agent's later calls of that tool in its session
     /// run without a card (`engine::callers`). Refused on any other card.
     pub async fn approve_for_chat(&self, id: &str, argv_hash: &str) -> ToolResult {
-        self.approve_as(id, argv_hash, true).await
+        self.approve_as(id, argv_hash, Approval::ForChat).await
     }
 
-    async fn approve_as(&self, id: &str, argv_hash: &str, for_chat: bool) -> ToolResult {
+    pub(super) async fn approve_as(
+        &self,
+        id: &str,
+        argv_hash: &str,
+        approval: Approval<'_>,
+    ) -> ToolResult {
         let (requester, written_as_text, off_plan) = {
             let now = self.host.now_ms();
             let mut book = self.confirmations.borrow_mut();
@@ -261,7 +267,7 @@ impl<H: Host> Engine<H> {
         // Whatever runs (the CLI, the vault, the file manager) may change answers.
         let forget = self.changing();
         let result = self
-            .timed(self.run_approved(id, argv_hash, &settings, for_chat))
+            .timed(self.run_approved(id, argv_hash, &settings, approval))
             .await;
         drop(forget);
         if let Some(fresh) = &result.pending {

@@ -101,6 +101,18 @@ impl OrganisePlan {
     }
 }
 
+/// What the user approved on a card.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Approval<'a> {
+    /// The change as the card shows it.
+    Whole,
+    /// "Approve for this chat", on an outside tool's card.
+    ForChat,
+    /// Only these changes of a note edit (as `notes::review` numbers them),
+    /// answered in the editor.
+    Changes(&'a [usize]),
+}
+
 /// SHA-256 of a text, in hex.
 pub fn text_hash(text: &str) -> String {
     Sha256::digest(text.as_bytes())
@@ -171,6 +183,9 @@ pub struct PendingConfirmation {
     /// coding agent asked for through our MCP server: what runs on Approve
     /// instead of the CLI (`invocation` and `probe` are empty then).
     pub outside: Option<Box<OutsideWait>>,
+    /// A note edit reviewed in the editor: the user's answer to each of its
+    /// changes so far (empty until the first answer).
+    pub answers: Vec<Option<bool>>,
 }
 
 /// What the book keeps of an outside call waiting on its card: the tool as
@@ -271,6 +286,7 @@ impl PendingConfirmation {
                 .outside
                 .as_ref()
                 .map(|wait| Box::new(wait.card.clone())),
+            edits_note: self.note_edit.as_ref().map(|plan| plan.path.clone()),
         }
     }
 }
@@ -335,6 +351,7 @@ impl ConfirmationBook {
             written_as_text: false,
             off_plan: false,
             outside: None,
+            answers: Vec::new(),
         });
         self.forget_old();
         self.entries.last().expect("just pushed")
@@ -440,6 +457,36 @@ impl ConfirmationBook {
         }
         entry.state = ConfirmationState::Approved;
         Ok(entry.clone())
+    }
+
+    /// The user answered change `index` of an open note edit's card in the
+    /// editor (`None`: every change), out of `count`; returns the answers so far.
+    pub fn answer_change(
+        &mut self,
+        id: &str,
+        index: Option<usize>,
+        accept: bool,
+        count: usize,
+        now_ms: f64,
+    ) -> Result<Vec<Option<bool>>, ToolError> {
+        self.expire(now_ms);
+        let entry = self.entry(id)?;
+        refuse_unless_open(entry.state)?;
+        entry.answers.resize(count, None);
+        match index {
+            Some(i) if i < count => entry.answers[i] = Some(accept),
+            Some(i) => {
+                return Err(ToolError::invalid(
+                    entry.tool_id,
+                    format!(
+                        "change {} is not one of this card's {count} changes; nothing was answered",
+                        i.saturating_add(1)
+                    ),
+                ))
+            }
+            None => entry.answers.fill(Some(accept)),
+        }
+        Ok(entry.answers.clone())
     }
 
     /// The user clicked Reject.

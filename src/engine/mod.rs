@@ -12,6 +12,7 @@ pub(crate) mod edge;
 pub mod embeddings;
 mod gate;
 pub mod hygiene;
+mod in_place;
 pub mod journal;
 pub mod network;
 pub mod organise;

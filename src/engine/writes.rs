@@ -16,6 +16,7 @@ use crate::base::vault_path::PathKind;
 use crate::cli::argv::CliInvocation;
 use crate::cli::outcome::{CliOutput, EmptyOutput};
 use crate::engine::confirm::{NoteEditPlan, PendingConfirmation, Proposal};
+use crate::engine::in_place::Partial;
 use crate::engine::Engine;
 use crate::notes::edit::{apply, body_start, EditProblem, NoteEdit};
 use crate::settings::Settings;
@@ -231,6 +232,7 @@ impl<H: Host> Engine<H> {
         plan: &NoteEditPlan,
         settings: &Settings,
         ran: Ran,
+        partial: Option<Partial>,
     ) -> Result<ToolResult, ToolError> {
         let (id, tool_id, arguments) = (entry.id.as_str(), entry.tool_id, &entry.arguments);
         let turn = entry.turn.as_deref();
@@ -251,10 +253,15 @@ impl<H: Host> Engine<H> {
                 let mut result = match self.read_text(&read, settings).await {
                     Ok(text) if same_text(&text, &plan.after) => {
                         let diff = NoteDiff::between(&plan.before, &plan.after);
+                        // Accepted in part: the model (and the card, in the
+                        // past tense) says which share of the change was kept.
+                        let counts = match partial {
+                            Some(part) => format!("{}; {}", diff.counts(), part.words()),
+                            None => diff.counts(),
+                        };
                         // The model reads what changed, to say it in words.
                         ToolResult::success(format!(
-                            "Edited {target} ({}):\n{}",
-                            diff.counts(),
+                            "Edited {target} ({counts}):\n{}",
                             diff.unified()
                         ))
                     }

@@ -139,7 +139,7 @@ impl DiffLine {
 
 /// Myers' differences between two slices, runs of deletes and inserts
 /// joined into replacements.
-fn differences(old: &[&str], new: &[&str]) -> Vec<DiffOp> {
+pub(super) fn differences(old: &[&str], new: &[&str]) -> Vec<DiffOp> {
     let mut hook = Replace::new(Capture::new());
     // Capture's hook cannot fail.
     let _ = myers::diff(&mut hook, old, 0..old.len(), new, 0..new.len());
@@ -158,7 +158,7 @@ fn whole(text: &str) -> Vec<Segment> {
 }
 
 /// Words and the spaces between them, as separate tokens.
-fn words(line: &str) -> Vec<&str> {
+pub(super) fn words(line: &str) -> Vec<&str> {
     let mut out = Vec::new();
     let mut start = 0;
     let mut last_space: Option<bool> = None;
@@ -241,10 +241,15 @@ fn word_segments(old_line: &str, new_line: &str) -> Option<(Vec<Segment>, Vec<Se
 /// same for its changed words to be marked. A third: "Ship the beta." →
 /// "Ship 1.0." keeps 40 % and is one line changed; lines that only stand at
 /// the same place share a word or none.
-const MIN_KEPT_SHARE: f64 = 0.3;
+pub(super) const MIN_KEPT_SHARE: f64 = 0.3;
 
 /// The share of both lines' characters (spaces aside) in unchanged words.
-fn kept_share(old: &[&str], old_changed: &[bool], new: &[&str], new_changed: &[bool]) -> f64 {
+pub(super) fn kept_share(
+    old: &[&str],
+    old_changed: &[bool],
+    new: &[&str],
+    new_changed: &[bool],
+) -> f64 {
     let length = |tokens: &[&str], which: &dyn Fn(usize) -> bool| -> usize {
         tokens
             .iter()

@@ -9,5 +9,6 @@ pub mod edit;
 pub mod frontmatter;
 pub mod headings;
 pub mod map;
+pub mod review;
 pub mod syntax;
 pub mod tags;

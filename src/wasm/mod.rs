@@ -3,6 +3,7 @@
 
 mod embeddings;
 mod host;
+mod in_place;
 mod interop;
 mod search;
 
@@ -66,7 +67,7 @@ const TS_TYPES: &str = r#"
 import type { ToolDescriptor, ToolResult } from "../../plugin-shim/generated/api-types";
 import type {
     AgentAnswer, AgentAnswerText, AgentChat, AgentFileWrite, AgentProfile, AgentQuestion, AgentRefusal, Attachment, ChatEvent, ChatMessage,
-    ChatSettings, CliStatus, CodingAgentSettings, ConfirmationCard, ConnectionEntry, ConnectionReport, Conversation, ModelCheckReport, JournalEntryView,
+    ChatSettings, CliStatus, CodingAgentSettings, ConfirmationCard, ConnectionEntry, ConnectionReport, Conversation, EditReview, ModelCheckReport, JournalEntryView,
     EmbeddingStatus, LoadedConversation, McpActivityRead, McpClientSetup, McpExchange, McpListenerLimits, McpReply,
     AgentServers, OutsideImport, OutsideListing, OutsideSummary, SignIn,
     Passage, PlatformFacts, ProcessTree, ProfileSummary, PromptDraft, PromptNote, ProviderPreset, SavedPrompts, SearchStatus, SearchVaultEvent, UserSearch, Skills, AddedSkills,
@@ -996,7 +997,10 @@ impl VaultAgent {
     }
 
     /// The user's answer on a card in the chat; resolves like `chatSend`.
+    /// `changes`: a note edit reviewed in the editor, approved for only
+    /// these of its changes.
     #[wasm_bindgen(js_name = chatResolve, unchecked_return_type = "Promise<TurnResult>")]
+    #[allow(clippy::too_many_arguments)]
     pub fn chat_resolve(
         &self,
         #[wasm_bindgen(unchecked_param_type = "Conversation")] conversation: JsValue,
@@ -1006,13 +1010,21 @@ impl VaultAgent {
         #[wasm_bindgen(unchecked_param_type = "(event: ChatEvent) => void")]
         on_event: js_sys::Function,
         for_chat: Option<bool>,
+        changes: Option<Vec<u32>>,
     ) -> js_sys::Promise {
         let core = self.core.clone();
         let conversation: Result<Conversation, _> = from_js(&conversation, &CONVERSATION);
+        let changes: Option<Vec<usize>> =
+            changes.map(|list| list.into_iter().map(|n| n as usize).collect());
         promise(async move {
             let mut conversation = conversation.map_err(|e| JsValue::from(into_error(e)))?;
             let events = JsEvents(on_event);
-            let decision = if approve && for_chat == Some(true) {
+            let decision = if let (true, Some(changes)) = (approve, &changes) {
+                Decision::ApproveChanges {
+                    argv_hash: &argv_hash,
+                    changes,
+                }
+            } else if approve && for_chat == Some(true) {
                 Decision::ApproveForChat {
                     argv_hash: &argv_hash,
                 }

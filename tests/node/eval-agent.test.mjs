@@ -189,6 +189,18 @@ describe("the task benchmark against scripted model personas", () => {
 		}
 	});
 
+	it("an edit accepted in place: the change accepted is written, the one rejected is not, and a user who accepts both fails the checks", async () => {
+		const task = TASKS.find((t) => t.id === "edit-accepted-in-place");
+		const { runs } = await benchmark("perfect", [task]);
+		assert.deepEqual(failures(runs), {});
+		assert.deepEqual(runs[0].inPlace, [{ changes: 2, accepted: 1 }], "reviewed as the editor does: one of two accepted");
+		// The same run with every change accepted: the card is approved whole, and the checks say so.
+		const { runs: all } = await benchmark("perfect", [{ ...task, inPlace: { accept: /./ } }]);
+		assert.deepEqual(all[0].inPlace, [{ changes: 2, accepted: 2 }]);
+		assert.ok(all[0].failed.includes("reviewed in place: 2 of 2 changes accepted; expected 1 of 2"), JSON.stringify(all[0].failed));
+		assert.ok(all[0].failed.includes(`Inbox/Release notes.md lacks "PDF's"`), JSON.stringify(all[0].failed));
+	});
+
 	it("--repeat gives the spread: every task runs n times and the report counts them", async () => {
 		const server = await startPersona("perfect", { scripts: perfectScripts() });
 		try {

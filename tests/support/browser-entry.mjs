@@ -33,7 +33,10 @@ usePdfJs(async () => {
 
 // Obsidian's DOM helpers (createDiv, addClass, empty...) on the page's prototypes.
 require("obsidian-test-mocks/setup").setup();
-const obsidian = createObsidianModule(require("obsidian-test-mocks/obsidian"));
+// CodeMirror 6 as Obsidian gives it to plugins: one instance, shared by the
+// mocks' editorInfoField, the double's Markdown editor and the plugin's require.
+const codemirror = { state: require("@codemirror/state"), view: require("@codemirror/view") };
+const obsidian = createObsidianModule(require("obsidian-test-mocks/obsidian"), codemirror);
 // The mocks' arrayBufferToBase64 uses Node's Buffer, which a page has not;
 // Obsidian's runs in the page, as this one does.
 obsidian.arrayBufferToBase64 = (buffer) => bytesToBase64(new Uint8Array(buffer));
@@ -556,7 +559,7 @@ const dns = {
 	},
 };
 
-const modules = { obsidian, child_process: { execFile, spawn }, fs, os, http, https, zlib, dns };
+const modules = { obsidian, "@codemirror/state": codemirror.state, "@codemirror/view": codemirror.view, child_process: { execFile, spawn }, fs, os, http, https, zlib, dns };
 
 window.require = (name) => {
 	const key = name.startsWith("node:") ? name.slice(5) : name;

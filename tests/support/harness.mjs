@@ -96,9 +96,15 @@ export function copyPluginFiles(vault) {
 
 /** copyPluginFiles, plus what Obsidian's loader provides as `require("obsidian")`:
  * a node_modules/obsidian that hands out the double made by obsidianDouble()
- * (the double is an ES module; a CommonJS shim cannot import it itself). */
+ * (the double is an ES module; a CommonJS shim cannot import it itself), and
+ * CodeMirror's @codemirror/state and view, the instances the mocks use. */
 export function installPlugin(vault) {
 	const pluginDir = copyPluginFiles(vault);
+	for (const name of ["@codemirror/state", "@codemirror/view"]) {
+		const dir = join(pluginDir, "node_modules", name);
+		mkdirSync(dir, { recursive: true });
+		writeFileSync(join(dir, "index.js"), `module.exports = require(${JSON.stringify(require.resolve(name))});\n`);
+	}
 	const shim = join(pluginDir, "node_modules/obsidian");
 	mkdirSync(shim, { recursive: true });
 	writeFileSync(

@@ -17,6 +17,7 @@
 // Nothing touches the DOM at import time. No HTML is ever parsed: every node is
 // built with DOM APIs, so text from the plugin can never become markup.
 
+import { defineMarkdownView } from "./markdown-view-double.mjs";
 import { pdfjsDouble } from "./pdf-double.mjs";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
@@ -1519,6 +1520,22 @@ function defineDerivedClasses(mocks) {
 			this.app.workspace.trigger("layout-change");
 		}
 
+		/**
+		 * As Obsidian: the note opens in a Markdown view and becomes the active
+		 * file and editor. Where the page has CodeMirror that view is the
+		 * double's real editor (markdown-view-double.mjs); else the mocks' openFile.
+		 */
+		async openFile(file, openState = {}) {
+			if (!viewRegistryOf(this.app)?.has("markdown")) return super.openFile(file, openState);
+			await this.setViewState({ type: "markdown", state: { file: file.path }, active: openState.active ?? false });
+			this.file = file;
+			const workspace = this.app.workspace;
+			workspace.activeFileSet__ = true;
+			workspace.activeFile__ = file;
+			workspace.activeEditor = this.view;
+			workspace.trigger("file-open", file);
+		}
+
 		async open(view) {
 			const previous = this.view;
 			if (previous === view) return view;
@@ -1728,6 +1745,12 @@ function defineDerivedClasses(mocks) {
 			return this.activeFileSet__ ? this.activeFile__ : super.getActiveFile();
 		}
 
+		/** As Obsidian: every open editor takes the plugins' editor extensions as they are now. */
+		updateOptions() {
+			// `in`: the mocks' views are strict proxies, which throw on reading what they lack.
+			for (const leaf of this.leaves) if (leaf.view && "reconfigure__" in leaf.view) leaf.view.reconfigure__();
+		}
+
 		removeLeaf__(leaf) {
 			super.removeLeaf__(leaf);
 			const split = this.splits__[leaf.side__];
@@ -1806,6 +1829,19 @@ function defineDerivedClasses(mocks) {
 			const settings = settingsOf(this.app);
 			settings?.addSettingTab(settingTab);
 			this.register(() => settings?.removeSettingTab(settingTab));
+		}
+
+		/** As Obsidian: every editor runs the extension, those open now too; unloading takes it out again. */
+		registerEditorExtension(extension) {
+			super.registerEditorExtension(extension);
+			const list = this.app.editorExtensions__;
+			if (!list) return;
+			list.push(extension);
+			this.app.workspace.updateOptions();
+			this.register(() => {
+				list.splice(list.indexOf(extension), 1);
+				this.app.workspace.updateOptions();
+			});
 		}
 
 		/** Unloading closes the views of this type and forgets the type, as in Obsidian. */
@@ -1894,12 +1930,17 @@ function createCommandRegistry() {
 // ---------------------------------------------------------------------------
 // The module the plugin gets, and the app it runs in
 
-/** The module object for `require("obsidian")`: the mocks with the UI classes replaced. */
-export function createObsidianModule(mocks) {
+/**
+ * The module object for `require("obsidian")`: the mocks with the UI classes
+ * replaced. `codemirror` ({ state, view }, where the page has them): Markdown
+ * views with a real CodeMirror editor (markdown-view-double.mjs).
+ */
+export function createObsidianModule(mocks, codemirror = null) {
 	const existing = modules.get(mocks);
 	if (existing) return existing;
 	mocksModule = mocks;
 	const derived = defineDerivedClasses(mocks);
+	if (codemirror) derived.MarkdownView = defineMarkdownView(derived.ItemView, mocks.editorInfoField, codemirror);
 	const ui = {
 		BaseComponent,
 		ValueComponent,
@@ -1932,6 +1973,7 @@ export function createObsidianModule(mocks) {
 		MarkdownRenderer: derived.MarkdownRenderer,
 		// Obsidian's PDF.js (tests/support/pdf-double.mjs says what it reads).
 		loadPdfJs: async () => pdfjsDouble,
+		...(derived.MarkdownView ? { MarkdownView: derived.MarkdownView } : {}),
 	};
 	const module = {};
 	for (const key of Object.keys(mocks)) if (key !== "default") module[key] = mocks[key];
@@ -1956,6 +1998,10 @@ export function createApp(obsidian, { adapter, theme = "dark" } = {}) {
 	app.setting = new SettingsModal(app);
 	app.commands = createCommandRegistry();
 	app.viewRegistry = { viewByType: new Map() };
+	// The plugins' editor extensions (Plugin.registerEditorExtension), and the
+	// Markdown view that runs them, where the module has the real editor.
+	app.editorExtensions__ = [];
+	if (derived.MarkdownView) app.viewRegistry.viewByType.set("markdown", (leaf) => new derived.MarkdownView(leaf));
 	// The CLI commands plugins register (`Plugin.registerCliHandler`).
 	app.cli__ = new Map();
 	app.plugins = {

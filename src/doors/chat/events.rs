@@ -183,6 +183,12 @@ pub enum Decision<'a> {
     ApproveForChat {
         argv_hash: &'a str,
     },
+    /// A note edit's card reviewed in the editor: only these of its
+    /// changes (as `notes::review` numbers them) are approved.
+    ApproveChanges {
+        argv_hash: &'a str,
+        changes: &'a [usize],
+    },
     Reject,
     /// Answered already on the plugin's own card (a headless turn): take
     /// that answer; one not given counts as a no.

@@ -443,6 +443,22 @@ impl<H: Host> ChatDoor<H> {
             ));
             return self.finish_turn(conversation, TurnEnd::Failed, events);
         };
+        let whole_only = [
+            plan_changes::CARD_PREFIX,
+            plan::CARD_PREFIX,
+            outside::CARD_PREFIX,
+        ];
+        if matches!(decision, Decision::ApproveChanges { .. })
+            && whole_only.iter().any(|p| confirmation_id.starts_with(p))
+        {
+            // Only a note edit's card has changes to approve one by one.
+            conversation.paused = Some(paused);
+            events.emit(ChatEvent::plain_error(
+                "confirmation_mismatch",
+                "Only an edit of a note's text can be approved in part; this card waits for Approve or Reject.".into(),
+            ));
+            return self.finish_turn(conversation, TurnEnd::Failed, events);
+        }
         if confirmation_id.starts_with(plan_changes::CARD_PREFIX) {
             return self
                 .resolve_plan_changes(conversation, paused, decision, events)
@@ -480,6 +496,11 @@ impl<H: Host> ChatDoor<H> {
             }
             Decision::Approve { argv_hash } => {
                 self.engine.approve(confirmation_id, argv_hash).await
+            }
+            Decision::ApproveChanges { argv_hash, changes } => {
+                self.engine
+                    .approve_changes(confirmation_id, argv_hash, changes)
+                    .await
             }
             Decision::Reject => self.engine.reject(confirmation_id),
             Decision::Answered => self

@@ -445,6 +445,7 @@ fn outside_card(pending: &PendingOutside) -> ConfirmationCard {
         off_plan: false,
         via: "mcp",
         outside: Some(Box::new(outside_call_card(offered, &pending.arguments))),
+        edits_note: None,
     }
 }
 

@@ -215,7 +215,8 @@ impl<H: Host> ChatDoor<H> {
                 }
                 true
             }
-            Decision::Reject | Decision::Answered => false,
+            // A plan's card is not reviewed in the editor (`resolve` refuses it first).
+            Decision::Reject | Decision::Answered | Decision::ApproveChanges { .. } => false,
         };
         let total = changes.len();
         let mut written = 0;
