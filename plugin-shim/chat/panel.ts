@@ -5,6 +5,10 @@
 // header's picker and sends the user's words and clicks to it; the loops and
 // every decision live in the core (and, for a coding agent, in the agent),
 // which also keeps which view shows which chat (one chat in one view).
+// Over 400 lines, on purpose: one class holds the view's chat, the turn in
+// flight and the controls every click updates together (the header, the
+// composer, Stop, the banner); what draws a part on its own (the header,
+// history, the transcript, attachments, compaction, prompts) is already apart.
 
 import { ButtonComponent, ExtraButtonComponent, type ItemView } from "obsidian";
 import type { Attachment, Conversation, PromptValues, SelectionRequest } from "../core/types";
