@@ -344,3 +344,18 @@ mod tests {
         assert!(load(json!(null), "x").is_err());
     }
 }
+
+#[cfg(test)]
+mod float_tests {
+    /// A chat's times cross the wasm boundary as JSON on every call: read
+    /// back, they must be the very numbers sent, or a chat that did not
+    /// change looks changed (a failed Compact's "as it was").
+    #[test]
+    fn times_read_from_json_are_the_numbers_written() {
+        for text in ["1796689044588.1865", "1796689043971.1653", "0.1", "1e-7"] {
+            let exact: f64 = text.parse().unwrap();
+            let read: f64 = serde_json::from_str(text).unwrap();
+            assert_eq!(read.to_bits(), exact.to_bits(), "{text}");
+        }
+    }
+}
